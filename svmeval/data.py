@@ -1,17 +1,50 @@
 """Read LIBSVM-format data into a Dataset (labels + CSR feature arrays).
 
-Interim pure-Python reader; the fast strict reader replaces the body of ``read_dataset``
-while keeping the ``Dataset`` type and the function's signature.
+The format is svm-train's, read strictly::
+
+    label idx:val idx:val ...            one sample a line
+    l1,l2,... idx:val ...                multi-label (``multilabel=True``); no labels: features only
+
+Labels and values are numbers as C ``strtod`` reads them in the C locale (``+1``, ``-1.0``,
+``1e-3``, ``3504.``, hex floats), and must be finite; indices are decimal integers from 0 to
+2^31 - 1, strictly ascending within a line. Lines end in LF or CRLF; blanks (spaces, tabs) around
+tokens and a missing final newline are fine. Anything else -- an empty line, a token that is not
+a number, an index out of order, NaN or infinity (which ``strtod`` accepts and LIBSVM then
+computes garbage with), a value ``strtod`` reports out of range (which svm-train refuses) -- is a
+:class:`~svmeval.errors.DataFormatError` naming the file, the physical line and the token.
+svm-train silently drops a trailing token without a colon (``# comment``); this reader refuses it.
+
+Files may be gzip, bzip2 or xz compressed (recognised by their content, or by a ``.gz``, ``.bz2``,
+``.xz`` suffix); ``-`` reads standard input. Parsing is done by the C extension
+``svmeval._reader`` chunk by chunk: no Python object per feature, and the arrays it fills become
+the Dataset's numpy arrays without a copy.
 """
 
 from __future__ import annotations
 
+import bz2
+import gzip
+import io
+import lzma
 import os
+import sys
+import zlib
 from dataclasses import dataclass
+from typing import BinaryIO
 
 import numpy as np
 
 from .errors import DataFormatError
+
+CHUNK_SIZE = 1 << 22  # bytes handed to the parser at a time
+
+_MAGIC = (
+    (b"\x1f\x8b", "gzip"),
+    (b"BZh", "bzip2"),
+    (b"\xfd7zXZ\x00", "xz"),
+)
+_SUFFIX = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz"}
+_TOKEN_SHOWN = 60  # characters of a token quoted in a message
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,41 +79,256 @@ class Dataset:
 
 
 def read_dataset(source: str | os.PathLike, *, multilabel: bool = False) -> Dataset:
-    """Read a LIBSVM-format file (``-`` for standard input) into a :class:`Dataset`."""
+    """Read a LIBSVM-format file (``-`` for standard input) into a :class:`Dataset`.
+
+    With ``multilabel=True`` the first token of a line is a comma-separated label set (possibly
+    absent) and ``y`` is None; otherwise a comma in a label is an error that says the file looks
+    multi-label. Raises :class:`~svmeval.errors.DataFormatError` for a file that cannot be read or
+    decompressed, for a malformed line (with its physical line number), and for a file with no
+    samples.
+    """
+    _reader = _load_extension()
     name = os.fspath(source)
+    reader = _reader.Reader(multilabel=multilabel)
     try:
-        with open(name, "rb") as fh:
-            lines = fh.read().decode("latin-1").splitlines()
-    except OSError as exc:
-        raise DataFormatError(name, None, f"cannot read: {exc.strerror}") from None
-    y, indptr, indices, values = [], [0], [], []
-    for lineno, line in enumerate(lines, 1):
-        tokens = line.split()
-        if not tokens:
-            raise DataFormatError(name, lineno, "empty line")
-        try:
-            y.append(float(tokens[0]))
-        except ValueError:
-            raise DataFormatError(name, lineno, f"label {tokens[0]!r} is not a number") from None
-        last = -1
-        for tok in tokens[1:]:
-            idx, sep, val = tok.partition(":")
-            try:
-                i, v = int(idx), float(val)
-            except ValueError:
-                raise DataFormatError(name, lineno, f"malformed feature {tok!r}") from None
-            if i <= last:
-                raise DataFormatError(name, lineno, f"index {i} is not ascending")
-            last = i
-            indices.append(i)
-            values.append(v)
-        indptr.append(len(indices))
-    idx = np.asarray(indices, dtype=np.int32)
+        with _open(name) as (stream, kind):
+            _pump(stream, reader, name, kind)
+        y, indptr, indices, values, max_index, label_indptr, label_values = reader.finish()
+    except _reader.ParseError as exc:
+        raise DataFormatError(name, exc.args[0], _message(*exc.args[1:])) from None
+    n = len(indptr) // 8 - 1
+    if n == 0:
+        raise DataFormatError(name, None, "no samples: the file is empty")
     return Dataset(
-        y=np.asarray(y, dtype=np.float64),
-        indptr=np.asarray(indptr, dtype=np.int64),
-        indices=idx,
-        values=np.asarray(values, dtype=np.float64),
-        n_features=int(idx.max()) if len(idx) else 0,
+        y=None if y is None else np.frombuffer(y, dtype=np.float64),
+        indptr=np.frombuffer(indptr, dtype=np.int64),
+        indices=np.frombuffer(indices, dtype=np.int32),
+        values=np.frombuffer(values, dtype=np.float64),
+        n_features=int(max_index),
         name=name,
+        label_indptr=None if label_indptr is None else np.frombuffer(label_indptr, np.int64),
+        label_values=None if label_values is None else np.frombuffer(label_values, np.float64),
     )
+
+
+def check_precomputed(ds: Dataset) -> None:
+    """Check a ``-t 4`` (precomputed kernel) data set before LIBSVM sees it.
+
+    Each line must be ``label 0:serial 1:K(x,x1) ... l:K(x,xl)``: the first feature index 0
+    holding the sample's serial number, an integer in 1..l (l = the number of samples), then the
+    kernel values for every index 1..l. LIBSVM looks kernel values up by position, trusting both,
+    and reads out of bounds otherwise. Raises :class:`~svmeval.errors.DataFormatError` naming the
+    first offending line.
+    """
+    l = ds.n_samples
+    start, stop = ds.indptr[:-1], ds.indptr[1:]
+    lengths = stop - start
+    first_ok = np.zeros(l, dtype=bool)
+    has = lengths > 0
+    first_ok[has] = ds.indices[start[has]] == 0
+    bad = np.flatnonzero(~first_ok)
+    if len(bad):
+        i = int(bad[0])
+        got = "no features" if lengths[i] == 0 else f'first feature "{_feature(ds, start[i])}"'
+        raise DataFormatError(
+            ds.name, i + 1,
+            f"precomputed kernel: the first feature must be 0:serial_number, found {got}",
+        )
+    serial = ds.values[start]
+    good = (serial == np.floor(serial)) & (serial >= 1) & (serial <= l)
+    bad = np.flatnonzero(~good)
+    if len(bad):
+        i = int(bad[0])
+        raise DataFormatError(
+            ds.name, i + 1,
+            f'precomputed kernel: serial number "{_feature(ds, start[i])}" is not an integer '
+            f"in 1..{l} (the number of samples)",
+        )
+    # indices are strictly ascending from 0, so a row holds all of 0..l iff position l holds l
+    full = lengths >= l + 1
+    full[full] = ds.indices[start[full] + l] == l
+    bad = np.flatnonzero(~full)
+    if len(bad):
+        i = int(bad[0])
+        row = ds.indices[start[i] : stop[i]]
+        k = np.arange(min(len(row), l + 1))
+        gaps = np.flatnonzero(row[: len(k)] != k)
+        missing = int(gaps[0]) if len(gaps) else len(row)
+        raise DataFormatError(
+            ds.name, i + 1,
+            f"precomputed kernel: index {missing} is missing; each line needs the kernel "
+            f"values 1:K(x,x1) ... {l}:K(x,x{l}), one per sample",
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _load_extension():
+    try:
+        from . import _reader
+    except ImportError as exc:  # pragma: no cover - an unbuilt checkout
+        raise ImportError(
+            "svmeval._reader (the compiled LIBSVM-format parser) is not built: run "
+            "`pip install -e .` or `python setup.py build_ext --inplace` "
+            f"in the source tree ({exc})"
+        ) from None
+    return _reader
+
+
+class _Prefixed(io.RawIOBase):
+    """A stream that yields ``head`` and then the rest of ``stream`` (for sniffing stdin)."""
+
+    def __init__(self, head: bytes, stream: BinaryIO):
+        self._head = head
+        self._stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:
+        if self._head:
+            n = min(len(b), len(self._head))
+            b[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        data = self._stream.read(len(b))
+        b[: len(data)] = data
+        return len(data)
+
+
+class _open:
+    """Context manager: (binary stream of the decompressed text, compression kind or None)."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self._closers: list = []
+
+    def __enter__(self):
+        name = self.name
+        try:
+            if name == "-":
+                raw = sys.stdin.buffer
+                head = raw.read(6)
+                base: BinaryIO = io.BufferedReader(_Prefixed(head, raw), CHUNK_SIZE)
+            else:
+                raw = open(name, "rb")
+                self._closers.append(raw)
+                head = raw.read(6)
+                raw.seek(0)
+                base = raw
+        except OSError as exc:
+            self.__exit__(None, None, None)
+            raise DataFormatError(name, None, f"cannot read: {exc.strerror or exc}") from None
+        kind = next((k for magic, k in _MAGIC if head.startswith(magic)), None)
+        if kind is None and name != "-":
+            kind = _SUFFIX.get(os.path.splitext(name)[1].lower())
+        if kind == "gzip":
+            stream = gzip.GzipFile(fileobj=base, mode="rb")
+        elif kind == "bzip2":
+            stream = bz2.BZ2File(base, "rb")
+        elif kind == "xz":
+            stream = lzma.LZMAFile(base, "rb")
+        else:
+            stream = base
+        if stream is not base:
+            self._closers.append(stream)
+        return stream, kind
+
+    def __exit__(self, *exc_info):
+        for c in reversed(self._closers):
+            try:
+                c.close()
+            except Exception:  # noqa: BLE001 - closing after an error must not mask it
+                pass
+        self._closers.clear()
+        return False
+
+
+def _pump(stream: BinaryIO, reader, name: str, kind: str | None) -> None:
+    """Feed the whole stream to the parser chunk by chunk."""
+    buf = bytearray(CHUNK_SIZE)
+    view = memoryview(buf)
+    readinto = getattr(stream, "readinto", None)
+    while True:
+        try:
+            if readinto is not None:
+                n = readinto(view)
+                chunk = view[:n] if n else b""
+            else:  # pragma: no cover - every stream used here has readinto
+                chunk = stream.read(CHUNK_SIZE)
+        except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:
+            if kind is None:
+                raise DataFormatError(name, None, f"cannot read: {exc.strerror or exc}") from None
+            raise DataFormatError(name, None, f"cannot decompress ({kind}): {exc}") from None
+        if not chunk:
+            return
+        reader.feed(chunk)
+
+
+def _show(token: bytes) -> str:
+    """A token for a message: printable text as is, other bytes escaped, long tokens cut."""
+    out = []
+    for ch in token.decode("utf-8", "surrogateescape"):
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif "\udc80" <= ch <= "\udcff":  # a byte that is not UTF-8
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        elif ch.isprintable():
+            out.append(ch)
+        else:
+            out.append(ch.encode("unicode_escape").decode("ascii"))
+    shown = "".join(out)
+    if len(shown) > _TOKEN_SHOWN:
+        shown = shown[: _TOKEN_SHOWN - 3] + "..."
+    return shown
+
+
+_NONFINITE = "is not finite (LIBSVM cannot use NaN or infinity)"
+_RANGE = "is out of range for a double (strtod reports ERANGE; svm-train refuses it)"
+
+
+def _message(kind: str, token: bytes | None, detail: bytes | None) -> str:
+    """The message for a ParseError raised by the C parser."""
+    t = _show(token) if token is not None else ""
+    d = _show(detail) if detail is not None else ""
+    feature = f'feature "{t}"'
+    messages = {
+        "empty": "empty line (each line must hold a label)",
+        "label_bad": f'label "{t}" is not a number',
+        "label_colon": f'label "{t}" is not a number (the line has no label?)',
+        "label_nonfinite": f'label "{t}" {_NONFINITE}',
+        "label_range": f'label "{t}" {_RANGE}',
+        "label_comma": f'label "{t}" contains a comma: the file looks multi-label; '
+        "use --multilabel",
+        "labelset_bad": f'label set "{t}": label "{d}" is not a number',
+        "labelset_nonfinite": f'label set "{t}": label "{d}" {_NONFINITE}',
+        "labelset_range": f'label set "{t}": label "{d}" {_RANGE}',
+        "feature_nocolon": f'{feature} is not of the form idx:val (no ":")',
+        "index_missing": f"{feature}: the index before the colon is missing",
+        "index_bad": f'{feature}: index "{d}" is not an integer',
+        "index_negative": f"{feature}: index {d} is negative",
+        "index_large": f"{feature}: index {d} is too large (the largest is 2147483647)",
+        "index_order": f"{feature}: index {_index_of(token)} does not follow the previous index "
+        f"{d} (indices must be strictly ascending)",
+        "value_missing": f"{feature}: the value after the colon is missing",
+        "value_bad": f'{feature}: value "{d}" is not a number',
+        "value_nonfinite": f'{feature}: value "{d}" {_NONFINITE}',
+        "value_range": f'{feature}: value "{d}" {_RANGE}',
+    }
+    return messages.get(kind, f"malformed line ({kind})")
+
+
+def _index_of(token: bytes | None) -> str:
+    if not token:
+        return ""
+    head = token.split(b":", 1)[0]
+    try:
+        return str(int(head))
+    except ValueError:  # pragma: no cover - the parser only reports parsed indices
+        return _show(head)
+
+
+def _feature(ds: Dataset, k) -> str:
+    v = float(ds.values[k])
+    return f"{int(ds.indices[k])}:{v:.17g}"

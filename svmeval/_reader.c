@@ -1,0 +1,685 @@
+/*
+ * svmeval._reader: a strict, streaming LIBSVM-format parser.
+ *
+ * The Python side (svmeval/data.py) opens the file, decompresses it if needed, and feeds the
+ * bytes to a Reader in chunks; the Reader parses whole lines and appends to growable bytearrays
+ * that become the Dataset's numpy arrays without a copy (np.frombuffer). No Python object is
+ * made per feature or per line.
+ *
+ * The rules are svm-train's (read_problem in svm-train.c), made strict and explained:
+ *   line    := [blank] label {blank feature} [blank] [CR]      blank := one or more ' ' or '\t'
+ *   label   := a number as C strtod reads it (in the C locale), finite
+ *   feature := index ':' value; index a decimal integer (strtol: optional sign), 0 <= index <=
+ *              INT32_MAX, strictly ascending within a line; value as label
+ * Multi-label mode: label := [number {',' number}], and a line whose first token holds ':' has
+ * an empty label set.
+ *
+ * Numbers: a token with at most 19 significant digits whose value is exactly m * 10^e with
+ * m <= 2^53 and |e| <= 22 is converted by one correctly rounded multiplication or division
+ * (Clinger's fast path, which gives the same double strtod gives); every other token goes to
+ * strtod_l in the C locale. Like svm-train, a value for which strtod reports ERANGE is refused.
+ *
+ * Errors raise svmeval._reader.ParseError(line, kind, token, detail); data.py turns the kind
+ * into the message.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <errno.h>
+#include <float.h>
+#include <locale.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(_WIN32)
+static _locale_t c_locale;
+#define HAVE_C_LOCALE 1
+#define C_STRTOD(s, e) _strtod_l((s), (e), c_locale)
+#elif defined(__GLIBC__) || defined(__APPLE__) || defined(__FreeBSD__) || defined(__NetBSD__) || \
+    defined(__OpenBSD__) || defined(__DragonFly__)
+#if defined(__APPLE__)
+#include <xlocale.h>
+#endif
+static locale_t c_locale;
+#define HAVE_C_LOCALE 1
+#define C_STRTOD(s, e) strtod_l((s), (e), c_locale)
+#else
+/* No strtod_l: plain strtod, which Python leaves in the C locale unless the program calls
+ * setlocale(LC_NUMERIC, ...) itself. */
+#define C_STRTOD(s, e) strtod((s), (e))
+#endif
+
+static PyObject *ParseError;
+
+/* ------------------------------------------------------------------------------------------ */
+/* growable arrays held in bytearrays                                                         */
+
+typedef struct {
+    PyObject *ba;       /* bytearray; its size is the capacity */
+    Py_ssize_t used;    /* bytes in use */
+} Buf;
+
+static int
+buf_init(Buf *b, Py_ssize_t cap)
+{
+    b->ba = PyByteArray_FromStringAndSize(NULL, cap);
+    b->used = 0;
+    return b->ba == NULL ? -1 : 0;
+}
+
+static int
+buf_grow(Buf *b, Py_ssize_t need)
+{
+    Py_ssize_t cap = PyByteArray_GET_SIZE(b->ba);
+    if (b->used + need <= cap)
+        return 0;
+    Py_ssize_t ncap = cap + cap / 2 + need + 4096;
+    return PyByteArray_Resize(b->ba, ncap);
+}
+
+#define BUF_AT(b, T) ((T *)(PyByteArray_AS_STRING((b)->ba) + (b)->used))
+
+static inline int
+buf_push_f64(Buf *b, double v)
+{
+    if (b->used + (Py_ssize_t)sizeof(double) > PyByteArray_GET_SIZE(b->ba) &&
+        buf_grow(b, sizeof(double)) < 0)
+        return -1;
+    memcpy(PyByteArray_AS_STRING(b->ba) + b->used, &v, sizeof v);
+    b->used += sizeof v;
+    return 0;
+}
+
+static inline int
+buf_push_i64(Buf *b, int64_t v)
+{
+    if (b->used + (Py_ssize_t)sizeof(int64_t) > PyByteArray_GET_SIZE(b->ba) &&
+        buf_grow(b, sizeof(int64_t)) < 0)
+        return -1;
+    memcpy(PyByteArray_AS_STRING(b->ba) + b->used, &v, sizeof v);
+    b->used += sizeof v;
+    return 0;
+}
+
+/* shrink to the bytes in use and hand the bytearray over (new reference) */
+static PyObject *
+buf_take(Buf *b)
+{
+    if (PyByteArray_Resize(b->ba, b->used) < 0)
+        return NULL;
+    PyObject *r = b->ba;
+    b->ba = NULL;
+    return r;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* numbers                                                                                    */
+
+enum { NUM_OK = 0, NUM_BAD = 1, NUM_RANGE = 2 };
+
+static const double pow10_tab[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+#define IS_DIGIT(c) ((unsigned char)((c) - '0') < 10)
+
+/* strtod on [s, e) in the C locale; the whole range must be the number */
+static int
+slow_double(const char *s, const char *e, double *out)
+{
+    char stackbuf[128];
+    size_t n = (size_t)(e - s);
+    char *buf = stackbuf;
+    int rc;
+
+    *out = 0.0;
+    if (n == 0)
+        return NUM_BAD;
+    /* strtod skips leading white space; a token never starts with it */
+    if (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+        return NUM_BAD;
+    if (n >= sizeof stackbuf) {
+        buf = (char *)PyMem_Malloc(n + 1);
+        if (buf == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    char *end;
+    errno = 0;
+    double v = C_STRTOD(buf, &end);
+    if (end != buf + n)
+        rc = NUM_BAD;
+    else if (errno == ERANGE)
+        rc = NUM_RANGE;
+    else
+        rc = NUM_OK;
+    *out = v;
+    if (buf != stackbuf)
+        PyMem_Free(buf);
+    return rc;
+}
+
+/* the double strtod reads from [s, e): NUM_OK, NUM_BAD, NUM_RANGE, or -1 with an exception */
+static inline int
+parse_double(const char *s, const char *e, double *out)
+{
+    const char *p = s;
+    int neg = 0, any = 0, nd = 0, exp10 = 0;
+    uint64_t m = 0;
+
+    if (p < e && (*p == '+' || *p == '-')) {
+        neg = (*p == '-');
+        p++;
+    }
+    for (; p < e && IS_DIGIT(*p); p++) {
+        any = 1;
+        if (m == 0 && *p == '0')
+            continue;
+        if (nd >= 19)
+            goto slow;
+        m = m * 10 + (uint64_t)(*p - '0');
+        nd++;
+    }
+    if (p < e && *p == '.') {
+        for (p++; p < e && IS_DIGIT(*p); p++) {
+            any = 1;
+            exp10--;
+            if (m == 0 && *p == '0')
+                continue;
+            if (nd >= 19)
+                goto slow;
+            m = m * 10 + (uint64_t)(*p - '0');
+            nd++;
+        }
+    }
+    if (!any)
+        goto slow;
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        int eneg = 0, ev = 0;
+        p++;
+        if (p < e && (*p == '+' || *p == '-')) {
+            eneg = (*p == '-');
+            p++;
+        }
+        if (p >= e || !IS_DIGIT(*p))
+            goto slow;
+        for (; p < e && IS_DIGIT(*p); p++)
+            if (ev < 100000)
+                ev = ev * 10 + (*p - '0');
+        exp10 += eneg ? -ev : ev;
+    }
+    if (p != e)
+        goto slow;
+    if (m == 0) {
+        *out = neg ? -0.0 : 0.0;
+        return NUM_OK;
+    }
+    if (m > ((uint64_t)1 << 53) || exp10 < -22 || exp10 > 22)
+        goto slow;
+    {
+        double d = (double)m;
+        d = exp10 < 0 ? d / pow10_tab[-exp10] : d * pow10_tab[exp10];
+        *out = neg ? -d : d;
+        return NUM_OK;
+    }
+slow:
+    return slow_double(s, e, out);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the Reader                                                                                 */
+
+typedef struct {
+    PyObject_HEAD
+    int multilabel;
+    int failed;      /* a ParseError was raised: the reader is finished */
+    int finished;
+    Py_ssize_t line; /* physical lines parsed so far */
+    int64_t max_index;
+    Buf y;           /* float64, single-label mode */
+    Buf lab_indptr;  /* int64, multi-label mode */
+    Buf lab_values;  /* float64, multi-label mode */
+    Buf indptr;      /* int64 */
+    Buf indices;     /* int32 */
+    Buf values;      /* float64 */
+    char *carry;     /* an incomplete last line waiting for the next chunk */
+    Py_ssize_t carry_len, carry_cap;
+} Reader;
+
+/* raise ParseError(line, kind, token, detail); returns -1 */
+static int
+fail(Reader *r, const char *kind, const char *ts, const char *te, const char *ds, const char *de)
+{
+    r->failed = 1;
+    PyObject *tok = ts ? PyBytes_FromStringAndSize(ts, te - ts) : (Py_INCREF(Py_None), Py_None);
+    PyObject *det = ds ? PyBytes_FromStringAndSize(ds, de - ds) : (Py_INCREF(Py_None), Py_None);
+    if (tok && det) {
+        PyObject *args = Py_BuildValue("(nsOO)", r->line, kind, tok, det);
+        if (args) {
+            PyErr_SetObject(ParseError, args);
+            Py_DECREF(args);
+        }
+    }
+    Py_XDECREF(tok);
+    Py_XDECREF(det);
+    return -1;
+}
+
+#define IS_BLANK(c) ((c) == ' ' || (c) == '\t')
+
+/* a number that stands for a label; kind_prefix is "label" or "labelset" */
+static int
+parse_label_number(Reader *r, const char *s, const char *e, const char *ts, const char *te,
+                   const char *prefix, double *out)
+{
+    int rc = parse_double(s, e, out);
+    char kind[32];
+    if (rc == NUM_OK && isfinite(*out))
+        return 0;
+    if (rc < 0) {
+        r->failed = 1;
+        return -1;
+    }
+    snprintf(kind, sizeof kind, "%s_%s", prefix,
+             rc == NUM_BAD ? "bad" : rc == NUM_RANGE ? "range" : "nonfinite");
+    return fail(r, kind, ts, te, s, e);
+}
+
+static int
+parse_line(Reader *r, const char *p, const char *e)
+{
+    const char *ts, *te;
+
+    r->line++;
+    /* CR of a CRLF ending, trailing blanks */
+    while (e > p && (IS_BLANK(e[-1]) || e[-1] == '\r'))
+        e--;
+    while (p < e && IS_BLANK(*p))
+        p++;
+    if (p == e)
+        return fail(r, "empty", NULL, NULL, NULL, NULL);
+
+    /* label token */
+    ts = p;
+    while (p < e && !IS_BLANK(*p))
+        p++;
+    te = p;
+    if (r->multilabel) {
+        if (memchr(ts, ':', te - ts) != NULL) {
+            p = ts; /* no labels: the token is the first feature */
+        }
+        else {
+            const char *s = ts;
+            for (;;) {
+                const char *c = memchr(s, ',', te - s);
+                const char *ee = c ? c : te;
+                double v;
+                if (parse_label_number(r, s, ee, ts, te, "labelset", &v) < 0)
+                    return -1;
+                if (buf_push_f64(&r->lab_values, v) < 0)
+                    return -1;
+                if (c == NULL)
+                    break;
+                s = c + 1;
+            }
+        }
+        if (buf_push_i64(&r->lab_indptr, r->lab_values.used / (Py_ssize_t)sizeof(double)) < 0)
+            return -1;
+    }
+    else {
+        double v;
+        int rc = parse_double(ts, te, &v);
+        if (rc < 0) {
+            r->failed = 1;
+            return -1;
+        }
+        if (rc != NUM_OK || !isfinite(v)) {
+            if (memchr(ts, ',', te - ts) != NULL)
+                return fail(r, "label_comma", ts, te, NULL, NULL);
+            if (rc == NUM_BAD && memchr(ts, ':', te - ts) != NULL)
+                return fail(r, "label_colon", ts, te, NULL, NULL);
+            return fail(r, rc == NUM_BAD ? "label_bad" : rc == NUM_RANGE ? "label_range"
+                                                                          : "label_nonfinite",
+                        ts, te, NULL, NULL);
+        }
+        if (buf_push_f64(&r->y, v) < 0)
+            return -1;
+    }
+
+    /* features */
+    int64_t prev = -1;
+    for (;;) {
+        while (p < e && IS_BLANK(*p))
+            p++;
+        if (p == e)
+            break;
+        ts = p;
+        while (p < e && !IS_BLANK(*p))
+            p++;
+        te = p;
+
+        const char *colon = memchr(ts, ':', te - ts);
+        if (colon == NULL)
+            return fail(r, "feature_nocolon", ts, te, NULL, NULL);
+        if (colon == ts)
+            return fail(r, "index_missing", ts, te, NULL, NULL);
+
+        /* index: as strtol(idx, &end, 10) with the whole part consumed */
+        const char *q = ts;
+        int ineg = 0;
+        int64_t idx = 0;
+        if (*q == '+' || *q == '-') {
+            ineg = (*q == '-');
+            q++;
+        }
+        if (q == colon)
+            return fail(r, "index_bad", ts, te, ts, colon);
+        for (; q < colon; q++) {
+            if (!IS_DIGIT(*q))
+                return fail(r, "index_bad", ts, te, ts, colon);
+            if (idx <= INT32_MAX)
+                idx = idx * 10 + (*q - '0');
+        }
+        if (ineg && idx != 0)
+            return fail(r, "index_negative", ts, te, ts, colon);
+        if (idx > INT32_MAX)
+            return fail(r, "index_large", ts, te, ts, colon);
+        if (idx <= prev) {
+            char prevbuf[24];
+            int n = snprintf(prevbuf, sizeof prevbuf, "%lld", (long long)prev);
+            return fail(r, "index_order", ts, te, prevbuf, prevbuf + n);
+        }
+        prev = idx;
+
+        /* value */
+        const char *vs = colon + 1;
+        if (vs == te)
+            return fail(r, "value_missing", ts, te, NULL, NULL);
+        double v;
+        int rc = parse_double(vs, te, &v);
+        if (rc < 0) {
+            r->failed = 1;
+            return -1;
+        }
+        if (rc != NUM_OK || !isfinite(v))
+            return fail(r, rc == NUM_BAD ? "value_bad" : rc == NUM_RANGE ? "value_range"
+                                                                          : "value_nonfinite",
+                        ts, te, vs, te);
+
+        if (r->indices.used + 4 > PyByteArray_GET_SIZE(r->indices.ba) &&
+            buf_grow(&r->indices, 4) < 0)
+            return -1;
+        int32_t i32 = (int32_t)idx;
+        memcpy(BUF_AT(&r->indices, char), &i32, 4);
+        r->indices.used += 4;
+        if (buf_push_f64(&r->values, v) < 0)
+            return -1;
+    }
+    if (prev > r->max_index)
+        r->max_index = prev;
+    return buf_push_i64(&r->indptr, r->values.used / (Py_ssize_t)sizeof(double));
+}
+
+static int
+carry_append(Reader *r, const char *s, Py_ssize_t n)
+{
+    if (r->carry_len + n > r->carry_cap) {
+        Py_ssize_t ncap = (r->carry_len + n) * 2 + 256;
+        char *nb = (char *)PyMem_Realloc(r->carry, ncap);
+        if (nb == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        r->carry = nb;
+        r->carry_cap = ncap;
+    }
+    memcpy(r->carry + r->carry_len, s, n);
+    r->carry_len += n;
+    return 0;
+}
+
+static int
+Reader_init(Reader *r, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"multilabel", NULL};
+    int multilabel = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|p", kwlist, &multilabel))
+        return -1;
+    if (r->indptr.ba != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Reader is already initialised");
+        return -1;
+    }
+    r->multilabel = multilabel;
+    r->max_index = 0;
+    if (buf_init(&r->indptr, 1 << 16) < 0 || buf_init(&r->indices, 1 << 18) < 0 ||
+        buf_init(&r->values, 1 << 19) < 0)
+        return -1;
+    if (multilabel) {
+        if (buf_init(&r->lab_indptr, 1 << 16) < 0 || buf_init(&r->lab_values, 1 << 16) < 0 ||
+            buf_push_i64(&r->lab_indptr, 0) < 0)
+            return -1;
+    }
+    else if (buf_init(&r->y, 1 << 16) < 0)
+        return -1;
+    return buf_push_i64(&r->indptr, 0);
+}
+
+static void
+Reader_dealloc(Reader *r)
+{
+    Py_XDECREF(r->y.ba);
+    Py_XDECREF(r->lab_indptr.ba);
+    Py_XDECREF(r->lab_values.ba);
+    Py_XDECREF(r->indptr.ba);
+    Py_XDECREF(r->indices.ba);
+    Py_XDECREF(r->values.ba);
+    PyMem_Free(r->carry);
+    Py_TYPE(r)->tp_free((PyObject *)r);
+}
+
+static int
+check_usable(Reader *r)
+{
+    if (r->indptr.ba == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Reader is not initialised");
+        return -1;
+    }
+    if (r->failed || r->finished) {
+        PyErr_SetString(PyExc_RuntimeError, "Reader has finished");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+Reader_feed(Reader *r, PyObject *arg)
+{
+    Py_buffer view;
+    if (check_usable(r) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const char *p = (const char *)view.buf;
+    const char *end = p + view.len;
+    int rc = 0;
+
+    if (r->carry_len > 0) {
+        const char *nl = memchr(p, '\n', end - p);
+        if (nl == NULL) {
+            rc = carry_append(r, p, end - p);
+            p = end;
+        }
+        else {
+            rc = carry_append(r, p, nl - p);
+            if (rc == 0)
+                rc = parse_line(r, r->carry, r->carry + r->carry_len);
+            r->carry_len = 0;
+            p = nl + 1;
+        }
+    }
+    while (rc == 0 && p < end) {
+        const char *nl = memchr(p, '\n', end - p);
+        if (nl == NULL) {
+            rc = carry_append(r, p, end - p);
+            break;
+        }
+        rc = parse_line(r, p, nl);
+        p = nl + 1;
+    }
+    PyBuffer_Release(&view);
+    if (rc < 0) {
+        r->failed = 1;
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* finish() -> (y, indptr, indices, values, max_index, label_indptr, label_values); the arrays
+ * are bytearrays (y None in multi-label mode, label_* None otherwise) */
+static PyObject *
+Reader_finish(Reader *r, PyObject *Py_UNUSED(ignored))
+{
+    if (check_usable(r) < 0)
+        return NULL;
+    if (r->carry_len > 0) {
+        int rc = parse_line(r, r->carry, r->carry + r->carry_len);
+        r->carry_len = 0;
+        if (rc < 0) {
+            r->failed = 1;
+            return NULL;
+        }
+    }
+    r->finished = 1;
+    PyObject *y = NULL, *li = NULL, *lv = NULL, *ip = NULL, *ix = NULL, *vs = NULL;
+    if (r->multilabel) {
+        y = Py_None;
+        Py_INCREF(y);
+        li = buf_take(&r->lab_indptr);
+        lv = buf_take(&r->lab_values);
+    }
+    else {
+        y = buf_take(&r->y);
+        li = Py_None;
+        lv = Py_None;
+        Py_INCREF(li);
+        Py_INCREF(lv);
+    }
+    ip = buf_take(&r->indptr);
+    ix = buf_take(&r->indices);
+    vs = buf_take(&r->values);
+    if (!y || !li || !lv || !ip || !ix || !vs) {
+        Py_XDECREF(y);
+        Py_XDECREF(li);
+        Py_XDECREF(lv);
+        Py_XDECREF(ip);
+        Py_XDECREF(ix);
+        Py_XDECREF(vs);
+        return NULL;
+    }
+    return Py_BuildValue("(NNNNLNN)", y, ip, ix, vs, (long long)r->max_index, li, lv);
+}
+
+static PyObject *
+Reader_get_lines(Reader *r, void *closure)
+{
+    return PyLong_FromSsize_t(r->line);
+}
+
+static PyMethodDef Reader_methods[] = {
+    {"feed", (PyCFunction)Reader_feed, METH_O,
+     "feed(data): parse the complete lines in data (any bytes-like object); an incomplete last "
+     "line waits for the next chunk."},
+    {"finish", (PyCFunction)Reader_finish, METH_NOARGS,
+     "finish() -> (y, indptr, indices, values, max_index, label_indptr, label_values): parse "
+     "the last line and hand over the arrays as bytearrays (float64, int64, int32, float64)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Reader_getset[] = {
+    {"lines", (getter)Reader_get_lines, NULL, "physical lines parsed so far", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject ReaderType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "svmeval._reader.Reader",
+    .tp_basicsize = sizeof(Reader),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Reader(multilabel=False): a streaming, strict LIBSVM-format parser.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Reader_init,
+    .tp_dealloc = (destructor)Reader_dealloc,
+    .tp_methods = Reader_methods,
+    .tp_getset = Reader_getset,
+};
+
+/* strtod(s) in the C locale, for tests: (value, status) with status 0 ok, 1 bad, 2 ERANGE */
+static PyObject *
+mod_parse_number(PyObject *self, PyObject *arg)
+{
+    Py_buffer view;
+    double v = 0.0;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    int rc = parse_double((const char *)view.buf, (const char *)view.buf + view.len, &v);
+    PyBuffer_Release(&view);
+    if (rc < 0)
+        return NULL;
+    return Py_BuildValue("(di)", v, rc);
+}
+
+static PyMethodDef module_methods[] = {
+    {"parse_number", mod_parse_number, METH_O,
+     "parse_number(b) -> (value, status): the reader's number conversion (status 0 ok, 1 not a "
+     "number, 2 out of range)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef moduledef = {
+    PyModuleDef_HEAD_INIT, "svmeval._reader",
+    "Strict, streaming LIBSVM-format parser (see svmeval.data).", -1, module_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__reader(void)
+{
+#if defined(HAVE_C_LOCALE)
+    if (!c_locale) {
+#if defined(_WIN32)
+        c_locale = _create_locale(LC_ALL, "C");
+#else
+        c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+#endif
+        if (!c_locale) {
+            PyErr_SetString(PyExc_ImportError, "cannot create the C locale");
+            return NULL;
+        }
+    }
+#endif
+    if (PyType_Ready(&ReaderType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&moduledef);
+    if (m == NULL)
+        return NULL;
+    ParseError = PyErr_NewExceptionWithDoc(
+        "svmeval._reader.ParseError",
+        "A line the reader refuses: args are (line, kind, token, detail).", PyExc_ValueError,
+        NULL);
+    if (ParseError == NULL || PyModule_AddObject(m, "ParseError", ParseError) < 0) {
+        Py_XDECREF(ParseError);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(ParseError);
+    Py_INCREF(&ReaderType);
+    if (PyModule_AddObject(m, "Reader", (PyObject *)&ReaderType) < 0) {
+        Py_DECREF(&ReaderType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
