@@ -1,1 +1,57 @@
-"""Metrics: pure numpy, no LIBSVM. Work on any y_true / y_pred (or scores)."""
+"""Metrics: pure numpy, no LIBSVM. Work on any y_true / y_pred (or scores).
+
+* :mod:`~svmeval.metrics.measures`: the registry of measures (:data:`METRICS`) and averages
+  (:data:`AVERAGES`), and the one count -> ratio reduce step;
+* :mod:`~svmeval.metrics.classification`: single-label figures (:func:`evaluate`,
+  :class:`ConfusionCounts` for fold-by-fold counts, scikit-learn style functions);
+* :mod:`~svmeval.metrics.multilabel`: multi-label set figures (:func:`evaluate_multilabel`).
+"""
+
+from svmeval.metrics.classification import (
+    SINGLE_LABEL_AVERAGES,
+    ClassificationReport,
+    ConfusionCounts,
+    accuracy_score,
+    balanced_accuracy_score,
+    cohen_kappa_score,
+    confusion_matrix,
+    evaluate,
+    f1_score,
+    fbeta_score,
+    matthews_corrcoef,
+    precision_score,
+    recall_score,
+)
+from svmeval.metrics.measures import AVERAGES, METRICS, Average, Averaging, Metric, parse_zero_division
+from svmeval.metrics.multilabel import (
+    MULTILABEL_AVERAGES,
+    MultilabelReport,
+    evaluate_multilabel,
+    label_sets_to_indicator,
+)
+
+__all__ = [
+    "AVERAGES",
+    "METRICS",
+    "MULTILABEL_AVERAGES",
+    "SINGLE_LABEL_AVERAGES",
+    "Average",
+    "Averaging",
+    "ClassificationReport",
+    "ConfusionCounts",
+    "Metric",
+    "MultilabelReport",
+    "accuracy_score",
+    "balanced_accuracy_score",
+    "cohen_kappa_score",
+    "confusion_matrix",
+    "evaluate",
+    "evaluate_multilabel",
+    "f1_score",
+    "fbeta_score",
+    "label_sets_to_indicator",
+    "matthews_corrcoef",
+    "parse_zero_division",
+    "precision_score",
+    "recall_score",
+]

@@ -1,0 +1,363 @@
+"""Single-label classification metrics: confusion matrix, per-class and overall figures, averages.
+
+Pure numpy; works on any ``y_true, y_pred`` of numeric labels (LIBSVM labels are doubles).
+Labels are held as float64 in ascending numeric order: the confusion matrix has one row per
+true label and one column per predicted label in that order.
+
+The streaming form :class:`ConfusionCounts` accumulates the confusion matrix fold by fold
+(:meth:`~ConfusionCounts.update`, :meth:`~ConfusionCounts.merge`); :meth:`~ConfusionCounts.report`
+is the one reduce step, and :func:`evaluate` is ``ConfusionCounts(labels).update(y_true,
+y_pred).report(...)``, so per-fold counts added up give exactly the figures of the pooled
+predictions.
+
+The scikit-learn style functions (:func:`precision_score`, ...) are conveniences on top of
+:func:`evaluate`.  Definitions, 0/0 behaviour and references of every measure are in
+:data:`svmeval.metrics.measures.METRICS`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
+
+import numpy as np
+
+from svmeval.metrics.measures import (
+    AVERAGES,
+    METRICS,
+    Average,
+    Counts,
+    average_all,
+    check_beta,
+    parse_zero_division,
+)
+
+__all__ = [
+    "SINGLE_LABEL_AVERAGES",
+    "ClassificationReport",
+    "ConfusionCounts",
+    "accuracy_score",
+    "balanced_accuracy_score",
+    "cohen_kappa_score",
+    "confusion_matrix",
+    "evaluate",
+    "f1_score",
+    "fbeta_score",
+    "matthews_corrcoef",
+    "precision_score",
+    "recall_score",
+]
+
+#: The averages a single-label report holds, in report order.
+SINGLE_LABEL_AVERAGES = tuple(name for name, a in AVERAGES.items() if not a.multilabel_only)
+
+
+def _as_label_vector(y, name: str) -> np.ndarray:
+    """y as a 1-D float64 array of finite labels; ValueError otherwise."""
+    try:
+        arr = np.asarray(y, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must hold numeric labels") from None
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains a label that is NaN or infinite")
+    return arr
+
+
+def _readonly(arr: np.ndarray) -> np.ndarray:
+    arr = np.array(arr, copy=True)
+    arr.setflags(write=False)
+    return arr
+
+
+class ConfusionCounts:
+    """A confusion matrix accumulated batch by batch (fold by fold).
+
+    ``ConfusionCounts(labels)`` fixes the label set (ascending): a label outside it raises
+    ValueError on update.  ``ConfusionCounts()`` grows the label set as labels are seen.
+    ``update`` and ``merge`` add counts in place and return ``self``; ``report`` reduces the counts
+    to every figure.  Since every figure is a function of the summed matrix, the report of the
+    counts added fold by fold equals the report of the pooled predictions exactly.
+    """
+
+    def __init__(self, labels=None):
+        self._fixed = labels is not None
+        self._labels = np.unique(_as_label_vector([] if labels is None else labels, "labels"))
+        k = self._labels.size
+        self._matrix = np.zeros((k, k), dtype=np.int64)
+
+    @classmethod
+    def from_matrix(cls, labels, matrix) -> "ConfusionCounts":
+        """Counts from a confusion matrix whose rows/columns follow ``labels`` (ascending)."""
+        lab = _as_label_vector(labels, "labels")
+        if lab.size > 1 and not np.all(np.diff(lab) > 0):
+            raise ValueError("labels must be strictly ascending")
+        m = np.asarray(matrix)
+        if m.shape != (lab.size, lab.size):
+            raise ValueError(f"matrix must have shape {(lab.size, lab.size)}, got {m.shape}")
+        if not np.issubdtype(m.dtype, np.integer) or np.any(m < 0):
+            raise ValueError("matrix must hold non-negative integer counts")
+        counts = cls(lab)
+        counts._matrix = m.astype(np.int64)
+        return counts
+
+    @property
+    def labels(self) -> np.ndarray:
+        """The labels, float64, ascending (a read-only copy)."""
+        return _readonly(self._labels)
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """The confusion matrix, int64, rows true labels, columns predicted (a read-only copy)."""
+        return _readonly(self._matrix)
+
+    @property
+    def n_samples(self) -> int:
+        return int(self._matrix.sum())
+
+    def _include(self, new_labels: np.ndarray, what: str) -> None:
+        missing = np.setdiff1d(new_labels, self._labels)
+        if missing.size == 0:
+            return
+        if self._fixed:
+            shown = ", ".join(f"{v:g}" for v in missing[:5])
+            raise ValueError(
+                f"{what} contains label(s) {shown} not in labels="
+                f"[{', '.join(f'{v:g}' for v in self._labels)}]"
+            )
+        union = np.union1d(self._labels, new_labels)
+        index = np.searchsorted(union, self._labels)
+        grown = np.zeros((union.size, union.size), dtype=np.int64)
+        grown[np.ix_(index, index)] = self._matrix
+        self._labels, self._matrix = union, grown
+
+    def update(self, y_true, y_pred) -> "ConfusionCounts":
+        """Add the pairs (y_true[i], y_pred[i]) to the counts; return self."""
+        t = _as_label_vector(y_true, "y_true")
+        p = _as_label_vector(y_pred, "y_pred")
+        if t.shape != p.shape:
+            raise ValueError(
+                f"y_true and y_pred have different lengths ({t.size} and {p.size})"
+            )
+        self._include(np.unique(t), "y_true")
+        self._include(np.unique(p), "y_pred")
+        k = self._labels.size
+        ti = np.searchsorted(self._labels, t)
+        pi = np.searchsorted(self._labels, p)
+        self._matrix += np.bincount(ti * k + pi, minlength=k * k).reshape(k, k)
+        return self
+
+    def merge(self, other: "ConfusionCounts") -> "ConfusionCounts":
+        """Add another ConfusionCounts' counts (label sets are united); return self."""
+        if not isinstance(other, ConfusionCounts):
+            raise TypeError(f"can only merge a ConfusionCounts, got {type(other).__name__}")
+        other_labels, other_matrix = other._labels, other._matrix
+        self._include(other_labels, "the merged counts")
+        index = np.searchsorted(self._labels, other_labels)
+        self._matrix[np.ix_(index, index)] += other_matrix
+        return self
+
+    def report(self, *, zero_division=0, beta: float = 1.0) -> "ClassificationReport":
+        """Every figure from the counts: the one reduce step behind :func:`evaluate`."""
+        z = parse_zero_division(zero_division)
+        counts = Counts.from_matrix(self._matrix, beta=check_beta(beta))
+        values = {name: m.compute(counts) for name, m in METRICS.items()}
+        averages, applied = average_all(values, counts, z, SINGLE_LABEL_AVERAGES)
+        arrays = {
+            name: _readonly(values[name]) for name, m in METRICS.items() if m.scope != "overall"
+        }
+        overall = {name: float(values[name]) for name, m in METRICS.items() if m.scope == "overall"}
+        return ClassificationReport(
+            labels=self.labels,
+            confusion_matrix=self.matrix,
+            n_samples=self.n_samples,
+            **arrays,
+            **overall,
+            averages=MappingProxyType(averages),
+            beta=counts.beta,
+            zero_division=z,
+            zero_division_applied=tuple(applied),
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class ClassificationReport:
+    """Every figure of a single-label classification (arrays are read-only).
+
+    Per-class arrays follow ``labels`` (ascending); ratios are NaN where undefined (see
+    :data:`~svmeval.metrics.measures.METRICS` for each definition and its 0/0 case).
+
+    ``averages`` maps "macro", "macro_harmonic", "micro", "weighted" to an :class:`Average`;
+    undefined per-class values enter them through the ``zero_division`` policy (0.0, 1.0, or NaN
+    meaning "left out"), and ``zero_division_applied`` names each averaged figure the policy
+    changed, as ``"<average>.<measure>"`` (e.g. ``("macro.precision", "weighted.precision")``);
+    empty when no undefined value was involved.
+    """
+
+    labels: np.ndarray
+    confusion_matrix: np.ndarray
+    n_samples: int
+    # counts per class (int64)
+    tp: np.ndarray
+    fp: np.ndarray
+    fn: np.ndarray
+    tn: np.ndarray
+    support: np.ndarray
+    # ratios per class (float64, NaN = undefined)
+    precision: np.ndarray
+    recall: np.ndarray
+    f1: np.ndarray
+    fbeta: np.ndarray
+    specificity: np.ndarray
+    npv: np.ndarray
+    ovr_accuracy: np.ndarray
+    # overall (float, NaN = undefined)
+    accuracy: float
+    balanced_accuracy: float
+    mcc: float
+    kappa: float
+    # averages of precision, recall, F
+    averages: Mapping[str, Average]
+    beta: float
+    zero_division: float
+    zero_division_applied: tuple[str, ...]
+
+
+def confusion_matrix(y_true, y_pred, *, labels=None) -> np.ndarray:
+    """Confusion matrix C: ``C[i, j]`` = number of samples with true label ``labels[i]``
+    predicted as ``labels[j]``.
+
+    Labels are those seen in either vector, or ``labels=`` (which may add labels never seen, and
+    must contain every label seen), in ascending numeric order.  Reference: Fawcett (2006), An
+    introduction to ROC analysis, Pattern Recognition Letters 27:861-874.
+    """
+    return ConfusionCounts(labels).update(y_true, y_pred).matrix
+
+
+def evaluate(y_true, y_pred, *, labels=None, zero_division=0, beta: float = 1.0) -> ClassificationReport:
+    """Every per-class, overall and averaged figure of ``y_pred`` against ``y_true``.
+
+    ``labels=`` may add labels that never occur (their ratios are undefined); every label that
+    occurs must be in it.  ``zero_division`` (0, 1 or "nan") says how undefined per-class values
+    enter the averages; ``beta`` is the F-beta weight (recall beta times as important as
+    precision).  Formulas, 0/0 cases and references: :data:`svmeval.metrics.measures.METRICS`.
+    """
+    return ConfusionCounts(labels).update(y_true, y_pred).report(
+        zero_division=zero_division, beta=beta
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# scikit-learn style conveniences
+# --------------------------------------------------------------------------------------------
+
+
+def _per_class(report: ClassificationReport, measure: str, pos_label) -> np.ndarray:
+    values = getattr(report, measure)
+    return np.where(np.isnan(values), report.zero_division, values)
+
+
+def _binary(report: ClassificationReport, measure: str, pos_label) -> float:
+    index = int(np.searchsorted(report.labels, float(pos_label)))
+    return float(_per_class(report, measure, pos_label)[index])
+
+
+def _averaged(name: str):
+    return lambda report, measure, pos_label: float(getattr(report.averages[name], measure))
+
+
+_SELECTORS = {None: _per_class, "binary": _binary}
+_SELECTORS.update({name: _averaged(name) for name in SINGLE_LABEL_AVERAGES})
+
+
+def _score(measure, y_true, y_pred, labels, average, pos_label, zero_division, beta):
+    try:
+        select = _SELECTORS[average]
+    except (KeyError, TypeError):
+        choices = ", ".join(repr(k) for k in _SELECTORS)
+        raise ValueError(f"average must be one of {choices}; got {average!r}") from None
+    if average == "binary":
+        try:
+            pos = float(pos_label)
+        except (TypeError, ValueError):
+            raise ValueError(f"pos_label must be a numeric label, got {pos_label!r}") from None
+        seen = np.union1d(np.unique(_as_label_vector(y_true, "y_true")),
+                          np.unique(_as_label_vector(y_pred, "y_pred")))
+        used = np.union1d(seen, [pos])
+        if used.size > 2:
+            raise ValueError(
+                f"average='binary' needs at most two labels including pos_label={pos_label!r}; "
+                f"found {', '.join(f'{v:g}' for v in seen)}: choose another average"
+            )
+        labels = used
+    report = evaluate(y_true, y_pred, labels=labels, zero_division=zero_division, beta=beta)
+    return select(report, measure, pos_label)
+
+
+def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", zero_division=0):
+    """Precision TP / (TP + FP); 0/0 (class never predicted) follows ``zero_division``.
+
+    ``average``: None (per-class array in ascending label order), "binary" (the class
+    ``pos_label``), "macro", "macro_harmonic", "micro" or "weighted".  As
+    ``sklearn.metrics.precision_score``.  Reference: Fawcett (2006), Pattern Recognition
+    Letters 27:861-874.
+    """
+    return _score("precision", y_true, y_pred, labels, average, pos_label, zero_division, 1.0)
+
+
+def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", zero_division=0):
+    """Recall (sensitivity) TP / (TP + FN); 0/0 (class has no true sample) follows
+    ``zero_division``.  ``average`` as :func:`precision_score`.  As
+    ``sklearn.metrics.recall_score``.  Reference: Fawcett (2006).
+    """
+    return _score("recall", y_true, y_pred, labels, average, pos_label, zero_division, 1.0)
+
+
+def f1_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", zero_division=0):
+    """F1 = 2 TP / (2 TP + FP + FN); undefined only when TP + FP + FN = 0 (then
+    ``zero_division``).  "macro" is the mean of per-class F1, "macro_harmonic" is
+    2 P R / (P + R) of macro P and R.  As ``sklearn.metrics.f1_score`` (>= 1.3).  Reference:
+    van Rijsbergen (1979), Information Retrieval, ch. 7; Opitz & Burst (2019) arXiv:1911.03347.
+    """
+    return _score("f1", y_true, y_pred, labels, average, pos_label, zero_division, 1.0)
+
+
+def fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=1, average="binary", zero_division=0):
+    """F-beta = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP); undefined only when the denominator
+    is 0 (then ``zero_division``).  As ``sklearn.metrics.fbeta_score``.  Reference:
+    van Rijsbergen (1979), Information Retrieval, ch. 7.
+    """
+    return _score("fbeta", y_true, y_pred, labels, average, pos_label, zero_division, beta)
+
+
+def accuracy_score(y_true, y_pred) -> float:
+    """Accuracy = (number correct) / N; NaN when N = 0.  As ``sklearn.metrics.accuracy_score``."""
+    return evaluate(y_true, y_pred).accuracy
+
+
+def balanced_accuracy_score(y_true, y_pred) -> float:
+    """Mean recall over the classes with true samples; NaN when N = 0.  As
+    ``sklearn.metrics.balanced_accuracy_score``.  Reference: Brodersen et al. (2010), ICPR.
+    """
+    return evaluate(y_true, y_pred).balanced_accuracy
+
+
+def matthews_corrcoef(y_true, y_pred) -> float:
+    """Matthews correlation coefficient, multiclass form (Gorodkin 2004):
+    (c N - sum_k p_k t_k) / sqrt((N^2 - sum_k p_k^2)(N^2 - sum_k t_k^2)).
+
+    NaN when the denominator is 0 (only one class predicted, or only one class true), where
+    ``sklearn.metrics.matthews_corrcoef`` returns 0.0.  Otherwise equal to it.
+    """
+    return evaluate(y_true, y_pred).mcc
+
+
+def cohen_kappa_score(y1, y2, *, labels=None) -> float:
+    """Cohen's kappa (p_o - p_e) / (1 - p_e), p_o the observed agreement, p_e the agreement
+    expected by chance from the marginals; NaN when N = 0 or p_e = 1.  As
+    ``sklearn.metrics.cohen_kappa_score`` (unweighted).  Reference: Cohen (1960), Educ. Psychol.
+    Meas. 20:37-46.
+    """
+    return evaluate(y1, y2, labels=labels).kappa
