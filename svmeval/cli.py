@@ -1,0 +1,95 @@
+"""The command line, thin over the library: parse, call, print; errors become one line and exit 1."""
+
+from __future__ import annotations
+
+import signal
+import sys
+
+import numpy as np
+
+from . import data, engine, report
+from .errors import DataFormatError, OptionError, ParameterError, SvmevalError
+from .files import atomic_write
+from .options import USAGE, Options, parse_args
+from .predictions import format_predictions, read_predictions
+from .summary import summarize
+
+PROG = "svmeval"
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        options = parse_args(argv)
+    except OptionError as exc:
+        sys.stderr.write(f"{PROG}: {exc}\n{USAGE}")
+        return 1
+    if options.help:
+        sys.stdout.write(USAGE)
+        return 0
+    try:
+        return run(options)
+    except ParameterError as exc:
+        sys.stderr.write(f"ERROR: {exc}\n")  # svm-train's words for svm_check_parameter
+        return 1
+    except DataFormatError as exc:
+        sys.stderr.write(f"{exc}\n")
+        return 1
+    except SvmevalError as exc:
+        sys.stderr.write(f"{PROG}: {exc}\n")
+        return 1
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{PROG}: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        sys.stderr.close()  # the reader went away: nothing more to say
+        return 1
+
+
+def run(options: Options) -> int:
+    if options.score is not None:
+        return score(options)
+    dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
+    if not options.cross_validation:
+        return train(options, dataset)
+    result = engine.cross_validate(dataset, options.params, options.nr_fold, seed=options.seed,
+                                   jobs=options.jobs, quiet=options.quiet)
+    summary = summarize(result.y_true, result.y_pred,
+                        regression=options.params.is_regression, pos_label=options.pos_label,
+                        zero_division=options.zero_division,
+                        meta={"mode": "cv", "data_file": options.data_file,
+                              "n_folds": result.n_folds, "seed": result.seed,
+                              "parameters": result.params.as_dict()})
+    if options.predictions:
+        atomic_write(options.predictions, format_predictions(result))
+    emit(options, report.render(summary, format=options.format, digits=options.digits,
+                                full=options.full))
+    return 0
+
+
+def train(options: Options, dataset) -> int:
+    """svm-train without -v: train on the whole file and save the model."""
+    engine.train_and_save(dataset, options.params, options.model_file, seed=options.seed,
+                          quiet=options.quiet)
+    return 0
+
+
+def score(options: Options) -> int:
+    """--score: report on an existing predictions file against a data file's labels."""
+    dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
+    y_pred = read_predictions(options.score, expected=dataset.n_samples)
+    summary = summarize(dataset.y, y_pred, regression=options.params.is_regression,
+                        pos_label=options.pos_label, zero_division=options.zero_division,
+                        meta={"mode": "score", "data_file": options.data_file,
+                              "predictions_file": options.score})
+    emit(options, report.render(summary, format=options.format, digits=options.digits,
+                                full=options.full))
+    return 0
+
+
+def emit(options: Options, text: str) -> None:
+    if options.output:
+        atomic_write(options.output, text)
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()

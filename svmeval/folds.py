@@ -1,0 +1,107 @@
+"""LIBSVM's fold assignment, reproduced exactly (svm.cpp: svm_group_classes, svm_cross_validation).
+
+Pure numpy plus a source of C ``rand()`` draws: with the same seed, the same permutation and fold
+boundaries as ``svm_cross_validation``, so every prediction can be bit-identical to LIBSVM's.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Folds:
+    """``perm`` and ``fold_start`` as svm_cross_validation builds them.
+
+    Fold ``i`` tests samples ``perm[fold_start[i]:fold_start[i+1]]`` and trains on
+    ``perm[:fold_start[i]]`` followed by ``perm[fold_start[i+1]:]``, in that order.
+    """
+
+    perm: np.ndarray
+    fold_start: np.ndarray
+    stratified: bool
+
+    @property
+    def n_folds(self) -> int:
+        return len(self.fold_start) - 1
+
+    def test(self, i: int) -> np.ndarray:
+        return self.perm[self.fold_start[i]:self.fold_start[i + 1]]
+
+    def train(self, i: int) -> np.ndarray:
+        return np.concatenate((self.perm[: self.fold_start[i]], self.perm[self.fold_start[i + 1]:]))
+
+    def fold_of(self) -> np.ndarray:
+        """The fold that tests each sample (input order)."""
+        fold = np.empty(len(self.perm), dtype=np.int64)
+        for i in range(self.n_folds):
+            fold[self.test(i)] = i
+        return fold
+
+
+def group_classes(y: np.ndarray):
+    """svm_group_classes: classes by ``(int)y`` in order of first appearance, except that a
+    two-class problem whose first label is -1 and second +1 is swapped to put +1 first.
+
+    Returns ``(labels, start, count, perm)``: ``perm`` lists the samples grouped by class,
+    each group in input order.
+    """
+    keys = np.trunc(np.asarray(y, dtype=np.float64)).astype(np.int64)  # C's (int) cast
+    labels, first, inverse, count = np.unique(keys, return_index=True, return_inverse=True,
+                                              return_counts=True)
+    order = np.argsort(first, kind="stable")  # classes in order of first appearance
+    labels, count = labels[order], count[order]
+    if len(labels) == 2 and labels[0] == -1 and labels[1] == 1:
+        order, labels, count = order[::-1], labels[::-1], count[::-1]
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    data_label = rank[inverse.reshape(-1)]
+    perm = np.argsort(data_label, kind="stable")
+    start = np.concatenate(([0], np.cumsum(count)[:-1])).astype(np.int64)
+    return labels, start, count.astype(np.int64), perm
+
+
+def libsvm_folds(y: np.ndarray, nr_fold: int, *, stratified: bool,
+                 rand: Callable[[], int], warn=None) -> Folds:
+    """The folds svm_cross_validation draws, consuming ``rand()`` exactly as it does.
+
+    ``stratified``: C-SVC or nu-SVC. LIBSVM stratifies only when ``nr_fold < l``; with
+    ``nr_fold > l`` it warns and runs leave-one-out (``warn`` receives that message; default:
+    standard error, as LIBSVM prints it).
+    """
+    l = len(y)
+    if nr_fold > l:
+        nr_fold = l
+        message = ("WARNING: # folds > # data. Will use # folds = # data instead "
+                   "(i.e., leave-one-out cross validation)\n")
+        (warn or sys.stderr.write)(message)
+    if stratified and nr_fold < l:
+        labels, start, count, perm = group_classes(y)
+        index = perm.tolist()
+        for c in range(len(labels)):
+            s, n = int(start[c]), int(count[c])
+            for i in range(n):
+                j = i + rand() % (n - i)
+                index[s + j], index[s + i] = index[s + i], index[s + j]
+        fold_count = [sum((i + 1) * int(n) // nr_fold - i * int(n) // nr_fold for n in count)
+                      for i in range(nr_fold)]
+        fold_start = np.concatenate(([0], np.cumsum(fold_count))).astype(np.int64)
+        out = np.empty(l, dtype=np.int64)
+        pos = fold_start[:-1].copy()
+        for c in range(len(labels)):
+            s, n = int(start[c]), int(count[c])
+            for i in range(nr_fold):
+                begin, end = s + i * n // nr_fold, s + (i + 1) * n // nr_fold
+                out[pos[i]:pos[i] + end - begin] = index[begin:end]
+                pos[i] += end - begin
+        return Folds(out, fold_start, True)
+    perm = list(range(l))
+    for i in range(l):
+        j = i + rand() % (l - i)
+        perm[i], perm[j] = perm[j], perm[i]
+    fold_start = np.array([i * l // nr_fold for i in range(nr_fold + 1)], dtype=np.int64)
+    return Folds(np.array(perm, dtype=np.int64), fold_start, False)

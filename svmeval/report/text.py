@@ -1,0 +1,104 @@
+"""The text report: svm-train's lines first (so grid.py and scripts that parse them still work),
+then tables like scikit-learn's classification_report."""
+
+from __future__ import annotations
+
+import math
+
+from ..metrics import SINGLE_LABEL_AVERAGES
+
+AVERAGE_TITLES = {
+    "macro": ("macro", "F1 = mean of per-class F1"),
+    "macro_harmonic": ("macro-harmonic", "F1 = 2PR/(P+R) of macro P and R"),
+    "micro": ("micro", "counts summed over classes"),
+    "weighted": ("weighted", "per-class values weighted by support"),
+}
+
+
+def label_text(label: float) -> str:
+    """A label as LIBSVM data files write it: %g, with a + on positive values (+1, -1, 0, +2)."""
+    return f"{label:+g}" if label > 0 else f"{label:g}"
+
+
+def g(value: float) -> str:
+    """C printf's %g, with undefined values as n/a."""
+    return "n/a" if math.isnan(value) else f"{value:g}"
+
+
+def fixed(value: float, digits: int) -> str:
+    return "n/a" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def svm_train_lines(summary) -> str:
+    """Exactly what svm-train (with the per-class patch for two classes) prints for -v."""
+    if summary.kind == "regression":
+        r = summary.regression
+        return (f"Cross Validation Mean squared error = {g(r.mean_squared_error)}\n"
+                f"Cross Validation Squared correlation coefficient = {g(r.squared_correlation)}\n")
+    out = [f"Cross Validation Accuracy = {summary.accuracy_percent:g}%\n"]
+    if summary.is_binary:
+        c = summary.classification
+        for title, label in (("Positive", summary.positive), ("Negative", summary.negative)):
+            k = summary.class_index(label)
+            out.append(f"{title} ({label_text(label)}) class:\n"
+                       f"  precision = {g(c.precision[k])}\n"
+                       f"     recall = {g(c.recall[k])}\n"
+                       f"   F1 value = {g(c.f1[k])}\n\n")
+    return "".join(out)
+
+
+def score_lines(summary) -> str:
+    """svm-predict's lines for a predictions file scored against a data file."""
+    if summary.kind == "regression":
+        r = summary.regression
+        return (f"Mean squared error = {g(r.mean_squared_error)} (regression)\n"
+                f"Squared correlation coefficient = {g(r.squared_correlation)} (regression)\n")
+    return (f"Accuracy = {summary.accuracy_percent:g}% "
+            f"({summary.correct}/{summary.n_samples}) (classification)\n")
+
+
+def classification_tables(summary, digits: int) -> str:
+    c = summary.classification
+    width = max(digits + 7, 11)
+    names = [f"{v:g}" for v in c.labels]
+    first = max(18, max(len(n) for n in names))
+    head = f"{'class':>{first}}" + "".join(f"{h:>{width}}" for h in ("precision", "recall", "F1", "support"))
+    lines = ["", head]
+    for k, name in enumerate(names):
+        lines.append(f"{name:>{first}}" + "".join(
+            f"{fixed(v, digits):>{width}}" for v in (c.precision[k], c.recall[k], c.f1[k]))
+            + f"{int(c.support[k]):>{width}}")
+    lines.append("")
+    lines.append(f"{'average':>{first}}" + "".join(f"{h:>{width}}" for h in ("precision", "recall", "F1")))
+    for name in SINGLE_LABEL_AVERAGES:
+        avg = c.averages[name]
+        title, note = AVERAGE_TITLES[name]
+        lines.append(f"{title:>{first}}" + "".join(
+            f"{fixed(v, digits):>{width}}" for v in (avg.precision, avg.recall, avg.f1))
+            + f"   ({note})")
+    if c.zero_division_applied:
+        policy = "left out" if math.isnan(c.zero_division) else f"counted as {c.zero_division:g}"
+        lines.append(f"note: undefined per-class values (n/a) were {policy} in: "
+                     + ", ".join(c.zero_division_applied) + " (--zero-division)")
+    lines.append("")
+    lines.append("confusion matrix (rows: true label, columns: predicted label)")
+    cells = [[str(int(v)) for v in row] for row in c.confusion_matrix]
+    cw = max([len(n) for n in names] + [len(x) for row in cells for x in row]) + 2
+    lines.append(" " * first + "".join(f"{n:>{cw}}" for n in names))
+    for name, row in zip(names, cells):
+        lines.append(f"{name:>{first}}" + "".join(f"{x:>{cw}}" for x in row))
+    lines.append("")
+    for title, value in (("accuracy", c.accuracy), ("balanced accuracy", c.balanced_accuracy),
+                         ("MCC", c.mcc), ("Cohen's kappa", c.kappa)):
+        lines.append(f"{title:>{first}}{fixed(value, digits):>{width}}")
+    return "\n".join(lines) + "\n"
+
+
+def render(summary, *, digits: int = 4, full: bool = False) -> str:
+    """svm-train's lines (svm-predict's for --score), then, for multiclass data or with
+    ``full``, the per-class table, the averages, the confusion matrix and the overall figures."""
+    scored = summary.meta.get("mode") == "score"
+    out = score_lines(summary) if scored else svm_train_lines(summary)
+    if summary.kind == "classification" and (full or not summary.is_binary):
+        out += classification_tables(summary, digits)
+    return out

@@ -1,0 +1,113 @@
+"""The fold loop against LIBSVM's own svm_cross_validation (the oracle), prediction by prediction."""
+
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+import pytest
+
+from conftest import shared_file
+from svmeval import _libsvm
+from svmeval.data import read_dataset
+from svmeval.engine import cross_validate
+from svmeval.folds import group_classes
+from svmeval.params import SvmParams
+
+libsvm_svm = pytest.importorskip("libsvm.svm")
+svmutil = pytest.importorskip("libsvm.svmutil")
+
+
+def libsvm_cv(path, options, nr_fold, seed=1):
+    """LIBSVM's own cross-validation after srand(seed), one OpenMP thread (SVR and one-class sum
+    their kernel terms in an OpenMP reduction whose order depends on the threads)."""
+    y, x = svmutil.svm_read_problem(str(path))
+    kernel = " -t 4" in f" {options}"
+    prob = libsvm_svm.svm_problem(y, x, isKernel=kernel)
+    param = libsvm_svm.svm_parameter(options + " -q")
+    if param.gamma == 0 and prob.n > 0:
+        param.gamma = 1.0 / prob.n
+    target = (ctypes.c_double * len(y))()
+    _libsvm.srand(seed)
+    _libsvm.set_omp_threads(1)
+    libsvm_svm.libsvm.svm_cross_validation(prob, param, nr_fold, target)
+    return np.array(target[:])
+
+
+def params_of(options: str) -> SvmParams:
+    from svmeval.options import parse_args
+    return parse_args(options.split() + ["-v", "2", "x"]).params
+
+
+CASES = [
+    ("heart_scale", "-s 0", 5),
+    ("heart_scale", "-s 0 -t 0 -c 4", 5),
+    ("heart_scale", "-s 0 -t 1 -d 2", 10),
+    ("heart_scale", "-s 0 -t 3", 5),
+    ("heart_scale", "-s 0 -w1 2 -w-1 0.5", 5),
+    ("heart_scale", "-s 1 -n 0.4", 2),
+    ("heart_scale", "-s 2", 5),
+    ("heart_scale", "-s 3", 5),
+    ("housing_scale", "-s 4 -p 0.1", 10),
+    ("iris.scale", "-s 0", 5),
+    ("iris.scale", "-s 1 -n 0.1", 10),
+    ("svmguide1", "-s 0 -c 2", 5),
+    ("heart_scale", "-s 0 -b 1", 5),
+    ("iris.scale", "-s 0 -b 1", 5),
+]
+
+
+@pytest.mark.parametrize("name,options,k", CASES, ids=[f"{n} {o} -v {k}" for n, o, k in CASES])
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_bit_identical_to_svm_cross_validation(name, options, k, jobs):
+    path = shared_file("data", name)
+    expected = libsvm_cv(path, options, k)
+    result = cross_validate(read_dataset(path), params_of(options), k, seed=1, jobs=jobs)
+    assert np.array_equal(result.y_pred, expected)
+
+
+def test_leave_one_out_when_folds_exceed_samples(tmp_path, capsys):
+    path = shared_file("data", "iris.scale")
+    lines = path.read_text().splitlines()[::10]  # 15 samples, 3 classes
+    small = tmp_path / "small"
+    small.write_text("\n".join(lines) + "\n")
+    expected = libsvm_cv(small, "-s 0", 20)
+    result = cross_validate(read_dataset(small), SvmParams(), 20, seed=1, jobs=2)
+    assert np.array_equal(result.y_pred, expected)
+    assert result.n_folds == 15
+    assert "Will use # folds = # data" in capsys.readouterr().err
+
+
+def test_two_calls_in_one_process_are_identical():
+    path = shared_file("data", "heart_scale")
+    ds = read_dataset(path)
+    first = cross_validate(ds, SvmParams(), 5, seed=1)
+    second = cross_validate(ds, SvmParams(), 5, seed=1)
+    assert np.array_equal(first.y_pred, second.y_pred)
+    assert np.array_equal(first.y_pred, libsvm_cv(path, "", 5, seed=1))
+
+
+def test_seed_changes_folds_and_matches_libsvm():
+    path = shared_file("data", "heart_scale")
+    ds = read_dataset(path)
+    r7 = cross_validate(ds, SvmParams(), 5, seed=7)
+    assert np.array_equal(r7.y_pred, libsvm_cv(path, "", 5, seed=7))
+    assert not np.array_equal(r7.fold, cross_validate(ds, SvmParams(), 5, seed=1).fold)
+
+
+def test_decision_values_follow_libsvm_label_order():
+    """The first label in LIBSVM's order is positive: a positive decision value predicts it."""
+    path = shared_file("data", "heart_scale")
+    result = cross_validate(read_dataset(path), SvmParams(), 5)
+    assert list(result.labels) == [1.0, -1.0]  # +1 before -1, as svm_group_classes orders them
+    dec = result.decision_values[:, 0]
+    assert np.array_equal(np.where(dec > 0, 1.0, -1.0), result.y_pred)
+
+
+def test_group_classes_orders_by_first_appearance():
+    labels, start, count, perm = group_classes(np.array([3.0, 1.0, 3.0, 2.0, 1.0]))
+    assert list(labels) == [3, 1, 2]
+    assert list(count) == [2, 2, 1]
+    assert list(perm) == [0, 2, 1, 4, 3]
+    labels, *_ = group_classes(np.array([-1.0, 1.0, -1.0]))
+    assert list(labels) == [1, -1]
