@@ -9,18 +9,18 @@ on the number of jobs.
 
 from __future__ import annotations
 
-import os
-import threading
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable
 
 import numpy as np
 
 from . import _libsvm
+from .data import check_precomputed
 from .errors import SvmevalError
 from .folds import Folds, group_classes, libsvm_folds
-from .params import C_SVC, NU_SVC, ONE_CLASS, PRECOMPUTED, SvmParams
+from .params import PRECOMPUTED, SvmParams
+from .schedule import run_tasks
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,14 +49,6 @@ class CVResult:
     @property
     def n_samples(self) -> int:
         return len(self.y_true)
-
-
-def default_jobs() -> int:
-    """The cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
 
 
 def libsvm_label_order(y: np.ndarray) -> np.ndarray:
@@ -90,35 +82,76 @@ def _pair_map(model_labels: np.ndarray, labels: np.ndarray):
     return np.array(cols, dtype=np.int64), np.array(signs)
 
 
-class _FoldRunner:
-    """Trains and predicts one fold; results go into shared output arrays (disjoint rows)."""
+class CVPlan:
+    """The folds of one cross-validation as independent tasks, and the result they fill in.
 
-    def __init__(self, problem, params, folds, labels, probability, out):
-        self.problem, self.params, self.folds = problem, params, folds
-        self.labels, self.probability, self.out = labels, probability, out
+    ``tasks[i](omp_threads)`` trains fold ``i`` on ``perm[:begin] + perm[end:]`` (LIBSVM's order)
+    and predicts its test rows as svm_cross_validation does (svm_predict, or
+    svm_predict_probability for C-SVC / nu-SVC with -b 1), keeping the decision values.
+    """
 
-    def __call__(self, i: int, omp_threads: int) -> None:
+    def __init__(self, problem, params: SvmParams, folds: Folds, seed: int):
+        self.problem, self.params, self.folds, self.seed = problem, params, folds, seed
+        y = problem.y
+        self.classification = params.is_classification
+        self.labels = libsvm_label_order(y) if self.classification else np.empty(0)
+        n, m = len(y), len(self.labels)
+        self.probability = bool(params.probability) and self.classification
+        self.y_pred = np.empty(n)
+        self.decision_values = np.full((n, m * (m - 1) // 2 if self.classification else 1), np.nan)
+        self.probabilities = np.zeros((n, m)) if self.probability else None
+        self.tasks = [partial(self._fold, i) for i in range(folds.n_folds)]
+
+    def _fold(self, i: int, omp_threads: int) -> None:
         _libsvm.set_omp_threads(omp_threads)
         test = self.folds.test(i)
         model = _libsvm.Model(self.problem.subset(self.folds.train(i)), self.params)
-        if not self.params.is_classification:
+        if not self.classification:
             # svm_predict_values sums SVR / one-class kernel terms in an OpenMP reduction whose
             # order varies with the threads; one thread makes every result reproducible.
             _libsvm.set_omp_threads(1)
         pred, dec, probs = model.predict(self.problem.rows[test], probability=self.probability)
-        y_pred, dec_out, prob_out = self.out
-        y_pred[test] = pred
-        if self.params.svm_type in (C_SVC, NU_SVC):
-            cols, signs = _pair_map(model.labels, self.labels)
-            safe = np.where(cols < 0, 0, cols)
-            dec_out[test] = dec[:, safe] * signs if dec.shape[1] else np.nan
-            if probs is not None:
-                where = {float(lab): k for k, lab in enumerate(model.labels)}
-                for c, lab in enumerate(self.labels):
-                    k = where.get(float(lab))
-                    prob_out[test, c] = probs[:, k] if k is not None else 0.0
-        else:
-            dec_out[test] = dec
+        self.y_pred[test] = pred
+        if not self.classification:
+            self.decision_values[test] = dec
+            return
+        cols, signs = _pair_map(model.labels, self.labels)
+        if dec.shape[1]:
+            self.decision_values[test] = dec[:, np.where(cols < 0, 0, cols)] * signs
+        if probs is not None:
+            where = {float(lab): k for k, lab in enumerate(model.labels)}
+            for c, lab in enumerate(self.labels):
+                k = where.get(float(lab))
+                self.probabilities[test, c] = probs[:, k] if k is not None else 0.0
+
+    def result(self) -> CVResult:
+        return CVResult(y_true=self.problem.y.copy(), y_pred=self.y_pred,
+                        fold=self.folds.fold_of(), decision_values=self.decision_values,
+                        probabilities=self.probabilities, labels=self.labels,
+                        params=self.params, n_folds=self.folds.n_folds, seed=self.seed,
+                        folds=self.folds)
+
+
+def prepare(dataset, params: SvmParams, *, y: np.ndarray | None = None, quiet: bool = True,
+            problem=None):
+    """Check everything before LIBSVM sees it; return ``(problem, resolved params)``.
+
+    gamma 0 becomes 1/num_features as in svm-train; precomputed kernels are checked row by row;
+    svm_check_parameter's objections raise :class:`ParameterError`.
+    """
+    labels = dataset.y if y is None else np.asarray(y, dtype=np.float64)
+    if labels is None:
+        raise SvmevalError(f"{dataset.name}: multi-label data: use --multilabel")
+    if params.kernel_type == PRECOMPUTED:
+        check_precomputed(dataset)
+    params = params.resolved(dataset.n_features)
+    if problem is None:
+        problem = _libsvm.make_problem(dataset, labels)
+    elif y is not None:
+        problem = problem.subset(np.arange(problem.n_samples), labels)
+    _libsvm.check_parameter(problem, params)
+    _libsvm.set_quiet(quiet)
+    return problem, params
 
 
 def cross_validate(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
@@ -128,75 +161,21 @@ def cross_validate(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
     """k-fold cross-validation exactly as LIBSVM's ``svm_cross_validation`` after ``srand(seed)``.
 
     ``params`` as given on the command line (gamma 0 = 1/num_features, resolved here as
-    svm-train does). ``y`` replaces the data set's labels (binary relevance uses it).
-    ``jobs``: folds trained at once (default: the number of cores). With ``-b 1`` LIBSVM's
-    probability training draws from C ``rand()``, so folds run in order, one at a time, to
-    keep every result identical to svm-train's. ``progress(done, total)`` is called as folds end.
+    svm-train does). ``y`` replaces the data set's labels.
+    ``jobs``: folds trained at once (default: the number of cores); the results are identical
+    for every value. With ``-b 1`` LIBSVM's probability training draws from C ``rand()``, so
+    folds run in order, one at a time, to keep every result identical to svm-train's.
+    ``progress(done, total)`` is called as folds end.
     """
     if nr_fold < 2:
         raise SvmevalError("n-fold cross validation: n must >= 2")
-    labels_y = dataset.y if y is None else np.asarray(y, dtype=np.float64)
-    if labels_y is None:
-        raise SvmevalError(f"{dataset.name}: multi-label data needs --multilabel")
-    params = params.resolved(dataset.n_features)
-    if problem is None:
-        problem = _libsvm.make_problem(dataset, labels_y)
-    elif y is not None:
-        problem = problem.subset(np.arange(problem.n_samples), labels_y)
-    _libsvm.check_parameter(problem, params)
-    _libsvm.set_quiet(quiet)
-
+    problem, params = prepare(dataset, params, y=y, quiet=quiet, problem=problem)
     _libsvm.srand(seed)
-    folds = libsvm_folds(labels_y, nr_fold, stratified=params.is_classification,
+    folds = libsvm_folds(problem.y, nr_fold, stratified=params.is_classification,
                          rand=_libsvm.rand)
-    k = folds.n_folds
-    classification = params.is_classification
-    labels = libsvm_label_order(labels_y) if classification else np.empty(0)
-    n = len(labels_y)
-    n_dec = len(labels) * (len(labels) - 1) // 2 if classification else 1
-    probability = bool(params.probability) and classification
-    out = (np.empty(n), np.full((n, n_dec), np.nan),
-           np.zeros((n, len(labels))) if probability else None)
-    runner = _FoldRunner(problem, params, folds, labels, probability, out)
-
-    cores = default_jobs()
-    jobs = cores if jobs is None else jobs
-    if params.probability:
-        jobs = 1  # rand() is drawn inside training: keep svm-train's order
-    jobs = max(1, min(jobs, k))
-    if jobs == 1:
-        for i in range(k):
-            runner(i, cores)
-            if progress:
-                progress(i + 1, k)
-    else:
-        _run_parallel(runner, k, jobs, cores, progress)
-    return CVResult(y_true=labels_y.copy(), y_pred=out[0], fold=folds.fold_of(),
-                    decision_values=out[1], probabilities=out[2], labels=labels,
-                    params=params, n_folds=k, seed=seed, folds=folds)
-
-
-def _run_parallel(runner, k: int, jobs: int, cores: int, progress) -> None:
-    """Folds on ``jobs`` threads; each fold's OpenMP threads share the cores out."""
-    lock = threading.Lock()
-    done = 0
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        pending = set()
-        next_fold = 0
-        while next_fold < k or pending:
-            while next_fold < k and len(pending) < jobs:
-                running = len(pending) + 1
-                remaining = k - next_fold
-                share = max(1, cores // max(1, min(running + remaining - 1, jobs)))
-                pending.add(pool.submit(runner, next_fold, share))
-                next_fold += 1
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for f in finished:
-                f.result()
-                with lock:
-                    done += 1
-                    if progress:
-                        progress(done, k)
+    plan = CVPlan(problem, params, folds, seed)
+    run_tasks(plan.tasks, jobs=1 if params.probability else jobs, progress=progress)
+    return plan.result()
 
 
 def train_and_save(dataset, params: SvmParams, model_file: str, *, seed: int = 1,
@@ -206,10 +185,7 @@ def train_and_save(dataset, params: SvmParams, model_file: str, *, seed: int = 1
     C ``rand()`` is seeded first (``-b 1`` training draws from it), as in a fresh svm-train.
     """
     if dataset.y is None:
-        raise SvmevalError(f"{dataset.name}: multi-label data needs --multilabel and -v")
-    params = params.resolved(dataset.n_features)
-    problem = _libsvm.make_problem(dataset)
-    _libsvm.check_parameter(problem, params)
-    _libsvm.set_quiet(quiet)
+        raise SvmevalError(f"{dataset.name}: multi-label data: use --multilabel with -v")
+    problem, params = prepare(dataset, params, quiet=quiet)
     _libsvm.srand(seed)
     _libsvm.Model(problem, params).save(model_file)
