@@ -17,7 +17,8 @@
  * Numbers: a token with at most 19 significant digits whose value is exactly m * 10^e with
  * m <= 2^53 and |e| <= 22 is converted by one correctly rounded multiplication or division
  * (Clinger's fast path, which gives the same double strtod gives); every other token goes to
- * strtod_l in the C locale. Like svm-train, a value for which strtod reports ERANGE is refused.
+ * strtod_l in the C locale. Like svm-train, a value for which strtod reports ERANGE (overflow,
+ * or underflow to a subnormal number or zero) is refused.
  *
  * Errors raise svmeval._reader.ParseError(line, kind, token, detail); data.py turns the kind
  * into the message.
@@ -117,7 +118,7 @@ buf_take(Buf *b)
 /* ------------------------------------------------------------------------------------------ */
 /* numbers                                                                                    */
 
-enum { NUM_OK = 0, NUM_BAD = 1, NUM_RANGE = 2 };
+enum { NUM_OK = 0, NUM_BAD = 1, NUM_RANGE = 2, NUM_UNDERFLOW = 3 };
 
 static const double pow10_tab[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
@@ -155,7 +156,7 @@ slow_double(const char *s, const char *e, double *out)
     if (end != buf + n)
         rc = NUM_BAD;
     else if (errno == ERANGE)
-        rc = NUM_RANGE;
+        rc = fabs(v) < 1.0 ? NUM_UNDERFLOW : NUM_RANGE;
     else
         rc = NUM_OK;
     *out = v;
@@ -164,7 +165,7 @@ slow_double(const char *s, const char *e, double *out)
     return rc;
 }
 
-/* the double strtod reads from [s, e): NUM_OK, NUM_BAD, NUM_RANGE, or -1 with an exception */
+/* the double strtod reads from [s, e): a NUM_ status, or -1 with an exception set */
 static inline int
 parse_double(const char *s, const char *e, double *out)
 {
@@ -272,6 +273,13 @@ fail(Reader *r, const char *kind, const char *ts, const char *te, const char *ds
 
 #define IS_BLANK(c) ((c) == ' ' || (c) == '\t')
 
+static const char *
+num_kind(int rc)
+{
+    return rc == NUM_BAD ? "bad" : rc == NUM_RANGE ? "range"
+                                   : rc == NUM_UNDERFLOW ? "underflow" : "nonfinite";
+}
+
 /* a number that stands for a label; kind_prefix is "label" or "labelset" */
 static int
 parse_label_number(Reader *r, const char *s, const char *e, const char *ts, const char *te,
@@ -285,8 +293,7 @@ parse_label_number(Reader *r, const char *s, const char *e, const char *ts, cons
         r->failed = 1;
         return -1;
     }
-    snprintf(kind, sizeof kind, "%s_%s", prefix,
-             rc == NUM_BAD ? "bad" : rc == NUM_RANGE ? "range" : "nonfinite");
+    snprintf(kind, sizeof kind, "%s_%s", prefix, num_kind(rc));
     return fail(r, kind, ts, te, s, e);
 }
 
@@ -343,9 +350,9 @@ parse_line(Reader *r, const char *p, const char *e)
                 return fail(r, "label_comma", ts, te, NULL, NULL);
             if (rc == NUM_BAD && memchr(ts, ':', te - ts) != NULL)
                 return fail(r, "label_colon", ts, te, NULL, NULL);
-            return fail(r, rc == NUM_BAD ? "label_bad" : rc == NUM_RANGE ? "label_range"
-                                                                          : "label_nonfinite",
-                        ts, te, NULL, NULL);
+            char kind[32];
+            snprintf(kind, sizeof kind, "label_%s", num_kind(rc));
+            return fail(r, kind, ts, te, NULL, NULL);
         }
         if (buf_push_f64(&r->y, v) < 0)
             return -1;
@@ -406,10 +413,11 @@ parse_line(Reader *r, const char *p, const char *e)
             r->failed = 1;
             return -1;
         }
-        if (rc != NUM_OK || !isfinite(v))
-            return fail(r, rc == NUM_BAD ? "value_bad" : rc == NUM_RANGE ? "value_range"
-                                                                          : "value_nonfinite",
-                        ts, te, vs, te);
+        if (rc != NUM_OK || !isfinite(v)) {
+            char kind[32];
+            snprintf(kind, sizeof kind, "value_%s", num_kind(rc));
+            return fail(r, kind, ts, te, vs, te);
+        }
 
         if (r->indices.used + 4 > PyByteArray_GET_SIZE(r->indices.ba) &&
             buf_grow(&r->indices, 4) < 0)
@@ -635,7 +643,7 @@ mod_parse_number(PyObject *self, PyObject *arg)
 static PyMethodDef module_methods[] = {
     {"parse_number", mod_parse_number, METH_O,
      "parse_number(b) -> (value, status): the reader's number conversion (status 0 ok, 1 not a "
-     "number, 2 out of range)."},
+     "number, 2 overflow, 3 underflow: strtod's ERANGE)."},
     {NULL, NULL, 0, NULL},
 };
 

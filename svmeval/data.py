@@ -10,7 +10,8 @@ Labels and values are numbers as C ``strtod`` reads them in the C locale (``+1``
 2^31 - 1, strictly ascending within a line. Lines end in LF or CRLF; blanks (spaces, tabs) around
 tokens and a missing final newline are fine. Anything else -- an empty line, a token that is not
 a number, an index out of order, NaN or infinity (which ``strtod`` accepts and LIBSVM then
-computes garbage with), a value ``strtod`` reports out of range (which svm-train refuses) -- is a
+computes garbage with), a value for which ``strtod`` reports ERANGE (overflow, or underflow to a
+subnormal number or zero, which svm-train refuses) -- is a
 :class:`~svmeval.errors.DataFormatError` naming the file, the physical line and the token.
 svm-train silently drops a trailing token without a colon (``# comment``); this reader refuses it.
 
@@ -37,6 +38,7 @@ import numpy as np
 from .errors import DataFormatError
 
 CHUNK_SIZE = 1 << 22  # bytes handed to the parser at a time
+STDIN_NAME = "<stdin>"  # the name of standard input ("-") in a Dataset and in messages
 
 _MAGIC = (
     (b"\x1f\x8b", "gzip"),
@@ -81,6 +83,8 @@ class Dataset:
 def read_dataset(source: str | os.PathLike, *, multilabel: bool = False) -> Dataset:
     """Read a LIBSVM-format file (``-`` for standard input) into a :class:`Dataset`.
 
+    ``Dataset.name`` and messages use the path as given, ``<stdin>`` for ``-``.
+
     With ``multilabel=True`` the first token of a line is a comma-separated label set (possibly
     absent) and ``y`` is None; otherwise a comma in a label is an error that says the file looks
     multi-label. Raises :class:`~svmeval.errors.DataFormatError` for a file that cannot be read or
@@ -88,10 +92,11 @@ def read_dataset(source: str | os.PathLike, *, multilabel: bool = False) -> Data
     samples.
     """
     _reader = _load_extension()
-    name = os.fspath(source)
+    path = os.fspath(source)
+    name = STDIN_NAME if path == "-" else path
     reader = _reader.Reader(multilabel=multilabel)
     try:
-        with _open(name) as (stream, kind):
+        with _open(path, name) as (stream, kind):
             _pump(stream, reader, name, kind)
         y, indptr, indices, values, max_index, label_indptr, label_values = reader.finish()
     except _reader.ParseError as exc:
@@ -200,19 +205,20 @@ class _Prefixed(io.RawIOBase):
 class _open:
     """Context manager: (binary stream of the decompressed text, compression kind or None)."""
 
-    def __init__(self, name: str):
+    def __init__(self, path: str, name: str):
+        self.path = path
         self.name = name
         self._closers: list = []
 
     def __enter__(self):
-        name = self.name
+        path, name = self.path, self.name
         try:
-            if name == "-":
+            if path == "-":
                 raw = sys.stdin.buffer
                 head = raw.read(6)
                 base: BinaryIO = io.BufferedReader(_Prefixed(head, raw), CHUNK_SIZE)
             else:
-                raw = open(name, "rb")
+                raw = open(path, "rb")
                 self._closers.append(raw)
                 head = raw.read(6)
                 raw.seek(0)
@@ -221,8 +227,8 @@ class _open:
             self.__exit__(None, None, None)
             raise DataFormatError(name, None, f"cannot read: {exc.strerror or exc}") from None
         kind = next((k for magic, k in _MAGIC if head.startswith(magic)), None)
-        if kind is None and name != "-":
-            kind = _SUFFIX.get(os.path.splitext(name)[1].lower())
+        if kind is None and path != "-":
+            kind = _SUFFIX.get(os.path.splitext(path)[1].lower())
         if kind == "gzip":
             stream = gzip.GzipFile(fileobj=base, mode="rb")
         elif kind == "bzip2":
@@ -285,7 +291,8 @@ def _show(token: bytes) -> str:
 
 
 _NONFINITE = "is not finite (LIBSVM cannot use NaN or infinity)"
-_RANGE = "is out of range for a double (strtod reports ERANGE; svm-train refuses it)"
+_RANGE = "is too large for a double"
+_UNDERFLOW = "is too small for a double (strtod underflows; svm-train refuses it)"
 
 
 def _message(kind: str, token: bytes | None, detail: bytes | None) -> str:
@@ -299,11 +306,13 @@ def _message(kind: str, token: bytes | None, detail: bytes | None) -> str:
         "label_colon": f'label "{t}" is not a number (the line has no label?)',
         "label_nonfinite": f'label "{t}" {_NONFINITE}',
         "label_range": f'label "{t}" {_RANGE}',
+        "label_underflow": f'label "{t}" {_UNDERFLOW}',
         "label_comma": f'label "{t}" contains a comma: the file looks multi-label; '
         "use --multilabel",
         "labelset_bad": f'label set "{t}": label "{d}" is not a number',
         "labelset_nonfinite": f'label set "{t}": label "{d}" {_NONFINITE}',
         "labelset_range": f'label set "{t}": label "{d}" {_RANGE}',
+        "labelset_underflow": f'label set "{t}": label "{d}" {_UNDERFLOW}',
         "feature_nocolon": f'{feature} is not of the form idx:val (no ":")',
         "index_missing": f"{feature}: the index before the colon is missing",
         "index_bad": f'{feature}: index "{d}" is not an integer',
@@ -315,6 +324,7 @@ def _message(kind: str, token: bytes | None, detail: bytes | None) -> str:
         "value_bad": f'{feature}: value "{d}" is not a number',
         "value_nonfinite": f'{feature}: value "{d}" {_NONFINITE}',
         "value_range": f'{feature}: value "{d}" {_RANGE}',
+        "value_underflow": f'{feature}: value "{d}" {_UNDERFLOW}',
     }
     return messages.get(kind, f"malformed line ({kind})")
 
