@@ -333,7 +333,10 @@ def fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=1, average="bina
 
 
 def accuracy_score(y_true, y_pred) -> float:
-    """Accuracy = (number correct) / N; NaN when N = 0.  As ``sklearn.metrics.accuracy_score``."""
+    """Accuracy = (number correct) / N; NaN when N = 0 (0/0).  As
+    ``sklearn.metrics.accuracy_score``.  Reference: Fawcett (2006), Pattern Recognition Letters
+    27:861-874.
+    """
     return evaluate(y_true, y_pred).accuracy
 
 
