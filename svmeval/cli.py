@@ -52,13 +52,17 @@ def run(options: Options) -> int:
     dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
     if not options.cross_validation:
         return train(options, dataset)
-    result = engine.cross_validate(dataset, options.params, options.nr_fold, seed=options.seed,
-                                   jobs=options.jobs, quiet=options.quiet)
+    results = [engine.cross_validate(dataset, options.params, options.nr_fold, seed=seed,
+                                     jobs=options.jobs, quiet=options.quiet)
+               for seed in range(options.seed, options.seed + options.repeat)]
+    result = results[0]
     summary = summarize(result.y_true, result.y_pred,
                         regression=options.params.is_regression, pos_label=options.pos_label,
-                        zero_division=options.zero_division,
+                        zero_division=options.zero_division, result=result,
+                        repeats=results if options.repeat > 1 else None,
                         meta={"mode": "cv", "data_file": options.data_file,
                               "n_folds": result.n_folds, "seed": result.seed,
+                              "repeat": options.repeat,
                               "parameters": result.params.as_dict()})
     if options.predictions:
         atomic_write(options.predictions, format_predictions(result))

@@ -68,6 +68,19 @@ def report_object(summary) -> dict:
         if summary.is_binary:
             obj["positive_label"] = summary.positive
             obj["negative_label"] = summary.negative
+        if summary.ranking is not None:
+            r = summary.ranking
+            obj["ranking"] = dict(r.overall, source=r.source)
+            for k, entry in enumerate(obj["classes"]):
+                entry["roc_auc"] = r.roc_auc[k]
+                entry["average_precision"] = r.average_precision[k]
+    obj["figures"] = summary.figures
+    obj["folds"] = summary.fold_figures
+    obj["fold_spread"] = {name: {"mean": m, "sd": sd} for name, (m, sd) in summary.fold_spread.items()}
+    if summary.repeat_figures:
+        obj["repeats"] = summary.repeat_figures
+        obj["repeat_spread"] = {name: {"mean": m, "sd": sd}
+                                for name, (m, sd) in summary.repeat_spread.items()}
     return plain(obj)
 
 

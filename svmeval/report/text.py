@@ -88,17 +88,71 @@ def classification_tables(summary, digits: int) -> str:
     for name, row in zip(names, cells):
         lines.append(f"{name:>{first}}" + "".join(f"{x:>{cw}}" for x in row))
     lines.append("")
-    for title, value in (("accuracy", c.accuracy), ("balanced accuracy", c.balanced_accuracy),
-                         ("MCC", c.mcc), ("Cohen's kappa", c.kappa)):
-        lines.append(f"{title:>{first}}{fixed(value, digits):>{width}}")
+    lines.extend(figure_table(summary, digits, first))
     return "\n".join(lines) + "\n"
 
 
+FIGURE_TITLES = {
+    "accuracy": "accuracy",
+    "balanced_accuracy": "balanced accuracy",
+    "mcc": "MCC",
+    "kappa": "Cohen's kappa",
+    "macro_f1": "macro F1",
+    "macro_harmonic_f1": "macro-harmonic F1",
+    "micro_f1": "micro F1",
+    "weighted_f1": "weighted F1",
+    "roc_auc": "ROC AUC",
+    "average_precision": "average precision",
+    "macro_roc_auc": "macro ROC AUC",
+    "macro_average_precision": "macro AP",
+    "label_ranking_average_precision": "label ranking AP",
+    "mean_squared_error": "mean squared error",
+    "squared_correlation": "squared correlation",
+}
+
+
+def mean_sd(pair, digits: int) -> str:
+    mean, sd = pair
+    if math.isnan(mean):
+        return "n/a"
+    return f"{mean:.{digits}f} ± {fixed(sd, digits)}"
+
+
+def figure_table(summary, digits: int, first: int = 18) -> list[str]:
+    """The scalar figures: pooled over all CV predictions, and mean ± sd over folds and over
+    repetitions when there are several."""
+    width = max(digits + 7, 11)
+    spreads = []
+    if len(summary.fold_figures) > 1:
+        spreads.append((f"{len(summary.fold_figures)} folds: mean ± sd", summary.fold_spread))
+    if len(summary.repeat_figures) > 1:
+        spreads.append((f"{len(summary.repeat_figures)} repeats: mean ± sd", summary.repeat_spread))
+    sw = 2 * digits + 10
+    lines = [f"{'figure':>{first}}{'pooled':>{width}}"
+             + "".join(f"  {title:>{sw}}" for title, _ in spreads)]
+    for name, value in summary.figures.items():
+        row = f"{FIGURE_TITLES.get(name, name):>{first}}{fixed(value, digits):>{width}}"
+        row += "".join(f"  {mean_sd(sp[name], digits):>{sw}}" for _, sp in spreads if name in sp)
+        lines.append(row)
+    if summary.ranking is not None:
+        what = summary.ranking.source
+        if summary.is_binary:
+            lines.append(f"(ROC AUC and average precision of class {label_text(summary.positive)} "
+                         f"from the CV {what})")
+        else:
+            lines.append(f"(ROC AUC and average precision one-vs-rest from the CV {what})")
+    return lines
+
+
 def render(summary, *, digits: int = 4, full: bool = False) -> str:
-    """svm-train's lines (svm-predict's for --score), then, for multiclass data or with
-    ``full``, the per-class table, the averages, the confusion matrix and the overall figures."""
+    """svm-train's lines (svm-predict's for --score), then, for multiclass data, with ``full``
+    or with repetitions, the per-class table, the averages, the confusion matrix and the
+    figures with their spread over folds and repetitions."""
     scored = summary.meta.get("mode") == "score"
     out = score_lines(summary) if scored else svm_train_lines(summary)
-    if summary.kind == "classification" and (full or not summary.is_binary):
+    more = full or len(summary.repeat_figures) > 1
+    if summary.kind == "classification" and (more or not summary.is_binary):
         out += classification_tables(summary, digits)
+    elif summary.kind == "regression" and more:
+        out += "\n" + "\n".join(figure_table(summary, digits)) + "\n"
     return out

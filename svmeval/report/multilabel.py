@@ -1,0 +1,218 @@
+"""Reports of a multi-label run (:class:`svmeval.multilabel.MultilabelSummary`): text, JSON, CSV.
+
+``render(summary, *, format="text", digits=4) -> str``. Reporters format; every figure comes
+from the summary.
+
+Text: headline lines first, one figure each, ``Cross Validation <figure> = <value>`` (for
+``--score``: ``<figure> = <value>``), the first being ``Cross Validation Subset Accuracy = X%``
+-- the multi-label counterpart of svm-train's accuracy, so grid.py (first line holding "Cross",
+last token without "%") reads it. Then the per-label table, the averages with a line on each,
+the set and ranking figures, and the per-fold mean +- sd.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+
+from ..metrics.multilabel import MULTILABEL_AVERAGES
+from ..multilabel import FOLD_FIGURES
+from .csvfmt import cell
+from .jsonfmt import SCHEMA_VERSION, plain
+
+__all__ = ["AVERAGE_NOTES", "render", "report_object"]
+
+#: each average's name in reports and its one-line meaning
+AVERAGE_NOTES = {
+    "samples": ("samples", "P, R, F1 of each sample's label set, then the mean over samples"),
+    "macro": ("macro", "mean over labels of per-label P, R, F1"),
+    "macro_harmonic": ("macro-harmonic", "F1 = 2PR/(P+R) of the macro P and R"),
+    "micro": ("micro", "TP, FP, FN summed over all sample x label pairs, then P, R, F1"),
+    "weighted": ("weighted", "per-label P, R, F1 weighted by support"),
+}
+
+RANKING_NOTES = {
+    "lrap": ("LRAP", "label ranking average precision, the 'MAP' of multi-label papers; "
+                     "1 is best"),
+    "coverage_error": ("coverage error", "labels one must go down the ranking to cover all "
+                                         "true ones; best = {best}"),
+    "ranking_loss": ("ranking loss", "share of (true, false) label pairs ranked wrongly; "
+                                     "0 is best"),
+    "mean_average_precision": ("mean AP over labels", "per-label average precision over "
+                                                      "samples, averaged over labels"),
+}
+
+SOURCES = {
+    "decision_values": "from each label's SVM decision values",
+    "probabilities": "from each label's probability estimates (-b 1)",
+    "scores": "from the given scores",
+}
+
+
+def _g(value: float) -> str:
+    return "n/a" if value is None or math.isnan(value) else f"{value:g}"
+
+
+def _fixed(value: float, digits: int) -> str:
+    return "n/a" if value is None or math.isnan(value) else f"{value:.{digits}f}"
+
+
+def _label(value: float) -> str:
+    return f"{value:g}"
+
+
+def _policy(z: float) -> str:
+    return "left out of" if math.isnan(z) else f"counted as {z:g} in"
+
+
+def _headline(summary) -> str:
+    r = summary.report
+    cv = summary.meta.get("mode") != "score"
+    prefix = "Cross Validation " if cv else ""
+    lines = [f"{prefix}Subset Accuracy = {summary.subset_accuracy_percent:g}%"]
+    if not cv:
+        lines[0] += f" ({summary.exact_matches}/{summary.n_samples}) (multi-label)"
+    lines.append(f"{prefix}Samples F1 = {_g(r.averages['samples'].f1)}")
+    lines.append(f"{prefix}Macro F1 = {_g(r.averages['macro'].f1)}")
+    lines.append(f"{prefix}Micro F1 = {_g(r.averages['micro'].f1)}")
+    lines.append(f"{prefix}Hamming Loss = {_g(r.hamming_loss)}")
+    if summary.ranking is not None:
+        lines.append(f"{prefix}LRAP = {_g(summary.ranking.lrap)}")
+    return "\n".join(lines) + "\n"
+
+
+def _text(summary, digits: int) -> str:
+    r, rk = summary.report, summary.ranking
+    width = max(digits + 7, 11)
+    names = [_label(v) for v in summary.label_names]
+    first = max(18, max((len(n) for n in names), default=0))
+    out = [_headline(summary)]
+    meta = summary.meta
+    if meta.get("mode") == "cv":
+        out.append(f"binary relevance: {len(names)} labels, one SVM per label, "
+                   f"{meta.get('n_folds')} folds shared by every label (seed {meta.get('seed')})\n")
+    heads = ["precision", "recall", "F1", "support"] + (["AP"] if rk is not None else [])
+    lines = ["", f"{'label':>{first}}" + "".join(f"{h:>{width}}" for h in heads)]
+    for k, name in enumerate(names):
+        row = f"{name:>{first}}" + "".join(
+            f"{_fixed(v, digits):>{width}}" for v in (r.precision[k], r.recall[k], r.f1[k]))
+        row += f"{int(r.support[k]):>{width}}"
+        if rk is not None:
+            row += f"{_fixed(rk.average_precision[k], digits):>{width}}"
+        lines.append(row)
+    lines.append("")
+    lines.append(f"{'average':>{first}}" + "".join(f"{h:>{width}}"
+                                                   for h in ("precision", "recall", "F1")))
+    for name in MULTILABEL_AVERAGES:
+        avg = r.averages[name]
+        title, note = AVERAGE_NOTES[name]
+        lines.append(f"{title:>{first}}" + "".join(
+            f"{_fixed(v, digits):>{width}}" for v in (avg.precision, avg.recall, avg.f1))
+            + f"   ({note})")
+    lines.append(f"note: a sample with no true and no predicted label has undefined P, R, F1; "
+                 f"{summary.empty_samples} such sample(s), {_policy(summary.zero_division)} "
+                 f"the samples average (--zero-division)")
+    others = [x for x in r.zero_division_applied if not x.startswith("samples.")]
+    if others:
+        lines.append(f"note: undefined per-label values (n/a) were {_policy(summary.zero_division)}"
+                     f": " + ", ".join(others) + " (--zero-division)")
+    lines.append("")
+    lines.append(f"{'subset accuracy':>{first}}{_fixed(r.subset_accuracy, digits):>{width}}"
+                 f"   (share of samples whose predicted label set equals the true one)")
+    lines.append(f"{'Hamming loss':>{first}}{_fixed(r.hamming_loss, digits):>{width}}"
+                 f"   (share of sample x label decisions that are wrong)")
+    if rk is not None:
+        lines.append("")
+        lines.append(f"ranking figures, {SOURCES.get(rk.source, rk.source)}:")
+        best = _fixed(float(r.support.sum()) / summary.n_samples, digits) \
+            if summary.n_samples else "n/a"
+        for key, (title, note) in RANKING_NOTES.items():
+            lines.append(f"{title:>{first}}{_fixed(getattr(rk, key), digits):>{width}}"
+                         f"   ({note.format(best=best)})")
+    if summary.folds:
+        lines.append("")
+        lines.append(f"per fold (mean +- sd over {len(summary.folds)} folds, each fold's "
+                     "samples scored alone; sd with n-1)")
+        for key, title in FOLD_FIGURES.items():
+            mean, sd = summary.fold_mean.get(key, math.nan), summary.fold_sd.get(key, math.nan)
+            if math.isnan(mean) and key == "lrap" and rk is None:
+                continue
+            lines.append(f"{title:>{first}}{_fixed(mean, digits):>{width}} +- "
+                         f"{_fixed(sd, digits)}")
+    return out[0] + "".join(out[1:]) + "\n".join(lines) + "\n"
+
+
+def report_object(summary) -> dict:
+    """The JSON object (schema_version 1; keys may be added, never renamed)."""
+    r, rk = summary.report, summary.ranking
+    per_label = []
+    for k, label in enumerate(summary.label_names):
+        obj = {"label": label, "support": r.support[k], "tp": r.tp[k], "fp": r.fp[k],
+               "fn": r.fn[k], "tn": r.tn[k], "precision": r.precision[k],
+               "recall": r.recall[k], "f1": r.f1[k]}
+        if rk is not None:
+            obj["average_precision"] = rk.average_precision[k]
+        per_label.append(obj)
+    obj = {"schema_version": SCHEMA_VERSION, "kind": "multilabel",
+           "n_samples": summary.n_samples}
+    obj.update(summary.meta)
+    obj.update({
+        "labels": summary.label_names,
+        "per_label": per_label,
+        "averages": {name: {"precision": r.averages[name].precision,
+                            "recall": r.averages[name].recall, "f1": r.averages[name].f1}
+                     for name in MULTILABEL_AVERAGES},
+        "subset_accuracy": r.subset_accuracy,
+        "hamming_loss": r.hamming_loss,
+        "ranking": None if rk is None else {
+            "source": rk.source, "lrap": rk.lrap, "coverage_error": rk.coverage_error,
+            "ranking_loss": rk.ranking_loss,
+            "mean_average_precision": rk.mean_average_precision},
+        "folds": {"figures": list(summary.folds), "mean": dict(summary.fold_mean),
+                  "sd": dict(summary.fold_sd)} if summary.folds else None,
+        "empty_samples": summary.empty_samples,
+        "zero_division": "nan" if math.isnan(summary.zero_division) else summary.zero_division,
+        "zero_division_applied": list(r.zero_division_applied),
+    })
+    return plain(obj)
+
+
+def _json(summary, digits: int) -> str:
+    return json.dumps(report_object(summary), indent=2, allow_nan=False) + "\n"
+
+
+COLUMNS = ("row", "name", "precision", "recall", "f1", "support", "tp", "fp", "fn", "tn",
+           "average_precision")
+
+
+def _csv(summary, digits: int) -> str:
+    """One row per label (``row`` = label), then one per average (``row`` = average); empty
+    cells where a figure is undefined or does not apply."""
+    r, rk = summary.report, summary.ranking
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(COLUMNS)
+    for k, label in enumerate(summary.label_names):
+        w.writerow(("label", _label(label)) + tuple(cell(v) for v in (
+            r.precision[k], r.recall[k], r.f1[k], r.support[k], r.tp[k], r.fp[k], r.fn[k],
+            r.tn[k])) + (cell(rk.average_precision[k]) if rk is not None else "",))
+    for name in MULTILABEL_AVERAGES:
+        a = r.averages[name]
+        w.writerow(("average", name, cell(a.precision), cell(a.recall), cell(a.f1))
+                   + ("",) * 6)
+    return buf.getvalue()
+
+
+REPORTERS = {"text": _text, "json": _json, "csv": _csv}
+
+
+def render(summary, *, format: str = "text", digits: int = 4) -> str:
+    """The report of a :class:`~svmeval.multilabel.MultilabelSummary` in ``format`` ("text",
+    "json" or "csv"). ``digits``: decimals in the text report's tables."""
+    try:
+        reporter = REPORTERS[format]
+    except KeyError:
+        raise ValueError(f"unknown report format {format!r} (text, json or csv)") from None
+    return reporter(summary, digits)
