@@ -40,7 +40,7 @@ RANKING_NOTES = {
                                          "true ones; best = {best}"),
     "ranking_loss": ("ranking loss", "share of (true, false) label pairs ranked wrongly; "
                                      "0 is best"),
-    "mean_average_precision": ("mean AP over labels", "per-label average precision over "
+    "mean_average_precision": ("mean label AP", "per-label average precision over "
                                                       "samples, averaged over labels"),
 }
 
@@ -114,7 +114,8 @@ def _text(summary, digits: int) -> str:
     lines.append(f"note: a sample with no true and no predicted label has undefined P, R, F1; "
                  f"{summary.empty_samples} such sample(s), {_policy(summary.zero_division)} "
                  f"the samples average (--zero-division)")
-    others = [x for x in r.zero_division_applied if not x.startswith("samples.")]
+    others = [x for x in r.zero_division_applied
+              if not x.startswith("samples.") and not x.endswith(".fbeta")]
     if others:
         lines.append(f"note: undefined per-label values (n/a) were {_policy(summary.zero_division)}"
                      f": " + ", ".join(others) + " (--zero-division)")
