@@ -4,7 +4,10 @@
   (:data:`AVERAGES`), and the one count -> ratio reduce step;
 * :mod:`~svmeval.metrics.classification`: single-label figures (:func:`evaluate`,
   :class:`ConfusionCounts` for fold-by-fold counts, scikit-learn style functions);
-* :mod:`~svmeval.metrics.multilabel`: multi-label set figures (:func:`evaluate_multilabel`).
+* :mod:`~svmeval.metrics.multilabel`: multi-label set figures (:func:`evaluate_multilabel`);
+* :mod:`~svmeval.metrics.ranking`: threshold-free figures from scores (ROC AUC, average
+  precision, one-vs-rest, label ranking);
+* :mod:`~svmeval.metrics.regression`: svm-train's mean squared error and squared correlation.
 """
 
 from svmeval.metrics.classification import (
@@ -29,6 +32,19 @@ from svmeval.metrics.multilabel import (
     evaluate_multilabel,
     label_sets_to_indicator,
 )
+from svmeval.metrics.ranking import (
+    average_precision_score,
+    coverage_error,
+    label_ranking_average_precision,
+    label_ranking_loss,
+    macro_average_precision,
+    macro_roc_auc,
+    ovr_average_precision,
+    ovr_roc_auc,
+    per_label_average_precision,
+    roc_auc_score,
+)
+from svmeval.metrics.regression import RegressionReport, regression_report
 
 __all__ = [
     "AVERAGES",
@@ -54,4 +70,16 @@ __all__ = [
     "parse_zero_division",
     "precision_score",
     "recall_score",
+    "average_precision_score",
+    "coverage_error",
+    "label_ranking_average_precision",
+    "label_ranking_loss",
+    "macro_average_precision",
+    "macro_roc_auc",
+    "ovr_average_precision",
+    "ovr_roc_auc",
+    "per_label_average_precision",
+    "roc_auc_score",
+    "RegressionReport",
+    "regression_report",
 ]
