@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import signal
+import os
 import sys
-
-import numpy as np
 
 from . import data, engine, report
 from .errors import DataFormatError, OptionError, ParameterError, SvmevalError
@@ -39,8 +37,12 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"{PROG}: {exc}\n")
         return 1
     except KeyboardInterrupt:
+        # Folds still training in LIBSVM's C code cannot be stopped from Python, and the
+        # interpreter would wait for them at exit: leave at once. Output files are written only
+        # whole (temporary file + rename), so none is left half-written.
         sys.stderr.write(f"{PROG}: interrupted\n")
-        return 130
+        sys.stderr.flush()
+        os._exit(130)
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away: nothing more to say
         return 1
