@@ -182,7 +182,7 @@ def _load_extension():
 
 
 class _Prefixed(io.RawIOBase):
-    """A stream that yields ``head`` and then the rest of ``stream`` (for sniffing stdin)."""
+    """A stream that yields ``head`` and then the rest of ``stream`` (for sniffing a pipe)."""
 
     def __init__(self, head: bytes, stream: BinaryIO):
         self._head = head
@@ -215,14 +215,15 @@ class _open:
         try:
             if path == "-":
                 raw = sys.stdin.buffer
-                head = raw.read(6)
-                base: BinaryIO = io.BufferedReader(_Prefixed(head, raw), CHUNK_SIZE)
             else:
                 raw = open(path, "rb")
                 self._closers.append(raw)
-                head = raw.read(6)
-                raw.seek(0)
-                base = raw
+            head = raw.read(6)
+            if raw.seekable():
+                raw.seek(-len(head), io.SEEK_CUR)
+                base: BinaryIO = raw
+            else:  # a pipe: put the sniffed bytes back in front
+                base = io.BufferedReader(_Prefixed(head, raw), CHUNK_SIZE)
         except OSError as exc:
             self.__exit__(None, None, None)
             raise DataFormatError(name, None, f"cannot read: {exc.strerror or exc}") from None

@@ -223,6 +223,28 @@ def test_stdin_plain_and_compressed():
     assert _stdin_read(b"1") == "<stdin> 1 0 []"
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+@pytest.mark.parametrize("compress", [False, True])
+def test_named_pipe(tmp_path, compress):
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    payload = gzip.compress(CONTENT) if compress else CONTENT
+
+    def writer():
+        with open(fifo, "wb") as f:
+            f.write(payload)
+
+    t = threading.Thread(target=writer)
+    t.start()
+    try:
+        ds = read_dataset(fifo)
+    finally:
+        t.join()
+    assert ds.name == str(fifo) and rows(ds) == [{1: 0.5, 3: -1.0}, {2: 1e-3}]
+
+
 def test_stdin_in_process(monkeypatch):
     import io
 
