@@ -86,8 +86,9 @@ def read_dataset(source: str | os.PathLike, *, multilabel: bool = False) -> Data
     ``Dataset.name`` and messages use the path as given, ``<stdin>`` for ``-``.
 
     With ``multilabel=True`` the first token of a line is a comma-separated label set (possibly
-    absent) and ``y`` is None; otherwise a comma in a label is an error that says the file looks
-    multi-label. Raises :class:`~svmeval.errors.DataFormatError` for a file that cannot be read or
+    absent: a line may start with its first feature) and ``y`` is None; each sample's labels are
+    kept in file order, as written. Otherwise a comma in a label is an error that says the file
+    looks multi-label. Raises :class:`~svmeval.errors.DataFormatError` for a file that cannot be read or
     decompressed, for a malformed line (with its physical line number), and for a file with no
     samples.
     """
