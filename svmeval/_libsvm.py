@@ -124,15 +124,18 @@ class Problem:
         indptr = np.asarray(indptr, dtype=np.int64)
         n = len(indptr) - 1
         nodes = np.empty(len(indices) + n, dtype=NODE)
-        counts = np.diff(indptr)
-        # row i's features move down by i slots: one terminator per earlier row
-        shift = np.repeat(np.arange(n, dtype=np.int64), counts)
-        pos = np.arange(len(indices), dtype=np.int64) + shift
-        nodes["index"][pos] = indices
-        nodes["value"][pos] = values
+        # row i's terminator sits after its features, shifted by the i terminators before it;
+        # a one-byte mask places the features without a per-feature index array
         ends = indptr[1:] + np.arange(n, dtype=np.int64)
-        nodes["index"][ends] = -1
-        nodes["value"][ends] = 0.0
+        is_end = np.zeros(len(nodes), dtype=bool)
+        is_end[ends] = True
+        index, value = nodes["index"], nodes["value"]
+        index[is_end] = -1
+        value[is_end] = 0.0
+        np.logical_not(is_end, out=is_end)
+        index[is_end] = indices
+        value[is_end] = values
+        del is_end
         starts = indptr[:-1] + np.arange(n, dtype=np.int64)
         rows = np.uintp(nodes.ctypes.data) + starts.astype(np.uintp) * np.uintp(NODE.itemsize)
         return cls(y, rows, nodes)
