@@ -69,15 +69,8 @@ __all__ = [
     "summarize_multilabel",
 ]
 
-#: the per-fold figures (name -> one-line meaning), in report order
-FOLD_FIGURES = {
-    "samples_f1": "samples F1",
-    "macro_f1": "macro F1",
-    "micro_f1": "micro F1",
-    "subset_accuracy": "subset accuracy",
-    "hamming_loss": "Hamming loss",
-    "lrap": "LRAP",
-}
+#: the figures computed on each fold's samples alone, in report order
+FOLD_FIGURES = ("samples_f1", "macro_f1", "micro_f1", "subset_accuracy", "hamming_loss", "lrap")
 
 #: a label in a predictions file: a decimal number as C strtod reads one (no NaN or infinity)
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")

@@ -18,7 +18,6 @@ import json
 import math
 
 from ..metrics.multilabel import MULTILABEL_AVERAGES
-from ..multilabel import FOLD_FIGURES
 from .csvfmt import cell
 from .jsonfmt import SCHEMA_VERSION, plain
 
@@ -42,6 +41,16 @@ RANKING_NOTES = {
                                      "0 is best"),
     "mean_average_precision": ("mean label AP", "per-label average precision over "
                                                       "samples, averaged over labels"),
+}
+
+#: titles of the per-fold figures (the summary gives them in report order)
+FOLD_TITLES = {
+    "samples_f1": "samples F1",
+    "macro_f1": "macro F1",
+    "micro_f1": "micro F1",
+    "subset_accuracy": "subset accuracy",
+    "hamming_loss": "Hamming loss",
+    "lrap": "LRAP",
 }
 
 SOURCES = {
@@ -136,8 +145,8 @@ def _text(summary, digits: int) -> str:
         lines.append("")
         lines.append(f"per fold (mean +- sd over {len(summary.folds)} folds, each fold's "
                      "samples scored alone; sd with n-1)")
-        for key, title in FOLD_FIGURES.items():
-            mean, sd = summary.fold_mean.get(key, math.nan), summary.fold_sd.get(key, math.nan)
+        for key, mean in summary.fold_mean.items():
+            title, sd = FOLD_TITLES.get(key, key), summary.fold_sd.get(key, math.nan)
             if math.isnan(mean) and key == "lrap" and rk is None:
                 continue
             lines.append(f"{title:>{first}}{_fixed(mean, digits):>{width}} +- "
@@ -209,9 +218,11 @@ def _csv(summary, digits: int) -> str:
 REPORTERS = {"text": _text, "json": _json, "csv": _csv}
 
 
-def render(summary, *, format: str = "text", digits: int = 4) -> str:
+def render(summary, *, format: str = "text", digits: int = 4, full: bool = False) -> str:
     """The report of a :class:`~svmeval.multilabel.MultilabelSummary` in ``format`` ("text",
-    "json" or "csv"). ``digits``: decimals in the text report's tables."""
+    "json" or "csv"). ``digits``: decimals in the text report's tables. ``full`` is accepted
+    for the same call as the single-label reporters; the multi-label text report is always
+    full."""
     try:
         reporter = REPORTERS[format]
     except KeyError:
