@@ -35,8 +35,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -45,7 +45,11 @@ from .engine import CVPlan, prepare
 from .errors import DataFormatError, ParameterError, SvmevalError
 from .folds import Folds, libsvm_folds
 from .metrics.measures import parse_zero_division
-from .metrics.multilabel import MultilabelReport, evaluate_multilabel, label_sets_to_indicator
+from .metrics.multilabel import (
+    MultilabelReport,
+    evaluate_multilabel,
+    label_sets_to_indicator,
+)
 from .metrics.ranking import (
     coverage_error,
     label_ranking_average_precision,
@@ -61,8 +65,8 @@ __all__ = [
     "MultilabelSummary",
     "RankingFigures",
     "cross_validate_multilabel",
-    "dataset_label_sets",
     "dataset_indicator",
+    "dataset_label_sets",
     "format_label_set_predictions",
     "read_label_set_predictions",
     "score_label_sets",
@@ -293,7 +297,7 @@ class MultilabelSummary:
 
     @property
     def exact_matches(self) -> int:
-        return int(round(self.report.subset_accuracy * self.n_samples)) if self.n_samples else 0
+        return round(self.report.subset_accuracy * self.n_samples) if self.n_samples else 0
 
 
 def _ranking(Y_true, scores, source: str) -> RankingFigures:

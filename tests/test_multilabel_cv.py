@@ -12,8 +12,8 @@ import re
 
 import numpy as np
 import pytest
-
 from conftest import shared_file
+
 from svmeval import _libsvm
 from svmeval.data import read_dataset
 from svmeval.errors import DataFormatError, ParameterError, SvmevalError
@@ -225,7 +225,7 @@ def test_single_label_data_and_bad_folds_are_refused(yeast300):
 
 
 def test_full_yeast_figures_equal_scikit_learn(yeast_full):
-    ds, r = yeast_full
+    _, r = yeast_full
     assert r.Y_true.shape == (1500, 14) and list(r.label_names) == list(range(14))
     T, P, S = r.Y_true, r.Y_pred, r.scores
     s = summarize_multilabel(r)
@@ -255,7 +255,7 @@ def test_full_yeast_figures_equal_scikit_learn(yeast_full):
 
 
 def test_per_fold_figures_are_each_folds_own(yeast_full):
-    ds, r = yeast_full
+    _, r = yeast_full
     s = summarize_multilabel(r)
     assert [f["fold"] for f in s.folds] == list(range(5))
     assert sum(f["n_samples"] for f in s.folds) == 1500

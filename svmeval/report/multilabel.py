@@ -33,14 +33,14 @@ AVERAGE_NOTES = {
 }
 
 RANKING_NOTES = {
-    "lrap": ("LRAP", "label ranking average precision, the 'MAP' of multi-label papers; "
-                     "1 is best"),
-    "coverage_error": ("coverage error", "labels one must go down the ranking to cover all "
-                                         "true ones; best = {best}"),
-    "ranking_loss": ("ranking loss", "share of (true, false) label pairs ranked wrongly; "
-                                     "0 is best"),
-    "mean_average_precision": ("mean label AP", "per-label average precision over "
-                                                      "samples, averaged over labels"),
+    "lrap": ("LRAP", ("label ranking average precision, the 'MAP' of multi-label papers; "
+                      "1 is best")),
+    "coverage_error": ("coverage error", ("labels one must go down the ranking to cover all "
+                                          "true ones; best = {best}")),
+    "ranking_loss": ("ranking loss", ("share of (true, false) label pairs ranked wrongly; "
+                                      "0 is best")),
+    "mean_average_precision": ("mean label AP", ("per-label average precision over samples, "
+                                                 "averaged over labels")),
 }
 
 #: titles of the per-fold figures (the summary gives them in report order)
