@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import sys
 
-from . import data, engine, report
+from . import data, engine, multilabel, report
+from .report import multilabel as multilabel_report
 from .errors import DataFormatError, OptionError, ParameterError, SvmevalError
 from .files import atomic_write
 from .options import USAGE, Options, parse_args
@@ -52,6 +53,8 @@ def run(options: Options) -> int:
     if options.score is not None:
         return score(options)
     dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
+    if options.multilabel:
+        return run_multilabel(options, dataset)
     if not options.cross_validation:
         return train(options, dataset)
     results = [engine.cross_validate(dataset, options.params, options.nr_fold, seed=seed,
@@ -73,6 +76,34 @@ def run(options: Options) -> int:
     return 0
 
 
+def run_multilabel(options: Options, dataset) -> int:
+    """--multilabel -v k: binary-relevance cross-validation."""
+    if not options.cross_validation:
+        raise SvmevalError("--multilabel needs -v k (binary-relevance cross-validation)")
+    if options.repeat > 1 or options.pos_label is not None:
+        raise SvmevalError("--repeat and --pos-label do not apply to --multilabel")
+    result = multilabel.cross_validate_multilabel(
+        dataset, options.params, options.nr_fold, seed=options.seed, jobs=options.jobs,
+        quiet=options.quiet)
+    summary = multilabel.summarize_multilabel(result, zero_division=options.zero_division,
+                                              meta={"data_file": options.data_file})
+    if options.predictions:
+        atomic_write(options.predictions, multilabel.format_label_set_predictions(result))
+    emit(options, multilabel_report.render(summary, format=options.format,
+                                           digits=options.digits, full=options.full))
+    return 0
+
+
+def score_multilabel(options: Options, dataset) -> int:
+    sets = multilabel.read_label_set_predictions(options.score, expected=dataset.n_samples)
+    summary = multilabel.score_label_sets(
+        dataset, sets, zero_division=options.zero_division,
+        meta={"mode": "score", "data_file": options.data_file, "predictions_file": options.score})
+    emit(options, multilabel_report.render(summary, format=options.format,
+                                           digits=options.digits, full=options.full))
+    return 0
+
+
 def train(options: Options, dataset) -> int:
     """svm-train without -v: train on the whole file and save the model."""
     engine.train_and_save(dataset, options.params, options.model_file, seed=options.seed,
@@ -83,6 +114,8 @@ def train(options: Options, dataset) -> int:
 def score(options: Options) -> int:
     """--score: report on an existing predictions file against a data file's labels."""
     dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
+    if options.multilabel:
+        return score_multilabel(options, dataset)
     y_pred = read_predictions(options.score, expected=dataset.n_samples)
     summary = summarize(dataset.y, y_pred, regression=options.params.is_regression,
                         pos_label=options.pos_label, zero_division=options.zero_division,

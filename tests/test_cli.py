@@ -214,3 +214,27 @@ def test_make_demo_data_is_two_class():
     assert done.returncode == 0
     assert done.stdout.startswith("Cross Validation Accuracy = ")
     assert "Positive (+1) class:" in done.stdout
+
+
+def test_multilabel_command_line(tmp_path):
+    metrics = pytest.importorskip("sklearn.metrics")
+    data = tmp_path / "yeast60"
+    data.write_text("".join(shared_file("data", "yeast_train").read_text().splitlines(True)[:60]))
+    pred = tmp_path / "p"
+    done = svmeval("-q", "--multilabel", "-v", "5", "-c", "4", "-g", "0.1", "--predictions", pred,
+                   "--format", "json", data)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    labels = list(range(14))
+    truth = [[int(v) for v in line.split()[0].split(",")] for line in data.read_text().splitlines()]
+    guess = [[int(v) for v in line.split(",")] if line else [] for line in pred.read_text().splitlines()]
+    from sklearn.preprocessing import MultiLabelBinarizer
+    mlb = MultiLabelBinarizer(classes=labels)
+    Yt, Yp = mlb.fit_transform(truth), mlb.transform(guess)
+    assert report["averages"]["samples"]["f1"] == pytest.approx(
+        metrics.f1_score(Yt, Yp, average="samples", zero_division=0), abs=1e-12)
+    assert report["averages"]["micro"]["f1"] == pytest.approx(metrics.f1_score(Yt, Yp, average="micro"), abs=1e-12)
+    scored = svmeval("--multilabel", "--score", pred, data, "--format", "json")
+    assert json.loads(scored.stdout)["averages"] == report["averages"]
+    missing = svmeval("-q", "-v", "5", data)
+    assert missing.returncode == 1 and "use --multilabel" in missing.stderr
