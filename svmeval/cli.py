@@ -10,7 +10,8 @@ from .report import multilabel as multilabel_report
 from .errors import DataFormatError, OptionError, ParameterError, SvmevalError
 from .files import atomic_write
 from .options import USAGE, Options, parse_args
-from .predictions import format_predictions, read_predictions
+from .predictions import (format_label_set_predictions, format_predictions,
+                          read_label_set_predictions, read_predictions)
 from .summary import summarize
 
 PROG = "svmeval"
@@ -88,14 +89,14 @@ def run_multilabel(options: Options, dataset) -> int:
     summary = multilabel.summarize_multilabel(result, zero_division=options.zero_division,
                                               meta={"data_file": options.data_file})
     if options.predictions:
-        atomic_write(options.predictions, multilabel.format_label_set_predictions(result))
+        atomic_write(options.predictions, format_label_set_predictions(result))
     emit(options, multilabel_report.render(summary, format=options.format,
                                            digits=options.digits, full=options.full))
     return 0
 
 
 def score_multilabel(options: Options, dataset) -> int:
-    sets = multilabel.read_label_set_predictions(options.score, expected=dataset.n_samples)
+    sets = read_label_set_predictions(options.score, expected=dataset.n_samples)
     summary = multilabel.score_label_sets(
         dataset, sets, zero_division=options.zero_division,
         meta={"mode": "score", "data_file": options.data_file, "predictions_file": options.score})

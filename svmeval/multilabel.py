@@ -34,7 +34,6 @@ from run to run. Without ``-b 1`` the tasks run ``jobs`` at once and results do 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -42,7 +41,7 @@ import numpy as np
 
 from . import _libsvm
 from .engine import CVPlan, prepare
-from .errors import DataFormatError, ParameterError, SvmevalError
+from .errors import ParameterError, SvmevalError
 from .folds import Folds, libsvm_folds
 from .metrics.measures import parse_zero_division
 from .metrics.multilabel import (
@@ -58,6 +57,7 @@ from .metrics.ranking import (
 )
 from .params import SVM_TYPES, SvmParams
 from .schedule import run_tasks
+from .summary import spread
 
 __all__ = [
     "FOLD_FIGURES",
@@ -67,8 +67,6 @@ __all__ = [
     "cross_validate_multilabel",
     "dataset_indicator",
     "dataset_label_sets",
-    "format_label_set_predictions",
-    "read_label_set_predictions",
     "score_label_sets",
     "summarize_multilabel",
 ]
@@ -77,7 +75,6 @@ __all__ = [
 FOLD_FIGURES = ("samples_f1", "macro_f1", "micro_f1", "subset_accuracy", "hamming_loss", "lrap")
 
 #: a label in a predictions file: a decimal number as C strtod reads one (no NaN or infinity)
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 
 #: the constant score of a label x fold whose training set held one class only
 CONSTANT_SCORE = 1.0
@@ -332,13 +329,10 @@ def _fold_figures(Y_true, Y_pred, scores, fold, n_folds, z) -> list[dict]:
 
 
 def _mean_sd(folds: list[dict]) -> tuple[dict, dict]:
-    mean, sd = {}, {}
-    for name in FOLD_FIGURES:
-        v = np.array([f[name] for f in folds], dtype=np.float64)
-        v = v[~np.isnan(v)]
-        mean[name] = float(v.mean()) if v.size else math.nan
-        sd[name] = float(v.std(ddof=1)) if v.size > 1 else math.nan
-    return mean, sd
+    pairs = spread([{name: f[name] for name in FOLD_FIGURES} for f in folds])
+    nan = (math.nan, math.nan)
+    return ({name: pairs.get(name, nan)[0] for name in FOLD_FIGURES},
+            {name: pairs.get(name, nan)[1] for name in FOLD_FIGURES})
 
 
 def summarize_multilabel(result_or_arrays, *, zero_division=0, meta: dict | None = None,
@@ -409,82 +403,3 @@ def score_label_sets(dataset, predicted: Sequence, *, zero_division=0,
     Y_pred, _ = label_sets_to_indicator(predicted, labels=names)
     return summarize_multilabel((Y_true, Y_pred), zero_division=zero_division, meta=meta,
                                 label_names=names)
-
-
-# --------------------------------------------------------------------------------------------
-# Predictions files
-# --------------------------------------------------------------------------------------------
-
-
-def _label_text(value: float) -> str:
-    """A label so that reading it back gives the same double: 3 for 3.0, else repr."""
-    if value.is_integer() and abs(value) < 2**53:
-        return str(int(value))
-    return repr(value)
-
-
-def format_label_set_predictions(result: MultilabelCVResult) -> str:
-    """The predicted label sets, one line per sample in input order.
-
-    Each line lists the sample's predicted labels in ascending order, separated by commas
-    (``0,3,11``), as labels are written in multi-label LIBSVM data; a sample with no predicted
-    label gets an empty line. Every line ends with a newline, so the file has exactly one line
-    per sample.
-    """
-    names = [_label_text(float(v)) for v in result.label_names]
-    out = []
-    for row in np.asarray(result.Y_pred).astype(bool):
-        out.append(",".join(names[j] for j in np.flatnonzero(row)))
-        out.append("\n")
-    return "".join(out)
-
-
-def read_label_set_predictions(path: str, expected: int | None = None) -> list[tuple]:
-    """The label sets of a multi-label predictions file (:func:`format_label_set_predictions`).
-
-    One line per sample: labels separated by commas (blanks around them are ignored); an empty
-    or blank line is an empty set. Returns one sorted tuple of floats per line (a label repeated
-    counts once). ``expected``: the number of samples the file must describe.
-    Raises :class:`DataFormatError` (``FILE:LINE: ...``) for a label that is not a finite number,
-    an empty label between commas, and a line count other than ``expected``.
-    """
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        raise DataFormatError(path, None, f"cannot read: {exc.strerror or exc}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise DataFormatError(path, None, "not a text file (not UTF-8)") from None
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the newline that ends the last line
-    if not lines:
-        raise DataFormatError(path, None, "no predictions (one label set a line expected)")
-    sets: list[tuple] = []
-    for lineno, line in enumerate(lines, 1):
-        if expected is not None and lineno > expected:
-            raise DataFormatError(path, lineno, f"more label sets than the {expected} samples "
-                                                f"of the data file")
-        line = line.rstrip("\r")
-        if not line.strip():
-            sets.append(())
-            continue
-        labels = set()
-        for token in line.split(","):
-            token = token.strip()
-            if not token:
-                raise DataFormatError(path, lineno, f"empty label in {line.strip()!r} "
-                                                    "(labels are separated by single commas)")
-            if not _NUMBER.match(token):
-                raise DataFormatError(path, lineno, f"label {token!r} is not a number")
-            value = float(token)
-            if not math.isfinite(value):
-                raise DataFormatError(path, lineno, f"label {token!r} is too large for a double")
-            labels.add(value)
-        sets.append(tuple(sorted(labels)))
-    if expected is not None and len(sets) < expected:
-        raise DataFormatError(path, len(lines) + 1, f"{len(sets)} label sets, but the data file "
-                                                    f"has {expected} samples")
-    return sets

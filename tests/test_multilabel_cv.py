@@ -18,13 +18,12 @@ from svmeval import _libsvm
 from svmeval.data import read_dataset
 from svmeval.errors import DataFormatError, ParameterError, SvmevalError
 from svmeval.folds import libsvm_folds
+from svmeval.predictions import format_label_set_predictions, read_label_set_predictions
 from svmeval.multilabel import (
     MultilabelCVResult,
     cross_validate_multilabel,
     dataset_indicator,
     dataset_label_sets,
-    format_label_set_predictions,
-    read_label_set_predictions,
     score_label_sets,
     summarize_multilabel,
 )
