@@ -6,12 +6,17 @@ import os
 import sys
 
 from . import data, engine, multilabel, report
-from .report import multilabel as multilabel_report
 from .errors import DataFormatError, OptionError, ParameterError, SvmevalError
 from .files import atomic_write
 from .options import USAGE, Options, parse_args
-from .predictions import (format_label_set_predictions, format_predictions,
-                          read_label_set_predictions, read_predictions)
+from .predictions import (
+    format_label_set_predictions,
+    format_predictions,
+    read_label_set_predictions,
+    read_predictions,
+)
+from .progress import make_progress
+from .report import multilabel as multilabel_report
 from .summary import summarize
 
 PROG = "svmeval"
@@ -58,9 +63,12 @@ def run(options: Options) -> int:
         return run_multilabel(options, dataset)
     if not options.cross_validation:
         return train(options, dataset)
-    results = [engine.cross_validate(dataset, options.params, options.nr_fold, seed=seed,
-                                     jobs=options.jobs, quiet=options.quiet)
-               for seed in range(options.seed, options.seed + options.repeat)]
+    bar = make_progress(enabled=not options.quiet)
+    results = []
+    for r, seed in enumerate(range(options.seed, options.seed + options.repeat)):
+        results.append(engine.cross_validate(
+            dataset, options.params, options.nr_fold, seed=seed, jobs=options.jobs,
+            quiet=options.quiet, progress=_repetition_progress(bar, r, options.repeat)))
     result = results[0]
     summary = summarize(result.y_true, result.y_pred,
                         regression=options.params.is_regression, pos_label=options.pos_label,
@@ -85,7 +93,7 @@ def run_multilabel(options: Options, dataset) -> int:
         raise SvmevalError("--repeat and --pos-label do not apply to --multilabel")
     result = multilabel.cross_validate_multilabel(
         dataset, options.params, options.nr_fold, seed=options.seed, jobs=options.jobs,
-        quiet=options.quiet)
+        quiet=options.quiet, progress=make_progress(enabled=not options.quiet, unit="label x fold tasks"))
     summary = multilabel.summarize_multilabel(result, zero_division=options.zero_division,
                                               meta={"data_file": options.data_file})
     if options.predictions:
@@ -125,6 +133,13 @@ def score(options: Options) -> int:
     emit(options, report.render(summary, format=options.format, digits=options.digits,
                                 full=options.full))
     return 0
+
+
+def _repetition_progress(bar, r: int, repeat: int):
+    """The bar counts the folds of every repetition as one run."""
+    if bar is None:
+        return None
+    return lambda done, total: bar(r * total + done, total * repeat)
 
 
 def emit(options: Options, text: str) -> None:
