@@ -1,0 +1,355 @@
+#!/usr/bin/env python3
+"""Benchmark svmeval's cross-validation against LIBSVM's own and scikit-learn's (issue 5).
+
+How to run (from the project root, after ``make test`` or ``pip install -e '.[test]'``)::
+
+    .venv/bin/python scripts/bench_cv.py            # full run, a few minutes on 2 cores
+    .venv/bin/python scripts/bench_cv.py --quick    # smaller subsets, about a minute
+    .venv/bin/python scripts/bench_cv.py --sets a9a,dna
+    make bench                                      # the full run
+
+Data: the public LIBSVM sets in ``../shared/data`` (a9a and ijcnn1.t are cut to their first rows,
+ijcnn1.t.bz2 is decompressed, into a temporary directory). Every contender runs 5-fold
+cross-validation with svm-train's defaults (C-SVC, RBF, C=1, gamma=1/num_features, -m 100,
+-e 0.001, -h 1) in its own Python process, one after another:
+
+* ``lib-1t``  libsvm-official's ``svm_train(prob, '-q -v 5')`` with ``OMP_NUM_THREADS=1``:
+  the single-thread work **W**;
+* ``lib``     the same with LIBSVM's OpenMP threads as it sets them (``OMP_NUM_THREADS`` unset);
+* ``sv-j1``   ``svmeval.engine.cross_validate(ds, SvmParams(), 5, jobs=1)``;
+* ``sv``      the same with the default jobs (the cores);
+* ``sv-pw``   ``sv`` with ``OMP_WAIT_POLICY=passive`` (OpenMP threads sleep at barriers), which
+  turns on svmeval.schedule's wide tail (the last fold gets every core);
+* ``skl``     scikit-learn's ``cross_val_predict(SVC(C=1, gamma=1/num_features, kernel='rbf',
+  cache_size=100, tol=1e-3, shrinking=True), X, y, cv=5, n_jobs=2)`` on the CSR matrix of
+  ``load_svmlight_file`` (its folds are StratifiedKFold's, not LIBSVM's).
+
+Times are the cross-validation call alone, measured inside each process (reading the file and
+importing are left out: they differ in kind, not in the work compared). Peak memory is the
+child's own ``VmHWM`` (its peak resident set, read by the child as it ends; ``ru_maxrss`` from
+``wait4``/``RUSAGE_CHILDREN`` is useless here, since Linux carries the parent's peak into a forked
+child's) and, for scikit-learn's worker processes, the largest sum of the resident sets of the
+process and its descendants, sampled every 0.05 s. Ratios below 1 favour
+svmeval; targets: sv/lib <= 1.0, sv/(W/2) <= 1.15, sv/skl <= 0.85. The run also checks that
+svmeval's predictions (both jobs values) equal those ``svm_cross_validation`` fills in for
+``svm_train -v`` after ``srand(1)`` (C-SVC is deterministic whatever the thread count) and prints
+``identical: yes/no``.
+
+LIBSVM's OpenMP threads can be hit hard by other processes on the cores: a contender that runs
+longer than max(30 s, 6 W) is stopped and shown as ``>N`` (its ratios are then bounds).
+
+Timings on a shared machine are only as good as its quietness: the load average is printed
+before and after each set. OpenMP threads that wait at LIBSVM's per-kernel-row barriers suffer
+most from other processes on the cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bz2
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+
+#: name -> (file in ../shared/data, rows in the full run, rows with --quick; None = all)
+SETS = {
+    "a9a": ("a9a", 10000, 4000),
+    "ijcnn1": ("ijcnn1.t.bz2", 20000, 5000),
+    "letter": ("letter.scale", 15000, None),
+    "satimage": ("satimage.scale", None, None),
+    "dna": ("dna.scale", None, None),
+}
+QUICK_SETS = ("a9a", "ijcnn1", "dna")
+CONTENDERS = ("lib-1t", "lib", "sv-j1", "sv", "sv-pw", "skl")
+#: a contender is stopped after max(TIMEOUT_MIN, TIMEOUT_W * W) seconds (W: lib-1t's time)
+TIMEOUT_MIN, TIMEOUT_W = 30.0, 6.0
+
+
+# --- children: one contender each, reporting JSON on stdout ----------------------------------
+def child(kind: str, path: str, out: str, n_features: int) -> None:
+    if kind == "svmeval":
+        jobs = int(os.environ["BENCH_JOBS"]) or None
+        sys.path.insert(0, str(ROOT))
+        import numpy as np
+        from svmeval.data import read_dataset
+        from svmeval.engine import cross_validate
+        from svmeval.params import SvmParams
+        ds = read_dataset(path)
+        t = time.perf_counter()
+        result = cross_validate(ds, SvmParams(), 5, jobs=jobs)
+        seconds = time.perf_counter() - t
+        np.save(out, result.y_pred)
+    elif kind == "libsvm":
+        import ctypes
+        import numpy as np
+        from libsvm import svmutil
+        y, x = svmutil.svm_read_problem(path)
+        prob = svmutil.svm_problem(y, x)
+        kept = {}
+
+        class Keep:  # svm_train -v's own svm_cross_validation call, its target kept
+            def __getattr__(self, name):
+                return getattr(real, name)
+
+            def svm_cross_validation(self, prob, param, nr_fold, target):
+                kept["target"] = target
+                return real.svm_cross_validation(prob, param, nr_fold, target)
+
+        real = svmutil.libsvm
+        svmutil.libsvm = Keep()
+        ctypes.CDLL(None).srand(1)  # a fresh svm-train's state, said out loud
+        t = time.perf_counter()
+        svmutil.svm_train(prob, "-q -v 5")
+        seconds = time.perf_counter() - t
+        np.save(out, np.ctypeslib.as_array(kept["target"]).copy())
+    elif kind == "sklearn":
+        import numpy as np
+        from sklearn.datasets import load_svmlight_file
+        from sklearn.model_selection import cross_val_predict
+        from sklearn.svm import SVC
+        X, y = load_svmlight_file(path, n_features=n_features)
+        svc = SVC(C=1, gamma=1.0 / n_features, kernel="rbf", cache_size=100, tol=1e-3,
+                  shrinking=True)
+        t = time.perf_counter()
+        pred = cross_val_predict(svc, X, y, cv=5, n_jobs=2)
+        seconds = time.perf_counter() - t
+        np.save(out, pred)
+    else:
+        raise SystemExit(f"unknown child {kind}")
+    with open("/proc/self/status") as f:  # this process's own peak, not its parent's at fork
+        hwm = next((int(line.split()[1]) for line in f if line.startswith("VmHWM:")), 0)
+    print(json.dumps({"seconds": seconds, "hwm_kb": hwm}))
+
+
+# --- the parent: data, processes, memory, table ----------------------------------------------
+def prepare(name: str, rows: int | None, tmp: Path) -> tuple[Path, int, int]:
+    """The set's file (cut to ``rows``), its row count and num_features (largest index)."""
+    src = DATA / SETS[name][0]
+    opener = bz2.open if src.suffix == ".bz2" else open
+    lines = []
+    with opener(src, "rt") as f:
+        for line in f:
+            lines.append(line)
+            if rows is not None and len(lines) >= rows:
+                break
+    dst = tmp / f"{name}.{len(lines)}"
+    dst.write_text("".join(lines))
+    n_features = max(int(tok.split(":")[0]) for line in lines for tok in line.split()[1:])
+    return dst, len(lines), n_features
+
+
+def _tree_rss(pid: int) -> int:
+    """Resident set (KiB) of ``pid`` and all its descendants, summed."""
+    parent = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parent[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                pass
+    tree, frontier = {pid}, [pid]
+    while frontier:
+        p = frontier.pop()
+        for c, pp in parent.items():
+            if pp == p and c not in tree:
+                tree.add(c)
+                frontier.append(c)
+    total = 0
+    for p in tree:
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
+
+def run_child(kind: str, path: Path, out: Path, n_features: int, env_extra: dict,
+              sample_tree: bool, timeout: float) -> dict | None:
+    """Run one contender; None when it took longer than ``timeout`` seconds (then killed)."""
+    env = dict(os.environ)
+    for var in ("OMP_NUM_THREADS", "OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "BENCH_JOBS"):
+        env.pop(var, None)
+    env.update(env_extra)
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", kind, str(path), str(out),
+           str(n_features)]
+    wall = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, text=True)
+    peak = [0]
+    done = threading.Event()
+
+    def sample():  # the resident sets of the child and its workers, while they live
+        while not done.wait(0.05):
+            peak[0] = max(peak[0], _tree_rss(proc.pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    if sample_tree:
+        sampler.start()
+    try:
+        stdout, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return None
+    finally:
+        done.set()
+        if sample_tree:
+            sampler.join()
+    wall = time.perf_counter() - wall
+    if proc.returncode != 0:
+        raise SystemExit(f"{kind} on {path.name} failed with exit status {proc.returncode}")
+    report = json.loads(stdout.strip().splitlines()[-1])
+    own_mb = report["hwm_kb"] / 1024
+    return {"seconds": report["seconds"], "wall": wall, "own": own_mb,
+            "tree": max(peak[0] / 1024, own_mb)}
+
+
+def contender(name: str) -> tuple[str, dict, bool]:
+    """(child kind, extra environment, sample the process tree) of a contender."""
+    return {
+        "lib-1t": ("libsvm", {"OMP_NUM_THREADS": "1"}, False),
+        "lib": ("libsvm", {}, False),
+        "sv-j1": ("svmeval", {"BENCH_JOBS": "1"}, False),
+        "sv": ("svmeval", {"BENCH_JOBS": "0"}, False),
+        "sv-pw": ("svmeval", {"BENCH_JOBS": "0", "OMP_WAIT_POLICY": "passive"}, False),
+        "skl": ("sklearn", {}, True),
+    }[name]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="fewer, smaller data sets")
+    ap.add_argument("--sets", help="comma-separated subset of " + ",".join(SETS))
+    ap.add_argument("--child", nargs=4, metavar=("KIND", "FILE", "OUT", "NFEAT"),
+                    help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        kind, path, out, nfeat = args.child
+        child(kind, path, out, int(nfeat))
+        return 0
+    if not DATA.is_dir():
+        print(f"{DATA} is absent: the benchmark reads the shared LIBSVM data sets", file=sys.stderr)
+        return 1
+    import numpy as np
+    import sklearn
+    from libsvm import svm as _svm_module  # noqa: F401  (fails early if absent)
+
+    names = args.sets.split(",") if args.sets else list(QUICK_SETS if args.quick else SETS)
+    for n in names:
+        if n not in SETS:
+            ap.error(f"unknown set {n!r}; choose from {', '.join(SETS)}")
+    cores = len(os.sched_getaffinity(0))
+    print(f"# svmeval CV benchmark: {cores} cores, {platform.processor() or platform.machine()}, "
+          f"Python {platform.python_version()}, numpy {np.__version__}, "
+          f"scikit-learn {sklearn.__version__}, libsvm-official "
+          f"{_version('libsvm-official')}{', quick' if args.quick else ''}")
+    print("# 5-fold C-SVC, RBF, C=1, gamma=1/num_features, -m 100 -e 0.001 -h 1; "
+          "seconds of the CV call; one run each")
+    rows_out, all_same = [], True
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="bench_cv.") as tmpdir:
+        tmp = Path(tmpdir)
+        for name in names:
+            file, full_rows, quick_rows = SETS[name]
+            path, n, nfeat = prepare(name, quick_rows if args.quick else full_rows, tmp)
+            load0 = os.getloadavg()[0]
+            res, preds, timeout = {}, {}, 600.0
+            for c in CONTENDERS:
+                kind, env, tree = contender(c)
+                out = tmp / f"{name}.{c}.npy"
+                res[c] = run_child(kind, path, out, nfeat, env, tree, timeout)
+                if res[c] is None:
+                    res[c] = {"seconds": timeout, "timeout": True, "tree": float("nan")}
+                    print(f"  {name:9s} {c:7s} stopped after {timeout:.0f} s", file=sys.stderr)
+                    continue
+                if c == "lib-1t":
+                    timeout = max(TIMEOUT_MIN, TIMEOUT_W * res[c]["seconds"])
+                preds[c] = np.load(out)
+                print(f"  {name:9s} {c:7s} {res[c]['seconds']:8.2f} s  "
+                      f"(process {res[c]['wall']:.2f} s, {res[c]['tree']:.0f} MB)",
+                      file=sys.stderr, flush=True)
+            load1 = os.getloadavg()[0]
+            ref = preds["lib-1t"]  # svm_cross_validation's targets (threads change nothing)
+            same = all(np.array_equal(preds[c], ref)
+                       for c in ("lib", "sv-j1", "sv", "sv-pw") if c in preds)
+            same &= "sv" in preds or "sv-pw" in preds
+            all_same &= same
+            rows_out.append((name, n, nfeat, res, same, load0, load1))
+    total = time.perf_counter() - started
+    _print_tables(rows_out)
+    print(f"identical: {'yes' if all_same else 'no'}  (svmeval --jobs 1 and default vs "
+          f"svm_cross_validation after srand(1), per sample, every set)")
+    print(f"# benchmark wall time {total:.0f} s")
+    return 0 if all_same else 1
+
+
+def _version(dist: str) -> str:
+    try:
+        from importlib.metadata import version
+        return version(dist)
+    except Exception:  # pragma: no cover - metadata missing
+        return "?"
+
+
+def _print_tables(rows) -> None:
+    head = (f"{'set':9s} {'rows':>6s} {'feat':>4s} | {'W lib-1t':>8s} {'lib':>7s} {'sv-j1':>7s} "
+            f"{'sv':>7s} {'sv-pw':>7s} {'skl':>7s} | {'sv/lib':>6s} {'sv/(W/2)':>8s} "
+            f"{'sv/skl':>6s} {'svj1/lib':>8s} {'pw/(W/2)':>8s} | {'same':4s} {'load':>9s}")
+    print()
+    print(head)
+    print("-" * len(head))
+    sums = {c: 0.0 for c in CONTENDERS}
+    for name, n, nfeat, res, same, load0, load1 in rows:
+        for c in CONTENDERS:
+            sums[c] += res[c]["seconds"]
+        print(_row(name, str(n), str(nfeat), res) + f" | {'yes' if same else 'NO':4s} "
+              f"{load0:4.1f}>{load1:<4.1f}")
+    if len(rows) > 1:
+        print("-" * len(head))
+        timed_out = {c for _, _, _, res, *_ in rows for c in CONTENDERS if res[c].get("timeout")}
+        print(_row("all", "", "", {c: {"seconds": sums[c], "timeout": c in timed_out}
+                                   for c in CONTENDERS}) + " |")
+    print("targets:" + " " * 68 + "<=1.00   <=1.15 <=0.85")
+    print("(>N: stopped after N s; a ratio with > or < is a bound; load: 1-min load average "
+          "before>after the set)")
+    print()
+    mhead = f"{'peak MB':9s} | " + " ".join(f"{c:>7s}" for c in CONTENDERS) + "   (skl: all processes)"
+    print(mhead)
+    print("-" * len(mhead))
+    for name, n, nfeat, res, same, load0, load1 in rows:
+        print(f"{name:9s} | " + " ".join(f"{res[c]['tree']:7.0f}" for c in CONTENDERS))
+    print()
+
+
+def _row(name: str, n: str, nfeat: str, res: dict) -> str:
+    t = {c: res[c]["seconds"] for c in CONTENDERS}
+    late = {c for c in CONTENDERS if res[c].get("timeout")}
+
+    def sec(c):
+        return f"{'>' if c in late else ''}{t[c]:.2f}"
+
+    def ratio(a, b, scale=1.0):
+        mark = "?" if a in late and b in late else ">" if a in late else "<" if b in late else ""
+        return f"{mark}{t[a] / (t[b] * scale):.2f}"
+
+    return (f"{name:9s} {n:>6s} {nfeat:>4s} | {sec('lib-1t'):>8s} {sec('lib'):>7s} "
+            f"{sec('sv-j1'):>7s} {sec('sv'):>7s} {sec('sv-pw'):>7s} {sec('skl'):>7s} | "
+            f"{ratio('sv', 'lib'):>6s} {ratio('sv', 'lib-1t', 0.5):>8s} "
+            f"{ratio('sv', 'skl'):>6s} {ratio('sv-j1', 'lib'):>8s} "
+            f"{ratio('sv-pw', 'lib-1t', 0.5):>8s}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
