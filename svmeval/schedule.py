@@ -82,6 +82,7 @@ def run_tasks(tasks: Sequence[Callable[[int], None]], *, jobs: int | None = None
     started: dict = {}  # running future -> its start time
     durations: list[float] = []
     next_task = 0
+    tail_begun = False  # a task started with fewer left than jobs: hold no more
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         try:
             while next_task < total or started:
@@ -89,12 +90,14 @@ def run_tasks(tasks: Sequence[Callable[[int], None]], *, jobs: int | None = None
                     left = total - next_task
                     # the cores shared by the tasks that will run side by side from now on
                     share = max(1, cores // min(jobs, len(started) + left))
-                    if started and hold_tail and left < jobs:
-                        # few left: wait for the running tasks if they end soon, then share
-                        # every core among the left ones
-                        wide = max(1, cores // left)
-                        if wide > share and _ending_soon(started, durations, clock()):
+                    # fewer left than jobs: wait for the running tasks if they end soon, then
+                    # share every core among the left ones
+                    wide = max(1, cores // min(jobs, left))
+                    if hold_tail and not tail_begun and started and wide > share:
+                        if _ending_soon(started, durations, clock()):
                             break
+                    if wide > share or (not started and left < jobs):
+                        tail_begun = True  # the tail has started: no more waiting
                     future = pool.submit(tasks[next_task], share)
                     started[future] = clock()
                     next_task += 1

@@ -1,0 +1,218 @@
+"""run_tasks: every task once, OpenMP shares within the cores, errors, order; and the results of a
+cross-validation do not depend on the jobs or the schedule."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from svmeval import schedule
+from svmeval.schedule import run_tasks
+
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+class Recorder:
+    """Tasks that record their share, their thread and the shares running beside them."""
+
+    def __init__(self, n: int, seconds=0.0, fail: dict | None = None):
+        self.lock = threading.Lock()
+        self.running = 0
+        self.peak = 0
+        self.calls: list[tuple[int, int]] = []  # (task, share) in start order
+        self.events: list[tuple[str, int]] = []
+        self.threads: set[int] = set()
+        # seconds: one for all, or one per task
+        self.seconds = list(seconds) if isinstance(seconds, (list, tuple)) else [seconds] * n
+        self.fail = fail or {}
+        self.tasks = [self._task(i) for i in range(n)]
+
+    def _task(self, i: int):
+        def task(share: int) -> None:
+            with self.lock:
+                self.calls.append((i, share))
+                self.events.append(("start", i))
+                self.running += share
+                self.peak = max(self.peak, self.running)
+                self.threads.add(threading.get_ident())
+            try:
+                if self.seconds[i]:
+                    time.sleep(self.seconds[i])
+                if i in self.fail:
+                    raise self.fail[i]
+            finally:
+                with self.lock:
+                    self.running -= share
+                    self.events.append(("end", i))
+        return task
+
+    def ran(self) -> list[int]:
+        return sorted(i for i, _ in self.calls)
+
+
+@pytest.fixture(params=[False, True], ids=["one-thread-tail", "wide-tail"])
+def tail(request, monkeypatch):
+    monkeypatch.setattr(schedule, "WIDE_TAIL", request.param)
+    return request.param
+
+
+@pytest.mark.parametrize("n, jobs, cores", [
+    (5, 2, 2), (5, 3, 2), (5, 2, 4), (5, 4, 4), (10, 3, 8), (3, 8, 2), (1, 2, 2), (5, None, 2),
+])
+def test_each_task_once_shares_within_the_cores(tail, n, jobs, cores):
+    rec = Recorder(n, seconds=0.02)
+    seen = []
+    run_tasks(rec.tasks, jobs=jobs, cores=cores, progress=lambda d, t: seen.append((d, t)))
+    assert rec.ran() == list(range(n))
+    assert all(share >= 1 for _, share in rec.calls)
+    assert rec.peak <= max(cores, jobs or cores)
+    assert seen == [(d, n) for d in range(1, n + 1)]
+
+
+def test_more_jobs_than_cores_one_thread_each(tail):
+    rec = Recorder(6, seconds=0.01)
+    run_tasks(rec.tasks, jobs=4, cores=2)
+    assert {share for _, share in rec.calls} == {1}
+    assert rec.peak <= 4
+
+
+def test_jobs_above_tasks_runs_each_once_with_the_cores_shared():
+    rec = Recorder(3, seconds=0.02)
+    run_tasks(rec.tasks, jobs=8, cores=6)
+    assert rec.ran() == [0, 1, 2]
+    assert [share for _, share in rec.calls] == [2, 2, 2]
+    assert rec.peak <= 6
+
+
+def test_jobs_1_in_order_with_every_core_in_the_calling_thread():
+    rec = Recorder(5)
+    run_tasks(rec.tasks, jobs=1, cores=3)
+    assert rec.calls == [(i, 3) for i in range(5)]
+    assert rec.threads == {threading.get_ident()}
+
+
+def test_no_tasks():
+    seen = []
+    run_tasks([], jobs=2, cores=2, progress=lambda d, t: seen.append(d))
+    run_tasks([], jobs=1, cores=2)
+    assert seen == []
+
+
+def test_progress_called_in_the_calling_thread():
+    threads = set()
+    run_tasks(Recorder(5, seconds=0.01).tasks, jobs=2, cores=2,
+              progress=lambda d, t: threads.add(threading.get_ident()))
+    assert threads == {threading.get_ident()}
+
+
+def test_wide_tail_holds_the_last_task_for_every_core(monkeypatch):
+    monkeypatch.setattr(schedule, "WIDE_TAIL", True)
+    monkeypatch.setattr(schedule, "_ending_soon", lambda *a: True)
+    rec = Recorder(5, seconds=0.02)
+    run_tasks(rec.tasks, jobs=2, cores=2)
+    shares = dict(rec.calls)
+    assert [shares[i] for i in range(4)] == [1, 1, 1, 1] and shares[4] == 2
+    start_last = rec.events.index(("start", 4))
+    assert {i for kind, i in rec.events[:start_last] if kind == "end"} == {0, 1, 2, 3}
+    assert rec.peak <= 2
+
+
+def test_wide_tail_shares_the_cores_among_the_left_tasks(monkeypatch):
+    monkeypatch.setattr(schedule, "WIDE_TAIL", True)
+    monkeypatch.setattr(schedule, "_ending_soon", lambda *a: True)
+    rec = Recorder(6, seconds=0.02)
+    run_tasks(rec.tasks, jobs=4, cores=4)  # 4 on one thread each, then 2 on two each
+    assert sorted(share for _, share in rec.calls) == [1, 1, 1, 1, 2, 2]
+    assert rec.peak <= 4
+
+
+# task 1 runs long: the last task starts while it still runs, so one thread is all it may take
+SLOW_SECOND = [0.01, 0.2, 0.01, 0.01, 0.01]
+
+
+def test_tail_not_held_when_the_running_task_is_far_from_done(monkeypatch):
+    monkeypatch.setattr(schedule, "WIDE_TAIL", True)
+    monkeypatch.setattr(schedule, "_ending_soon", lambda *a: False)
+    rec = Recorder(5, seconds=SLOW_SECOND)
+    run_tasks(rec.tasks, jobs=2, cores=2)
+    assert {share for _, share in rec.calls} == {1}
+
+
+def test_without_wide_tail_the_last_task_keeps_one_thread(monkeypatch):
+    monkeypatch.setattr(schedule, "WIDE_TAIL", False)
+    monkeypatch.setattr(schedule, "_ending_soon", lambda *a: True)  # not even asked
+    rec = Recorder(5, seconds=SLOW_SECOND)
+    run_tasks(rec.tasks, jobs=2, cores=2)
+    assert {share for _, share in rec.calls} == {1}
+
+
+def test_wide_tail_follows_the_openmp_wait_policy(monkeypatch):
+    monkeypatch.setattr(schedule, "WIDE_TAIL", None)
+    monkeypatch.setenv("OMP_WAIT_POLICY", "PASSIVE")
+    assert schedule.wide_tail()
+    monkeypatch.setenv("OMP_WAIT_POLICY", "active")
+    assert not schedule.wide_tail()
+    monkeypatch.delenv("OMP_WAIT_POLICY")
+    assert not schedule.wide_tail()
+
+
+def test_ending_soon_compares_the_rest_with_a_third_of_a_task():
+    # finished tasks took 9 s on average; running ones started at 0 and 5, now is 10
+    assert not schedule._ending_soon({"a": 0.0, "b": 5.0}, [9.0], 10.0)  # b: 4 s left > 3
+    assert schedule._ending_soon({"a": 0.0, "b": 3.0}, [9.0], 10.0)  # b: 2 s left
+    assert not schedule._ending_soon({"a": 0.0}, [], 10.0)  # nothing to go by
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_first_exception_raised_tasks_not_started_dropped(tail, jobs):
+    rec = Recorder(6, seconds=0.02, fail={0: ValueError("fold 0"), 3: KeyError("fold 3")})
+    with pytest.raises(ValueError, match="fold 0"):
+        run_tasks(rec.tasks, jobs=jobs, cores=2)
+    assert rec.running == 0  # every started task had ended
+    assert len(rec.calls) < 6
+    assert len(set(i for i, _ in rec.calls)) == len(rec.calls)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 9), jobs=st.one_of(st.none(), st.integers(1, 6)),
+       cores=st.integers(1, 6), wide=st.booleans())
+def test_schedule_properties(n, jobs, cores, wide):
+    saved = schedule.WIDE_TAIL
+    schedule.WIDE_TAIL = wide
+    try:
+        rec = Recorder(n)
+        run_tasks(rec.tasks, jobs=jobs, cores=cores)
+    finally:
+        schedule.WIDE_TAIL = saved
+    assert rec.ran() == list(range(n))
+    assert all(share >= 1 for _, share in rec.calls)
+    assert rec.peak <= max(cores, jobs or cores)
+
+
+# --- end to end: LIBSVM's cross-validation, identical whatever the schedule -------------------
+@pytest.mark.parametrize("name", ["heart_scale", "iris.scale"])
+def test_cross_validation_identical_for_every_jobs_value(name, monkeypatch):
+    path = SHARED_DATA / name
+    if not path.exists():
+        pytest.skip(f"{path} is absent (the shared data sets live in ../shared/data)")
+    from svmeval.data import read_dataset
+    from svmeval.engine import cross_validate
+    from svmeval.params import SvmParams
+
+    ds = read_dataset(str(path))
+    runs = []
+    for wide in (False, True):
+        monkeypatch.setattr(schedule, "WIDE_TAIL", wide)
+        for jobs in (1, 2, 3):
+            runs.append(cross_validate(ds, SvmParams(C=4), 5, jobs=jobs))
+    first = runs[0]
+    for other in runs[1:]:
+        np.testing.assert_array_equal(other.y_pred, first.y_pred)
+        np.testing.assert_array_equal(other.decision_values, first.decision_values)
+        np.testing.assert_array_equal(other.fold, first.fold)
