@@ -17,7 +17,8 @@ The schedule (measured with ``scripts/bench_cv.py``; five folds on two cores):
   :func:`wide_tail` on, the left tasks wait for the running ones, if those are expected to end
   within a third of a fold, and then start with every core shared among them (the fifth fold
   gets both). On an idle machine this takes 5-fold CV from 1.15x to 1.00-1.03x the two-core
-  bound W/2 (W = LIBSVM's single-thread time).
+  bound W/2 (W = LIBSVM's single-thread time; a9a, 6000 rows). With other processes on the cores
+  it gains nothing (5-10% slower in the same runs): a second thread then has no free core.
 * The wide tail is on only when OpenMP threads wait passively (``OMP_WAIT_POLICY=passive`` when
   libgomp started). GOMP's default spins at each barrier; with any other busy process on the
   cores a spinning team waits a scheduler slice per kernel row, and a two-thread fold then takes
