@@ -17,10 +17,17 @@ from ctypes import POINTER, byref, c_char_p, c_double, c_int, c_void_p
 
 import numpy as np
 
-from libsvm import svm as _svm  # the official bindings: the only libsvm import in svmeval
+# LIBSVM's OpenMP loops end at a barrier per kernel row; GOMP's default spin-waiting there
+# collapses (5-30x slower) as soon as any other process uses the cores. libgomp reads the policy
+# once, when the bindings load it; a user's own setting wins. scripts/bench_cv.py measures both.
+if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
+    os.environ["OMP_WAIT_POLICY"] = "PASSIVE"  # schedule.wide_tail() reads it too
 
+from libsvm import svm as _svm  # noqa: E402  the official bindings: the only libsvm import
+
+from . import _reader  # noqa: E402  svmeval's C extension, for its no-op print function
 from .errors import ParameterError, SvmevalError
-from .params import NU_SVC, C_SVC, SvmParams
+from .params import C_SVC, NU_SVC, SvmParams
 
 _lib = _svm.libsvm
 
@@ -90,7 +97,7 @@ def _to_stderr(message: bytes) -> None:
 
 
 _PRINT_STDERR = _svm.PRINT_STRING_FUN(_to_stderr)
-_PRINT_NULL = _svm.PRINT_STRING_FUN(lambda message: None)
+_PRINT_NULL = ctypes.cast(ctypes.CDLL(_reader.__file__).svmeval_print_nothing, _svm.PRINT_STRING_FUN)
 
 
 def set_quiet(quiet: bool) -> None:

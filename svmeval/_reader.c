@@ -640,6 +640,15 @@ mod_parse_number(PyObject *self, PyObject *arg)
     return Py_BuildValue("(di)", v, rc);
 }
 
+/* A print function for LIBSVM's svm_set_print_string_function that prints nothing (-q).
+ * A C function, unlike a ctypes callback, needs no GIL: quiet training in worker threads never
+ * waits for Python, and a Ctrl-C is never delivered inside LIBSVM's messages. */
+__attribute__((visibility("default"))) void
+svmeval_print_nothing(const char *s)
+{
+    (void)s;
+}
+
 static PyMethodDef module_methods[] = {
     {"parse_number", mod_parse_number, METH_O,
      "parse_number(b) -> (value, status): the reader's number conversion (status 0 ok, 1 not a "

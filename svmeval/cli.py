@@ -32,27 +32,43 @@ def main(argv: list[str] | None = None) -> int:
     if options.help:
         sys.stdout.write(USAGE)
         return 0
+    return run_reporting_errors(options)
+
+
+def run_reporting_errors(options: Options) -> int:
+    """Run, turning every expected error into one line on stderr and an exit status."""
     try:
         return run(options)
     except ParameterError as exc:
-        sys.stderr.write(f"ERROR: {exc}\n")  # svm-train's words for svm_check_parameter
-        return 1
+        return _fail(f"ERROR: {exc}")  # svm-train's words for svm_check_parameter
     except DataFormatError as exc:
-        sys.stderr.write(f"{exc}\n")
-        return 1
+        return _fail(str(exc))
     except SvmevalError as exc:
-        sys.stderr.write(f"{PROG}: {exc}\n")
-        return 1
+        return _fail(f"{PROG}: {exc}")
     except KeyboardInterrupt:
         # Folds still training in LIBSVM's C code cannot be stopped from Python, and the
         # interpreter would wait for them at exit: leave at once. Output files are written only
         # whole (temporary file + rename), so none is left half-written.
-        sys.stderr.write(f"{PROG}: interrupted\n")
-        sys.stderr.flush()
+        _fail(f"{PROG}: interrupted")
         os._exit(130)
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away: nothing more to say
         return 1
+    finally:
+        _close_bar()
+
+
+def _fail(message: str) -> int:
+    """One line on stderr (after ending a progress bar's line), exit status 1."""
+    _close_bar()
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+    return 1
+
+
+def _close_bar() -> None:
+    if _BAR is not None:
+        _BAR.close()
 
 
 def run(options: Options) -> int:
@@ -63,7 +79,7 @@ def run(options: Options) -> int:
         return run_multilabel(options, dataset)
     if not options.cross_validation:
         return train(options, dataset)
-    bar = make_progress(enabled=not options.quiet)
+    bar = _start_bar(make_progress(enabled=not options.quiet))
     results = []
     for r, seed in enumerate(range(options.seed, options.seed + options.repeat)):
         results.append(engine.cross_validate(
@@ -93,7 +109,8 @@ def run_multilabel(options: Options, dataset) -> int:
         raise SvmevalError("--repeat and --pos-label do not apply to --multilabel")
     result = multilabel.cross_validate_multilabel(
         dataset, options.params, options.nr_fold, seed=options.seed, jobs=options.jobs,
-        quiet=options.quiet, progress=make_progress(enabled=not options.quiet, unit="label x fold tasks"))
+        quiet=options.quiet,
+        progress=_start_bar(make_progress(enabled=not options.quiet, unit="label x fold tasks")))
     summary = multilabel.summarize_multilabel(result, zero_division=options.zero_division,
                                               meta={"data_file": options.data_file})
     if options.predictions:
@@ -133,6 +150,15 @@ def score(options: Options) -> int:
     emit(options, report.render(summary, format=options.format, digits=options.digits,
                                 full=options.full))
     return 0
+
+
+_BAR = None  # the progress bar on screen, ended before any message
+
+
+def _start_bar(bar):
+    global _BAR
+    _BAR = bar
+    return bar
 
 
 def _repetition_progress(bar, r: int, repeat: int):

@@ -65,56 +65,56 @@ def run_tasks(tasks: Sequence[Callable[[int], None]], *, jobs: int | None = None
     """Run every task; ``jobs`` at once (default: the cores), in order when ``jobs`` is 1.
 
     ``progress(done, total)`` is called in the calling thread as tasks finish. The first
-    exception of a task is raised after the running tasks end; tasks not started are dropped.
-    KeyboardInterrupt stops handing out tasks and waits for the running ones.
+    exception of a task is raised when the running tasks have ended; tasks not started are
+    dropped. A KeyboardInterrupt in the calling thread is raised at once, without waiting for
+    tasks running inside LIBSVM.
     """
     total = len(tasks)
     cores = cores or available_cores()
     jobs = max(1, min(jobs or cores, total or 1))
-    if jobs == 1:
-        for done, task in enumerate(tasks, 1):
-            task(cores)
-            if progress:
-                progress(done, total)
-        return
     hold_tail = wide_tail()
     clock = time.monotonic
     done = 0
     started: dict = {}  # running future -> its start time
     durations: list[float] = []
     next_task = 0
-    tail_begun = False  # a task started with fewer left than jobs: hold no more
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        try:
-            while next_task < total or started:
-                while next_task < total and len(started) < jobs:
-                    left = total - next_task
-                    # the cores shared by the tasks that will run side by side from now on
-                    share = max(1, cores // min(jobs, len(started) + left))
-                    # fewer left than jobs: wait for the running tasks if they end soon, then
-                    # share every core among the left ones
-                    wide = max(1, cores // min(jobs, left))
-                    if hold_tail and not tail_begun and started and wide > share:
-                        if _ending_soon(started, durations, clock()):
-                            break
-                    if wide > share or (not started and left < jobs):
-                        tail_begun = True  # the tail has started: no more waiting
-                    future = pool.submit(tasks[next_task], share)
-                    started[future] = clock()
-                    next_task += 1
-                finished, _ = wait(started, return_when=FIRST_COMPLETED)
-                now = clock()
-                for future in finished:
-                    durations.append(now - started.pop(future))
-                    future.result()
-                    done += 1
-                    if progress:
-                        progress(done, total)
-        except BaseException:
-            next_task = total
-            for future in started:
-                future.cancel()
-            raise
+    # Even one job runs on a worker thread: the calling thread only waits, so a Ctrl-C reaches
+    # it at once instead of when LIBSVM returns from a fold.
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="svmeval-fold")
+    try:
+        while next_task < total or started:
+            this_round = clock()
+            while next_task < total and len(started) < jobs:
+                left = total - next_task
+                # the cores shared by the tasks that will run side by side from now on
+                share = max(1, cores // min(jobs, len(started) + left))
+                earlier = any(t < this_round for t in started.values())
+                if earlier and hold_tail and left < jobs:
+                    # few left: wait for the running tasks if they end soon, then share
+                    # every core among the left ones
+                    wide = max(1, cores // left)
+                    if wide > share and _ending_soon(started, durations, clock()):
+                        break
+                future = pool.submit(tasks[next_task], share)
+                started[future] = clock()
+                next_task += 1
+            finished, _ = wait(started, return_when=FIRST_COMPLETED)
+            now = clock()
+            for future in finished:
+                durations.append(now - started.pop(future))
+                future.result()
+                done += 1
+                if progress:
+                    progress(done, total)
+    except KeyboardInterrupt:
+        # a fold inside LIBSVM cannot be stopped: do not wait for it (the command line exits
+        # at once on Ctrl-C); tasks not started are dropped
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)  # the running tasks end first
+        raise
+    pool.shutdown(wait=True)
 
 
 def _ending_soon(started: dict, durations: list[float], now: float) -> bool:

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import SvmevalError
-from .metrics import evaluate
-from .metrics import ranking
+from .metrics import evaluate, ranking
 from .metrics.classification import ClassificationReport
 from .metrics.regression import RegressionReport, regression_report
 

@@ -238,3 +238,25 @@ def test_multilabel_command_line(tmp_path):
     assert json.loads(scored.stdout)["averages"] == report["averages"]
     missing = svmeval("-q", "-v", "5", data)
     assert missing.returncode == 1 and "use --multilabel" in missing.stderr
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_exits_130_without_traceback_or_output(tmp_path, jobs):
+    import signal
+    import time
+
+    data = tmp_path / "a9a12k"  # about 10 s of cross-validation on two cores
+    data.write_text("".join(shared_file("data", "a9a").read_text().splitlines(True)[:12000]))
+    out = tmp_path / "report.txt"
+    proc = subprocess.Popen([sys.executable, "-m", "svmeval", "-q", "-v", "5", "-c", "32",
+                             "--jobs", jobs, "-o", str(out), str(data)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.0)  # inside the fold loop by now
+    proc.send_signal(signal.SIGINT)
+    start = time.monotonic()
+    stdout, stderr = proc.communicate(timeout=60)
+    assert time.monotonic() - start < 1.0  # at once, not when the running folds end
+    assert proc.returncode == 130
+    assert stderr == "svmeval: interrupted\n"
+    assert stdout == ""
+    assert list(tmp_path.iterdir()) == [data]

@@ -25,7 +25,14 @@ from svmeval.metrics.classification import (
     precision_score,
     recall_score,
 )
-from svmeval.metrics.measures import AVERAGES, METRICS, Average, Averaging, Metric, parse_zero_division
+from svmeval.metrics.measures import (
+    AVERAGES,
+    METRICS,
+    Average,
+    Averaging,
+    Metric,
+    parse_zero_division,
+)
 from svmeval.metrics.multilabel import (
     MULTILABEL_AVERAGES,
     MultilabelReport,
