@@ -244,6 +244,30 @@ class Model:
             pred[i] = label
         return pred, dec, probs
 
+    def predict_parallel(self, rows: np.ndarray, threads: int, *, probability: bool = False):
+        """:meth:`predict` on one OpenMP thread, the rows split among ``threads`` threads
+        (each row's result is the same whichever thread predicts it)."""
+        if threads <= 1 or len(rows) < 2 * threads:
+            set_omp_threads(1)
+            return self.predict(rows, probability=probability)
+        chunks = np.array_split(np.arange(len(rows)), threads)
+        parts = [None] * len(chunks)
+
+        def work(k):
+            set_omp_threads(1)
+            parts[k] = self.predict(rows[chunks[k]], probability=probability)
+
+        workers = [threading.Thread(target=work, args=(k,)) for k in range(1, len(chunks))]
+        for t in workers:
+            t.start()
+        work(0)
+        for t in workers:
+            t.join()
+        pred = np.concatenate([p[0] for p in parts])
+        dec = np.concatenate([p[1] for p in parts])
+        probs = np.concatenate([p[2] for p in parts]) if probability else None
+        return pred, dec, probs
+
     def save(self, path: str) -> None:
         """Write the model as svm-train does, atomically (a temporary file, then rename)."""
         directory = os.path.dirname(os.path.abspath(path))

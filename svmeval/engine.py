@@ -106,11 +106,12 @@ class CVPlan:
         _libsvm.set_omp_threads(omp_threads)
         test = self.folds.test(i)
         model = _libsvm.Model(self.problem.subset(self.folds.train(i)), self.params)
-        if not self.classification:
-            # svm_predict_values sums SVR / one-class kernel terms in an OpenMP reduction whose
-            # order varies with the threads; one thread makes every result reproducible.
-            _libsvm.set_omp_threads(1)
-        pred, dec, probs = model.predict(self.problem.rows[test], probability=self.probability)
+        # Prediction runs on one OpenMP thread per row, the fold's test rows split among
+        # ``omp_threads`` threads instead: an OpenMP team per row costs a barrier per row, and
+        # svm_predict_values sums SVR / one-class kernel terms in an OpenMP reduction whose
+        # order varies with the threads (one thread makes every result reproducible).
+        pred, dec, probs = model.predict_parallel(self.problem.rows[test], omp_threads,
+                                                  probability=self.probability)
         self.y_pred[test] = pred
         if not self.classification:
             self.decision_values[test] = dec
