@@ -18,8 +18,8 @@ cross-validation with svm-train's defaults (C-SVC, RBF, C=1, gamma=1/num_feature
 * ``lib``     the same with LIBSVM's OpenMP threads as it sets them (``OMP_NUM_THREADS`` unset);
 * ``sv-j1``   ``svmeval.engine.cross_validate(ds, SvmParams(), 5, jobs=1)``;
 * ``sv``      the same with the default jobs (the cores);
-* ``sv-pw``   ``sv`` with ``OMP_WAIT_POLICY=passive`` (OpenMP threads sleep at barriers), which
-  turns on svmeval.schedule's wide tail (the last fold gets every core);
+* ``sv-pw``   ``sv`` with ``OMP_WAIT_POLICY=passive`` (OpenMP threads sleep at barriers at once)
+  instead of svmeval's default short spin (``GOMP_SPINCOUNT=10000``);
 * ``skl``     scikit-learn's ``cross_val_predict(SVC(C=1, gamma=1/num_features, kernel='rbf',
   cache_size=100, tol=1e-3, shrinking=True), X, y, cv=5, n_jobs=2)`` on the CSR matrix of
   ``load_svmlight_file`` (its folds are StratifiedKFold's, not LIBSVM's).

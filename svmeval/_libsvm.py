@@ -17,11 +17,13 @@ from ctypes import POINTER, byref, c_char_p, c_double, c_int, c_void_p
 
 import numpy as np
 
-# LIBSVM's OpenMP loops end at a barrier per kernel row; GOMP's default spin-waiting there
-# collapses (5-30x slower) as soon as any other process uses the cores. libgomp reads the policy
-# once, when the bindings load it; a user's own setting wins. scripts/bench_cv.py measures both.
+# LIBSVM's OpenMP loops end at a barrier per kernel row (and per predicted row). GOMP's default
+# spins about 300000 times there, which collapses when another process takes the other core;
+# passive waiting (no spin) is 5x slower on problems with many small loops (letter: 26 classes).
+# A short spin before sleeping is as fast as either where it is fast (scripts/bench_cv.py).
+# libgomp reads this once, when the bindings load it; a user's own setting wins.
 if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
-    os.environ["OMP_WAIT_POLICY"] = "PASSIVE"  # schedule.wide_tail() reads it too
+    os.environ["GOMP_SPINCOUNT"] = "10000"  # schedule.wide_tail() reads it too
 
 from libsvm import svm as _svm  # noqa: E402  the official bindings: the only libsvm import
 

@@ -19,10 +19,11 @@ The schedule (measured with ``scripts/bench_cv.py``; five folds on two cores):
   gets both). On an idle machine this takes 5-fold CV from 1.15x to 1.00-1.03x the two-core
   bound W/2 (W = LIBSVM's single-thread time; a9a, 6000 rows). With other processes on the cores
   it gains nothing (5-10% slower in the same runs): a second thread then has no free core.
-* The wide tail is on only when OpenMP threads wait passively (``OMP_WAIT_POLICY=passive`` when
-  libgomp started). GOMP's default spins at each barrier; with any other busy process on the
-  cores a spinning team waits a scheduler slice per kernel row, and a two-thread fold then takes
-  5-30x longer than on one thread. One thread per task has no barrier to lose.
+* The wide tail is on only when OpenMP threads spin briefly at barriers before they sleep
+  (svmeval sets ``GOMP_SPINCOUNT=10000`` unless the user chose; or ``OMP_WAIT_POLICY=passive``).
+  GOMP's default spins long at each barrier; with any other busy process on the cores a
+  spinning team waits a scheduler slice per kernel row, and a two-thread fold then takes 5-30x
+  longer than on one thread. One thread per task has no barrier to lose.
 
 ``jobs=1`` runs the tasks in order, each with every core (as LIBSVM's own svm_cross_validation).
 """
@@ -50,8 +51,14 @@ def available_cores() -> int:
 
 
 def omp_waits_passively() -> bool:
-    """True when OpenMP threads sleep at barriers instead of spinning (OMP_WAIT_POLICY)."""
-    return os.environ.get("OMP_WAIT_POLICY", "").strip().lower() == "passive"
+    """True when OpenMP threads sleep at barriers soon instead of spinning long:
+    ``OMP_WAIT_POLICY=passive``, or a ``GOMP_SPINCOUNT`` of at most 100000 (svmeval sets 10000
+    unless the user chose a policy)."""
+    policy = os.environ.get("OMP_WAIT_POLICY", "").strip().lower()
+    if policy in ("passive", "active"):
+        return policy == "passive"
+    spin = os.environ.get("GOMP_SPINCOUNT", "").strip()
+    return spin.isdigit() and int(spin) <= 100_000
 
 
 def wide_tail() -> bool:

@@ -161,6 +161,11 @@ def test_wide_tail_follows_the_openmp_wait_policy(monkeypatch):
     monkeypatch.setenv("OMP_WAIT_POLICY", "active")
     assert not schedule.wide_tail()
     monkeypatch.delenv("OMP_WAIT_POLICY")
+    monkeypatch.delenv("GOMP_SPINCOUNT", raising=False)
+    assert not schedule.wide_tail()  # GOMP's default: long spins
+    monkeypatch.setenv("GOMP_SPINCOUNT", "10000")  # svmeval's default: a short spin, then sleep
+    assert schedule.wide_tail()
+    monkeypatch.setenv("GOMP_SPINCOUNT", "300000")
     assert not schedule.wide_tail()
 
 
