@@ -250,7 +250,9 @@ def test_ctrl_c_exits_130_without_traceback_or_output(tmp_path, jobs):
     out = tmp_path / "report.txt"
     proc = subprocess.Popen([sys.executable, "-m", "svmeval", "-q", "-v", "5", "-c", "32",
                              "--jobs", jobs, "-o", str(out), str(data)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            # a shell's background job inherits SIGINT ignored: undo that
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(2.0)  # inside the fold loop by now
     proc.send_signal(signal.SIGINT)
     start = time.monotonic()
