@@ -17,7 +17,7 @@ $(VENV)/.test: $(VENV)/.base
 	touch $@
 
 demo: $(VENV)/.base
-	$(VENV)/bin/svmeval -q -v 5 data/breast_cancer.scale
+	$(VENV)/bin/svmeval -q -v 5 --full data/breast_cancer.scale
 
 test: $(VENV)/.test
 	$(PY) -m pytest -q
