@@ -223,6 +223,14 @@ def _check(options: Options, positional: list[str]) -> Options:
     if options.score is None and not options.cross_validation:
         if model_file is None:
             model_file = os.path.basename(data_file) + ".model"
+        used = [name for name, value in (("--predictions", options.predictions),
+                                         ("--repeat", options.repeat != 1),
+                                         ("--output", options.output), ("--full", options.full))
+                if value]
+        if used:
+            raise OptionError(f"{', '.join(used)}: only with -v k (cross-validation) or --score")
+    if options.score is not None and (options.cross_validation or options.predictions):
+        raise OptionError("--score reports on existing predictions: no -v, no --predictions")
     if options.format not in FORMATS:
         raise OptionError(f"--format: {options.format!r} is not one of {', '.join(FORMATS)}")
     zd = ZERO_DIVISION.get(str(options.zero_division).strip().lower())

@@ -31,6 +31,8 @@ def svmeval(*args, cwd=None, stdin=None):
     (["--bogus", SMALL], "svmeval: unknown option: --bogus"),
     (["-w", "2", SMALL], "svmeval: option -w needs a class label"),
     (["--zero-division", "2", "-v", "5", SMALL], "svmeval: --zero-division: '2' is not one of 0, 1, nan"),
+    (["--predictions", "p", SMALL], "svmeval: --predictions: only with -v k (cross-validation) or --score"),
+    (["--score", "p", "-v", "5", SMALL], "svmeval: --score reports on existing predictions: no -v"),
 ])
 def test_bad_options_print_usage_and_exit_1(args, message):
     done = svmeval(*args)
