@@ -110,8 +110,10 @@ def ovr_scores_from_ovo(decision_values: np.ndarray, n_classes: int) -> np.ndarr
     return votes + conf / (3 * (np.abs(conf) + 1))
 
 
-def _class_scores(result):
-    """(scores per class in LIBSVM's label order, source), or None if unusable."""
+def _scores_of(result):
+    """(scores per class in LIBSVM's label order, source), or None if there are none."""
+    if result is None or not result.params.is_classification:
+        return None
     if result.probabilities is not None:
         return result.probabilities, "probabilities"
     dec = result.decision_values
@@ -200,28 +202,20 @@ def summarize(y_true, y_pred, *, regression: bool = False, pos_label: float | No
     elif pos_label is not None:
         raise SvmevalError("--pos-label applies to two-class data only")
 
-    def figures_of(r, t, p, scores_and_source):
-        rep = evaluate(t, p, labels=report.labels, zero_division=zero_division)
-        rank = None
-        if scores_and_source is not None and _all_true_labels_scored(t, r.labels):
-            scores, source = scores_and_source
-            rank = ranking_figures(t, scores, r.labels, positive=positive, source=source)
-        return scalar_figures(rep, rank)
+    def ranking_of(t, scored, score_labels):
+        if scored is None or not _all_true_labels_scored(t, score_labels):
+            return None
+        return ranking_figures(t, scored[0], score_labels, positive=positive, source=scored[1])
 
-    rank = None
-    scored = _class_scores(result) if result is not None and result.params.is_classification else None
-    if scored is not None and _all_true_labels_scored(y_true, result.labels):
-        rank = ranking_figures(y_true, scored[0], result.labels, positive=positive, source=scored[1])
-    folds = []
-    if result is not None and scored is not None:
-        folds = [figures_of(result, y_true[m], y_pred[m], (scored[0][m], scored[1]))
-                 for m in _fold_masks(result)]
-    elif result is not None:
-        folds = [figures_of(result, y_true[m], y_pred[m], None) for m in _fold_masks(result)]
-    reps = []
-    for r in repeats or []:
-        s = _class_scores(r) if r.params.is_classification else None
-        reps.append(figures_of(r, r.y_true, r.y_pred, s))
+    def figures_of(t, p, scored, score_labels):
+        rep = evaluate(t, p, labels=report.labels, zero_division=zero_division)
+        return scalar_figures(rep, ranking_of(t, scored, score_labels))
+
+    scored = _scores_of(result)
+    rank = ranking_of(y_true, scored, result.labels) if result is not None else None
+    folds = [figures_of(y_true[m], y_pred[m], scored and (scored[0][m], scored[1]), result.labels)
+             for m in _fold_masks(result)]
+    reps = [figures_of(r.y_true, r.y_pred, _scores_of(r), r.labels) for r in repeats or []]
     return Summary(kind="classification", n_samples=len(y_true), classification=report,
                    ranking=rank, correct=correct, accuracy_percent=100.0 * correct / len(y_true),
                    positive=positive, negative=negative,
