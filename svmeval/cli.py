@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import sys
 
+import numpy as np
+
 from . import data, engine, multilabel, report
 from .errors import DataFormatError, OptionError, ParameterError, SvmevalError
 from .files import atomic_write
@@ -143,6 +145,10 @@ def score(options: Options) -> int:
     if options.multilabel:
         return score_multilabel(options, dataset)
     y_pred = read_predictions(options.score, expected=dataset.n_samples)
+    if not options.params.is_regression and not np.array_equal(y_pred, np.trunc(y_pred)):
+        # LIBSVM classifiers predict (int) labels: fractional predictions are a regression's
+        raise SvmevalError(f"{options.score}: predictions are not class labels (not integers); "
+                           "give -s 3 or -s 4 to score a regression")
     summary = summarize(dataset.y, y_pred, regression=options.params.is_regression,
                         pos_label=options.pos_label, zero_division=options.zero_division,
                         meta={"mode": "score", "data_file": options.data_file,

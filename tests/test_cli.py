@@ -264,3 +264,18 @@ def test_ctrl_c_exits_130_without_traceback_or_output(tmp_path, jobs):
     assert stderr == "svmeval: interrupted\n"
     assert stdout == ""
     assert list(tmp_path.iterdir()) == [data]
+
+
+def test_score_regression_predictions(tmp_path):
+    data = shared_file("data", "housing_scale")
+    pred = tmp_path / "p"
+    cv = svmeval("-q", "-s", "3", "-v", "5", "--predictions", pred, data)
+    scored = svmeval("-s", "3", "--score", pred, data)
+    assert scored.returncode == 0, scored.stderr
+    # svm-predict's regression lines carry svm-train's figures
+    mse = cv.stdout.splitlines()[0].split(" = ")[1]
+    assert scored.stdout.splitlines()[0] == f"Mean squared error = {mse} (regression)"
+    wrong = svmeval("--score", pred, data)
+    assert wrong.returncode == 1
+    assert wrong.stderr == (f"svmeval: {pred}: predictions are not class labels (not integers); "
+                            "give -s 3 or -s 4 to score a regression\n")
