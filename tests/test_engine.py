@@ -133,3 +133,30 @@ def test_precomputed_kernel_is_bit_identical(tmp_path):
     # the same kernel as -t 0 on the features: LIBSVM's linear kernel gives the same predictions
     linear = cross_validate(ds, params_of("-t 0"), 5)
     assert np.array_equal(linear.y_pred, cross_validate(read_dataset(path), params_of("-t 4"), 5).y_pred)
+
+
+@pytest.mark.parametrize("name", ["svmguide1", "mushrooms", "breast-cancer_scale"])
+def test_decision_value_sign_matches_libsvm_prediction_in_every_fold(name):
+    """Whatever label order each fold's model had, a positive stored decision value means the
+    first label of the whole data set's LIBSVM order: the sign reproduces LIBSVM's vote."""
+    result = cross_validate(read_dataset(shared_file("data", name)), SvmParams(), 5)
+    dec = result.decision_values[:, 0]
+    assert not np.isnan(dec).any()
+    first, second = result.labels
+    assert np.array_equal(np.where(dec > 0, first, second), result.y_pred)
+
+
+def test_multiclass_decision_values_reproduce_libsvm_votes():
+    path = shared_file("data", "iris.scale")
+    result = cross_validate(read_dataset(path), SvmParams(), 5)
+    labels, n = result.labels, len(result.labels)
+    votes = np.zeros((result.n_samples, n), dtype=int)
+    k = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            wins = result.decision_values[:, k] > 0
+            votes[wins, i] += 1
+            votes[~wins, j] += 1
+            k += 1
+    # svm_predict_values: the first class with the most votes, in LIBSVM's label order
+    assert np.array_equal(labels[np.argmax(votes, axis=1)], result.y_pred)
