@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 
-from . import data, engine, multilabel, report
+from . import data, engine, multilabel, multilabel_summary, report
 from .errors import DataFormatError, OptionError, ParameterError, SvmevalError
 from .files import atomic_write
 from .options import USAGE, Options, parse_args
@@ -113,7 +113,7 @@ def run_multilabel(options: Options, dataset) -> int:
         dataset, options.params, options.nr_fold, seed=options.seed, jobs=options.jobs,
         quiet=options.quiet,
         progress=_start_bar(make_progress(enabled=not options.quiet, unit="label x fold tasks")))
-    summary = multilabel.summarize_multilabel(result, zero_division=options.zero_division,
+    summary = multilabel_summary.summarize_multilabel(result, zero_division=options.zero_division,
                                               meta={"data_file": options.data_file})
     if options.predictions:
         atomic_write(options.predictions, format_label_set_predictions(result))
@@ -124,7 +124,7 @@ def run_multilabel(options: Options, dataset) -> int:
 
 def score_multilabel(options: Options, dataset) -> int:
     sets = read_label_set_predictions(options.score, expected=dataset.n_samples)
-    summary = multilabel.score_label_sets(
+    summary = multilabel_summary.score_label_sets(
         dataset, sets, zero_division=options.zero_division,
         meta={"mode": "score", "data_file": options.data_file, "predictions_file": options.score})
     emit(options, multilabel_report.render(summary, format=options.format,

@@ -8,7 +8,6 @@ import sys
 
 import numpy as np
 import pytest
-
 from conftest import ROOT, shared_file
 
 SMALL = ROOT / "data" / "breast_cancer.scale"

@@ -6,8 +6,8 @@ import ctypes
 
 import numpy as np
 import pytest
-
 from conftest import shared_file
+
 from svmeval import _libsvm
 from svmeval.data import read_dataset
 from svmeval.engine import cross_validate

@@ -18,16 +18,15 @@ from svmeval import _libsvm
 from svmeval.data import read_dataset
 from svmeval.errors import DataFormatError, ParameterError, SvmevalError
 from svmeval.folds import libsvm_folds
-from svmeval.predictions import format_label_set_predictions, read_label_set_predictions
 from svmeval.multilabel import (
     MultilabelCVResult,
     cross_validate_multilabel,
     dataset_indicator,
     dataset_label_sets,
-    score_label_sets,
-    summarize_multilabel,
 )
+from svmeval.multilabel_summary import score_label_sets, summarize_multilabel
 from svmeval.params import SvmParams
+from svmeval.predictions import format_label_set_predictions, read_label_set_predictions
 from svmeval.report.multilabel import render
 
 skm = pytest.importorskip("sklearn.metrics")

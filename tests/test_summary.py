@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from conftest import ROOT, shared_file
+
 from svmeval.data import read_dataset
 from svmeval.engine import cross_validate
 from svmeval.params import SvmParams
