@@ -29,6 +29,7 @@ from libsvm import svm as _svm  # noqa: E402  the official bindings: the only li
 
 from . import _reader  # noqa: E402  svmeval's C extension, for its no-op print function
 from .errors import ParameterError, SvmevalError
+from .files import atomic_path
 from .params import C_SVC, NU_SVC, SvmParams
 
 _lib = _svm.libsvm
@@ -272,12 +273,6 @@ class Model:
 
     def save(self, path: str) -> None:
         """Write the model as svm-train does, atomically (a temporary file, then rename)."""
-        directory = os.path.dirname(os.path.abspath(path))
-        tmp = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.{threading.get_ident()}.tmp")
-        try:
+        with atomic_path(path) as tmp:
             if _save_model(os.fsencode(tmp), self._ptr) != 0:
                 raise SvmevalError(f"{path}: cannot save model file")
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
