@@ -83,28 +83,18 @@ buf_grow(Buf *b, Py_ssize_t need)
 #define BUF_AT(b, T) ((T *)(PyByteArray_AS_STRING((b)->ba) + (b)->used))
 
 static inline int
-buf_push_f64(Buf *b, double v)
+buf_push(Buf *b, const void *v, Py_ssize_t size)
 {
-    if (b->used + (Py_ssize_t)sizeof(double) > PyByteArray_GET_SIZE(b->ba) &&
-        buf_grow(b, sizeof(double)) < 0)
+    if (b->used + size > PyByteArray_GET_SIZE(b->ba) && buf_grow(b, size) < 0)
         return -1;
-    memcpy(PyByteArray_AS_STRING(b->ba) + b->used, &v, sizeof v);
-    b->used += sizeof v;
+    memcpy(PyByteArray_AS_STRING(b->ba) + b->used, v, (size_t)size);
+    b->used += size;
     return 0;
 }
 
-static inline int
-buf_push_i64(Buf *b, int64_t v)
-{
-    if (b->used + (Py_ssize_t)sizeof(int64_t) > PyByteArray_GET_SIZE(b->ba) &&
-        buf_grow(b, sizeof(int64_t)) < 0)
-        return -1;
-    memcpy(PyByteArray_AS_STRING(b->ba) + b->used, &v, sizeof v);
-    b->used += sizeof v;
-    return 0;
-}
+#define buf_push_f64(b, v) buf_push((b), &(double){(v)}, (Py_ssize_t)sizeof(double))
+#define buf_push_i64(b, v) buf_push((b), &(int64_t){(v)}, (Py_ssize_t)sizeof(int64_t))
 
-/* shrink to the bytes in use and hand the bytearray over (new reference) */
 static PyObject *
 buf_take(Buf *b)
 {
