@@ -25,6 +25,20 @@ def g(value: float) -> str:
     return "n/a" if math.isnan(value) else f"{value:g}"
 
 
+def c_g(value: float) -> str:
+    """C printf's %g as glibc prints svm-train's values: an undefined value (0.0/0.0 in C,
+    a negative quiet NaN on every platform LIBSVM is built for) prints as ``-nan``."""
+    return "-nan" if math.isnan(value) else f"{value:g}"
+
+
+def c_f1(precision: float, recall: float) -> float:
+    """The patched svm-train's F1, 2PR/(P+R) in double arithmetic: 0/0 (P = R = 0) and an
+    undefined P or R give NaN, where the full report's F1 (2TP/(2TP+FP+FN)) is 0."""
+    if math.isnan(precision) or math.isnan(recall) or precision + recall == 0:
+        return math.nan
+    return 2 * precision * recall / (precision + recall)
+
+
 def fixed(value: float, digits: int) -> str:
     return "n/a" if math.isnan(value) else f"{value:.{digits}f}"
 
@@ -33,17 +47,18 @@ def svm_train_lines(summary) -> str:
     """Exactly what svm-train (with the per-class patch for two classes) prints for -v."""
     if summary.kind == "regression":
         r = summary.regression
-        return (f"Cross Validation Mean squared error = {g(r.mean_squared_error)}\n"
-                f"Cross Validation Squared correlation coefficient = {g(r.squared_correlation)}\n")
+        return (f"Cross Validation Mean squared error = {c_g(r.mean_squared_error)}\n"
+                f"Cross Validation Squared correlation coefficient = {c_g(r.squared_correlation)}\n")
     out = [f"Cross Validation Accuracy = {summary.accuracy_percent:g}%\n"]
     if summary.is_binary:
         c = summary.classification
         for title, label in (("Positive", summary.positive), ("Negative", summary.negative)):
             k = summary.class_index(label)
+            precision, recall = float(c.precision[k]), float(c.recall[k])
             out.append(f"{title} ({label_text(label)}) class:\n"
-                       f"  precision = {g(c.precision[k])}\n"
-                       f"     recall = {g(c.recall[k])}\n"
-                       f"   F1 value = {g(c.f1[k])}\n\n")
+                       f"  precision = {c_g(precision)}\n"
+                       f"     recall = {c_g(recall)}\n"
+                       f"   F1 value = {c_g(c_f1(precision, recall))}\n\n")
     return "".join(out)
 
 
@@ -51,8 +66,8 @@ def score_lines(summary) -> str:
     """svm-predict's lines for a predictions file scored against a data file."""
     if summary.kind == "regression":
         r = summary.regression
-        return (f"Mean squared error = {g(r.mean_squared_error)} (regression)\n"
-                f"Squared correlation coefficient = {g(r.squared_correlation)} (regression)\n")
+        return (f"Mean squared error = {c_g(r.mean_squared_error)} (regression)\n"
+                f"Squared correlation coefficient = {c_g(r.squared_correlation)} (regression)\n")
     return (f"Accuracy = {summary.accuracy_percent:g}% "
             f"({summary.correct}/{summary.n_samples}) (classification)\n")
 
