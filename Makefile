@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-DEPS   := pyproject.toml setup.py $(wildcard svmeval/*.c)
+DEPS   := pyproject.toml setup.py $(wildcard svmeval/io/*.c)
 
 .PHONY: demo test bench clean
 
@@ -26,4 +26,4 @@ bench: $(VENV)/.test
 	$(PY) scripts/bench_cv.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info svmeval/*.so
+	rm -rf $(VENV) build *.egg-info svmeval/io/*.so

@@ -16,7 +16,7 @@ cross-validation with svm-train's defaults (C-SVC, RBF, C=1, gamma=1/num_feature
 * ``lib-1t``  libsvm-official's ``svm_train(prob, '-q -v 5')`` with ``OMP_NUM_THREADS=1``:
   the single-thread work **W**;
 * ``lib``     the same with LIBSVM's OpenMP threads as it sets them (``OMP_NUM_THREADS`` unset);
-* ``sv-j1``   ``svmeval.engine.cross_validate(ds, SvmParams(), 5, jobs=1)``;
+* ``sv-j1``   ``svmeval.cv.engine.cross_validate(ds, SvmParams(), 5, jobs=1)``;
 * ``sv``      the same with the default jobs (the cores);
 * ``sv-pw``   ``sv`` with ``OMP_WAIT_POLICY=passive`` (OpenMP threads sleep at barriers at once)
   instead of svmeval's default short spin (``GOMP_SPINCOUNT=10000``);
@@ -80,8 +80,8 @@ def child(kind: str, path: str, out: str, n_features: int) -> None:
         jobs = int(os.environ["BENCH_JOBS"]) or None
         sys.path.insert(0, str(ROOT))
         import numpy as np
-        from svmeval.data import read_dataset
-        from svmeval.engine import cross_validate
+        from svmeval.io.data import read_dataset
+        from svmeval.cv.engine import cross_validate
         from svmeval.params import SvmParams
         ds = read_dataset(path)
         t = time.perf_counter()

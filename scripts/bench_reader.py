@@ -6,9 +6,9 @@ Contenders (each measured in a fresh subprocess, so that imports, caches and pea
 leak from one to the next; the time is the best of --repeat runs, fewer once 5 s have passed,
 taken after the imports):
 
-  svmeval       svmeval.data.read_dataset(path) + svmeval._libsvm.make_problem(ds)
+  svmeval       svmeval.io.data.read_dataset(path) + svmeval.cv._libsvm.make_problem(ds)
                 (file -> the svm_problem LIBSVM trains on)
-  svmeval-read  svmeval.data.read_dataset(path) alone (file -> Dataset, CSR arrays)
+  svmeval-read  svmeval.io.data.read_dataset(path) alone (file -> Dataset, CSR arrays)
   libsvm        libsvm.svmutil.svm_read_problem(path) + libsvm.svm.svm_problem(y, x)
                 (the official Python bindings' path to the same svm_problem)
   sklearn       sklearn.datasets.load_svmlight_file(path) (file -> CSR matrix)
@@ -43,13 +43,13 @@ def rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 if contender == "svmeval-read":
-    from svmeval.data import read_dataset
+    from svmeval.io.data import read_dataset
     def run():
         return (read_dataset(path),)
 elif contender == "svmeval":
-    from svmeval.data import read_dataset
+    from svmeval.io.data import read_dataset
     try:
-        from svmeval._libsvm import make_problem
+        from svmeval.cv._libsvm import make_problem
     except ImportError:  # without it, the figure is the reader's alone
         make_problem = None
     def run():

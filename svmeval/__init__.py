@@ -13,8 +13,8 @@ The metrics in :mod:`svmeval.metrics` work on any ``y_true, y_pred`` (or scores)
 
 __version__ = "0.1.0"
 
-from .data import Dataset, read_dataset
-from .engine import CVResult, cross_validate, train_and_save
+from .cv import CVResult, cross_validate, train_and_save
+from .io import Dataset, read_dataset
 from .errors import DataFormatError, OptionError, ParameterError, SvmevalError
 from .params import SvmParams
 from .summary import Summary, summarize

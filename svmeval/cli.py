@@ -7,18 +7,21 @@ import sys
 
 import numpy as np
 
-from . import data, engine, multilabel, multilabel_summary, report
+from . import report
+from .cv import engine, multilabel
 from .errors import DataFormatError, OptionError, ParameterError, SvmevalError
-from .files import atomic_write
-from .options import USAGE, Options, parse_args
-from .predictions import (
+from .io import data
+from .io.output import atomic_write
+from .io.predictions import (
     format_label_set_predictions,
     format_predictions,
     read_label_set_predictions,
     read_predictions,
 )
+from .options import USAGE, Options, parse_args
 from .progress import make_progress
 from .report import multilabel as multilabel_report
+from .summary import multilabel as multilabel_summary
 from .summary import summarize
 
 PROG = "svmeval"

@@ -1,7 +1,7 @@
 """A one-line progress bar on standard error for long cross-validations.
 
 ``make_progress`` gives the ``progress(done, total)`` callback that
-:func:`svmeval.engine.cross_validate` (through :func:`svmeval.schedule.run_tasks`) calls as folds
+:func:`svmeval.cv.engine.cross_validate` (through :func:`svmeval.cv.schedule.run_tasks`) calls as folds
 end, or ``None`` when no bar is wanted: with ``-q``, or when the stream is not a terminal (a pipe,
 a file, a CI log), where nothing at all is written. On a terminal the bar is one line, redrawn in
 place with a carriage return::

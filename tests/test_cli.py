@@ -79,8 +79,8 @@ def test_help_goes_to_stdout():
 
 
 def test_predictions_file_and_score_round_trip(tmp_path):
-    from svmeval.data import read_dataset
-    from svmeval.engine import cross_validate
+    from svmeval.io.data import read_dataset
+    from svmeval.cv.engine import cross_validate
     from svmeval.params import SvmParams
 
     pred = tmp_path / "cv.pred"

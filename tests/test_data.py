@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from svmeval import data as data_mod
-from svmeval.data import Dataset, read_dataset
+from svmeval.io import data as data_mod
+from svmeval.io.data import Dataset, read_dataset
 from svmeval.errors import DataFormatError
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -200,7 +200,7 @@ def test_truncated_compressed_file(tmp_path, suffix):
 
 def _stdin_read(payload: bytes, multilabel: bool = False) -> str:
     code = (
-        "from svmeval.data import read_dataset\n"
+        "from svmeval.io.data import read_dataset\n"
         "from svmeval.errors import DataFormatError\n"
         "try:\n"
         f"    ds = read_dataset('-', multilabel={multilabel})\n"
@@ -347,7 +347,7 @@ CV_SCRIPT = """
 import ctypes, sys
 from libsvm.svm import svm_problem
 from libsvm.svmutil import svm_read_problem, svm_train
-from svmeval.data import read_dataset
+from svmeval.io.data import read_dataset
 
 path = sys.argv[1]
 srand = ctypes.CDLL(None).srand

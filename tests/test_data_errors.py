@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from svmeval.data import Dataset, check_precomputed, read_dataset
+from svmeval.io.data import Dataset, check_precomputed, read_dataset
 from svmeval.errors import DataFormatError
 
 NONFINITE = "is not finite (LIBSVM cannot use NaN or infinity)"

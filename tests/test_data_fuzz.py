@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from svmeval import _reader
-from svmeval.data import check_precomputed, read_dataset
+from svmeval.io import _reader
+from svmeval.io.data import check_precomputed, read_dataset
 from svmeval.errors import DataFormatError
 
 FUZZ = settings(max_examples=300, deadline=None,

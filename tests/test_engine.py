@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from conftest import shared_file
 
-from svmeval import _libsvm
-from svmeval.data import read_dataset
-from svmeval.engine import cross_validate
-from svmeval.folds import group_classes
+from svmeval.cv import _libsvm
+from svmeval.io.data import read_dataset
+from svmeval.cv.engine import cross_validate
+from svmeval.cv.folds import group_classes
 from svmeval.params import SvmParams
 
 libsvm_svm = pytest.importorskip("libsvm.svm")

@@ -14,19 +14,19 @@ import numpy as np
 import pytest
 from conftest import shared_file
 
-from svmeval import _libsvm
-from svmeval.data import read_dataset
+from svmeval.cv import _libsvm
+from svmeval.io.data import read_dataset
 from svmeval.errors import DataFormatError, ParameterError, SvmevalError
-from svmeval.folds import libsvm_folds
-from svmeval.multilabel import (
+from svmeval.cv.folds import libsvm_folds
+from svmeval.cv.multilabel import (
     MultilabelCVResult,
     cross_validate_multilabel,
     dataset_indicator,
     dataset_label_sets,
 )
-from svmeval.multilabel_summary import score_label_sets, summarize_multilabel
+from svmeval.summary.multilabel import score_label_sets, summarize_multilabel
 from svmeval.params import SvmParams
-from svmeval.predictions import format_label_set_predictions, read_label_set_predictions
+from svmeval.io.predictions import format_label_set_predictions, read_label_set_predictions
 from svmeval.report.multilabel import render
 
 skm = pytest.importorskip("sklearn.metrics")

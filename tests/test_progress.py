@@ -7,7 +7,7 @@ import io
 import pytest
 
 from svmeval.progress import ProgressBar, format_seconds, make_progress
-from svmeval.schedule import run_tasks
+from svmeval.cv.schedule import run_tasks
 
 
 class FakeTTY(io.StringIO):

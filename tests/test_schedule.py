@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from svmeval import schedule
-from svmeval.schedule import run_tasks
+from svmeval.cv import schedule
+from svmeval.cv.schedule import run_tasks
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -208,8 +208,8 @@ def test_cross_validation_identical_for_every_jobs_value(name, monkeypatch):
     path = SHARED_DATA / name
     if not path.exists():
         pytest.skip(f"{path} is absent (the shared data sets live in ../shared/data)")
-    from svmeval.data import read_dataset
-    from svmeval.engine import cross_validate
+    from svmeval.io.data import read_dataset
+    from svmeval.cv.engine import cross_validate
     from svmeval.params import SvmParams
 
     ds = read_dataset(str(path))

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from conftest import ROOT, shared_file
 
-from svmeval.data import read_dataset
-from svmeval.engine import cross_validate
+from svmeval.io.data import read_dataset
+from svmeval.cv.engine import cross_validate
 from svmeval.params import SvmParams
-from svmeval.summary import ovr_scores_from_ovo, summarize
+from svmeval.summary.single import ovr_scores_from_ovo, summarize
 
 metrics = pytest.importorskip("sklearn.metrics")
 

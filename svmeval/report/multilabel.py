@@ -1,4 +1,4 @@
-"""Reports of a multi-label run (:class:`svmeval.multilabel_summary.MultilabelSummary`): text, JSON, CSV.
+"""Reports of a multi-label run (:class:`svmeval.summary.multilabel.MultilabelSummary`): text, JSON, CSV.
 
 ``render(summary, *, format="text", digits=4) -> str``. Reporters format; every figure comes
 from the summary.
@@ -219,7 +219,7 @@ REPORTERS = {"text": _text, "json": _json, "csv": _csv}
 
 
 def render(summary, *, format: str = "text", digits: int = 4, full: bool = False) -> str:
-    """The report of a :class:`~svmeval.multilabel_summary.MultilabelSummary` in ``format`` ("text",
+    """The report of a :class:`~svmeval.summary.multilabel.MultilabelSummary` in ``format`` ("text",
     "json" or "csv"). ``digits``: decimals in the text report's tables. ``full`` is accepted
     for the same call as the single-label reporters; the multi-label text report is always
     full."""

@@ -8,7 +8,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 
-from .errors import SvmevalError
+from ..errors import SvmevalError
 
 
 @contextlib.contextmanager

@@ -1,4 +1,4 @@
-"""Multi-label data: binary-relevance cross-validation (figures: :mod:`svmeval.multilabel_summary`).
+"""Multi-label data: binary-relevance cross-validation (figures: :mod:`svmeval.summary.multilabel`).
 
 Binary relevance trains one SVM per label ("has this label" = +1 against "has not" = -1) and
 predicts, for each sample, the set of labels whose SVM says +1.
@@ -9,7 +9,7 @@ not stratify). LIBSVM itself would stratify each label's C-SVC folds by that lab
 label other folds; one common split is what makes per-sample figures (samples F1, subset
 accuracy, the ranking figures) the figures of one cross-validation. Within a fold, each label's
 training set is ``perm[:begin] + perm[end:]`` (LIBSVM's order), trained and predicted as in
-:class:`svmeval.engine.CVPlan`.
+:class:`svmeval.cv.engine.CVPlan`.
 
 Scores. A sample's score for a label is its SVM's decision value. For a {-1,+1} problem LIBSVM
 orders the classes +1 first whatever order they appear in, and CVPlan keeps the decision values
@@ -40,9 +40,9 @@ import numpy as np
 
 from . import _libsvm
 from .engine import CVPlan, prepare
-from .errors import ParameterError, SvmevalError
+from ..errors import ParameterError, SvmevalError
 from .folds import Folds, libsvm_folds
-from .params import SVM_TYPES, SvmParams
+from ..params import SVM_TYPES, SvmParams
 from .schedule import run_tasks
 
 __all__ = [
@@ -68,7 +68,7 @@ def _check_multilabel(dataset) -> None:
 
 
 def dataset_indicator(dataset, labels=None) -> tuple[np.ndarray, np.ndarray]:
-    """``(Y, label_names)`` of a multi-label :class:`~svmeval.data.Dataset`.
+    """``(Y, label_names)`` of a multi-label :class:`~svmeval.io.data.Dataset`.
 
     ``label_names``: float64, ascending, the labels seen in the file (or ``labels``, which must
     hold them all); ``Y``: int8 n_samples x n_labels, ``Y[i, j] = 1`` iff sample i has

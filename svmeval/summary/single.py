@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import SvmevalError
-from .metrics import evaluate, ranking
-from .metrics.classification import ClassificationReport
-from .metrics.regression import RegressionReport, regression_report
+from ..errors import SvmevalError
+from ..metrics import evaluate, ranking
+from ..metrics.classification import ClassificationReport
+from ..metrics.regression import RegressionReport, regression_report
 
 
 @dataclass(frozen=True, eq=False)

@@ -15,7 +15,7 @@ import re
 
 import numpy as np
 
-from .errors import DataFormatError
+from ..errors import DataFormatError
 
 
 def _read_text(path: str) -> str:

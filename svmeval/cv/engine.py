@@ -16,10 +16,10 @@ from typing import Callable
 import numpy as np
 
 from . import _libsvm
-from .data import check_precomputed
-from .errors import SvmevalError
+from ..io.data import check_precomputed
+from ..errors import SvmevalError
 from .folds import Folds, group_classes, libsvm_folds
-from .params import PRECOMPUTED, SvmParams
+from ..params import PRECOMPUTED, SvmParams
 from .schedule import run_tasks
 
 

@@ -1,4 +1,4 @@
-"""The figures of a multi-label run (binary relevance, :mod:`svmeval.multilabel`), or of an
+"""The figures of a multi-label run (binary relevance, :mod:`svmeval.cv.multilabel`), or of an
 existing multi-label predictions file: set figures, ranking figures from the scores, and each
 fold's figures with their mean ± sd. Reporters format a :class:`MultilabelSummary`; they compute
 nothing.
@@ -12,21 +12,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import SvmevalError
-from .metrics.measures import parse_zero_division
-from .metrics.multilabel import (
+from ..errors import SvmevalError
+from ..metrics.measures import parse_zero_division
+from ..metrics.multilabel import (
     MultilabelReport,
     evaluate_multilabel,
     label_sets_to_indicator,
 )
-from .metrics.ranking import (
+from ..metrics.ranking import (
     coverage_error,
     label_ranking_average_precision,
     label_ranking_loss,
     per_label_average_precision,
 )
-from .multilabel import MultilabelCVResult, _check_multilabel, dataset_indicator
-from .summary import spread
+from ..cv.multilabel import MultilabelCVResult, _check_multilabel, dataset_indicator
+from .single import spread
 
 __all__ = [
     "FOLD_FIGURES",

@@ -1,5 +1,5 @@
 /*
- * svmeval._reader: a strict, streaming LIBSVM-format parser.
+ * svmeval.io._reader: a strict, streaming LIBSVM-format parser.
  *
  * The Python side (svmeval/data.py) opens the file, decompresses it if needed, and feeds the
  * bytes to a Reader in chunks; the Reader parses whole lines and appends to growable bytearrays
@@ -20,7 +20,7 @@
  * strtod_l in the C locale. Like svm-train, a value for which strtod reports ERANGE (overflow,
  * or underflow to a subnormal number or zero) is refused.
  *
- * Errors raise svmeval._reader.ParseError(line, kind, token, detail); data.py turns the kind
+ * Errors raise svmeval.io._reader.ParseError(line, kind, token, detail); data.py turns the kind
  * into the message.
  */
 #define PY_SSIZE_T_CLEAN
@@ -604,7 +604,7 @@ static PyGetSetDef Reader_getset[] = {
 };
 
 static PyTypeObject ReaderType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "svmeval._reader.Reader",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "svmeval.io._reader.Reader",
     .tp_basicsize = sizeof(Reader),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Reader(multilabel=False): a streaming, strict LIBSVM-format parser.",
@@ -647,8 +647,8 @@ static PyMethodDef module_methods[] = {
 };
 
 static struct PyModuleDef moduledef = {
-    PyModuleDef_HEAD_INIT, "svmeval._reader",
-    "Strict, streaming LIBSVM-format parser (see svmeval.data).", -1, module_methods,
+    PyModuleDef_HEAD_INIT, "svmeval.io._reader",
+    "Strict, streaming LIBSVM-format parser (see svmeval.io.data).", -1, module_methods,
 };
 
 PyMODINIT_FUNC
@@ -673,7 +673,7 @@ PyInit__reader(void)
     if (m == NULL)
         return NULL;
     ParseError = PyErr_NewExceptionWithDoc(
-        "svmeval._reader.ParseError",
+        "svmeval.io._reader.ParseError",
         "A line the reader refuses: args are (line, kind, token, detail).", PyExc_ValueError,
         NULL);
     if (ParseError == NULL || PyModule_AddObject(m, "ParseError", ParseError) < 0) {

@@ -27,10 +27,10 @@ if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
 
 from libsvm import svm as _svm  # noqa: E402  the official bindings: the only libsvm import
 
-from . import _reader  # noqa: E402  svmeval's C extension, for its no-op print function
-from .errors import ParameterError, SvmevalError
-from .files import atomic_path
-from .params import C_SVC, NU_SVC, SvmParams
+from ..io import _reader  # noqa: E402  svmeval's C extension, for its no-op print function
+from ..errors import ParameterError, SvmevalError
+from ..io.output import atomic_path
+from ..params import C_SVC, NU_SVC, SvmParams
 
 _lib = _svm.libsvm
 
@@ -164,7 +164,7 @@ class Problem:
 
 
 def make_problem(dataset, y: np.ndarray | None = None) -> Problem:
-    """The LIBSVM problem of a :class:`~svmeval.data.Dataset` (labels ``y`` if given)."""
+    """The LIBSVM problem of a :class:`~svmeval.io.data.Dataset` (labels ``y`` if given)."""
     labels = dataset.y if y is None else y
     return Problem.from_csr(labels, dataset.indptr, dataset.indices, dataset.values)
 

@@ -17,7 +17,7 @@ svm-train silently drops a trailing token without a colon (``# comment``); this 
 
 Files may be gzip, bzip2 or xz compressed (recognised by their content, or by a ``.gz``, ``.bz2``,
 ``.xz`` suffix); ``-`` reads standard input. Parsing is done by the C extension
-``svmeval._reader`` chunk by chunk: no Python object per feature, and the arrays it fills become
+``svmeval.io._reader`` chunk by chunk: no Python object per feature, and the arrays it fills become
 the Dataset's numpy arrays without a copy.
 """
 
@@ -35,7 +35,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from .errors import DataFormatError
+from ..errors import DataFormatError
 
 CHUNK_SIZE = 1 << 22  # bytes handed to the parser at a time
 STDIN_NAME = "<stdin>"  # the name of standard input ("-") in a Dataset and in messages
@@ -175,7 +175,7 @@ def _load_extension():
         from . import _reader
     except ImportError as exc:  # pragma: no cover - an unbuilt checkout
         raise ImportError(
-            "svmeval._reader (the compiled LIBSVM-format parser) is not built: run "
+            "svmeval.io._reader (the compiled LIBSVM-format parser) is not built: run "
             "`pip install -e .` or `python setup.py build_ext --inplace` "
             f"in the source tree ({exc})"
         ) from None
