@@ -5,11 +5,15 @@ from __future__ import annotations
 import os
 import sys
 
-import numpy as np
-
 from . import report
 from .cv import engine, multilabel
-from .errors import DataFormatError, OptionError, ParameterError, SvmevalError
+from .errors import (
+    ArgumentError,
+    DataFormatError,
+    OptionError,
+    ParameterError,
+    SvmevalError,
+)
 from .io import data
 from .io.output import atomic_write
 from .io.predictions import (
@@ -20,11 +24,14 @@ from .io.predictions import (
 )
 from .options import USAGE, Options, parse_args
 from .progress import make_progress
-from .report import multilabel as multilabel_report
-from .summary import multilabel as multilabel_summary
-from .summary import summarize
+from .summary import score_label_sets, summarize, summarize_predictions
+from .summary.single import FractionalPredictions
 
 PROG = "svmeval"
+
+#: library arguments as the command line spells them
+FLAGS = {"pos_label": "--pos-label", "zero_division": "--zero-division", "repeat": "--repeat",
+         "seed": "--seed", "jobs": "--jobs"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,6 +55,9 @@ def run_reporting_errors(options: Options) -> int:
         return _fail(f"ERROR: {exc}")  # svm-train's words for svm_check_parameter
     except DataFormatError as exc:
         return _fail(str(exc))
+    except ArgumentError as exc:  # the library names its argument; say the flag instead
+        return _fail(f"{PROG}: {FLAGS.get(exc.argument, exc.argument)}"
+                     f"{'' if exc.argument == 'regression' else ' '}{exc.message}")
     except SvmevalError as exc:
         return _fail(f"{PROG}: {exc}")
     except KeyboardInterrupt:
@@ -84,21 +94,13 @@ def run(options: Options) -> int:
         return run_multilabel(options, dataset)
     if not options.cross_validation:
         return train(options, dataset)
-    bar = _start_bar(make_progress(enabled=not options.quiet))
-    results = []
-    for r, seed in enumerate(range(options.seed, options.seed + options.repeat)):
-        results.append(engine.cross_validate(
-            dataset, options.params, options.nr_fold, seed=seed, jobs=options.jobs,
-            quiet=options.quiet, progress=_repetition_progress(bar, r, options.repeat)))
-    result = results[0]
-    summary = summarize(result.y_true, result.y_pred,
-                        regression=options.params.is_regression, pos_label=options.pos_label,
-                        zero_division=options.zero_division, result=result,
-                        repeats=results if options.repeat > 1 else None,
-                        meta={"mode": "cv", "data_file": options.data_file,
-                              "n_folds": result.n_folds, "seed": result.seed,
-                              "repeat": options.repeat,
-                              "parameters": result.params.as_dict()})
+    result = engine.cross_validate(
+        dataset, options.params, options.nr_fold, seed=options.seed, repeat=options.repeat,
+        jobs=options.jobs, quiet=options.quiet,
+        progress=_start_bar(make_progress(enabled=not options.quiet)))
+    summary = summarize(result, pos_label=options.pos_label,
+                        zero_division=options.zero_division,
+                        meta={"data_file": options.data_file})
     if options.predictions:
         atomic_write(options.predictions, format_predictions(result))
     emit(options, report.render(summary, format=options.format, digits=options.digits,
@@ -116,22 +118,22 @@ def run_multilabel(options: Options, dataset) -> int:
         dataset, options.params, options.nr_fold, seed=options.seed, jobs=options.jobs,
         quiet=options.quiet,
         progress=_start_bar(make_progress(enabled=not options.quiet, unit="label x fold tasks")))
-    summary = multilabel_summary.summarize_multilabel(result, zero_division=options.zero_division,
-                                              meta={"data_file": options.data_file})
+    summary = summarize(result, zero_division=options.zero_division,
+                        meta={"data_file": options.data_file})
     if options.predictions:
         atomic_write(options.predictions, format_label_set_predictions(result))
-    emit(options, multilabel_report.render(summary, format=options.format,
-                                           digits=options.digits, full=options.full))
+    emit(options, report.render(summary, format=options.format, digits=options.digits,
+                                full=options.full))
     return 0
 
 
 def score_multilabel(options: Options, dataset) -> int:
     sets = read_label_set_predictions(options.score, expected=dataset.n_samples)
-    summary = multilabel_summary.score_label_sets(
+    summary = score_label_sets(
         dataset, sets, zero_division=options.zero_division,
         meta={"mode": "score", "data_file": options.data_file, "predictions_file": options.score})
-    emit(options, multilabel_report.render(summary, format=options.format,
-                                           digits=options.digits, full=options.full))
+    emit(options, report.render(summary, format=options.format, digits=options.digits,
+                                full=options.full))
     return 0
 
 
@@ -148,14 +150,14 @@ def score(options: Options) -> int:
     if options.multilabel:
         return score_multilabel(options, dataset)
     y_pred = read_predictions(options.score, expected=dataset.n_samples)
-    if not options.params.is_regression and not np.array_equal(y_pred, np.trunc(y_pred)):
-        # LIBSVM classifiers predict (int) labels: fractional predictions are a regression's
+    try:
+        summary = summarize_predictions(
+            dataset.y, y_pred, regression=options.params.is_regression,
+            pos_label=options.pos_label, zero_division=options.zero_division,
+            meta={"data_file": options.data_file, "predictions_file": options.score})
+    except FractionalPredictions:
         raise SvmevalError(f"{options.score}: predictions are not class labels (not integers); "
-                           "give -s 3 or -s 4 to score a regression")
-    summary = summarize(dataset.y, y_pred, regression=options.params.is_regression,
-                        pos_label=options.pos_label, zero_division=options.zero_division,
-                        meta={"mode": "score", "data_file": options.data_file,
-                              "predictions_file": options.score})
+                           "give -s 3 or -s 4 to score a regression") from None
     emit(options, report.render(summary, format=options.format, digits=options.digits,
                                 full=options.full))
     return 0
@@ -168,13 +170,6 @@ def _start_bar(bar):
     global _BAR
     _BAR = bar
     return bar
-
-
-def _repetition_progress(bar, r: int, repeat: int):
-    """The bar counts the folds of every repetition as one run."""
-    if bar is None:
-        return None
-    return lambda done, total: bar(r * total + done, total * repeat)
 
 
 def emit(options: Options, text: str) -> None:

@@ -28,3 +28,13 @@ class OptionError(SvmevalError):
 
 class ParameterError(SvmevalError):
     """A parameter combination LIBSVM's svm_check_parameter rejects (its own message)."""
+
+
+class ArgumentError(SvmevalError):
+    """A library argument whose value does not fit the data (``argument`` names it, so the
+    command line can name its own flag instead)."""
+
+    def __init__(self, argument: str, message: str):
+        self.argument = argument
+        self.message = message
+        super().__init__(f"{argument}: {message}")

@@ -171,7 +171,17 @@ def test_csv_has_a_row_per_class_and_average():
     done = svmeval("-q", "-v", "5", "--format", "csv", WINE)
     rows = [line.split(",") for line in done.stdout.splitlines()]
     assert rows[0][:5] == ["row", "name", "precision", "recall", "f1"]
-    assert [r[1] for r in rows[1:]] == ["1", "2", "3", "macro", "macro_harmonic", "micro", "weighted"]
+    assert [r[1] for r in rows[1:8]] == ["1", "2", "3", "macro", "macro_harmonic", "micro", "weighted"]
+    # then one row per scalar figure of a multiclass run, value beside its fold mean and sd
+    figures = {r[1]: r for r in rows[8:]}
+    assert all(r[0] == "figure" for r in rows[8:])
+    assert {"accuracy", "mcc", "kappa", "macro_f1", "macro_roc_auc"} <= set(figures)
+    from svmeval.cv.engine import cross_validate
+    from svmeval.io.data import read_dataset
+    from svmeval.params import SvmParams
+    y = read_dataset(str(WINE)).y
+    p = cross_validate(read_dataset(str(WINE)), SvmParams(), 5).y_pred
+    assert float(figures["accuracy"][-3]) == pytest.approx(float(np.mean(y == p)), abs=1e-15)
 
 
 def test_pos_label_picks_the_positive_block():

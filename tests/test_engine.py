@@ -148,7 +148,7 @@ def test_decision_value_sign_matches_libsvm_prediction_in_every_fold(name):
 
 def test_multiclass_decision_values_reproduce_libsvm_votes():
     path = shared_file("data", "iris.scale")
-    result = cross_validate(read_dataset(path), SvmParams(), 5)
+    result = cross_validate(read_dataset(path), SvmParams(), 5, keep_decision_values=True)
     labels, n = result.labels, len(result.labels)
     votes = np.zeros((result.n_samples, n), dtype=int)
     k = 0

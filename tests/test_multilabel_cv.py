@@ -227,7 +227,7 @@ def test_full_yeast_figures_equal_scikit_learn(yeast_full):
     assert r.Y_true.shape == (1500, 14) and list(r.label_names) == list(range(14))
     T, P, S = r.Y_true, r.Y_pred, r.scores
     s = summarize_multilabel(r)
-    a = s.report.averages
+    a = s.multilabel.averages
     for name in ("samples", "macro", "micro", "weighted"):
         assert a[name].f1 == pytest.approx(skm.f1_score(T, P, average=name, zero_division=0),
                                            abs=1e-12), name
@@ -235,10 +235,10 @@ def test_full_yeast_figures_equal_scikit_learn(yeast_full):
             skm.precision_score(T, P, average=name, zero_division=0), abs=1e-12), name
         assert a[name].recall == pytest.approx(
             skm.recall_score(T, P, average=name, zero_division=0), abs=1e-12), name
-    assert s.report.hamming_loss == pytest.approx(skm.hamming_loss(T, P), abs=1e-15)
-    assert s.report.subset_accuracy == pytest.approx(skm.accuracy_score(T, P), abs=1e-15)
-    assert np.allclose(s.report.f1, skm.f1_score(T, P, average=None, zero_division=0))
-    assert np.array_equal(s.report.support, T.sum(axis=0))
+    assert s.multilabel.hamming_loss == pytest.approx(skm.hamming_loss(T, P), abs=1e-15)
+    assert s.multilabel.subset_accuracy == pytest.approx(skm.accuracy_score(T, P), abs=1e-15)
+    assert np.allclose(s.multilabel.f1, skm.f1_score(T, P, average=None, zero_division=0))
+    assert np.array_equal(s.multilabel.support, T.sum(axis=0))
     rk = s.ranking
     assert rk.source == "decision_values"
     assert rk.lrap == pytest.approx(skm.label_ranking_average_precision_score(T, S), abs=1e-12)
@@ -255,10 +255,11 @@ def test_full_yeast_figures_equal_scikit_learn(yeast_full):
 def test_per_fold_figures_are_each_folds_own(yeast_full):
     _, r = yeast_full
     s = summarize_multilabel(r)
-    assert [f["fold"] for f in s.folds] == list(range(5))
-    assert sum(f["n_samples"] for f in s.folds) == 1500
+    assert len(s.fold_figures) == 5
+    assert s.fold_sizes == tuple(int((r.fold == i).sum()) for i in range(5))
+    assert sum(s.fold_sizes) == 1500
     rows = r.fold == 2
-    f2 = s.folds[2]
+    f2 = s.fold_figures[2]
     T, P, S = r.Y_true[rows], r.Y_pred[rows], r.scores[rows]
     assert f2["samples_f1"] == pytest.approx(skm.f1_score(T, P, average="samples"), abs=1e-12)
     assert f2["macro_f1"] == pytest.approx(
@@ -268,9 +269,9 @@ def test_per_fold_figures_are_each_folds_own(yeast_full):
     assert f2["hamming_loss"] == pytest.approx(skm.hamming_loss(T, P), abs=1e-15)
     assert f2["lrap"] == pytest.approx(skm.label_ranking_average_precision_score(T, S),
                                        abs=1e-12)
-    values = [f["micro_f1"] for f in s.folds]
-    assert s.fold_mean["micro_f1"] == pytest.approx(np.mean(values), abs=1e-15)
-    assert s.fold_sd["micro_f1"] == pytest.approx(np.std(values, ddof=1), abs=1e-15)
+    values = [f["micro_f1"] for f in s.fold_figures]
+    assert s.fold_spread["micro_f1"] == pytest.approx((np.mean(values), np.std(values, ddof=1)),
+                                                      abs=1e-15)
 
 
 WORKED_TRUE = [{1, 2}, {1}, {1, 2, 3}, {2, 3}, {3}]
@@ -284,14 +285,14 @@ def test_published_worked_example():
     T, labels = label_sets_to_indicator(WORKED_TRUE)
     P, _ = label_sets_to_indicator(WORKED_PRED, labels=labels)
     s = summarize_multilabel((T, P), label_names=labels)
-    r = s.report
+    r = s.multilabel
     assert np.allclose(r.sample_f1, [0.5, 0.0, 0.8, 2 / 3, 1.0])
     assert r.averages["samples"].f1 == pytest.approx(0.5933, abs=5e-5)
     assert np.allclose(r.f1, [0.8, 0.0, 6 / 7])
     assert r.averages["macro"].f1 == pytest.approx(0.5524, abs=5e-5)
     assert (int(r.tp.sum()), int(r.fp.sum()), int(r.fn.sum())) == (5, 2, 4)
     assert r.averages["micro"].f1 == pytest.approx(0.625, abs=1e-15)
-    assert s.ranking is None and s.folds == () and list(s.label_names) == [1, 2, 3]
+    assert s.ranking is None and s.fold_figures == [] and list(s.label_names) == [1, 2, 3]
 
 
 @pytest.mark.parametrize("z", [0, 1, "nan"])
@@ -301,7 +302,7 @@ def test_samples_with_no_true_and_no_predicted_label_follow_zero_division(z):
     s = summarize_multilabel((T, P), zero_division=z)
     assert s.empty_samples == 1
     expected = skm.f1_score(T, P, average="samples", zero_division=np.nan if z == "nan" else z)
-    assert s.report.averages["samples"].f1 == pytest.approx(expected, abs=1e-15)
+    assert s.multilabel.averages["samples"].f1 == pytest.approx(expected, abs=1e-15)
 
 
 def test_summary_with_scores_tuple():
@@ -343,7 +344,7 @@ def test_text_report_first_line_is_grid_py_readable(small_summary):
 def test_json_report(small_summary):
     r, s = small_summary
     obj = json.loads(render(s, format="json"))
-    assert obj["schema_version"] == 1 and obj["kind"] == "multilabel"
+    assert obj["schema_version"] == 2 and obj["kind"] == "multilabel"
     assert obj["n_samples"] == 300 and obj["labels"] == list(range(14))
     assert obj["mode"] == "cv" and obj["n_folds"] == 5 and obj["data_file"] == "yeast300"
     assert set(obj["averages"]) == {"samples", "macro", "macro_harmonic", "micro", "weighted"}
@@ -441,9 +442,9 @@ def test_score_label_sets_against_scikit_learn(tmp_path):
     from svmeval.metrics import label_sets_to_indicator
     P, _ = label_sets_to_indicator([(1, 3), (2, 4), (1, 3), (3,), (3,)], labels=[1, 2, 3, 4])
     for name in ("samples", "macro", "micro", "weighted"):
-        assert s.report.averages[name].f1 == pytest.approx(
+        assert s.multilabel.averages[name].f1 == pytest.approx(
             skm.f1_score(T, P, average=name, zero_division=0)), name
-    assert s.report.support[3] == 0
+    assert s.multilabel.support[3] == 0
     first = render(s).splitlines()[0]
     assert first == "Subset Accuracy = 20% (1/5) (multi-label)"
     with pytest.raises(SvmevalError, match="4 predicted label sets for the 5 samples"):

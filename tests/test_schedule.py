@@ -217,7 +217,8 @@ def test_cross_validation_identical_for_every_jobs_value(name, monkeypatch):
     for wide in (False, True):
         monkeypatch.setattr(schedule, "WIDE_TAIL", wide)
         for jobs in (1, 2, 3):
-            runs.append(cross_validate(ds, SvmParams(C=4), 5, jobs=jobs))
+            runs.append(cross_validate(ds, SvmParams(C=4), 5, jobs=jobs,
+                                        keep_decision_values=True))
     first = runs[0]
     for other in runs[1:]:
         np.testing.assert_array_equal(other.y_pred, first.y_pred)

@@ -10,7 +10,8 @@ from conftest import ROOT, shared_file
 from svmeval.io.data import read_dataset
 from svmeval.cv.engine import cross_validate
 from svmeval.params import SvmParams
-from svmeval.summary.single import ovr_scores_from_ovo, summarize
+from svmeval.metrics.scores import ovr_scores_from_ovo
+from svmeval.summary import summarize
 
 metrics = pytest.importorskip("sklearn.metrics")
 
@@ -18,11 +19,11 @@ metrics = pytest.importorskip("sklearn.metrics")
 def test_binary_ranking_from_decision_values_equals_scikit_learn():
     ds = read_dataset(str(ROOT / "data" / "breast_cancer.scale"))
     r = cross_validate(ds, SvmParams(), 5)
-    s = summarize(r.y_true, r.y_pred, result=r)
+    s = summarize(r)
     # LIBSVM's first label (+1 here) is the positive direction of the decision value
     score = r.decision_values[:, 0] if r.labels[0] == 1 else -r.decision_values[:, 0]
-    assert s.ranking.overall["roc_auc"] == pytest.approx(metrics.roc_auc_score(r.y_true == 1, score), abs=1e-12)
-    assert s.ranking.overall["average_precision"] == pytest.approx(
+    assert s.figures["roc_auc"] == pytest.approx(metrics.roc_auc_score(r.y_true == 1, score), abs=1e-12)
+    assert s.figures["average_precision"] == pytest.approx(
         metrics.average_precision_score(r.y_true == 1, score), abs=1e-12)
 
 
@@ -31,30 +32,30 @@ def test_binary_ranking_with_other_positive_label():
     ds = read_dataset(path)
     r = cross_validate(ds, SvmParams(), 5)
     for pos in (0.0, 1.0):
-        s = summarize(r.y_true, r.y_pred, result=r, pos_label=pos)
+        s = summarize(r, pos_label=pos)
         first = r.labels[0]
         score = r.decision_values[:, 0] * (1 if first == pos else -1)
-        assert s.ranking.overall["roc_auc"] == pytest.approx(
+        assert s.figures["roc_auc"] == pytest.approx(
             metrics.roc_auc_score(r.y_true == pos, score), abs=1e-12)
 
 
 def test_multiclass_ranking_equals_scikit_learn():
     ds = read_dataset(str(ROOT / "data" / "wine.scale"))
-    r = cross_validate(ds, SvmParams(), 5)
-    s = summarize(r.y_true, r.y_pred, result=r)
+    r = cross_validate(ds, SvmParams(), 5, keep_decision_values=True)
+    s = summarize(r)
     order = np.argsort(r.labels)
     scores = ovr_scores_from_ovo(r.decision_values, len(r.labels))[:, order]
     labels = r.labels[order]
     Y = (r.y_true[:, None] == labels[None, :]).astype(int)
-    assert s.ranking.overall["macro_roc_auc"] == pytest.approx(
+    assert s.figures["macro_roc_auc"] == pytest.approx(
         metrics.roc_auc_score(Y, scores, average="macro"), abs=1e-12)
-    assert s.ranking.overall["label_ranking_average_precision"] == pytest.approx(
+    assert s.figures["label_ranking_average_precision"] == pytest.approx(
         metrics.label_ranking_average_precision_score(Y, scores), abs=1e-12)
 
 
 def test_ovr_scores_pick_libsvm_prediction():
     ds = read_dataset(shared_file("data", "dna.scale"))
-    r = cross_validate(ds, SvmParams(), 3)
+    r = cross_validate(ds, SvmParams(), 3, keep_decision_values=True)
     scores = ovr_scores_from_ovo(r.decision_values, len(r.labels))
     votes = np.round(scores)  # the confidence term lies in (-1/3, 1/3)
     unique_winner = (votes == votes.max(axis=1, keepdims=True)).sum(axis=1) == 1
@@ -66,18 +67,18 @@ def test_ovr_scores_pick_libsvm_prediction():
 def test_with_probabilities_scores_are_probabilities():
     ds = read_dataset(shared_file("data", "iris.scale"))
     r = cross_validate(ds, SvmParams(probability=1), 5)
-    s = summarize(r.y_true, r.y_pred, result=r)
+    s = summarize(r)
     order = np.argsort(r.labels)
     Y = (r.y_true[:, None] == r.labels[order][None, :]).astype(int)
     assert s.ranking.source == "probabilities"
-    assert s.ranking.overall["macro_average_precision"] == pytest.approx(
+    assert s.figures["macro_average_precision"] == pytest.approx(
         metrics.average_precision_score(Y, r.probabilities[:, order], average="macro"), abs=1e-12)
 
 
 def test_fold_figures_are_each_folds_own():
     ds = read_dataset(str(ROOT / "data" / "wine.scale"))
     r = cross_validate(ds, SvmParams(), 4)
-    s = summarize(r.y_true, r.y_pred, result=r)
+    s = summarize(r)
     assert len(s.fold_figures) == 4
     for i, figs in enumerate(s.fold_figures):
         m = r.fold == i
@@ -91,9 +92,9 @@ def test_fold_figures_are_each_folds_own():
 def test_regression_figures_as_svm_train_and_per_fold():
     ds = read_dataset(shared_file("data", "housing_scale"))
     r = cross_validate(ds, SvmParams(svm_type=3), 5)
-    s = summarize(r.y_true, r.y_pred, regression=True, result=r)
+    s = summarize(r)
     assert s.regression.mean_squared_error == pytest.approx(metrics.mean_squared_error(r.y_true, r.y_pred), rel=1e-12)
     assert s.regression.squared_correlation == pytest.approx(np.corrcoef(r.y_true, r.y_pred)[0, 1] ** 2, rel=1e-9)
     m = r.fold == 2
-    assert s.fold_figures[2]["mean_squared_error"] == pytest.approx(
+    assert s.fold_figures[2]["mse"] == pytest.approx(
         metrics.mean_squared_error(r.y_true[m], r.y_pred[m]), rel=1e-12)

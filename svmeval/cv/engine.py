@@ -9,7 +9,7 @@ on the number of jobs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Callable
 
@@ -18,6 +18,9 @@ import numpy as np
 from . import _libsvm
 from ..io.data import check_precomputed
 from ..errors import SvmevalError
+from ..metrics.classification import ConfusionCounts
+from ..metrics.regression import regression_report
+from ..metrics.scores import class_ranking, ovr_scores_from_ovo
 from .folds import Folds, group_classes, libsvm_folds
 from ..params import PRECOMPUTED, SvmParams
 from .schedule import run_tasks
@@ -25,30 +28,58 @@ from .schedule import run_tasks
 
 @dataclass(frozen=True, eq=False)
 class CVResult:
-    """One cross-validation run.
+    """One cross-validation run (the first of them with ``repeat`` > 1).
 
     ``y_true``/``y_pred``: per sample, input order. ``fold``: the fold that tested it.
     ``labels``: the classes in LIBSVM's order for the whole data set (first appearance, +1
-    before -1), the order of ``probabilities``' columns and of the one-vs-one pairs of
-    ``decision_values`` (pair (i, j), i < j, positive towards ``labels[i]``), whatever order a
-    fold's own model had. Regression and one-class: one decision value per sample; ``labels``
-    empty.
+    before -1), the order of ``scores``' and ``probabilities``' columns and of the one-vs-one
+    pairs of ``decision_values`` (pair (i, j), i < j, positive towards ``labels[i]``), whatever
+    order a fold's own model had. Regression and one-class: one decision value per sample;
+    ``labels`` empty.
+
+    ``scores``: per sample and class, the score the ranking figures use: for two classes the
+    decision value towards each class (``d``, ``-d``); for more, one-vs-rest scores from the
+    one-vs-one values (:func:`~svmeval.cv.scores.ovr_scores_from_ovo`); None for regression.
+    ``decision_values``: kept for two classes, regression and one-class (one column), and for
+    more classes only with ``keep_decision_values=True`` (n x k(k-1)/2 values), else None.
+    ``repeats``: with ``repeat`` > 1, one :class:`Repetition` per further repetition (its
+    counts and ranking figures, not its per-sample arrays); ``repeat_results``: those
+    repetitions' whole results, kept only with ``keep_repeats=True``.
     """
 
     y_true: np.ndarray
     y_pred: np.ndarray
     fold: np.ndarray
-    decision_values: np.ndarray
+    decision_values: np.ndarray | None
     probabilities: np.ndarray | None
     labels: np.ndarray
     params: SvmParams
     n_folds: int
     seed: int
     folds: Folds = field(repr=False)
+    scores: np.ndarray | None = None
+    repeats: tuple = ()
+    repeat_results: tuple = ()
 
     @property
     def n_samples(self) -> int:
         return len(self.y_true)
+
+    @property
+    def n_repeats(self) -> int:
+        return 1 + len(self.repeats)
+
+
+@dataclass(frozen=True, eq=False)
+class Repetition:
+    """What the figures of one further repetition need: its seed, its predictions' confusion
+    counts (``labels`` ascending, rows true) or regression figures, and its scores' ranking
+    figures (per class, ascending labels), not its per-sample arrays."""
+
+    seed: int
+    confusion: object | None  # metrics.ConfusionCounts
+    regression: object | None  # metrics.RegressionReport
+    ranking: dict | None  # "labels", "roc_auc", "average_precision", and overall figures
 
 
 def libsvm_label_order(y: np.ndarray) -> np.ndarray:
@@ -82,23 +113,37 @@ def _pair_map(model_labels: np.ndarray, labels: np.ndarray):
     return np.array(cols, dtype=np.int64), np.array(signs)
 
 
+#: the most one-vs-one decision values a fold predicts at once (test rows are predicted in
+#: chunks of rows so that a chunk's n_rows x k(k-1)/2 values stay within this many bytes)
+PREDICT_CHUNK_BYTES = 32 << 20
+
+
 class CVPlan:
     """The folds of one cross-validation as independent tasks, and the result they fill in.
 
     ``tasks[i](omp_threads)`` trains fold ``i`` on ``perm[:begin] + perm[end:]`` (LIBSVM's order)
     and predicts its test rows as svm_cross_validation does (svm_predict, or
-    svm_predict_probability for C-SVC / nu-SVC with -b 1), keeping the decision values.
+    svm_predict_probability for C-SVC / nu-SVC with -b 1), keeping per sample the prediction,
+    the class scores and, where asked or cheap, the decision values.
+
+    Memory: n predictions, n x k class scores (k classes), n x k probabilities with -b 1; the
+    n x k(k-1)/2 one-vs-one values only with ``keep_decision_values`` (or k = 2). A fold's test
+    rows are predicted in chunks that bound the one-vs-one values held at once.
     """
 
-    def __init__(self, problem, params: SvmParams, folds: Folds, seed: int):
+    def __init__(self, problem, params: SvmParams, folds: Folds, seed: int, *,
+                 keep_decision_values: bool = False):
         self.problem, self.params, self.folds, self.seed = problem, params, folds, seed
         y = problem.y
         self.classification = params.is_classification
         self.labels = libsvm_label_order(y) if self.classification else np.empty(0)
         n, m = len(y), len(self.labels)
+        self.pairs = m * (m - 1) // 2 if self.classification else 1
         self.probability = bool(params.probability) and self.classification
         self.y_pred = np.empty(n)
-        self.decision_values = np.full((n, m * (m - 1) // 2 if self.classification else 1), np.nan)
+        keep = keep_decision_values or self.pairs <= 1
+        self.decision_values = np.full((n, self.pairs), np.nan) if keep else None
+        self.scores = np.full((n, m), np.nan) if self.classification and m >= 2 else None
         self.probabilities = np.zeros((n, m)) if self.probability else None
         self.tasks = [partial(self._fold, i) for i in range(folds.n_folds)]
 
@@ -106,31 +151,64 @@ class CVPlan:
         _libsvm.set_omp_threads(omp_threads)
         test = self.folds.test(i)
         model = _libsvm.Model(self.problem.subset(self.folds.train(i)), self.params)
-        # Prediction runs on one OpenMP thread per row, the fold's test rows split among
-        # ``omp_threads`` threads instead: an OpenMP team per row costs a barrier per row, and
+        cols, signs = _pair_map(model.labels, self.labels) if self.classification else (None, None)
+        chunk = max(1, PREDICT_CHUNK_BYTES // (8 * max(1, self.pairs)))
+        for start in range(0, len(test), chunk):
+            self._predict(model, test[start:start + chunk], omp_threads, cols, signs)
+
+    def _predict(self, model, rows, omp_threads: int, cols, signs) -> None:
+        # Prediction runs on one OpenMP thread per row, the rows split among ``omp_threads``
+        # threads instead: an OpenMP team per row costs a barrier per row, and
         # svm_predict_values sums SVR / one-class kernel terms in an OpenMP reduction whose
         # order varies with the threads (one thread makes every result reproducible).
-        pred, dec, probs = model.predict_parallel(self.problem.rows[test], omp_threads,
+        pred, dec, probs = model.predict_parallel(self.problem.rows[rows], omp_threads,
                                                   probability=self.probability)
-        self.y_pred[test] = pred
+        self.y_pred[rows] = pred
         if not self.classification:
-            self.decision_values[test] = dec
+            self.decision_values[rows] = dec
             return
-        cols, signs = _pair_map(model.labels, self.labels)
         if dec.shape[1]:
-            self.decision_values[test] = dec[:, np.where(cols < 0, 0, cols)] * signs
+            dec = dec[:, np.where(cols < 0, 0, cols)] * signs
+        else:  # a fold with one class: no pair was trained
+            dec = np.full((len(rows), len(cols)), np.nan)
+        if self.decision_values is not None:
+            self.decision_values[rows] = dec
+        if self.scores is not None:
+            m = len(self.labels)
+            self.scores[rows] = (np.column_stack((dec[:, 0], -dec[:, 0])) if m == 2
+                                 else ovr_scores_from_ovo(dec, m))
         if probs is not None:
             where = {float(lab): k for k, lab in enumerate(model.labels)}
             for c, lab in enumerate(self.labels):
                 k = where.get(float(lab))
-                self.probabilities[test, c] = probs[:, k] if k is not None else 0.0
+                self.probabilities[rows, c] = probs[:, k] if k is not None else 0.0
 
     def result(self) -> CVResult:
         return CVResult(y_true=self.problem.y.copy(), y_pred=self.y_pred,
                         fold=self.folds.fold_of(), decision_values=self.decision_values,
                         probabilities=self.probabilities, labels=self.labels,
                         params=self.params, n_folds=self.folds.n_folds, seed=self.seed,
-                        folds=self.folds)
+                        folds=self.folds, scores=self.scores)
+
+
+def repetition(result: CVResult) -> Repetition:
+    """What the figures of ``result`` need when it is a further repetition: its counts and
+    its scores' ranking figures (:class:`Repetition`)."""
+    if result.params.is_regression:
+        return Repetition(seed=result.seed, confusion=None,
+                          regression=regression_report(result.y_true, result.y_pred),
+                          ranking=None)
+    counts = ConfusionCounts().update(result.y_true, result.y_pred)
+    scored, source = _ranking_scores(result)
+    return Repetition(seed=result.seed, confusion=counts, regression=None,
+                      ranking=class_ranking(result.y_true, scored, result.labels, source=source))
+
+
+def _ranking_scores(result: CVResult):
+    """(class scores in LIBSVM's label order, their source): probabilities with -b 1."""
+    if result.probabilities is not None:
+        return result.probabilities, "probabilities"
+    return result.scores, "decision values"
 
 
 def prepare(dataset, params: SvmParams, *, y: np.ndarray | None = None, quiet: bool = True,
@@ -156,27 +234,64 @@ def prepare(dataset, params: SvmParams, *, y: np.ndarray | None = None, quiet: b
 
 
 def cross_validate(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
-                   jobs: int | None = None, quiet: bool = True, y: np.ndarray | None = None,
-                   progress: Callable[[int, int], None] | None = None,
-                   problem=None) -> CVResult:
+                   repeat: int = 1, jobs: int | None = None, quiet: bool = True,
+                   y: np.ndarray | None = None,
+                   progress: Callable[[int, int], None] | None = None, problem=None,
+                   keep_decision_values: bool = False, keep_repeats: bool = False) -> CVResult:
     """k-fold cross-validation exactly as LIBSVM's ``svm_cross_validation`` after ``srand(seed)``.
 
     ``params`` as given on the command line (gamma 0 = 1/num_features, resolved here as
     svm-train does). ``y`` replaces the data set's labels.
+    ``repeat``: R cross-validations with seeds ``repetition_seeds(seed, R)``; the result is the
+    first one's, with the others' counts and ranking figures in ``repeats`` (their whole
+    results in ``repeat_results`` only with ``keep_repeats``).
     ``jobs``: folds trained at once (default: the number of cores); the results are identical
     for every value. With ``-b 1`` LIBSVM's probability training draws from C ``rand()``, so
     folds run in order, one at a time, to keep every result identical to svm-train's.
-    ``progress(done, total)`` is called as folds end.
+    ``progress(done, total)`` is called as folds end (over all repetitions).
+    ``keep_decision_values``: keep the n x k(k-1)/2 one-vs-one decision values of k > 2
+    classes (by default only the n x k class scores they give).
     """
     if nr_fold < 2:
-        raise SvmevalError("n-fold cross validation: n must >= 2")
+        raise SvmevalError("n-fold cross validation: nr_fold must be >= 2")
+    if repeat < 1:
+        raise SvmevalError(f"repeat must be >= 1, got {repeat}")
     problem, params = prepare(dataset, params, y=y, quiet=quiet, problem=problem)
-    _libsvm.srand(seed)
-    folds = libsvm_folds(problem.y, nr_fold, stratified=params.is_classification,
-                         rand=_libsvm.rand)
-    plan = CVPlan(problem, params, folds, seed)
-    run_tasks(plan.tasks, jobs=1 if params.probability else jobs, progress=progress)
-    return plan.result()
+    results, repeats = [], []
+    for r, s in enumerate(repetition_seeds(seed, repeat)):
+        _libsvm.srand(s)
+        folds = libsvm_folds(problem.y, nr_fold, stratified=params.is_classification,
+                             rand=_libsvm.rand)
+        plan = CVPlan(problem, params, folds, s, keep_decision_values=keep_decision_values)
+        step = None if progress is None else _repetition_progress(progress, r, repeat)
+        run_tasks(plan.tasks, jobs=1 if params.probability else jobs, progress=step)
+        result = plan.result()
+        if r == 0:
+            first = result
+        else:
+            repeats.append(repetition(result))
+            if keep_repeats:
+                results.append(result)
+    if repeat == 1:
+        return first
+    return replace(first, repeats=tuple(repeats), repeat_results=tuple(results))
+
+
+def repetition_seeds(seed: int, repeat: int) -> list[int]:
+    """The C ``srand`` seeds of ``repeat`` repetitions: seed, seed+1, ... (svm-train's folds for
+    the first). glibc's ``srand(0)`` is ``srand(1)``, so a run of seeds from 0 skips 1 to keep
+    every repetition's folds distinct."""
+    seeds, s = [], seed
+    while len(seeds) < repeat:
+        if not (s == 1 and 0 in seeds):
+            seeds.append(s)
+        s += 1
+    return seeds
+
+
+def _repetition_progress(progress, r: int, repeat: int):
+    """Fold progress of repetition ``r`` as progress over every repetition's folds."""
+    return lambda done, total: progress(r * total + done, total * repeat)
 
 
 def train_and_save(dataset, params: SvmParams, model_file: str, *, seed: int = 1,

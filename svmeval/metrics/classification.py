@@ -17,6 +17,7 @@ The scikit-learn style functions (:func:`precision_score`, ...) are conveniences
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
@@ -169,6 +170,10 @@ class ConfusionCounts:
             name: _readonly(values[name]) for name, m in METRICS.items() if m.scope != "overall"
         }
         overall = {name: float(values[name]) for name, m in METRICS.items() if m.scope == "overall"}
+        if math.isnan(overall["mcc"]) and self.n_samples and not math.isnan(z):
+            # one class predicted or one class true: 0/0, which scikit-learn reports as 0.0
+            overall["mcc"] = z
+            applied.append("mcc")
         return ClassificationReport(
             labels=self.labels,
             confusion_matrix=self.matrix,
@@ -347,14 +352,15 @@ def balanced_accuracy_score(y_true, y_pred) -> float:
     return evaluate(y_true, y_pred).balanced_accuracy
 
 
-def matthews_corrcoef(y_true, y_pred) -> float:
+def matthews_corrcoef(y_true, y_pred, *, zero_division=0) -> float:
     """Matthews correlation coefficient, multiclass form (Gorodkin 2004):
     (c N - sum_k p_k t_k) / sqrt((N^2 - sum_k p_k^2)(N^2 - sum_k t_k^2)).
 
-    NaN when the denominator is 0 (only one class predicted, or only one class true), where
-    ``sklearn.metrics.matthews_corrcoef`` returns 0.0.  Otherwise equal to it.
+    When the denominator is 0 (only one class predicted, or only one class true) it is
+    undefined and follows ``zero_division`` (0.0 by default, as
+    ``sklearn.metrics.matthews_corrcoef``; NaN with "nan").
     """
-    return evaluate(y_true, y_pred).mcc
+    return evaluate(y_true, y_pred, zero_division=zero_division).mcc
 
 
 def cohen_kappa_score(y1, y2, *, labels=None) -> float:

@@ -1,11 +1,14 @@
-"""Reporters: one per output format behind one interface, ``render(summary, *, digits) -> str``.
+"""Reporters: ``render(summary, format=...)`` for every kind of :class:`~svmeval.summary.Summary`.
 
-Reporters format; they never compute. Every figure comes from :class:`svmeval.summary.Summary`.
+Reporters format; they never compute. Every figure comes from the summary, and the scalar
+figures' names, titles and order from :data:`svmeval.metrics.FIGURES`.
 """
 
 from __future__ import annotations
 
-from . import csvfmt, jsonfmt, text
+from . import csvfmt, jsonfmt, multilabel, text
+
+FORMATS = ("text", "json", "csv")
 
 REPORTERS = {
     "text": text.render,
@@ -16,4 +19,8 @@ REPORTERS = {
 
 def render(summary, *, format: str = "text", digits: int = 4, full: bool = False) -> str:
     """The report of ``summary`` in ``format`` ("text", "json" or "csv")."""
+    if format not in FORMATS:
+        raise ValueError(f"unknown report format {format!r} (text, json or csv)")
+    if summary.kind == "multilabel":
+        return multilabel.render(summary, format=format, digits=digits, full=full)
     return REPORTERS[format](summary, digits=digits, full=full)

@@ -1,5 +1,8 @@
-"""The JSON report: one object; undefined values are null. Key names are fixed (schema_version 1);
-keys may be added, never renamed."""
+"""The JSON report: one object; undefined values are null. Key names are fixed within a
+schema_version; keys may be added, never renamed. Version 2: the scalar figures in ``figures``,
+``folds``, ``fold_spread``, ``repeats`` and ``repeat_spread`` carry the names of the figure
+registry (:data:`svmeval.metrics.FIGURES`: ``mse`` and ``scc`` for regression, the positive
+class's ``precision``, ``recall`` and ``f1`` for two classes)."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ import numpy as np
 
 from ..metrics import SINGLE_LABEL_AVERAGES
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def plain(value):
@@ -70,18 +73,21 @@ def report_object(summary) -> dict:
             obj["negative_label"] = summary.negative
         if summary.ranking is not None:
             r = summary.ranking
-            obj["ranking"] = dict(r.overall, source=r.source)
+            obj["ranking"] = dict(r.overall_for(summary.positive), source=r.source)
             for k, entry in enumerate(obj["classes"]):
                 entry["roc_auc"] = r.roc_auc[k]
                 entry["average_precision"] = r.average_precision[k]
     obj["figures"] = summary.figures
     obj["folds"] = summary.fold_figures
-    obj["fold_spread"] = {name: {"mean": m, "sd": sd} for name, (m, sd) in summary.fold_spread.items()}
+    obj["fold_spread"] = spread_object(summary.fold_spread)
     if summary.repeat_figures:
         obj["repeats"] = summary.repeat_figures
-        obj["repeat_spread"] = {name: {"mean": m, "sd": sd}
-                                for name, (m, sd) in summary.repeat_spread.items()}
+        obj["repeat_spread"] = spread_object(summary.repeat_spread)
     return plain(obj)
+
+
+def spread_object(pairs: dict) -> dict:
+    return {name: {"mean": m, "sd": sd} for name, (m, sd) in pairs.items()}
 
 
 def render(summary, *, digits: int = 4, full: bool = False) -> str:

@@ -1,4 +1,4 @@
-"""Reports of a multi-label run (:class:`svmeval.summary.multilabel.MultilabelSummary`): text, JSON, CSV.
+"""Reports of a multi-label run (:class:`~svmeval.summary.Summary` of kind "multilabel"): text, JSON, CSV.
 
 ``render(summary, *, format="text", digits=4) -> str``. Reporters format; every figure comes
 from the summary.
@@ -17,6 +17,7 @@ import io
 import json
 import math
 
+from ..metrics.figures import FIGURES
 from ..metrics.multilabel import MULTILABEL_AVERAGES
 from .csvfmt import cell
 from .jsonfmt import SCHEMA_VERSION, plain
@@ -43,16 +44,6 @@ RANKING_NOTES = {
                                                  "averaged over labels")),
 }
 
-#: titles of the per-fold figures (the summary gives them in report order)
-FOLD_TITLES = {
-    "samples_f1": "samples F1",
-    "macro_f1": "macro F1",
-    "micro_f1": "micro F1",
-    "subset_accuracy": "subset accuracy",
-    "hamming_loss": "Hamming loss",
-    "lrap": "LRAP",
-}
-
 SOURCES = {
     "decision_values": "from each label's SVM decision values",
     "probabilities": "from each label's probability estimates (-b 1)",
@@ -77,12 +68,13 @@ def _policy(z: float) -> str:
 
 
 def _headline(summary) -> str:
-    r = summary.report
+    r = summary.multilabel
     cv = summary.meta.get("mode") != "score"
     prefix = "Cross Validation " if cv else ""
-    lines = [f"{prefix}Subset Accuracy = {summary.subset_accuracy_percent:g}%"]
+    lines = [f"{prefix}Subset Accuracy = {100.0 * r.subset_accuracy:g}%"]
     if not cv:
-        lines[0] += f" ({summary.exact_matches}/{summary.n_samples}) (multi-label)"
+        exact = round(r.subset_accuracy * summary.n_samples) if summary.n_samples else 0
+        lines[0] += f" ({exact}/{summary.n_samples}) (multi-label)"
     lines.append(f"{prefix}Samples F1 = {_g(r.averages['samples'].f1)}")
     lines.append(f"{prefix}Macro F1 = {_g(r.averages['macro'].f1)}")
     lines.append(f"{prefix}Micro F1 = {_g(r.averages['micro'].f1)}")
@@ -93,7 +85,7 @@ def _headline(summary) -> str:
 
 
 def _text(summary, digits: int) -> str:
-    r, rk = summary.report, summary.ranking
+    r, rk = summary.multilabel, summary.ranking
     width = max(digits + 7, 11)
     names = [_label(v) for v in summary.label_names]
     first = max(18, max((len(n) for n in names), default=0))
@@ -141,22 +133,19 @@ def _text(summary, digits: int) -> str:
         for key, (title, note) in RANKING_NOTES.items():
             lines.append(f"{title:>{first}}{_fixed(getattr(rk, key), digits):>{width}}"
                          f"   ({note.format(best=best)})")
-    if summary.folds:
+    if summary.fold_figures:
         lines.append("")
-        lines.append(f"per fold (mean +- sd over {len(summary.folds)} folds, each fold's "
+        lines.append(f"per fold (mean +- sd over {len(summary.fold_figures)} folds, each fold's "
                      "samples scored alone; sd with n-1)")
-        for key, mean in summary.fold_mean.items():
-            title, sd = FOLD_TITLES.get(key, key), summary.fold_sd.get(key, math.nan)
-            if math.isnan(mean) and key == "lrap" and rk is None:
-                continue
-            lines.append(f"{title:>{first}}{_fixed(mean, digits):>{width}} +- "
+        for key, (mean, sd) in summary.fold_spread.items():
+            lines.append(f"{FIGURES[key].title:>{first}}{_fixed(mean, digits):>{width}} +- "
                          f"{_fixed(sd, digits)}")
     return out[0] + "".join(out[1:]) + "\n".join(lines) + "\n"
 
 
 def report_object(summary) -> dict:
     """The JSON object (schema_version 1; keys may be added, never renamed)."""
-    r, rk = summary.report, summary.ranking
+    r, rk = summary.multilabel, summary.ranking
     per_label = []
     for k, label in enumerate(summary.label_names):
         obj = {"label": label, "support": r.support[k], "tp": r.tp[k], "fp": r.fp[k],
@@ -180,8 +169,12 @@ def report_object(summary) -> dict:
             "source": rk.source, "lrap": rk.lrap, "coverage_error": rk.coverage_error,
             "ranking_loss": rk.ranking_loss,
             "mean_average_precision": rk.mean_average_precision},
-        "folds": {"figures": list(summary.folds), "mean": dict(summary.fold_mean),
-                  "sd": dict(summary.fold_sd)} if summary.folds else None,
+        "folds": {"figures": [{"fold": i, "n_samples": size, **f} for i, (size, f) in
+                              enumerate(zip(summary.fold_sizes, summary.fold_figures))],
+                  "mean": {k: m for k, (m, _) in summary.fold_spread.items()},
+                  "sd": {k: sd for k, (_, sd) in summary.fold_spread.items()}}
+        if summary.fold_figures else None,
+        "figures": summary.figures,
         "empty_samples": summary.empty_samples,
         "zero_division": "nan" if math.isnan(summary.zero_division) else summary.zero_division,
         "zero_division_applied": list(r.zero_division_applied),
@@ -200,7 +193,7 @@ COLUMNS = ("row", "name", "precision", "recall", "f1", "support", "tp", "fp", "f
 def _csv(summary, digits: int) -> str:
     """One row per label (``row`` = label), then one per average (``row`` = average); empty
     cells where a figure is undefined or does not apply."""
-    r, rk = summary.report, summary.ranking
+    r, rk = summary.multilabel, summary.ranking
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(COLUMNS)
@@ -219,7 +212,7 @@ REPORTERS = {"text": _text, "json": _json, "csv": _csv}
 
 
 def render(summary, *, format: str = "text", digits: int = 4, full: bool = False) -> str:
-    """The report of a :class:`~svmeval.summary.multilabel.MultilabelSummary` in ``format`` ("text",
+    """The report of a :class:`~svmeval.summary.Summary` of kind "multilabel" in ``format`` ("text",
     "json" or "csv"). ``digits``: decimals in the text report's tables. ``full`` is accepted
     for the same call as the single-label reporters; the multi-label text report is always
     full."""

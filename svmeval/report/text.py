@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from ..metrics import SINGLE_LABEL_AVERAGES
+from ..metrics.figures import FIGURES
 
 AVERAGE_TITLES = {
     "macro": ("macro", "F1 = mean of per-class F1"),
@@ -91,7 +92,7 @@ def classification_tables(summary, digits: int) -> str:
         lines.append(f"{title:>{first}}" + "".join(
             f"{fixed(v, digits):>{width}}" for v in (avg.precision, avg.recall, avg.f1))
             + f"   ({note})")
-    if c.zero_division_applied:
+    if c.zero_division_applied:  # averages, and MCC when only one class is predicted or true
         policy = "left out" if math.isnan(c.zero_division) else f"counted as {c.zero_division:g}"
         lines.append(f"note: undefined per-class values (n/a) were {policy} in: "
                      + ", ".join(c.zero_division_applied) + " (--zero-division)")
@@ -105,25 +106,6 @@ def classification_tables(summary, digits: int) -> str:
     lines.append("")
     lines.extend(figure_table(summary, digits, first))
     return "\n".join(lines) + "\n"
-
-
-FIGURE_TITLES = {
-    "accuracy": "accuracy",
-    "balanced_accuracy": "balanced accuracy",
-    "mcc": "MCC",
-    "kappa": "Cohen's kappa",
-    "macro_f1": "macro F1",
-    "macro_harmonic_f1": "macro-harmonic F1",
-    "micro_f1": "micro F1",
-    "weighted_f1": "weighted F1",
-    "roc_auc": "ROC AUC",
-    "average_precision": "average precision",
-    "macro_roc_auc": "macro ROC AUC",
-    "macro_average_precision": "macro AP",
-    "label_ranking_average_precision": "label ranking AP",
-    "mean_squared_error": "mean squared error",
-    "squared_correlation": "squared correlation",
-}
 
 
 def mean_sd(pair, digits: int) -> str:
@@ -146,7 +128,7 @@ def figure_table(summary, digits: int, first: int = 18) -> list[str]:
     lines = [f"{'figure':>{first}}{'pooled':>{width}}"
              + "".join(f"  {title:>{sw}}" for title, _ in spreads)]
     for name, value in summary.figures.items():
-        row = f"{FIGURE_TITLES.get(name, name):>{first}}{fixed(value, digits):>{width}}"
+        row = f"{FIGURES[name].title:>{first}}{fixed(value, digits):>{width}}"
         row += "".join(f"  {mean_sd(sp[name], digits):>{sw}}" for _, sp in spreads if name in sp)
         lines.append(row)
     if summary.ranking is not None:

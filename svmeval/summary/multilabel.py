@@ -1,14 +1,14 @@
 """The figures of a multi-label run (binary relevance, :mod:`svmeval.cv.multilabel`), or of an
 existing multi-label predictions file: set figures, ranking figures from the scores, and each
-fold's figures with their mean ± sd. Reporters format a :class:`MultilabelSummary`; they compute
-nothing.
+fold's figures with their mean ± sd. Reporters format its
+:class:`~svmeval.summary.Summary`; they compute nothing.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -26,24 +26,14 @@ from ..metrics.ranking import (
     per_label_average_precision,
 )
 from ..cv.multilabel import MultilabelCVResult, _check_multilabel, dataset_indicator
-from .single import spread
+from ..metrics.figures import figure_names
+from .core import Summary, spread
 
-__all__ = [
-    "FOLD_FIGURES",
-    "MultilabelSummary",
-    "RankingFigures",
-    "score_label_sets",
-    "summarize_multilabel",
-]
-
-#: the figures computed on each fold's samples alone, in report order
-FOLD_FIGURES = ("samples_f1", "macro_f1", "micro_f1", "subset_accuracy", "hamming_loss", "lrap")
-
-
+__all__ = ["LabelRanking", "score_label_sets", "summarize_multilabel"]
 
 
 @dataclass(frozen=True)
-class RankingFigures:
+class LabelRanking:
     """Threshold-free figures of per-label scores (see :mod:`svmeval.metrics.ranking`).
 
     ``lrap``: label ranking average precision (the "MAP" of multi-label papers; 1 is best);
@@ -61,44 +51,10 @@ class RankingFigures:
     source: str
 
 
-@dataclass(frozen=True, eq=False)
-class MultilabelSummary:
-    """Every figure of a multi-label prediction; reporters format it and compute nothing.
-
-    ``report``: the set figures (per label, averages, subset accuracy, Hamming loss).
-    ``ranking``: None without scores. ``folds``: one dict per fold (``fold``, ``n_samples`` and
-    the :data:`FOLD_FIGURES`), empty without fold information; ``fold_mean`` / ``fold_sd``:
-    their mean and sample standard deviation (ddof = 1) over the folds with a defined value.
-    ``empty_samples``: samples with no true and no predicted label (their samples-F1 follows
-    ``zero_division``). ``meta``: where the predictions came from (mode "cv" or "score", ...).
-    """
-
-    n_samples: int
-    label_names: np.ndarray
-    report: MultilabelReport
-    ranking: RankingFigures | None
-    folds: tuple
-    fold_mean: Mapping[str, float]
-    fold_sd: Mapping[str, float]
-    empty_samples: int
-    zero_division: float
-    meta: dict = field(default_factory=dict)
-
-    kind = "multilabel"
-
-    @property
-    def subset_accuracy_percent(self) -> float:
-        return 100.0 * self.report.subset_accuracy
-
-    @property
-    def exact_matches(self) -> int:
-        return round(self.report.subset_accuracy * self.n_samples) if self.n_samples else 0
-
-
-def _ranking(Y_true, scores, source: str) -> RankingFigures:
+def _ranking(Y_true, scores, source: str) -> LabelRanking:
     ap = per_label_average_precision(Y_true, scores)
     defined = ap[~np.isnan(ap)]
-    return RankingFigures(
+    return LabelRanking(
         lrap=label_ranking_average_precision(Y_true, scores),
         coverage_error=coverage_error(Y_true, scores),
         ranking_loss=label_ranking_loss(Y_true, scores),
@@ -108,33 +64,31 @@ def _ranking(Y_true, scores, source: str) -> RankingFigures:
     )
 
 
+def multilabel_figures(report: MultilabelReport, lrap: float | None) -> dict:
+    """The registry's multi-label figures, in registry order (LRAP only with scores)."""
+    values = {"samples_f1": report.averages["samples"].f1,
+              "macro_f1": report.averages["macro"].f1,
+              "micro_f1": report.averages["micro"].f1,
+              "subset_accuracy": report.subset_accuracy,
+              "hamming_loss": report.hamming_loss,
+              "lrap": lrap}
+    return {name: float(values[name]) for name in figure_names("multilabel")
+            if values.get(name) is not None}
+
+
 def _fold_figures(Y_true, Y_pred, scores, fold, n_folds, z) -> list[dict]:
     out = []
     for i in range(n_folds):
         rows = fold == i
         rep = evaluate_multilabel(Y_true[rows], Y_pred[rows], zero_division=z)
-        figures = {
-            "samples_f1": rep.averages["samples"].f1,
-            "macro_f1": rep.averages["macro"].f1,
-            "micro_f1": rep.averages["micro"].f1,
-            "subset_accuracy": rep.subset_accuracy,
-            "hamming_loss": rep.hamming_loss,
-            "lrap": (label_ranking_average_precision(Y_true[rows], scores[rows])
-                     if scores is not None else math.nan),
-        }
-        out.append({"fold": i, "n_samples": int(rows.sum()), **figures})
+        lrap = (label_ranking_average_precision(Y_true[rows], scores[rows])
+                if scores is not None else None)
+        out.append(multilabel_figures(rep, lrap))
     return out
 
 
-def _mean_sd(folds: list[dict]) -> tuple[dict, dict]:
-    pairs = spread([{name: f[name] for name in FOLD_FIGURES} for f in folds])
-    nan = (math.nan, math.nan)
-    return ({name: pairs.get(name, nan)[0] for name in FOLD_FIGURES},
-            {name: pairs.get(name, nan)[1] for name in FOLD_FIGURES})
-
-
 def summarize_multilabel(result_or_arrays, *, zero_division=0, meta: dict | None = None,
-                         label_names=None) -> MultilabelSummary:
+                         label_names=None) -> Summary:
     """Every figure of a multi-label prediction.
 
     ``result_or_arrays``: a :class:`MultilabelCVResult` (figures per fold too), or a tuple
@@ -175,16 +129,18 @@ def summarize_multilabel(result_or_arrays, *, zero_division=0, meta: dict | None
         scores = np.asarray(scores, dtype=np.float64)
         ranking = _ranking(T, scores, source)
     folds = _fold_figures(T, P, scores, fold, n_folds, z) if fold is not None else []
-    mean, sd = _mean_sd(folds) if folds else ({}, {})
+    sizes = tuple(int(v) for v in np.bincount(fold, minlength=n_folds)) if folds else ()
     empty = int(np.count_nonzero(~T.any(axis=1) & ~P.any(axis=1)))
-    return MultilabelSummary(n_samples=T.shape[0], label_names=np.asarray(names, np.float64),
-                             report=report, ranking=ranking, folds=tuple(folds),
-                             fold_mean=mean, fold_sd=sd, empty_samples=empty,
-                             zero_division=z, meta=meta)
+    figures = multilabel_figures(report, ranking.lrap if ranking is not None else None)
+    return Summary(kind="multilabel", n_samples=T.shape[0],
+                   label_names=np.asarray(names, np.float64), multilabel=report,
+                   ranking=ranking, figures=figures, fold_figures=folds,
+                   fold_spread=spread(folds), fold_sizes=sizes, empty_samples=empty,
+                   zero_division=z, meta=meta)
 
 
 def score_label_sets(dataset, predicted: Sequence, *, zero_division=0,
-                     meta: dict | None = None) -> MultilabelSummary:
+                     meta: dict | None = None) -> Summary:
     """--score for multi-label data: the figures of ``predicted`` label sets (one per sample,
     e.g. from :func:`read_label_set_predictions`) against ``dataset``'s label sets.
 

@@ -1,0 +1,88 @@
+"""The one summary type of every run, and the spread of figures over folds and repetitions."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..metrics.figures import FIGURES
+
+__all__ = ["Summary", "spread"]
+
+
+@dataclass(frozen=True, eq=False)
+class Summary:
+    """What one run found: every figure, computed once; reporters format it.
+
+    ``kind``: "classification", "regression" or "multilabel"; ``figure_kind`` adds the number
+    of classes ("binary" / "multiclass"), the kinds of :data:`svmeval.metrics.FIGURES`.
+    ``figures``: the pooled scalar figures by registry name, in registry order (NaN =
+    undefined); ``fold_figures`` / ``repeat_figures``: one such dict per fold / repetition;
+    ``fold_spread`` / ``repeat_spread``: name -> (mean, sd) over them (sd with n-1; NaN with
+    one value; undefined values left out). ``fold_sizes``: each fold's number of samples.
+
+    The detail of each kind: ``classification`` (a :class:`~svmeval.metrics.ClassificationReport`,
+    with ``correct``, ``accuracy_percent``, and for two classes ``positive`` / ``negative``,
+    the labels of svm-train's blocks), ``regression`` (a
+    :class:`~svmeval.metrics.RegressionReport`), ``multilabel`` (a
+    :class:`~svmeval.metrics.MultilabelReport`, with ``label_names`` and ``empty_samples``);
+    ``ranking``: the threshold-free figures of the scores (a
+    :class:`~svmeval.metrics.scores.ClassRanking`, or for multi-label a
+    :class:`~svmeval.summary.multilabel.LabelRanking`), None without scores.
+    ``meta``: where the predictions came from (mode "cv" or "score", data file, folds, seed,
+    LIBSVM parameters).
+    """
+
+    kind: str
+    n_samples: int
+    figures: dict = field(default_factory=dict)
+    fold_figures: list = field(default_factory=list)
+    fold_spread: dict = field(default_factory=dict)
+    fold_sizes: tuple = ()
+    repeat_figures: list = field(default_factory=list)
+    repeat_spread: dict = field(default_factory=dict)
+    zero_division: float = 0.0
+    meta: dict = field(default_factory=dict)
+    classification: object | None = None
+    regression: object | None = None
+    multilabel: object | None = None
+    ranking: object | None = None
+    correct: int = 0
+    accuracy_percent: float = math.nan
+    positive: float | None = None
+    negative: float | None = None
+    label_names: np.ndarray | None = None
+    empty_samples: int = 0
+
+    @property
+    def is_binary(self) -> bool:
+        return self.positive is not None
+
+    @property
+    def figure_kind(self) -> str:
+        if self.kind == "classification":
+            return "binary" if self.is_binary else "multiclass"
+        return self.kind
+
+    def class_index(self, label: float) -> int:
+        return int(np.flatnonzero(self.classification.labels == label)[0])
+
+    def figure(self, name: str) -> float:
+        """The pooled value of a registry figure (NaN when undefined or absent)."""
+        if name not in FIGURES:
+            raise KeyError(f"no figure named {name!r}")
+        return float(self.figures.get(name, math.nan))
+
+
+def spread(rows: list[dict]) -> dict:
+    """name -> (mean, sd) over rows; sd with n-1 (NaN for one row); NaN values left out."""
+    out = {}
+    for name in rows[0] if rows else ():
+        values = np.array([r.get(name, math.nan) for r in rows], dtype=np.float64)
+        values = values[~np.isnan(values)]
+        mean = float(values.mean()) if len(values) else math.nan
+        sd = float(values.std(ddof=1)) if len(values) > 1 else math.nan
+        out[name] = (mean, sd)
+    return out
