@@ -147,7 +147,12 @@ class TestUndefined:
     def test_overall_undefined(self):
         r = evaluate([1, 1, 1], [1, 1, 1])
         assert r.accuracy == 1.0 and r.balanced_accuracy == 1.0
-        assert math.isnan(r.mcc) and math.isnan(r.kappa)
+        assert math.isnan(r.kappa)
+        # MCC's 0/0 follows the zero-division policy: 0 by default (scikit-learn's value), and
+        # the policy names it among the figures it replaced
+        assert r.mcc == 0.0 and "mcc" in r.zero_division_applied
+        left_out = evaluate([1, 1, 1], [1, 1, 1], zero_division="nan")
+        assert math.isnan(left_out.mcc) and "mcc" not in left_out.zero_division_applied
         assert math.isnan(r.specificity[0]) and r.npv[0] != r.npv[0]
 
     def test_empty_input(self):

@@ -192,5 +192,13 @@ def test_zero_division_applied_matches_undefined_inputs(y_true, y_pred, labels, 
             expected.add(f"macro_harmonic.{measure}")
             expected.update({"macro_harmonic.f1", "macro_harmonic.fbeta"})
     # micro: single-label data always has sum(TP + FP) = sum(TP + FN) = N > 0
+    # MCC: 0/0 when one class only is predicted or true (where scikit-learn returns 0.0)
+    n = len(y_true)
+    if n and (len(np.unique(y_true)) == 1 or len(np.unique(y_pred)) == 1) \
+            and not np.isnan(float(zero_division) if zero_division != "nan" else np.nan):
+        expected.add("mcc")
+        assert r.mcc == float(zero_division)
+        if float(zero_division) == 0.0:
+            assert sk.matthews_corrcoef(y_true, y_pred) == 0.0
     assert set(r.zero_division_applied) == expected
     assert len(r.zero_division_applied) == len(expected)
