@@ -44,7 +44,8 @@ class CVResult:
     more classes only with ``keep_decision_values=True`` (n x k(k-1)/2 values), else None.
     ``repeats``: with ``repeat`` > 1, one :class:`Repetition` per further repetition (its
     counts and ranking figures, not its per-sample arrays); ``repeat_results``: those
-    repetitions' whole results, kept only with ``keep_repeats=True``.
+    repetitions' whole results, kept only with ``keep_repeats=True``. ``data_name``: the data
+    set's name (its file).
     """
 
     y_true: np.ndarray
@@ -60,6 +61,7 @@ class CVResult:
     scores: np.ndarray | None = None
     repeats: tuple = ()
     repeat_results: tuple = ()
+    data_name: str = ""
 
     @property
     def n_samples(self) -> int:
@@ -272,9 +274,8 @@ def cross_validate(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
             repeats.append(repetition(result))
             if keep_repeats:
                 results.append(result)
-    if repeat == 1:
-        return first
-    return replace(first, repeats=tuple(repeats), repeat_results=tuple(results))
+    return replace(first, repeats=tuple(repeats), repeat_results=tuple(results),
+                   data_name=getattr(dataset, "name", ""))
 
 
 def repetition_seeds(seed: int, repeat: int) -> list[int]:

@@ -1,0 +1,47 @@
+"""The layout keeps the data flow visible: LIBSVM and ctypes only under svmeval/cv/."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "svmeval"
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+SOURCES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_only_cv_imports_libsvm_or_ctypes(path):
+    inside_cv = path.relative_to(PACKAGE).parts[0] == "cv"
+    found = imported_modules(path) & {"libsvm", "ctypes"}
+    assert inside_cv or not found, f"{path.relative_to(PACKAGE)} imports {sorted(found)}"
+
+
+def test_the_scan_sees_imports():
+    engine = PACKAGE / "cv" / "_libsvm.py"
+    assert {"libsvm", "ctypes"} <= imported_modules(engine)
+
+
+def test_metrics_import_nothing_of_svmeval_but_metrics():
+    for path in (PACKAGE / "metrics").glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                module = node.module or ""
+                assert node.level <= 1 and not (node.level == 0 and module.startswith("svmeval")
+                                                and not module.startswith("svmeval.metrics")), \
+                    f"{path.name} imports {module}"
