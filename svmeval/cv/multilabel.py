@@ -172,6 +172,8 @@ def cross_validate_multilabel(dataset, params: SvmParams, nr_fold: int, *, seed:
     if not len(names):
         raise SvmevalError(f"{dataset.name}: no sample has a label: nothing to learn")
     n = dataset.n_samples
+    if n < 2:
+        raise SvmevalError(f"{dataset.name}: {n} sample(s): cross-validation needs at least 2")
 
     base = _libsvm.make_problem(dataset, np.zeros(n))
     plans: list[CVPlan] = []

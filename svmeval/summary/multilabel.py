@@ -127,7 +127,10 @@ def summarize_multilabel(result_or_arrays, *, zero_division=0, meta: dict | None
     ranking = None
     if scores is not None:
         scores = np.asarray(scores, dtype=np.float64)
-        ranking = _ranking(T, scores, source)
+        if not np.isfinite(scores).all():
+            scores = None  # an overflowing kernel: no ranking of the labels to report
+        else:
+            ranking = _ranking(T, scores, source)
     folds = _fold_figures(T, P, scores, fold, n_folds, z) if fold is not None else []
     sizes = tuple(int(v) for v in np.bincount(fold, minlength=n_folds)) if folds else ()
     empty = int(np.count_nonzero(~T.any(axis=1) & ~P.any(axis=1)))
