@@ -128,7 +128,10 @@ def figure_table(summary, digits: int, first: int = 18) -> list[str]:
     lines = [f"{'figure':>{first}}{'pooled':>{width}}"
              + "".join(f"  {title:>{sw}}" for title, _ in spreads)]
     for name, value in summary.figures.items():
-        row = f"{FIGURES[name].title:>{first}}{fixed(value, digits):>{width}}"
+        title = FIGURES[name].title
+        if FIGURES[name].kinds == {"binary"} and summary.is_binary:  # the positive class's
+            title = f"{title} ({label_text(summary.positive)})"
+        row = f"{title:>{first}}{fixed(value, digits):>{width}}"
         row += "".join(f"  {mean_sd(sp[name], digits):>{sw}}" for _, sp in spreads if name in sp)
         lines.append(row)
     if summary.ranking is not None:
