@@ -301,7 +301,8 @@ def _fold_series_panel(ax, summary, name):
 def _classification(Figure, summary, arrays):
     c = summary.classification
     k = len(c.labels)
-    has_curves = arrays.get("scores") is not None and arrays.get("y_true") is not None
+    has_curves = (arrays.get("scores") is not None and arrays.get("y_true") is not None
+                  and np.isin(arrays["y_true"], arrays.get("score_labels", ())).all())
     has_folds = bool(summary.fold_figures)
     big = k > 10
     if has_curves:
