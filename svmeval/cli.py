@@ -6,6 +6,7 @@ import os
 import sys
 
 from . import report
+from .report import plot
 from .cv import engine, multilabel
 from .errors import (
     ArgumentError,
@@ -21,6 +22,7 @@ from .io.predictions import (
     format_predictions,
     read_label_set_predictions,
     read_predictions,
+    read_probabilities,
 )
 from .options import USAGE, Options, parse_args
 from .progress import make_progress
@@ -87,6 +89,8 @@ def _close_bar() -> None:
 
 
 def run(options: Options) -> int:
+    if options.plot:
+        plot.check_path(options.plot)  # a name it cannot write is refused before the run
     if options.score is not None:
         return score(options)
     dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
@@ -105,6 +109,7 @@ def run(options: Options) -> int:
         atomic_write(options.predictions, format_predictions(result))
     emit(options, report.render(summary, format=options.format, digits=options.digits,
                                 full=options.full))
+    draw(options, summary, plot.result_arrays(result))
     return 0
 
 
@@ -124,6 +129,7 @@ def run_multilabel(options: Options, dataset) -> int:
         atomic_write(options.predictions, format_label_set_predictions(result))
     emit(options, report.render(summary, format=options.format, digits=options.digits,
                                 full=options.full))
+    draw(options, summary, {})
     return 0
 
 
@@ -134,6 +140,7 @@ def score_multilabel(options: Options, dataset) -> int:
         meta={"mode": "score", "data_file": options.data_file, "predictions_file": options.score})
     emit(options, report.render(summary, format=options.format, digits=options.digits,
                                 full=options.full))
+    draw(options, summary, {})
     return 0
 
 
@@ -160,6 +167,12 @@ def score(options: Options) -> int:
                            "give -s 3 or -s 4 to score a regression") from None
     emit(options, report.render(summary, format=options.format, digits=options.digits,
                                 full=options.full))
+    arrays = {"y_true": dataset.y, "y_pred": y_pred}
+    probabilities = read_probabilities(options.score) if options.plot else None
+    if probabilities is not None:  # -b 1 predictions: the curves too
+        arrays.update(scores=probabilities[1], score_labels=probabilities[0],
+                      score_source="probabilities")
+    draw(options, summary, arrays)
     return 0
 
 
@@ -170,6 +183,19 @@ def _start_bar(bar):
     global _BAR
     _BAR = bar
     return bar
+
+
+def draw(options: Options, summary, arrays: dict) -> None:
+    """--plot: the figure sheet, after the report; without matplotlib one line says how to
+    install it and the run still succeeds."""
+    if not options.plot:
+        return
+    try:
+        plot.write_sheet(options.plot, summary, title=plot.sheet_title(
+            summary, options=plot.params_flags(options.params.as_dict())), **arrays)
+    except plot.PlotUnavailable:
+        sys.stderr.write(f"{PROG}: --plot needs matplotlib: {plot.INSTALL_HINT} "
+                         f"(no picture written)\n")
 
 
 def emit(options: Options, text: str) -> None:

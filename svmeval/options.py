@@ -61,6 +61,8 @@ options svmeval adds:
 --zero-division POLICY : how undefined per-class values (0/0) enter averages: 0 (default),
 	1, or nan (left out)
 -o FILE, --output FILE : write the report to FILE (atomically) instead of standard output
+--plot FILE : also draw the run's figure sheet to FILE (.png, .svg or .pdf; needs
+	pip install 'svmeval[plot]')
 --help : show this help
 """
 
@@ -88,6 +90,7 @@ class Options:
     digits: int = 4
     zero_division: float | str = "0"
     output: str | None = None
+    plot: str | None = None
     full: bool = False
     help: bool = False
 
@@ -135,6 +138,7 @@ _LONG_OPTIONS = {
     "digits": ("digits", int),
     "zero-division": ("zero_division", str),
     "output": ("output", str),
+    "plot": ("plot", str),
 }
 _LONG_FLAGS = {"multilabel": "multilabel", "help": "help", "full": "full"}
 
@@ -225,7 +229,8 @@ def _check(options: Options, positional: list[str]) -> Options:
             model_file = os.path.basename(data_file) + ".model"
         used = [name for name, value in (("--predictions", options.predictions),
                                          ("--repeat", options.repeat != 1),
-                                         ("--output", options.output), ("--full", options.full))
+                                         ("--output", options.output), ("--full", options.full),
+                                         ("--plot", options.plot))
                 if value]
         if used:
             raise OptionError(f"{', '.join(used)}: only with -v k (cross-validation) or --score")

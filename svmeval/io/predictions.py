@@ -75,6 +75,28 @@ def read_predictions(path: str, *, expected: int | None = None) -> np.ndarray:
     return np.array(values, dtype=np.float64)
 
 
+def read_probabilities(path: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """The ``-b 1`` class probabilities of a predictions file: ``(labels, n x k probabilities)``
+    with the columns in the header's order, or None for a file without a ``labels`` header.
+    Call after :func:`read_predictions` has checked the file."""
+    lines = _read_text(path).splitlines()
+    if not lines or lines[0].split()[:1] != ["labels"]:
+        return None
+    head = lines[0].split()[1:]
+    try:
+        labels = np.array([float(v) for v in head], dtype=np.float64)
+    except ValueError:
+        raise DataFormatError(path, 1, "the labels header holds a label that is not a number") from None
+    rows = []
+    for lineno, line in enumerate(lines[1:], 2):
+        values = line.split()[1:]
+        if len(values) != len(labels):
+            raise DataFormatError(path, lineno, f"{len(values)} probabilities for the "
+                                                f"{len(labels)} labels of the header")
+        rows.append([float(v) for v in values])
+    return labels, np.array(rows, dtype=np.float64).reshape(len(rows), len(labels))
+
+
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 
 

@@ -1,0 +1,293 @@
+"""Significance tests for comparing two configurations: pure Python and numpy, no scipy.
+
+* :func:`corrected_resampled_ttest`: the paired t-test over the R x k folds of a repeated
+  k-fold cross-validation, with the variance corrected for the training sets the folds share
+  (Nadeau & Bengio 2003, "Inference for the generalization error", Machine Learning 52; the
+  repeated-CV form of Bouckaert & Frank 2004, "Evaluating the replicability of significance
+  tests for comparing learning algorithms", PAKDD): with d_j the J = R k per-fold differences,
+
+      t = mean(d) / sqrt((1/J + n_test/n_train) * var(d)),   J - 1 degrees of freedom,
+
+  var with J - 1 in the denominator. The plain paired t-test (``1/J`` alone) is returned beside
+  it: it treats the folds as independent samples, which they are not, so its p-values are far
+  too small (optimistic).
+* :func:`mcnemar`: McNemar's test on the discordant pairs of two classifiers' predictions of the
+  same samples: the exact two-sided binomial test when they are few (b + c <
+  :data:`MCNEMAR_EXACT_BELOW`), else the chi-square statistic with continuity correction
+  (Edwards 1948), 1 degree of freedom.
+
+The distributions: Student's t from the regularized incomplete beta function (continued
+fraction, Numerical Recipes' ``betacf``), its quantile by bisection; the binomial by exact
+integer sums; chi-square with 1 degree of freedom from ``math.erfc``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "MCNEMAR_EXACT_BELOW",
+    "McNemarResult",
+    "TTestResult",
+    "betainc",
+    "binom_test_half",
+    "chi2_1_sf",
+    "corrected_resampled_ttest",
+    "mcnemar",
+    "mcnemar_counts",
+    "t_ppf",
+    "t_sf",
+    "t_two_sided",
+]
+
+#: McNemar's test is exact (binomial) when the discordant pairs b + c are fewer than this
+MCNEMAR_EXACT_BELOW = 25
+
+
+# --------------------------------------------------------------------------------------------
+# Distributions
+# --------------------------------------------------------------------------------------------
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz's method)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c = 1.0
+    d = 1.0 - qab * x / qap
+    d = tiny if abs(d) < tiny else d
+    d = 1.0 / d
+    h = d
+    for m in range(1, 10_000):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = tiny if abs(d) < tiny else d
+        c = 1.0 + aa / c
+        c = tiny if abs(c) < tiny else c
+        d = 1.0 / d
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = tiny if abs(d) < tiny else d
+        c = 1.0 + aa / c
+        c = tiny if abs(c) < tiny else c
+        d = 1.0 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-16:
+            break
+    return h
+
+
+def betainc(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b), a, b > 0, 0 <= x <= 1."""
+    if not (a > 0 and b > 0):
+        raise ValueError("betainc: a and b must be positive")
+    if not 0.0 <= x <= 1.0:
+        raise ValueError("betainc: x must lie in [0, 1]")
+    if x == 0.0 or x == 1.0:
+        return x
+    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                 + a * math.log(x) + b * math.log1p(-x))
+    front = math.exp(log_front)
+    # The continued fraction converges quickly for x < (a + 1) / (a + b + 2); use the symmetry
+    # I_x(a, b) = 1 - I_{1-x}(b, a) on the other side.
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+
+
+def t_sf(t: float, df: float) -> float:
+    """P(T > t) for Student's t with ``df`` degrees of freedom."""
+    if math.isnan(t):
+        return math.nan
+    if math.isinf(t):
+        return 0.0 if t > 0 else 1.0
+    tail = 0.5 * betainc(df / 2.0, 0.5, df / (df + t * t))  # P(T > |t|)
+    return tail if t >= 0 else 1.0 - tail
+
+
+def t_two_sided(t: float, df: float) -> float:
+    """P(|T| >= |t|) for Student's t with ``df`` degrees of freedom."""
+    if math.isnan(t):
+        return math.nan
+    if math.isinf(t):
+        return 0.0
+    return min(1.0, betainc(df / 2.0, 0.5, df / (df + t * t)))
+
+
+def t_ppf(q: float, df: float) -> float:
+    """The ``q`` quantile of Student's t with ``df`` degrees of freedom (bisection on
+    :func:`t_sf`, to double precision)."""
+    if not 0.0 < q < 1.0:
+        raise ValueError("t_ppf: q must lie in (0, 1)")
+    if q == 0.5:
+        return 0.0
+    if q < 0.5:
+        return -t_ppf(1.0 - q, df)
+    target = 1.0 - q  # upper tail
+    lo, hi = 0.0, 1.0
+    while t_sf(hi, df) > target:
+        lo, hi = hi, hi * 2.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        if t_sf(mid, df) > target:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def binom_test_half(k: int, n: int) -> float:
+    """Two-sided p-value of k successes in n trials with success probability 1/2: the
+    probability of an outcome at most as likely as k (for p = 1/2: twice the smaller tail)."""
+    if n == 0:
+        return 1.0
+    small = min(k, n - k)
+    if 2 * small == n:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(small + 1))
+    return min(1.0, 2 * tail / 2**n)  # integer arithmetic, one correctly rounded division
+
+
+def chi2_1_sf(x: float) -> float:
+    """P(X > x) for chi-square with 1 degree of freedom: erfc(sqrt(x / 2))."""
+    if x <= 0:
+        return 1.0
+    return math.erfc(math.sqrt(x / 2.0))
+
+
+# --------------------------------------------------------------------------------------------
+# Tests
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TTestResult:
+    """A paired t-test of per-fold differences (B - A).
+
+    ``mean``, ``sd``: of the differences (sd with J - 1); ``n``: their number J; ``df`` = J - 1;
+    ``test_train_ratio``: n_test / n_train of the correction; ``t``, ``p`` (two-sided),
+    ``ci`` (the ``confidence`` interval of the mean difference) with the corrected variance;
+    ``t_uncorrected``, ``p_uncorrected``, ``ci_uncorrected``: the plain paired t-test
+    (optimistic: it ignores the training data the folds share).
+    """
+
+    mean: float
+    sd: float
+    n: int
+    df: int
+    test_train_ratio: float
+    confidence: float
+    t: float
+    p: float
+    ci: tuple
+    t_uncorrected: float
+    p_uncorrected: float
+    ci_uncorrected: tuple
+
+
+def _t_test(mean: float, var: float, factor: float, df: int, confidence: float):
+    se = math.sqrt(factor * var)
+    if se == 0.0:
+        t = 0.0 if mean == 0.0 else math.copysign(math.inf, mean)
+    else:
+        t = mean / se
+    p = t_two_sided(t, df)
+    half = t_ppf(0.5 + confidence / 2.0, df) * se
+    return t, p, (mean - half, mean + half)
+
+
+def corrected_resampled_ttest(differences, test_train_ratio: float, *,
+                              confidence: float = 0.95) -> TTestResult:
+    """The corrected resampled t-test of per-fold differences (B - A) of R repetitions of
+    k-fold cross-validation (see the module's notes); ``test_train_ratio``: n_test / n_train
+    (1 / (k - 1) for k equal folds)."""
+    d = np.asarray(differences, dtype=np.float64).ravel()
+    if len(d) < 2:
+        raise ValueError("the t-test needs at least two differences")
+    if not np.isfinite(d).all():
+        raise ValueError("the differences must be finite numbers")
+    if not 0.0 < confidence < 1.0:
+        raise ValueError("confidence must lie in (0, 1)")
+    if not test_train_ratio >= 0:
+        raise ValueError("test_train_ratio must be >= 0")
+    n = len(d)
+    mean = float(d.mean())
+    if np.all(d == d[0]):
+        var = 0.0  # exactly, where summing would leave rounding noise
+    else:
+        var = float(d.var(ddof=1))
+    df = n - 1
+    t, p, ci = _t_test(mean, var, 1.0 / n + test_train_ratio, df, confidence)
+    tu, pu, ciu = _t_test(mean, var, 1.0 / n, df, confidence)
+    return TTestResult(mean=mean, sd=math.sqrt(var), n=n, df=df,
+                       test_train_ratio=float(test_train_ratio), confidence=confidence,
+                       t=t, p=p, ci=ci, t_uncorrected=tu, p_uncorrected=pu,
+                       ci_uncorrected=ciu)
+
+
+@dataclass(frozen=True)
+class McNemarResult:
+    """McNemar's test of two classifiers on the same samples.
+
+    ``n``: samples; ``both_right``, ``both_wrong``; ``a_only`` (b: A right, B wrong) and
+    ``b_only`` (c: A wrong, B right); ``method``: "exact" (two-sided binomial test of b among
+    b + c at 1/2) or "chi2" (``statistic`` = (|b - c| - 1)^2 / (b + c), continuity corrected,
+    floored at 0, 1 degree of freedom); ``p``: two-sided p-value.
+    """
+
+    n: int
+    both_right: int
+    both_wrong: int
+    a_only: int
+    b_only: int
+    method: str
+    statistic: float
+    p: float
+
+
+def mcnemar(y_true, pred_a, pred_b, *, exact: bool | None = None) -> McNemarResult:
+    """McNemar's test of predictions ``pred_a`` and ``pred_b`` of ``y_true``.
+
+    ``exact``: None (default) chooses the exact binomial test when b + c <
+    :data:`MCNEMAR_EXACT_BELOW`, the continuity-corrected chi-square otherwise; True or False
+    forces one."""
+    y = np.asarray(y_true, dtype=np.float64).ravel()
+    a = np.asarray(pred_a, dtype=np.float64).ravel()
+    b = np.asarray(pred_b, dtype=np.float64).ravel()
+    if not len(y) == len(a) == len(b):
+        raise ValueError(f"{len(y)} labels but {len(a)} and {len(b)} predictions")
+    ra, rb = a == y, b == y
+    a_only = int(np.count_nonzero(ra & ~rb))
+    b_only = int(np.count_nonzero(~ra & rb))
+    return mcnemar_counts(a_only, b_only, n=len(y),
+                          both_right=int(np.count_nonzero(ra & rb)),
+                          both_wrong=int(np.count_nonzero(~ra & ~rb)), exact=exact)
+
+
+def mcnemar_counts(a_only: int, b_only: int, *, n: int | None = None, both_right: int = 0,
+                   both_wrong: int = 0, exact: bool | None = None) -> McNemarResult:
+    """McNemar's test from the discordant counts b (``a_only``) and c (``b_only``)."""
+    if a_only < 0 or b_only < 0:
+        raise ValueError("counts must be >= 0")
+    discordant = a_only + b_only
+    if exact is None:
+        exact = discordant < MCNEMAR_EXACT_BELOW
+    if exact:
+        method, statistic = "exact", float(a_only)
+        p = binom_test_half(a_only, discordant)
+    else:
+        method = "chi2"
+        statistic = (max(0, abs(a_only - b_only) - 1) ** 2 / discordant) if discordant else 0.0
+        p = chi2_1_sf(statistic)
+    if n is None:
+        n = discordant + both_right + both_wrong
+    return McNemarResult(n=n, both_right=both_right, both_wrong=both_wrong, a_only=a_only,
+                         b_only=b_only, method=method, statistic=statistic, p=p)

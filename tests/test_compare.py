@@ -1,0 +1,143 @@
+"""svmeval-compare: both configurations on the same folds, the figures per fold against
+scikit-learn, A against itself, the reports and the command line's errors."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from conftest import ROOT
+
+from svmeval import SvmParams, cross_validate, read_dataset
+from svmeval.compare import compare, main
+
+stats = pytest.importorskip("scipy.stats")
+sk_metrics = pytest.importorskip("sklearn.metrics")
+
+SMALL = ROOT / "data" / "breast_cancer.scale"
+WINE = ROOT / "data" / "wine.scale"
+
+
+@pytest.fixture(scope="module")
+def small():
+    return read_dataset(str(SMALL))
+
+
+def test_fold_figures_are_those_of_the_same_seeded_folds(small):
+    a, b = SvmParams(C=1), SvmParams(C=8, gamma=0.5)
+    c = compare(small, a, b, 3, repeat=2, seed=4)
+    assert c.seeds == (4, 5)
+    expected = {"a": [], "b": []}
+    for seed in (4, 5):
+        ra = cross_validate(small, a, 3, seed=seed)
+        rb = cross_validate(small, b, 3, seed=seed)
+        assert np.array_equal(ra.fold, rb.fold)  # the same folds for A and B
+        for name, r in (("a", ra), ("b", rb)):
+            expected[name] += [sk_metrics.accuracy_score(r.y_true[r.fold == i],
+                                                         r.y_pred[r.fold == i])
+                               for i in range(3)]
+    assert c.folds_a == pytest.approx(expected["a"], rel=1e-12)
+    assert c.folds_b == pytest.approx(expected["b"], rel=1e-12)
+    # the t-test is Nadeau & Bengio's, computed directly with scipy
+    d = np.array(expected["b"]) - np.array(expected["a"])
+    n_test = len(small.y) / 3
+    ratio = n_test / (len(small.y) - n_test)
+    t = d.mean() / math.sqrt((1 / 6 + ratio) * d.var(ddof=1))
+    assert c.ttest.t == pytest.approx(t, rel=1e-9)
+    assert c.ttest.p == pytest.approx(2 * stats.t.sf(abs(t), 5), rel=1e-8)
+    assert c.ttest.p_uncorrected == pytest.approx(stats.ttest_rel(expected["b"],
+                                                                  expected["a"]).pvalue, rel=1e-8)
+    # McNemar on the first repetition's pooled predictions
+    ra = cross_validate(small, a, 3, seed=4)
+    rb = cross_validate(small, b, 3, seed=4)
+    right_a, right_b = ra.y_pred == ra.y_true, rb.y_pred == rb.y_true
+    assert c.mcnemar.a_only == np.count_nonzero(right_a & ~right_b)
+    assert c.mcnemar.b_only == np.count_nonzero(~right_a & right_b)
+
+
+def test_a_against_itself_gives_zero_difference_and_p_one(small):
+    c = compare(small, SvmParams(C=2), SvmParams(C=2), 3, repeat=2, criterion="mcc")
+    assert np.array_equal(c.folds_a, c.folds_b)
+    assert c.ttest.mean == 0.0 and c.ttest.t == 0.0
+    assert c.ttest.p == 1.0 and c.ttest.p_uncorrected == 1.0
+    assert c.mcnemar.p == 1.0 and c.mcnemar.a_only == c.mcnemar.b_only == 0
+
+
+def test_regression_compares_mse_without_mcnemar():
+    from conftest import shared_file
+    housing = read_dataset(str(shared_file("data", "housing_scale")))
+    c = compare(housing, SvmParams(svm_type=3), SvmParams(svm_type=3, C=4), 3, repeat=1)
+    assert c.criterion == "mse" and not c.greater_is_better and c.mcnemar is None
+    assert c.ttest.df == 2
+
+
+def test_criterion_must_fit_the_data(small):
+    from svmeval import SvmevalError
+    with pytest.raises(SvmevalError, match="macro_roc_auc.*not a figure of binary"):
+        compare(small, SvmParams(), SvmParams(), 3, repeat=1, criterion="macro_roc_auc")
+
+
+def test_cli_json_of_a_against_itself(capsys):
+    assert main(["-v", "3", "--repeat", "2", "--format", "json", str(WINE),
+                 "--", "-c", "2", "--", "-c", "2"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["criterion"] == "accuracy" and out["n_folds"] == 3 and out["repeat"] == 2
+    assert out["difference"]["mean"] == 0 and out["corrected_ttest"]["p"] == 1
+    assert out["uncorrected_ttest"]["optimistic"] is True
+    assert len(out["a"]["folds"]) == 6 and out["a"]["folds"] == out["b"]["folds"]
+    assert out["mcnemar"]["p"] == 1
+
+
+def test_cli_text_and_csv(capsys, tmp_path):
+    target = tmp_path / "cmp.csv"
+    assert main(["-v", "3", "--repeat", "1", "--format", "csv", "-o", str(target),
+                 "--criterion", "macro_f1", str(WINE), "--", "-c", "1", "--", "-c", "100"]) == 0
+    assert capsys.readouterr().out == ""
+    rows = target.read_text().splitlines()
+    assert rows[0] == "test,name,value"
+    assert "corrected_ttest,df,2" in rows and "run,criterion,macro_f1" in rows
+    assert main(["-v", "3", "--repeat", "1", str(WINE), "--", "--", "-c", "100"]) == 0
+    text = capsys.readouterr().out
+    assert "corrected resampled t-test" in text and "optimistic" in text
+    assert "A: (svm-train defaults)" in text and "B: -c 100" in text
+
+
+def test_cli_mcnemar_of_two_predictions_files(tmp_path, capsys):
+    ds = read_dataset(str(WINE))
+    pa, pb = ds.y.copy(), ds.y.copy()
+    pa[:5] = pa[:5] + 1  # A wrong on 5 samples B gets right
+    pb[10:12] = pb[10:12] + 1  # B wrong on 2 samples A gets right
+    fa, fb = tmp_path / "a", tmp_path / "b"
+    fa.write_text("".join(f"{v:g}\n" for v in pa))
+    fb.write_text("labels 1 2 3\n" + "".join(f"{v:g} 0.2 0.3 0.5\n" for v in pb))
+    assert main(["--mcnemar", "--format", "json", str(fa), str(fb), str(WINE)]) == 0
+    out = json.loads(capsys.readouterr().out)["mcnemar"]
+    assert (out["a_right_b_wrong"], out["a_wrong_b_right"]) == (2, 5)
+    assert out["method"] == "exact"
+    assert out["p"] == pytest.approx(stats.binomtest(2, 7, 0.5).pvalue, rel=1e-12)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["-v", "3", str(SMALL)], "svmeval-compare: give the data file, then -- A's"),
+    (["-v", "1", str(SMALL), "--", "--"], "svmeval-compare: -v: k must be >= 2"),
+    (["--bogus", str(SMALL), "--", "--"], "svmeval-compare: unknown option: --bogus"),
+    (["--repeat", "x", str(SMALL), "--", "--"], "svmeval-compare: option --repeat: 'x' is not"),
+    ([str(SMALL), "--", "-v", "5", "--"], "svmeval-compare: A options: only svm-train's"),
+    ([str(SMALL), "--", "--", "-c", "abc"], "svmeval-compare: B options: option -c: 'abc'"),
+    ([str(SMALL), "--", "-c", "0", "--"], "ERROR: C <= 0"),
+    (["--criterion", "mse", str(SMALL), "--", "--"], "svmeval-compare: criterion 'mse' is not"),
+    (["missing.file", "--", "--"], "missing.file: cannot"),
+    (["--mcnemar", "a", str(SMALL)], "svmeval-compare: --mcnemar needs PREDICTIONS_A"),
+])
+def test_cli_errors_are_one_line_and_exit_1(args, message):
+    done = subprocess.run([sys.executable, "-m", "svmeval.compare", *args],
+                          capture_output=True, text=True)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith(message)
+    assert "Traceback" not in done.stderr
