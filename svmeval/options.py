@@ -98,11 +98,6 @@ class Options:
     def cross_validation(self) -> bool:
         return self.nr_fold >= 2
 
-    @property
-    def repetition_seeds(self) -> list[int]:
-        """The seed of each repetition (:func:`repetition_seeds`)."""
-        return repetition_seeds(self.seed, self.repeat)
-
 
 _INT_TEXT = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _SHOWN = 40  # characters of a value quoted in a message
@@ -149,25 +144,6 @@ def parse_c_double(flag: str, text: str) -> float:
 
 def _number(opt: str, text: str, kind):
     return parse_c_int(opt, text) if kind is int else parse_c_double(opt, text)
-
-
-def repetition_seeds(seed: int, repeat: int) -> list[int]:
-    """The C ``srand`` seeds of ``repeat`` cross-validations starting at ``seed``.
-
-    Repetition r uses ``seed + r`` modulo 2^32 (C ``srand`` takes an unsigned int), skipping a
-    value that seeds ``rand()`` as one already used: glibc's ``srand(0)`` is ``srand(1)``, so
-    ``--seed 0 --repeat 3`` uses 0, 2, 3. Every repetition thus draws different folds.
-    """
-    seeds: list[int] = []
-    used: set[int] = set()
-    s = seed
-    while len(seeds) < repeat:
-        c = s % 2**32
-        if (c or 1) not in used:
-            used.add(c or 1)
-            seeds.append(c)
-        s += 1
-    return seeds
 
 
 # svm-train's one-letter options that take a value: letter -> (SvmParams field, type)
