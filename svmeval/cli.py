@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 
 from . import report
 from .report import plot
@@ -14,6 +15,7 @@ from .errors import (
     OptionError,
     ParameterError,
     SvmevalError,
+    show_path,
 )
 from .io import data
 from .io.output import atomic_write
@@ -46,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     if options.help:
         sys.stdout.write(USAGE)
         return 0
+    if options.quiet:  # -q silences numpy's warnings too
+        warnings.simplefilter("ignore")
     return run_reporting_errors(options)
 
 
@@ -163,7 +167,8 @@ def score(options: Options) -> int:
             pos_label=options.pos_label, zero_division=options.zero_division,
             meta={"data_file": options.data_file, "predictions_file": options.score})
     except FractionalPredictions:
-        raise SvmevalError(f"{options.score}: predictions are not class labels (not integers); "
+        raise SvmevalError(f"{show_path(options.score)}: predictions are not class labels "
+                           "(not integers); "
                            "give -s 3 or -s 4 to score a regression") from None
     emit(options, report.render(summary, format=options.format, digits=options.digits,
                                 full=options.full))

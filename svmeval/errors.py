@@ -1,6 +1,56 @@
-"""Typed errors. The library raises these; the CLI turns each into one line on stderr."""
+"""Typed errors. The library raises these; the CLI turns each into one line on stderr.
+
+Messages are one line whatever the input: :func:`show_path` escapes a file name that holds a
+newline, an escape sequence or bytes that are not UTF-8, and :func:`show_label` prints a label
+with as many digits as it takes to tell it from every other double.
+"""
 
 from __future__ import annotations
+
+import math
+
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def show_path(name) -> str:
+    """A file name for a one-line message.
+
+    A printable name without quotes or backslashes is shown as is; any other name is shown in
+    double quotes with ``\\n``, ``\\t``, ``\\\\``, ``\\"``, ``\\xNN`` (a control character or a byte
+    that is not UTF-8) and ``\\uNNNN`` escapes, so it stays on one line and cannot be mistaken for
+    another name.
+    """
+    if isinstance(name, bytes):
+        name = name.decode("utf-8", "surrogateescape")
+    name = str(name)
+    if name.isprintable() and '"' not in name and "\\" not in name:
+        return name
+    out = []
+    for ch in name:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif "\udc80" <= ch <= "\udcff":  # a byte that is not UTF-8 (surrogateescape)
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        elif ch.isprintable():
+            out.append(ch)
+        elif ord(ch) < 0x100:
+            out.append(f"\\x{ord(ch):02x}")
+        elif ord(ch) < 0x10000:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    return '"' + "".join(out) + '"'
+
+
+def show_label(value) -> str:
+    """A label for a message: C's ``%g`` where that gives back the same double (``1``, ``-1``,
+    ``2.5``), else the shortest text that does (``1.0000000000000002``), so two different labels
+    never print alike."""
+    v = float(value)
+    text = f"{v:g}"
+    if math.isfinite(v) and float(text) != v:
+        text = str(int(v)) if v.is_integer() and abs(v) < 1e17 else repr(v)
+    return text
 
 
 class SvmevalError(Exception):
@@ -8,7 +58,10 @@ class SvmevalError(Exception):
 
 
 class DataFormatError(SvmevalError):
-    """A data or predictions file that cannot be read: carries the file name and line number."""
+    """A data or predictions file that cannot be read: carries the file name and line number.
+
+    The file name is shown escaped (:func:`show_path`), so the message is one line.
+    """
 
     def __init__(self, file: str, line: int | None, message: str):
         self.file = str(file)
@@ -18,8 +71,8 @@ class DataFormatError(SvmevalError):
 
     def __str__(self) -> str:
         if self.line is None:
-            return f"{self.file}: {self.message}"
-        return f"{self.file}:{self.line}: {self.message}"
+            return f"{show_path(self.file)}: {self.message}"
+        return f"{show_path(self.file)}:{self.line}: {self.message}"
 
 
 class OptionError(SvmevalError):
@@ -27,7 +80,8 @@ class OptionError(SvmevalError):
 
 
 class ParameterError(SvmevalError):
-    """A parameter combination LIBSVM's svm_check_parameter rejects (its own message)."""
+    """A parameter LIBSVM cannot take: a value that does not fit its C field (NaN, infinity, an
+    integer beyond C ``int``), or a combination svm_check_parameter rejects (its own message)."""
 
 
 class ArgumentError(SvmevalError):

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, field, replace
 
-from .errors import OptionError
-from .params import SvmParams
+from .errors import OptionError, ParameterError, show_path
+from .params import INT_MAX, INT_MIN, SvmParams
 
 USAGE = """\
 Usage: svmeval [options] training_set_file [model_file]
@@ -45,7 +46,9 @@ options (as svm-train):
 options svmeval adds:
 --seed N : seed C rand() with N before every cross-validation (default 1, what svm-train
 	does in a fresh process); folds and predictions equal svm-train's
---repeat R : repeat the cross-validation R times with seeds N .. N+R-1 and report mean +- sd
+--repeat R : repeat the cross-validation R times and report mean +- sd; repetition r uses
+	seed N+r (modulo 2^32), skipping a seed that draws as one already used (glibc's
+	srand(0) is srand(1): --seed 0 --repeat 3 uses 0, 2, 3), so every repetition differs
 --jobs N : train N folds at once (default: the number of cores); results are identical
 	for every N. With -b 1, LIBSVM's probability training draws from rand(), so folds
 	run one after another to keep results identical to svm-train's
@@ -99,15 +102,51 @@ class Options:
         return self.nr_fold >= 2
 
 
-def _number(opt: str, text: str, kind):
-    try:
-        value = kind(text)
-    except ValueError:
-        what = "an integer" if kind is int else "a number"
-        raise OptionError(f"option {opt}: {text!r} is not {what}") from None
-    if kind is float and not math.isfinite(value):
-        raise OptionError(f"option {opt}: {text!r} is not a finite number")
+_INT_TEXT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_SHOWN = 40  # characters of a value quoted in a message
+
+
+def _shown(text: str) -> str:
+    """A value for a message: quoted and escaped (one line), long values cut."""
+    return repr(text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "...")
+
+
+def parse_c_int(flag: str, text: str, low: int = INT_MIN, high: int = INT_MAX,
+                what: str = "a C int") -> int:
+    """An integer option value as C's ``atoi`` reads it, but strict: the whole value must be
+    ``[+-]digits`` in ASCII (Python's ``int()`` also takes ``1_000``, blanks and non-ASCII
+    digits; ``atoi`` stops at them), and it must lie in ``low..high`` (default: C ``int``, the
+    type the value lands in). Raises :class:`OptionError` naming ``flag``."""
+    if not isinstance(text, str) or not _INT_TEXT.fullmatch(text):
+        raise OptionError(f"option {flag}: {_shown(str(text))} is not an integer")
+    digits = text.lstrip("+-").lstrip("0")
+    value = int(text) if len(digits) <= 20 else None  # beyond any range checked here
+    if value is None or not low <= value <= high:
+        where = f"{what} holds {low} to {high}" if what else f"{low} to {high}"
+        raise OptionError(f"option {flag}: {_shown(text)} is out of range ({where})")
     return value
+
+
+def parse_c_double(flag: str, text: str) -> float:
+    """A number option value as C's ``strtod``/``atof`` reads it in the C locale (decimal or
+    hexadecimal, ``1e-3``, ``.5``, ``3.``), but strict: the whole value must be the number (no
+    blanks, no ``1_000``, no non-ASCII digits, which Python's ``float()`` takes), and it must be
+    finite (``nan``, ``inf`` and overflowing values are refused). A value that underflows is the
+    double ``strtod`` returns, as ``atof`` gives svm-train."""
+    from .io._reader import parse_number  # C strtod in the C locale
+
+    if not isinstance(text, str) or not text.isascii():
+        raise OptionError(f"option {flag}: {_shown(str(text))} is not a number")
+    value, status = parse_number(text.encode("ascii"))
+    if status == 1:
+        raise OptionError(f"option {flag}: {_shown(text)} is not a number")
+    if status == 2 or not math.isfinite(value):
+        raise OptionError(f"option {flag}: {_shown(text)} is not a finite number")
+    return value
+
+
+def _number(opt: str, text: str, kind):
+    return parse_c_int(opt, text) if kind is int else parse_c_double(opt, text)
 
 
 # svm-train's one-letter options that take a value: letter -> (SvmParams field, type)
@@ -131,16 +170,24 @@ _LONG_OPTIONS = {
     "seed": ("seed", int),
     "repeat": ("repeat", int),
     "jobs": ("jobs", int),
+    "digits": ("digits", int),
     "pos-label": ("pos_label", float),
     "predictions": ("predictions", str),
     "score": ("score", str),
     "format": ("format", str),
-    "digits": ("digits", int),
     "zero-division": ("zero_division", str),
     "output": ("output", str),
     "plot": ("plot", str),
 }
 _LONG_FLAGS = {"multilabel": "multilabel", "help": "help", "full": "full"}
+
+# the integer long options' ranges: (low, high, what the range is)
+_LONG_RANGES = {
+    "seed": (0, 2**32 - 1, "C srand's unsigned int"),
+    "repeat": (1, INT_MAX, None),
+    "jobs": (1, INT_MAX, None),
+    "digits": (0, 15, None),
+}
 
 
 def parse_args(argv: list[str]) -> Options:
@@ -169,14 +216,19 @@ def parse_args(argv: list[str]) -> Options:
                 opts[_LONG_FLAGS[name]] = True
                 continue
             if name not in _LONG_OPTIONS:
-                raise OptionError(f"unknown option: {arg.partition('=')[0]}")
+                raise OptionError(f"unknown option: {show_path(arg.partition('=')[0])}")
             if not eq:
                 if i >= len(argv):
                     raise OptionError(f"option --{name} needs a value")
                 value = argv[i]
                 i += 1
             key, kind = _LONG_OPTIONS[name]
-            opts[key] = _number(f"--{name}", value, kind) if kind is not str else value
+            if kind is int:
+                opts[key] = parse_c_int(f"--{name}", value, *_LONG_RANGES[name])
+            elif kind is float:
+                opts[key] = parse_c_double(f"--{name}", value)
+            else:
+                opts[key] = value
             continue
         if arg == "-o":
             if i >= len(argv):
@@ -190,11 +242,11 @@ def parse_args(argv: list[str]) -> Options:
         letter = arg[1]
         if letter == "w":
             label_text = arg[2:]
-            label = _number("-w", label_text, int) if label_text else None
+            label = parse_c_int("-w", label_text) if label_text else None
             if label is None:
                 raise OptionError("option -w needs a class label: -wi weight (e.g. -w1 2)")
         elif letter not in _PARAM_OPTIONS and letter != "v" or len(arg) != 2:
-            raise OptionError(f"unknown option: {arg}")
+            raise OptionError(f"unknown option: {show_path(arg)}")
         if i >= len(argv):
             raise OptionError(f"option {arg} needs a value")
         value = argv[i]
@@ -211,7 +263,11 @@ def parse_args(argv: list[str]) -> Options:
             params[key] = _number(arg, value, kind)
     if opts.get("help"):
         return Options(help=True)
-    options = Options(params=SvmParams(**params, weight=tuple(weights)), **opts)
+    try:
+        svm_params = SvmParams(**params, weight=tuple(weights))
+    except ParameterError as exc:  # pragma: no cover - every value is checked above
+        raise OptionError(str(exc)) from None
+    options = Options(params=svm_params, **opts)
     return _check(options, positional)
 
 
@@ -219,7 +275,7 @@ def _check(options: Options, positional: list[str]) -> Options:
     if not positional:
         raise OptionError("no data file given")
     if len(positional) > 2:
-        raise OptionError(f"too many file names: {' '.join(positional)}")
+        raise OptionError(f"too many file names: {' '.join(map(show_path, positional))}")
     data_file = positional[0]
     model_file = positional[1] if len(positional) == 2 else None
     if options.score is not None and model_file is not None:
@@ -241,12 +297,4 @@ def _check(options: Options, positional: list[str]) -> Options:
     zd = ZERO_DIVISION.get(str(options.zero_division).strip().lower())
     if zd is None:
         raise OptionError(f"--zero-division: {options.zero_division!r} is not one of 0, 1, nan")
-    if options.repeat < 1:
-        raise OptionError("--repeat must be >= 1")
-    if options.jobs is not None and options.jobs < 1:
-        raise OptionError("--jobs must be >= 1")
-    if not 0 <= options.digits <= 15:
-        raise OptionError("--digits must be between 0 and 15")
-    if options.seed < 0 or options.seed > 2**32 - 1:
-        raise OptionError("--seed must be between 0 and 4294967295 (C srand's unsigned int)")
     return replace(options, data_file=data_file, model_file=model_file, zero_division=zd)

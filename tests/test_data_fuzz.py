@@ -206,3 +206,110 @@ def test_numbers_ignore_the_process_locale():
         assert _reader.parse_number(b"2,5")[1] == 1
     finally:
         locale.setlocale(locale.LC_NUMERIC, old)
+
+
+# --- mutated LIBSVM files: the reader and the command line ------------------------------------
+
+import random  # noqa: E402
+import re  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+
+SEED_FILE = Path(__file__).resolve().parents[1] / "data" / "breast_cancer.scale"
+INSERTS = [b"nan", b"inf", b"1e999", b"1e-400", b"-", b":", b",", b"\n", b"\r", b"\t", b" ",
+           b"\x00", b"\xff", b"2147483648", b"99999999999", b"4294967296", b"0x1p3", b"#",
+           b"1:1", b"0:0", b"\xe2\x80\x83", b"\x1b[31m", b"1_0"]
+
+
+def mutate(rng: random.Random, base: bytes) -> bytes:
+    """A few random edits of a valid file: bytes flipped, dropped, duplicated, inserted."""
+    data = bytearray(base)
+    for _ in range(rng.randint(1, 4)):
+        pos = rng.randrange(len(data) + 1)
+        op = rng.randrange(5)
+        if op == 0 and data:
+            data[min(pos, len(data) - 1)] = rng.randrange(256)
+        elif op == 1:
+            del data[pos:pos + rng.randint(1, 8)]
+        elif op == 2:
+            data[pos:pos] = rng.choice(INSERTS)
+        elif op == 3:
+            lines = bytes(data).split(b"\n")
+            i = rng.randrange(len(lines))
+            lines.insert(i, lines[i])
+            data = bytearray(b"\n".join(lines))
+        else:
+            data[pos:pos] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 4)))
+    return bytes(data)
+
+
+def small_base(rng: random.Random) -> bytes:
+    lines = SEED_FILE.read_bytes().splitlines(keepends=True)
+    start = rng.randrange(len(lines) - 12)
+    return b"".join(lines[start:start + rng.randint(2, 12)])
+
+
+def test_mutated_files_read_or_fail_on_one_line(scratch):
+    """Deterministic mutations (seed 20240), a few seconds at most."""
+    rng = random.Random(20240)
+    deadline = time.monotonic() + 4.0
+    for _ in range(3000):
+        if time.monotonic() > deadline:
+            break
+        content = mutate(rng, small_base(rng))
+        read_or_error(scratch, content, rng.random() < 0.2)
+
+
+def _one_refusal_line(name: str, done) -> None:
+    assert "Traceback" not in done.stderr
+    assert done.returncode in (0, 1), done.stderr
+    if done.returncode == 1:
+        assert done.stderr.count("\n") == 1, done.stderr
+        line = done.stderr
+        if line.startswith(name + ":"):  # a data error: FILE:LINE: message
+            assert re.match(re.escape(name) + r":\d+: \S", line), line
+        else:
+            assert line.startswith(("svmeval: ", "ERROR: ")), line
+
+
+def test_mutated_files_through_the_command_line(tmp_path):
+    """The CLI in-process on deterministic mutations (time-bounded), then a few as a process:
+    exit 0, or one line on stderr and exit 1; a data refusal is FILE:LINE:."""
+    from svmeval import cli
+
+    rng = random.Random(777)
+    path = tmp_path / "mutated"
+    deadline = time.monotonic() + 4.0
+    runs = 0
+    while time.monotonic() < deadline and runs < 200:
+        path.write_bytes(mutate(rng, small_base(rng)))
+        args = ["-q", "-v", str(rng.choice([2, 3, 5])), "--format", "json", str(path)]
+        err = _Capture()
+        out = _Capture()
+        old = sys.stderr, sys.stdout
+        sys.stderr, sys.stdout = err, out
+        try:
+            rc = cli.main(args)
+        finally:
+            sys.stderr, sys.stdout = old
+        _one_refusal_line(str(path), subprocess.CompletedProcess(args, rc, out.text, err.text))
+        runs += 1
+    assert runs >= 1
+    for _ in range(3):
+        path.write_bytes(mutate(rng, small_base(rng)))
+        done = subprocess.run([sys.executable, "-m", "svmeval", "-q", "-v", "3", str(path)],
+                              capture_output=True, text=True)
+        _one_refusal_line(str(path), done)
+
+
+class _Capture:
+    def __init__(self):
+        self.text = ""
+
+    def write(self, s):
+        self.text += s
+        return len(s)
+
+    def flush(self):
+        pass

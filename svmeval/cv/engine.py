@@ -16,12 +16,12 @@ from typing import Callable
 import numpy as np
 
 from . import _libsvm
-from ..io.data import check_precomputed
-from ..errors import SvmevalError
+from ..io.data import Dataset, check_precomputed
+from ..errors import DataFormatError, ParameterError, SvmevalError, show_label, show_path
 from ..metrics.classification import ConfusionCounts
 from ..metrics.regression import regression_report
 from ..metrics.scores import class_ranking, ovr_scores_from_ovo
-from .folds import Folds, group_classes, libsvm_folds
+from .folds import INT_MAX, INT_MIN, Folds, group_classes, libsvm_folds
 from ..params import PRECOMPUTED, SvmParams
 from .schedule import run_tasks
 
@@ -213,6 +213,67 @@ def _ranking_scores(result: CVResult):
     return result.scores, "decision values"
 
 
+def check_inputs(dataset, params: SvmParams, y=None) -> np.ndarray:
+    """The checks every entry point makes before LIBSVM sees anything; returns the labels.
+
+    ``dataset`` a :class:`Dataset` (checked again: its arrays may have changed since it was
+    built), ``params`` a :class:`SvmParams`, ``y`` (optional) one finite label per sample. For
+    C-SVC and nu-SVC every label must fit a C ``int``: LIBSVM groups classes by ``(int)label``.
+    """
+    if not isinstance(dataset, Dataset):
+        raise SvmevalError(f"dataset must be a svmeval Dataset, got {type(dataset).__name__}")
+    if not isinstance(params, SvmParams):
+        raise ParameterError(f"params must be a svmeval SvmParams, got {type(params).__name__}")
+    dataset.validate()
+    if y is None:
+        if dataset.y is None:
+            raise SvmevalError(f"{show_path(dataset.name)}: multi-label data: use --multilabel")
+        labels = dataset.y
+    else:
+        try:
+            labels = np.asarray(y, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise SvmevalError("y must hold one number per sample") from None
+        if labels.ndim != 1 or len(labels) != dataset.n_samples:
+            raise SvmevalError(f"y must be 1-D with one label per sample ({dataset.n_samples}), "
+                               f"got shape {labels.shape}")
+        if not np.isfinite(labels).all():
+            i = int(np.flatnonzero(~np.isfinite(labels))[0])
+            raise SvmevalError(f"y[{i}] = {labels[i]} is not finite")
+    if params.is_classification:
+        keys = np.trunc(labels)
+        outside = (keys < INT_MIN) | (keys > INT_MAX)
+        if outside.any():
+            i = int(np.flatnonzero(outside)[0])
+            raise DataFormatError(
+                dataset.name, i + 1,
+                f"label {show_label(labels[i])} does not fit a C int: LIBSVM groups C-SVC and "
+                "nu-SVC classes by (int)label (regression: -s 3 or -s 4)")
+    return labels
+
+
+def _check_run(nr_fold=None, seed=1, jobs=None, repeat=1) -> None:
+    """cross_validate's and train_and_save's own arguments."""
+    if nr_fold is not None:
+        if isinstance(nr_fold, (bool, float, str)) or not hasattr(nr_fold, "__index__"):
+            raise SvmevalError(f"nr_fold must be an integer, got {nr_fold!r}")
+        if int(nr_fold) < 2:
+            raise SvmevalError(f"n-fold cross validation: n must >= 2, got nr_fold = "
+                               f"{int(nr_fold)}")
+        if int(nr_fold) > INT_MAX:
+            raise SvmevalError(f"nr_fold = {int(nr_fold)} does not fit a C int")
+    if isinstance(seed, (bool, float, str)) or not hasattr(seed, "__index__") \
+            or not 0 <= int(seed) <= 2**32 - 1:
+        raise SvmevalError(f"seed must be an integer from 0 to 4294967295 (C srand's unsigned "
+                           f"int), got {seed!r}")
+    if jobs is not None and (isinstance(jobs, (bool, float, str)) or not hasattr(jobs, "__index__")
+                             or not 1 <= int(jobs) <= INT_MAX):
+        raise SvmevalError(f"jobs must be a positive integer, got {jobs!r}")
+    if isinstance(repeat, (bool, float, str)) or not hasattr(repeat, "__index__") \
+            or int(repeat) < 1:
+        raise SvmevalError(f"repeat must be >= 1, got {repeat!r}")
+
+
 def prepare(dataset, params: SvmParams, *, y: np.ndarray | None = None, quiet: bool = True,
             problem=None):
     """Check everything before LIBSVM sees it; return ``(problem, resolved params)``.
@@ -220,9 +281,7 @@ def prepare(dataset, params: SvmParams, *, y: np.ndarray | None = None, quiet: b
     gamma 0 becomes 1/num_features as in svm-train; precomputed kernels are checked row by row;
     svm_check_parameter's objections raise :class:`ParameterError`.
     """
-    labels = dataset.y if y is None else np.asarray(y, dtype=np.float64)
-    if labels is None:
-        raise SvmevalError(f"{dataset.name}: multi-label data: use --multilabel")
+    labels = check_inputs(dataset, params, y)
     if params.kernel_type == PRECOMPUTED:
         check_precomputed(dataset)
     params = params.resolved(dataset.n_features)
@@ -254,10 +313,8 @@ def cross_validate(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
     ``keep_decision_values``: keep the n x k(k-1)/2 one-vs-one decision values of k > 2
     classes (by default only the n x k class scores they give).
     """
-    if nr_fold < 2:
-        raise SvmevalError("n-fold cross validation: nr_fold must be >= 2")
-    if repeat < 1:
-        raise SvmevalError(f"repeat must be >= 1, got {repeat}")
+    _check_run(nr_fold, seed, jobs, repeat)
+    nr_fold, seed, repeat = int(nr_fold), int(seed), int(repeat)
     problem, params = prepare(dataset, params, y=y, quiet=quiet, problem=problem)
     results, repeats = [], []
     for r, s in enumerate(repetition_seeds(seed, repeat)):
@@ -279,13 +336,21 @@ def cross_validate(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
 
 
 def repetition_seeds(seed: int, repeat: int) -> list[int]:
-    """The C ``srand`` seeds of ``repeat`` repetitions: seed, seed+1, ... (svm-train's folds for
-    the first). glibc's ``srand(0)`` is ``srand(1)``, so a run of seeds from 0 skips 1 to keep
-    every repetition's folds distinct."""
-    seeds, s = [], seed
+    """The C ``srand`` seeds of ``repeat`` repetitions starting at ``seed`` (svm-train's folds
+    for the first).
+
+    Repetition r uses ``seed + r`` modulo 2^32 (C ``srand`` takes an unsigned int), skipping a
+    value that seeds ``rand()`` as one already used: glibc's ``srand(0)`` is ``srand(1)``, so
+    ``--seed 0 --repeat 3`` uses 0, 2, 3. Every repetition thus draws different folds.
+    """
+    seeds: list[int] = []
+    used: set[int] = set()
+    s = seed
     while len(seeds) < repeat:
-        if not (s == 1 and 0 in seeds):
-            seeds.append(s)
+        c = s % 2**32
+        if (c or 1) not in used:
+            used.add(c or 1)
+            seeds.append(c)
         s += 1
     return seeds
 
@@ -301,8 +366,10 @@ def train_and_save(dataset, params: SvmParams, model_file: str, *, seed: int = 1
 
     C ``rand()`` is seeded first (``-b 1`` training draws from it), as in a fresh svm-train.
     """
-    if dataset.y is None:
-        raise SvmevalError(f"{dataset.name}: multi-label data: use --multilabel with -v")
+    _check_run(seed=seed)
+    if isinstance(dataset, Dataset) and dataset.y is None:
+        raise SvmevalError(f"{show_path(dataset.name)}: multi-label data: use --multilabel "
+                           "with -v")
     problem, params = prepare(dataset, params, quiet=quiet)
     _libsvm.srand(seed)
     _libsvm.Model(problem, params).save(model_file)

@@ -12,6 +12,10 @@ from typing import Callable
 
 import numpy as np
 
+from ..errors import SvmevalError, show_label
+
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # C int, the type LIBSVM casts class labels to
+
 
 @dataclass(frozen=True)
 class Folds:
@@ -50,7 +54,13 @@ def group_classes(y: np.ndarray):
     Returns ``(labels, start, count, perm)``: ``perm`` lists the samples grouped by class,
     each group in input order.
     """
-    keys = np.trunc(np.asarray(y, dtype=np.float64)).astype(np.int64)  # C's (int) cast
+    keys = np.trunc(np.asarray(y, dtype=np.float64))  # C's (int) cast, where it is defined
+    outside = ~((keys >= INT_MIN) & (keys <= INT_MAX))  # NaN included
+    if outside.any():
+        i = int(np.flatnonzero(outside)[0])
+        raise SvmevalError(f"label {show_label(y[i])} (sample {i + 1}) does not fit a C int: "
+                           "LIBSVM groups classes by (int)label")
+    keys = keys.astype(np.int64)
     labels, first, inverse, count = np.unique(keys, return_index=True, return_inverse=True,
                                               return_counts=True)
     order = np.argsort(first, kind="stable")  # classes in order of first appearance
@@ -74,6 +84,11 @@ def libsvm_folds(y: np.ndarray, nr_fold: int, *, stratified: bool,
     standard error, as LIBSVM prints it).
     """
     l = len(y)
+    if nr_fold < 2:
+        raise SvmevalError("n-fold cross validation: n must >= 2")
+    if l < 2:
+        # LIBSVM would use 1 fold and train it on no sample at all
+        raise SvmevalError(f"cross-validation needs at least 2 samples; the data have {l}")
     if nr_fold > l:
         nr_fold = l
         message = ("WARNING: # folds > # data. Will use # folds = # data instead "

@@ -40,7 +40,7 @@ import numpy as np
 
 from . import _libsvm
 from .engine import CVPlan, prepare
-from ..errors import ParameterError, SvmevalError
+from ..errors import ParameterError, SvmevalError, show_label, show_path
 from .folds import Folds, libsvm_folds
 from ..params import SVM_TYPES, SvmParams
 from .schedule import run_tasks
@@ -63,7 +63,7 @@ CONSTANT_SCORE = 1.0
 
 def _check_multilabel(dataset) -> None:
     if not getattr(dataset, "is_multilabel", False):
-        raise SvmevalError(f"{dataset.name}: not read as multi-label data "
+        raise SvmevalError(f"{show_path(dataset.name)}: not read as multi-label data "
                            "(read_dataset(path, multilabel=True))")
 
 
@@ -79,7 +79,8 @@ def dataset_indicator(dataset, labels=None) -> tuple[np.ndarray, np.ndarray]:
     names = np.unique(values) if labels is None else np.unique(np.asarray(labels, np.float64))
     missing = np.setdiff1d(np.unique(values), names)
     if missing.size:
-        raise SvmevalError(f"{dataset.name}: label {missing[0]:g} is not among the labels given")
+        raise SvmevalError(f"{show_path(dataset.name)}: label {show_label(missing[0])} is not "
+                           "among the labels given")
     n = dataset.n_samples
     rows = np.repeat(np.arange(n), np.diff(np.asarray(dataset.label_indptr)))
     Y = np.zeros((n, len(names)), dtype=np.int8)
@@ -170,7 +171,7 @@ def cross_validate_multilabel(dataset, params: SvmParams, nr_fold: int, *, seed:
         raise SvmevalError("n-fold cross validation: n must >= 2")
     Y_true, names = dataset_indicator(dataset)
     if not len(names):
-        raise SvmevalError(f"{dataset.name}: no sample has a label: nothing to learn")
+        raise SvmevalError(f"{show_path(dataset.name)}: no sample has a label: nothing to learn")
     n = dataset.n_samples
     if n < 2:
         raise SvmevalError(f"{dataset.name}: {n} sample(s): cross-validation needs at least 2")
@@ -185,7 +186,7 @@ def cross_validate_multilabel(dataset, params: SvmParams, nr_fold: int, *, seed:
         try:
             problem, resolved = prepare(dataset, params, y=y, quiet=quiet, problem=base)
         except ParameterError as exc:
-            raise ParameterError(f"label {label:g}: {exc}") from None
+            raise ParameterError(f"label {show_label(label)}: {exc}") from None
         plans.append(CVPlan(problem, resolved, folds, seed))
     tasks = [task for plan in plans for task in plan.tasks]
     run_tasks(tasks, jobs=1 if resolved.probability else jobs, progress=progress)

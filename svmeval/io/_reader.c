@@ -20,6 +20,9 @@
  * strtod_l in the C locale. Like svm-train, a value for which strtod reports ERANGE (overflow,
  * or underflow to a subnormal number or zero) is refused.
  *
+ * A line longer than max_line bytes (default 64 MiB) is an error, found before more than that is
+ * held: memory stays bounded by the data, whatever the input (/dev/zero, a decompression bomb).
+ *
  * Errors raise svmeval.io._reader.ParseError(line, kind, token, detail); data.py turns the kind
  * into the message.
  */
@@ -240,7 +243,10 @@ typedef struct {
     Buf values;      /* float64 */
     char *carry;     /* an incomplete last line waiting for the next chunk */
     Py_ssize_t carry_len, carry_cap;
+    Py_ssize_t max_line; /* the longest line accepted, in bytes (without its newline) */
 } Reader;
+
+#define DEFAULT_MAX_LINE ((Py_ssize_t)64 << 20)
 
 /* raise ParseError(line, kind, token, detail); returns -1 */
 static int
@@ -262,6 +268,17 @@ fail(Reader *r, const char *kind, const char *ts, const char *te, const char *ds
 }
 
 #define IS_BLANK(c) ((c) == ' ' || (c) == '\t')
+
+/* ParseError(line, "line_long", None, b"<max_line>"): a line longer than the cap, which keeps
+ * memory bounded whatever the input (/dev/zero, a decompression bomb, a file with no newline) */
+static int
+fail_long(Reader *r, Py_ssize_t line)
+{
+    char capbuf[24];
+    int n = snprintf(capbuf, sizeof capbuf, "%lld", (long long)r->max_line);
+    r->line = line;
+    return fail(r, "line_long", NULL, NULL, capbuf, capbuf + n);
+}
 
 static const char *
 num_kind(int rc)
@@ -293,6 +310,8 @@ parse_line(Reader *r, const char *p, const char *e)
     const char *ts, *te;
 
     r->line++;
+    if (e - p > r->max_line)
+        return fail_long(r, r->line);
     /* CR of a CRLF ending, trailing blanks */
     while (e > p && (IS_BLANK(e[-1]) || e[-1] == '\r'))
         e--;
@@ -426,8 +445,12 @@ parse_line(Reader *r, const char *p, const char *e)
 static int
 carry_append(Reader *r, const char *s, Py_ssize_t n)
 {
+    if (r->carry_len + n > r->max_line)
+        return fail_long(r, r->line + 1);
     if (r->carry_len + n > r->carry_cap) {
         Py_ssize_t ncap = (r->carry_len + n) * 2 + 256;
+        if (ncap > r->max_line)
+            ncap = r->max_line; /* never more than a line may hold */
         char *nb = (char *)PyMem_Realloc(r->carry, ncap);
         if (nb == NULL) {
             PyErr_NoMemory();
@@ -444,10 +467,16 @@ carry_append(Reader *r, const char *s, Py_ssize_t n)
 static int
 Reader_init(Reader *r, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"multilabel", NULL};
+    static char *kwlist[] = {"multilabel", "max_line", NULL};
     int multilabel = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|p", kwlist, &multilabel))
+    Py_ssize_t max_line = DEFAULT_MAX_LINE;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|pn", kwlist, &multilabel, &max_line))
         return -1;
+    if (max_line < 1) {
+        PyErr_SetString(PyExc_ValueError, "max_line must be positive");
+        return -1;
+    }
+    r->max_line = max_line;
     if (r->indptr.ba != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Reader is already initialised");
         return -1;
@@ -607,7 +636,8 @@ static PyTypeObject ReaderType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "svmeval.io._reader.Reader",
     .tp_basicsize = sizeof(Reader),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Reader(multilabel=False): a streaming, strict LIBSVM-format parser.",
+    .tp_doc = "Reader(multilabel=False, max_line=64 MiB): a streaming, strict LIBSVM-format "
+              "parser; a line longer than max_line bytes is a ParseError.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Reader_init,
     .tp_dealloc = (destructor)Reader_dealloc,

@@ -27,6 +27,7 @@ import bz2
 import gzip
 import io
 import lzma
+import operator
 import os
 import sys
 import zlib
@@ -35,9 +36,10 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ..errors import DataFormatError
+from ..errors import DataFormatError, SvmevalError
 
 CHUNK_SIZE = 1 << 22  # bytes handed to the parser at a time
+MAX_LINE_BYTES = 64 << 20  # the longest line read_dataset accepts by default
 STDIN_NAME = "<stdin>"  # the name of standard input ("-") in a Dataset and in messages
 
 _MAGIC = (
@@ -71,6 +73,112 @@ class Dataset:
     label_indptr: np.ndarray | None = None
     label_values: np.ndarray | None = None
 
+    def __post_init__(self):
+        self.validate()
+
+    def validate(self) -> None:
+        """Check what LIBSVM trusts, as the reader guarantees it, before a Dataset built by hand
+        becomes a LIBSVM problem: 1-D arrays of consistent lengths, ``indptr`` from 0 and
+        non-decreasing, indices in 0..2^31-1 and strictly ascending within a row, finite values
+        and labels, at least one sample. Arrays are converted to the documented dtypes (no
+        value may change in the conversion). Raises :class:`~svmeval.errors.DataFormatError`
+        naming the data set (and the sample, as its line, where one is at fault).
+        """
+        if not isinstance(self.name, str):
+            object.__setattr__(self, "name", str(self.name))
+        name = self.name or "<dataset>"
+
+        def fail(line, message):
+            raise DataFormatError(name, line, message)
+
+        def array(field, kinds, dtype):
+            value = getattr(self, field)
+            try:
+                a = np.asarray(value)
+            except (ValueError, TypeError) as exc:
+                fail(None, f"Dataset {field}: not an array ({exc})")
+            if a.ndim != 1:
+                fail(None, f"Dataset {field} must be 1-D, got shape {a.shape}")
+            if a.dtype.kind not in kinds and not (a.size == 0 and a.dtype.kind == "f"):
+                fail(None, f"Dataset {field} must hold {'integers' if kinds == 'iu' else 'numbers'}"
+                           f", got dtype {a.dtype}")
+            if kinds == "iu" and a.size and a.dtype.kind == "f":  # an empty float array only
+                fail(None, f"Dataset {field} must hold integers")
+            if a.dtype != dtype:
+                if kinds == "iu" and a.size and (a.min() < np.iinfo(dtype).min
+                                                 or a.max() > np.iinfo(dtype).max):
+                    fail(None, f"Dataset {field} holds values beyond {np.dtype(dtype).name}")
+                a = a.astype(dtype)
+            object.__setattr__(self, field, a)
+            return a
+
+        indptr = array("indptr", "iu", np.int64)
+        indices = array("indices", "iu", np.int32)
+        values = array("values", "iuf", np.float64)
+        n = len(indptr) - 1
+        if n < 1:
+            fail(None, "no samples: the data set is empty")
+        if indptr[0] != 0:
+            fail(None, f"Dataset indptr must start at 0, got {int(indptr[0])}")
+        steps = np.diff(indptr)
+        if (steps < 0).any():
+            fail(int(np.flatnonzero(steps < 0)[0]) + 1, "Dataset indptr decreases here "
+                 "(indptr must be non-decreasing)")
+        if not int(indptr[-1]) == len(indices) == len(values):
+            fail(None, f"Dataset lengths differ: indptr ends at {int(indptr[-1])}, "
+                       f"{len(indices)} indices, {len(values)} values")
+        row_of = None
+        if len(indices):
+            row_of = np.repeat(np.arange(n), steps)
+            if (indices < 0).any():
+                k = int(np.flatnonzero(indices < 0)[0])
+                fail(int(row_of[k]) + 1, f"feature index {int(indices[k])} is negative")
+            ascending = np.diff(indices) > 0
+            ascending |= row_of[1:] != row_of[:-1]  # a new row may start anywhere
+            if not ascending.all():
+                k = int(np.flatnonzero(~ascending)[0]) + 1
+                fail(int(row_of[k]) + 1, f"feature index {int(indices[k])} does not follow "
+                     f"the previous index {int(indices[k - 1])} (indices must be strictly "
+                     "ascending)")
+            finite = np.isfinite(values)
+            if not finite.all():
+                k = int(np.flatnonzero(~finite)[0])
+                fail(int(row_of[k]) + 1, f"feature {int(indices[k])}: value {values[k]} is "
+                     "not finite (LIBSVM cannot use NaN or infinity)")
+        max_index = int(indices.max()) if len(indices) else 0
+        try:
+            n_features = operator.index(self.n_features)
+        except TypeError:
+            fail(None, f"Dataset n_features must be an integer, got {self.n_features!r}")
+        if not max_index <= n_features <= 2**31 - 1:
+            fail(None, f"Dataset n_features = {n_features} is below the largest feature index "
+                       f"{max_index}" if n_features < max_index else
+                       f"Dataset n_features = {n_features} does not fit a C int")
+        object.__setattr__(self, "n_features", int(n_features))
+        if (self.label_indptr is None) != (self.label_values is None):
+            fail(None, "Dataset label_indptr and label_values go together (multi-label data)")
+        if self.label_indptr is not None:
+            lip = array("label_indptr", "iu", np.int64)
+            lv = array("label_values", "iuf", np.float64)
+            if len(lip) != n + 1 or lip[0] != 0 or (np.diff(lip) < 0).any() \
+                    or lip[-1] != len(lv):
+                fail(None, f"Dataset label_indptr must run from 0 to {len(lv)} "
+                           f"(non-decreasing, {n + 1} entries)")
+            if not np.isfinite(lv).all():
+                fail(None, "Dataset label_values must be finite")
+        if self.y is None:
+            if self.label_indptr is None:
+                fail(None, "Dataset y is None: labels are needed (or label_indptr and "
+                           "label_values for multi-label data)")
+            return
+        y = array("y", "iuf", np.float64)
+        if len(y) != n:
+            fail(None, f"Dataset has {len(y)} labels for {n} samples")
+        bad = ~np.isfinite(y)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            fail(i + 1, f"label {y[i]} is not finite (LIBSVM cannot use NaN or infinity)")
+
     @property
     def n_samples(self) -> int:
         return len(self.indptr) - 1
@@ -80,7 +188,8 @@ class Dataset:
         return self.label_indptr is not None
 
 
-def read_dataset(source: str | os.PathLike, *, multilabel: bool = False) -> Dataset:
+def read_dataset(source: str | os.PathLike, *, multilabel: bool = False,
+                 max_line_bytes: int = MAX_LINE_BYTES) -> Dataset:
     """Read a LIBSVM-format file (``-`` for standard input) into a :class:`Dataset`.
 
     ``Dataset.name`` and messages use the path as given, ``<stdin>`` for ``-``.
@@ -91,11 +200,23 @@ def read_dataset(source: str | os.PathLike, *, multilabel: bool = False) -> Data
     looks multi-label. Raises :class:`~svmeval.errors.DataFormatError` for a file that cannot be read or
     decompressed, for a malformed line (with its physical line number), and for a file with no
     samples.
+
+    A line longer than ``max_line_bytes`` (default 64 MiB) is an error, raised before more than
+    that is held, so ``/dev/zero``, a decompression bomb or a file without newlines fails with
+    ``FILE:LINE:`` instead of exhausting memory.
     """
     _reader = _load_extension()
-    path = os.fspath(source)
+    try:
+        path = os.fspath(source)
+    except TypeError:
+        raise DataFormatError(repr(source), None, "not a file name") from None
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
     name = STDIN_NAME if path == "-" else path
-    reader = _reader.Reader(multilabel=multilabel)
+    if isinstance(max_line_bytes, bool) or not isinstance(max_line_bytes, int) \
+            or max_line_bytes < 1:
+        raise SvmevalError(f"max_line_bytes must be a positive integer, got {max_line_bytes!r}")
+    reader = _reader.Reader(multilabel=multilabel, max_line=min(max_line_bytes, 2**62))
     try:
         with _open(path, name) as (stream, kind):
             _pump(stream, reader, name, kind)
@@ -304,6 +425,8 @@ def _message(kind: str, token: bytes | None, detail: bytes | None) -> str:
     feature = f'feature "{t}"'
     messages = {
         "empty": "empty line (each line must hold a label)",
+        "line_long": f"line longer than {d} bytes, the most a line may hold (not a LIBSVM "
+        "data file?)",
         "label_bad": f'label "{t}" is not a number',
         "label_colon": f'label "{t}" is not a number (the line has no label?)',
         "label_nonfinite": f'label "{t}" {_NONFINITE}',

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from ..errors import ArgumentError, SvmevalError
+from ..errors import ArgumentError, SvmevalError, show_label
 from ..metrics.classification import ClassificationReport, ConfusionCounts
 from ..metrics.figures import figure_names
 from ..metrics.measures import parse_zero_division
@@ -34,8 +34,9 @@ def positive_label(labels: np.ndarray, pos_label: float | None = None) -> float:
     the larger label."""
     if pos_label is not None:
         if pos_label not in labels:
-            shown = ", ".join(f"{v:.17g}" for v in labels)
-            raise ArgumentError("pos_label", f"{pos_label:.17g} is not one of the labels ({shown})")
+            shown = ", ".join(show_label(v) for v in labels)
+            raise ArgumentError("pos_label", f"{show_label(pos_label)} is not one of the labels "
+                                             f"({shown})")
         return float(pos_label)
     return 1.0 if 1.0 in labels else float(labels.max())
 
