@@ -130,22 +130,29 @@ def read_predictions(path: str, *, expected: int | None = None) -> np.ndarray:
 def read_probabilities(path: str) -> tuple[np.ndarray, np.ndarray] | None:
     """The ``-b 1`` class probabilities of a predictions file: ``(labels, n x k probabilities)``
     with the columns in the header's order, or None for a file without a ``labels`` header.
-    Call after :func:`read_predictions` has checked the file."""
-    lines = _read_text(path).splitlines()
-    if not lines or lines[0].split()[:1] != ["labels"]:
-        return None
-    head = lines[0].split()[1:]
-    try:
-        labels = np.array([float(v) for v in head], dtype=np.float64)
-    except ValueError:
-        raise DataFormatError(path, 1, "the labels header holds a label that is not a number") from None
-    rows = []
-    for lineno, line in enumerate(lines[1:], 2):
-        values = line.split()[1:]
+    Numbers are read as :func:`read_predictions` reads them (call it first: it checks the
+    predictions themselves)."""
+    labels, rows = None, []
+    for lineno, line in _lines(path):
+        tokens = line.split()
+        if lineno == 1:
+            if tokens[:1] != ["labels"]:
+                return None
+            labels = [_c_number(t) for t in tokens[1:]]
+            if not all(ok and math.isfinite(v) for v, ok in labels):
+                raise DataFormatError(path, 1, "the labels header holds a label that is not a "
+                                               "finite number")
+            labels = np.array([v for v, _ in labels], dtype=np.float64)
+            continue
+        values = [_c_number(t) for t in tokens[1:]]
         if len(values) != len(labels):
             raise DataFormatError(path, lineno, f"{len(values)} probabilities for the "
                                                 f"{len(labels)} labels of the header")
-        rows.append([float(v) for v in values])
+        if not all(ok and math.isfinite(v) for v, ok in values):
+            raise DataFormatError(path, lineno, "a probability is not a finite number")
+        rows.append([v for v, _ in values])
+    if labels is None:
+        return None
     return labels, np.array(rows, dtype=np.float64).reshape(len(rows), len(labels))
 
 
