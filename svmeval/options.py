@@ -14,60 +14,135 @@ from dataclasses import dataclass, field, replace
 from .errors import OptionError, ParameterError, show_path
 from .params import INT_MAX, INT_MIN, SvmParams
 
-USAGE = """\
-Usage: svmeval [options] training_set_file [model_file]
-       svmeval --score PREDICTIONS_FILE [options] data_file
-options (as svm-train):
--s svm_type : set type of SVM (default 0)
-	0 -- C-SVC		(multi-class classification)
-	1 -- nu-SVC		(multi-class classification)
-	2 -- one-class SVM
-	3 -- epsilon-SVR	(regression)
-	4 -- nu-SVR		(regression)
--t kernel_type : set type of kernel function (default 2)
-	0 -- linear: u'*v
-	1 -- polynomial: (gamma*u'*v + coef0)^degree
-	2 -- radial basis function: exp(-gamma*|u-v|^2)
-	3 -- sigmoid: tanh(gamma*u'*v + coef0)
-	4 -- precomputed kernel (kernel values in training_set_file)
--d degree : set degree in kernel function (default 3)
--g gamma : set gamma in kernel function (default 1/num_features)
--r coef0 : set coef0 in kernel function (default 0)
--c cost : set the parameter C of C-SVC, epsilon-SVR, and nu-SVR (default 1)
--n nu : set the parameter nu of nu-SVC, one-class SVM, and nu-SVR (default 0.5)
--p epsilon : set the epsilon in loss function of epsilon-SVR (default 0.1)
--m cachesize : set cache memory size in MB (default 100)
--e epsilon : set tolerance of termination criterion (default 0.001)
--h shrinking : whether to use the shrinking heuristics, 0 or 1 (default 1)
--b probability_estimates : whether to train a SVC or SVR model for probability estimates, 0 or 1 (default 0)
--wi weight : set the parameter C of class i to weight*C, for C-SVC (default 1)
--v n: n-fold cross validation mode
--q : quiet mode (no outputs)
-options svmeval adds:
---seed N : seed C rand() with N before every cross-validation (default 1, what svm-train
-	does in a fresh process); folds and predictions equal svm-train's
---repeat R : repeat the cross-validation R times and report mean +- sd; repetition r uses
-	seed N+r (modulo 2^32), skipping a seed that draws as one already used (glibc's
-	srand(0) is srand(1): --seed 0 --repeat 3 uses 0, 2, 3), so every repetition differs
---jobs N : train N folds at once (default: the number of cores); results are identical
-	for every N. With -b 1, LIBSVM's probability training draws from rand(), so folds
-	run one after another to keep results identical to svm-train's
---pos-label L : the positive class of two-class data (default: 1 if present, else the larger label)
---predictions FILE : write the CV predictions, one per line in input order (as svm-predict)
---score PREDICTIONS_FILE : report on an existing predictions file (svm-predict's format)
-	against the labels of data_file, instead of running cross-validation
---multilabel : multi-label data (labels l1,l2,...): binary-relevance cross-validation
---format FORMAT : text (default), json or csv
---full : for two-class data, follow svm-train's lines with the full text report (per-class
-	table, averages, confusion matrix, overall figures); multiclass data always gets it
---digits N : digits after the decimal point in the text report's tables (default 4)
---zero-division POLICY : how undefined per-class values (0/0) enter averages: 0 (default),
-	1, or nan (left out)
--o FILE, --output FILE : write the report to FILE (atomically) instead of standard output
---plot FILE : also draw the run's figure sheet to FILE (.png, .svg or .pdf; needs
-	pip install 'svmeval[plot]')
---help : show this help
-"""
+@dataclass(frozen=True)
+class Option:
+    """One command-line option, declared once: its flag(s), its value (``metavar``, ``kind``:
+    "int", "double", "str" or "flag"), where it lands (``field`` of :class:`SvmParams` when
+    ``svm`` else of :class:`Options`), its default as the usage shows it, its help (and
+    ``more``: the usage's further lines), and for integers their range ``(low, high, what)``.
+    The parser, the usage text and the range checks are all made from these declarations."""
+
+    flags: tuple[str, ...]
+    metavar: str
+    field: str
+    kind: str
+    help: str
+    default: str | None = None
+    more: str = ""
+    svm: bool = False
+    range: tuple = (INT_MIN, INT_MAX, "a C int")
+    sep: str = " : "
+
+    def usage(self) -> str:
+        names = ", ".join(f"{f} {self.metavar}".rstrip() for f in self.flags)
+        line = f"{names}{self.sep}{self.help}"
+        if self.default is not None:
+            line += f" (default {self.default})"
+        return line + "\n" + self.more
+
+
+def _svm(flag, metavar, field, kind, help, default=None, more="", sep=" : "):
+    return Option((flag,), metavar, field, kind, help, default, more, svm=True, sep=sep)
+
+
+#: svm-train's options, in its usage order, with its words
+SVM_TRAIN_OPTIONS = (
+    _svm("-s", "svm_type", "svm_type", "int", "set type of SVM", "0", more=(
+        "\t0 -- C-SVC\t\t(multi-class classification)\n"
+        "\t1 -- nu-SVC\t\t(multi-class classification)\n"
+        "\t2 -- one-class SVM\n"
+        "\t3 -- epsilon-SVR\t(regression)\n"
+        "\t4 -- nu-SVR\t\t(regression)\n")),
+    _svm("-t", "kernel_type", "kernel_type", "int", "set type of kernel function", "2", more=(
+        "\t0 -- linear: u'*v\n"
+        "\t1 -- polynomial: (gamma*u'*v + coef0)^degree\n"
+        "\t2 -- radial basis function: exp(-gamma*|u-v|^2)\n"
+        "\t3 -- sigmoid: tanh(gamma*u'*v + coef0)\n"
+        "\t4 -- precomputed kernel (kernel values in training_set_file)\n")),
+    _svm("-d", "degree", "degree", "int", "set degree in kernel function", "3"),
+    _svm("-g", "gamma", "gamma", "double", "set gamma in kernel function", "1/num_features"),
+    _svm("-r", "coef0", "coef0", "double", "set coef0 in kernel function", "0"),
+    _svm("-c", "cost", "C", "double",
+         "set the parameter C of C-SVC, epsilon-SVR, and nu-SVR", "1"),
+    _svm("-n", "nu", "nu", "double",
+         "set the parameter nu of nu-SVC, one-class SVM, and nu-SVR", "0.5"),
+    _svm("-p", "epsilon", "p", "double", "set the epsilon in loss function of epsilon-SVR",
+         "0.1"),
+    _svm("-m", "cachesize", "cache_size", "double", "set cache memory size in MB", "100"),
+    _svm("-e", "epsilon", "eps", "double", "set tolerance of termination criterion", "0.001"),
+    _svm("-h", "shrinking", "shrinking", "int",
+         "whether to use the shrinking heuristics, 0 or 1", "1"),
+    _svm("-b", "probability_estimates", "probability", "int",
+         "whether to train a SVC or SVR model for probability estimates, 0 or 1", "0"),
+    _svm("-wi", "weight", "weight", "double",
+         "set the parameter C of class i to weight*C, for C-SVC", "1"),
+    Option(("-v",), "n", "nr_fold", "int", "n-fold cross validation mode", sep=": ",
+           range=(2, INT_MAX, None)),
+    Option(("-q",), "", "quiet", "flag", "quiet mode (no outputs)"),
+)
+
+#: the options svmeval adds (long, but for -o)
+SVMEVAL_OPTIONS = (
+    Option(("--seed",), "N", "seed", "int",
+           "seed C rand() with N before every cross-validation (default 1, what svm-train\n"
+           "\tdoes in a fresh process); folds and predictions equal svm-train's",
+           range=(0, 2**32 - 1, "C srand's unsigned int")),
+    Option(("--repeat",), "R", "repeat", "int",
+           "repeat the cross-validation R times and report mean +- sd; repetition r uses\n"
+           "\tseed N+r (modulo 2^32), skipping a seed that draws as one already used (glibc's\n"
+           "\tsrand(0) is srand(1): --seed 0 --repeat 3 uses 0, 2, 3), so every repetition "
+           "differs", range=(1, INT_MAX, None)),
+    Option(("--jobs",), "N", "jobs", "int",
+           "train N folds at once (default: the number of cores); results are identical\n"
+           "\tfor every N. With -b 1, LIBSVM's probability training draws from rand(), so folds\n"
+           "\trun one after another to keep results identical to svm-train's",
+           range=(1, INT_MAX, None)),
+    Option(("--pos-label",), "L", "pos_label", "double",
+           "the positive class of two-class data (default: 1 if present, else the larger "
+           "label)"),
+    Option(("--predictions",), "FILE", "predictions", "str",
+           "write the CV predictions, one per line in input order (as svm-predict)"),
+    Option(("--score",), "PREDICTIONS_FILE", "score", "str",
+           "report on an existing predictions file (svm-predict's format)\n"
+           "\tagainst the labels of data_file, instead of running cross-validation"),
+    Option(("--multilabel",), "", "multilabel", "flag",
+           "multi-label data (labels l1,l2,...): binary-relevance cross-validation"),
+    Option(("--format",), "FORMAT", "format", "str", "text (default), json or csv"),
+    Option(("--full",), "", "full", "flag",
+           "for two-class data, follow svm-train's lines with the full text report (per-class\n"
+           "\ttable, averages, confusion matrix, overall figures); multiclass data always gets "
+           "it"),
+    Option(("--digits",), "N", "digits", "int",
+           "digits after the decimal point in the text report's tables", "4",
+           range=(0, 15, None)),
+    Option(("--zero-division",), "POLICY", "zero_division", "str",
+           "how undefined per-class values (0/0) enter averages: 0 (default),\n"
+           "\t1, or nan (left out)"),
+    Option(("-o", "--output"), "FILE", "output", "str",
+           "write the report to FILE (atomically) instead of standard output"),
+    Option(("--plot",), "FILE", "plot", "str",
+           "also draw the run's figure sheet to FILE (.png, .svg or .pdf; needs\n"
+           "\tpip install 'svmeval[plot]')"),
+    Option(("--help",), "", "help", "flag", "show this help"),
+)
+
+
+def usage_text(program: str = "svmeval") -> str:
+    """The usage text, made from the option declarations."""
+    return (f"Usage: {program} [options] training_set_file [model_file]\n"
+            f"       {program} --score PREDICTIONS_FILE [options] data_file\n"
+            "options (as svm-train):\n"
+            + "".join(o.usage() for o in SVM_TRAIN_OPTIONS)
+            + "options svmeval adds:\n"
+            + "".join(o.usage() for o in SVMEVAL_OPTIONS))
+
+
+#: flag -> its declaration (``-w`` stands for ``-wi``, whose label is part of the flag)
+_BY_FLAG = {flag: o for o in SVM_TRAIN_OPTIONS + SVMEVAL_OPTIONS for flag in o.flags}
+_BY_FLAG["-w"] = _BY_FLAG.pop("-wi")
+
+
+USAGE = usage_text()
 
 FORMATS = ("text", "json", "csv")
 ZERO_DIVISION = {"0": 0.0, "1": 1.0, "nan": float("nan")}
@@ -149,52 +224,19 @@ def _number(opt: str, text: str, kind):
     return parse_c_int(opt, text) if kind is int else parse_c_double(opt, text)
 
 
-# svm-train's one-letter options that take a value: letter -> (SvmParams field, type)
-_PARAM_OPTIONS = {
-    "s": ("svm_type", int),
-    "t": ("kernel_type", int),
-    "d": ("degree", int),
-    "g": ("gamma", float),
-    "r": ("coef0", float),
-    "n": ("nu", float),
-    "m": ("cache_size", float),
-    "c": ("C", float),
-    "e": ("eps", float),
-    "p": ("p", float),
-    "h": ("shrinking", int),
-    "b": ("probability", int),
-}
-
-# svmeval's long options that take a value: name -> (Options field, converter)
-_LONG_OPTIONS = {
-    "seed": ("seed", int),
-    "repeat": ("repeat", int),
-    "jobs": ("jobs", int),
-    "digits": ("digits", int),
-    "pos-label": ("pos_label", float),
-    "predictions": ("predictions", str),
-    "score": ("score", str),
-    "format": ("format", str),
-    "zero-division": ("zero_division", str),
-    "output": ("output", str),
-    "plot": ("plot", str),
-}
-_LONG_FLAGS = {"multilabel": "multilabel", "help": "help", "full": "full"}
-
-# the integer long options' ranges: (low, high, what the range is)
-_LONG_RANGES = {
-    "seed": (0, 2**32 - 1, "C srand's unsigned int"),
-    "repeat": (1, INT_MAX, None),
-    "jobs": (1, INT_MAX, None),
-    "digits": (0, 15, None),
-}
+def _value(option: Option, flag: str, text: str):
+    if option.kind == "int":
+        return parse_c_int(flag, text, *option.range)
+    if option.kind == "double":
+        return parse_c_double(flag, text)
+    return text
 
 
 def parse_args(argv: list[str]) -> Options:
     """Parse a command line (without the program name) into :class:`Options`.
 
     svm-train's options may come before or after the file names; ``-`` alone is a file
-    (standard input).
+    (standard input); a long option's value may follow ``=``.
     """
     params: dict = {}
     weights: list[tuple[int, float]] = []
@@ -210,57 +252,37 @@ def parse_args(argv: list[str]) -> Options:
         if not arg.startswith("-") or arg == "-":
             positional.append(arg)
             continue
-        if arg.startswith("--"):
-            name, eq, value = arg[2:].partition("=")
-            if name in _LONG_FLAGS and not eq:
-                opts[_LONG_FLAGS[name]] = True
-                continue
-            if name not in _LONG_OPTIONS:
-                raise OptionError(f"unknown option: {show_path(arg.partition('=')[0])}")
-            if not eq:
-                if i >= len(argv):
-                    raise OptionError(f"option --{name} needs a value")
-                value = argv[i]
-                i += 1
-            key, kind = _LONG_OPTIONS[name]
-            if kind is int:
-                opts[key] = parse_c_int(f"--{name}", value, *_LONG_RANGES[name])
-            elif kind is float:
-                opts[key] = parse_c_double(f"--{name}", value)
-            else:
-                opts[key] = value
-            continue
-        if arg == "-o":
-            if i >= len(argv):
-                raise OptionError("option -o needs a value")
-            opts["output"] = argv[i]
-            i += 1
-            continue
-        if arg == "-q":
-            opts["quiet"] = True
-            continue
-        letter = arg[1]
-        if letter == "w":
-            label_text = arg[2:]
-            label = parse_c_int("-w", label_text) if label_text else None
-            if label is None:
+        flag, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        label = None
+        if flag.startswith("-w") and not flag.startswith("--"):
+            if len(flag) == 2:
                 raise OptionError("option -w needs a class label: -wi weight (e.g. -w1 2)")
-        elif letter not in _PARAM_OPTIONS and letter != "v" or len(arg) != 2:
-            raise OptionError(f"unknown option: {show_path(arg)}")
-        if i >= len(argv):
-            raise OptionError(f"option {arg} needs a value")
-        value = argv[i]
-        i += 1
-        if letter == "w":
-            weights.append((label, _number(arg, value, float)))
-        elif letter == "v":
-            nr_fold = _number("-v", value, int)
+            label = parse_c_int("-w", flag[2:])
+            flag = "-w"
+        option = _BY_FLAG.get(flag)
+        if option is None:
+            raise OptionError(f"unknown option: {show_path(flag)}")
+        if option.kind == "flag":
+            if eq:
+                raise OptionError(f"option {flag} takes no value")
+            opts[option.field] = True
+            continue
+        if not eq:
+            if i >= len(argv):
+                raise OptionError(f"option {arg} needs a value")
+            value = argv[i]
+            i += 1
+        if flag == "-v":
+            nr_fold = parse_c_int("-v", value)
             if nr_fold < 2:
                 raise OptionError("n-fold cross validation: n must >= 2")
             opts["nr_fold"] = nr_fold
+        elif label is not None:
+            weights.append((label, _value(option, arg, value)))
+        elif option.svm:
+            params[option.field] = _value(option, arg, value)
         else:
-            key, kind = _PARAM_OPTIONS[letter]
-            params[key] = _number(arg, value, kind)
+            opts[option.field] = _value(option, flag, value)
     if opts.get("help"):
         return Options(help=True)
     try:
