@@ -31,7 +31,8 @@ def shared_cv(ds, options, k=5, seed=1, jobs=2):
     kernel = SharedKernel(problem, params, threads=2)
     _libsvm.srand(seed)
     folds = libsvm_folds(problem.y, k, stratified=params.is_classification, rand=_libsvm.rand)
-    plan = engine.CVPlan(kernel.cv_problem, kernel.train_params(params), folds, seed)
+    plan = engine.CVPlan(kernel.cv_problem, kernel.train_params(params), folds, seed,
+                         keep_decision_values=True)
     run_tasks(plan.tasks, jobs=jobs)
     return kernel.restore(plan.result(), params)
 
@@ -91,9 +92,12 @@ def test_shared_kernel_cv_is_bit_identical(name, svm, kernel):
     # predictions: LIBSVM's own cross-validation on the features
     assert np.array_equal(shared.y_pred, libsvm_cv(path, options)), options
     # decision values: the feature-space engine (proved equal to LIBSVM in test_engine.py)
-    normal = engine.cross_validate(ds, params_of(options), 5, seed=1, jobs=2)
+    normal = engine.cross_validate(ds, params_of(options), 5, seed=1, jobs=2,
+                                   keep_decision_values=True)
     assert np.array_equal(shared.y_pred, normal.y_pred)
     assert np.array_equal(shared.decision_values, normal.decision_values, equal_nan=True)
+    if normal.scores is not None:
+        assert np.array_equal(shared.scores, normal.scores, equal_nan=True)
 
 
 @pytest.mark.parametrize("options", ["-s 0 -t 2 -c 4 -g 0.5", "-s 3 -t 1 -d 2 -g 0.1 -c 2",
@@ -123,7 +127,8 @@ def test_sparse_data_bit_identical(tmp_path):
         for options in ("-c 8 -g 0.03", "-t 1 -g 0.01 -r 1 -c 0.5"):
             shared = shared_cv(ds, options)
             assert np.array_equal(shared.y_pred, libsvm_cv(path, options)), (name, options)
-            normal = engine.cross_validate(ds, params_of(options), 5, seed=1)
+            normal = engine.cross_validate(ds, params_of(options), 5, seed=1,
+                                           keep_decision_values=True)
             assert np.array_equal(shared.decision_values, normal.decision_values)
 
 

@@ -30,10 +30,7 @@ class CriterionError(SvmevalError):
 
 
 def _registry():
-    try:
-        from ..metrics.figures import FIGURES, criteria_for
-    except ImportError:
-        from ._compat import FIGURES, criteria_for
+    from ..metrics.figures import FIGURES, criteria_for
     return FIGURES, criteria_for
 
 
@@ -130,11 +127,7 @@ def cell_params(base: SvmParams, cell: Cell) -> SvmParams:
 
 
 def _summarize(result, pos_label, zero_division):
-    try:
-        from ..metrics.figures import FIGURES  # noqa: F401  the summary that goes with it
-        from ..summary import summarize
-    except ImportError:
-        from ._compat import summarize
+    from ..summary import summarize
     return summarize(result, pos_label=pos_label, zero_division=zero_division)
 
 
