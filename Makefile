@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-DEPS   := pyproject.toml setup.py $(wildcard svmeval/io/*.c)
+DEPS   := pyproject.toml setup.py $(wildcard svmeval/io/*.c svmeval/cv/*.c)
 
 .PHONY: demo test bench clean
 
@@ -26,4 +26,4 @@ bench: $(VENV)/.test
 	$(PY) scripts/bench_cv.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info svmeval/io/*.so
+	rm -rf $(VENV) build *.egg-info svmeval/io/*.so svmeval/cv/*.so

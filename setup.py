@@ -1,16 +1,30 @@
-"""Build configuration for svmeval's compiled part (metadata lives in pyproject.toml).
+"""Build configuration for svmeval's compiled parts (metadata lives in pyproject.toml).
 
-The one extension, ``svmeval.io._reader``, is the LIBSVM-format parser behind ``svmeval.io.data``;
-it uses only the CPython C API (no numpy headers), so a C compiler is all a build needs.
+Two extensions, both using only the CPython C API (no numpy headers), so a C compiler is all a
+build needs:
+
+* ``svmeval.io._reader``: the LIBSVM-format parser behind ``svmeval.io.data``;
+* ``svmeval.cv._kernel``: whole kernel matrices with LIBSVM's own arithmetic (the shared kernel
+  of ``svmeval.cv.kernel``). It is compiled without floating-point contraction: a fused
+  multiply-add would round differently from LIBSVM's separate multiply and add.
 """
 
+import sys
+
 from setuptools import Extension, setup
+
+NO_CONTRACTION = [] if sys.platform == "win32" else ["-ffp-contract=off", "-fno-fast-math"]
 
 setup(
     ext_modules=[
         Extension(
             "svmeval.io._reader",
             sources=["svmeval/io/_reader.c"],
-        )
+        ),
+        Extension(
+            "svmeval.cv._kernel",
+            sources=["svmeval/cv/_kernel.c"],
+            extra_compile_args=NO_CONTRACTION,
+        ),
     ]
 )

@@ -31,5 +31,14 @@ __all__ = [
     "cross_validate",
     "read_dataset",
     "summarize",
+    "grid_search",
     "train_and_save",
 ]
+
+
+def __getattr__(name):
+    # the grid search loads on first use: ``import svmeval`` stays light
+    if name == "grid_search":
+        from .grid import grid_search
+        return grid_search
+    raise AttributeError(f"module 'svmeval' has no attribute {name!r}")

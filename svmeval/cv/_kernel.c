@@ -1,0 +1,191 @@
+/*
+ * svmeval.cv._kernel: whole kernel matrices in LIBSVM's precomputed-kernel layout (-t 4), computed
+ * with LIBSVM's own arithmetic so that training and predicting on them gives bit for bit what
+ * LIBSVM computes from the features.
+ *
+ * LIBSVM evaluates a kernel two ways (svm.cpp):
+ *   training (Kernel::kernel_function, for the Q matrix):
+ *     linear   dot(x_i, x_j)
+ *     poly     powi(gamma * dot(x_i, x_j) + coef0, degree)
+ *     rbf      exp(-gamma * (x_square[i] + x_square[j] - 2 * dot(x_i, x_j))),
+ *              x_square[i] = dot(x_i, x_i)
+ *     sigmoid  tanh(gamma * dot(x_i, x_j) + coef0)
+ *   prediction (Kernel::k_function, for a test row against each support vector): the same,
+ *     except rbf: the squared differences summed over the union of the two index lists in
+ *     ascending index order, then exp(-gamma * sum).
+ * dot is the sparse merge over both rows' indices in order. Every expression here keeps that
+ * order of operations; the file is compiled with -ffp-contract=off (no fused multiply-add) and
+ * calls the C library's exp and tanh, as LIBSVM does. Each value is symmetric in i and j (IEEE
+ * addition and multiplication commute, and both loops visit the same terms in the same order
+ * whichever row comes first), so one triangle is computed and mirrored.
+ *
+ * Layout (svm-train's precomputed format): row i is n + 2 nodes,
+ *   {0, i + 1} {1, K(i, 0)} ... {n, K(i, n - 1)} {-1, 0}
+ * Node 0 is the row's serial number, which is how LIBSVM finds K(i, j): x[i][serial of j].
+ *
+ * The functions are plain C, called through ctypes (which releases the GIL), so several threads
+ * can fill disjoint sets of rows of one matrix at once.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <stddef.h>
+
+typedef struct {
+    int index;
+    double value;
+} svmeval_node;
+
+enum { LINEAR = 0, POLY = 1, RBF = 2, SIGMOID = 3 };
+
+/* Kernel::dot */
+static double
+dot(const svmeval_node *px, const svmeval_node *py)
+{
+    double sum = 0;
+    while (px->index != -1 && py->index != -1) {
+        if (px->index == py->index) {
+            sum += px->value * py->value;
+            ++px;
+            ++py;
+        }
+        else {
+            if (px->index > py->index)
+                ++py;
+            else
+                ++px;
+        }
+    }
+    return sum;
+}
+
+/* svm.cpp's powi */
+static double
+powi(double base, int times)
+{
+    double tmp = base, ret = 1.0;
+    for (int t = times; t > 0; t /= 2) {
+        if (t % 2 == 1)
+            ret *= tmp;
+        tmp = tmp * tmp;
+    }
+    return ret;
+}
+
+/* Kernel::k_function's rbf sum of squared differences */
+static double
+squared_distance(const svmeval_node *x, const svmeval_node *y)
+{
+    double sum = 0;
+    while (x->index != -1 && y->index != -1) {
+        if (x->index == y->index) {
+            double d = x->value - y->value;
+            sum += d * d;
+            ++x;
+            ++y;
+        }
+        else {
+            if (x->index > y->index) {
+                sum += y->value * y->value;
+                ++y;
+            }
+            else {
+                sum += x->value * x->value;
+                ++x;
+            }
+        }
+    }
+    while (x->index != -1) {
+        sum += x->value * x->value;
+        ++x;
+    }
+    while (y->index != -1) {
+        sum += y->value * y->value;
+        ++y;
+    }
+    return sum;
+}
+
+/* x_square[i] = dot(x_i, x_i) for every row, as the Kernel constructor computes it */
+void
+svmeval_x_square(const svmeval_node *const *x, long n, double *out)
+{
+    for (long i = 0; i < n; i++)
+        out[i] = dot(x[i], x[i]);
+}
+
+static double
+kernel_value(const svmeval_node *xi, const svmeval_node *xj, double sq_i, double sq_j,
+             int kernel_type, int degree, double gamma, double coef0, int prediction)
+{
+    switch (kernel_type) {
+    case LINEAR:
+        return dot(xi, xj);
+    case POLY:
+        return powi(gamma * dot(xi, xj) + coef0, degree);
+    case RBF:
+        if (prediction)
+            return exp(-gamma * squared_distance(xi, xj));
+        return exp(-gamma * (sq_i + sq_j - 2 * dot(xi, xj)));
+    case SIGMOID:
+        return tanh(gamma * dot(xi, xj) + coef0);
+    default:
+        return 0;
+    }
+}
+
+/*
+ * Fill rows start, start + step, ... (< n) of the n x (n + 2) node matrix ``out``: each such row
+ * i gets its serial node, its terminator and K(i, j) for j >= i, mirrored into row j. Calls with
+ * the same step and different starts write disjoint nodes. ``x_square`` is used by the training
+ * rbf only (may be NULL otherwise). ``prediction``: k_function's arithmetic instead of
+ * kernel_function's.
+ */
+void
+svmeval_kernel_fill(const svmeval_node *const *x, long n, int kernel_type, int degree,
+                    double gamma, double coef0, const double *x_square, int prediction,
+                    svmeval_node *out, long start, long step)
+{
+    const long width = n + 2;
+    for (long i = start; i < n; i += step) {
+        svmeval_node *row = out + i * width;
+        row[0].index = 0;
+        row[0].value = (double)(i + 1);
+        row[n + 1].index = -1;
+        row[n + 1].value = 0;
+        const double sq_i = x_square ? x_square[i] : 0;
+        for (long j = i; j < n; j++) {
+            const double sq_j = x_square ? x_square[j] : 0;
+            double k = kernel_value(x[i], x[j], sq_i, sq_j, kernel_type, degree, gamma, coef0,
+                                    prediction);
+            row[1 + j].index = (int)(j + 1);
+            row[1 + j].value = k;
+            svmeval_node *mirror = out + j * width + 1 + i;
+            mirror->index = (int)(i + 1);
+            mirror->value = k;
+        }
+    }
+}
+
+/* One kernel value, for tests: LIBSVM's training (prediction = 0) or prediction arithmetic. */
+double
+svmeval_kernel_value(const svmeval_node *xi, const svmeval_node *xj, int kernel_type, int degree,
+                     double gamma, double coef0, int prediction)
+{
+    double sq_i = kernel_type == RBF && !prediction ? dot(xi, xi) : 0;
+    double sq_j = kernel_type == RBF && !prediction ? dot(xj, xj) : 0;
+    return kernel_value(xi, xj, sq_i, sq_j, kernel_type, degree, gamma, coef0, prediction);
+}
+
+static struct PyModuleDef moduledef = {
+    PyModuleDef_HEAD_INIT, "svmeval.cv._kernel",
+    "LIBSVM's kernel arithmetic over whole matrices (C functions called through ctypes).", -1,
+    NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__kernel(void)
+{
+    return PyModule_Create(&moduledef);
+}

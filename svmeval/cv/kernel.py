@@ -1,0 +1,210 @@
+"""A kernel computed once and shared by every fold and every C of a grid (LIBSVM's ``-t 4``).
+
+Every cell and fold of a grid with the same kernel parameters (gamma, degree, coef0) evaluates
+the same K(x_i, x_j) again and again. :class:`SharedKernel` computes the whole matrix once, in C
+with LIBSVM's own arithmetic (``_kernel.c``), laid out as LIBSVM's precomputed kernel: row i is
+``{0: i+1} {1: K(i,0)} ... {n: K(i,n-1)} {-1}``. Because LIBSVM finds K(i, j) through row j's
+serial number (node 0), one matrix serves every fold's training subset: a fold's problem is just
+row pointers into it, in LIBSVM's fold order. Test rows are predicted from a second matrix
+computed with LIBSVM's prediction arithmetic (``k_function``; it differs from training only for
+the RBF kernel, so other kernels use one matrix for both).
+
+Training on these matrices with ``-t 4`` gives the same models, predictions and decision values,
+bit for bit, as training on the features (tests/test_grid_kernel.py proves it per kernel and svm
+type). :func:`plan_sharing` says when it pays (a cost model) and fits the memory budget.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from ctypes import c_double, c_int, c_long, c_void_p
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from . import _kernel
+from ._libsvm import NODE, Problem
+from .schedule import available_cores
+from ..params import LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID, SvmParams
+
+_lib = ctypes.CDLL(_kernel.__file__)
+_fill = _lib.svmeval_kernel_fill
+_fill.restype = None
+_fill.argtypes = [c_void_p, c_long, c_int, c_int, c_double, c_double, c_void_p, c_int, c_void_p,
+                  c_long, c_long]
+_x_square = _lib.svmeval_x_square
+_x_square.restype = None
+_x_square.argtypes = [c_void_p, c_long, c_void_p]
+_value = _lib.svmeval_kernel_value
+_value.restype = c_double
+_value.argtypes = [c_void_p, c_void_p, c_int, c_int, c_double, c_double, c_int]
+
+#: kernels the shared matrix reproduces (everything but an already precomputed kernel)
+SHAREABLE = (LINEAR, POLY, RBF, SIGMOID)
+
+#: default memory budget for shared kernel matrices, in MB (--kernel-memory)
+DEFAULT_MEMORY_MB = 2048
+
+
+def kernel_value(problem: Problem, i: int, j: int, params: SvmParams, *,
+                 prediction: bool = False) -> float:
+    """K(x_i, x_j) with LIBSVM's training (or, ``prediction=True``, k_function's) arithmetic."""
+    return _value(int(problem.rows[i]), int(problem.rows[j]), params.kernel_type, params.degree,
+                  params.gamma, params.coef0, int(prediction))
+
+
+def matrix_bytes(n: int, kernel_type: int) -> int:
+    """Memory of the shared matrices for ``n`` rows: n x (n+2) 16-byte nodes, twice for RBF."""
+    return (2 if kernel_type == RBF else 1) * n * (n + 2) * NODE.itemsize
+
+
+def kernel_key(params: SvmParams) -> tuple:
+    """The parameters a kernel matrix depends on (not C, nu, epsilon, ...)."""
+    if params.kernel_type == LINEAR:
+        return (LINEAR,)
+    if params.kernel_type == RBF:
+        return (RBF, params.gamma)
+    return (params.kernel_type, params.gamma, params.coef0, params.degree)
+
+
+class SharedKernel:
+    """The kernel matrices of one problem for one set of kernel parameters.
+
+    ``problem``: the training matrix as a LIBSVM problem over every row, input order (use
+    ``problem.subset(rows)`` for a fold); ``test_rows``: node addresses of each row of the
+    prediction matrix; :meth:`train_params` turns a cell's parameters into the ``-t 4`` ones.
+    A cross-validation on it: ``CVPlan(kernel.cv_problem, kernel.train_params(params), ...)``,
+    whose result carries the ``-t 4`` parameters (:meth:`restore` puts the cell's back).
+    """
+
+    def __init__(self, features: Problem, params: SvmParams, *, threads: int | None = None):
+        if params.kernel_type not in SHAREABLE:
+            raise ValueError("only linear, polynomial, RBF and sigmoid kernels can be shared")
+        self.params = params
+        n = features.n_samples
+        self.n = n
+        threads = max(1, min(threads or available_cores(), n or 1))
+        x = features.rows  # uintp addresses: a C array of svm_node pointers
+        x_square = None
+        if params.kernel_type == RBF:
+            x_square = np.empty(n, dtype=np.float64)
+            _x_square(x.ctypes.data, n, x_square.ctypes.data)
+        self._train = self._matrix(x, x_square, params, threads, prediction=False)
+        if params.kernel_type == RBF:
+            self._test = self._matrix(x, None, params, threads, prediction=True)
+        else:
+            self._test = self._train
+        self.problem = Problem(features.y, self._rows(self._train), self._train)
+        self.test_rows = self._rows(self._test)
+        self._features = features  # the rows the matrices were computed from stay alive
+        #: what :class:`~svmeval.cv.engine.CVPlan` takes as its problem (with
+        #: :meth:`train_params`): folds train on the training matrix, predict from the other
+        self.cv_problem = _CVProblem(self)
+
+    def _matrix(self, x, x_square, params, threads, *, prediction):
+        n = self.n
+        nodes = np.empty(n * (n + 2), dtype=NODE)
+        sq = 0 if x_square is None else x_square.ctypes.data
+
+        def fill(start):
+            _fill(x.ctypes.data, n, params.kernel_type, params.degree, params.gamma,
+                  params.coef0, sq, int(prediction), nodes.ctypes.data, start, threads)
+
+        workers = [threading.Thread(target=fill, args=(t,)) for t in range(1, threads)]
+        for w in workers:
+            w.start()
+        fill(0)
+        for w in workers:
+            w.join()
+        return nodes
+
+    def _rows(self, nodes) -> np.ndarray:
+        width = (self.n + 2) * NODE.itemsize
+        return (np.uintp(nodes.ctypes.data)
+                + np.arange(self.n, dtype=np.uintp) * np.uintp(width))
+
+    @staticmethod
+    def train_params(params: SvmParams) -> SvmParams:
+        """A cell's parameters with LIBSVM's precomputed kernel."""
+        return replace(params, kernel_type=PRECOMPUTED)
+
+    @staticmethod
+    def restore(result, params: SvmParams):
+        """A CV result of the precomputed kernel, with the cell's own parameters."""
+        return replace(result, params=params)
+
+    @property
+    def nbytes(self) -> int:
+        return self._train.nbytes + (self._test.nbytes if self._test is not self._train else 0)
+
+
+class _CVProblem:
+    """A problem as CVPlan uses one: ``y``, ``subset(rows)`` to train a fold (rows of the
+    training matrix) and ``rows`` to predict its test rows (rows of the prediction matrix)."""
+
+    def __init__(self, kernel: SharedKernel):
+        self._kernel = kernel
+        self.y = kernel.problem.y
+        self.rows = kernel.test_rows
+
+    @property
+    def n_samples(self) -> int:
+        return len(self.y)
+
+    def subset(self, order: np.ndarray, y: np.ndarray | None = None) -> Problem:
+        return self._kernel.problem.subset(order, y)
+
+
+@dataclass(frozen=True)
+class SharingPlan:
+    """Whether a grid shares its kernels, and why (for --help-style explanations and tests)."""
+
+    share: bool
+    reason: str
+    matrix_mb: float = 0.0
+
+
+# Cost model, in units of one kernel-value lookup in a precomputed matrix (two dependent loads).
+# Measured with scripts/bench_grid.py on two cores: a feature-space kernel value costs about
+# one lookup plus a fraction per stored feature of the two rows (the sparse merge) and exp.
+_EVAL_BASE = 1.0
+_EVAL_PER_NONZERO = 0.12
+#: estimated fraction of a fold's training rows whose kernel column LIBSVM computes
+_COLUMNS_FRACTION = 0.35
+
+
+def plan_sharing(n_rows: int, nonzeros: int, params: SvmParams, trainings_per_kernel: int,
+                 n_folds: int, *, memory_mb: float = DEFAULT_MEMORY_MB,
+                 probability: bool = False) -> SharingPlan:
+    """Decide whether computing each kernel once pays for ``trainings_per_kernel`` trainings
+    (cells x folds that share one kernel) on ``n_rows`` rows with ``nonzeros`` stored features.
+
+    Sharing replaces every feature-space kernel value (a sparse merge of two rows, and exp for
+    RBF) by a lookup, at the price of computing the n x n matrix (two for RBF) up front. It pays
+    when the trainings would compute many more values than the matrix holds, and when each value
+    costs clearly more than a lookup (many nonzeros per row).
+    """
+    if params.kernel_type not in SHAREABLE:
+        return SharingPlan(False, "the kernel is already precomputed")
+    if probability:
+        return SharingPlan(False, "-b 1: cells run one at a time")
+    if n_rows < 2:
+        return SharingPlan(False, "too few rows")
+    mb = matrix_bytes(n_rows, params.kernel_type) / 2**20
+    if mb > memory_mb:
+        return SharingPlan(False, f"the kernel needs {mb:.0f} MB, over the {memory_mb:g} MB budget",
+                           mb)
+    per_row = nonzeros / n_rows
+    eval_cost = _EVAL_BASE + _EVAL_PER_NONZERO * 2 * per_row
+    n_train = n_rows * (n_folds - 1) / n_folds
+    # LIBSVM's own kernel: each training computes some columns of its Q matrix, and each fold's
+    # test rows are predicted against the support vectors (both feature-space evaluations)
+    own = trainings_per_kernel * (_COLUMNS_FRACTION * n_train * n_train
+                                  + _COLUMNS_FRACTION * n_train * n_rows / n_folds) * eval_cost
+    # shared: the matrices (a triangle each), then every one of those values is a lookup
+    matrices = 2 if params.kernel_type == RBF else 1
+    shared = matrices * n_rows * n_rows / 2 * eval_cost + own / eval_cost
+    if shared < own:
+        return SharingPlan(True, f"estimated {own / shared:.1f}x fewer kernel operations", mb)
+    return SharingPlan(False, "computing each kernel value stays as cheap as looking it up", mb)

@@ -1,0 +1,7 @@
+"""``python -m svmeval.grid``: the svmeval-grid command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

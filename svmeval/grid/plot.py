@@ -1,0 +1,110 @@
+"""``-png``: the criterion over log2 C x log2 gamma as a filled contour plot, best cell marked.
+
+matplotlib is an optional extra (``pip install 'svmeval[plot]'``); without it
+:func:`plot_grid` writes one line to stderr and returns False, and the search's results stand.
+One axis ``null``: a line plot over the other. With ``--log2p``: the C x gamma plane of the best
+epsilon.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+
+import numpy as np
+
+from ..io.output import atomic_path
+
+INSTALL_HINT = "pip install 'svmeval[plot]'"
+
+
+def plot_grid(result, path: str, *, title: str = "") -> bool:
+    """Draw ``result`` (a :class:`~svmeval.grid.search.GridResult`) to the PNG ``path``."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.stderr.write(f"svmeval-grid: -png {path} not drawn: it needs matplotlib "
+                         f"({INSTALL_HINT})\n")
+        return False
+    from ..metrics.figures import FIGURES
+    from matplotlib.ticker import MaxNLocator
+
+    best = result.best
+    cells = [r for r in result.cells if r.cell.log2p == best.cell.log2p]
+    figure = FIGURES.get(result.criterion)
+    name = figure.title if figure else result.criterion
+    unit = " (%)" if result.criterion == "accuracy" else ""
+    direction = "higher is better" if result.greater_is_better else "lower is better"
+    fig, ax = plt.subplots(figsize=(7.5, 6), dpi=110)
+    if best.cell.log2c is not None and best.cell.log2g is not None:
+        cs = sorted({r.cell.log2c for r in cells})
+        gs = sorted({r.cell.log2g for r in cells})
+        z = np.full((len(gs), len(cs)), np.nan)
+        for r in cells:
+            z[gs.index(r.cell.log2g), cs.index(r.cell.log2c)] = r.value
+        finite = z[np.isfinite(z)]
+        # the colours resolve the better half of the cells (where a choice is made, as
+        # grid.py's contours start 3 points below the best accuracy); the rest is one colour
+        cmap = plt.get_cmap("viridis" if result.greater_is_better else "viridis_r")
+        if len(cs) > 1 and len(gs) > 1 and len(finite) and finite.min() < finite.max():
+            median = float(np.median(finite))
+            lo, hi = ((median, finite.max()) if result.greater_is_better
+                      else (finite.min(), median))
+            if lo == hi:
+                lo, hi = finite.min(), finite.max()
+            levels = MaxNLocator(10).tick_values(lo, hi)
+            levels = levels[(levels >= lo) | (levels == levels.max())]
+            if levels[0] > lo:
+                levels = np.concatenate(([lo], levels))
+            if levels[-1] < hi:
+                levels = np.concatenate((levels, [hi]))
+            extend = "min" if result.greater_is_better else "max"
+            masked = np.ma.masked_invalid(z)
+            filled = ax.contourf(cs, gs, masked, levels=levels, cmap=cmap, extend=extend)
+            lines = ax.contour(cs, gs, masked, levels=levels[1:-1], colors="k",
+                               linewidths=0.4, alpha=0.45)
+            ax.clabel(lines, lines.levels[::2], fmt=lambda v: f"{v:g}", fontsize=7)
+        else:
+            filled = ax.pcolormesh(cs, gs, np.ma.masked_invalid(z), cmap=cmap, shading="nearest")
+        bar = fig.colorbar(filled, ax=ax)
+        bar.set_label(f"{name}{unit}, {direction}")
+        undefined = [(r.cell.log2c, r.cell.log2g) for r in cells if math.isnan(r.value)]
+        if undefined:
+            ax.plot(*zip(*undefined), "x", color="0.4", ms=5, label="undefined")
+            ax.legend(loc="lower left", fontsize=8, framealpha=0.85)
+        ax.plot([r.cell.log2c for r in cells], [r.cell.log2g for r in cells], ".", color="w",
+                ms=2, alpha=0.6)
+        ax.plot(best.cell.log2c, best.cell.log2g, "*", color="red", ms=16, mec="k")
+        ax.set_xlabel("log2(C)")
+        ax.set_ylabel("log2(gamma)")
+    else:
+        axis = "log2c" if best.cell.log2c is not None else "log2g"
+        xs = [getattr(r.cell, axis) for r in cells]
+        order = np.argsort(xs)
+        ax.plot(np.array(xs)[order], np.array([r.value for r in cells])[order], "o-")
+        ax.plot(getattr(best.cell, axis), best.value, "*", color="red", ms=16, mec="k")
+        ax.set_xlabel("log2(C)" if axis == "log2c" else "log2(gamma)")
+        ax.set_ylabel(f"{name}{unit}, {direction}")
+        ax.grid(alpha=0.3)
+    slice_note = "" if best.cell.log2p is None else f", log2(p) = {best.cell.log2p:g}"
+    ax.set_title(f"{title}: {name}, {result.n_folds}-fold cross-validation{slice_note}\n"
+                 f"{_best_label(result, name)}", fontsize=10)
+    fig.tight_layout()
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png")
+    plt.close(fig)
+    return True
+
+
+def _best_label(result, name: str) -> str:
+    c = result.best.cell
+    parts = []
+    if c.log2c is not None:
+        parts.append(f"C = 2^{c.log2c:g}")
+    if c.log2g is not None:
+        parts.append(f"gamma = 2^{c.log2g:g}")
+    if c.log2p is not None:
+        parts.append(f"p = 2^{c.log2p:g}")
+    return f"\u2605 best: {', '.join(parts)}: {name} = {result.best.value:.6g}"

@@ -1,0 +1,250 @@
+"""grid.py's rules, reproduced: its ranges, its job order, its best cell, its ``.out`` lines.
+
+LIBSVM's ``tools/grid.py`` (the reference for every rule here):
+
+* a range ``begin,end,step`` is expanded by repeated addition (``range_f``: floating-point
+  accumulation included, so ``-log2c -1,1,0.1`` gives grid.py's very values);
+* each axis is reordered middle first (``permute_sequence``) and the cells are visited in
+  ``calculate_jobs``' order, which alternately refines C and gamma;
+* a cell becomes the best when its rate is strictly greater, or equal at the same gamma with a
+  smaller C (``update_param``); cells are taken in that job order, so the answer is what grid.py
+  with one local worker finds;
+* the ``-out`` file holds ``log2c=… log2g=… rate=…`` lines; ``-resume`` reads them back.
+
+svmeval generalises the comparison to any figure: "better" follows the figure's direction
+(``greater_is_better`` in the metrics registry), and an undefined value (NaN) ranks below every
+number. With accuracy the value compared is svm-train's printed rate (:func:`accuracy_rate`), as
+grid.py parses it. An optional third axis, log2 of epsilon-SVR's epsilon, is svmeval's own: the
+C x gamma grid in grid.py's order for each epsilon in turn, and ties need the same gamma and
+epsilon.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from ..errors import SvmevalError
+
+#: grid.py's default ranges
+DEFAULT_LOG2C = (-5.0, 15.0, 2.0)
+DEFAULT_LOG2G = (3.0, -15.0, -2.0)
+
+#: a range may hold at most this many values (grid.py would loop for ever on a zero step)
+MAX_VALUES = 1000
+
+
+class RangeError(SvmevalError):
+    """A -log2c / -log2g / --log2p range that is not ``begin,end,step`` with a usable step."""
+
+
+def parse_range(option: str, text: str) -> tuple[float, float, float] | None:
+    """``begin,end,step`` -> three floats; ``null`` -> None. Raises :class:`RangeError`."""
+    if text == "null":
+        return None
+    parts = text.split(",")
+    if len(parts) != 3:
+        raise RangeError(f"{option}: {text!r} is not begin,end,step (or null)")
+    try:
+        begin, end, step = (float(p) for p in parts)
+    except ValueError:
+        raise RangeError(f"{option}: {text!r} is not begin,end,step: numbers needed") from None
+    return check_range(option, (begin, end, step))
+
+
+def check_range(option: str, r) -> tuple[float, float, float]:
+    """Validate a ``(begin, end, step)`` triple (what grid.py would loop on for ever or fail on)."""
+    try:
+        begin, end, step = (float(v) for v in r)
+    except (TypeError, ValueError):
+        raise RangeError(f"{option}: {r!r} is not (begin, end, step)") from None
+    text = f"{begin:g},{end:g},{step:g}"
+    if not all(math.isfinite(v) for v in (begin, end, step)):
+        raise RangeError(f"{option}: {text}: begin, end and step must be finite")
+    if step == 0:
+        raise RangeError(f"{option}: {text}: the step is 0")
+    if (end - begin) * step < 0:
+        raise RangeError(f"{option}: {text}: the step goes away from the end "
+                         f"(use {-step:g} to go from {begin:g} to {end:g})")
+    if (end - begin) / step + 1 > MAX_VALUES:
+        raise RangeError(f"{option}: {text}: more than {MAX_VALUES} values")
+    if max(abs(begin), abs(end)) > 1000:
+        raise RangeError(f"{option}: {text}: log2 values beyond +-1000 overflow a double")
+    return begin, end, step
+
+
+def range_f(begin: float, end: float, step: float) -> list[float]:
+    """grid.py's ``range_f``: begin, begin+step, ... (by repeated addition) while not past end."""
+    seq = []
+    while True:
+        if step > 0 and begin > end:
+            break
+        if step < 0 and begin < end:
+            break
+        seq.append(begin)
+        begin = begin + step
+    return seq
+
+
+def permute_sequence(seq: list) -> list:
+    """grid.py's ``permute_sequence``: the middle first, then the halves' orders interleaved."""
+    n = len(seq)
+    if n <= 1:
+        return list(seq)
+    mid = int(n / 2)
+    left = permute_sequence(seq[:mid])
+    right = permute_sequence(seq[mid + 1:])
+    ret = [seq[mid]]
+    while left or right:
+        if left:
+            ret.append(left.pop(0))
+        if right:
+            ret.append(right.pop(0))
+    return ret
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One grid point: log2 of C, gamma and (epsilon-SVR) epsilon; None = not searched."""
+
+    log2c: float | None
+    log2g: float | None
+    log2p: float | None = None
+
+    @property
+    def C(self) -> float | None:
+        return None if self.log2c is None else 2.0 ** self.log2c
+
+    @property
+    def gamma(self) -> float | None:
+        return None if self.log2g is None else 2.0 ** self.log2g
+
+    @property
+    def p(self) -> float | None:
+        return None if self.log2p is None else 2.0 ** self.log2p
+
+
+def job_order(log2c, log2g, log2p=None) -> list[Cell]:
+    """Every cell in grid.py's job order (``calculate_jobs``), for each epsilon in turn.
+
+    Each range is ``(begin, end, step)`` or None (not searched). At least one of C and gamma
+    must be searched, as in grid.py.
+    """
+    if log2c is None and log2g is None:
+        raise RangeError("-log2c and -log2g should not be null simultaneously")
+    c_seq = permute_sequence(range_f(*log2c)) if log2c is not None else [None]
+    g_seq = permute_sequence(range_f(*log2g)) if log2g is not None else [None]
+    p_seq = range_f(*log2p) if log2p is not None else [None]
+    nr_c, nr_g = float(len(c_seq)), float(len(g_seq))
+    i = j = 0
+    pairs = []
+    while i < nr_c or j < nr_g:
+        if i / nr_c < j / nr_g:
+            pairs.extend((c_seq[i], g_seq[k]) for k in range(j))  # more C resolution
+            i += 1
+        else:
+            pairs.extend((c_seq[k], g_seq[j]) for k in range(i))  # more gamma resolution
+            j += 1
+    return [Cell(c, g, p) for p in p_seq for c, g in pairs]
+
+
+def accuracy_rate(correct: int, n: int) -> float:
+    """svm-train's ``Cross Validation Accuracy = %g%%`` as grid.py reads it back: six
+    significant digits."""
+    return float(f"{100.0 * correct / n:g}")
+
+
+def is_better(value: float, best: float, greater_is_better: bool) -> bool:
+    """Strictly better; an undefined value (NaN) is below every number."""
+    if math.isnan(value):
+        return False
+    if math.isnan(best):
+        return True
+    return value > best if greater_is_better else value < best
+
+
+def _same(a: float, b: float) -> bool:
+    return a == b or (math.isnan(a) and math.isnan(b))
+
+
+def wins(cell: Cell, value: float, best_cell: Cell | None, best_value: float,
+         greater_is_better: bool) -> bool:
+    """grid.py's ``update_param``: does ``cell`` replace the best so far?"""
+    if best_cell is None:
+        return True
+    if is_better(value, best_value, greater_is_better):
+        return True
+    return (_same(value, best_value) and cell.log2g == best_cell.log2g
+            and cell.log2p == best_cell.log2p and cell.log2c is not None
+            and best_cell.log2c is not None and cell.log2c < best_cell.log2c)
+
+
+def choose_best(cells, values, greater_is_better: bool = True) -> int | None:
+    """The index of the best cell, taking ``cells`` in the given order (grid.py's)."""
+    best = None
+    for k, (cell, value) in enumerate(zip(cells, values)):
+        if wins(cell, value, None if best is None else cells[best],
+                math.nan if best is None else values[best], greater_is_better):
+            best = k
+    return best
+
+
+# --- the -out file ---------------------------------------------------------------------------
+def out_line(cell: Cell, value: float) -> str:
+    """One ``-out`` line as grid.py writes it (Python's ``str`` of each float)."""
+    text = ""
+    if cell.log2c is not None:
+        text += f"log2c={cell.log2c} "
+    if cell.log2g is not None:
+        text += f"log2g={cell.log2g} "
+    if cell.log2p is not None:
+        text += f"log2p={cell.log2p} "
+    return text + f"rate={value}\n"
+
+
+_NUMBER = r"[-+]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|nan|inf)"
+_FIELDS = {name: re.compile(rf"(?<![A-Za-z0-9_]){name}=({_NUMBER})")
+           for name in ("log2c", "log2g", "log2p", "rate")}
+
+
+def parse_out(text: str) -> dict[Cell, float]:
+    """The cells of a ``-out`` file (svmeval-grid's or grid.py's): lines without ``rate=`` are
+    skipped, as grid.py skips them; a cell given twice keeps its last value, its first place."""
+    cells: dict[Cell, float] = {}
+    for line in text.splitlines():
+        found = {name: rx.search(line) for name, rx in _FIELDS.items()}
+        if not found["rate"]:
+            continue
+        value = {name: (float(m.group(1)) if m else None) for name, m in found.items()}
+        cells[Cell(value["log2c"], value["log2g"], value["log2p"])] = value["rate"]
+    return cells
+
+
+def read_out(path: str) -> dict[Cell, float]:
+    """:func:`parse_out` of a file."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return parse_out(fh.read())
+    except OSError as exc:
+        raise SvmevalError(f"{path}: cannot read the file to resume from: "
+                           f"{exc.strerror or exc}") from None
+
+
+def stdout_line(worker: str, cell: Cell, value: float, best: Cell, best_value: float) -> str:
+    """grid.py's line for a finished cell: ``[local] log2c log2g rate (best c=…, g=…, rate=…)``."""
+    logs = [cell.log2c, cell.log2g] + ([cell.log2p] if cell.log2p is not None else [])
+    text = f"[{worker}] {' '.join(map(str, logs))} {value} (best "
+    if cell.log2c is not None:
+        text += f"c={2.0 ** best.log2c}, "
+    if cell.log2g is not None:
+        text += f"g={2.0 ** best.log2g}, "
+    if cell.log2p is not None:
+        text += f"p={2.0 ** best.log2p}, "
+    return text + f"rate={best_value})"
+
+
+def last_line(best: Cell, best_value: float) -> str:
+    """grid.py's last line: the best C and gamma themselves (not their logs), then the rate."""
+    values = [v for v in (best.C, best.gamma, best.p) if v is not None]
+    return f"{' '.join(map(str, values))} {best_value}"
