@@ -300,6 +300,8 @@ def _policy_mean(values: np.ndarray, weights: np.ndarray | None, z: float) -> tu
     values = np.asarray(values, dtype=np.float64)
     undefined = np.isnan(values)
     if weights is None:
+        if not undefined.any():  # the common case, in few numpy calls: the plain mean
+            return (float(values.mean()) if values.size else math.nan), False
         weights = np.ones(values.shape)
     weights = np.asarray(weights, dtype=np.float64)
     if math.isnan(z):
