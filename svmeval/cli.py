@@ -17,8 +17,7 @@ from .errors import (
     SvmevalError,
     show_path,
 )
-from .io import data
-from .io.output import atomic_write
+from .io import data, output
 from .io.predictions import (
     format_label_set_predictions,
     format_predictions,
@@ -46,16 +45,19 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"{PROG}: {exc}\n{USAGE}")
         return 1
     if options.help:
-        sys.stdout.write(USAGE)
-        return 0
-    if options.quiet:  # -q silences numpy's warnings too
+        options = None
+    elif options.quiet:  # -q silences numpy's warnings too
         warnings.simplefilter("ignore")
     return run_reporting_errors(options)
 
 
-def run_reporting_errors(options: Options) -> int:
+def run_reporting_errors(options: Options | None) -> int:
     """Run, turning every expected error into one line on stderr and an exit status."""
     try:
+        if options is None:  # --help
+            output.write_outputs([(output.resolve(output.STDOUT, "the usage"), USAGE)])
+            return 0
+        check_outputs(options)  # before any work
         return run(options)
     except ParameterError as exc:
         return _fail(f"ERROR: {exc}")  # svm-train's words for svm_check_parameter
@@ -73,7 +75,9 @@ def run_reporting_errors(options: Options) -> int:
         _fail(f"{PROG}: interrupted")
         os._exit(130)
     except BrokenPipeError:
-        sys.stderr.close()  # the reader went away: nothing more to say
+        # the reader went away: nothing more to say (nor any more output to flush)
+        with _quietly():
+            sys.stderr.close()
         return 1
     finally:
         _close_bar()
@@ -82,9 +86,42 @@ def run_reporting_errors(options: Options) -> int:
 def _fail(message: str) -> int:
     """One line on stderr (after ending a progress bar's line), exit status 1."""
     _close_bar()
-    sys.stderr.write(message + "\n")
-    sys.stderr.flush()
+    with _quietly():  # a closed or full stderr cannot take the message: the status says it
+        sys.stderr.write(message + "\n")
+        sys.stderr.flush()
     return 1
+
+
+class _quietly:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        return kind is not None and issubclass(kind, (OSError, ValueError, AttributeError))
+
+
+def outputs_of(options: Options) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """``(outputs, inputs)`` of a run, each ``(what, path)``: what it writes and reads."""
+    inputs = [("the data file", options.data_file)]
+    if options.score is not None:
+        inputs.append(("the predictions file", options.score))
+    if options.score is None and not options.cross_validation:
+        return [("the model file", options.model_file)], inputs
+    outputs = []
+    if options.predictions:
+        outputs.append(("--predictions", options.predictions))
+    outputs.append(("-o", options.output) if options.output else ("the report", output.STDOUT))
+    if options.plot:  # written after the report, by its own atomic write
+        outputs.append(("--plot", options.plot))
+    return outputs, inputs
+
+
+def check_outputs(options: Options) -> list:
+    """Every output checked (and refused if it is an input or another output), and standard
+    input checked when the data come from it."""
+    if options.data_file == output.STDOUT:
+        output.check_readable_stdin()
+    return output.check_outputs(*outputs_of(options))
 
 
 def _close_bar() -> None:
@@ -109,10 +146,9 @@ def run(options: Options) -> int:
     summary = summarize(result, pos_label=options.pos_label,
                         zero_division=options.zero_division,
                         meta={"data_file": options.data_file})
-    if options.predictions:
-        atomic_write(options.predictions, format_predictions(result))
     emit(options, report.render(summary, format=options.format, digits=options.digits,
-                                full=options.full))
+                                full=options.full),
+         predictions=format_predictions(result) if options.predictions else None)
     draw(options, summary, plot.result_arrays(result))
     return 0
 
@@ -129,10 +165,9 @@ def run_multilabel(options: Options, dataset) -> int:
         progress=_start_bar(make_progress(enabled=not options.quiet, unit="label x fold tasks")))
     summary = summarize(result, zero_division=options.zero_division,
                         meta={"data_file": options.data_file})
-    if options.predictions:
-        atomic_write(options.predictions, format_label_set_predictions(result))
     emit(options, report.render(summary, format=options.format, digits=options.digits,
-                                full=options.full))
+                                full=options.full),
+         predictions=format_label_set_predictions(result) if options.predictions else None)
     draw(options, summary, {})
     return 0
 
@@ -203,9 +238,10 @@ def draw(options: Options, summary, arrays: dict) -> None:
                          f"(no picture written)\n")
 
 
-def emit(options: Options, text: str) -> None:
-    if options.output:
-        atomic_write(options.output, text)
-    else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+def emit(options: Options, text: str, *, predictions: str | None = None) -> None:
+    """Write the report (and the predictions) where the options say: all whole, or none."""
+    _close_bar()
+    targets = {t.what: t for t in check_outputs(options)}  # again: the files may have changed
+    items = [(targets["--predictions"], predictions)] if options.predictions else []
+    items.append((targets["-o" if options.output else "the report"], text))
+    output.write_outputs(items)

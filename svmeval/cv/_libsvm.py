@@ -273,6 +273,6 @@ class Model:
 
     def save(self, path: str) -> None:
         """Write the model as svm-train does, atomically (a temporary file, then rename)."""
-        with atomic_path(path) as tmp:
+        with atomic_path(path, "the model file") as tmp:
             if _save_model(os.fsencode(tmp), self._ptr) != 0:
                 raise SvmevalError(f"{path}: cannot save model file")
