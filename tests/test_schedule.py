@@ -154,19 +154,13 @@ def test_without_wide_tail_the_last_task_keeps_one_thread(monkeypatch):
     assert {share for _, share in rec.calls} == {1}
 
 
-def test_wide_tail_follows_the_openmp_wait_policy(monkeypatch):
-    monkeypatch.setattr(schedule, "WIDE_TAIL", None)
-    monkeypatch.setenv("OMP_WAIT_POLICY", "PASSIVE")
-    assert schedule.wide_tail()
-    monkeypatch.setenv("OMP_WAIT_POLICY", "active")
-    assert not schedule.wide_tail()
-    monkeypatch.delenv("OMP_WAIT_POLICY")
-    monkeypatch.delenv("GOMP_SPINCOUNT", raising=False)
-    assert not schedule.wide_tail()  # GOMP's default: long spins
-    monkeypatch.setenv("GOMP_SPINCOUNT", "10000")  # svmeval's default: a short spin, then sleep
-    assert schedule.wide_tail()
-    monkeypatch.setenv("GOMP_SPINCOUNT", "300000")
-    assert not schedule.wide_tail()
+def test_wide_tail_follows_the_openmp_wait_policy():
+    passive = schedule.omp_waits_passively
+    assert passive({"OMP_WAIT_POLICY": "PASSIVE"})
+    assert not passive({"OMP_WAIT_POLICY": "active", "GOMP_SPINCOUNT": "10000"})
+    assert not passive({})  # GOMP's default: long spins
+    assert passive({"GOMP_SPINCOUNT": "10000"})  # svmeval's default: a short spin, then sleep
+    assert not passive({"GOMP_SPINCOUNT": "300000"})
 
 
 def test_ending_soon_compares_the_rest_with_a_third_of_a_task():
@@ -224,3 +218,38 @@ def test_cross_validation_identical_for_every_jobs_value(name, monkeypatch):
         np.testing.assert_array_equal(other.y_pred, first.y_pred)
         np.testing.assert_array_equal(other.decision_values, first.decision_values)
         np.testing.assert_array_equal(other.fold, first.fold)
+
+
+def test_interrupt_cancels_pending_tasks_and_stops_running_ones():
+    """Ctrl-C in the calling thread: raised at once; tasks not started never start; a running
+    task, once it gets back from C, stops at its next check and writes nothing; the next run
+    waits for it."""
+    import signal
+
+    release = threading.Event()
+    started, wrote = [], []
+
+    def task(i):
+        def run(share):
+            started.append(i)
+            release.wait(10)  # "inside LIBSVM"
+            schedule.check_cancelled()
+            wrote.append(i)
+        return run
+
+    main = threading.main_thread().ident
+    timer = threading.Timer(0.3, signal.pthread_kill, (main, signal.SIGINT))
+    timer.start()
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        run_tasks([task(i) for i in range(6)], jobs=2, cores=2)
+    assert time.monotonic() - t0 < 5
+    assert sorted(started) == [0, 1]
+    release.set()
+    schedule.wait_abandoned()
+    time.sleep(0.05)
+    assert wrote == [] and sorted(started) == [0, 1]
+    # a later run is not affected
+    rec = Recorder(4)
+    run_tasks(rec.tasks, jobs=2, cores=2)
+    assert rec.ran() == [0, 1, 2, 3]

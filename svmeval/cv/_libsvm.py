@@ -5,110 +5,220 @@ Problems are built over numpy memory: one array of ``svm_node`` records for the 
 it. A fold's training problem is a fancy-indexed copy of the pointer array, so no feature is
 copied or touched from Python. Every C entry point is declared here with ``c_void_p`` arguments on
 function objects of our own, so the bindings' module-level prototypes are left as they are.
+
+C's global state lives here, behind one lock: LIBSVM and its OpenMP runtime are loaded on first
+use (never at import: ``import svmeval`` changes nothing in the process), C ``rand()`` is seeded
+and drawn, LIBSVM's print hook and the OpenMP spin setting are set. :func:`c_state` holds the
+lock for a whole run (cross-validation, training), so two runs in one process (threads of a
+program, or a run started while an interrupted one's folds are still inside LIBSVM) never share
+``rand()`` or the print hook.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import functools
 import os
+import signal
 import sys
 import threading
 from ctypes import POINTER, byref, c_char_p, c_double, c_int, c_void_p
+from types import SimpleNamespace
 
 import numpy as np
+
+from ..errors import ParameterError, SvmevalError
+from ..io.output import atomic_path
+from ..params import C_SVC, NU_SVC, SvmParams
+from . import schedule
+
+#: one ``struct svm_node {int index; double value;}``, padded as the C compiler pads it
+NODE = np.dtype([("index", np.int32), ("value", np.float64)], align=True)
 
 # LIBSVM's OpenMP loops end at a barrier per kernel row (and per predicted row). GOMP's default
 # spins about 300000 times there, which collapses when another process takes the other core;
 # passive waiting (no spin) is 5x slower on problems with many small loops (letter: 26 classes).
 # A short spin before sleeping is as fast as either where it is fast (scripts/bench_cv.py).
-# libgomp reads this once, when the bindings load it; a user's own setting wins.
-if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
-    os.environ["GOMP_SPINCOUNT"] = "10000"  # schedule.wide_tail() reads it too
+# libgomp reads it once, when it is loaded; a user's own setting wins.
+SHORT_SPIN = {"GOMP_SPINCOUNT": "10000"}
+OPENMP_WAIT_VARIABLES = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
 
-from libsvm import svm as _svm  # noqa: E402  the official bindings: the only libsvm import
+_LOAD_LOCK = threading.Lock()
+_C = None  # the loaded library's entry points (a SimpleNamespace), see _c()
 
-from ..io import _reader  # noqa: E402  svmeval's C extension, for its no-op print function
-from ..errors import ParameterError, SvmevalError
-from ..io.output import atomic_path
-from ..params import C_SVC, NU_SVC, SvmParams
-
-_lib = _svm.libsvm
-
-#: one ``struct svm_node {int index; double value;}``, padded as the C compiler pads it
-NODE = np.dtype([("index", np.int32), ("value", np.float64)], align=True)
-if NODE.itemsize != ctypes.sizeof(_svm.svm_node):  # pragma: no cover - platform guard
-    raise ImportError("svm_node layout differs from numpy's view of it")
+#: C's global state (rand(), the print hook, the OpenMP setting): held for a whole run
+_STATE_LOCK = threading.RLock()
 
 
-def _fn(name: str, restype, argtypes):
-    f = _lib[name]  # a fresh function object: the bindings' own prototypes stay untouched
-    f.restype = restype
-    f.argtypes = argtypes
-    return f
+def _mapped_files() -> set[str] | None:
+    """The files mapped into this process (Linux), or None where that cannot be known."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as fh:
+            return {line.split(None, 5)[5].strip() for line in fh if len(line.split(None, 5)) == 6}
+    except OSError:  # pragma: no cover - not Linux
+        return None
 
 
-_train = _fn("svm_train", c_void_p, [c_void_p, c_void_p])
-_check_parameter = _fn("svm_check_parameter", c_char_p, [c_void_p, c_void_p])
-_predict_values = _fn("svm_predict_values", c_double, [c_void_p, c_void_p, c_void_p])
-_predict_probability = _fn("svm_predict_probability", c_double, [c_void_p, c_void_p, c_void_p])
-_get_nr_class = _fn("svm_get_nr_class", c_int, [c_void_p])
-_get_labels = _fn("svm_get_labels", None, [c_void_p, c_void_p])
-_save_model = _fn("svm_save_model", c_int, [c_char_p, c_void_p])
-_free_model = _fn("svm_free_and_destroy_model", None, [c_void_p])
-_set_print = _fn("svm_set_print_string_function", None, [_svm.PRINT_STRING_FUN])
+def _import_bindings():
+    """``from libsvm import svm``, with Ctrl-C held as a flag while it runs.
 
-# The C runtime LIBSVM draws its folds (and -b 1's inner folds) from: the process's rand().
-_libc = ctypes.CDLL(None)
-_srand = _libc.srand
-_srand.argtypes = [ctypes.c_uint]
-_srand.restype = None
-_rand = _libc.rand
-_rand.argtypes = []
-_rand.restype = c_int
+    The bindings import scipy inside a bare ``except:``, which would swallow a KeyboardInterrupt
+    raised during that import and let an interrupted run go on (and end with status 0). In the
+    main thread SIGINT is caught into a flag for the import's duration and delivered again,
+    to whatever handler was there, once the import is done.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        from libsvm import svm  # a KeyboardInterrupt is raised in the main thread only
+        return svm
+    caught = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    except ValueError:  # pragma: no cover - not the main interpreter
+        from libsvm import svm
+        return svm
+    try:
+        from libsvm import svm  # the official bindings: the only libsvm import
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            signal.raise_signal(signal.SIGINT)  # to the handler that was there: Ctrl-C wins
+    return svm
+
+
+def _load():
+    """Load LIBSVM (and the OpenMP runtime it links) with svmeval's OpenMP spin setting."""
+    before = _mapped_files()
+    gomp_before = None if before is None else {f for f in before if "gomp" in os.path.basename(f)}
+    user_chose = any(v in os.environ for v in OPENMP_WAIT_VARIABLES)
+    applied = {} if user_chose else dict(SHORT_SPIN)
+    for key, value in applied.items():
+        os.environ[key] = value
+    try:
+        svm = _import_bindings()
+    finally:  # libgomp has read its environment: leave the process's as it was
+        for key in applied:
+            os.environ.pop(key, None)
+    after = _mapped_files()
+    loaded_here = (before is not None and after is not None
+                   and any("gomp" in os.path.basename(f) for f in after - before))
+    if not loaded_here:  # libgomp was there before (or is unknown): it read what it read
+        applied = {}
+    seen = {v: os.environ[v] for v in OPENMP_WAIT_VARIABLES if v in os.environ}
+    seen.update(applied)
+
+    lib = svm.libsvm
+    if NODE.itemsize != ctypes.sizeof(svm.svm_node):  # pragma: no cover - platform guard
+        raise SvmevalError("LIBSVM's svm_node layout differs from svmeval's view of it")
+
+    def fn(name: str, restype, argtypes):
+        f = lib[name]  # a fresh function object: the bindings' own prototypes stay untouched
+        f.restype = restype
+        f.argtypes = argtypes
+        return f
+
+    try:  # through LIBSVM's own handle: dlsym searches the libraries it linked (libgomp)
+        omp_set_num_threads = fn("omp_set_num_threads", None, [c_int])
+    except AttributeError:  # pragma: no cover - a build without OpenMP
+        omp_set_num_threads = None
+    libc = ctypes.CDLL(None)  # the C runtime whose rand() LIBSVM draws folds from
+    from ..io import _reader  # svmeval's C extension, for its no-op print function
+
+    c = SimpleNamespace(
+        svm=svm,
+        train=fn("svm_train", c_void_p, [c_void_p, c_void_p]),
+        check_parameter=fn("svm_check_parameter", c_char_p, [c_void_p, c_void_p]),
+        predict_values=fn("svm_predict_values", c_double, [c_void_p, c_void_p, c_void_p]),
+        predict_probability=fn("svm_predict_probability", c_double,
+                               [c_void_p, c_void_p, c_void_p]),
+        get_nr_class=fn("svm_get_nr_class", c_int, [c_void_p]),
+        get_labels=fn("svm_get_labels", None, [c_void_p, c_void_p]),
+        save_model=fn("svm_save_model", c_int, [c_char_p, c_void_p]),
+        free_model=fn("svm_free_and_destroy_model", None, [c_void_p]),
+        set_print=fn("svm_set_print_string_function", None, [svm.PRINT_STRING_FUN]),
+        srand=libc.srand,
+        rand=libc.rand,
+        omp_set_num_threads=omp_set_num_threads,
+        print_stderr=svm.PRINT_STRING_FUN(_to_stderr),
+        print_null=ctypes.cast(ctypes.CDLL(_reader.__file__).svmeval_print_nothing,
+                               svm.PRINT_STRING_FUN),
+        openmp=SimpleNamespace(available=omp_set_num_threads is not None,
+                               loaded_here=loaded_here, environment=seen),
+    )
+    c.srand.argtypes, c.srand.restype = [ctypes.c_uint], None
+    c.rand.argtypes, c.rand.restype = [], c_int
+    c.set_print(c.print_stderr)  # LIBSVM's default writes to stdout, where only the report goes
+    return c
+
+
+def _c():
+    """The loaded library (loaded on first use)."""
+    global _C
+    if _C is None:
+        with _LOAD_LOCK:
+            if _C is None:
+                _C = _load()
+    return _C
+
+
+def loaded() -> bool:
+    """Whether LIBSVM has been loaded in this process by svmeval."""
+    return _C is not None
+
+
+def openmp_environment() -> dict | None:
+    """The OpenMP wait settings LIBSVM's OpenMP runtime read when it was loaded (svmeval's
+    short spin included when it took effect), or None before LIBSVM is loaded. When the runtime
+    was loaded before svmeval loaded LIBSVM, svmeval's setting did not take effect: only the
+    user's own variables are reported."""
+    return None if _C is None else dict(_C.openmp.environment)
+
+
+def c_state(func):
+    """Hold C's global state for the whole of ``func`` (a run: rand(), the print hook).
+
+    Waits first for the folds an interrupted run left inside LIBSVM: they may still draw from
+    ``rand()`` (``-b 1``) and print.
+    """
+    @functools.wraps(func)
+    def holding(*args, **kwargs):
+        schedule.wait_abandoned()
+        with _STATE_LOCK:
+            _c()
+            return func(*args, **kwargs)
+    return holding
 
 
 def srand(seed: int) -> None:
     """Seed C ``rand()`` as svm-train's process starts (``srand(1)`` is its implicit state)."""
-    _srand(seed)
+    _c().srand(seed)
 
 
 def rand() -> int:
     """One draw of C ``rand()``, the generator LIBSVM's fold assignment uses."""
-    return _rand()
+    return _c().rand()
 
 
 # --- OpenMP threads of LIBSVM's kernel loops ----------------------------------------------
-try:
-    _gomp = ctypes.CDLL("libgomp.so.1")
-    _omp_set_num_threads = _gomp.omp_set_num_threads
-    _omp_set_num_threads.argtypes = [c_int]
-    _omp_set_num_threads.restype = None
-except (OSError, AttributeError):  # pragma: no cover - a build without OpenMP
-    _omp_set_num_threads = None
-
-
 def set_omp_threads(n: int) -> None:
     """Set the OpenMP threads LIBSVM uses in the calling thread (no-op without OpenMP)."""
-    if _omp_set_num_threads is not None:
-        _omp_set_num_threads(max(1, int(n)))
+    f = _c().omp_set_num_threads
+    if f is not None:
+        f(max(1, int(n)))
 
 
 # --- LIBSVM's messages ---------------------------------------------------------------------
 def _to_stderr(message: bytes) -> None:
-    sys.stderr.write(message.decode("utf-8", "replace"))
-    sys.stderr.flush()
-
-
-_PRINT_STDERR = _svm.PRINT_STRING_FUN(_to_stderr)
-_PRINT_NULL = ctypes.cast(ctypes.CDLL(_reader.__file__).svmeval_print_nothing, _svm.PRINT_STRING_FUN)
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # a closed or full stderr
+        sys.stderr.write(message.decode("utf-8", "replace"))
+        sys.stderr.flush()
 
 
 def set_quiet(quiet: bool) -> None:
     """LIBSVM's training messages: to stderr, or nowhere with -q. Never to stdout."""
-    _set_print(_PRINT_NULL if quiet else _PRINT_STDERR)
-
-
-set_quiet(False)  # LIBSVM's default writes to stdout, where only the report belongs
+    c = _c()
+    with _STATE_LOCK:
+        c.set_print(c.print_null if quiet else c.print_stderr)
 
 
 # --- problems and parameters ---------------------------------------------------------------
@@ -123,10 +233,11 @@ class Problem:
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.rows = np.ascontiguousarray(rows, dtype=np.uintp)
         self._nodes = nodes
-        self._struct = _svm.svm_problem.__new__(_svm.svm_problem)
+        svm = _c().svm
+        self._struct = svm.svm_problem.__new__(svm.svm_problem)
         self._struct.l = len(self.y)
         self._struct.y = self.y.ctypes.data_as(POINTER(c_double))
-        self._struct.x = ctypes.cast(self.rows.ctypes.data, POINTER(POINTER(_svm.svm_node)))
+        self._struct.x = ctypes.cast(self.rows.ctypes.data, POINTER(POINTER(svm.svm_node)))
 
     @classmethod
     def from_csr(cls, y, indptr, indices, values) -> "Problem":
@@ -173,7 +284,8 @@ class Parameter:
     """A LIBSVM ``svm_parameter`` filled from :class:`SvmParams` (gamma already resolved)."""
 
     def __init__(self, params: SvmParams):
-        p = _svm.svm_parameter.__new__(_svm.svm_parameter)
+        svm = _c().svm
+        p = svm.svm_parameter.__new__(svm.svm_parameter)
         for name in ("svm_type", "kernel_type", "degree", "gamma", "coef0", "cache_size",
                      "eps", "C", "nu", "p", "shrinking", "probability"):
             setattr(p, name, getattr(params, name))
@@ -194,7 +306,7 @@ class Parameter:
 def check_parameter(problem: Problem, params: SvmParams) -> None:
     """Raise :class:`ParameterError` with LIBSVM's own message if svm_check_parameter objects."""
     param = Parameter(params)  # kept alive for the call
-    message = _check_parameter(problem.address, param.address)
+    message = _c().check_parameter(problem.address, param.address)
     if message:
         raise ParameterError(message.decode())
 
@@ -207,19 +319,21 @@ class Model:
         self._problem = problem
         self._param = Parameter(params)
         self.params = params
-        self._ptr = _train(problem.address, self._param.address)
+        c = self._lib = _c()
+        self._ptr = c.train(problem.address, self._param.address)
         if not self._ptr:  # pragma: no cover - LIBSVM returns NULL only on allocation failure
             raise SvmevalError("LIBSVM could not train a model (out of memory?)")
-        self.nr_class = _get_nr_class(self._ptr)
+        schedule.check_cancelled()  # an interrupted run's fold goes no further
+        self.nr_class = c.get_nr_class(self._ptr)
         labels = (c_int * max(self.nr_class, 1))()
-        _get_labels(self._ptr, labels)
+        c.get_labels(self._ptr, labels)
         #: the model's class labels in LIBSVM's order (classification models only)
         self.labels = np.array(labels[: self.nr_class], dtype=np.float64)
 
     def __del__(self):
         ptr = getattr(self, "_ptr", None)
         if ptr:
-            _free_model(byref(c_void_p(ptr)))
+            self._lib.free_model(byref(c_void_p(ptr)))
             self._ptr = None
 
     @property
@@ -240,11 +354,16 @@ class Model:
         dec = np.empty((n, self.n_decision_values), dtype=np.float64)
         probs = np.empty((n, self.nr_class), dtype=np.float64) if probability else None
         model = self._ptr
+        predict_values, predict_probability = self._lib.predict_values, self._lib.predict_probability
+        check_cancelled = schedule.check_cancelled
         for i, row in enumerate(rows.tolist()):
-            label = _predict_values(model, row, dec[i].ctypes.data)
+            if not i & 1023:
+                check_cancelled()
+            label = predict_values(model, row, dec[i].ctypes.data)
             if probability:
-                label = _predict_probability(model, row, probs[i].ctypes.data)
+                label = predict_probability(model, row, probs[i].ctypes.data)
             pred[i] = label
+        check_cancelled()
         return pred, dec, probs
 
     def predict_parallel(self, rows: np.ndarray, threads: int, *, probability: bool = False):
@@ -255,10 +374,17 @@ class Model:
             return self.predict(rows, probability=probability)
         chunks = np.array_split(np.arange(len(rows)), threads)
         parts = [None] * len(chunks)
+        token = schedule.current_token()
+
+        errors = []
 
         def work(k):
-            set_omp_threads(1)
-            parts[k] = self.predict(rows[chunks[k]], probability=probability)
+            schedule.bind_token(token)  # cancelled with the task that started it
+            try:
+                set_omp_threads(1)
+                parts[k] = self.predict(rows[chunks[k]], probability=probability)
+            except BaseException as exc:  # raised in the task's own thread, below
+                errors.append(exc)
 
         workers = [threading.Thread(target=work, args=(k,)) for k in range(1, len(chunks))]
         for t in workers:
@@ -266,6 +392,8 @@ class Model:
         work(0)
         for t in workers:
             t.join()
+        if errors:
+            raise errors[0]
         pred = np.concatenate([p[0] for p in parts])
         dec = np.concatenate([p[1] for p in parts])
         probs = np.concatenate([p[2] for p in parts]) if probability else None
@@ -274,5 +402,5 @@ class Model:
     def save(self, path: str) -> None:
         """Write the model as svm-train does, atomically (a temporary file, then rename)."""
         with atomic_path(path, "the model file") as tmp:
-            if _save_model(os.fsencode(tmp), self._ptr) != 0:
+            if self._lib.save_model(os.fsencode(tmp), self._ptr) != 0:
                 raise SvmevalError(f"{path}: cannot save model file")

@@ -294,6 +294,7 @@ def prepare(dataset, params: SvmParams, *, y: np.ndarray | None = None, quiet: b
     return problem, params
 
 
+@_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
 def cross_validate(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
                    repeat: int = 1, jobs: int | None = None, quiet: bool = True,
                    y: np.ndarray | None = None,
@@ -360,6 +361,7 @@ def _repetition_progress(progress, r: int, repeat: int):
     return lambda done, total: progress(r * total + done, total * repeat)
 
 
+@_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
 def train_and_save(dataset, params: SvmParams, model_file: str, *, seed: int = 1,
                    quiet: bool = True) -> None:
     """svm-train without -v: train on every sample and save the model file svm-train writes.

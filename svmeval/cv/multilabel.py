@@ -147,6 +147,7 @@ def _check_type(params: SvmParams) -> None:
             f"{params.svm_type} ({name}) is not a classifier (use -s 0 C-SVC or -s 1 nu-SVC)")
 
 
+@_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
 def cross_validate_multilabel(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
                               jobs: int | None = None, quiet: bool = True,
                               progress: Callable[[int, int], None] | None = None

@@ -26,11 +26,19 @@ The schedule (measured with ``scripts/bench_cv.py``; five folds on two cores):
   longer than on one thread. One thread per task has no barrier to lose.
 
 ``jobs=1`` runs the tasks in order, each with every core (as LIBSVM's own svm_cross_validation).
+
+Interrupted runs. A KeyboardInterrupt in the calling thread (Ctrl-C in a notebook) is raised at
+once: tasks not started are cancelled, and the running ones, which cannot be stopped inside
+LIBSVM's C code, are told to stop at their next check (:func:`check_cancelled`, called by
+svmeval's LIBSVM layer after training and while predicting): they write nothing more. Until
+they have ended they are "abandoned"; the next run waits for them (:func:`wait_abandoned`)
+before it touches C's global state.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Callable, Sequence
@@ -50,20 +58,86 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
-def omp_waits_passively() -> bool:
-    """True when OpenMP threads sleep at barriers soon instead of spinning long:
-    ``OMP_WAIT_POLICY=passive``, or a ``GOMP_SPINCOUNT`` of at most 100000 (svmeval sets 10000
-    unless the user chose a policy)."""
-    policy = os.environ.get("OMP_WAIT_POLICY", "").strip().lower()
+def omp_waits_passively(environment) -> bool:
+    """True when OpenMP threads sleep at barriers soon instead of spinning long, given the
+    variables the OpenMP runtime read: ``OMP_WAIT_POLICY=passive``, or a ``GOMP_SPINCOUNT`` of
+    at most 100000 (svmeval's 10000, unless the user chose a policy)."""
+    policy = environment.get("OMP_WAIT_POLICY", "").strip().lower()
     if policy in ("passive", "active"):
         return policy == "passive"
-    spin = os.environ.get("GOMP_SPINCOUNT", "").strip()
+    spin = environment.get("GOMP_SPINCOUNT", "").strip()
     return spin.isdigit() and int(spin) <= 100_000
 
 
 def wide_tail() -> bool:
-    """Whether the tail tasks wait for the running ones to get more OpenMP threads."""
-    return omp_waits_passively() if WIDE_TAIL is None else bool(WIDE_TAIL)
+    """Whether the tail tasks wait for the running ones to get more OpenMP threads: by the
+    OpenMP settings in effect in LIBSVM's runtime (svmeval's short spin only when it took
+    effect: not when the runtime was loaded before svmeval loaded LIBSVM)."""
+    if WIDE_TAIL is not None:
+        return bool(WIDE_TAIL)
+    from . import _libsvm  # loaded by now when tasks are LIBSVM's; otherwise nothing is known
+
+    environment = _libsvm.openmp_environment()
+    return environment is not None and omp_waits_passively(environment)
+
+
+# --- stopping the tasks of an interrupted run ------------------------------------------------
+class Cancelled(Exception):
+    """Raised inside a task of a run that was interrupted or failed: it stops there."""
+
+
+_local = threading.local()
+_abandoned: set = set()  # futures of interrupted runs still inside LIBSVM
+_abandoned_lock = threading.Lock()
+
+
+def current_token() -> threading.Event | None:
+    """The cancel flag of the task running in this thread (None outside a task)."""
+    return getattr(_local, "token", None)
+
+
+def bind_token(token: threading.Event | None) -> None:
+    """Make this thread (a helper a task started) stop with that task."""
+    _local.token = token
+
+
+def check_cancelled() -> None:
+    """Raise :class:`Cancelled` if the run of the task in this thread was stopped."""
+    token = getattr(_local, "token", None)
+    if token is not None and token.is_set():
+        raise Cancelled
+
+
+def wait_abandoned() -> None:
+    """Wait until no task of an interrupted run is running any more."""
+    with _abandoned_lock:
+        pending = list(_abandoned)
+    if pending:
+        wait(pending)
+
+
+def _abandon(futures) -> None:
+    with _abandoned_lock:
+        for future in futures:
+            if not future.done():
+                _abandoned.add(future)
+                future.add_done_callback(_forget)
+
+
+def _forget(future) -> None:
+    with _abandoned_lock:
+        _abandoned.discard(future)
+
+
+def _bound(task: Callable[[int], None], token: threading.Event) -> Callable[[int], None]:
+    def run(share: int) -> None:
+        _local.token = token
+        try:
+            check_cancelled()  # a task picked up after the run stopped does nothing
+            task(share)
+        finally:
+            _local.token = None
+    return run
 
 
 def run_tasks(tasks: Sequence[Callable[[int], None]], *, jobs: int | None = None,
@@ -88,6 +162,7 @@ def run_tasks(tasks: Sequence[Callable[[int], None]], *, jobs: int | None = None
     # Even one job runs on a worker thread: the calling thread only waits, so a Ctrl-C reaches
     # it at once instead of when LIBSVM returns from a fold.
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="svmeval-fold")
+    token = threading.Event()  # set: the running tasks stop at their next check
     try:
         while next_task < total or started:
             this_round = clock()
@@ -102,7 +177,7 @@ def run_tasks(tasks: Sequence[Callable[[int], None]], *, jobs: int | None = None
                     wide = max(1, cores // left)
                     if wide > share and _ending_soon(started, durations, clock()):
                         break
-                future = pool.submit(tasks[next_task], share)
+                future = pool.submit(_bound(tasks[next_task], token), share)
                 started[future] = clock()
                 next_task += 1
             finished, _ = wait(started, return_when=FIRST_COMPLETED)
@@ -115,10 +190,14 @@ def run_tasks(tasks: Sequence[Callable[[int], None]], *, jobs: int | None = None
                     progress(done, total)
     except KeyboardInterrupt:
         # a fold inside LIBSVM cannot be stopped: do not wait for it (the command line exits
-        # at once on Ctrl-C); tasks not started are dropped
+        # at once on Ctrl-C); tasks not started are dropped, running ones stop at their next
+        # check and write nothing more, and the next run waits for them
+        token.set()
+        _abandon(list(started))
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     except BaseException:
+        token.set()
         pool.shutdown(wait=True, cancel_futures=True)  # the running tasks end first
         raise
     pool.shutdown(wait=True)
