@@ -13,11 +13,39 @@ The metrics in :mod:`svmeval.metrics` work on any ``y_true, y_pred`` (or scores)
 
 __version__ = "0.1.0"
 
-from .cv import CVResult, cross_validate, train_and_save
-from .io import Dataset, read_dataset
-from .errors import DataFormatError, OptionError, ParameterError, SvmevalError
-from .params import SvmParams
-from .summary import Summary, summarize
+# Names are imported on first use: ``import svmeval`` loads neither numpy nor LIBSVM, so the
+# command's entry point (svmeval._entry) is in place before anything heavy is imported.
+_EXPORTS = {
+    "CVResult": ".cv",
+    "cross_validate": ".cv",
+    "train_and_save": ".cv",
+    "Dataset": ".io",
+    "read_dataset": ".io",
+    "DataFormatError": ".errors",
+    "OptionError": ".errors",
+    "ParameterError": ".errors",
+    "SvmevalError": ".errors",
+    "SvmParams": ".params",
+    "Summary": ".summary",
+    "summarize": ".summary",
+    "grid_search": ".grid",  # the grid search, too, loads on first use
+}
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'svmeval' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS))
+
 
 __all__ = [
     "CVResult",
@@ -35,10 +63,3 @@ __all__ = [
     "train_and_save",
 ]
 
-
-def __getattr__(name):
-    # the grid search loads on first use: ``import svmeval`` stays light
-    if name == "grid_search":
-        from .grid import grid_search
-        return grid_search
-    raise AttributeError(f"module 'svmeval' has no attribute {name!r}")

@@ -1,7 +1,5 @@
 """``python -m svmeval``: the command line."""
 
-import sys
+from ._entry import main
 
-from .cli import main
-
-sys.exit(main())
+main()

@@ -1,0 +1,87 @@
+"""The command's entry point: Ctrl-C and closed standard streams handled before anything heavy.
+
+Everything the command imports (numpy, svmeval's modules, later LIBSVM) is imported inside
+:func:`main`'s ``try``, so a Ctrl-C at any moment, the first fraction of a second included,
+ends the command with one line and exit status 130, never a traceback. This module itself
+imports only ``os`` and ``sys``.
+"""
+
+import os
+import signal
+import sys
+
+INTERRUPTED = 130
+
+_sigint = []  # Ctrl-C seen: whatever became of the KeyboardInterrupt, the run was interrupted
+
+
+def _on_sigint(signum, frame):
+    _sigint.append(signum)
+    raise KeyboardInterrupt
+
+
+def _reopen_closed_standard_streams() -> set:
+    """Put /dev/null on descriptors 0, 1, 2 where closed (else the first file opened would
+    become standard output); return which were closed."""
+    closed = set()
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                new = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+            except OSError:  # pragma: no cover - no /dev/null
+                continue
+            if new != fd:  # pragma: no cover - the lowest free descriptor is fd itself
+                os.dup2(new, fd)
+                os.close(new)
+            closed.add(fd)
+    return closed
+
+
+def _interrupted() -> None:
+    try:
+        sys.stderr.write("svmeval: interrupted\n")
+        sys.stderr.flush()
+    except BaseException:  # pragma: no cover - a closed stderr, a second Ctrl-C
+        pass
+    # Folds still inside LIBSVM's C code cannot be stopped and would hold the interpreter's
+    # exit: leave at once (output files are written whole or not at all).
+    os._exit(INTERRUPTED)
+
+
+def main() -> None:
+    """``svmeval`` and ``python -m svmeval``: run the command line and exit with its status.
+
+    A KeyboardInterrupt raised inside an import can come out as another exception (numpy turns
+    it into an ImportError) or be swallowed: Ctrl-C is recorded by svmeval's own handler, and a
+    run that saw one ends with 130 whatever came of it.
+    """
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when ignored
+        signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        closed = _reopen_closed_standard_streams()
+        from .io import output  # the first heavy import (numpy)
+
+        output.CLOSED_STREAMS.update(closed)
+        output.guard_standard_streams()
+        from .cli import main as cli_main
+
+        status = cli_main()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError, AttributeError):
+                pass
+    except KeyboardInterrupt:
+        _interrupted()
+    except SystemExit as exc:  # pragma: no cover - sys.exit() somewhere below
+        status = exc.code if isinstance(exc.code, int) else 1
+    except BaseException:
+        if _sigint:
+            _interrupted()
+        raise
+    if _sigint:
+        _interrupted()
+    # os._exit: nothing (an interpreter shutdown hook, a late Ctrl-C) can add a traceback now
+    os._exit(status)

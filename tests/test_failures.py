@@ -1,0 +1,256 @@
+"""Every failure is one line and an exit status, never a traceback: Ctrl-C at any moment
+(imports included, and inside LIBSVM's bindings' bare ``except:``), closed or full standard
+streams. And C's global state: nothing changed by ``import svmeval``, the OpenMP spin setting
+known to have taken effect or not (libgomp's own report is the oracle), and an interrupted run
+that leaves nothing running into the next one."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import ROOT
+
+SMALL = ROOT / "data" / "breast_cancer.scale"
+ENV = dict(os.environ, PYTHONPATH=str(ROOT))
+for _var in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "OMP_DISPLAY_ENV"):
+    ENV.pop(_var, None)
+
+
+def default_sigint():
+    # a shell's background job inherits SIGINT ignored: undo that
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def write_data(path: Path, n: int, classes: int = 2, seed: int = 0) -> Path:
+    """Noisy data whose CV takes seconds (many support vectors)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 20))
+    score = X[:, 0] + rng.normal(scale=2, size=n)
+    y = np.digitize(score, np.quantile(score, np.linspace(0, 1, classes + 1)[1:-1])) + 1
+    if classes == 2:
+        y = np.where(y == 2, 1, -1)
+    path.write_text("".join(f"{yi} " + " ".join(f"{j + 1}:{v:.4f}" for j, v in enumerate(row))
+                            + "\n" for yi, row in zip(y, X)))
+    return path
+
+
+@pytest.fixture(scope="module")
+def slow_data(tmp_path_factory):
+    return write_data(tmp_path_factory.mktemp("slow") / "slow.txt", 2000)
+
+
+def interrupted_inside_python(stderr: str, wrapper: str | None = None) -> bool:
+    """Ctrl-C hit Python's own start-up, before any svmeval code could run: the site module
+    or runpy failing to load (a fatal error of the interpreter), or a traceback whose every
+    frame is the interpreter's frozen code or the console script's generated wrapper."""
+    if stderr.startswith(("Fatal Python error: init_import_site", "Could not import runpy module")):
+        return True
+    frames = re.findall(r'File "([^"]+)"', stderr)
+    return (stderr.startswith("Traceback") and stderr.rstrip().endswith("KeyboardInterrupt")
+            and bool(frames) and all(f.startswith("<frozen ") or f == wrapper for f in frames))
+
+
+# --- Ctrl-C --------------------------------------------------------------------------------
+@pytest.mark.parametrize("entry", ["module", "script"])
+def test_ctrl_c_at_any_moment_exits_130_leaving_nothing(tmp_path, slow_data, entry):
+    if entry == "module":
+        command = [sys.executable, "-m", "svmeval"]
+    else:
+        script = Path(sys.executable).parent / "svmeval"
+        if not script.exists() or "svmeval._entry" not in script.read_text(errors="replace"):
+            pytest.skip("the console script is not installed from this tree (make test does)")
+        command = [str(script)]
+    data = tmp_path / "data.txt"
+    data.write_bytes(slow_data.read_bytes())
+    outcomes = []
+    for delay in (0.0, 0.03, 0.06, 0.1, 0.15, 0.2, 0.3, 0.45, 0.7, 1.0, 1.5):
+        proc = subprocess.Popen(command + ["-q", "-v", "5", "-c", "100", "-o", "r",
+                                           "--predictions", "p", "data.txt"], cwd=tmp_path,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=ENV, preexec_fn=default_sigint)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=120)
+        assert sorted(os.listdir(tmp_path)) == ["data.txt"], (delay, stderr)
+        assert stdout == ""
+        if interrupted_inside_python(stderr, wrapper=command[0] if entry == "script" else None):
+            outcomes.append("Python's start-up")
+            continue
+        if proc.returncode == -signal.SIGINT:  # before Python installed its handler at all
+            assert stderr == "", (delay, stderr)
+            outcomes.append("before Python")
+            continue
+        assert (proc.returncode, stderr) == (130, "svmeval: interrupted\n"), (delay, stderr)
+        outcomes.append("svmeval")
+    assert outcomes.count("svmeval") >= 5, outcomes
+
+
+def test_ctrl_c_inside_the_bindings_bare_except_is_not_swallowed(tmp_path):
+    """LIBSVM's bindings import scipy inside a bare ``except:``. A scipy whose import is
+    interrupted (here: a stand-in that sends SIGINT to its own process) must still end the
+    run with 130, not let it go on to exit 0."""
+    fake = tmp_path / "fake"
+    (fake / "scipy").mkdir(parents=True)
+    (fake / "scipy" / "__init__.py").write_text(textwrap.dedent("""\
+        import os, signal, time
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.2)
+        raise ImportError("a stand-in scipy")
+    """))
+    env = dict(ENV, PYTHONPATH=os.pathsep.join([str(fake), str(ROOT)]))
+    done = subprocess.run([sys.executable, "-m", "svmeval", "-q", "-v", "5", "-o",
+                           tmp_path / "r", SMALL], capture_output=True, text=True, env=env,
+                          preexec_fn=default_sigint, timeout=120)
+    assert (done.returncode, done.stderr) == (130, "svmeval: interrupted\n")
+    assert sorted(os.listdir(tmp_path)) == ["fake"]
+
+
+# --- standard streams ----------------------------------------------------------------------
+def run_with(args, *, close=(), stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=None):
+    def pre():
+        for fd in close:
+            os.close(fd)
+    return subprocess.run([sys.executable, "-m", "svmeval", *map(str, args)], cwd=cwd,
+                          stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, text=True,
+                          env=ENV, preexec_fn=pre, timeout=300)
+
+
+@pytest.fixture
+def bad_tail(tmp_path):
+    """Data whose last line is malformed: an error about it means the data were read."""
+    data = tmp_path / "data.txt"
+    data.write_text(SMALL.read_text() + "1 1:abc\n")
+    return data
+
+
+def test_closed_stdout_is_one_line_before_any_work(tmp_path, bad_tail):
+    done = run_with(["-q", "-v", "5", bad_tail], close=[1], stdout=None)
+    assert (done.returncode, done.stderr) == (1, "svmeval: standard output is closed\n")
+    # with the report going elsewhere, a closed stdout is no matter
+    done = run_with(["-q", "-v", "5", SMALL, "-o", tmp_path / "r"], close=[1], stdout=None)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "r").read_text().startswith("Cross Validation Accuracy = ")
+    # and nothing svmeval opened took descriptor 1's place: no report in the wrong file
+    assert sorted(os.listdir(tmp_path)) == ["data.txt", "r"]
+
+
+def test_closed_stdin_is_one_line(bad_tail):
+    done = run_with(["-q", "-v", "5", "-"], close=[0], stdin=None)
+    assert (done.returncode, done.stderr) == (1, "svmeval: standard input is closed\n")
+
+
+@pytest.mark.parametrize("args", [["-q", "-v", "5", SMALL], ["--help"],
+                                  ["-q", "--format", "json", "-v", "5", SMALL]])
+def test_full_stdout_is_an_error(args):
+    with open("/dev/full", "w") as full:
+        done = run_with(args, stdout=full)
+    assert (done.returncode, done.stderr) == (
+        1, "svmeval: standard output: cannot write: No space left on device\n")
+
+
+def test_closed_stderr_still_gives_the_status(tmp_path):
+    done = run_with(["-q", "-v", "5", tmp_path / "missing"], close=[2])
+    assert done.returncode == 1 and done.stdout == ""
+
+
+# --- C's global state ------------------------------------------------------------------------
+def python(code: str, env=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, env=env or ENV, timeout=300)
+
+
+def test_import_changes_no_environment_variable_and_loads_no_libsvm():
+    done = python(f"""
+        import os, sys
+        before = dict(os.environ)
+        import svmeval, svmeval.metrics, svmeval.cv, svmeval.cli
+        assert dict(os.environ) == before, set(os.environ.items()) ^ set(before.items())
+        assert "libsvm" not in sys.modules and "scipy" not in sys.modules
+        from svmeval import read_dataset, cross_validate, SvmParams
+        cross_validate(read_dataset({str(SMALL)!r}), SvmParams(), 5)
+        assert dict(os.environ) == before  # the run's OpenMP setting does not outlive loading
+        print("ok")
+    """)
+    assert done.stdout == "ok\n", done.stderr
+
+
+STATE = f"""
+    import ctypes, sys
+    if sys.argv[1] == "preload":
+        ctypes.CDLL("libgomp.so.1")  # a user's program that loaded OpenMP first
+    from svmeval import read_dataset, cross_validate, SvmParams
+    from svmeval.cv import _libsvm, schedule
+    cross_validate(read_dataset({str(SMALL)!r}), SvmParams(), 5)
+    print(_libsvm.openmp_environment(), schedule.wide_tail())
+"""
+
+
+def openmp_report(stderr: str) -> dict:
+    """libgomp's own account of the settings it read (OMP_DISPLAY_ENV)."""
+    pairs = (line.strip().split(" = ", 1) for line in stderr.splitlines() if " = " in line)
+    return {k: v.strip("'") for k, v in pairs}
+
+
+@pytest.mark.parametrize("case, user, spin, wide", [
+    ("fresh", {}, "10000", True),  # svmeval's short spin took effect
+    ("preload", {}, "300000", False),  # libgomp read its environment before: GOMP's default
+    ("fresh", {"GOMP_SPINCOUNT": "2000000"}, "2000000", False),  # the user's choice wins
+    ("fresh", {"OMP_WAIT_POLICY": "passive"}, None, True),
+])
+def test_openmp_spin_setting_and_whether_it_took_effect(case, user, spin, wide):
+    env = dict(ENV, OMP_DISPLAY_ENV="verbose", **user)
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(STATE), case],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    report = openmp_report(done.stderr)
+    if spin is not None:
+        assert report["GOMP_SPINCOUNT"] == spin
+    else:
+        assert report["OMP_WAIT_POLICY"] == "PASSIVE"
+    assert done.stdout.split()[-1] == str(wide)
+
+
+def test_an_interrupted_run_stops_its_folds_and_spoils_no_later_run(tmp_path):
+    """A notebook interrupts a -b 1 run (its folds draw from C rand()), then runs again at
+    once: the new run must equal a run in a fresh process, and the folds left inside LIBSVM
+    must stop and be gone."""
+    data = write_data(tmp_path / "four.txt", 900, classes=4, seed=1)
+    done = python(f"""
+        import signal, threading, time
+        import numpy as np
+        from svmeval import read_dataset, cross_validate, SvmParams
+        ds = read_dataset({str(data)!r})
+        params = SvmParams(C=50, probability=1)
+        reference = cross_validate(ds, params, 5, jobs=2)
+        start = time.monotonic()
+        main = threading.main_thread().ident  # Ctrl-C in a notebook: SIGINT to the kernel
+        threading.Timer(0.5, signal.pthread_kill, (main, signal.SIGINT)).start()
+        try:
+            cross_validate(ds, params, 5, jobs=2)
+            print("not interrupted")
+        except KeyboardInterrupt:
+            print("interrupted after", round(time.monotonic() - start, 1))
+        left = [t for t in threading.enumerate() if t.name.startswith("svmeval-fold")]
+        print("left running", len(left))
+        again = cross_validate(ds, params, 5, jobs=2)
+        print("same", np.array_equal(again.y_pred, reference.y_pred)
+              and np.array_equal(again.probabilities, reference.probabilities))
+        for t in left:
+            t.join(60)
+        print("still running", sum(t.is_alive() for t in left))
+    """)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and len(lines) == 4, done.stderr
+    assert lines[0].startswith("interrupted after")
+    assert float(lines[0].split()[-1]) < 3  # at once, not when the folds end
+    assert lines[2] == "same True"
+    assert lines[3] == "still running 0"
