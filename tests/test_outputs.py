@@ -142,7 +142,7 @@ def test_outputs_are_checked_before_the_data_are_read(work):
 @pytest.mark.parametrize("path, reason", [
     ("missing/r.txt", "No such file or directory"),
     ("data.txt/r.txt", "Not a directory"),
-    (".", "is a directory"),
+    (".", "Is a directory"),
     ("newdir/", "Is a directory"),
     ("x" * 256, "File name too long"),
     ("loop", "Too many levels of symbolic links"),

@@ -164,7 +164,7 @@ def resolve(path: str, what: str = "output") -> Target:
             raise _fail(path, _reason(exc)) from None
     real = os.path.realpath(path)
     if st is not None and stat.S_ISDIR(st.st_mode):
-        raise _fail(path, "is a directory")
+        raise _fail(path, os.strerror(errno.EISDIR))
     if st is not None and not stat.S_ISREG(st.st_mode):
         if not os.access(real, os.W_OK):
             raise _fail(path, os.strerror(errno.EACCES))
