@@ -20,6 +20,15 @@ def _on_sigint(signum, frame):
     raise KeyboardInterrupt
 
 
+def _unraisable(info) -> None:
+    """A KeyboardInterrupt raised where Python cannot raise it (a weakref callback inside the
+    import machinery, a __del__) is dropped with "Exception ignored" and the run goes on: stay
+    silent, the Ctrl-C is recorded and no output is committed after it."""
+    if isinstance(info.exc_value, KeyboardInterrupt):
+        return
+    sys.__unraisablehook__(info)
+
+
 def _reopen_closed_standard_streams() -> set:
     """Put /dev/null on descriptors 0, 1, 2 where closed (else the first file opened would
     become standard output); return which were closed."""
@@ -59,10 +68,12 @@ def main() -> None:
     """
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when ignored
         signal.signal(signal.SIGINT, _on_sigint)
+        sys.unraisablehook = _unraisable
     try:
         closed = _reopen_closed_standard_streams()
         from .io import output  # the first heavy import (numpy)
 
+        output.INTERRUPTS = _sigint  # no output is committed once Ctrl-C was seen
         output.CLOSED_STREAMS.update(closed)
         output.guard_standard_streams()
         from .cli import main as cli_main

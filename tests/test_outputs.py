@@ -9,6 +9,7 @@ import contextlib
 import hashlib
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -385,3 +386,15 @@ def _chdir(path):
         yield
     finally:
         os.chdir(old)
+
+
+def test_nothing_is_committed_after_a_ctrl_c_someone_swallowed(tmp_path, monkeypatch):
+    """A KeyboardInterrupt can be swallowed (a bare except, a weakref callback): once the
+    command's handler has seen Ctrl-C, no output is committed."""
+    monkeypatch.setattr(output, "INTERRUPTS", [signal.SIGINT])
+    with pytest.raises(KeyboardInterrupt):
+        output.write_outputs([(str(tmp_path / "r"), "report")])
+    with pytest.raises(KeyboardInterrupt):
+        with output.atomic_path(str(tmp_path / "m")) as tmp:
+            Path(tmp).write_text("model")
+    assert listing(tmp_path) == []

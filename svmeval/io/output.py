@@ -52,6 +52,10 @@ STDOUT = "-"
 #: descriptors 0, 1, 2 found closed when the command started (see :func:`guard_standard_streams`)
 CLOSED_STREAMS: set[int] = set()
 
+#: Ctrl-C seen by the command's own SIGINT handler (svmeval._entry): a KeyboardInterrupt can
+#: be swallowed (a bare except, a weakref callback), so no output is committed after one
+INTERRUPTS: list = []
+
 _FD_DIR = re.compile(r"^/proc/(\d+)(?:/task/\d+)?/fd$")
 
 
@@ -376,6 +380,8 @@ def _no_interrupt():
 
 
 def _commit(staged: list[_Staged]) -> None:
+    if INTERRUPTS:
+        raise KeyboardInterrupt
     for s in staged:
         try:
             s.finish_file()
@@ -383,6 +389,8 @@ def _commit(staged: list[_Staged]) -> None:
         except OSError as exc:
             raise _oserror(s.target, exc) from None
     with _no_interrupt():
+        if INTERRUPTS:
+            raise KeyboardInterrupt
         for s in staged:
             try:
                 s.rename()
