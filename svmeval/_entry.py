@@ -3,11 +3,12 @@
 Everything the command imports (numpy, svmeval's modules, later LIBSVM) is imported inside
 :func:`main`'s ``try``, so a Ctrl-C at any moment, the first fraction of a second included,
 ends the command with one line and exit status 130, never a traceback. This module itself
-imports only ``os`` and ``sys``.
+imports only ``os`` and ``sys`` (loaded with the interpreter) and the built-in ``_signal``
+(``signal``'s own module imports enum, time enough for a Ctrl-C to land in it).
 """
 
+import _signal as signal
 import os
-import signal
 import sys
 
 INTERRUPTED = 130
