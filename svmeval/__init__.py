@@ -9,36 +9,45 @@ From Python::
     summary.classification.f1, summary.figures["mcc"], result.decision_values
 
 The metrics in :mod:`svmeval.metrics` work on any ``y_true, y_pred`` (or scores).
+
+``import svmeval`` loads neither LIBSVM nor numpy: each name below is imported from its module the
+first time it is used, so ``import svmeval.metrics`` costs only numpy and the metrics.
 """
 
-__version__ = "0.1.0"
+from __future__ import annotations
 
-from .cv import CVResult, cross_validate, train_and_save
-from .io import Dataset, read_dataset
-from .errors import DataFormatError, OptionError, ParameterError, SvmevalError
-from .params import SvmParams
-from .summary import Summary, summarize
+import importlib
 
-__all__ = [
-    "CVResult",
-    "DataFormatError",
-    "Dataset",
-    "OptionError",
-    "ParameterError",
-    "Summary",
-    "SvmParams",
-    "SvmevalError",
-    "cross_validate",
-    "read_dataset",
-    "summarize",
-    "grid_search",
-    "train_and_save",
-]
+from ._version import __version__
+
+#: public name -> the module that defines it (imported on first use)
+_LAZY = {
+    "CVResult": "svmeval.cv",
+    "cross_validate": "svmeval.cv",
+    "train_and_save": "svmeval.cv",
+    "Dataset": "svmeval.io",
+    "read_dataset": "svmeval.io",
+    "DataFormatError": "svmeval.errors",
+    "OptionError": "svmeval.errors",
+    "ParameterError": "svmeval.errors",
+    "SvmevalError": "svmeval.errors",
+    "SvmParams": "svmeval.params",
+    "Summary": "svmeval.summary",
+    "summarize": "svmeval.summary",
+    "grid_search": "svmeval.grid",
+}
+
+__all__ = sorted(_LAZY)
 
 
-def __getattr__(name):
-    # the grid search loads on first use: ``import svmeval`` stays light
-    if name == "grid_search":
-        from .grid import grid_search
-        return grid_search
-    raise AttributeError(f"module 'svmeval' has no attribute {name!r}")
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'svmeval' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
