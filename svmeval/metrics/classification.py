@@ -108,12 +108,24 @@ def _count_pairs(t: np.ndarray, p: np.ndarray):
             in_true, in_pred = full.any(axis=1), full.any(axis=0)
             seen = np.flatnonzero(in_true | in_pred)
             return (seen + lo, full[np.ix_(seen, seen)], in_true[seen], in_pred[seen])
-    labels_true, labels_pred = np.unique(t), np.unique(p)
-    labels = np.union1d(labels_true, labels_pred)
+    labels_true, labels_pred = _distinct(t), _distinct(p)
+    labels = _distinct(np.concatenate([labels_true, labels_pred]))
     k = labels.size
     codes = np.searchsorted(labels, t) * k + np.searchsorted(labels, p)
     matrix = np.bincount(codes, minlength=k * k).reshape(k, k)
-    return (labels, matrix, np.isin(labels, labels_true), np.isin(labels, labels_pred))
+    in_true, in_pred = np.zeros(k, dtype=bool), np.zeros(k, dtype=bool)
+    in_true[np.searchsorted(labels, labels_true)] = True
+    in_pred[np.searchsorted(labels, labels_pred)] = True
+    return labels, matrix, in_true, in_pred
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values, ascending (as np.unique, which since numpy 2.3 imports numpy.ma: a
+    cost of its own at start-up)."""
+    ordered = np.sort(values, kind="stable")
+    if ordered.size < 2:
+        return ordered
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
 
 
 class ConfusionCounts:
@@ -128,7 +140,7 @@ class ConfusionCounts:
 
     def __init__(self, labels=None):
         self._fixed = labels is not None
-        self._labels = np.unique(_as_label_vector([] if labels is None else labels, "labels"))
+        self._labels = _distinct(_as_label_vector([] if labels is None else labels, "labels"))
         k = self._labels.size
         self._matrix = np.zeros((k, k), dtype=np.int64)
 
@@ -162,7 +174,11 @@ class ConfusionCounts:
         return int(self._matrix.sum())
 
     def _include(self, new_labels: np.ndarray, what: str) -> None:
-        missing = np.setdiff1d(new_labels, self._labels)
+        # new_labels are distinct and ascending
+        at = np.searchsorted(self._labels, new_labels)
+        known = at < self._labels.size
+        known[known] = self._labels[at[known]] == new_labels[known]
+        missing = new_labels[~known]
         if missing.size == 0:
             return
         if self._fixed:
@@ -171,7 +187,7 @@ class ConfusionCounts:
                 f"{what} contains label(s) {shown} not in labels="
                 f"[{', '.join(f'{v:g}' for v in self._labels)}]"
             )
-        union = np.union1d(self._labels, new_labels)
+        union = _distinct(np.concatenate([self._labels, missing]))
         index = np.searchsorted(union, self._labels)
         grown = np.zeros((union.size, union.size), dtype=np.int64)
         grown[np.ix_(index, index)] = self._matrix
