@@ -5,7 +5,7 @@ From Python::
     from svmeval import read_dataset, cross_validate, SvmParams, summarize
     ds = read_dataset("heart_scale")
     result = cross_validate(ds, SvmParams(C=2), 5, seed=1)   # = svm-train -c 2 -v 5
-    summary = summarize(result.y_true, result.y_pred, result=result)
+    summary = summarize(result)
     summary.classification.f1, summary.figures["mcc"], result.decision_values
 
 The metrics in :mod:`svmeval.metrics` work on any ``y_true, y_pred`` (or scores).
