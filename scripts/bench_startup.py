@@ -25,15 +25,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_once(cmd: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MiB) of one fresh process."""
+def run_once(cmd: list[str]) -> tuple[float, float, float]:
+    """Wall seconds, peak RSS (MiB) and CPU seconds (user + system) of one fresh process."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     if status != 0:
         raise SystemExit(f"failed: {' '.join(cmd)}")
-    return wall, usage.ru_maxrss / 1024  # KiB -> MiB
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime  # KiB -> MiB
 
 
 def main() -> None:
@@ -58,17 +58,20 @@ def main() -> None:
     for _ in range(args.repeat):
         for name, cmd in contenders.items():
             runs[name].append(run_once(cmd))
-    results = {name: (statistics.median(w for w, _ in r), max(m for _, m in r))
+    results = {name: (statistics.median(w for w, _, _ in r), max(m for _, m, _ in r),
+                      statistics.median(c for _, _, c in r))
                for name, r in runs.items()}
     scipy = subprocess.run([py, "-c", "import importlib.util as u; print(bool(u.find_spec('scipy')))"],
                            capture_output=True, text=True).stdout.strip()
-    print(f"file: {args.file}   runs per command: {args.repeat}, taking turns (median wall, max peak RSS)")
+    print(f"file: {args.file}   runs per command: {args.repeat}, taking turns "
+          "(median wall, max peak RSS, median CPU)")
     print(f"python: {py}   scipy installed: {scipy}")
-    print(f"{'command':<22}{'wall s':>9}{'peak MiB':>10}")
-    for name, (wall, peak) in results.items():
-        print(f"{name:<22}{wall:>9.3f}{peak:>10.1f}")
-    (sw, sm), (lw, lm) = results["svmeval -q -v 5"], results["libsvm-python -v 5"]
-    print(f"ratio svmeval / libsvm-python: wall {sw / lw:.2f}x, peak memory {sm / lm:.2f}x")
+    print(f"{'command':<22}{'wall s':>9}{'peak MiB':>10}{'CPU s':>9}")
+    for name, (wall, peak, cpu) in results.items():
+        print(f"{name:<22}{wall:>9.3f}{peak:>10.1f}{cpu:>9.3f}")
+    (sw, sm, sc), (lw, lm, lc) = results["svmeval -q -v 5"], results["libsvm-python -v 5"]
+    print(f"ratio svmeval / libsvm-python: wall {sw / lw:.2f}x, peak memory {sm / lm:.2f}x, "
+          f"CPU {sc / lc:.2f}x")
 
 
 if __name__ == "__main__":
