@@ -2,19 +2,27 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-DEPS   := pyproject.toml setup.py $(wildcard svmeval/io/*.c svmeval/cv/*.c)
+DEPS   := pyproject.toml setup.py svmeval/_version.py $(wildcard svmeval/io/*.c svmeval/cv/*.c)
+
+# pip works quietly: the output of each pip run goes to $(PIPLOG), shown only when pip fails.
+PIPLOG := $(VENV)/pip.log
+PIP    := PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 PIP_ROOT_USER_ACTION=ignore \
+          $(PY) -m pip install --disable-pip-version-check --no-warn-script-location
+LOGGED := >$(PIPLOG) 2>&1 || { cat $(PIPLOG); echo "make: pip failed (its output: $(PIPLOG))" >&2; exit 1; }
 
 .PHONY: demo test bench clean
 
 $(VENV)/.base: $(DEPS)
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e .
-	touch $@
+	@echo "Installing svmeval and its dependencies into $(VENV) (pip's log: $(PIPLOG))"
+	@$(PYTHON) -m venv $(VENV)
+	@$(PIP) --upgrade pip $(LOGGED)
+	@$(PIP) -e . $(LOGGED)
+	@touch $@
 
 $(VENV)/.test: $(VENV)/.base
-	$(PY) -m pip install -q -e '.[test]'
-	touch $@
+	@echo "Installing the test dependencies and extras into $(VENV) (pip's log: $(PIPLOG))"
+	@$(PIP) -e '.[test,plot,dask]' $(LOGGED)
+	@touch $@
 
 demo: $(VENV)/.base
 	$(VENV)/bin/svmeval -q -v 5 --full data/breast_cancer.scale

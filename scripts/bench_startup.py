@@ -2,10 +2,13 @@
 """Whole-command cost of `svmeval -q -v 5 FILE` beside a plain libsvm-python script doing the
 same (svm_read_problem + svm_train(y, x, '-q -v 5')), measured in the same run.
 
-Each command runs REPEAT times in a fresh process; the script prints the median wall time, the
-peak resident memory (ru_maxrss of the child) and the ratios svmeval / libsvm.
+Each command runs REPEAT times in a fresh process, the contenders taking turns (so that a busy
+spell of the machine hits them alike); the script prints the median wall time, the peak resident
+memory (ru_maxrss of the child) and the ratios svmeval / libsvm. --python runs both under another
+interpreter, e.g. a virtual environment without scipy (the bindings import scipy when present).
 
-Usage: python scripts/bench_startup.py [FILE] [--repeat N]   (default FILE: ../shared/data/heart_scale)
+Usage: python scripts/bench_startup.py [FILE] [--repeat N] [--python PY]
+       (default FILE: ../shared/data/heart_scale, else data/breast_cancer.scale)
 """
 
 from __future__ import annotations
@@ -22,26 +25,27 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def measure(cmd: list[str], repeat: int) -> tuple[float, float]:
-    walls, peaks = [], []
-    for _ in range(repeat):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(proc.pid, 0)
-        walls.append(time.perf_counter() - t0)
-        if status != 0:
-            raise SystemExit(f"failed: {' '.join(cmd)}")
-        peaks.append(usage.ru_maxrss / 1024)  # KiB -> MiB
-    return statistics.median(walls), max(peaks)
+def run_once(cmd: list[str]) -> tuple[float, float, float]:
+    """Wall seconds, peak RSS (MiB) and CPU seconds (user + system) of one fresh process."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    if status != 0:
+        raise SystemExit(f"failed: {' '.join(cmd)}")
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime  # KiB -> MiB
 
 
 def main() -> None:
+    default = ROOT.parent / "shared" / "data" / "heart_scale"
+    if not default.exists():
+        default = ROOT / "data" / "breast_cancer.scale"
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("file", nargs="?", default=str(ROOT.parent / "shared" / "data" / "heart_scale"))
+    ap.add_argument("file", nargs="?", default=str(default))
     ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--python", default=sys.executable, help="the interpreter to run both with")
     args = ap.parse_args()
-    py = sys.executable
+    py = args.python
     contenders = {
         "svmeval -q -v 5": [py, "-m", "svmeval", "-q", "-v", "5", args.file],
         "libsvm-python -v 5": [py, "-c",
@@ -50,14 +54,24 @@ def main() -> None:
                                args.file],
         "python startup only": [py, "-c", "pass"],
     }
-    results = {name: measure(cmd, args.repeat) for name, cmd in contenders.items()}
-    print(f"file: {args.file}   runs per command: {args.repeat} (median wall, max peak RSS)")
-    print(f"{'command':<22}{'wall s':>9}{'peak MiB':>10}")
-    for name, (wall, peak) in results.items():
-        print(f"{name:<22}{wall:>9.3f}{peak:>10.1f}")
-    (sw, sm), (lw, lm) = results["svmeval -q -v 5"], results["libsvm-python -v 5"]
-    print(f"ratio svmeval / libsvm-python: wall {sw / lw:.2f}x, peak memory {sm / lm:.2f}x")
-
+    runs = {name: [] for name in contenders}
+    for _ in range(args.repeat):
+        for name, cmd in contenders.items():
+            runs[name].append(run_once(cmd))
+    results = {name: (statistics.median(w for w, _, _ in r), max(m for _, m, _ in r),
+                      statistics.median(c for _, _, c in r))
+               for name, r in runs.items()}
+    scipy = subprocess.run([py, "-c", "import importlib.util as u; print(bool(u.find_spec('scipy')))"],
+                           capture_output=True, text=True).stdout.strip()
+    print(f"file: {args.file}   runs per command: {args.repeat}, taking turns "
+          "(median wall, max peak RSS, median CPU)")
+    print(f"python: {py}   scipy installed: {scipy}")
+    print(f"{'command':<22}{'wall s':>9}{'peak MiB':>10}{'CPU s':>9}")
+    for name, (wall, peak, cpu) in results.items():
+        print(f"{name:<22}{wall:>9.3f}{peak:>10.1f}{cpu:>9.3f}")
+    (sw, sm, sc), (lw, lm, lc) = results["svmeval -q -v 5"], results["libsvm-python -v 5"]
+    print(f"ratio svmeval / libsvm-python: wall {sw / lw:.2f}x, peak memory {sm / lm:.2f}x, "
+          f"CPU {sc / lc:.2f}x")
 
 
 if __name__ == "__main__":

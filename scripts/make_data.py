@@ -4,6 +4,7 @@
 Sources: the data sets scikit-learn bundles (no download):
   breast_cancer.scale  Wisconsin diagnostic breast cancer (569 x 30), labels +1 malignant, -1 benign
   wine.scale           Wine recognition (178 x 13), labels 1, 2, 3
+  diabetes.scale       Diabetes (442 x 10), target: disease progression after one year (regression)
 svm-scale's rule per feature: x' = lower + (upper-lower)(x-min)/(max-min), lower=-1, upper=1; a
 constant feature is left out; zeros are not written (sparse); values are printed with %g, as
 svm-scale prints them.
@@ -14,7 +15,7 @@ Usage: python scripts/make_data.py   (needs scikit-learn: `make test` installs i
 from pathlib import Path
 
 import numpy as np
-from sklearn.datasets import load_breast_cancer, load_wine
+from sklearn.datasets import load_breast_cancer, load_diabetes, load_wine
 
 OUT = Path(__file__).resolve().parents[1] / "data"
 
@@ -41,6 +42,8 @@ def main() -> None:
     write(OUT / "breast_cancer.scale", labels, svm_scale(bc.data))
     wine = load_wine()
     write(OUT / "wine.scale", (wine.target + 1).astype(str), svm_scale(wine.data))
+    diabetes = load_diabetes()
+    write(OUT / "diabetes.scale", [f"{v:g}" for v in diabetes.target], svm_scale(diabetes.data))
 
 
 if __name__ == "__main__":

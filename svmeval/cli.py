@@ -6,9 +6,9 @@ import os
 import sys
 import warnings
 
-from . import report
-from .report import plot
-from .cv import engine, multilabel
+# Only what every run needs is imported here: LIBSVM, numpy, the summaries and the reporters
+# are imported by the functions that use them, so that --help and option errors answer at once
+# and a Ctrl-C while they load is reported as any other.
 from .errors import (
     ArgumentError,
     DataFormatError,
@@ -17,18 +17,9 @@ from .errors import (
     SvmevalError,
     show_path,
 )
-from .io import data, output
-from .io.predictions import (
-    format_label_set_predictions,
-    format_predictions,
-    read_label_set_predictions,
-    read_predictions,
-    read_probabilities,
-)
+from .io import output
 from .options import USAGE, Options, parse_args
 from .progress import make_progress
-from .summary import score_label_sets, summarize, summarize_predictions
-from .summary.single import FractionalPredictions
 
 PROG = "svmeval"
 
@@ -130,10 +121,18 @@ def _close_bar() -> None:
 
 
 def run(options: Options) -> int:
+    from .report import plot
+
     if options.plot:
         plot.check_path(options.plot)  # a name it cannot write is refused before the run
     if options.score is not None:
         return score(options)
+    from . import report
+    from .cv import engine
+    from .io import data
+    from .io.predictions import format_predictions
+    from .summary import summarize
+
     dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
     if options.multilabel:
         return run_multilabel(options, dataset)
@@ -155,6 +154,11 @@ def run(options: Options) -> int:
 
 def run_multilabel(options: Options, dataset) -> int:
     """--multilabel -v k: binary-relevance cross-validation."""
+    from . import report
+    from .cv import multilabel
+    from .io.predictions import format_label_set_predictions
+    from .summary import summarize
+
     if not options.cross_validation:
         raise SvmevalError("--multilabel needs -v k (binary-relevance cross-validation)")
     if options.repeat > 1 or options.pos_label is not None:
@@ -173,6 +177,10 @@ def run_multilabel(options: Options, dataset) -> int:
 
 
 def score_multilabel(options: Options, dataset) -> int:
+    from . import report
+    from .io.predictions import read_label_set_predictions
+    from .summary import score_label_sets
+
     sets = read_label_set_predictions(options.score, expected=dataset.n_samples)
     summary = score_label_sets(
         dataset, sets, zero_division=options.zero_division,
@@ -185,6 +193,8 @@ def score_multilabel(options: Options, dataset) -> int:
 
 def train(options: Options, dataset) -> int:
     """svm-train without -v: train on the whole file and save the model."""
+    from .cv import engine
+
     engine.train_and_save(dataset, options.params, options.model_file, seed=options.seed,
                           quiet=options.quiet)
     return 0
@@ -192,6 +202,12 @@ def train(options: Options, dataset) -> int:
 
 def score(options: Options) -> int:
     """--score: report on an existing predictions file against a data file's labels."""
+    from . import report
+    from .io import data
+    from .io.predictions import read_predictions, read_probabilities
+    from .summary import summarize_predictions
+    from .summary.single import FractionalPredictions
+
     dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
     if options.multilabel:
         return score_multilabel(options, dataset)
@@ -230,6 +246,8 @@ def draw(options: Options, summary, arrays: dict) -> None:
     install it and the run still succeeds."""
     if not options.plot:
         return
+    from .report import plot
+
     try:
         plot.write_sheet(options.plot, summary, title=plot.sheet_title(
             summary, options=plot.params_flags(options.params.as_dict())), **arrays)

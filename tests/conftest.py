@@ -1,23 +1,78 @@
-"""Shared test helpers: where the shared data and reference outputs live."""
+"""Shared test helpers: where the data sets and svm-train's reference outputs live.
+
+``../shared`` (beside the checkout) holds the larger public data sets and svm-train's stored
+outputs. Tests that compare with svm-train's stored outputs need it and skip without it
+(:func:`shared_file`). Tests whose oracle is LIBSVM or scikit-learn, run in the test itself, use
+:func:`data_set`: the named shared data set where ``../shared`` is present, otherwise a data set
+of ``data/`` of the same kind (two-class, multiclass, regression).
+
+``SVMEVAL_TEST_NO_SHARED=1`` makes the tests behave as if ``../shared`` were absent.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+LOCAL = ROOT / "data"
 SHARED = ROOT.parent / "shared"
+NO_SHARED = os.environ.get("SVMEVAL_TEST_NO_SHARED", "") not in ("", "0")
+HAVE_SHARED = SHARED.is_dir() and not NO_SHARED
 DATA = SHARED / "data"
 REFERENCE = SHARED / "reference"
+
+#: shared data set -> the data/ set of the same kind that stands in for it without ../shared
+STAND_INS = {
+    "heart_scale": "breast_cancer.scale",  # two-class, labels +1/-1
+    "breast-cancer_scale": "breast_cancer.scale",
+    "mushrooms": "breast_cancer.scale",
+    "a9a": "breast_cancer.scale",
+    "svmguide1": "breast_cancer.scale",
+    "iris.scale": "wine.scale",  # three classes
+    "dna.scale": "wine.scale",
+    "letter.scale": "wine.scale",
+    "satimage.scale": "wine.scale",
+    "housing_scale": "diabetes.scale",  # regression
+}
 
 
 def shared_file(*parts: str) -> Path:
     """A file under ../shared, or skip the test with the reason."""
     path = SHARED.joinpath(*parts)
+    if NO_SHARED:
+        pytest.skip(f"{path}: SVMEVAL_TEST_NO_SHARED is set")
     if not path.exists():
         pytest.skip(f"{path} is absent (the shared data sets and reference outputs live in ../shared)")
     return path
+
+
+def data_set(name: str) -> Path:
+    """The shared data set ``name`` where ../shared holds it, else its stand-in in data/."""
+    path = DATA / name
+    if HAVE_SHARED and path.exists():
+        return path
+    return LOCAL / STAND_INS[name]
+
+
+def data_sets(*names: str) -> list[Path]:
+    """:func:`data_set` of each name, without repeats (several may share a stand-in)."""
+    return list(dict.fromkeys(data_set(name) for name in names))
+
+
+def zero_one_data(directory: Path) -> Path:
+    """Two-class data labelled 0/1: svmguide1 where ../shared holds it, else
+    breast_cancer.scale with its -1 labels written as 0 (a file in ``directory``)."""
+    path = DATA / "svmguide1"
+    if HAVE_SHARED and path.exists():
+        return path
+    lines = (LOCAL / "breast_cancer.scale").read_text().splitlines(True)
+    out = directory / "breast_cancer01.scale"
+    out.write_text("".join(("0" + line[2:]) if line.startswith("-1 ") else line[1:]
+                           for line in lines))
+    return out
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import ROOT, shared_file
+from conftest import HAVE_SHARED, ROOT, data_set, shared_file, zero_one_data
 
 SMALL = ROOT / "data" / "breast_cancer.scale"
 WINE = ROOT / "data" / "wine.scale"
@@ -184,8 +184,8 @@ def test_csv_has_a_row_per_class_and_average():
     assert float(figures["accuracy"][-3]) == pytest.approx(float(np.mean(y == p)), abs=1e-15)
 
 
-def test_pos_label_picks_the_positive_block():
-    data = shared_file("data", "svmguide1")  # labels 0 / 1
+def test_pos_label_picks_the_positive_block(tmp_path):
+    data = zero_one_data(tmp_path)  # labels 0 / 1
     default = svmeval("-q", "-v", "5", data).stdout.splitlines()
     assert default[1] == "Positive (+1) class:"
     assert default[6] == "Negative (0) class:"
@@ -256,8 +256,14 @@ def test_ctrl_c_exits_130_without_traceback_or_output(tmp_path, jobs):
     import signal
     import time
 
-    data = tmp_path / "a9a12k"  # about 10 s of cross-validation on two cores
-    data.write_text("".join(shared_file("data", "a9a").read_text().splitlines(True)[:12000]))
+    data = tmp_path / "slow"  # several seconds of cross-validation on two cores
+    if HAVE_SHARED:
+        data.write_text("".join(shared_file("data", "a9a").read_text().splitlines(True)[:12000]))
+    else:  # random labels: every sample is a support vector
+        rng = np.random.default_rng(0)
+        data.write_text("".join(
+            f"{rng.choice(['+1', '-1'])} " + " ".join(f"{j}:{v:.6g}" for j, v in enumerate(row, 1)) + "\n"
+            for row in rng.uniform(-1, 1, (4000, 10))))
     out = tmp_path / "report.txt"
     proc = subprocess.Popen([sys.executable, "-m", "svmeval", "-q", "-v", "5", "-c", "32",
                              "--jobs", jobs, "-o", str(out), str(data)],
@@ -276,7 +282,7 @@ def test_ctrl_c_exits_130_without_traceback_or_output(tmp_path, jobs):
 
 
 def test_score_regression_predictions(tmp_path):
-    data = shared_file("data", "housing_scale")
+    data = data_set("housing_scale")
     pred = tmp_path / "p"
     cv = svmeval("-q", "-s", "3", "-v", "5", "--predictions", pred, data)
     scored = svmeval("-s", "3", "--score", pred, data)

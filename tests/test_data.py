@@ -13,18 +13,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import DATA, HAVE_SHARED, data_set, data_sets, shared_file
+
 from svmeval.io import data as data_mod
 from svmeval.io.data import Dataset, read_dataset
 from svmeval.errors import DataFormatError
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
-needs_shared = pytest.mark.skipif(
-    not SHARED.is_dir(), reason=f"shared data sets not found at {SHARED}"
-)
-SINGLE_LABEL_FILES = [
-    "a9a", "breast-cancer_scale", "dna.scale", "heart_scale", "housing_scale", "ijcnn1.t.bz2",
-    "iris.scale", "letter.scale", "mushrooms", "satimage.scale", "svmguide1",
-]
+# the shared data sets where ../shared holds them, else those of data/ (see conftest)
+SINGLE_LABEL_FILES = data_sets(
+    "a9a", "breast-cancer_scale", "dna.scale", "heart_scale", "housing_scale", "iris.scale",
+    "letter.scale", "mushrooms", "satimage.scale", "svmguide1",
+) + ([DATA / "ijcnn1.t.bz2"] if HAVE_SHARED else [])
 
 
 def write(tmp_path: Path, content: bytes, name: str = "data") -> Path:
@@ -288,14 +287,10 @@ def test_comma_without_multilabel_says_so(tmp_path):
 # --- the shared data sets against scikit-learn and libsvm -------------------------------------
 
 
-@needs_shared
-@pytest.mark.parametrize("name", SINGLE_LABEL_FILES)
-def test_shared_file_matches_sklearn(name):
+@pytest.mark.parametrize("path", SINGLE_LABEL_FILES, ids=lambda p: p.name)
+def test_shared_file_matches_sklearn(path):
     from sklearn.datasets import load_svmlight_file
 
-    path = SHARED / name
-    if not path.exists():
-        pytest.skip(f"{path} not found")
     ds = read_dataset(path)
     check_invariants(ds)
     zero_based = bool(len(ds.indices)) and int(ds.indices.min()) == 0
@@ -308,13 +303,10 @@ def test_shared_file_matches_sklearn(name):
     assert ds.n_features == X.shape[1] - (1 if zero_based else 0)
 
 
-@needs_shared
 def test_shared_multilabel_file_matches_sklearn():
     from sklearn.datasets import load_svmlight_file
 
-    path = SHARED / "yeast_train"
-    if not path.exists():
-        pytest.skip(f"{path} not found")
+    path = shared_file("data", "yeast_train")
     ds = read_dataset(path, multilabel=True)
     check_invariants(ds)
     X, y = load_svmlight_file(str(path), multilabel=True, zero_based=False)
@@ -329,14 +321,11 @@ def test_shared_multilabel_file_matches_sklearn():
         read_dataset(path)
 
 
-@needs_shared
-@pytest.mark.parametrize("name", [n for n in SINGLE_LABEL_FILES if not n.endswith(".bz2")])
-def test_shared_file_matches_libsvm_read_problem(name):
+@pytest.mark.parametrize("path", [p for p in SINGLE_LABEL_FILES if p.suffix != ".bz2"],
+                         ids=lambda p: p.name)
+def test_shared_file_matches_libsvm_read_problem(path):
     from libsvm.svmutil import svm_read_problem
 
-    path = SHARED / name
-    if not path.exists():
-        pytest.skip(f"{path} not found")
     y, x = svm_read_problem(str(path))
     ds = read_dataset(path)
     assert ds.y.tolist() == y
@@ -363,13 +352,10 @@ print("RESULT", repr(theirs), repr(ours))
 """
 
 
-@needs_shared
 def test_cross_validation_through_both_readers_is_identical():
     # in a child process: a fresh C rand() state, and one OpenMP thread (LIBSVM's kernel
     # threads spin for seconds on a busy machine)
-    path = SHARED / "heart_scale"
-    if not path.exists():
-        pytest.skip(f"{path} not found")
+    path = data_set("heart_scale")
     env = dict(os.environ, OMP_NUM_THREADS="1")
     out = subprocess.run([sys.executable, "-c", CV_SCRIPT, str(path)], capture_output=True,
                          check=True, env=env, text=True).stdout.splitlines()

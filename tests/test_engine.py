@@ -6,7 +6,7 @@ import ctypes
 
 import numpy as np
 import pytest
-from conftest import shared_file
+from conftest import data_set, data_sets
 
 from svmeval.cv import _libsvm
 from svmeval.io.data import read_dataset
@@ -57,29 +57,31 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("name,options,k", CASES, ids=[f"{n} {o} -v {k}" for n, o, k in CASES])
+CASES = list(dict.fromkeys((data_set(name), options, k) for name, options, k in CASES))
+
+
+@pytest.mark.parametrize("path,options,k", CASES, ids=[f"{p.name} {o} -v {k}" for p, o, k in CASES])
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_bit_identical_to_svm_cross_validation(name, options, k, jobs):
-    path = shared_file("data", name)
+def test_bit_identical_to_svm_cross_validation(path, options, k, jobs):
     expected = libsvm_cv(path, options, k)
     result = cross_validate(read_dataset(path), params_of(options), k, seed=1, jobs=jobs)
     assert np.array_equal(result.y_pred, expected)
 
 
 def test_leave_one_out_when_folds_exceed_samples(tmp_path, capsys):
-    path = shared_file("data", "iris.scale")
-    lines = path.read_text().splitlines()[::10]  # 15 samples, 3 classes
+    path = data_set("iris.scale")
+    lines = path.read_text().splitlines()[::10]  # 15 (iris) or 18 (wine) samples, 3 classes
     small = tmp_path / "small"
     small.write_text("\n".join(lines) + "\n")
     expected = libsvm_cv(small, "-s 0", 20)
     result = cross_validate(read_dataset(small), SvmParams(), 20, seed=1, jobs=2)
     assert np.array_equal(result.y_pred, expected)
-    assert result.n_folds == 15
+    assert result.n_folds == len(lines)
     assert "Will use # folds = # data" in capsys.readouterr().err
 
 
 def test_two_calls_in_one_process_are_identical():
-    path = shared_file("data", "heart_scale")
+    path = data_set("heart_scale")
     ds = read_dataset(path)
     first = cross_validate(ds, SvmParams(), 5, seed=1)
     second = cross_validate(ds, SvmParams(), 5, seed=1)
@@ -88,7 +90,7 @@ def test_two_calls_in_one_process_are_identical():
 
 
 def test_seed_changes_folds_and_matches_libsvm():
-    path = shared_file("data", "heart_scale")
+    path = data_set("heart_scale")
     ds = read_dataset(path)
     r7 = cross_validate(ds, SvmParams(), 5, seed=7)
     assert np.array_equal(r7.y_pred, libsvm_cv(path, "", 5, seed=7))
@@ -97,7 +99,7 @@ def test_seed_changes_folds_and_matches_libsvm():
 
 def test_decision_values_follow_libsvm_label_order():
     """The first label in LIBSVM's order is positive: a positive decision value predicts it."""
-    path = shared_file("data", "heart_scale")
+    path = data_set("heart_scale")
     result = cross_validate(read_dataset(path), SvmParams(), 5)
     assert list(result.labels) == [1.0, -1.0]  # +1 before -1, as svm_group_classes orders them
     dec = result.decision_values[:, 0]
@@ -115,7 +117,7 @@ def test_group_classes_orders_by_first_appearance():
 
 def test_precomputed_kernel_is_bit_identical(tmp_path):
     """-t 4: `label 0:serial 1:K(x,x1) ...` rows, against LIBSVM's CV on the same file."""
-    ds = read_dataset(shared_file("data", "heart_scale"))
+    ds = read_dataset(data_set("heart_scale"))
     X = np.zeros((ds.n_samples, ds.n_features + 1))
     for i in range(ds.n_samples):
         a, b = ds.indptr[i], ds.indptr[i + 1]
@@ -135,11 +137,12 @@ def test_precomputed_kernel_is_bit_identical(tmp_path):
     assert np.array_equal(linear.y_pred, cross_validate(read_dataset(path), params_of("-t 4"), 5).y_pred)
 
 
-@pytest.mark.parametrize("name", ["svmguide1", "mushrooms", "breast-cancer_scale"])
-def test_decision_value_sign_matches_libsvm_prediction_in_every_fold(name):
+@pytest.mark.parametrize("path", data_sets("svmguide1", "mushrooms", "breast-cancer_scale"),
+                         ids=lambda p: p.name)
+def test_decision_value_sign_matches_libsvm_prediction_in_every_fold(path):
     """Whatever label order each fold's model had, a positive stored decision value means the
     first label of the whole data set's LIBSVM order: the sign reproduces LIBSVM's vote."""
-    result = cross_validate(read_dataset(shared_file("data", name)), SvmParams(), 5)
+    result = cross_validate(read_dataset(path), SvmParams(), 5)
     dec = result.decision_values[:, 0]
     assert not np.isnan(dec).any()
     first, second = result.labels
@@ -147,7 +150,7 @@ def test_decision_value_sign_matches_libsvm_prediction_in_every_fold(name):
 
 
 def test_multiclass_decision_values_reproduce_libsvm_votes():
-    path = shared_file("data", "iris.scale")
+    path = data_set("iris.scale")
     result = cross_validate(read_dataset(path), SvmParams(), 5, keep_decision_values=True)
     labels, n = result.labels, len(result.labels)
     votes = np.zeros((result.n_samples, n), dtype=int)

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import data_sets
+
 from svmeval.cv import schedule
 from svmeval.cv.schedule import run_tasks
 
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
 class Recorder:
@@ -197,11 +197,8 @@ def test_schedule_properties(n, jobs, cores, wide):
 
 
 # --- end to end: LIBSVM's cross-validation, identical whatever the schedule -------------------
-@pytest.mark.parametrize("name", ["heart_scale", "iris.scale"])
-def test_cross_validation_identical_for_every_jobs_value(name, monkeypatch):
-    path = SHARED_DATA / name
-    if not path.exists():
-        pytest.skip(f"{path} is absent (the shared data sets live in ../shared/data)")
+@pytest.mark.parametrize("path", data_sets("heart_scale", "iris.scale"), ids=lambda p: p.name)
+def test_cross_validation_identical_for_every_jobs_value(path, monkeypatch):
     from svmeval.io.data import read_dataset
     from svmeval.cv.engine import cross_validate
     from svmeval.params import SvmParams

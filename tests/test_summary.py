@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import ROOT, shared_file
+from conftest import ROOT, data_set, zero_one_data
 
 from svmeval.io.data import read_dataset
 from svmeval.cv.engine import cross_validate
@@ -27,8 +27,8 @@ def test_binary_ranking_from_decision_values_equals_scikit_learn():
         metrics.average_precision_score(r.y_true == 1, score), abs=1e-12)
 
 
-def test_binary_ranking_with_other_positive_label():
-    path = shared_file("data", "svmguide1")  # labels 0/1; LIBSVM's first label is the first seen
+def test_binary_ranking_with_other_positive_label(tmp_path):
+    path = zero_one_data(tmp_path)  # labels 0/1; LIBSVM's first label is the first seen
     ds = read_dataset(path)
     r = cross_validate(ds, SvmParams(), 5)
     for pos in (0.0, 1.0):
@@ -54,7 +54,7 @@ def test_multiclass_ranking_equals_scikit_learn():
 
 
 def test_ovr_scores_pick_libsvm_prediction():
-    ds = read_dataset(shared_file("data", "dna.scale"))
+    ds = read_dataset(data_set("dna.scale"))
     r = cross_validate(ds, SvmParams(), 3, keep_decision_values=True)
     scores = ovr_scores_from_ovo(r.decision_values, len(r.labels))
     votes = np.round(scores)  # the confidence term lies in (-1/3, 1/3)
@@ -65,7 +65,7 @@ def test_ovr_scores_pick_libsvm_prediction():
 
 
 def test_with_probabilities_scores_are_probabilities():
-    ds = read_dataset(shared_file("data", "iris.scale"))
+    ds = read_dataset(data_set("iris.scale"))
     r = cross_validate(ds, SvmParams(probability=1), 5)
     s = summarize(r)
     order = np.argsort(r.labels)
@@ -90,7 +90,7 @@ def test_fold_figures_are_each_folds_own():
 
 
 def test_regression_figures_as_svm_train_and_per_fold():
-    ds = read_dataset(shared_file("data", "housing_scale"))
+    ds = read_dataset(data_set("housing_scale"))
     r = cross_validate(ds, SvmParams(svm_type=3), 5)
     s = summarize(r)
     assert s.regression.mean_squared_error == pytest.approx(metrics.mean_squared_error(r.y_true, r.y_pred), rel=1e-12)

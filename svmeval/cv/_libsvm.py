@@ -89,7 +89,6 @@ def _import_bindings():
 def _load():
     """Load LIBSVM (and the OpenMP runtime it links) with svmeval's OpenMP spin setting."""
     before = _mapped_files()
-    gomp_before = None if before is None else {f for f in before if "gomp" in os.path.basename(f)}
     user_chose = any(v in os.environ for v in OPENMP_WAIT_VARIABLES)
     applied = {} if user_chose else dict(SHORT_SPIN)
     for key, value in applied.items():

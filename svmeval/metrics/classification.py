@@ -73,6 +73,61 @@ def _readonly(arr: np.ndarray) -> np.ndarray:
     return arr
 
 
+#: Integral labels spanning at most this many values are counted by their offset from the
+#: smallest, ``_CHUNK`` pairs at a time (one bincount over span x span cells per chunk: the
+#: chunk stays in cache); wider or fractional labels are encoded by a binary search among the
+#: sorted distinct labels.
+_DIRECT_SPAN = 2048
+_CHUNK = 1 << 16
+
+
+def _count_pairs(t: np.ndarray, p: np.ndarray):
+    """The pairs (t[i], p[i]) counted: ``(labels, matrix, in_true, in_pred)`` with ``labels`` the
+    labels seen in t or p (float64, ascending), ``matrix[i, j]`` the number of pairs
+    (labels[i], labels[j]) and ``in_true``/``in_pred`` masks over ``labels`` of those seen in t
+    and in p.  t and p are non-empty float64 vectors of finite labels of equal length."""
+    lo = min(t.min(), p.min())
+    span = max(t.max(), p.max()) - lo + 1
+    if span <= _DIRECT_SPAN and abs(lo) < 2.0**62:
+        span, offset = int(span), int(lo)
+        cells = span * span
+        full = np.zeros(cells, dtype=np.int64)
+        step = max(_CHUNK, cells)
+        for start in range(0, t.size, step):
+            tc, pc = t[start:start + step], p[start:start + step]
+            ti, pi = tc.astype(np.int64), pc.astype(np.int64)
+            if not ((ti == tc).all() and (pi == pc).all()):
+                break  # a fractional label: encode by search below
+            ti -= offset
+            pi -= offset
+            ti *= span
+            ti += pi
+            full += np.bincount(ti, minlength=cells)
+        else:
+            full = full.reshape(span, span)
+            in_true, in_pred = full.any(axis=1), full.any(axis=0)
+            seen = np.flatnonzero(in_true | in_pred)
+            return (seen + lo, full[np.ix_(seen, seen)], in_true[seen], in_pred[seen])
+    labels_true, labels_pred = _distinct(t), _distinct(p)
+    labels = _distinct(np.concatenate([labels_true, labels_pred]))
+    k = labels.size
+    codes = np.searchsorted(labels, t) * k + np.searchsorted(labels, p)
+    matrix = np.bincount(codes, minlength=k * k).reshape(k, k)
+    in_true, in_pred = np.zeros(k, dtype=bool), np.zeros(k, dtype=bool)
+    in_true[np.searchsorted(labels, labels_true)] = True
+    in_pred[np.searchsorted(labels, labels_pred)] = True
+    return labels, matrix, in_true, in_pred
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values, ascending (as np.unique, which since numpy 2.3 imports numpy.ma: a
+    cost of its own at start-up)."""
+    ordered = np.sort(values, kind="stable")
+    if ordered.size < 2:
+        return ordered
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+
+
 class ConfusionCounts:
     """A confusion matrix accumulated batch by batch (fold by fold).
 
@@ -85,7 +140,7 @@ class ConfusionCounts:
 
     def __init__(self, labels=None):
         self._fixed = labels is not None
-        self._labels = np.unique(_as_label_vector([] if labels is None else labels, "labels"))
+        self._labels = _distinct(_as_label_vector([] if labels is None else labels, "labels"))
         k = self._labels.size
         self._matrix = np.zeros((k, k), dtype=np.int64)
 
@@ -119,7 +174,11 @@ class ConfusionCounts:
         return int(self._matrix.sum())
 
     def _include(self, new_labels: np.ndarray, what: str) -> None:
-        missing = np.setdiff1d(new_labels, self._labels)
+        # new_labels are distinct and ascending
+        at = np.searchsorted(self._labels, new_labels)
+        known = at < self._labels.size
+        known[known] = self._labels[at[known]] == new_labels[known]
+        missing = new_labels[~known]
         if missing.size == 0:
             return
         if self._fixed:
@@ -128,7 +187,7 @@ class ConfusionCounts:
                 f"{what} contains label(s) {shown} not in labels="
                 f"[{', '.join(f'{v:g}' for v in self._labels)}]"
             )
-        union = np.union1d(self._labels, new_labels)
+        union = _distinct(np.concatenate([self._labels, missing]))
         index = np.searchsorted(union, self._labels)
         grown = np.zeros((union.size, union.size), dtype=np.int64)
         grown[np.ix_(index, index)] = self._matrix
@@ -142,12 +201,13 @@ class ConfusionCounts:
             raise ValueError(
                 f"y_true and y_pred have different lengths ({t.size} and {p.size})"
             )
-        self._include(np.unique(t), "y_true")
-        self._include(np.unique(p), "y_pred")
-        k = self._labels.size
-        ti = np.searchsorted(self._labels, t)
-        pi = np.searchsorted(self._labels, p)
-        self._matrix += np.bincount(ti * k + pi, minlength=k * k).reshape(k, k)
+        if t.size == 0:
+            return self
+        labels, matrix, in_true, in_pred = _count_pairs(t, p)
+        self._include(labels[in_true], "y_true")
+        self._include(labels[in_pred], "y_pred")
+        index = np.searchsorted(self._labels, labels)
+        self._matrix[np.ix_(index, index)] += matrix
         return self
 
     def merge(self, other: "ConfusionCounts") -> "ConfusionCounts":
