@@ -49,9 +49,12 @@ def _reopen_closed_standard_streams() -> set:
     return closed
 
 
+_PROG = ["svmeval"]
+
+
 def _interrupted() -> None:
     try:
-        sys.stderr.write("svmeval: interrupted\n")
+        sys.stderr.write(f"{_PROG[0]}: interrupted\n")
         sys.stderr.flush()
     except BaseException:  # pragma: no cover - a closed stderr, a second Ctrl-C
         pass
@@ -61,12 +64,28 @@ def _interrupted() -> None:
 
 
 def main() -> None:
-    """``svmeval`` and ``python -m svmeval``: run the command line and exit with its status.
+    """``svmeval`` and ``python -m svmeval``."""
+    _run("svmeval", "svmeval.cli")
+
+
+def grid_main() -> None:
+    """``svmeval-grid`` and ``python -m svmeval.grid``."""
+    _run("svmeval-grid", "svmeval.grid.cli")
+
+
+def compare_main() -> None:
+    """``svmeval-compare`` and ``python -m svmeval.compare``."""
+    _run("svmeval-compare", "svmeval.compare")
+
+
+def _run(prog: str, module: str) -> None:
+    """Run a command line (``module``'s ``main``) and exit with its status.
 
     A KeyboardInterrupt raised inside an import can come out as another exception (numpy turns
     it into an ImportError) or be swallowed: Ctrl-C is recorded by svmeval's own handler, and a
     run that saw one ends with 130 whatever came of it.
     """
+    _PROG[0] = prog
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when ignored
         signal.signal(signal.SIGINT, _on_sigint)
         sys.unraisablehook = _unraisable
@@ -77,7 +96,7 @@ def main() -> None:
         output.INTERRUPTS = _sigint  # no output is committed once Ctrl-C was seen
         output.CLOSED_STREAMS.update(closed)
         output.guard_standard_streams()
-        from .cli import main as cli_main
+        cli_main = __import__(module, fromlist=["main"]).main
 
         status = cli_main()
         for stream in (sys.stdout, sys.stderr):

@@ -1,7 +1,12 @@
 """``python -m svmeval.grid``: the svmeval-grid command."""
 
-import sys
+try:
+    from .._entry import grid_main
+except KeyboardInterrupt:  # Ctrl-C before the entry point could take it over
+    import os
+    import sys
 
-from .cli import main
+    sys.stderr.write("svmeval-grid: interrupted\n")
+    os._exit(130)
 
-sys.exit(main())
+grid_main()

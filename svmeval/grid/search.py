@@ -10,6 +10,7 @@ task of :func:`svmeval.cv.schedule.run_tasks`, longest first. Where the cost mod
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import queue
@@ -179,7 +180,15 @@ class _Cells:
                 self.on_cell(r, self.best)
 
 
-def grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAULT_LOG2C,
+def grid_search(*args, **kwargs) -> "GridResult":
+    """(Documented below: :func:`_grid_search`'s signature and text.) The search holds C's
+    global state (rand(), the print hook, OpenMP threads) for its whole run."""
+    from ..cv import _libsvm
+
+    return _libsvm.c_state(_grid_search)(*args, **kwargs)
+
+
+def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAULT_LOG2C,
                 log2g=rules.DEFAULT_LOG2G, log2p=None, folds: int = 5,
                 criterion: str | None = None, seed: int = 1, jobs: int | None = None,
                 pos_label=None, zero_division=0.0, resume: dict | None = None,
@@ -368,3 +377,6 @@ def results_text(result: GridResult, path: str) -> str:
             row += [num(r.figures.get(n)), num(mean), num(sd)]
         lines.append(",".join(row))
     return "\n".join(lines) + "\n"
+
+
+functools.update_wrapper(grid_search, _grid_search)
