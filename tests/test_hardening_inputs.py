@@ -355,11 +355,12 @@ def test_pos_label_message_tells_close_labels_apart():
 
 
 def test_quiet_silences_numpy_warnings(tmp_path):
-    code = ("import sys, warnings, numpy as np; import svmeval.cli as c; s = c.summarize\n"
+    code = ("import sys, warnings, numpy as np; import svmeval.cli as c, svmeval.summary as m\n"
+            "s = m.summarize\n"
             "def noisy(*a, **k):\n"
             "    np.float64(1) / np.float64(0); warnings.warn('w', RuntimeWarning)\n"
             "    return s(*a, **k)\n"
-            "c.summarize = noisy; sys.exit(c.main(sys.argv[1:]))\n")
+            "m.summarize = noisy; sys.exit(c.main(sys.argv[1:]))\n")
     args = [sys.executable, "-c", code, "-v", "2", str(SMALL)]
     loud = subprocess.run(args, capture_output=True, text=True)
     quiet = subprocess.run(args[:3] + ["-q"] + args[3:], capture_output=True, text=True)
