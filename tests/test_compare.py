@@ -68,8 +68,8 @@ def test_a_against_itself_gives_zero_difference_and_p_one(small):
 
 
 def test_regression_compares_mse_without_mcnemar():
-    from conftest import shared_file
-    housing = read_dataset(str(shared_file("data", "housing_scale")))
+    from conftest import data_set
+    housing = read_dataset(str(data_set("housing_scale")))
     c = compare(housing, SvmParams(svm_type=3), SvmParams(svm_type=3, C=4), 3, repeat=1)
     assert c.criterion == "mse" and not c.greater_is_better and c.mcnemar is None
     assert c.ttest.df == 2

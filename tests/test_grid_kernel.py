@@ -8,7 +8,7 @@ import ctypes
 
 import numpy as np
 import pytest
-from conftest import shared_file
+from conftest import data_set
 
 from svmeval.cv import _libsvm, engine
 from svmeval.cv.folds import libsvm_folds
@@ -85,7 +85,7 @@ TYPES = [("heart_scale", "-s 0 -c 4"), ("heart_scale", "-s 1 -n 0.3"),
 @pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("name,svm", TYPES, ids=[f"{n} {s}" for n, s in TYPES])
 def test_shared_kernel_cv_is_bit_identical(name, svm, kernel):
-    path = shared_file("data", name)
+    path = data_set(name)
     ds = read_dataset(path)
     options = f"{svm} {kernel}"
     shared = shared_cv(ds, options)
@@ -104,7 +104,7 @@ def test_shared_kernel_cv_is_bit_identical(name, svm, kernel):
                                      "-s 0 -t 3 -g 0.01 -r -0.5"])
 def test_decision_values_equal_official_bindings_fold_by_fold(options):
     name = "housing_scale" if "-s 3" in options else "heart_scale"
-    path = shared_file("data", name)
+    path = data_set(name)
     shared = shared_cv(read_dataset(path), options)
     expected = libsvm_fold_decision_values(path, options, shared)
     for j, (label, dec, model_labels) in expected.items():
@@ -120,7 +120,7 @@ def test_decision_values_equal_official_bindings_fold_by_fold(options):
 def test_sparse_data_bit_identical(tmp_path):
     """dna: 180 sparse binary features; a9a: 123 sparse features (first 300 rows each)."""
     for name in ("dna.scale", "a9a"):
-        lines = shared_file("data", name).read_text().splitlines()[:300]
+        lines = data_set(name).read_text().splitlines()[:300]
         path = tmp_path / name
         path.write_text("\n".join(lines) + "\n")
         ds = read_dataset(path)
@@ -133,7 +133,7 @@ def test_sparse_data_bit_identical(tmp_path):
 
 
 def test_kernel_matrix_layout_and_symmetry():
-    ds = read_dataset(shared_file("data", "iris.scale"))
+    ds = read_dataset(data_set("iris.scale"))
     problem, params = engine.prepare(ds, params_of("-g 0.5"))
     kernel = SharedKernel(problem, params, threads=3)
     n = ds.n_samples

@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import ROOT, shared_file
+from conftest import ROOT, data_set, shared_file
 
 from svmeval.metrics.curves import precision_recall_curve, roc_curve
 
@@ -132,7 +132,7 @@ def test_multiclass_sheet_as_svg(tmp_path, capsys):
 
 
 def test_regression_sheet_as_pdf(tmp_path):
-    housing = read_dataset(str(shared_file("data", "housing_scale")))
+    housing = read_dataset(str(data_set("housing_scale")))
     r = cross_validate(housing, SvmParams(svm_type=3), 3)
     s = summarize(r, meta={"data_file": housing.name})
     fig = plot.draw_sheet(s, **plot.result_arrays(r))
