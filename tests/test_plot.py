@@ -76,10 +76,10 @@ def _texts(fig):
     return out
 
 
-def test_two_class_sheet_from_the_command_line(tmp_path, capsys):
+def test_two_class_sheet_from_the_command_line(tmp_path, capfd):
     target = tmp_path / "run.png"
     assert main(["-q", "-v", "3", "-c", "2", "--plot", str(target), str(SMALL)]) == 0
-    assert capsys.readouterr().out.startswith("Cross Validation Accuracy = ")
+    assert capfd.readouterr().out.startswith("Cross Validation Accuracy = ")
     assert _valid(target)
     assert not list(tmp_path.glob(".*.tmp"))  # written atomically, nothing left beside it
 
