@@ -77,7 +77,7 @@ def classification_tables(summary, digits: int) -> str:
     c = summary.classification
     width = max(digits + 7, 11)
     names = [f"{v:g}" for v in c.labels]
-    first = max(18, max(len(n) for n in names))
+    first = max([18] + [len(n) for n in names] + [len(t) for t in figure_titles(summary).values()])
     head = f"{'class':>{first}}" + "".join(f"{h:>{width}}" for h in ("precision", "recall", "F1", "support"))
     lines = ["", head]
     for k, name in enumerate(names):
@@ -115,6 +115,18 @@ def mean_sd(pair, digits: int) -> str:
     return f"{mean:.{digits}f} ± {fixed(sd, digits)}"
 
 
+def figure_titles(summary) -> dict:
+    """name -> the row title of each scalar figure (the registry's title; the positive class
+    named for the figures of one class)."""
+    titles = {}
+    for name in summary.figures:
+        title = FIGURES[name].title
+        if FIGURES[name].kinds == {"binary"} and summary.is_binary:
+            title = f"{title} ({label_text(summary.positive)})"
+        titles[name] = title
+    return titles
+
+
 def figure_table(summary, digits: int, first: int = 18) -> list[str]:
     """The scalar figures: pooled over all CV predictions, and mean ± sd over folds and over
     repetitions when there are several."""
@@ -125,13 +137,12 @@ def figure_table(summary, digits: int, first: int = 18) -> list[str]:
     if len(summary.repeat_figures) > 1:
         spreads.append((f"{len(summary.repeat_figures)} repeats: mean ± sd", summary.repeat_spread))
     sw = 2 * digits + 10
+    titles = figure_titles(summary)
+    first = max([first] + [len(t) for t in titles.values()])
     lines = [f"{'figure':>{first}}{'pooled':>{width}}"
              + "".join(f"  {title:>{sw}}" for title, _ in spreads)]
     for name, value in summary.figures.items():
-        title = FIGURES[name].title
-        if FIGURES[name].kinds == {"binary"} and summary.is_binary:  # the positive class's
-            title = f"{title} ({label_text(summary.positive)})"
-        row = f"{title:>{first}}{fixed(value, digits):>{width}}"
+        row = f"{titles[name]:>{first}}{fixed(value, digits):>{width}}"
         row += "".join(f"  {mean_sd(sp[name], digits):>{sw}}" for _, sp in spreads if name in sp)
         lines.append(row)
     if summary.ranking is not None:
