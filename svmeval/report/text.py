@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from ..metrics import SINGLE_LABEL_AVERAGES
-from ..metrics.figures import FIGURES
+from ..metrics.figures import FIGURES, figure_names
 
 AVERAGE_TITLES = {
     "macro": ("macro", "F1 = mean of per-class F1"),
@@ -116,10 +116,11 @@ def mean_sd(pair, digits: int) -> str:
 
 
 def figure_titles(summary) -> dict:
-    """name -> the row title of each scalar figure (the registry's title; the positive class
-    named for the figures of one class)."""
+    """name -> the row title of each scalar figure of the summary's kind (the registry's title;
+    the positive class named for the figures of one class)."""
     titles = {}
-    for name in summary.figures:
+    names = figure_names(summary.figure_kind) if summary.kind != "multilabel" else summary.figures
+    for name in names:  # every figure of the kind: tables keep one width with or without scores
         title = FIGURES[name].title
         if FIGURES[name].kinds == {"binary"} and summary.is_binary:
             title = f"{title} ({label_text(summary.positive)})"
