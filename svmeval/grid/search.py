@@ -66,15 +66,29 @@ class CellResult:
     ``value``: the criterion as the search compares it (accuracy: svm-train's printed rate in
     percent, as grid.py reads it; any other figure as svmeval computes it; NaN = undefined).
     ``figures``: every figure, pooled over the folds (registry names); ``fold_spread``: name ->
-    (mean, sd) over folds. A cell taken from a resumed ``-out`` file has only its value.
+    (mean, sd) over folds. Both are computed from the cell's CV result when first asked for
+    (the search itself needs only the criterion). A cell taken from a resumed ``-out`` file has
+    only its value.
     """
 
     cell: Cell
     value: float
     params: SvmParams | None = None
-    figures: dict = field(default_factory=dict)
-    fold_spread: dict = field(default_factory=dict)
     resumed: bool = False
+    summarize: Callable | None = field(default=None, repr=False)
+
+    @functools.cached_property
+    def summary(self):
+        """The cell's :class:`~svmeval.summary.Summary` (None for a resumed cell)."""
+        return self.summarize() if self.summarize is not None else None
+
+    @property
+    def figures(self) -> dict:
+        return dict(self.summary.figures) if self.summary is not None else {}
+
+    @property
+    def fold_spread(self) -> dict:
+        return dict(self.summary.fold_spread) if self.summary is not None else {}
 
 
 @dataclass(frozen=True, eq=False)
@@ -132,16 +146,16 @@ def _summarize(result, pos_label, zero_division):
     return summarize(result, pos_label=pos_label, zero_division=zero_division)
 
 
-def figures_of(result, criterion: str, *, pos_label=None, zero_division=0.0):
-    """(value, figures, fold spread) of one cell's CV result."""
-    summary = _summarize(result, pos_label, zero_division)
-    figures = dict(summary.figures)
+def criterion_of(result, criterion: str, *, pos_label=None, zero_division=0.0) -> float:
+    """The criterion's value of one cell's CV result: accuracy as svm-train prints it (from the
+    count alone), any other figure from the pooled figures (no per-fold work)."""
     if criterion == "accuracy":
         correct = int(np.count_nonzero(result.y_true == result.y_pred))
-        value = rules.accuracy_rate(correct, len(result.y_true))
-    else:
-        value = float(figures[criterion])
-    return value, figures, dict(summary.fold_spread)
+        return rules.accuracy_rate(correct, len(result.y_true))
+    from ..summary import summarize
+
+    summary = summarize(result, pos_label=pos_label, zero_division=zero_division, per_fold=False)
+    return float(summary.figures.get(criterion, math.nan))
 
 
 # --- running the cells ------------------------------------------------------------------------
@@ -258,9 +272,10 @@ def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAUL
 
     def complete(cell, result):
         nonlocal done
-        value, figs, spread = figures_of(result, criterion, pos_label=pos_label,
-                                         zero_division=zero_division)
-        r = CellResult(cell, value, result.params, figs, spread)
+        value = criterion_of(result, criterion, pos_label=pos_label,
+                             zero_division=zero_division)
+        r = CellResult(cell, value, result.params,
+                       summarize=functools.partial(_summarize, result, pos_label, zero_division))
         done += 1
         if on_finish:
             on_finish(r)

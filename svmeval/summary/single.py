@@ -101,9 +101,10 @@ def _as_vectors(y_true, y_pred):
     return y_true, y_pred
 
 
-def summarize_cv(result, *, pos_label=None, zero_division=0.0, meta: dict | None = None) -> Summary:
-    """Every figure of a single-label :class:`~svmeval.cv.CVResult`: pooled, per fold, and
-    per repetition."""
+def summarize_cv(result, *, pos_label=None, zero_division=0.0, meta: dict | None = None,
+                 per_fold: bool = True) -> Summary:
+    """Every figure of a single-label :class:`~svmeval.cv.CVResult`: pooled, per fold (unless
+    ``per_fold`` is False), and per repetition."""
     z = parse_zero_division(zero_division)
     meta = {"mode": "cv", "data_file": getattr(result, "data_name", ""),
             "n_folds": result.n_folds, "seed": result.seed, "repeat": result.n_repeats,
@@ -114,7 +115,7 @@ def summarize_cv(result, *, pos_label=None, zero_division=0.0, meta: dict | None
     if result.params.is_regression:
         report = regression_report(y_true, y_pred)
         folds = [regression_figures(regression_report(y_true[fold == i], y_pred[fold == i]))
-                 for i in range(n_folds)]
+                 for i in range(n_folds if per_fold else 0)]
         reps = [regression_figures(report)] + [regression_figures(r.regression)
                                                for r in result.repeats]
         return _regression_summary(report, len(y_true), z, meta, folds, sizes,
@@ -128,7 +129,7 @@ def summarize_cv(result, *, pos_label=None, zero_division=0.0, meta: dict | None
                              else (result.scores, "decision values"))
     rank = class_ranking(y_true, source_scores, result.labels, source=source)
     folds = []
-    for i in range(n_folds):
+    for i in range(n_folds if per_fold else 0):
         rows = fold == i
         fold_report = ConfusionCounts.from_matrix(labels, matrices[i]).report(zero_division=z)
         fold_rank = (class_ranking(y_true[rows], source_scores[rows], result.labels,
