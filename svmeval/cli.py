@@ -50,15 +50,8 @@ def run_reporting_errors(options: Options | None) -> int:
             return 0
         check_outputs(options)  # before any work
         return run(options)
-    except ParameterError as exc:
-        return _fail(f"ERROR: {exc}")  # svm-train's words for svm_check_parameter
-    except DataFormatError as exc:
-        return _fail(str(exc))
-    except ArgumentError as exc:  # the library names its argument; say the flag instead
-        return _fail(f"{PROG}: {FLAGS.get(exc.argument, exc.argument)}"
-                     f"{'' if exc.argument == 'regression' else ' '}{exc.message}")
     except SvmevalError as exc:
-        return _fail(f"{PROG}: {exc}")
+        return _fail(error_line(exc, PROG))
     except KeyboardInterrupt:
         # Folds still training in LIBSVM's C code cannot be stopped from Python, and the
         # interpreter would wait for them at exit: leave at once. Output files are written only
@@ -72,6 +65,18 @@ def run_reporting_errors(options: Options | None) -> int:
         return 1
     finally:
         _close_bar()
+
+
+def error_line(exc: SvmevalError, prog: str) -> str:
+    """The one line a typed error becomes on the command line (every svmeval command)."""
+    if isinstance(exc, ParameterError):
+        return f"ERROR: {exc}"  # svm-train's words for svm_check_parameter
+    if isinstance(exc, DataFormatError):
+        return str(exc)  # FILE:LINE: reason
+    if isinstance(exc, ArgumentError):  # the library names its argument; say the flag instead
+        gap = "" if exc.argument == "regression" else " "
+        return f"{prog}: {FLAGS.get(exc.argument, exc.argument)}{gap}{exc.message}"
+    return f"{prog}: {exc}"
 
 
 def _fail(message: str) -> int:

@@ -12,7 +12,8 @@ import os
 import sys
 from dataclasses import dataclass, field
 
-from ..errors import DataFormatError, OptionError, ParameterError, SvmevalError
+from ..cli import error_line
+from ..errors import OptionError, SvmevalError
 from ..progress import ProgressBar, _is_terminal
 from . import rules
 
@@ -156,12 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
         return _main(argv)
-    except ParameterError as exc:
-        return _fail(f"ERROR: {exc}")
-    except DataFormatError as exc:
-        return _fail(str(exc))
     except SvmevalError as exc:
-        return _fail(f"{PROG}: {exc}")
+        return _fail(error_line(exc, PROG))
     except KeyboardInterrupt:
         # every finished cell is already in the -out file (a flushed line each); folds still
         # inside LIBSVM cannot be stopped: leave at once
