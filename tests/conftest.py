@@ -78,3 +78,28 @@ def zero_one_data(directory: Path) -> Path:
 @pytest.fixture
 def data_file():
     return lambda name: shared_file("data", name)
+
+
+def libsvm_cv(path, options, nr_fold=5, seed=1):
+    """The oracle: LIBSVM's own cross-validation of a data file after srand(seed), one OpenMP
+    thread (SVR and one-class sum their kernel terms in an OpenMP reduction whose order depends
+    on the threads)."""
+    import ctypes
+
+    import numpy as np
+
+    libsvm_svm = pytest.importorskip("libsvm.svm")
+    svmutil = pytest.importorskip("libsvm.svmutil")
+    from svmeval.cv import _libsvm
+
+    y, x = svmutil.svm_read_problem(str(path))
+    kernel = " -t 4" in f" {options}"
+    prob = libsvm_svm.svm_problem(y, x, isKernel=kernel)
+    param = libsvm_svm.svm_parameter(options + " -q")
+    if param.gamma == 0 and prob.n > 0:
+        param.gamma = 1.0 / prob.n
+    target = (ctypes.c_double * len(y))()
+    _libsvm.srand(seed)
+    _libsvm.set_omp_threads(1)
+    libsvm_svm.libsvm.svm_cross_validation(prob, param, nr_fold, target)
+    return np.array(target[:])

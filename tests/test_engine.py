@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import ctypes
 
 import numpy as np
 import pytest
-from conftest import data_set, data_sets
+from conftest import data_set, data_sets, libsvm_cv
 
-from svmeval.cv import _libsvm
 from svmeval.io.data import read_dataset
 from svmeval.cv.engine import cross_validate
 from svmeval.cv.folds import group_classes
@@ -16,22 +14,6 @@ from svmeval.params import SvmParams
 
 libsvm_svm = pytest.importorskip("libsvm.svm")
 svmutil = pytest.importorskip("libsvm.svmutil")
-
-
-def libsvm_cv(path, options, nr_fold, seed=1):
-    """LIBSVM's own cross-validation after srand(seed), one OpenMP thread (SVR and one-class sum
-    their kernel terms in an OpenMP reduction whose order depends on the threads)."""
-    y, x = svmutil.svm_read_problem(str(path))
-    kernel = " -t 4" in f" {options}"
-    prob = libsvm_svm.svm_problem(y, x, isKernel=kernel)
-    param = libsvm_svm.svm_parameter(options + " -q")
-    if param.gamma == 0 and prob.n > 0:
-        param.gamma = 1.0 / prob.n
-    target = (ctypes.c_double * len(y))()
-    _libsvm.srand(seed)
-    _libsvm.set_omp_threads(1)
-    libsvm_svm.libsvm.svm_cross_validation(prob, param, nr_fold, target)
-    return np.array(target[:])
 
 
 def params_of(options: str) -> SvmParams:

@@ -8,7 +8,7 @@ import ctypes
 
 import numpy as np
 import pytest
-from conftest import data_set
+from conftest import data_set, libsvm_cv
 
 from svmeval.cv import _libsvm, engine
 from svmeval.cv.folds import libsvm_folds
@@ -35,19 +35,6 @@ def shared_cv(ds, options, k=5, seed=1, jobs=2):
                          keep_decision_values=True)
     run_tasks(plan.tasks, jobs=jobs)
     return kernel.restore(plan.result(), params)
-
-
-def libsvm_cv(path, options, k=5, seed=1):
-    y, x = svmutil.svm_read_problem(str(path))
-    prob = libsvm_svm.svm_problem(y, x)
-    param = libsvm_svm.svm_parameter(options + " -q")
-    if param.gamma == 0:
-        param.gamma = 1.0 / prob.n
-    target = (ctypes.c_double * len(y))()
-    _libsvm.srand(seed)
-    _libsvm.set_omp_threads(1)
-    libsvm_svm.libsvm.svm_cross_validation(prob, param, k, target)
-    return np.array(target[:])
 
 
 def libsvm_fold_decision_values(path, options, result):
