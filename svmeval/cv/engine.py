@@ -120,13 +120,28 @@ def _pair_map(model_labels: np.ndarray, labels: np.ndarray):
 PREDICT_CHUNK_BYTES = 32 << 20
 
 
+@dataclass(frozen=True, eq=False)
+class FoldOutput:
+    """What one fold's model said about its test rows (``Folds.test(i)``, in that order):
+    the predictions, and where the plan keeps them the decision values (canonical pairs),
+    class scores and probabilities (canonical label order)."""
+
+    y_pred: np.ndarray
+    decision_values: np.ndarray | None = None
+    scores: np.ndarray | None = None
+    probabilities: np.ndarray | None = None
+
+
 class CVPlan:
     """The folds of one cross-validation as independent tasks, and the result they fill in.
 
     ``tasks[i](omp_threads)`` trains fold ``i`` on ``perm[:begin] + perm[end:]`` (LIBSVM's order)
     and predicts its test rows as svm_cross_validation does (svm_predict, or
     svm_predict_probability for C-SVC / nu-SVC with -b 1), keeping per sample the prediction,
-    the class scores and, where asked or cheap, the decision values.
+    the class scores and, where asked or cheap, the decision values. The two halves of a task
+    can run apart (on a cluster): :meth:`fold_output` trains and predicts one fold anywhere,
+    :meth:`store` puts its output into this plan's arrays (``collect=False``: a plan that
+    only computes fold outputs and holds no per-sample array).
 
     Memory: n predictions, n x k class scores (k classes), n x k probabilities with -b 1; the
     n x k(k-1)/2 one-vs-one values only with ``keep_decision_values`` (or k = 2). A fold's test
@@ -134,7 +149,7 @@ class CVPlan:
     """
 
     def __init__(self, problem, params: SvmParams, folds: Folds, seed: int, *,
-                 keep_decision_values: bool = False):
+                 keep_decision_values: bool = False, collect: bool = True):
         self.problem, self.params, self.folds, self.seed = problem, params, folds, seed
         y = problem.y
         self.classification = params.is_classification
@@ -142,48 +157,74 @@ class CVPlan:
         n, m = len(y), len(self.labels)
         self.pairs = m * (m - 1) // 2 if self.classification else 1
         self.probability = bool(params.probability) and self.classification
-        self.y_pred = np.empty(n)
-        keep = keep_decision_values or self.pairs <= 1
-        self.decision_values = np.full((n, self.pairs), np.nan) if keep else None
-        self.scores = np.full((n, m), np.nan) if self.classification and m >= 2 else None
-        self.probabilities = np.zeros((n, m)) if self.probability else None
+        self.keep_decision_values = keep_decision_values or self.pairs <= 1
+        self.has_scores = self.classification and m >= 2
+        if collect:
+            self.y_pred = np.empty(n)
+            self.decision_values = (np.full((n, self.pairs), np.nan)
+                                    if self.keep_decision_values else None)
+            self.scores = np.full((n, m), np.nan) if self.has_scores else None
+            self.probabilities = np.zeros((n, m)) if self.probability else None
         self.tasks = [partial(self._fold, i) for i in range(folds.n_folds)]
 
     def _fold(self, i: int, omp_threads: int) -> None:
+        self.store(i, self.fold_output(i, omp_threads))
+
+    def fold_output(self, i: int, omp_threads: int = 1) -> FoldOutput:
+        """Train fold ``i`` and predict its test rows (LIBSVM on ``omp_threads`` threads)."""
         _libsvm.set_omp_threads(omp_threads)
         test = self.folds.test(i)
         model = _libsvm.Model(self.problem.subset(self.folds.train(i)), self.params)
         cols, signs = _pair_map(model.labels, self.labels) if self.classification else (None, None)
+        t, m = len(test), len(self.labels)
+        out = FoldOutput(
+            y_pred=np.empty(t),
+            decision_values=np.full((t, self.pairs), np.nan) if self.keep_decision_values
+            else None,
+            scores=np.full((t, m), np.nan) if self.has_scores else None,
+            probabilities=np.zeros((t, m)) if self.probability else None)
         chunk = max(1, PREDICT_CHUNK_BYTES // (8 * max(1, self.pairs)))
-        for start in range(0, len(test), chunk):
-            self._predict(model, test[start:start + chunk], omp_threads, cols, signs)
+        for start in range(0, t, chunk):
+            part = slice(start, start + chunk)
+            self._predict(model, test[part], part, out, omp_threads, cols, signs)
+        return out
 
-    def _predict(self, model, rows, omp_threads: int, cols, signs) -> None:
+    def store(self, i: int, out: FoldOutput) -> None:
+        """Put fold ``i``'s output into the plan's per-sample arrays."""
+        rows = self.folds.test(i)
+        self.y_pred[rows] = out.y_pred
+        for name in ("decision_values", "scores", "probabilities"):
+            mine = getattr(self, name)
+            if mine is not None:
+                mine[rows] = getattr(out, name)
+
+    def _predict(self, model, rows, part, out: FoldOutput, omp_threads: int, cols,
+                 signs) -> None:
         # Prediction runs on one OpenMP thread per row, the rows split among ``omp_threads``
         # threads instead: an OpenMP team per row costs a barrier per row, and
         # svm_predict_values sums SVR / one-class kernel terms in an OpenMP reduction whose
         # order varies with the threads (one thread makes every result reproducible).
         pred, dec, probs = model.predict_parallel(self.problem.rows[rows], omp_threads,
                                                   probability=self.probability)
-        self.y_pred[rows] = pred
+        out.y_pred[part] = pred
         if not self.classification:
-            self.decision_values[rows] = dec
+            out.decision_values[part] = dec
             return
         if dec.shape[1]:
             dec = dec[:, np.where(cols < 0, 0, cols)] * signs
         else:  # a fold with one class: no pair was trained
             dec = np.full((len(rows), len(cols)), np.nan)
-        if self.decision_values is not None:
-            self.decision_values[rows] = dec
-        if self.scores is not None:
+        if out.decision_values is not None:
+            out.decision_values[part] = dec
+        if out.scores is not None:
             m = len(self.labels)
-            self.scores[rows] = (np.column_stack((dec[:, 0], -dec[:, 0])) if m == 2
-                                 else ovr_scores_from_ovo(dec, m))
+            out.scores[part] = (np.column_stack((dec[:, 0], -dec[:, 0])) if m == 2
+                                else ovr_scores_from_ovo(dec, m))
         if probs is not None:
             where = {float(lab): k for k, lab in enumerate(model.labels)}
             for c, lab in enumerate(self.labels):
                 k = where.get(float(lab))
-                self.probabilities[rows, c] = probs[:, k] if k is not None else 0.0
+                out.probabilities[part, c] = probs[:, k] if k is not None else 0.0
 
     def result(self) -> CVResult:
         return CVResult(y_true=self.problem.y.copy(), y_pred=self.y_pred,
