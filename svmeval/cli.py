@@ -25,7 +25,7 @@ PROG = "svmeval"
 
 #: library arguments as the command line spells them
 FLAGS = {"pos_label": "--pos-label", "zero_division": "--zero-division", "repeat": "--repeat",
-         "seed": "--seed", "jobs": "--jobs"}
+         "seed": "--seed", "jobs": "--jobs", "client": "--dask"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,7 +145,7 @@ def run(options: Options) -> int:
         return train(options, dataset)
     result = engine.cross_validate(
         dataset, options.params, options.nr_fold, seed=options.seed, repeat=options.repeat,
-        jobs=options.jobs, quiet=options.quiet,
+        jobs=options.jobs, quiet=options.quiet, client=options.dask,
         progress=_start_bar(make_progress(enabled=not options.quiet)))
     summary = summarize(result, pos_label=options.pos_label,
                         zero_division=options.zero_division,

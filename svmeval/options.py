@@ -97,6 +97,10 @@ SVMEVAL_OPTIONS = (
            "\tfor every N. With -b 1, LIBSVM's probability training draws from rand(), so folds\n"
            "\trun one after another to keep results identical to svm-train's",
            range=(1, INT_MAX, None)),
+    Option(("--dask",), "ADDRESS", "dask", "str",
+           "run the folds (of every repetition) on a Dask cluster: tcp://HOST:PORT of a\n"
+           "\trunning scheduler, or local[:N] for N worker processes here (default: the cores);\n"
+           "\tresults identical to a local run (needs pip install 'svmeval[dask]')"),
     Option(("--pos-label",), "L", "pos_label", "double",
            "the positive class of two-class data (default: 1 if present, else the larger "
            "label)"),
@@ -160,6 +164,7 @@ class Options:
     seed: int = 1
     repeat: int = 1
     jobs: int | None = None
+    dask: str | None = None
     pos_label: float | None = None
     predictions: str | None = None
     score: str | None = None
@@ -307,13 +312,21 @@ def _check(options: Options, positional: list[str]) -> Options:
             model_file = os.path.basename(data_file) + ".model"
         used = [name for name, value in (("--predictions", options.predictions),
                                          ("--repeat", options.repeat != 1),
+                                         ("--dask", options.dask),
                                          ("--output", options.output), ("--full", options.full),
                                          ("--plot", options.plot))
                 if value]
         if used:
             raise OptionError(f"{', '.join(used)}: only with -v k (cross-validation) or --score")
-    if options.score is not None and (options.cross_validation or options.predictions):
-        raise OptionError("--score reports on existing predictions: no -v, no --predictions")
+    if options.score is not None and (options.cross_validation or options.predictions
+                                      or options.dask):
+        raise OptionError("--score reports on existing predictions: no -v, no --predictions, "
+                          "no --dask")
+    if options.dask is not None and options.multilabel:
+        raise OptionError("--dask runs single-label cross-validation; not with --multilabel")
+    if options.dask is not None and options.jobs is not None:
+        raise OptionError("--jobs sets the local threads; with --dask the cluster's workers "
+                          "run the folds")
     if options.format not in FORMATS:
         raise OptionError(f"--format: {options.format!r} is not one of {', '.join(FORMATS)}")
     zd = ZERO_DIVISION.get(str(options.zero_division).strip().lower())

@@ -340,7 +340,8 @@ def cross_validate(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
                    repeat: int = 1, jobs: int | None = None, quiet: bool = True,
                    y: np.ndarray | None = None,
                    progress: Callable[[int, int], None] | None = None, problem=None,
-                   keep_decision_values: bool = False, keep_repeats: bool = False) -> CVResult:
+                   keep_decision_values: bool = False, keep_repeats: bool = False,
+                   client=None) -> CVResult:
     """k-fold cross-validation exactly as LIBSVM's ``svm_cross_validation`` after ``srand(seed)``.
 
     ``params`` as given on the command line (gamma 0 = 1/num_features, resolved here as
@@ -354,27 +355,101 @@ def cross_validate(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
     ``progress(done, total)`` is called as folds end (over all repetitions).
     ``keep_decision_values``: keep the n x k(k-1)/2 one-vs-one decision values of k > 2
     classes (by default only the n x k class scores they give).
+    ``client``: a ``distributed.Client``, or an address (``tcp://host:8786``, ``local[:N]``):
+    every repetition's folds run as tasks on that Dask cluster (the data sent to each worker
+    once), with results identical to a local run.
     """
     _check_run(nr_fold, seed, jobs, repeat)
     nr_fold, seed, repeat = int(nr_fold), int(seed), int(repeat)
     problem, params = prepare(dataset, params, y=y, quiet=quiet, problem=problem)
     results, repeats = [], []
-    for r, s in enumerate(repetition_seeds(seed, repeat)):
-        _libsvm.srand(s)
-        folds = libsvm_folds(problem.y, nr_fold, stratified=params.is_classification,
-                             rand=_libsvm.rand)
-        plan = CVPlan(problem, params, folds, s, keep_decision_values=keep_decision_values)
-        step = None if progress is None else _repetition_progress(progress, r, repeat)
-        run_tasks(plan.tasks, jobs=1 if params.probability else jobs, progress=step)
-        result = plan.result()
+    first = None
+
+    def finish(r: int, result: CVResult) -> None:
+        nonlocal first
         if r == 0:
             first = result
         else:
-            repeats.append(repetition(result))
+            repeats.append((r, repetition(result)))
             if keep_repeats:
-                results.append(result)
-    return replace(first, repeats=tuple(repeats), repeat_results=tuple(results),
+                results.append((r, result))
+
+    seeds = repetition_seeds(seed, repeat)
+    if client is not None:
+        from . import cluster
+
+        if y is not None:
+            dataset = replace(dataset, y=problem.y)
+        with cluster.client_for(client) as ready:
+            _cross_validate_on_cluster(ready, dataset, problem, params, nr_fold, seeds,
+                                       keep_decision_values, progress, finish)
+    else:
+        for r, s in enumerate(seeds):
+            _libsvm.srand(s)
+            folds = libsvm_folds(problem.y, nr_fold, stratified=params.is_classification,
+                                 rand=_libsvm.rand)
+            plan = CVPlan(problem, params, folds, s, keep_decision_values=keep_decision_values)
+            step = None if progress is None else _repetition_progress(progress, r, repeat)
+            run_tasks(plan.tasks, jobs=1 if params.probability else jobs, progress=step)
+            finish(r, plan.result())
+    return replace(first, repeats=tuple(x for _, x in sorted(repeats, key=lambda t: t[0])),
+                   repeat_results=tuple(x for _, x in sorted(results, key=lambda t: t[0])),
                    data_name=getattr(dataset, "name", ""))
+
+
+def _cross_validate_on_cluster(client, dataset, problem, params: SvmParams, nr_fold: int,
+                               seeds: list[int], keep_decision_values: bool, progress,
+                               finish: Callable[[int, CVResult], None]) -> None:
+    """Every repetition's folds as tasks on a Dask cluster (:mod:`svmeval.cv.cluster`);
+    ``finish(r, result)`` as each repetition's last fold arrives (any order)."""
+    from . import cluster
+
+    with cluster.Session(client) as session:
+        _submit_repetitions(session, dataset, problem, params, nr_fold, seeds,
+                            keep_decision_values, progress, finish)
+
+
+def _submit_repetitions(session, dataset, problem, params, nr_fold, seeds, keep_decision_values,
+                        progress, finish) -> None:
+    from . import cluster
+
+    data = session.data(dataset)
+    jobs, plans, left = [], {}, {}
+    total = done = 0
+    for r, s in enumerate(seeds):
+        _libsvm.srand(s)  # the folds drawn here, as locally: the workers only train
+        folds = libsvm_folds(problem.y, nr_fold, stratified=params.is_classification,
+                             rand=_libsvm.rand)
+        if params.probability:  # -b 1 draws from rand() while training: one task, in order
+            jobs.append(cluster.Job(cluster.cv_task,
+                                    data + (params, nr_fold, s, keep_decision_values), (r, None),
+                                    priority=-r))
+            total += folds.n_folds
+            continue
+        plans[r] = CVPlan(problem, params, folds, s, keep_decision_values=keep_decision_values)
+        shipped = session.scatter(folds)
+        left[r] = folds.n_folds
+        total += folds.n_folds
+        jobs.extend(cluster.Job(cluster.fold_task,
+                                data + (shipped, params, (i,), plans[r].keep_decision_values),
+                                (r, i), priority=-r) for i in range(folds.n_folds))
+
+    def on_done(tag, output) -> None:
+        nonlocal done
+        r, i = tag
+        if i is None:
+            done += output.n_folds
+            finish(r, output)
+        else:
+            plans[r].store(i, output[0])
+            done += 1
+            left[r] -= 1
+            if left[r] == 0:
+                finish(r, plans.pop(r).result())
+        if progress is not None:
+            progress(done, total)
+
+    session.run(jobs, on_done)
 
 
 def repetition_seeds(seed: int, repeat: int) -> list[int]:

@@ -51,7 +51,10 @@ TAIL_WAIT = 1 / 3
 
 
 def available_cores() -> int:
-    """The cores this process may use."""
+    """The cores this process may use (or the calling thread: :func:`cores_limited`)."""
+    limit = getattr(_local, "cores", None)
+    if limit:
+        return limit
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
@@ -81,12 +84,30 @@ def wide_tail() -> bool:
     return environment is not None and omp_waits_passively(environment)
 
 
+_local = threading.local()
+
+
+class cores_limited:
+    """``with cores_limited(n):`` runs in the calling thread see ``n`` cores (a Dask worker's
+    task keeps LIBSVM's OpenMP threads within its own thread)."""
+
+    def __init__(self, n: int):
+        self.n = max(1, int(n))
+
+    def __enter__(self):
+        self.before = getattr(_local, "cores", None)
+        _local.cores = self.n
+        return self
+
+    def __exit__(self, *exc):
+        _local.cores = self.before
+
+
 # --- stopping the tasks of an interrupted run ------------------------------------------------
 class Cancelled(Exception):
     """Raised inside a task of a run that was interrupted or failed: it stops there."""
 
 
-_local = threading.local()
 _abandoned: set = set()  # futures of interrupted runs still inside LIBSVM
 _abandoned_lock = threading.Lock()
 

@@ -31,8 +31,8 @@ grid_options (LIBSVM's grid.py options, same meanings and defaults):
     "null"         -- do not grid with g
 -v n : n-fold cross validation (default 5)
 -svmtrain pathname : accepted for grid.py command lines; no effect (LIBSVM runs in-process)
--gnuplot {pathname | "null"} : accepted for grid.py command lines; no effect (-png is drawn
-    with matplotlib)
+-gnuplot {pathname | "null"} : "null" -- draw no picture (as grid.py without gnuplot); a
+    pathname is accepted and has no effect (-png is drawn with matplotlib)
 -out {pathname | "null"} : (default dataset.out)
     pathname -- set output file path and name
     "null"   -- do not output file
@@ -50,6 +50,9 @@ options svmeval-grid adds:
     direction comes from svmeval's registry; an undefined value ranks below every number
 --log2p begin,end,step : also search epsilon of epsilon-SVR (-s 3): p = 2^value
 --jobs N : folds trained at once (default: the cores); the results do not depend on it
+--dask ADDRESS : run the cells' folds on a Dask cluster: tcp://HOST:PORT of a running
+    scheduler, or local[:N] for N worker processes here (default: the cores); the same
+    lines, -out file and best cell as a local run (needs pip install 'svmeval[dask]')
 --seed N : seed C rand() with N before the folds are drawn (default 1, svm-train's)
 --pos-label L : the positive class of two-class data (default: 1 if present, else the larger)
 --zero-division 0|1|nan : how undefined per-class values enter averages (default 0)
@@ -64,7 +67,8 @@ svm_options: svm-train's options (-s -t -d -r -n -p -m -e -h -b -wi -q), as svme
 """
 
 _VALUE_OPTIONS = {"-log2c", "-log2g", "-v", "-svmtrain", "-gnuplot", "-out", "-png"}
-_LONG = {"criterion": str, "log2p": str, "jobs": int, "seed": int, "pos-label": float,
+_LONG = {"criterion": str, "log2p": str, "jobs": int, "dask": str, "seed": int,
+         "pos-label": float,
          "zero-division": str, "results": str, "refit": str, "kernel-memory": float}
 
 
@@ -78,6 +82,7 @@ class GridOptions:
     out: str | None = None
     png: str | None = None
     resume: str | None = None
+    draw: bool = True
     long: dict = field(default_factory=dict)
     svm_args: list = field(default_factory=list)
     help: bool = False
@@ -121,7 +126,9 @@ def parse_grid_args(argv: list[str]) -> GridOptions:
                 o.out = None if value == "null" else value
             elif arg == "-png":
                 o.png = value
-            continue  # -svmtrain, -gnuplot: accepted, no effect
+            elif arg == "-gnuplot":
+                o.draw = value != "null"
+            continue  # -svmtrain, a -gnuplot path: accepted, no effect
         if arg.startswith("--"):
             name, eq, value = arg[2:].partition("=")
             if name not in _LONG:
@@ -211,6 +218,13 @@ def _main(argv: list[str]) -> int:
     jobs, seed = long.get("jobs"), long.get("seed", 1)
     if jobs is not None and jobs < 1:
         raise OptionError("--jobs must be >= 1")
+    address = long.get("dask")
+    if address is not None:
+        from ..cv.cluster import parse_address
+        parse_address(address)
+        if jobs is not None:
+            raise OptionError("--jobs sets the local threads; with --dask the cluster's "
+                              "workers run the folds")
     if not 0 <= seed <= 2**32 - 1:
         raise OptionError("--seed must be between 0 and 4294967295 (C srand's unsigned int)")
     memory = long.get("kernel-memory")
@@ -219,6 +233,8 @@ def _main(argv: list[str]) -> int:
     results = long.get("results")
     if results is not None and os.path.splitext(results)[1].lower() not in (".csv", ".json"):
         raise OptionError(f"--results {results}: the file name must end in .csv or .json")
+    if not o.draw:
+        o.png = None
     outputs = [p for p in (o.out, o.png, results, long.get("refit")) if p]
     for path in outputs:
         if o.dataset != "-" and _same_file(path, o.dataset):
@@ -260,7 +276,8 @@ def _main(argv: list[str]) -> int:
                              folds=svm.nr_fold, criterion=criterion, seed=seed, jobs=jobs,
                              pos_label=long.get("pos-label"), zero_division=zero_division,
                              resume=resume, kernel_memory=memory, on_start=on_start,
-                             on_cell=on_cell, on_finish=on_finish, progress=progress)
+                             on_cell=on_cell, on_finish=on_finish, progress=progress,
+                             client=address)
     finally:
         if out_file is not None:
             out_file.close()

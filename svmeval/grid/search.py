@@ -197,9 +197,12 @@ class _Cells:
 def grid_search(*args, **kwargs) -> "GridResult":
     """(Documented below: :func:`_grid_search`'s signature and text.) The search holds C's
     global state (rand(), the print hook, OpenMP threads) for its whole run."""
+    import contextlib
+
     from ..cv import _libsvm
 
-    return _libsvm.c_state(_grid_search)(*args, **kwargs)
+    with contextlib.ExitStack() as stack:  # a cluster connected for the search, closed after
+        return _libsvm.c_state(_grid_search)(*args, _stack=stack, **kwargs)
 
 
 def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAULT_LOG2C,
@@ -209,7 +212,7 @@ def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAUL
                 kernel_memory: float | None = None, share: bool | None = None,
                 on_start: Callable | None = None, on_cell: Callable | None = None,
                 on_finish: Callable | None = None,
-                progress: Callable | None = None) -> GridResult:
+                progress: Callable | None = None, client=None, _stack=None) -> GridResult:
     """Search C and gamma (and epsilon-SVR's epsilon) as LIBSVM's grid.py does.
 
     ``dataset``: a :class:`~svmeval.io.Dataset` or a file name. ``params``: the other LIBSVM
@@ -220,7 +223,9 @@ def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAUL
     folds are drawn (1 = svm-train's). ``jobs``: folds trained at once (results do not depend on
     it). ``resume``: cell -> value already known (a ``-out`` file's, :func:`rules.read_out`).
     ``share``: force (True) or forbid (False) the shared kernel; default: the cost model within
-    ``kernel_memory`` MB.
+    ``kernel_memory`` MB. ``client``: a ``distributed.Client``, or an address (``tcp://host:8786``,
+    ``local[:N]``): the cells' folds run as tasks on that Dask cluster
+    (:mod:`svmeval.cv.cluster`), with the same results as here.
 
     ``on_start()`` is called when every argument has been checked, before the first training;
     ``on_cell(cell_result, best_so_far)`` is called for every cell in grid.py's order (a cell
@@ -265,6 +270,10 @@ def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAUL
     _libsvm.srand(seed)
     the_folds = libsvm_folds(problem.y, folds, stratified=base.is_classification,
                              rand=_libsvm.rand)
+    if client is not None and todo:  # connected (workers checked) before anything is written
+        from ..cv import cluster
+
+        client = _stack.enter_context(cluster.client_for(client))
     if on_start:
         on_start()
     cells.advance()  # resumed cells at the head of the order
@@ -283,6 +292,10 @@ def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAUL
         if progress:
             progress(done, total, cells.best)
 
+    if client is not None and base.probability:
+        _run_on_cluster(client, dataset, problem, base, todo, {}, the_folds, seed, False,
+                        kernel_memory, complete)
+        return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base)
     if base.probability:
         # -b 1 trains with C rand() (probability's inner CV): each cell alone, its folds in
         # order after srand(seed), exactly as one svm-train process per cell
@@ -302,6 +315,10 @@ def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAUL
             memory_mb=kernel_memory or shared_kernel.DEFAULT_MEMORY_MB)
         share = plan.share
     share = share and base.kernel_type in shared_kernel.SHAREABLE
+    if client is not None:
+        _run_on_cluster(client, dataset, problem, base, todo, groups, the_folds, seed, share,
+                        kernel_memory, complete)
+        return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base)
 
     def run(plans_by_cell, kernel=None):
         """Run the folds of these cells as one batch of tasks, longest first."""
@@ -335,6 +352,79 @@ def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAUL
     else:
         run({c: engine.CVPlan(problem, cell_params(base, c), the_folds, seed) for c in todo})
     return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base)
+
+
+def _run_on_cluster(client, dataset, problem, base: SvmParams, todo: list, groups: dict, folds,
+                    seed: int, share: bool, kernel_memory, complete: Callable) -> None:
+    """The cells' folds as tasks on a Dask cluster; ``complete(cell, result)`` in this thread
+    as each cell's last fold arrives. The data and the folds go to each worker once; with
+    ``share``, each gamma's tasks prefer one worker, which computes its kernel once."""
+    from ..cv import cluster
+
+    with cluster.Session(client) as session:
+        _submit_cells(session, dataset, problem, base, todo, groups, folds, seed, share,
+                      kernel_memory, complete)
+
+
+def _submit_cells(session, dataset, problem, base, todo, groups, folds, seed, share,
+                  kernel_memory, complete) -> None:
+    from ..cv import cluster, engine
+    from ..cv import kernel as shared_kernel
+
+    data = session.data(dataset)
+    jobs = []
+    if base.probability:  # -b 1: a cell is one task, its folds in order after srand(seed)
+        for cell in todo:
+            jobs.append(cluster.Job(cluster.cv_task,
+                                    data + (cell_params(base, cell), folds.n_folds, seed, False),
+                                    (cell, None), priority=_cost(cell)))
+    else:
+        shipped = session.scatter(folds)
+        memory = kernel_memory or shared_kernel.DEFAULT_MEMORY_MB
+        # the costliest gammas first: their tasks end early, the cheap ones fill the tail
+        weight = {key: sum(_weight(c) for c in group) for key, group in groups.items()}
+        ranked = sorted(groups, key=lambda key: -weight[key])
+        rank = {cell: g for g, key in enumerate(ranked) for cell in groups[key]}
+        n_groups = len(groups)
+        pieces = cluster.split_folds(folds.n_folds, len(todo), len(session.workers()))
+        for cell in todo:
+            own = cell_params(base, cell)
+            if share:  # one gamma's tasks together on one worker, its longest first
+                args = (shared_kernel.SharedKernel.train_params(own), own, memory)
+                priority, group = (n_groups - rank[cell]) * 1e6 + _cost(cell), rank[cell]
+            else:
+                args = (own,)
+                priority, group = _cost(cell), None
+            for part in pieces:
+                jobs.append(cluster.Job(cluster.fold_task,
+                                        data + (shipped, args[0], part, False) + args[1:],
+                                        (cell, part), priority=priority, group=group,
+                                        cost=_weight(cell) * len(part)))
+    plans: dict = {}
+    left: dict = {}
+
+    def on_done(tag, outputs) -> None:
+        cell, part = tag
+        if part is None:
+            complete(cell, outputs)
+            return
+        plan = plans.get(cell)
+        if plan is None:
+            plan = plans[cell] = engine.CVPlan(problem, cell_params(base, cell), folds, seed)
+            left[cell] = folds.n_folds
+        for i, output in zip(part, outputs):
+            plan.store(i, output)
+        left[cell] -= len(part)
+        if left[cell] == 0:
+            del left[cell]
+            complete(cell, plans.pop(cell).result())
+
+    session.run(jobs, on_done)
+
+
+def _weight(cell: Cell) -> float:
+    """A guess at a cell's relative training time (for balancing, not ordering)."""
+    return 2.0 ** (_cost(cell) / 4)
 
 
 def _cost(cell: Cell) -> float:

@@ -1,0 +1,469 @@
+"""svmeval's fold tasks on a Dask distributed cluster (``--dask ADDRESS``, ``client=``).
+
+The client side draws the folds (C ``rand()`` after ``srand(seed)``, as locally), checks every
+parameter, and sends tasks that carry only a fold number, the parameters and two references: the
+data set, scattered to every worker once, and the folds (one small array per seed). A worker runs
+svmeval's own fold code (:meth:`~svmeval.cv.engine.CVPlan.fold_output`) on one OpenMP thread
+per Dask thread and sends back the fold's predictions and scores, which the client stores where
+the local run would: results are bit-identical to a local run whatever the order in which tasks
+finish or the worker that ran them (a task that a dead worker lost is rerun by Dask).
+
+Each worker builds the LIBSVM problem of a scattered data set once, and a shared kernel
+(:class:`~svmeval.cv.kernel.SharedKernel`) once per gamma it runs tasks of: the tasks of one
+gamma prefer one worker (loose restrictions, so Dask's work stealing still balances the load),
+and a worker that steals one computes that kernel too.
+
+``-b 1`` trains with C ``rand()`` (probability's inner CV), so a cross-validation there is one
+task that runs its folds in order after ``srand(seed)``, as the local run does.
+
+Only this module imports dask; nothing imports it without ``--dask`` or a client.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import re
+import sys
+import threading
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from ..errors import SvmevalError
+from .._version import __version__
+
+INSTALL_HINT = "--dask needs the optional dask and distributed: pip install 'svmeval[dask]'"
+
+#: seconds to wait for the scheduler to answer, and for a first worker to join it
+CONNECT_TIMEOUT = 10
+WORKER_TIMEOUT = 60
+
+
+class ClusterError(SvmevalError):
+    """A cluster that cannot be used: dask missing, an unreachable scheduler, unfit workers."""
+
+
+def _distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError(INSTALL_HINT) from None
+    return distributed
+
+
+_LOCAL = re.compile(r"local(?::(\d+))?\Z")
+
+
+def parse_address(address: str) -> tuple[str, int | None]:
+    """``("local", N or None)`` for ``local[:N]``, else ``("remote", None)``; raises
+    :class:`ClusterError` for ``local:0`` or an empty address."""
+    text = str(address).strip()
+    if not text:
+        raise ClusterError("--dask needs an address: tcp://HOST:PORT of a scheduler, or local[:N]")
+    match = _LOCAL.match(text)
+    if match:
+        n = match.group(1)
+        if n is not None and int(n) < 1:
+            raise ClusterError(f"--dask {text}: a local cluster needs at least 1 worker")
+        return "local", int(n) if n is not None else None
+    return "remote", None
+
+
+#: the local cluster's settings: the data stay on every worker for the whole run (no replica
+#: dropped by the active memory manager, which would send them again), and the workers' C
+#: allocator keeps glibc's defaults (Dask's MALLOC_TRIM_THRESHOLD_ turns off glibc's adaptive
+#: mmap threshold, and LIBSVM trains about 10% slower under it)
+LOCAL_CONFIG = {
+    "distributed.scheduler.active-memory-manager.start": False,
+    "distributed.nanny.pre-spawn-environ": {
+        "OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1, "OPENBLAS_NUM_THREADS": 1},
+}
+
+
+_TRACKER_QUIET = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+
+@contextlib.contextmanager
+def _environment_kept():
+    """Dask's nanny writes its workers' variables into this process's environment: undo it."""
+    before = dict(os.environ)
+    try:
+        yield
+    finally:
+        for key in [k for k in os.environ if k not in before]:
+            del os.environ[key]
+        os.environ.update(before)
+
+
+@contextlib.contextmanager
+def connect(address: str, *, worker_timeout: float = WORKER_TIMEOUT) -> Iterator:
+    """A ``distributed.Client`` for ``address``, closed at the end.
+
+    ``local[:N]`` starts a LocalCluster of N single-threaded worker processes on this machine
+    (default: the cores) and closes it at the end; anything else is a running scheduler's
+    address (``tcp://host:8786``). The workers are checked to run this svmeval version. Every
+    failure is a :class:`ClusterError` naming the address.
+    """
+    kind, n = parse_address(address)
+    distributed = _distributed()
+    import logging
+
+    cluster = None
+    if kind == "local":
+        import dask
+
+        from .schedule import available_cores
+
+        # multiprocessing's resource tracker (a process started with this interpreter's -W
+        # options) warns about the local workers' semaphores when Ctrl-C ends the command
+        # at once; the operating system frees them
+        if _TRACKER_QUIET not in sys.warnoptions:
+            sys.warnoptions.append(_TRACKER_QUIET)
+        try:
+            with dask.config.set(LOCAL_CONFIG), _environment_kept():
+                cluster = distributed.LocalCluster(
+                    n_workers=n or available_cores(), threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=logging.CRITICAL, host="127.0.0.1")
+            client = distributed.Client(cluster, timeout=CONNECT_TIMEOUT)
+        except Exception as exc:  # noqa: BLE001 - any failure to start is one line
+            if cluster is not None:
+                _close(None, cluster)
+            raise ClusterError(f"--dask {address}: cannot start a local cluster: "
+                               f"{_reason(exc)}") from None
+    else:
+        _quiet_distributed_logs(logging)
+        try:
+            client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+        except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ValueError, ...
+            raise ClusterError(f"cannot reach the Dask scheduler at {address}: "
+                               f"{_reason(exc)}") from None
+    try:
+        check_workers(client, address, timeout=worker_timeout)
+        yield client
+    except KeyboardInterrupt:
+        # Ctrl-C: leave at once; the client and a local cluster close in the background (a
+        # command exits right away, and a local cluster's workers with it)
+        _in_background(_close, client, cluster)
+        raise
+    except BaseException:
+        _close(client, cluster)
+        raise
+    _close(client, cluster)
+
+
+@contextlib.contextmanager
+def client_for(client) -> Iterator:
+    """A ready client from what a library call was given: a ``distributed.Client`` (its
+    workers checked, left open) or an address (:func:`connect`, closed at the end)."""
+    if isinstance(client, (str, os.PathLike)):
+        with connect(os.fspath(client)) as ready:
+            yield ready
+        return
+    if not (hasattr(client, "submit") and hasattr(client, "scatter")):
+        from ..errors import ArgumentError
+        raise ArgumentError("client", f"must be a distributed.Client or a scheduler address "
+                            f"(or local[:N]), got {type(client).__name__}")
+    check_workers(client)
+    yield client
+
+
+def _close(client, cluster) -> None:
+    if client is not None:
+        with contextlib.suppress(BaseException):
+            client.close(timeout=5)
+    if cluster is not None:
+        with contextlib.suppress(BaseException):
+            cluster.close(timeout=5)
+
+
+def _in_background(function, *args) -> None:
+    threading.Thread(target=function, args=args, daemon=True,
+                     name="svmeval-cluster-close").start()
+
+
+def _quiet_distributed_logs(logging) -> None:
+    """distributed logs reconnection attempts at WARNING to stderr: svmeval reports errors
+    itself, in one line."""
+    for name in ("distributed.client", "distributed.core", "distributed.comm",
+                 "distributed.batched"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+
+
+def _reason(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def check_workers(client, address: str = "", *, timeout: float = WORKER_TIMEOUT) -> dict:
+    """Wait for at least one worker and check that every worker runs this svmeval version;
+    returns worker address -> version. Raises :class:`ClusterError`."""
+    where = address or _address_of(client)
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except Exception:  # noqa: BLE001 - TimeoutError and friends
+        raise ClusterError(f"no Dask worker joined the scheduler at {where} within "
+                           f"{timeout:g} s") from None
+    try:
+        versions = client.run(_worker_version)
+    except Exception as exc:  # noqa: BLE001 - a worker without svmeval fails to unpickle
+        raise ClusterError(f"the Dask workers at {where} cannot run svmeval "
+                           f"({_reason(exc)}): install svmeval {__version__} on every worker"
+                           ) from None
+    wrong = {w: v for w, v in versions.items() if v != __version__}
+    if wrong:
+        worker, version = sorted(wrong.items())[0]
+        raise ClusterError(f"the Dask worker {worker} at {where} runs svmeval {version}, "
+                           f"this is {__version__}: install the same version on every worker")
+    return versions
+
+
+def _address_of(client) -> str:
+    try:
+        return str(client.scheduler.address)
+    except Exception:  # noqa: BLE001
+        return "the client's scheduler"
+
+
+def _worker_version() -> str:
+    from .._version import __version__ as version
+    return version
+
+
+# --- running tasks ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Job:
+    """One task: ``function(*args)`` on a worker; ``tag`` identifies it to the caller;
+    ``priority``: higher first; ``group``: the tasks of a group prefer one worker (they share
+    what it keeps, a kernel); ``cost``: a guess at the task's time, to balance the groups."""
+
+    function: Callable
+    args: tuple
+    tag: object
+    priority: float = 0.0
+    group: object = None
+    cost: float = 1.0
+
+
+class Session:
+    """Tasks of one run on a client: the data scattered once, tasks submitted, outputs handed
+    back in the calling thread as they arrive."""
+
+    _ids = itertools.count()
+
+    def __init__(self, client):
+        self.client = client
+        #: names this run's tasks and what workers keep for it
+        self.token = f"svmeval-{os.getpid()}-{next(self._ids)}-{uuid.uuid4().hex[:8]}"
+        self._futures: list = []
+        self._data = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if kind is not None and issubclass(kind, KeyboardInterrupt):
+            _in_background(self.close)  # Ctrl-C: leave at once
+        else:
+            self.close()
+
+    def close(self) -> None:
+        """Tell the workers to drop what they keep for this run."""
+        self.cancel()
+        self._data = None
+        with contextlib.suppress(Exception):
+            self.client.run(forget, self.token)
+
+    def data(self, dataset):
+        """The data set, scattered to every worker once; a task's first two arguments."""
+        if self._data is None:
+            self._data = self.scatter(dataset)
+        return (self.token, self._data)
+
+    def scatter(self, value):
+        """``value`` on every worker (sent once, referenced by the tasks)."""
+        try:
+            return self.client.scatter(value, broadcast=True, hash=False)
+        except Exception as exc:  # noqa: BLE001
+            raise ClusterError(f"cannot send the data to the Dask workers at "
+                               f"{_address_of(self.client)}: {_reason(exc)}") from None
+
+    def workers(self) -> list[str]:
+        try:
+            return sorted(self.client.scheduler_info().get("workers", {}))
+        except Exception:  # noqa: BLE001
+            return []
+
+    def run(self, jobs: list[Job], on_done: Callable[[object, object], None]) -> None:
+        """Submit every job and call ``on_done(tag, output)`` for each as it finishes. A job
+        group prefers one worker (Dask may still move its tasks to an idle worker).
+        Ctrl-C cancels what is left."""
+        distributed = _distributed()
+        place = _place_groups(jobs, self.workers())
+        futures = {}
+        for k, job in enumerate(jobs):
+            extra = {}
+            if job.group in place:
+                extra = {"workers": [place[job.group]], "allow_other_workers": True}
+            future = self.client.submit(job.function, *job.args, pure=False,
+                                        key=f"{self.token}-{k}",
+                                        priority=job.priority, **extra)
+            futures[future] = job.tag
+        self._futures = list(futures)
+        try:
+            for future in distributed.as_completed(list(futures)):
+                try:
+                    output = future.result()
+                except distributed.KilledWorker as exc:
+                    raise ClusterError(f"the Dask workers running a task kept dying: "
+                                       f"{_reason(exc)}") from None
+                except (distributed.CancelledError, distributed.comm.CommClosedError,
+                        OSError) as exc:
+                    raise ClusterError(f"lost the Dask scheduler at "
+                                       f"{_address_of(self.client)}: {_reason(exc)}") from None
+                on_done(futures.pop(future), output)
+                future.release()
+        except KeyboardInterrupt:
+            raise  # the pending tasks are cancelled on the way out (__exit__)
+        except BaseException:
+            self.cancel()
+            raise
+
+    def cancel(self) -> None:
+        """Cancel the tasks still pending (Ctrl-C, an error)."""
+        pending = [f for f in self._futures if not f.done()]
+        if pending:
+            with contextlib.suppress(BaseException):
+                self.client.cancel(pending, asynchronous=False)
+
+
+def _place_groups(jobs: list[Job], workers: list[str]) -> dict:
+    """group -> worker: the costliest groups first, each on the worker with the least work so
+    far (longest processing time first)."""
+    cost: dict = {}
+    for job in jobs:
+        if job.group is not None:
+            cost[job.group] = cost.get(job.group, 0.0) + job.cost
+    if not workers or not cost:
+        return {}
+    load = {w: 0.0 for w in workers}
+    place = {}
+    for group in sorted(cost, key=lambda g: -cost[g]):
+        worker = min(workers, key=lambda w: load[w])
+        place[group] = worker
+        load[worker] += cost[group]
+    return place
+
+
+# --- the worker side ----------------------------------------------------------------------------
+# A worker process keeps, per run (its token), the LIBSVM problem of the data and the shared
+# kernels it computed, until the run's client says it is done (:func:`forget`); at most a few
+# runs' problems and ``memory_mb`` of kernels are kept in any case. They are keyed by the run,
+# not by the data object: Dask may drop a worker's copy of the data and fetch it again (its
+# active memory manager), and the kernels stay valid.
+_worker_lock = threading.Lock()
+_problems: "OrderedDict[str, object]" = OrderedDict()  # run token -> LIBSVM problem
+_kernels: "OrderedDict[tuple, object]" = OrderedDict()  # (run token, kernel key) -> kernel
+_kernel_locks: dict = {}
+_quiet_set = []
+_stats = {"problems": 0, "kernels": 0}
+#: problems kept at once by a worker (runs of several clients sharing a cluster)
+KEEP_PROBLEMS = 4
+
+
+def worker_stats() -> dict:
+    """What this worker process has built: LIBSVM problems and shared kernels (counts)."""
+    with _worker_lock:
+        return dict(_stats)
+
+
+def forget(token: str) -> None:
+    """Drop what this worker keeps for the run ``token`` (sent by the client at the end)."""
+    with _worker_lock:
+        _problems.pop(token, None)
+        for key in [k for k in _kernels if k[0] == token]:
+            del _kernels[key]
+
+
+def worker_problem(token: str, dataset):
+    """The LIBSVM problem of a run's data set, built once per worker process."""
+    from . import _libsvm
+
+    with _worker_lock:
+        problem = _problems.get(token)
+        if problem is None:
+            problem = _libsvm.make_problem(dataset)
+            _problems[token] = problem
+            _stats["problems"] += 1
+            while len(_problems) > KEEP_PROBLEMS:
+                _problems.popitem(last=False)
+        else:
+            _problems.move_to_end(token)
+        if not _quiet_set:  # LIBSVM's messages would go to the worker's log: nowhere
+            _libsvm.set_quiet(True)
+            _quiet_set.append(True)
+    return problem
+
+
+def worker_kernel(token: str, dataset, params, memory_mb: float):
+    """The shared kernel of ``params`` (the cell's own kernel parameters) on a run's data,
+    computed once per worker (on the task's one thread) and kept while it fits ``memory_mb``
+    with the others this worker holds (least recently used dropped first)."""
+    from .kernel import SharedKernel, kernel_key
+
+    problem = worker_problem(token, dataset)
+    key = (token, kernel_key(params))
+    with _worker_lock:
+        lock = _kernel_locks.setdefault(key, threading.Lock())
+    with lock:  # a second task of the same gamma waits for the first one's kernel
+        with _worker_lock:
+            kernel = _kernels.get(key)
+            if kernel is not None:
+                _kernels.move_to_end(key)
+                return kernel
+        kernel = SharedKernel(problem, params, threads=1)
+        with _worker_lock:
+            _stats["kernels"] += 1
+            _kernels[key] = kernel
+            budget = memory_mb * 2**20
+            while len(_kernels) > 1 and sum(k.nbytes for k in _kernels.values()) > budget:
+                _kernels.popitem(last=False)
+            _kernel_locks.pop(key, None)
+        return kernel
+
+
+def fold_task(token: str, dataset, folds, params, fold_numbers: tuple,
+              keep_decision_values: bool, kernel_params=None, memory_mb: float = 0.0) -> list:
+    """On a worker: the folds ``fold_numbers`` of the CV of ``params`` over ``folds``, in that
+    order; their :class:`~svmeval.cv.engine.FoldOutput`\\ s. With ``kernel_params`` the folds
+    train on that kernel shared (``params`` then has LIBSVM's precomputed kernel)."""
+    from .engine import CVPlan
+
+    problem = worker_problem(token, dataset)
+    if kernel_params is not None:
+        problem = worker_kernel(token, dataset, kernel_params, memory_mb).cv_problem
+    plan = CVPlan(problem, params, folds, 0, keep_decision_values=keep_decision_values,
+                  collect=False)
+    return [plan.fold_output(i, 1) for i in fold_numbers]
+
+
+def split_folds(n_folds: int, n_tasks: int, n_workers: int) -> list[tuple]:
+    """The folds of one cross-validation cut into tasks: whole when there are many tasks for
+    the workers (a Dask task costs about a millisecond of scheduling, a fold can take less),
+    else into pieces, down to one fold each, until there are about four tasks per worker."""
+    pieces = max(1, min(n_folds, -(-4 * max(1, n_workers) // max(1, n_tasks))))
+    return [tuple(range(n_folds))[k::pieces] for k in range(pieces)]
+
+
+def cv_task(token: str, dataset, params, nr_fold: int, seed: int, keep_decision_values: bool):
+    """On a worker: a whole cross-validation, folds in order after ``srand(seed)`` (``-b 1``)."""
+    from . import engine
+    from .schedule import cores_limited
+
+    problem = worker_problem(token, dataset)
+    with cores_limited(1):  # LIBSVM's OpenMP threads within this task's one Dask thread
+        return engine.cross_validate(dataset, params, nr_fold, seed=seed, jobs=1, quiet=True,
+                                     problem=problem,
+                                     keep_decision_values=keep_decision_values)
