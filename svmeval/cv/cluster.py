@@ -126,7 +126,10 @@ def connect(address: str, *, worker_timeout: float = WORKER_TIMEOUT) -> Iterator
             with dask.config.set(LOCAL_CONFIG), _environment_kept():
                 cluster = distributed.LocalCluster(
                     n_workers=n or available_cores(), threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=logging.CRITICAL, host="127.0.0.1")
+                    dashboard_address=None, silence_logs=logging.CRITICAL, host="127.0.0.1",
+                    # the scheduler's HTTP routes on a free port, not Dask's 8787 (and no
+                    # warning when another cluster holds it)
+                    scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"})
             client = distributed.Client(cluster, timeout=CONNECT_TIMEOUT)
         except Exception as exc:  # noqa: BLE001 - any failure to start is one line
             if cluster is not None:
