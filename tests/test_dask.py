@@ -131,7 +131,8 @@ def test_grid_on_the_cluster_prints_and_writes_what_the_local_run_does(dask_clus
 
 @pytest.mark.parametrize("name,extra", [
     ("heart_scale", ["--full"]),
-    ("dna.scale", ["-b", "1", "--format", "json"]),
+    ("iris.scale", ["-b", "1", "--format", "json"]),
+    ("dna.scale", ["--format", "json"]),
     ("housing_scale", ["-s", "3", "--format", "csv"]),
 ])
 def test_repeated_cv_on_the_cluster_is_the_local_run(dask_cluster, tmp_path, name, extra):
