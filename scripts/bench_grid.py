@@ -22,6 +22,11 @@ run, one contender after another:
 Times are wall-clock seconds of the search (data read once per contender and left out). The
 table gives the ratios svmeval/grid.py and svmeval/skl and whether every cell's accuracy equals
 grid.py's way (``identical``).
+
+``--dask ADDRESS`` (e.g. ``local:2``) instead compares svmeval-grid on the local threads with the
+same search through that Dask cluster (issue 12's overhead): the search alone, and with the
+cluster's start and close (a local cluster) included; ``identical``: every cell's value and the
+best cell equal.
 """
 
 from __future__ import annotations
@@ -97,6 +102,53 @@ def svmeval_way(path, log2c, log2g, jobs=None):
                                          for r in result.cells}
 
 
+def dask_way(path, log2c, log2g, address):
+    from svmeval import grid_search
+    from svmeval.cv import cluster
+    from svmeval.io.data import read_dataset
+    ds = read_dataset(path)
+    start = time.perf_counter()
+    with cluster.connect(address) as client:
+        ready = time.perf_counter()
+        result = grid_search(ds, log2c=log2c, log2g=log2g, client=client)
+        done = time.perf_counter()
+    closed = time.perf_counter()
+    return done - ready, closed - start, {(r.cell.log2c, r.cell.log2g): r.value
+                                          for r in result.cells}, result.best.cell
+
+
+def bench_dask(args, sets, log2c, log2g):
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in sets:
+            path = _data(name, tmp)
+            t_local, values = svmeval_way(path, log2c, log2g)
+            t_dask, t_all, remote, best = dask_way(path, log2c, log2g, args.dask)
+            same = "yes" if remote == values else "NO"
+            rows.append((name, len(values), t_local, t_dask, t_all, same))
+            print(f"{name}: local {t_local:.1f}s  dask {t_dask:.1f}s ({t_all:.1f}s with the "
+                  f"cluster's start)  identical {same}", file=sys.stderr, flush=True)
+    print(f"svmeval-grid on {len(os.sched_getaffinity(0))} cores: local threads vs --dask "
+          f"{args.dask}; grid log2c {args.log2c} x log2g {args.log2g}; 5-fold; seconds")
+    print("| set | cells | local threads | dask (search) | dask (with start) | overhead | "
+          "overhead with start | identical |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, n, tl, td, ta, same in rows:
+        print(f"| {name} | {n} | {tl:.1f} | {td:.1f} | {ta:.1f} | {100 * (td / tl - 1):+.0f}% | "
+              f"{100 * (ta / tl - 1):+.0f}% | {same} |")
+
+
+def _data(name, tmp):
+    src = DATA / name
+    path = str(src)
+    if SETS.get(name):
+        path = os.path.join(tmp, f"{name}.{SETS[name]}")
+        with open(src) as fh, open(path, "w") as out:
+            for _, line in zip(range(SETS[name]), fh):
+                out.write(line)
+    return path
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sets", default=",".join(SETS))
@@ -104,9 +156,13 @@ def main():
     ap.add_argument("--log2g", default="3,-15,-2")
     ap.add_argument("--cores", type=int, default=len(os.sched_getaffinity(0)))
     ap.add_argument("--skip", default="", help="contenders to leave out: grid.py,skl")
+    ap.add_argument("--dask", metavar="ADDRESS",
+                    help="compare local threads with a Dask cluster (local:2, tcp://...)")
     args = ap.parse_args()
     from svmeval.grid.rules import job_order
     log2c, log2g = parse_range(args.log2c), parse_range(args.log2g)
+    if args.dask:
+        return bench_dask(args, args.sets.split(","), log2c, log2g)
     cells = [(c.log2c, c.log2g) for c in job_order(log2c, log2g)]
     cs = sorted({c for c, _ in cells})
     gs = sorted({g for _, g in cells})
@@ -114,13 +170,7 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.sets.split(","):
-            src = DATA / name
-            path = str(src)
-            if SETS.get(name):
-                path = os.path.join(tmp, f"{name}.{SETS[name]}")
-                with open(src) as fh, open(path, "w") as out:
-                    for _, line in zip(range(SETS[name]), fh):
-                        out.write(line)
+            path = _data(name, tmp)
             load = os.getloadavg()[0]
             t_sv, values = svmeval_way(path, log2c, log2g)
             t_grid, rates = (grid_py_way(path, cells, args.cores) if "grid.py" not in skip

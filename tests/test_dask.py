@@ -406,3 +406,16 @@ def test_local_cluster_leaves_the_environment_as_it_was():
     (worker_env,) = env.values()
     assert "MALLOC_TRIM_THRESHOLD_" not in worker_env  # glibc's adaptive defaults for LIBSVM
     assert ROOT.exists()
+
+
+def test_without_dask_option_dask_is_never_imported(tmp_path):
+    code = ("import sys, io, contextlib\n"
+            "from svmeval.cli import main\nfrom svmeval.grid.cli import main as grid\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    assert main(['-q', '-v', '5', '--repeat', '2', {str(data_set('heart_scale'))!r}]) == 0\n"
+            f"    assert grid(['-q', '-log2c', '1,3,2', '-log2g', '-3,-1,2', '-out', 'null', "
+            f"'-gnuplot', 'null', {str(data_set('heart_scale'))!r}]) == 0\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == "[]"
