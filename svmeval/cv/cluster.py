@@ -188,11 +188,11 @@ def _in_background(function, *args) -> None:
 
 
 def _quiet_distributed_logs(logging) -> None:
-    """distributed logs reconnection attempts at WARNING to stderr: svmeval reports errors
-    itself, in one line."""
+    """distributed logs reconnection attempts and a lost scheduler to stderr: svmeval reports
+    errors itself, in one line."""
     for name in ("distributed.client", "distributed.core", "distributed.comm",
                  "distributed.batched"):
-        logging.getLogger(name).setLevel(logging.ERROR)
+        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def _reason(exc: BaseException) -> str:
