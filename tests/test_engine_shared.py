@@ -12,6 +12,7 @@ from conftest import data_set, libsvm_cv
 
 from svmeval.cv import kernel as shared_kernel
 from svmeval.cv.engine import cross_validate, prepare, repetition_seeds
+from svmeval.cv.kernel import plan_sharing
 from svmeval.io.data import read_dataset
 from svmeval.options import parse_args
 from svmeval.params import PRECOMPUTED
@@ -206,7 +207,7 @@ def test_the_cost_model_decides_by_default(monkeypatch, built):
     decisions = set()
     # two folds of one repetition: too few trainings to pay for any kernel matrix
     for name, options, k, repeat in [("heart_scale", "-t 0", 5, 1), ("heart_scale", "", 2, 1),
-                                     ("heart_scale", "-c 4", 10, 2)]:
+                                     ("heart_scale", "-c 4", 10, 2), ("heart_scale", "", 5, 4)]:
         path = data_set(name)
         ds = read_dataset(path)
         params = params_of(options)
@@ -226,11 +227,28 @@ def test_the_cost_model_decides_by_default(monkeypatch, built):
 
 
 def test_command_line_shares_on_its_own(built, tmp_path):
-    """``svmeval -v 5`` needs no option: the cost model decides, the predictions stay LIBSVM's."""
+    """``svmeval -v 5 --repeat 3`` needs no option: the cost model decides, the predictions
+    stay LIBSVM's."""
     from svmeval import cli
 
     path = data_set("heart_scale")
     out = tmp_path / "pred"
-    assert cli.main(["-q", "-t", "0", "-v", "5", "--predictions", str(out), str(path)]) == 0
-    assert len(built) == 1  # a linear kernel on heart_scale: sharing pays
+    assert cli.main(["-q", "-t", "0", "-v", "5", "--repeat", "3", "--predictions", str(out),
+                     str(path)]) == 0
+    assert len(built) == 1  # a linear kernel for 3 x 5 folds of heart_scale: sharing pays
     assert np.array_equal(np.loadtxt(out), libsvm_cv(path, "-t 0", 5))
+
+
+def test_cost_model_for_single_and_repeated_cross_validations():
+    """Calibrated on measured runs (svmeval/cv/kernel.py): one 5-fold RBF cross-validation
+    never shares, one of 10 folds only with over 50 features a row (easy data such as mushrooms
+    ran 2-3x slower on a shared kernel); repetitions of sparse data and a default grid do."""
+    rbf, linear = params_of("-g 0.1"), params_of("-t 0")
+    for per_row in (4, 14, 21, 46, 200):
+        assert not plan_sharing(2000, 2000 * per_row, rbf, 5, 5).share, per_row
+        assert plan_sharing(2000, 2000 * per_row, rbf, 10, 10).share == (per_row > 50), per_row
+    assert not plan_sharing(8124, 8124 * 21, linear, 5, 5).share  # mushrooms -t 0 -v 5
+    assert plan_sharing(2000, 2000 * 14, rbf, 3 * 5, 5).share  # a9a's 2,000 rows, --repeat 3
+    assert plan_sharing(2000, 2000 * 46, rbf, 3 * 5, 5).share  # dna, --repeat 3
+    assert plan_sharing(3089, 3089 * 4, rbf, 11 * 5, 5).share  # svmguide1, 11 C per gamma
+    assert not plan_sharing(3089, 3089 * 4, rbf, 3 * 5, 5).share  # svmguide1, --repeat 3

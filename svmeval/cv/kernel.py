@@ -172,15 +172,23 @@ class SharingPlan:
 # Cost model, in units of one kernel-value lookup in a precomputed matrix (two dependent loads).
 # Measured with scripts/bench_grid.py on two cores: a feature-space kernel value costs about
 # one lookup plus a fraction per stored feature of the two rows (the sparse merge) and exp.
-# Checked for plain 5-fold RBF cross-validations (CPU seconds of the folds on one thread, the
-# kernel built or not): the estimated gain was within 0.1 of the measured one on heart_scale
-# (1.0 / 1.0-1.1), a9a's first 2,000 rows (1.1 / 1.1) and svmguide1 (0.8 / 0.9, not shared).
-# The model knows nothing of the solver's own work: a linear kernel on svmguide1's 4 unscaled
-# features is estimated at 1.2 but measured at 0.9 (its folds spend their time iterating).
 _EVAL_BASE = 1.0
 _EVAL_PER_NONZERO = 0.12
-#: estimated fraction of a fold's training rows whose kernel column LIBSVM computes
-_COLUMNS_FRACTION = 0.35
+#: the fraction of a fold's training rows whose kernel column LIBSVM computes (and of its rows
+#: that become support vectors): a cautious figure, for it varies with the data and with C.
+#: At C = 1 it is about 0.35 on a9a and svmguide1 but 0.06 on mushrooms, an easy problem with
+#: few support vectors; a small C (many support vectors at the bound) raises it. Sharing gains
+#: at most 1.4x on one 5-fold RBF cross-validation and can lose far more, so the model assumes
+#: few columns. Measured with it (two cores, wall seconds on the features / on a shared
+#: kernel), it shares none of heart_scale -v 5 (0.014 / 0.015), a9a's first 2,000 rows -v 5
+#: (0.48 / 0.49), svmguide1 -v 5 (1.2 / 1.4), mushrooms -v 5 (2.3 / 6.7) and -v 10 (4.0 /
+#: 7.6); it shares a9a's 2,000 rows -v 5 --repeat 3 (1.4 / 0.7), dna -v 5 --repeat 3 (6.8 /
+#: 1.6), grids of three small C on a9a's 2,000 rows (3 gammas: 6.0 / 2.5) and mushrooms (one
+#: gamma: 16.5 / 10.7), and, as before, every default grid of scripts/bench_grid.py. It gives
+#: up a9a's 2,000 rows -v 10 (1.06 / 0.57) and svmguide1's grid -log2c -5,-1,2 -log2g -1,-5,-2
+#: (8.9 / 7.5), and still errs on easy problems: mushrooms -t 0 -v 10 is shared (estimated
+#: 1.6x, measured 1.6 / 3.4).
+_COLUMNS_FRACTION = 0.12
 
 
 def plan_sharing(n_rows: int, nonzeros: int, params: SvmParams, trainings_per_kernel: int,
