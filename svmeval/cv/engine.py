@@ -358,11 +358,12 @@ def cross_validate(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
     ``client``: a ``distributed.Client``, or an address (``tcp://host:8786``, ``local[:N]``):
     every repetition's folds run as tasks on that Dask cluster (the data sent to each worker
     once), with results identical to a local run.
-    ``share``: run locally, every fold of every repetition trains on one kernel matrix
-    computed once (:class:`~svmeval.cv.kernel.SharedKernel`, LIBSVM's ``-t 4``; results
-    bit-identical): None (default) where the cost model (:func:`~svmeval.cv.kernel.plan_sharing`)
-    says it pays, True always, False never. Never with ``-b 1``, a precomputed kernel or a
-    matrix over :data:`~svmeval.cv.kernel.DEFAULT_MEMORY_MB`, even with True.
+    ``share`` (runs here, not with ``client``): whether every fold of every repetition trains
+    on one kernel matrix computed once (:class:`~svmeval.cv.kernel.SharedKernel`, LIBSVM's
+    ``-t 4``; results bit-identical): None (default) where the cost model
+    (:func:`~svmeval.cv.kernel.plan_sharing`) says it pays, True always, False never. Never
+    with ``-b 1``, a precomputed kernel or matrices over
+    :data:`~svmeval.cv.kernel.DEFAULT_MEMORY_MB`, even with True.
     """
     _check_run(nr_fold, seed, jobs, repeat)
     nr_fold, seed, repeat = int(nr_fold), int(seed), int(repeat)
