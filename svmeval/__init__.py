@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import importlib
 
-from ._version import __version__
+from . import _version
+
+__version__ = _version.__version__
 
 #: public name -> the module that defines it (imported on first use, so that the command's
 #: entry point, svmeval._entry, is in place before anything heavy is imported)

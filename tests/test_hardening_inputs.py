@@ -523,5 +523,5 @@ def test_every_declared_option_parses(tmp_path):
         elif option.field == "nr_fold":
             continue
         else:
-            expected = {"int": 2, "double": 0.5, "flag": True}[option.kind]
+            expected = {"int": 2, "double": 0.5, "str": "text", "flag": True}[option.kind]
             assert getattr(target, option.field) == expected, flag

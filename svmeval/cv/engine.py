@@ -341,7 +341,7 @@ def cross_validate(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
                    y: np.ndarray | None = None,
                    progress: Callable[[int, int], None] | None = None, problem=None,
                    keep_decision_values: bool = False, keep_repeats: bool = False,
-                   client=None) -> CVResult:
+                   client=None, share: bool | None = None) -> CVResult:
     """k-fold cross-validation exactly as LIBSVM's ``svm_cross_validation`` after ``srand(seed)``.
 
     ``params`` as given on the command line (gamma 0 = 1/num_features, resolved here as
@@ -358,6 +358,12 @@ def cross_validate(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
     ``client``: a ``distributed.Client``, or an address (``tcp://host:8786``, ``local[:N]``):
     every repetition's folds run as tasks on that Dask cluster (the data sent to each worker
     once), with results identical to a local run.
+    ``share`` (runs here, not with ``client``): whether every fold of every repetition trains
+    on one kernel matrix computed once (:class:`~svmeval.cv.kernel.SharedKernel`, LIBSVM's
+    ``-t 4``; results bit-identical): None (default) where the cost model
+    (:func:`~svmeval.cv.kernel.plan_sharing`) says it pays, True always, False never. Never
+    with ``-b 1``, a precomputed kernel or matrices over
+    :data:`~svmeval.cv.kernel.DEFAULT_MEMORY_MB`, even with True.
     """
     _check_run(nr_fold, seed, jobs, repeat)
     nr_fold, seed, repeat = int(nr_fold), int(seed), int(repeat)
@@ -384,17 +390,49 @@ def cross_validate(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
             _cross_validate_on_cluster(ready, dataset, problem, params, nr_fold, seeds,
                                        keep_decision_values, progress, finish)
     else:
+        kernel = _shared_kernel(problem, params, len(dataset.indices), nr_fold, repeat, share,
+                                jobs)
+        cv_problem, cv_params = ((problem, params) if kernel is None
+                                 else (kernel.cv_problem, kernel.train_params(params)))
         for r, s in enumerate(seeds):
             _libsvm.srand(s)
             folds = libsvm_folds(problem.y, nr_fold, stratified=params.is_classification,
                                  rand=_libsvm.rand)
-            plan = CVPlan(problem, params, folds, s, keep_decision_values=keep_decision_values)
+            plan = CVPlan(cv_problem, cv_params, folds, s,
+                          keep_decision_values=keep_decision_values)
             step = None if progress is None else _repetition_progress(progress, r, repeat)
             run_tasks(plan.tasks, jobs=1 if params.probability else jobs, progress=step)
-            finish(r, plan.result())
+            result = plan.result()
+            finish(r, result if kernel is None else kernel.restore(result, params))
     return replace(first, repeats=tuple(x for _, x in sorted(repeats, key=lambda t: t[0])),
                    repeat_results=tuple(x for _, x in sorted(results, key=lambda t: t[0])),
                    data_name=getattr(dataset, "name", ""))
+
+
+def _shared_kernel(problem, params: SvmParams, nonzeros: int, nr_fold: int, repeat: int,
+                   share: bool | None, jobs: int | None):
+    """The kernel matrix every fold of every repetition trains on
+    (:class:`~svmeval.cv.kernel.SharedKernel`), or None to train on the features.
+
+    ``share`` None: the cost model, for ``repeat`` x k trainings on one kernel; True: always;
+    False: never. Never with ``-b 1`` (folds run in order, drawing from C ``rand()``), an
+    already precomputed kernel (``-t 4``) or matrices over the memory budget.
+    """
+    from . import kernel as shared_kernel
+
+    n = problem.n_samples
+    if share is False or params.probability or n < 2 \
+            or params.kernel_type not in shared_kernel.SHAREABLE:
+        return None
+    n_folds = min(nr_fold, n)  # LIBSVM's leave-one-out when the folds outnumber the rows
+    budget = shared_kernel.DEFAULT_MEMORY_MB
+    plan = shared_kernel.plan_sharing(n, nonzeros, params, trainings_per_kernel=repeat * n_folds,
+                                      n_folds=n_folds, memory_mb=budget,
+                                      probability=params.probability)
+    if (share is None and not plan.share) \
+            or shared_kernel.matrix_bytes(n, params.kernel_type) > budget * 2**20:
+        return None
+    return shared_kernel.SharedKernel(problem, params, threads=jobs)
 
 
 def _cross_validate_on_cluster(client, dataset, problem, params: SvmParams, nr_fold: int,

@@ -1,17 +1,20 @@
-"""A kernel computed once and shared by every fold and every C of a grid (LIBSVM's ``-t 4``).
+"""A kernel computed once and shared by every fold and every C of a grid, and by every fold of
+every repetition of a plain cross-validation (LIBSVM's ``-t 4``).
 
 Every cell and fold of a grid with the same kernel parameters (gamma, degree, coef0) evaluates
-the same K(x_i, x_j) again and again. :class:`SharedKernel` computes the whole matrix once, in C
-with LIBSVM's own arithmetic (``_kernel.c``), laid out as LIBSVM's precomputed kernel: row i is
-``{0: i+1} {1: K(i,0)} ... {n: K(i,n-1)} {-1}``. Because LIBSVM finds K(i, j) through row j's
-serial number (node 0), one matrix serves every fold's training subset: a fold's problem is just
-row pointers into it, in LIBSVM's fold order. Test rows are predicted from a second matrix
-computed with LIBSVM's prediction arithmetic (``k_function``; it differs from training only for
-the RBF kernel, so other kernels use one matrix for both).
+the same K(x_i, x_j) again and again, and so do the k folds (R x k with ``--repeat R``) of
+``svmeval -v k`` (:func:`~svmeval.cv.engine.cross_validate`). :class:`SharedKernel` computes the
+whole matrix once, in C with LIBSVM's own arithmetic (``_kernel.c``), laid out as LIBSVM's
+precomputed kernel: row i is ``{0: i+1} {1: K(i,0)} ... {n: K(i,n-1)} {-1}``. Because LIBSVM
+finds K(i, j) through row j's serial number (node 0), one matrix serves every fold's training
+subset: a fold's problem is just row pointers into it, in LIBSVM's fold order. Test rows are
+predicted from a second matrix computed with LIBSVM's prediction arithmetic (``k_function``; it
+differs from training only for the RBF kernel, so other kernels use one matrix for both).
 
 Training on these matrices with ``-t 4`` gives the same models, predictions and decision values,
 bit for bit, as training on the features (tests/test_grid_kernel.py proves it per kernel and svm
-type). :func:`plan_sharing` says when it pays (a cost model) and fits the memory budget.
+type for the grid, tests/test_engine_shared.py for plain cross-validation). :func:`plan_sharing`
+says when it pays (a cost model) and fits the memory budget.
 """
 
 from __future__ import annotations
@@ -158,7 +161,8 @@ class _CVProblem:
 
 @dataclass(frozen=True)
 class SharingPlan:
-    """Whether a grid shares its kernels, and why (for --help-style explanations and tests)."""
+    """Whether a grid or a cross-validation shares its kernels, and why (for --help-style
+    explanations and tests)."""
 
     share: bool
     reason: str
@@ -170,15 +174,29 @@ class SharingPlan:
 # one lookup plus a fraction per stored feature of the two rows (the sparse merge) and exp.
 _EVAL_BASE = 1.0
 _EVAL_PER_NONZERO = 0.12
-#: estimated fraction of a fold's training rows whose kernel column LIBSVM computes
-_COLUMNS_FRACTION = 0.35
+#: the fraction of a fold's training rows whose kernel column LIBSVM computes (and of its rows
+#: that become support vectors): a cautious figure, for it varies with the data and with C.
+#: At C = 1 it is about 0.35 on a9a and svmguide1 but 0.06 on mushrooms, an easy problem with
+#: few support vectors; a small C (many support vectors at the bound) raises it. Sharing gains
+#: at most 1.4x on one 5-fold RBF cross-validation and can lose far more, so the model assumes
+#: few columns. Measured with it (two cores, wall seconds on the features / on a shared
+#: kernel), it shares none of heart_scale -v 5 (0.014 / 0.015), a9a's first 2,000 rows -v 5
+#: (0.48 / 0.49), svmguide1 -v 5 (1.2 / 1.4), mushrooms -v 5 (2.3 / 6.7) and -v 10 (4.0 /
+#: 7.6); it shares a9a's 2,000 rows -v 5 --repeat 3 (1.4 / 0.7), dna -v 5 --repeat 3 (6.8 /
+#: 1.6), grids of three small C on a9a's 2,000 rows (3 gammas: 6.0 / 2.5) and mushrooms (one
+#: gamma: 16.5 / 10.7), and, as before, every default grid of scripts/bench_grid.py. It gives
+#: up a9a's 2,000 rows -v 10 (1.06 / 0.57) and svmguide1's grid -log2c -5,-1,2 -log2g -1,-5,-2
+#: (8.9 / 7.5), and still errs on easy problems: mushrooms -t 0 -v 10 is shared (estimated
+#: 1.6x, measured 1.6 / 3.4).
+_COLUMNS_FRACTION = 0.12
 
 
 def plan_sharing(n_rows: int, nonzeros: int, params: SvmParams, trainings_per_kernel: int,
                  n_folds: int, *, memory_mb: float = DEFAULT_MEMORY_MB,
                  probability: bool = False) -> SharingPlan:
     """Decide whether computing each kernel once pays for ``trainings_per_kernel`` trainings
-    (cells x folds that share one kernel) on ``n_rows`` rows with ``nonzeros`` stored features.
+    (cells x folds that share one kernel in a grid, repetitions x folds in a cross-validation)
+    on ``n_rows`` rows with ``nonzeros`` stored features.
 
     Sharing replaces every feature-space kernel value (a sparse merge of two rows, and exp for
     RBF) by a lookup, at the price of computing the n x n matrix (two for RBF) up front. It pays
@@ -188,7 +206,7 @@ def plan_sharing(n_rows: int, nonzeros: int, params: SvmParams, trainings_per_ke
     if params.kernel_type not in SHAREABLE:
         return SharingPlan(False, "the kernel is already precomputed")
     if probability:
-        return SharingPlan(False, "-b 1: cells run one at a time")
+        return SharingPlan(False, "-b 1: folds train one at a time, drawing from rand()")
     if n_rows < 2:
         return SharingPlan(False, "too few rows")
     mb = matrix_bytes(n_rows, params.kernel_type) / 2**20
