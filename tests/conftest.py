@@ -103,3 +103,24 @@ def libsvm_cv(path, options, nr_fold=5, seed=1):
     _libsvm.set_omp_threads(1)
     libsvm_svm.libsvm.svm_cross_validation(prob, param, nr_fold, target)
     return np.array(target[:])
+
+
+def linear_kernel_file(directory: Path) -> Path:
+    """heart_scale's linear kernel as a LIBSVM precomputed-kernel file (``label 0:serial
+    1:K(x,x1) ...``), in ``directory``."""
+    import numpy as np
+
+    from svmeval.io.data import read_dataset
+
+    ds = read_dataset(data_set("heart_scale"))
+    X = np.zeros((ds.n_samples, ds.n_features + 1))
+    for i in range(ds.n_samples):
+        a, b = ds.indptr[i], ds.indptr[i + 1]
+        X[i, ds.indices[a:b]] = ds.values[a:b]
+    K = X @ X.T
+    path = Path(directory) / "heart.kernel"
+    with open(path, "w") as fh:
+        for i, label in enumerate(ds.y):
+            fh.write(f"{label:g} 0:{i + 1} " + " ".join(f"{j + 1}:{K[i, j]:.17g}"
+                                                        for j in range(ds.n_samples)) + "\n")
+    return path

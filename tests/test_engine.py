@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import data_set, data_sets, libsvm_cv
+from conftest import data_set, data_sets, libsvm_cv, linear_kernel_file
 
 from svmeval.io.data import read_dataset
 from svmeval.cv.engine import cross_validate
@@ -99,23 +99,13 @@ def test_group_classes_orders_by_first_appearance():
 
 def test_precomputed_kernel_is_bit_identical(tmp_path):
     """-t 4: `label 0:serial 1:K(x,x1) ...` rows, against LIBSVM's CV on the same file."""
-    ds = read_dataset(data_set("heart_scale"))
-    X = np.zeros((ds.n_samples, ds.n_features + 1))
-    for i in range(ds.n_samples):
-        a, b = ds.indptr[i], ds.indptr[i + 1]
-        X[i, ds.indices[a:b]] = ds.values[a:b]
-    K = X @ X.T
-    path = tmp_path / "heart.kernel"
-    with open(path, "w") as fh:
-        for i, label in enumerate(ds.y):
-            fh.write(f"{label:g} 0:{i + 1} " + " ".join(f"{j + 1}:{K[i, j]:.17g}"
-                                                        for j in range(ds.n_samples)) + "\n")
+    path = linear_kernel_file(tmp_path)
     for options in ("-t 4", "-t 4 -s 1 -n 0.3", "-t 4 -s 3"):
         expected = libsvm_cv(path, options, 5)
         result = cross_validate(read_dataset(path), params_of(options), 5, jobs=2)
         assert np.array_equal(result.y_pred, expected), options
     # the same kernel as -t 0 on the features: LIBSVM's linear kernel gives the same predictions
-    linear = cross_validate(ds, params_of("-t 0"), 5)
+    linear = cross_validate(read_dataset(data_set("heart_scale")), params_of("-t 0"), 5)
     assert np.array_equal(linear.y_pred, cross_validate(read_dataset(path), params_of("-t 4"), 5).y_pred)
 
 

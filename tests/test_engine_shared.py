@@ -8,7 +8,7 @@ import dataclasses
 
 import numpy as np
 import pytest
-from conftest import data_set, libsvm_cv
+from conftest import data_set, libsvm_cv, linear_kernel_file
 
 from svmeval.cv import kernel as shared_kernel
 from svmeval.cv.engine import cross_validate, prepare, repetition_seeds
@@ -146,28 +146,12 @@ def test_repetitions_share_one_kernel(name, options, built):
         assert np.array_equal(run.y_pred, libsvm_cv(path, options, 5, seed=s))
 
 
-def kernel_file(tmp_path):
-    """heart_scale's linear kernel as a LIBSVM precomputed-kernel file."""
-    ds = read_dataset(data_set("heart_scale"))
-    X = np.zeros((ds.n_samples, ds.n_features + 1))
-    for i in range(ds.n_samples):
-        a, b = ds.indptr[i], ds.indptr[i + 1]
-        X[i, ds.indices[a:b]] = ds.values[a:b]
-    K = X @ X.T
-    path = tmp_path / "heart.kernel"
-    with open(path, "w") as fh:
-        for i, label in enumerate(ds.y):
-            fh.write(f"{label:g} 0:{i + 1} " + " ".join(f"{j + 1}:{K[i, j]:.17g}"
-                                                        for j in range(ds.n_samples)) + "\n")
-    return path
-
-
 @pytest.mark.parametrize("name,options", [("heart_scale", "-b 1"), ("iris.scale", "-b 1 -c 4"),
                                           ("housing_scale", "-s 3 -b 1"),
                                           ("kernel file", "-t 4"), ("kernel file", "-t 4 -s 2")])
 def test_never_shared_with_probabilities_or_a_precomputed_kernel(name, options, tmp_path,
                                                                  monkeypatch):
-    path = kernel_file(tmp_path) if name == "kernel file" else data_set(name)
+    path = linear_kernel_file(tmp_path) if name == "kernel file" else data_set(name)
     ds = read_dataset(path)
     normal = cross_validate(ds, params_of(options), 5, share=False, keep_decision_values=True)
     monkeypatch.setattr(shared_kernel, "SharedKernel",
