@@ -24,7 +24,7 @@ from conftest import ROOT, data_set, libsvm_cv
 
 distributed = pytest.importorskip("distributed")
 
-from svmeval.cv import _libsvm, cluster, engine  # noqa: E402
+from svmeval.cv import _libsvm, cluster, engine, workers  # noqa: E402
 from svmeval.grid import grid_search, rules  # noqa: E402
 from svmeval.io.data import Dataset, read_dataset  # noqa: E402
 from svmeval.params import SvmParams  # noqa: E402
@@ -177,12 +177,12 @@ def test_shared_kernel_computed_once_per_gamma_on_the_cluster(dask_cluster):
     kernel once (a stolen task may compute it again elsewhere)."""
     _, client = dask_cluster
     dataset = read_dataset(str(data_set("heart_scale")))
-    before = client.run(cluster.worker_stats)
+    before = client.run(workers.worker_stats)
     result = grid_search(dataset, log2c=(-1, 5, 2), log2g=(-7, 1, 2), share=True,
                          client=client)
     local = grid_search(dataset, log2c=(-1, 5, 2), log2g=(-7, 1, 2), share=False)
     assert [(r.cell, r.value) for r in result.cells] == [(r.cell, r.value) for r in local.cells]
-    after = client.run(cluster.worker_stats)
+    after = client.run(workers.worker_stats)
     kernels = sum(after[w]["kernels"] - before.get(w, {}).get("kernels", 0) for w in after)
     assert 5 <= kernels <= 5 + 2  # 5 gammas; at most a couple stolen
 
@@ -228,7 +228,7 @@ def test_tasks_carry_no_data_and_each_worker_gets_the_data_once(tmp_path):
             folds_ref = session.scatter(engine.libsvm_folds(
                 dataset.y, 5, stratified=True, rand=iter(range(1, 10**9)).__next__))
             params = SvmParams(gamma=0.1)
-            futures = [client.submit(cluster.fold_task, *data, folds_ref, params, (i,), False,
+            futures = [client.submit(workers.fold_task, *data, folds_ref, params, (i,), False,
                                      key=f"{session.token}-{i}", pure=False) for i in range(5)]
             distributed.wait(futures)
             sizes[times] = client.run_on_scheduler(_sizes, prefix=session.token)

@@ -1,6 +1,7 @@
 """svmeval's fold tasks on a Dask distributed cluster (``--dask ADDRESS``, ``client=``).
 
-The client side draws the folds (C ``rand()`` after ``srand(seed)``, as locally), checks every
+This module is the client side (:mod:`svmeval.cv.workers` holds what runs on a worker). It
+draws the folds (C ``rand()`` after ``srand(seed)``, as locally), checks every
 parameter, and sends tasks that carry only a fold number, the parameters and two references: the
 data set, scattered to every worker once, and the folds (one small array per seed). A worker runs
 svmeval's own fold code (:meth:`~svmeval.cv.engine.CVPlan.fold_output`) on one OpenMP thread
@@ -28,12 +29,12 @@ import re
 import sys
 import threading
 import uuid
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from ..errors import SvmevalError
 from .._version import __version__
+from .workers import forget, worker_version
 
 INSTALL_HINT = "--dask needs the optional dask and distributed: pip install 'svmeval[dask]'"
 
@@ -210,7 +211,7 @@ def check_workers(client, address: str = "", *, timeout: float = WORKER_TIMEOUT)
         raise ClusterError(f"no Dask worker joined the scheduler at {where} within "
                            f"{timeout:g} s") from None
     try:
-        versions = client.run(_worker_version)
+        versions = client.run(worker_version)
     except Exception as exc:  # noqa: BLE001 - a worker without svmeval fails to unpickle
         raise ClusterError(f"the Dask workers at {where} cannot run svmeval "
                            f"({_reason(exc)}): install svmeval {__version__} on every worker"
@@ -230,9 +231,6 @@ def _address_of(client) -> str:
         return "the client's scheduler"
 
 
-def _worker_version() -> str:
-    from .._version import __version__ as version
-    return version
 
 
 # --- running tasks ----------------------------------------------------------------------------
@@ -360,113 +358,9 @@ def _place_groups(jobs: list[Job], workers: list[str]) -> dict:
     return place
 
 
-# --- the worker side ----------------------------------------------------------------------------
-# A worker process keeps, per run (its token), the LIBSVM problem of the data and the shared
-# kernels it computed, until the run's client says it is done (:func:`forget`); at most a few
-# runs' problems and ``memory_mb`` of kernels are kept in any case. They are keyed by the run,
-# not by the data object: Dask may drop a worker's copy of the data and fetch it again (its
-# active memory manager), and the kernels stay valid.
-_worker_lock = threading.Lock()
-_problems: "OrderedDict[str, object]" = OrderedDict()  # run token -> LIBSVM problem
-_kernels: "OrderedDict[tuple, object]" = OrderedDict()  # (run token, kernel key) -> kernel
-_kernel_locks: dict = {}
-_quiet_set = []
-_stats = {"problems": 0, "kernels": 0}
-#: problems kept at once by a worker (runs of several clients sharing a cluster)
-KEEP_PROBLEMS = 4
-
-
-def worker_stats() -> dict:
-    """What this worker process has built: LIBSVM problems and shared kernels (counts)."""
-    with _worker_lock:
-        return dict(_stats)
-
-
-def forget(token: str) -> None:
-    """Drop what this worker keeps for the run ``token`` (sent by the client at the end)."""
-    with _worker_lock:
-        _problems.pop(token, None)
-        for key in [k for k in _kernels if k[0] == token]:
-            del _kernels[key]
-
-
-def worker_problem(token: str, dataset):
-    """The LIBSVM problem of a run's data set, built once per worker process."""
-    from . import _libsvm
-
-    with _worker_lock:
-        problem = _problems.get(token)
-        if problem is None:
-            problem = _libsvm.make_problem(dataset)
-            _problems[token] = problem
-            _stats["problems"] += 1
-            while len(_problems) > KEEP_PROBLEMS:
-                _problems.popitem(last=False)
-        else:
-            _problems.move_to_end(token)
-        if not _quiet_set:  # LIBSVM's messages would go to the worker's log: nowhere
-            _libsvm.set_quiet(True)
-            _quiet_set.append(True)
-    return problem
-
-
-def worker_kernel(token: str, dataset, params, memory_mb: float):
-    """The shared kernel of ``params`` (the cell's own kernel parameters) on a run's data,
-    computed once per worker (on the task's one thread) and kept while it fits ``memory_mb``
-    with the others this worker holds (least recently used dropped first)."""
-    from .kernel import SharedKernel, kernel_key
-
-    problem = worker_problem(token, dataset)
-    key = (token, kernel_key(params))
-    with _worker_lock:
-        lock = _kernel_locks.setdefault(key, threading.Lock())
-    with lock:  # a second task of the same gamma waits for the first one's kernel
-        with _worker_lock:
-            kernel = _kernels.get(key)
-            if kernel is not None:
-                _kernels.move_to_end(key)
-                return kernel
-        kernel = SharedKernel(problem, params, threads=1)
-        with _worker_lock:
-            _stats["kernels"] += 1
-            _kernels[key] = kernel
-            budget = memory_mb * 2**20
-            while len(_kernels) > 1 and sum(k.nbytes for k in _kernels.values()) > budget:
-                _kernels.popitem(last=False)
-            _kernel_locks.pop(key, None)
-        return kernel
-
-
-def fold_task(token: str, dataset, folds, params, fold_numbers: tuple,
-              keep_decision_values: bool, kernel_params=None, memory_mb: float = 0.0) -> list:
-    """On a worker: the folds ``fold_numbers`` of the CV of ``params`` over ``folds``, in that
-    order; their :class:`~svmeval.cv.engine.FoldOutput`\\ s. With ``kernel_params`` the folds
-    train on that kernel shared (``params`` then has LIBSVM's precomputed kernel)."""
-    from .engine import CVPlan
-
-    problem = worker_problem(token, dataset)
-    if kernel_params is not None:
-        problem = worker_kernel(token, dataset, kernel_params, memory_mb).cv_problem
-    plan = CVPlan(problem, params, folds, 0, keep_decision_values=keep_decision_values,
-                  collect=False)
-    return [plan.fold_output(i, 1) for i in fold_numbers]
-
-
 def split_folds(n_folds: int, n_tasks: int, n_workers: int) -> list[tuple]:
     """The folds of one cross-validation cut into tasks: whole when there are many tasks for
     the workers (a Dask task costs about a millisecond of scheduling, a fold can take less),
     else into pieces, down to one fold each, until there are about four tasks per worker."""
     pieces = max(1, min(n_folds, -(-4 * max(1, n_workers) // max(1, n_tasks))))
     return [tuple(range(n_folds))[k::pieces] for k in range(pieces)]
-
-
-def cv_task(token: str, dataset, params, nr_fold: int, seed: int, keep_decision_values: bool):
-    """On a worker: a whole cross-validation, folds in order after ``srand(seed)`` (``-b 1``)."""
-    from . import engine
-    from .schedule import cores_limited
-
-    problem = worker_problem(token, dataset)
-    with cores_limited(1):  # LIBSVM's OpenMP threads within this task's one Dask thread
-        return engine.cross_validate(dataset, params, nr_fold, seed=seed, jobs=1, quiet=True,
-                                     problem=problem,
-                                     keep_decision_values=keep_decision_values)

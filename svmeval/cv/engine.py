@@ -440,54 +440,47 @@ def _cross_validate_on_cluster(client, dataset, problem, params: SvmParams, nr_f
                                finish: Callable[[int, CVResult], None]) -> None:
     """Every repetition's folds as tasks on a Dask cluster (:mod:`svmeval.cv.cluster`);
     ``finish(r, result)`` as each repetition's last fold arrives (any order)."""
-    from . import cluster
+    from . import cluster, workers
 
     with cluster.Session(client) as session:
-        _submit_repetitions(session, dataset, problem, params, nr_fold, seeds,
-                            keep_decision_values, progress, finish)
-
-
-def _submit_repetitions(session, dataset, problem, params, nr_fold, seeds, keep_decision_values,
-                        progress, finish) -> None:
-    from . import cluster
-
-    data = session.data(dataset)
-    jobs, plans, left = [], {}, {}
-    total = done = 0
-    for r, s in enumerate(seeds):
-        _libsvm.srand(s)  # the folds drawn here, as locally: the workers only train
-        folds = libsvm_folds(problem.y, nr_fold, stratified=params.is_classification,
-                             rand=_libsvm.rand)
-        if params.probability:  # -b 1 draws from rand() while training: one task, in order
-            jobs.append(cluster.Job(cluster.cv_task,
-                                    data + (params, nr_fold, s, keep_decision_values), (r, None),
-                                    priority=-r))
+        data = session.data(dataset)
+        jobs, plans, left = [], {}, {}
+        total = done = 0
+        for r, s in enumerate(seeds):
+            _libsvm.srand(s)  # the folds drawn here, as locally: the workers only train
+            folds = libsvm_folds(problem.y, nr_fold, stratified=params.is_classification,
+                                 rand=_libsvm.rand)
+            if params.probability:  # -b 1 draws from rand() while training: one task, in order
+                jobs.append(cluster.Job(workers.cv_task,
+                                        data + (params, nr_fold, s, keep_decision_values),
+                                        (r, None), priority=-r))
+                total += folds.n_folds
+                continue
+            plans[r] = CVPlan(problem, params, folds, s,
+                              keep_decision_values=keep_decision_values)
+            shipped = session.scatter(folds)
+            left[r] = folds.n_folds
             total += folds.n_folds
-            continue
-        plans[r] = CVPlan(problem, params, folds, s, keep_decision_values=keep_decision_values)
-        shipped = session.scatter(folds)
-        left[r] = folds.n_folds
-        total += folds.n_folds
-        jobs.extend(cluster.Job(cluster.fold_task,
-                                data + (shipped, params, (i,), plans[r].keep_decision_values),
-                                (r, i), priority=-r) for i in range(folds.n_folds))
+            jobs.extend(cluster.Job(workers.fold_task,
+                                    data + (shipped, params, (i,), plans[r].keep_decision_values),
+                                    (r, i), priority=-r) for i in range(folds.n_folds))
 
-    def on_done(tag, output) -> None:
-        nonlocal done
-        r, i = tag
-        if i is None:
-            done += output.n_folds
-            finish(r, output)
-        else:
-            plans[r].store(i, output[0])
-            done += 1
-            left[r] -= 1
-            if left[r] == 0:
-                finish(r, plans.pop(r).result())
-        if progress is not None:
-            progress(done, total)
+        def on_done(tag, output) -> None:
+            nonlocal done
+            r, i = tag
+            if i is None:
+                done += output.n_folds
+                finish(r, output)
+            else:
+                plans[r].store(i, output[0])
+                done += 1
+                left[r] -= 1
+                if left[r] == 0:
+                    finish(r, plans.pop(r).result())
+            if progress is not None:
+                progress(done, total)
 
-    session.run(jobs, on_done)
+        session.run(jobs, on_done)
 
 
 def repetition_seeds(seed: int, repeat: int) -> list[int]:

@@ -359,67 +359,59 @@ def _run_on_cluster(client, dataset, problem, base: SvmParams, todo: list, group
     """The cells' folds as tasks on a Dask cluster; ``complete(cell, result)`` in this thread
     as each cell's last fold arrives. The data and the folds go to each worker once; with
     ``share``, each gamma's tasks prefer one worker, which computes its kernel once."""
-    from ..cv import cluster
-
-    with cluster.Session(client) as session:
-        _submit_cells(session, dataset, problem, base, todo, groups, folds, seed, share,
-                      kernel_memory, complete)
-
-
-def _submit_cells(session, dataset, problem, base, todo, groups, folds, seed, share,
-                  kernel_memory, complete) -> None:
-    from ..cv import cluster, engine
+    from ..cv import cluster, engine, workers
     from ..cv import kernel as shared_kernel
 
-    data = session.data(dataset)
-    jobs = []
-    if base.probability:  # -b 1: a cell is one task, its folds in order after srand(seed)
-        for cell in todo:
-            jobs.append(cluster.Job(cluster.cv_task,
-                                    data + (cell_params(base, cell), folds.n_folds, seed, False),
-                                    (cell, None), priority=_cost(cell)))
-    else:
-        shipped = session.scatter(folds)
-        memory = kernel_memory or shared_kernel.DEFAULT_MEMORY_MB
-        # the costliest gammas first: their tasks end early, the cheap ones fill the tail
-        weight = {key: sum(_weight(c) for c in group) for key, group in groups.items()}
-        ranked = sorted(groups, key=lambda key: -weight[key])
-        rank = {cell: g for g, key in enumerate(ranked) for cell in groups[key]}
-        n_groups = len(groups)
-        pieces = cluster.split_folds(folds.n_folds, len(todo), len(session.workers()))
-        for cell in todo:
-            own = cell_params(base, cell)
-            if share:  # one gamma's tasks together on one worker, its longest first
-                args = (shared_kernel.SharedKernel.train_params(own), own, memory)
-                priority, group = (n_groups - rank[cell]) * 1e6 + _cost(cell), rank[cell]
-            else:
-                args = (own,)
-                priority, group = _cost(cell), None
-            for part in pieces:
-                jobs.append(cluster.Job(cluster.fold_task,
-                                        data + (shipped, args[0], part, False) + args[1:],
-                                        (cell, part), priority=priority, group=group,
-                                        cost=_weight(cell) * len(part)))
-    plans: dict = {}
-    left: dict = {}
+    with cluster.Session(client) as session:
+        data = session.data(dataset)
+        jobs = []
+        if base.probability:  # -b 1: a cell is one task, its folds in order after srand(seed)
+            for cell in todo:
+                args = data + (cell_params(base, cell), folds.n_folds, seed, False)
+                jobs.append(cluster.Job(workers.cv_task, args, (cell, None),
+                                        priority=_cost(cell)))
+        else:
+            shipped = session.scatter(folds)
+            memory = kernel_memory or shared_kernel.DEFAULT_MEMORY_MB
+            # the costliest gammas first: their tasks end early, the cheap ones fill the tail
+            weight = {key: sum(_weight(c) for c in group) for key, group in groups.items()}
+            ranked = sorted(groups, key=lambda key: -weight[key])
+            rank = {cell: g for g, key in enumerate(ranked) for cell in groups[key]}
+            n_groups = len(groups)
+            pieces = cluster.split_folds(folds.n_folds, len(todo), len(session.workers()))
+            for cell in todo:
+                own = cell_params(base, cell)
+                if share:  # one gamma's tasks together on one worker, its longest first
+                    train, kernel = shared_kernel.SharedKernel.train_params(own), (own, memory)
+                    priority, group = (n_groups - rank[cell]) * 1e6 + _cost(cell), rank[cell]
+                else:
+                    train, kernel = own, ()
+                    priority, group = _cost(cell), None
+                for part in pieces:
+                    jobs.append(cluster.Job(workers.fold_task,
+                                            data + (shipped, train, part, False) + kernel,
+                                            (cell, part), priority=priority, group=group,
+                                            cost=_weight(cell) * len(part)))
+        plans: dict = {}
+        left: dict = {}
 
-    def on_done(tag, outputs) -> None:
-        cell, part = tag
-        if part is None:
-            complete(cell, outputs)
-            return
-        plan = plans.get(cell)
-        if plan is None:
-            plan = plans[cell] = engine.CVPlan(problem, cell_params(base, cell), folds, seed)
-            left[cell] = folds.n_folds
-        for i, output in zip(part, outputs):
-            plan.store(i, output)
-        left[cell] -= len(part)
-        if left[cell] == 0:
-            del left[cell]
-            complete(cell, plans.pop(cell).result())
+        def on_done(tag, outputs) -> None:
+            cell, part = tag
+            if part is None:
+                complete(cell, outputs)
+                return
+            plan = plans.get(cell)
+            if plan is None:
+                plan = plans[cell] = engine.CVPlan(problem, cell_params(base, cell), folds, seed)
+                left[cell] = folds.n_folds
+            for i, output in zip(part, outputs):
+                plan.store(i, output)
+            left[cell] -= len(part)
+            if left[cell] == 0:
+                del left[cell]
+                complete(cell, plans.pop(cell).result())
 
-    session.run(jobs, on_done)
+        session.run(jobs, on_done)
 
 
 def _weight(cell: Cell) -> float:
