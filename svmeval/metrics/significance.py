@@ -16,9 +16,7 @@
   :data:`MCNEMAR_EXACT_BELOW`), else the chi-square statistic with continuity correction
   (Edwards 1948), 1 degree of freedom.
 
-The distributions: Student's t from the regularized incomplete beta function (continued
-fraction, Numerical Recipes' ``betacf``), its quantile by bisection; the binomial by exact
-integer sums; chi-square with 1 degree of freedom from ``math.erfc``.
+The distributions live in :mod:`svmeval.metrics.distributions` (re-exported here).
 """
 
 from __future__ import annotations
@@ -27,6 +25,15 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from .distributions import (
+    betainc,
+    binom_test_half,
+    chi2_1_sf,
+    t_ppf,
+    t_sf,
+    t_two_sided,
+)
 
 __all__ = [
     "MCNEMAR_EXACT_BELOW",
@@ -45,122 +52,6 @@ __all__ = [
 
 #: McNemar's test is exact (binomial) when the discordant pairs b + c are fewer than this
 MCNEMAR_EXACT_BELOW = 25
-
-
-# --------------------------------------------------------------------------------------------
-# Distributions
-# --------------------------------------------------------------------------------------------
-
-
-def _betacf(a: float, b: float, x: float) -> float:
-    """The continued fraction of the incomplete beta function (modified Lentz's method)."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c = 1.0
-    d = 1.0 - qab * x / qap
-    d = tiny if abs(d) < tiny else d
-    d = 1.0 / d
-    h = d
-    for m in range(1, 10_000):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = tiny if abs(d) < tiny else d
-        c = 1.0 + aa / c
-        c = tiny if abs(c) < tiny else c
-        d = 1.0 / d
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = tiny if abs(d) < tiny else d
-        c = 1.0 + aa / c
-        c = tiny if abs(c) < tiny else c
-        d = 1.0 / d
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-16:
-            break
-    return h
-
-
-def betainc(a: float, b: float, x: float) -> float:
-    """The regularized incomplete beta function I_x(a, b), a, b > 0, 0 <= x <= 1."""
-    if not (a > 0 and b > 0):
-        raise ValueError("betainc: a and b must be positive")
-    if not 0.0 <= x <= 1.0:
-        raise ValueError("betainc: x must lie in [0, 1]")
-    if x == 0.0 or x == 1.0:
-        return x
-    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                 + a * math.log(x) + b * math.log1p(-x))
-    front = math.exp(log_front)
-    # The continued fraction converges quickly for x < (a + 1) / (a + b + 2); use the symmetry
-    # I_x(a, b) = 1 - I_{1-x}(b, a) on the other side.
-    if x < (a + 1.0) / (a + b + 2.0):
-        return front * _betacf(a, b, x) / a
-    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
-
-
-def t_sf(t: float, df: float) -> float:
-    """P(T > t) for Student's t with ``df`` degrees of freedom."""
-    if math.isnan(t):
-        return math.nan
-    if math.isinf(t):
-        return 0.0 if t > 0 else 1.0
-    tail = 0.5 * betainc(df / 2.0, 0.5, df / (df + t * t))  # P(T > |t|)
-    return tail if t >= 0 else 1.0 - tail
-
-
-def t_two_sided(t: float, df: float) -> float:
-    """P(|T| >= |t|) for Student's t with ``df`` degrees of freedom."""
-    if math.isnan(t):
-        return math.nan
-    if math.isinf(t):
-        return 0.0
-    return min(1.0, betainc(df / 2.0, 0.5, df / (df + t * t)))
-
-
-def t_ppf(q: float, df: float) -> float:
-    """The ``q`` quantile of Student's t with ``df`` degrees of freedom (bisection on
-    :func:`t_sf`, to double precision)."""
-    if not 0.0 < q < 1.0:
-        raise ValueError("t_ppf: q must lie in (0, 1)")
-    if q == 0.5:
-        return 0.0
-    if q < 0.5:
-        return -t_ppf(1.0 - q, df)
-    target = 1.0 - q  # upper tail
-    lo, hi = 0.0, 1.0
-    while t_sf(hi, df) > target:
-        lo, hi = hi, hi * 2.0
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if mid in (lo, hi):
-            break
-        if t_sf(mid, df) > target:
-            lo = mid
-        else:
-            hi = mid
-    return 0.5 * (lo + hi)
-
-
-def binom_test_half(k: int, n: int) -> float:
-    """Two-sided p-value of k successes in n trials with success probability 1/2: the
-    probability of an outcome at most as likely as k (for p = 1/2: twice the smaller tail)."""
-    if n == 0:
-        return 1.0
-    small = min(k, n - k)
-    if 2 * small == n:
-        return 1.0
-    tail = sum(math.comb(n, i) for i in range(small + 1))
-    return min(1.0, 2 * tail / 2**n)  # integer arithmetic, one correctly rounded division
-
-
-def chi2_1_sf(x: float) -> float:
-    """P(X > x) for chi-square with 1 degree of freedom: erfc(sqrt(x / 2))."""
-    if x <= 0:
-        return 1.0
-    return math.erfc(math.sqrt(x / 2.0))
 
 
 # --------------------------------------------------------------------------------------------
