@@ -1,0 +1,312 @@
+"""Many data sets x many configurations: the statistics of a comparison, once the fold values
+exist.
+
+:class:`Benchmark` takes the value of one figure (``criterion``, a name of
+:data:`svmeval.metrics.figures.FIGURES`, whose direction it follows) on every fold, shaped
+(data sets, configurations, R k): R repetitions of k-fold cross-validation, repetition-major,
+every configuration on the same folds of a data set. NaN marks a fold where the figure is
+undefined. From them:
+
+* ``mean`` and ``sd`` (R k - 1 in the denominator) per data set and configuration, undefined
+  folds left out; ``best``: the best mean of each row (every tied one marked);
+* ``ranks``: the average rank of each configuration over the data sets (1 = best, ties
+  averaged), from the means; ``friedman``: Friedman's chi-square and Iman & Davenport's F
+  (tie-corrected as scipy; needs two data sets); ``nemenyi``: the critical difference of
+  average ranks at ``level`` (Demšar 2006);
+* ``pairs``: for every pair (A, B) of configurations, A before B in the given order: the
+  Wilcoxon signed-rank test of the data sets' means (two-sided, scipy's default method) with
+  Holm's correction over all pairs; the win/tie/loss count of B against A over the data sets,
+  a win or loss being a difference significant at ``level`` in the per-data-set test (Weka's
+  Experimenter table): the corrected resampled t-test (``test="corrected"``, Nadeau & Bengio
+  2003) or, for R = 5 and k = 2, the 5x2cv paired t-test (``test="5x2cv"``, Dietterich 1998;
+  Alpaydin's combined F reported beside it);
+* with a ``rope``: the Bayesian correlated t-test (Corani & Benavoli 2015) of B - A per data
+  set and pair. With several data sets each data set gets its own posterior; the hierarchical
+  model over data sets is not done.
+
+Differences are always B - A in the figure's own units: for a figure where smaller is better
+(mse) a positive difference means B is worse; ``wins`` and the reports take the direction
+into account, ``p_left`` / ``p_right`` do not (they are P(B - A < -rope), P(B - A > rope)).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from .errors import SvmevalError
+from .metrics.bayesian import BayesianResult, correlated_ttest
+from .metrics.figures import FIGURES
+from .metrics.five_by_two import FiveByTwoResult, five_by_two
+from .metrics.rank_tests import (
+    FriedmanResult,
+    WilcoxonResult,
+    friedman,
+    holm,
+    nemenyi_cd,
+    nemenyi_q,
+    rank_rows,
+    wilcoxon,
+)
+from .metrics.significance import TTestResult, corrected_resampled_ttest
+
+__all__ = ["TESTS", "Benchmark", "DatasetTest", "Pair"]
+
+#: the per-data-set tests of the win/tie/loss counts
+TESTS = ("corrected", "5x2cv")
+
+
+@dataclass(frozen=True)
+class DatasetTest:
+    """One pair on one data set: ``ttest`` (corrected resampled t-test, or None with 5x2cv),
+    ``five_by_two`` (with 5x2cv), ``p`` of the test that counts, ``outcome``: "win", "tie" or
+    "loss" of B against A; ``bayesian`` with a rope; ``n_defined``: folds where both are
+    defined."""
+
+    dataset: str
+    n_defined: int
+    p: float
+    outcome: str
+    ttest: TTestResult | None = None
+    five_by_two: FiveByTwoResult | None = None
+    bayesian: BayesianResult | None = None
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Configurations ``a`` and ``b`` over the data sets (see the module's notes)."""
+
+    a: str
+    b: str
+    wilcoxon: WilcoxonResult | None
+    p_holm: float
+    wins: int
+    ties: int
+    losses: int
+    per_dataset: tuple = field(default=())
+
+
+def _names(names, count: int, what: str) -> tuple:
+    names = tuple(str(n) for n in names)
+    if len(names) != count:
+        raise SvmevalError(f"{count} {what} in the values but {len(names)} names")
+    if len(set(names)) != len(names):
+        raise SvmevalError(f"the names of the {what} must differ")
+    return names
+
+
+@dataclass(frozen=True, eq=False)
+class Benchmark:
+    """Fold values of configurations on data sets and the tests over them (module notes)."""
+
+    values: np.ndarray
+    datasets: tuple
+    configurations: tuple
+    criterion: str
+    n_folds: int
+    repeat: int = 1
+    level: float = 0.05
+    rope: float | None = None
+    test: str = "corrected"
+
+    def __post_init__(self):
+        v = np.array(self.values, dtype=np.float64)
+        if v.ndim != 3:
+            raise SvmevalError("values must be shaped (data sets, configurations, folds)")
+        object.__setattr__(self, "values", v)
+        object.__setattr__(self, "datasets", _names(self.datasets, v.shape[0], "data sets"))
+        object.__setattr__(self, "configurations",
+                           _names(self.configurations, v.shape[1], "configurations"))
+        self._check(v)
+
+    def _check(self, v: np.ndarray) -> None:
+        if self.criterion not in FIGURES:
+            raise SvmevalError(f"unknown criterion {self.criterion!r}")
+        if int(self.n_folds) != self.n_folds or self.n_folds < 2 or self.repeat < 1:
+            raise SvmevalError("n_folds must be >= 2 and repeat >= 1")
+        if v.shape[2] != self.n_folds * self.repeat or v.shape[2] < 2:
+            raise SvmevalError(f"{v.shape[2]} values per cell, but {self.repeat} x "
+                               f"{self.n_folds} folds (at least two)")
+        if v.shape[0] < 1 or v.shape[1] < 2:
+            raise SvmevalError("a benchmark needs a data set and two configurations")
+        if np.isinf(v).any():
+            raise SvmevalError("fold values must be finite (NaN for undefined)")
+        if not 0.0 < self.level < 1.0:
+            raise SvmevalError("level must lie in (0, 1)")
+        if self.rope is not None and not (self.rope >= 0 and math.isfinite(self.rope)):
+            raise SvmevalError("rope must be a finite number >= 0")
+        if self.test not in TESTS:
+            raise SvmevalError(f"test must be one of {', '.join(TESTS)}")
+        if self.test == "5x2cv" and (self.repeat, self.n_folds) != (5, 2):
+            raise SvmevalError("the 5x2cv tests need 5 repetitions of 2-fold cross-validation")
+        for i, name in enumerate(self.datasets):
+            for j, conf in enumerate(self.configurations):
+                if np.isnan(v[i, j]).all():
+                    raise SvmevalError(f"{self.criterion} is undefined on every fold of "
+                                       f"{conf} on {name}")
+
+    @property
+    def greater_is_better(self) -> bool:
+        return FIGURES[self.criterion].greater_is_better
+
+    @cached_property
+    def mean(self) -> np.ndarray:
+        """(data sets, configurations): the mean over the defined folds."""
+        return np.nanmean(self.values, axis=2)
+
+    @cached_property
+    def sd(self) -> np.ndarray:
+        """(data sets, configurations): the sd over the defined folds (NaN with fewer than 2)."""
+        counts = np.count_nonzero(~np.isnan(self.values), axis=2)
+        centred = np.where(np.isnan(self.values), 0.0, self.values - self.mean[:, :, None])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(counts > 1, np.sqrt((centred ** 2).sum(axis=2) / (counts - 1)),
+                            np.nan)
+
+    @cached_property
+    def best(self) -> np.ndarray:
+        """(data sets, configurations): True where the mean is the row's best."""
+        m = self.mean
+        top = m.max(axis=1) if self.greater_is_better else m.min(axis=1)
+        return m == top[:, None]
+
+    @cached_property
+    def rank_table(self) -> np.ndarray:
+        """(data sets, configurations): each data set's ranks, 1 = best, ties averaged."""
+        return rank_rows(self.mean, greater_is_better=self.greater_is_better)
+
+    @cached_property
+    def ranks(self) -> np.ndarray:
+        """The average rank of each configuration over the data sets."""
+        return self.rank_table.mean(axis=0)
+
+    @cached_property
+    def friedman(self) -> FriedmanResult | None:
+        """Friedman's test over the data sets (None with one data set)."""
+        if len(self.datasets) < 2:
+            return None
+        return friedman(self.mean, greater_is_better=self.greater_is_better)
+
+    @cached_property
+    def nemenyi_q(self) -> float:
+        return nemenyi_q(len(self.configurations), self.level)
+
+    @cached_property
+    def critical_difference(self) -> float:
+        """Nemenyi's critical difference of average ranks at ``level``."""
+        return nemenyi_cd(len(self.configurations), len(self.datasets), self.level)
+
+    def differences(self, a: int, b: int, dataset: int) -> np.ndarray:
+        """B - A on the folds of ``dataset`` where both are defined (configuration and data set
+        indices)."""
+        d = self.values[dataset, b] - self.values[dataset, a]
+        return d if self.test == "5x2cv" else d[~np.isnan(d)]
+
+    def _outcome(self, mean_difference: float, p: float) -> str:
+        if not p < self.level:
+            return "tie"
+        better = mean_difference > 0 if self.greater_is_better else mean_difference < 0
+        return "win" if better else "loss"
+
+    def _dataset_test(self, a: int, b: int, i: int) -> DatasetTest:
+        d = self.differences(a, b, i)
+        name = self.datasets[i]
+        ttest = fxt = bayes = None
+        if self.test == "5x2cv":
+            if np.isnan(d).any():
+                raise SvmevalError(f"{self.criterion} is undefined on a fold of {name}: the "
+                                   "5x2cv tests need every fold")
+            fxt = five_by_two(d.reshape(5, 2))
+            p, outcome = fxt.p_t, self._outcome(float(d.mean()), fxt.p_t)
+        elif len(d) < 2:
+            p, outcome = math.nan, "tie"
+        else:
+            ttest = corrected_resampled_ttest(d, 1.0 / (self.n_folds - 1))
+            p, outcome = ttest.p, self._outcome(ttest.mean, ttest.p)
+        if self.rope is not None and len(d) >= 2:
+            bayes = correlated_ttest(d, self.n_folds, rope=self.rope)
+        return DatasetTest(name, len(d), p, outcome, ttest=ttest, five_by_two=fxt,
+                           bayesian=bayes)
+
+    @cached_property
+    def pairs(self) -> tuple:
+        """Every pair (A, B), A before B in the given order: see the module's notes."""
+        k = len(self.configurations)
+        index = [(a, b) for a in range(k) for b in range(a + 1, k)]
+        rank_tests = []
+        for a, b in index:
+            if len(self.datasets) >= 2:
+                rank_tests.append(wilcoxon(self.mean[:, b], self.mean[:, a]))
+            else:
+                rank_tests.append(None)
+        p = [r.p if r is not None else math.nan for r in rank_tests]
+        adjusted = holm(p) if len(self.datasets) >= 2 else [math.nan] * len(p)
+        out = []
+        for (a, b), w, p_holm in zip(index, rank_tests, adjusted):
+            tests = tuple(self._dataset_test(a, b, i) for i in range(len(self.datasets)))
+            outcomes = [t.outcome for t in tests]
+            out.append(Pair(self.configurations[a], self.configurations[b], w, float(p_holm),
+                            outcomes.count("win"), outcomes.count("tie"),
+                            outcomes.count("loss"), tests))
+        return tuple(out)
+
+    def to_dict(self) -> dict:
+        """Plain data, JSON-ready (NaN and infinities as None): "datasets", "configurations",
+        "mean" and "sd" (rows: data sets in the given order, columns: configurations), "best",
+        "ranks", "friedman" (None with one data set), "nemenyi", "pairs" and, with a rope,
+        "bayesian": one record per data set and pair with "rope", "p_left", "p_rope",
+        "p_right" (of B - A)."""
+        f = self.friedman
+        out = {"criterion": self.criterion, "greater_is_better": self.greater_is_better,
+               "n_folds": self.n_folds, "repeat": self.repeat, "level": self.level,
+               "test": self.test, "datasets": list(self.datasets),
+               "configurations": list(self.configurations),
+               "mean": _plain(self.mean), "sd": _plain(self.sd),
+               "best": self.best.tolist(), "ranks": _plain(self.ranks),
+               "friedman": None if f is None else {
+                   "statistic": _plain(f.statistic), "df": f.df, "p": _plain(f.p),
+                   "iman_davenport": _plain(f.iman_davenport), "df_f": list(f.df_f),
+                   "p_f": _plain(f.p_f)},
+               "nemenyi": {"alpha": self.level, "q": self.nemenyi_q,
+                           "cd": self.critical_difference},
+               "pairs": [_pair_dict(p) for p in self.pairs]}
+        if self.rope is not None:
+            out["bayesian"] = [
+                {"dataset": t.dataset, "a": p.a, "b": p.b, "rope": self.rope,
+                 "p_left": t.bayesian.p_left, "p_rope": t.bayesian.p_rope,
+                 "p_right": t.bayesian.p_right}
+                for p in self.pairs for t in p.per_dataset if t.bayesian is not None]
+        return out
+
+
+def _plain(value):
+    """numbers and arrays as JSON-ready Python values, NaN and infinities as None."""
+    if isinstance(value, np.ndarray):
+        return [_plain(v) for v in value.tolist()]
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _pair_dict(p: Pair) -> dict:
+    w = p.wilcoxon
+    tests = []
+    for t in p.per_dataset:
+        row = {"dataset": t.dataset, "n": t.n_defined, "p": _plain(t.p),
+               "outcome": t.outcome}
+        if t.ttest is not None:
+            row["t"] = _plain(t.ttest.t)
+        if t.five_by_two is not None:
+            row.update(t=_plain(t.five_by_two.t), f=_plain(t.five_by_two.f),
+                       p_f=_plain(t.five_by_two.p_f))
+        tests.append(row)
+    return {"a": p.a, "b": p.b, "wins": p.wins, "ties": p.ties, "losses": p.losses,
+            "wilcoxon": None if w is None else {
+                "statistic": w.statistic, "p": _plain(w.p), "method": w.method,
+                "p_holm": _plain(p.p_holm)},
+            "tests": tests}
