@@ -199,6 +199,23 @@ class Benchmark:
         """Nemenyi's critical difference of average ranks at ``level``."""
         return nemenyi_cd(len(self.configurations), len(self.datasets), self.level)
 
+    @cached_property
+    def cliques(self) -> tuple:
+        """The maximal groups (two or more) of configurations, as index tuples in order of
+        average rank, whose average ranks all lie within the critical difference: the groups
+        the critical-difference diagram joins by a bar."""
+        order = [int(i) for i in np.argsort(self.ranks, kind="mergesort")]
+        groups = []
+        for start in range(len(order)):
+            end = start
+            while (end + 1 < len(order) and self.ranks[order[end + 1]]
+                   - self.ranks[order[start]] < self.critical_difference):
+                end += 1
+            group = tuple(order[start:end + 1])
+            if len(group) > 1 and not any(set(group) <= set(g) for g in groups):
+                groups.append(group)
+        return tuple(groups)
+
     def differences(self, a: int, b: int, dataset: int) -> np.ndarray:
         """B - A on the folds of ``dataset`` where both are defined (configuration and data set
         indices)."""

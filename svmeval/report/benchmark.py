@@ -1,0 +1,179 @@
+"""Reports of a :class:`~svmeval.benchmark.Benchmark`: text, json, csv, markdown and latex.
+
+Every format prints the table as papers do: one row per data set (in the given order), one
+column per configuration, mean ± sd of the criterion over the folds, the best of each row
+marked (``*`` in text, bold in markdown and latex, a ``best`` column in csv), then a row of
+average ranks (1 = best). Text adds Friedman's test, Nemenyi's critical difference, the
+pairwise Wilcoxon tests with Holm's correction, the win/tie/loss counts and, with a rope, one
+sentence per data set and pair ("B is practically equivalent to A with probability …").
+json is :meth:`Benchmark.to_dict` as is. Reporters format; they never compute.
+
+The critical-difference diagram is :func:`svmeval.report.cd_plot.write_cd_diagram`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+
+from ..metrics.figures import FIGURES
+
+__all__ = ["BENCHMARK_FORMATS", "bayesian_sentence", "render"]
+
+BENCHMARK_FORMATS = ("text", "json", "csv", "markdown", "latex")
+
+
+def _num(value: float, digits: int) -> str:
+    if value is None or math.isnan(value):
+        return "n/a"
+    return f"{value:.{digits}f}"
+
+
+def _p(value: float) -> str:
+    if value is None or math.isnan(value):
+        return "n/a"
+    return f"{value:.4g}" if value >= 1e-4 else f"{value:.2e}"
+
+
+def _cell(bench, i: int, j: int, digits: int, plus_minus: str = " ± ") -> str:
+    return f"{_num(bench.mean[i, j], digits)}{plus_minus}{_num(bench.sd[i, j], digits)}"
+
+
+def _title(bench) -> str:
+    f = FIGURES[bench.criterion]
+    direction = "greater is better" if f.greater_is_better else "smaller is better"
+    return (f"{bench.criterion} ({direction}), mean ± sd over {bench.repeat} x "
+            f"{bench.n_folds}-fold cross-validation")
+
+
+def bayesian_sentence(bench, pair, test) -> str:
+    """One sentence of the Bayesian correlated t-test of ``pair`` on one data set."""
+    b = test.bayesian
+    better_b, better_a = ((b.p_right, b.p_left) if bench.greater_is_better
+                          else (b.p_left, b.p_right))
+    return (f"On {test.dataset}, {pair.b} is practically equivalent to {pair.a} with "
+            f"probability {b.p_rope:.3f} (rope ±{b.rope:g}); {pair.b} is better with "
+            f"probability {better_b:.3f}, {pair.a} with probability {better_a:.3f}.")
+
+
+def _text_table(bench, digits: int) -> list[str]:
+    names = list(bench.configurations)
+    rows = [[d] + [_cell(bench, i, j, digits) + ("*" if bench.best[i, j] else " ")
+                   for j in range(len(names))] for i, d in enumerate(bench.datasets)]
+    rows.append(["average rank"] + [f"{r:.3f} " for r in bench.ranks])
+    head = ["data set"] + [n + " " for n in names]
+    widths = [max(len(r[c]) for r in rows + [head]) for c in range(len(head))]
+    fmt = lambda r: "  ".join(  # noqa: E731
+        (r[0].ljust(widths[0]),) + tuple(v.rjust(w) for v, w in zip(r[1:], widths[1:])))
+    return [fmt(head)] + [fmt(r) for r in rows[:-1]] + ["-" * len(fmt(head)), fmt(rows[-1])]
+
+
+def _text_tests(bench) -> list[str]:
+    out = []
+    f = bench.friedman
+    if f is not None:
+        out += [f"Friedman's test over {f.n_datasets} data sets: chi-square = "
+                f"{f.statistic:.4g}, df = {f.df}, p = {_p(f.p)}",
+                f"Iman & Davenport's F = {f.iman_davenport:.4g}, df = ({f.df_f[0]}, "
+                f"{f.df_f[1]}), p = {_p(f.p_f)}"]
+    groups = ", ".join("{" + ", ".join(bench.configurations[i] for i in g) + "}"
+                       for g in bench.cliques) or "none"
+    out += [f"Nemenyi's critical difference at {bench.level:g}: {bench.critical_difference:.3f}"
+            f" (q = {bench.nemenyi_q:.3f}); groups within it: {groups}"]
+    test = ("the corrected resampled t-test" if bench.test == "corrected"
+            else "the 5x2cv paired t-test")
+    out += ["", f"pairs (B against A): Wilcoxon signed-rank test over the data sets' means, "
+                f"Holm-corrected; win/tie/loss of B by {test} per data set at {bench.level:g}"]
+    width = max(len(p.a) + len(p.b) for p in bench.pairs) + 8
+    for p in bench.pairs:
+        w = p.wilcoxon
+        rank_test = ("" if w is None else
+                     f"p = {_p(w.p)} ({w.method}), Holm p = {_p(p.p_holm)}   ")
+        out.append(f"  {(p.b + ' vs ' + p.a):<{width}}{rank_test}"
+                   f"win/tie/loss {p.wins}/{p.ties}/{p.losses}")
+    return out
+
+
+def _text(bench, digits: int) -> str:
+    out = [_title(bench), ""] + _text_table(bench, digits) + [
+        "(* the best mean of the row)", ""] + _text_tests(bench)
+    if bench.rope is not None:
+        out += ["", "Bayesian correlated t-test (Corani & Benavoli 2015), each data set "
+                    "on its own:"]
+        out += ["  " + bayesian_sentence(bench, p, t) for p in bench.pairs
+                for t in p.per_dataset if t.bayesian is not None]
+    return "\n".join(out) + "\n"
+
+
+def _csv(bench, digits: int) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["dataset"] + [f"{c}{s}" for c in bench.configurations
+                              for s in ("", " sd")] + ["best"])
+    for i, d in enumerate(bench.datasets):
+        values = [repr(float(v)) if not math.isnan(v) else ""
+                  for j in range(len(bench.configurations))
+                  for v in (bench.mean[i, j], bench.sd[i, j])]
+        best = " ".join(c for j, c in enumerate(bench.configurations) if bench.best[i, j])
+        w.writerow([d] + values + [best])
+    w.writerow(["average rank"] + [x for r in bench.ranks for x in (repr(float(r)), "")]
+               + [""])
+    return buf.getvalue()
+
+
+def _markdown_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*")
+
+
+def _markdown(bench, digits: int) -> str:
+    names = [_markdown_escape(c) for c in bench.configurations]
+    out = ["| data set | " + " | ".join(names) + " |",
+           "|:--|" + "--:|" * len(names)]
+    for i, d in enumerate(bench.datasets):
+        cells = [(f"**{_cell(bench, i, j, digits)}**" if bench.best[i, j]
+                  else _cell(bench, i, j, digits)) for j in range(len(names))]
+        out.append(f"| {_markdown_escape(d)} | " + " | ".join(cells) + " |")
+    out.append("| average rank | " + " | ".join(f"{r:.3f}" for r in bench.ranks) + " |")
+    return "\n".join(out) + "\n"
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+                  "^": r"\textasciicircum{}"}
+
+
+def _latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+def _latex(bench, digits: int) -> str:
+    names = [_latex_escape(c) for c in bench.configurations]
+    out = [r"\begin{tabular}{l" + "r" * len(names) + "}", r"\toprule",
+           "data set & " + " & ".join(names) + r" \\", r"\midrule"]
+    for i, d in enumerate(bench.datasets):
+        cells = []
+        for j in range(len(names)):
+            cell = f"{_num(bench.mean[i, j], digits)} $\\pm$ {_num(bench.sd[i, j], digits)}"
+            cells.append(f"\\textbf{{{cell}}}" if bench.best[i, j] else cell)
+        out.append(f"{_latex_escape(d)} & " + " & ".join(cells) + r" \\")
+    out += [r"\midrule", "average rank & " + " & ".join(f"{r:.3f}" for r in bench.ranks)
+            + r" \\", r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(out) + "\n"
+
+
+def _json(bench, digits: int) -> str:
+    return json.dumps(bench.to_dict(), indent=2, allow_nan=False) + "\n"
+
+
+_RENDERERS = {"text": _text, "json": _json, "csv": _csv, "markdown": _markdown,
+              "latex": _latex}
+
+
+def render(bench, *, format: str = "text", digits: int = 3) -> str:
+    """The report of ``bench`` in ``format`` (one of :data:`BENCHMARK_FORMATS`)."""
+    if format not in _RENDERERS:
+        raise ValueError(f"unknown report format {format!r} "
+                         f"({', '.join(BENCHMARK_FORMATS)})")
+    return _RENDERERS[format](bench, digits)
