@@ -86,13 +86,16 @@ def _text_tests(bench) -> list[str]:
             else "the 5x2cv paired t-test")
     out += ["", f"pairs (B against A): Wilcoxon signed-rank test over the data sets' means, "
                 f"Holm-corrected; win/tie/loss of B by {test} per data set at {bench.level:g}"]
-    width = max(len(p.a) + len(p.b) for p in bench.pairs) + 8
+    rows = [("B vs A", "Wilcoxon p", "method", "Holm p", "win/tie/loss")]
     for p in bench.pairs:
         w = p.wilcoxon
-        rank_test = ("" if w is None else
-                     f"p = {_p(w.p)} ({w.method}), Holm p = {_p(p.p_holm)}   ")
-        out.append(f"  {(p.b + ' vs ' + p.a):<{width}}{rank_test}"
-                   f"win/tie/loss {p.wins}/{p.ties}/{p.losses}")
+        rows.append((f"{p.b} vs {p.a}", "n/a" if w is None else _p(w.p),
+                     "" if w is None else w.method, _p(p.p_holm),
+                     f"{p.wins}/{p.ties}/{p.losses}"))
+    widths = [max(len(r[c]) for r in rows) for c in range(5)]
+    out += ["  " + "  ".join([r[0].ljust(widths[0])] + [v.rjust(n) for v, n in
+                                                          zip(r[1:], widths[1:])])
+            for r in rows]
     return out
 
 
