@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -174,3 +175,21 @@ def test_a_configuration_undefined_everywhere_is_refused():
     v[2, 0] = np.nan
     with pytest.raises(SvmevalError, match="A on d3"):
         Benchmark(v, DATASETS, CONFIGS, "accuracy", n_folds=5, repeat=2)
+
+
+def test_identical_configurations_give_what_scipy_gives_and_every_report_renders():
+    from svmeval.report.benchmark import BENCHMARK_FORMATS, render
+    v = np.tile(np.linspace(0.7, 0.9, 20), (15, 3, 1))
+    b = Benchmark(v, [f"d{i}" for i in range(15)], CONFIGS, "accuracy", n_folds=10, repeat=2,
+                  rope=0.01)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # scipy's 0/0
+        expected = stats.friedmanchisquare(*b.mean.T)
+    assert math.isnan(expected.statistic) and math.isnan(b.friedman.statistic)
+    assert math.isnan(b.friedman.p_f)
+    d = json.loads(render(b, format="json"))
+    assert d["friedman"]["statistic"] is None and d["ranks"] == [2.0, 2.0, 2.0]
+    assert all(p["wins"] == p["losses"] == 0 for p in d["pairs"])
+    assert all(r["p_rope"] == 1.0 for r in d["bayesian"])
+    for fmt in BENCHMARK_FORMATS:
+        assert render(b, format=fmt)

@@ -136,7 +136,10 @@ def friedman(scores, *, greater_is_better: bool = True,
     df = k - 1
     p = chi2_sf(chi2, df)
     denominator = n * (k - 1) - chi2
-    f = (n - 1) * chi2 / denominator if denominator > 0 else math.inf
+    if math.isnan(chi2):
+        f = math.nan  # every row tied throughout: no ranking to test
+    else:
+        f = (n - 1) * chi2 / denominator if denominator > 0 else math.inf
     df_f = (k - 1, (k - 1) * (n - 1))
     return FriedmanResult(n_datasets=n, n_configurations=k, statistic=chi2, df=df, p=p,
                           iman_davenport=f, df_f=df_f, p_f=f_sf(f, *df_f),

@@ -37,6 +37,10 @@ def _p(value: float) -> str:
     return f"{value:.4g}" if value >= 1e-4 else f"{value:.2e}"
 
 
+def _g(value: float) -> str:
+    return "n/a" if value is None or math.isnan(value) else f"{value:.4g}"
+
+
 def _cell(bench, i: int, j: int, digits: int, plus_minus: str = " ± ") -> str:
     return f"{_num(bench.mean[i, j], digits)}{plus_minus}{_num(bench.sd[i, j], digits)}"
 
@@ -75,8 +79,8 @@ def _text_tests(bench) -> list[str]:
     f = bench.friedman
     if f is not None:
         out += [f"Friedman's test over {f.n_datasets} data sets: chi-square = "
-                f"{f.statistic:.4g}, df = {f.df}, p = {_p(f.p)}",
-                f"Iman & Davenport's F = {f.iman_davenport:.4g}, df = ({f.df_f[0]}, "
+                f"{_g(f.statistic)}, df = {f.df}, p = {_p(f.p)}",
+                f"Iman & Davenport's F = {_g(f.iman_davenport)}, df = ({f.df_f[0]}, "
                 f"{f.df_f[1]}), p = {_p(f.p_f)}"]
     groups = ", ".join("{" + ", ".join(bench.configurations[i] for i in g) + "}"
                        for g in bench.cliques) or "none"
@@ -86,7 +90,7 @@ def _text_tests(bench) -> list[str]:
             else "the 5x2cv paired t-test")
     out += ["", f"pairs (B against A): Wilcoxon signed-rank test over the data sets' means, "
                 f"Holm-corrected; win/tie/loss of B by {test} per data set at {bench.level:g}"]
-    rows = [("B vs A", "Wilcoxon p", "method", "Holm p", "win/tie/loss")]
+    rows = [("pair", "Wilcoxon p", "method", "Holm p", "win/tie/loss")]
     for p in bench.pairs:
         w = p.wilcoxon
         rows.append((f"{p.b} vs {p.a}", "n/a" if w is None else _p(w.p),
