@@ -243,7 +243,10 @@ def _checked(dataset, params, nr_fold, inner_folds, seed, jobs, repeat):
                            "single-label data")
     params = params or SvmParams()
     engine._check_run(nr_fold, seed, jobs, repeat)
-    engine._check_run(inner_folds)
+    if isinstance(inner_folds, (bool, float, str)) or not hasattr(inner_folds, "__index__") \
+            or int(inner_folds) < 2:
+        raise SvmevalError(f"inner_folds: n-fold cross validation: n must >= 2, got "
+                           f"{inner_folds!r}")
     problem, base = engine.prepare(dataset, params)
     return dataset, params, problem, base
 
