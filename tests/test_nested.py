@@ -320,3 +320,47 @@ def test_bad_arguments_raise_svmeval_errors_before_training(kwargs, message):
     ds = read_dataset(str(data_set("heart_scale")))
     with pytest.raises(SvmevalError, match=message):
         nested_cv(ds, log2c=SMALL_C, log2g=SMALL_G, **kwargs)
+
+
+def test_probability_outputs_follow_svm_train_b1_after_srand():
+    """-b 1: every inner cell as svm-train -b 1 -v (after srand(S)), the chosen cell trained
+    after srand(S) as a fresh svm-train, predicted as svm_predict -b 1 does."""
+    path = data_set("heart_scale")
+    one_openmp_thread()
+    y, x = svmutil.svm_read_problem(str(path))
+    LIBC.srand(1)
+    perm, fold_start = svm_cpp_folds(y, 3, stratified=True)
+    expected, chosen = np.empty(len(y)), []
+    for i in range(3):
+        b, e = fold_start[i], fold_start[i + 1]
+        train, test = perm[:b] + perm[e:], perm[b:e]
+        ytr, xtr = [y[j] for j in train], [x[j] for j in train]
+        c, g, _ = inner_grid(ytr, xtr, "-b 1", 3, (1.0, 3.0, 2.0), (-5.0, -3.0, 2.0), 1, False)
+        LIBC.srand(1)
+        model = svmutil.svm_train(ytr, xtr, f"-b 1 -c {2.0 ** c} -g {2.0 ** g} -q")
+        expected[test] = svmutil.svm_predict([y[j] for j in test], [x[j] for j in test], model,
+                                             "-b 1 -q")[0]
+        chosen.append((c, g))
+    result = nested_cv(read_dataset(str(path)), SvmParams(probability=1), 3, inner_folds=3,
+                       log2c=(1.0, 3.0, 2.0), log2g=(-5.0, -3.0, 2.0))
+    assert np.array_equal(result.outer.y_pred, expected)
+    assert [(f.cell.log2c, f.cell.log2g) for f in result.folds] == chosen
+    assert result.outer.probabilities is not None
+
+
+def test_progress_counts_outer_folds_over_repetitions():
+    seen = []
+    nested_cv(read_dataset(str(data_set("iris.scale"))), None, 3, inner_folds=3,
+              log2c=(1.0, 3.0, 2.0), log2g=(-1.0, -1.0, 1.0), repeat=2,
+              progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(k, 6) for k in range(1, 7)]
+
+
+def test_inner_grids_on_a_dask_cluster_equal_libsvm_nested_cv():
+    pytest.importorskip("distributed")
+    path = data_set("iris.scale")
+    expected, fold, chosen = oracle_nested(path, "", 3, 3, SMALL_C, SMALL_G, seed=2)
+    result = nested_cv(read_dataset(str(path)), None, 3, inner_folds=3, log2c=SMALL_C,
+                       log2g=SMALL_G, seed=2, client="local:2")
+    assert np.array_equal(result.outer.y_pred, expected)
+    assert chosen_of(result) == chosen
