@@ -24,6 +24,7 @@ so :func:`svmeval.summary.summarize` and every reporter take it as they take ``s
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import os
 from dataclasses import dataclass, replace
@@ -298,3 +299,6 @@ def chosen_text(result: NestedResult) -> str:
 
 def _show(value: float) -> str:
     return "n/a" if value is None or math.isnan(value) else f"{value:g}"
+
+
+functools.update_wrapper(nested_cv, _nested_cv)
