@@ -1,0 +1,304 @@
+"""Nested cross-validation: an honest estimate of a model tuned by svmeval's grid search.
+
+The best cell of a grid search has an optimistic rate: it was chosen on the very folds that
+rate it. Nested cross-validation chooses the cell again on each outer training set and rates
+the choice on rows the choice never saw.
+
+* The outer folds are the folds ``svmeval -v K --seed S`` draws: LIBSVM's own
+  (``svm_cross_validation``'s), after ``srand(S)``.
+* On each outer training set, its rows in LIBSVM's fold order (``perm[0:begin]`` then
+  ``perm[end:l]``), the grid runs as ``svmeval-grid --seed S`` would on a file of those rows
+  (:func:`svmeval.grid.grid_search`: its inner folds, ranges, criterion, seed, grid.py's job
+  order and tie-break). ``num_features`` (gamma's default) stays the whole data set's.
+* The chosen cell is trained on the outer training set, in that order, and predicts the outer
+  test rows as ``svm_cross_validation`` predicts them. With ``-b 1`` (whose training draws
+  from C ``rand()``) that training follows ``srand(S)``, as a fresh ``svm-train`` would.
+* ``repeat`` R: R outer cross-validations with :func:`svmeval.cv.engine.repetition_seeds`;
+  repetition r is the nested CV of seed ``s_r`` (outer folds and inner grids alike).
+
+The outer predictions form a :class:`~svmeval.cv.CVResult` (input order; its ``params`` are
+the base parameters, each fold's own C / gamma / epsilon are in :attr:`NestedResult.folds`),
+so :func:`svmeval.summary.summarize` and every reporter take it as they take ``svmeval -v K``'s.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import math
+import os
+from dataclasses import dataclass, replace
+from typing import Callable
+
+import numpy as np
+
+from .errors import SvmevalError
+from .grid import rules
+from .grid.search import check_criterion, default_criterion, kind_of
+from .params import SvmParams
+
+__all__ = ["NestedResult", "OuterFold", "nested_cv", "chosen_text"]
+
+AXES = ("log2c", "log2g", "log2p")
+
+
+@dataclass(frozen=True, eq=False)
+class OuterFold:
+    """One outer fold: what the inner grid chose on its training rows and how it was rated.
+
+    ``repetition`` (0-based) and ``fold`` (0-based, LIBSVM's fold order) name it; ``seed`` is
+    its repetition's C ``srand`` seed; ``cell`` the chosen :class:`~svmeval.grid.Cell`,
+    ``value`` its inner criterion value, ``params`` the full LIBSVM parameters trained on the
+    outer training set, ``grid`` the whole inner :class:`~svmeval.grid.GridResult`;
+    ``train_rows`` / ``test_rows``: sample indices (input order numbering), training rows in
+    LIBSVM's order.
+    """
+
+    repetition: int
+    fold: int
+    seed: int
+    cell: rules.Cell
+    value: float
+    params: SvmParams
+    grid: object
+    train_rows: np.ndarray
+    test_rows: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class NestedResult:
+    """A finished nested cross-validation.
+
+    ``outer``: the first repetition's outer predictions as a :class:`~svmeval.cv.CVResult`
+    (further repetitions' counts and ranking figures in ``outer.repeats``, their whole results
+    in ``repeat_results``); ``folds``: every :class:`OuterFold`, repetition by repetition;
+    ``criterion`` and its direction ``greater_is_better``; ``inner_folds``.
+    """
+
+    outer: object
+    folds: tuple
+    criterion: str
+    greater_is_better: bool
+    inner_folds: int
+    repeat_results: tuple = ()
+    pos_label: float | None = None
+    zero_division: float = 0.0
+
+    @property
+    def n_folds(self) -> int:
+        return self.outer.n_folds
+
+    @property
+    def seed(self) -> int:
+        return self.outer.seed
+
+    @property
+    def n_repeats(self) -> int:
+        return self.outer.n_repeats
+
+    @property
+    def grids(self) -> tuple:
+        """Every inner :class:`~svmeval.grid.GridResult`, in :attr:`folds`' order."""
+        return tuple(f.grid for f in self.folds)
+
+    @property
+    def chosen(self) -> tuple:
+        """Every outer fold's chosen :class:`~svmeval.grid.Cell`, in :attr:`folds`' order."""
+        return tuple(f.cell for f in self.folds)
+
+    def summary(self):
+        """The outer predictions' :class:`~svmeval.summary.Summary` (svmeval's report of
+        ``svmeval -v K``: first line ``Cross Validation Accuracy = X%`` or svm-train's two
+        regression lines)."""
+        from .summary import summarize
+        return summarize(self.outer, pos_label=self.pos_label,
+                         zero_division=self.zero_division)
+
+    def spread(self) -> dict:
+        """Per searched axis (``log2c``, ``log2g``, ``log2p``) over every outer fold's choice:
+        ``mean``, ``sd`` (n-1; NaN for one fold), ``min``, ``max`` and ``counts`` (value ->
+        number of folds that chose it, values ascending)."""
+        out = {}
+        for axis in AXES:
+            values = [getattr(c, axis) for c in self.chosen]
+            if any(v is None for v in values):
+                continue
+            a = np.array(values, dtype=np.float64)
+            uniq, counts = np.unique(a, return_counts=True)
+            out[axis] = {"mean": float(a.mean()),
+                         "sd": float(a.std(ddof=1)) if len(a) > 1 else math.nan,
+                         "min": float(a.min()), "max": float(a.max()),
+                         "counts": {float(u): int(n) for u, n in zip(uniq, counts)}}
+        return out
+
+    def as_dict(self) -> dict:
+        """JSON-friendly: the outer run's description, every outer fold's choice, the spread
+        (undefined numbers as None)."""
+        def number(v):
+            return None if v is None or (isinstance(v, float) and not math.isfinite(v)) else v
+
+        folds = [{"repetition": f.repetition, "fold": f.fold + 1, "seed": f.seed,
+                  **{axis: getattr(f.cell, axis) for axis in AXES},
+                  "C": f.cell.C, "gamma": f.cell.gamma, "p": f.cell.p,
+                  "value": number(f.value), "n_train": len(f.train_rows),
+                  "n_test": len(f.test_rows)} for f in self.folds]
+        spread = {axis: {k: (number(v) if k != "counts" else {repr(x): n for x, n in v.items()})
+                         for k, v in s.items()} for axis, s in self.spread().items()}
+        return {"criterion": self.criterion, "greater_is_better": self.greater_is_better,
+                "n_folds": self.n_folds, "inner_folds": self.inner_folds, "seed": self.seed,
+                "repeat": self.n_repeats, "folds": folds, "spread": spread}
+
+
+def rows_of(dataset, rows: np.ndarray):
+    """The :class:`~svmeval.io.Dataset` of ``dataset``'s ``rows``, in the order given (the
+    same ``n_features`` and name)."""
+    from .io.data import Dataset
+
+    rows = np.asarray(rows, dtype=np.int64)
+    starts, ends = dataset.indptr[rows], dataset.indptr[rows + 1]
+    lengths = ends - starts
+    indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    take = np.repeat(starts - indptr[:-1], lengths) + np.arange(indptr[-1], dtype=np.int64)
+    return Dataset(y=dataset.y[rows], indptr=indptr, indices=dataset.indices[take],
+                   values=dataset.values[take], n_features=dataset.n_features,
+                   name=dataset.name)
+
+
+def nested_cv(*args, **kwargs) -> NestedResult:
+    """(Documented below: :func:`_nested_cv`'s signature and text.) The run holds C's global
+    state (rand(), the print hook) for its whole length."""
+    from .cv import _libsvm
+
+    with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
+        return _libsvm.c_state(_nested_cv)(*args, _stack=stack, **kwargs)
+
+
+def _nested_cv(dataset, params: SvmParams | None = None, nr_fold: int = 5, *,
+               log2c=rules.DEFAULT_LOG2C, log2g=rules.DEFAULT_LOG2G, log2p=None,
+               inner_folds: int = 5, criterion: str | None = None, seed: int = 1,
+               repeat: int = 1, pos_label=None, zero_division=0.0, jobs: int | None = None,
+               client=None, kernel_memory: float | None = None,
+               progress: Callable[[int, int], None] | None = None,
+               _stack=None) -> NestedResult:
+    """Nested cross-validation of :func:`svmeval.grid.grid_search` (see the module's text).
+
+    ``dataset``: a :class:`~svmeval.io.Dataset` or a file name (single-label). ``params``: the
+    other LIBSVM parameters (:class:`SvmParams`). ``nr_fold``: the outer folds;
+    ``inner_folds``: the grid's folds. ``log2c``, ``log2g``, ``log2p``, ``criterion``,
+    ``pos_label``, ``zero_division``, ``jobs``, ``kernel_memory``: as
+    :func:`~svmeval.grid.grid_search` takes them, for every inner grid. ``seed``: C ``rand()``'s
+    seed of the outer folds and of the inner grids. ``repeat``: outer cross-validations, seeds
+    :func:`~svmeval.cv.engine.repetition_seeds`. ``client``: a ``distributed.Client`` or an
+    address: every inner grid's cells run on that Dask cluster (connected once). ``progress``:
+    ``progress(done, total)`` as outer folds end (over every repetition).
+    """
+    from .cv import _libsvm, engine
+    from .cv.folds import libsvm_folds
+
+    dataset, params, problem, base = _checked(dataset, params, nr_fold, inner_folds, seed,
+                                              jobs, repeat)
+    nr_fold, inner_folds, seed, repeat = int(nr_fold), int(inner_folds), int(seed), int(repeat)
+    criterion = criterion or default_criterion(base)
+    figure = check_criterion(criterion, kind_of(problem.y, base))
+    if client is not None:
+        from .cv import cluster
+        client = _stack.enter_context(cluster.client_for(client))
+    grid = dict(log2c=log2c, log2g=log2g, log2p=log2p, folds=inner_folds, criterion=criterion,
+                pos_label=pos_label, zero_division=zero_division, jobs=jobs,
+                kernel_memory=kernel_memory, client=client)
+    seeds = engine.repetition_seeds(seed, repeat)
+    done, total = 0, 0
+    results, folds = [], []
+    for r, s in enumerate(seeds):
+        _libsvm.srand(s)
+        outer = libsvm_folds(problem.y, nr_fold, stratified=base.is_classification,
+                             rand=_libsvm.rand)
+        total = total or outer.n_folds * repeat
+        plan = engine.CVPlan(problem, base, outer, s)
+        for i in range(outer.n_folds):
+            fold = _outer_fold(dataset, params, problem, plan, r, i, s, grid, jobs)
+            folds.append(fold)
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        results.append(plan.result())
+    first = replace(results[0], repeats=tuple(engine.repetition(x) for x in results[1:]),
+                    data_name=getattr(dataset, "name", ""))
+    return NestedResult(outer=first, folds=tuple(folds), criterion=criterion,
+                        greater_is_better=figure.greater_is_better, inner_folds=inner_folds,
+                        repeat_results=tuple(results[1:]), pos_label=pos_label,
+                        zero_division=zero_division)
+
+
+def _checked(dataset, params, nr_fold, inner_folds, seed, jobs, repeat):
+    """The run's arguments checked before LIBSVM trains anything: ``(dataset, params,
+    problem, resolved params)``."""
+    from .cv import engine
+    from .io.data import read_dataset
+
+    if isinstance(dataset, (str, os.PathLike)):
+        dataset = read_dataset(os.fspath(dataset))
+    if getattr(dataset, "y", None) is None and getattr(dataset, "label_indptr", None) is not None:
+        raise SvmevalError(f"{dataset.name}: multi-label data: nested cross-validation takes "
+                           "single-label data")
+    params = params or SvmParams()
+    engine._check_run(nr_fold, seed, jobs, repeat)
+    if isinstance(inner_folds, (bool, float, str)) or not hasattr(inner_folds, "__index__") \
+            or int(inner_folds) < 2:
+        raise SvmevalError(f"inner_folds: n-fold cross validation: n must >= 2, got "
+                           f"{inner_folds!r}")
+    problem, base = engine.prepare(dataset, params)
+    return dataset, params, problem, base
+
+
+def _outer_fold(dataset, params, problem, plan, r: int, i: int, seed: int, grid: dict,
+                jobs) -> OuterFold:
+    """Outer fold ``i`` of ``plan``: the inner grid on its training rows, the chosen cell
+    trained there, its predictions of the test rows stored in ``plan``."""
+    from .cv import _libsvm, engine
+    from .cv.schedule import available_cores
+    from .grid.search import grid_search
+
+    folds = plan.folds
+    train, test = folds.train(i), folds.test(i)
+    inner = grid_search(rows_of(dataset, train), params, seed=seed, **grid)
+    chosen = inner.best_params
+    one = engine.CVPlan(problem, chosen, folds, seed, collect=False)
+    if chosen.probability:  # -b 1 training draws from rand(): as a fresh svm-train --seed
+        _libsvm.srand(seed)
+    plan.store(i, one.fold_output(i, jobs or available_cores()))
+    return OuterFold(repetition=r, fold=i, seed=seed, cell=inner.best.cell,
+                     value=inner.best.value, params=chosen, grid=inner, train_rows=train,
+                     test_rows=test)
+
+
+def chosen_text(result: NestedResult) -> str:
+    """Each outer fold's chosen cell and inner value, then the spread of the chosen
+    parameters: the text block that follows the outer report."""
+    axes = [a for a in AXES if all(getattr(c, a) is not None for c in result.chosen)]
+    head = (["repetition"] if result.n_repeats > 1 else []) + ["fold"] + axes \
+        + [f"inner {result.criterion}"]
+    rows = []
+    for f in result.folds:
+        rows.append(([str(f.repetition + 1)] if result.n_repeats > 1 else [])
+                    + [str(f.fold + 1)] + [f"{getattr(f.cell, a):g}" for a in axes]
+                    + [_show(f.value)])
+    widths = [max(len(h), *(len(row[k]) for row in rows)) for k, h in enumerate(head)]
+    lines = [f"Nested cross validation: {result.n_folds} outer folds x {result.inner_folds} "
+             f"inner folds, seed {result.seed}"
+             + (f", {result.n_repeats} repetitions" if result.n_repeats > 1 else "")]
+    lines.append("  ".join(h.rjust(w) for h, w in zip(head, widths)))
+    lines.extend("  ".join(v.rjust(w) for v, w in zip(row, widths)) for row in rows)
+    for axis, s in result.spread().items():
+        counts = ", ".join(f"{v:g} x{n}" for v, n in s["counts"].items())
+        lines.append(f"{axis}: mean {s['mean']:g} sd {_show(s['sd'])} min {s['min']:g} "
+                     f"max {s['max']:g} ({counts})")
+    return "\n".join(lines) + "\n"
+
+
+def _show(value: float) -> str:
+    return "n/a" if value is None or math.isnan(value) else f"{value:g}"
+
+
+functools.update_wrapper(nested_cv, _nested_cv)
