@@ -10,20 +10,18 @@
 * :mod:`~svmeval.metrics.regression`: svm-train's mean squared error and squared correlation.
 """
 
-from svmeval.metrics.classification import (
-    SINGLE_LABEL_AVERAGES,
-    ClassificationReport,
-    ConfusionCounts,
+from svmeval.metrics.agreement import (
     accuracy_score,
     balanced_accuracy_score,
     cohen_kappa_score,
     confusion_matrix,
-    evaluate,
-    f1_score,
-    fbeta_score,
     matthews_corrcoef,
-    precision_score,
-    recall_score,
+)
+from svmeval.metrics.classification import (
+    SINGLE_LABEL_AVERAGES,
+    ClassificationReport,
+    ConfusionCounts,
+    evaluate,
 )
 from svmeval.metrics.measures import (
     AVERAGES,
@@ -52,8 +50,32 @@ from svmeval.metrics.ranking import (
     roc_auc_score,
 )
 from svmeval.metrics.regression import RegressionReport, regression_report
+from svmeval.metrics.setwise import (
+    f1_score,
+    fbeta_score,
+    precision_recall_fscore_support,
+    precision_score,
+    recall_score,
+)
+from svmeval.metrics.undefined import UndefinedMetricWarning
+
+#: The functions that carry a scikit-learn name and follow scikit-learn's contract (same
+#: arguments, defaults, answers, exceptions and warnings).
+SKLEARN_CONTRACT = (
+    "accuracy_score",
+    "balanced_accuracy_score",
+    "cohen_kappa_score",
+    "confusion_matrix",
+    "f1_score",
+    "fbeta_score",
+    "matthews_corrcoef",
+    "precision_score",
+    "recall_score",
+)
 
 __all__ = [
+    "SKLEARN_CONTRACT",
+    "UndefinedMetricWarning",
     "AVERAGES",
     "METRICS",
     "MULTILABEL_AVERAGES",
@@ -75,6 +97,7 @@ __all__ = [
     "label_sets_to_indicator",
     "matthews_corrcoef",
     "parse_zero_division",
+    "precision_recall_fscore_support",
     "precision_score",
     "recall_score",
     "average_precision_score",
