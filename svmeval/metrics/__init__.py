@@ -37,17 +37,24 @@ from svmeval.metrics.multilabel import (
     evaluate_multilabel,
     label_sets_to_indicator,
 )
-from svmeval.metrics.ranking import (
-    average_precision_score,
+from svmeval.metrics.areas import average_precision_score, roc_auc_score
+from svmeval.metrics.curves import precision_recall_curve, roc_curve
+from svmeval.metrics.label_ranking import (
     coverage_error,
-    label_ranking_average_precision,
+    label_ranking_average_precision_score,
     label_ranking_loss,
+)
+from svmeval.metrics.ranking import (
+    average_precision,
+    coverage,
+    label_ranking_average_precision,
     macro_average_precision,
     macro_roc_auc,
     ovr_average_precision,
     ovr_roc_auc,
     per_label_average_precision,
-    roc_auc_score,
+    ranking_loss,
+    roc_auc,
 )
 from svmeval.metrics.regression import RegressionReport, regression_report
 from svmeval.metrics.setwise import (
@@ -71,6 +78,13 @@ SKLEARN_CONTRACT = (
     "matthews_corrcoef",
     "precision_score",
     "recall_score",
+    "roc_auc_score",
+    "average_precision_score",
+    "roc_curve",
+    "precision_recall_curve",
+    "coverage_error",
+    "label_ranking_loss",
+    "label_ranking_average_precision_score",
 )
 
 __all__ = [
@@ -100,16 +114,23 @@ __all__ = [
     "precision_recall_fscore_support",
     "precision_score",
     "recall_score",
+    "average_precision",
     "average_precision_score",
+    "coverage",
     "coverage_error",
     "label_ranking_average_precision",
+    "label_ranking_average_precision_score",
     "label_ranking_loss",
     "macro_average_precision",
     "macro_roc_auc",
     "ovr_average_precision",
     "ovr_roc_auc",
     "per_label_average_precision",
+    "precision_recall_curve",
+    "ranking_loss",
+    "roc_auc",
     "roc_auc_score",
+    "roc_curve",
     "RegressionReport",
     "regression_report",
 ]

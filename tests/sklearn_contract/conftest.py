@@ -24,6 +24,7 @@ import os
 import types
 
 import pytest
+from _pytest.mark.structures import ParameterSet
 
 sklearn = pytest.importorskip("sklearn")
 
@@ -72,7 +73,8 @@ class _PytestClassOnly(types.ModuleType):
 
 
 def _swap(value, originals):
-    """value with every original function (also inside partials, dicts, lists) replaced."""
+    """value with every original function (also inside partials, dicts, lists, tuples and the
+    parametrize marks of a test) replaced; dicts and lists are changed in place."""
     if callable(value) and getattr(value, "__name__", None) in originals:
         if value is originals[value.__name__][0]:
             return originals[value.__name__][1]
@@ -80,12 +82,25 @@ def _swap(value, originals):
         inner = _swap(value.func, originals)
         if inner is not value.func:
             return functools.partial(inner, *value.args, **value.keywords)
-    if isinstance(value, dict):
+    elif isinstance(value, dict):
         for key, item in list(value.items()):
             value[key] = _swap(item, originals)
     elif isinstance(value, list):
         value[:] = [_swap(item, originals) for item in value]
+    elif isinstance(value, ParameterSet):
+        return value._replace(values=_swap(value.values, originals))
+    elif type(value) is tuple:
+        return tuple(_swap(item, originals) for item in value)
+    elif callable(value) and isinstance(getattr(value, "pytestmark", None), list):
+        value.pytestmark = [_swap_mark(mark, originals) for mark in value.pytestmark]
     return value
+
+
+def _swap_mark(mark, originals):
+    if mark.name != "parametrize" or len(mark.args) < 2:
+        return mark
+    names, values, *rest = mark.args
+    return pytest.mark.parametrize(names, _swap(list(values), originals), *rest, **mark.kwargs).mark
 
 
 def rebind(module) -> None:
