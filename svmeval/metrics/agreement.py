@@ -41,7 +41,7 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None) -> flo
     """Share (or, with ``normalize=False``, number or total weight) of samples predicted
     exactly right; for multi-label indicators a sample counts if its whole label set is right.
     As ``sklearn.metrics.accuracy_score``."""
-    kind, _, t, p, w = check_targets(y_true, y_pred, sample_weight)
+    kind, _, t, p, w = check_targets(y_true, y_pred, sample_weight)[:5]
     if kind == "multilabel-indicator":
         score = ~np.any((t != 0) != (p != 0), axis=1)
     else:
@@ -61,18 +61,18 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     "true" / "pred" / "all" divides by rows / columns / everything (0/0 gives 0).  As
     ``sklearn.metrics.confusion_matrix``."""
     _check_normalize(normalize)
-    kind, present, t, p, w = check_targets(y_true, y_pred, sample_weight)
-    if kind not in ("binary", "multiclass"):
-        raise ValueError(f"{kind} is not supported")
+    targets = check_targets(y_true, y_pred, sample_weight)
+    if targets.kind not in ("binary", "multiclass"):
+        raise ValueError(f"{targets.kind} is not supported")
     if labels is None:
-        chosen = present
+        chosen = targets.labels
     else:
         chosen = as_array(labels)
         if chosen.size == 0:
             raise ValueError("'labels' should contain at least one label.")
-        if not np.isin(t, chosen).any():
+        if not np.isin(targets.y_true, chosen).any():
             raise ValueError("At least one label specified must be in y_true")
-    cm = confusion_counts(t, p, w, chosen)
+    cm = confusion_counts(targets, chosen)
     with np.errstate(all="ignore"):
         if normalize == "true":
             cm = cm / cm.sum(axis=1, keepdims=True)
@@ -149,10 +149,10 @@ def matthews_corrcoef(y_true, y_pred, *, sample_weight=None) -> float:
     """Matthews correlation coefficient, multiclass form (Gorodkin 2004); 0.0 where it is
     undefined (one class predicted or one class true).  As
     ``sklearn.metrics.matthews_corrcoef``."""
-    kind, present, t, p, w = check_targets(y_true, y_pred, sample_weight)
-    if kind not in ("binary", "multiclass"):
-        raise ValueError(f"{kind} is not supported")
-    C = confusion_counts(t, p, w, present)
+    targets = check_targets(y_true, y_pred, sample_weight)
+    if targets.kind not in ("binary", "multiclass"):
+        raise ValueError(f"{targets.kind} is not supported")
+    C = confusion_counts(targets, targets.labels)
     t_sum = C.sum(axis=1, dtype=np.float64)
     p_sum = C.sum(axis=0, dtype=np.float64)
     n_correct = np.trace(C, dtype=np.float64)

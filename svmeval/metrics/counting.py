@@ -10,34 +10,46 @@ from __future__ import annotations
 
 import numpy as np
 
-from svmeval.metrics.targets import encode, unique_labels
+from svmeval.metrics.targets import Targets
 
 __all__ = ["confusion_counts", "label_counts"]
 
 
-def confusion_counts(t: np.ndarray, p: np.ndarray, w, labels: np.ndarray) -> np.ndarray:
-    """Matrix C[i, j] = total weight of samples (t = labels[i], p = labels[j]); samples whose
-    label is not in ``labels`` are left out.  int64 without weights (or integer weights),
-    float64 otherwise."""
-    return _bordered(t, p, w, labels)[:-1, :-1]
+def confusion_counts(targets: Targets, labels: np.ndarray) -> np.ndarray:
+    """Matrix C[i, j] = total weight of samples (true labels[i], predicted labels[j]); samples
+    of a label not in ``labels`` are left out.  int64 without weights (or with integer
+    weights), float64 otherwise."""
+    return _bordered(targets, labels)[:-1, :-1]
 
 
-def _bordered(t, p, w, labels):
+def _positions(present: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """For each label seen, its index in ``labels`` (any order), or len(labels) if not in it."""
+    k = labels.shape[0]
+    pos = np.full(present.shape[0] + 1, k, dtype=np.int64)
+    if k == 0 or present.size == 0:
+        return pos
+    try:
+        at = np.searchsorted(present, labels)
+    except TypeError:  # labels of another type than those seen: none of them is seen
+        return pos
+    hit = at < present.size
+    hit[hit] = present[at[hit]] == labels[hit]
+    pos[at[hit][::-1]] = np.flatnonzero(hit)[::-1]  # a repeated label: its first place
+    return pos
+
+
+def _bordered(targets: Targets, labels: np.ndarray) -> np.ndarray:
     """The confusion matrix with one more row and column: "a label not in labels"."""
     k = labels.shape[0]
-    sorted_labels = unique_labels(labels) if k else labels
-    order_ok = k == sorted_labels.shape[0] and np.array_equal(sorted_labels, labels)
-    everything = unique_labels(t, p)
-    extra = np.setdiff1d(everything, sorted_labels) if k else everything
-    if extra.size:
-        known = unique_labels(sorted_labels, extra) if k else extra
-        pos = np.full(known.shape[0], k, dtype=np.int64)  # k: not one of labels
-        pos[np.searchsorted(known, sorted_labels)] = _positions(sorted_labels, labels, order_ok)
+    pos = _positions(targets.labels, labels)
+    if k == targets.labels.shape[0] and np.array_equal(pos[:-1], np.arange(k)):
+        ti, pi = targets.true_codes, targets.pred_codes
     else:
-        known, pos = sorted_labels, _positions(sorted_labels, labels, order_ok)
-    ti, pi = pos[encode(t, known)], pos[encode(p, known)]
-    codes = ti * (k + 1) + pi
-    return _weighted_bincount(codes, w, (k + 1) * (k + 1)).reshape(k + 1, k + 1)
+        ti, pi = pos[targets.true_codes], pos[targets.pred_codes]
+    codes = ti * (k + 1)
+    codes += pi
+    return _weighted_bincount(codes, targets.sample_weight, (k + 1) * (k + 1)).reshape(
+        k + 1, k + 1)
 
 
 def _weighted_bincount(codes, w, size):
@@ -52,15 +64,6 @@ def _weighted_bincount(codes, w, size):
         return np.bincount(codes, weights=w, minlength=size).astype(np.int64)
     out = np.zeros(size, dtype=np.int64)
     np.add.at(out, codes, w)
-    return out
-
-
-def _positions(sorted_labels, labels, order_ok):
-    """For each sorted label, its index in ``labels`` (which may be in any order)."""
-    if order_ok:
-        return np.arange(labels.shape[0])
-    out = np.empty(labels.shape[0], dtype=np.int64)
-    out[np.searchsorted(sorted_labels, labels)] = np.arange(labels.shape[0])
     return out
 
 
@@ -89,9 +92,10 @@ def _indicator_counts(t, p, w, labels, samplewise):
     return tuple(w @ a.astype(np.float64) for a in (T & P, P, T))
 
 
-def label_counts(kind, present, t, p, w, labels, samplewise: bool):
+def label_counts(targets: Targets, labels, samplewise: bool):
     """(tp, predicted, true) per label: the labels of ``labels`` in its order (all the labels
     seen, ascending, when None); per sample when ``samplewise`` (multi-label only)."""
+    kind, present, t, p, w = targets[:5]
     if kind == "multilabel-indicator":
         if labels is None:
             chosen = present
@@ -109,7 +113,7 @@ def label_counts(kind, present, t, p, w, labels, samplewise: bool):
         chosen = np.asarray(labels)
         if chosen.dtype.kind == "O" or present.dtype.kind == "O":
             chosen = np.asarray(labels, dtype=object)
-    full = _bordered(t, p, w, chosen)
+    full = _bordered(targets, chosen)
     k = chosen.shape[0]
     tp = np.diagonal(full)[:k].copy()
     return tp, full.sum(axis=0)[:k], full.sum(axis=1)[:k]

@@ -107,9 +107,10 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
     if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)) \
             or not beta >= 0:
         raise ValueError(f"beta must be a number >= 0, got {beta!r}")
-    kind, present, t, p, w = check_targets(y_true, y_pred, sample_weight)
-    labels = _set_wise_labels(kind, present, average, labels, pos_label)
-    tp, pred, true = label_counts(kind, present, t, p, w, labels, average == "samples")
+    targets = check_targets(y_true, y_pred, sample_weight)
+    w = targets.sample_weight
+    labels = _set_wise_labels(targets.kind, targets.labels, average, labels, pos_label)
+    tp, pred, true = label_counts(targets, labels, average == "samples")
     if average == "micro":
         tp, pred, true = (np.atleast_1d(a.sum()) for a in (tp, pred, true))
     precision = _divide(tp, pred, "precision", "predicted", average, warn_for, zero_division)

@@ -10,15 +10,21 @@ imported here.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
+
+from svmeval.metrics.encoding import distinct as _distinct
+from svmeval.metrics.encoding import factorize
 
 __all__ = [
     "as_array",
     "check_consistent_length",
     "check_sample_weight",
+    "Targets",
     "check_targets",
     "column_or_1d",
+    "factorize",
     "is_sparse",
     "num_samples",
     "type_of_target",
@@ -65,13 +71,6 @@ def check_consistent_length(*arrays) -> None:
         )
 
 
-def _distinct(y: np.ndarray) -> np.ndarray:
-    try:
-        return np.unique(y)
-    except TypeError:  # objects that do not order: strings and numbers mixed
-        raise ValueError("Mix of label input types (string and number)") from None
-
-
 def _is_integral_float(values: np.ndarray) -> bool:
     return values.dtype.kind == "f" and bool(np.all(values.astype(int) == values))
 
@@ -88,13 +87,18 @@ def is_multilabel(y) -> bool:
             and (data.dtype.kind in "biu" or _is_integral_float(labels))
         )
     arr = as_array(y)
-    if arr.ndim != 2 or arr.shape[1] <= 1 or arr.dtype.kind == "O":
+    if arr.ndim != 2 or arr.shape[1] <= 1 or arr.dtype.kind not in "biuf":
+        return False  # strings and objects are never indicators
+    if arr.size == 0:
+        return True
+    lo, hi = arr.min(), arr.max()  # at most two values: lo and hi (one pass each, no sort)
+    if lo != hi and not ((arr == lo) | (arr == hi)).all():
         return False
-    labels = np.unique(arr)
-    return labels.size < 3 and (arr.dtype.kind in "biu" or _is_integral_float(labels))
+    labels = np.unique(np.array([lo, hi], dtype=arr.dtype))
+    return arr.dtype.kind in "biu" or _is_integral_float(labels)
 
 
-def type_of_target(y, input_name: str = "") -> str:
+def type_of_target(y, input_name: str = "", _distinct_values=None) -> str:
     """The kind of target y is (scikit-learn's names and rules)."""
     valid = (isinstance(y, Sequence) or is_sparse(y) or hasattr(y, "__array__")) and not isinstance(
         y, str
@@ -127,7 +131,9 @@ def type_of_target(y, input_name: str = "") -> str:
                 what = "NaN" if np.isnan(arr).any() else "infinity or a value too large"
                 raise ValueError(f"Input {input_name or 'y'} contains {what}.")
             return "continuous" + suffix
-    if (fast_distinct(arr) if arr.ndim == 1 else _distinct(arr)).size > 2 or (arr.ndim == 2 and arr.shape[1] > 1):
+    if _distinct_values is None:
+        _distinct_values = factorize(arr)[0] if arr.ndim == 1 else _distinct(arr)
+    if _distinct_values.size > 2 or (arr.ndim == 2 and arr.shape[1] > 1):
         return "multiclass" + suffix
     return "binary"
 
@@ -143,7 +149,7 @@ def column_or_1d(y: np.ndarray, name: str) -> np.ndarray:
 def unique_labels(*ys) -> np.ndarray:
     """The labels seen in any of ys (1-D arrays), ascending; ValueError for strings mixed with
     numbers."""
-    parts = [fast_distinct(y) for y in ys]
+    parts = [y if y.ndim == 1 and y.size < 2 else _distinct(y) for y in ys]
     kinds = {p.dtype.kind in "OUS" for p in parts if p.size}
     if len(kinds) > 1:
         raise ValueError("Mix of label input types (string and number)")
@@ -177,13 +183,39 @@ def check_sample_weight(sample_weight, n: int):
     return w
 
 
-def check_targets(y_true, y_pred, sample_weight=None):
-    """(kind, labels, y_true, y_pred, sample_weight) of two classification targets: kind is
-    "binary", "multiclass" or "multilabel-indicator"; labels the labels seen, ascending (column
-    indices for indicators); 1-D targets as 1-D arrays, indicators as dense 2-D arrays."""
+class Targets(NamedTuple):
+    """Two classification targets, checked: ``kind`` is "binary", "multiclass" or
+    "multilabel-indicator"; ``labels`` the labels seen, ascending (column indices for
+    indicators); 1-D targets as 1-D arrays with ``true_codes`` / ``pred_codes`` their indices in
+    ``labels``, indicators as dense 2-D arrays (codes None)."""
+
+    kind: str
+    labels: np.ndarray
+    y_true: np.ndarray
+    y_pred: np.ndarray
+    sample_weight: np.ndarray | None
+    true_codes: np.ndarray | None = None
+    pred_codes: np.ndarray | None = None
+
+
+def _kind(y, name: str, arr: np.ndarray):
+    """(kind of y, its factorization when it is a 1-D or column label vector)."""
+    if is_sparse(y) or arr.dtype.kind == "O" or not (arr.ndim == 1 or arr.shape[1:] == (1,)):
+        return type_of_target(y, name), None
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        return type_of_target(y, name), None
+    if arr.dtype.kind in "biuf" or arr.dtype.kind == "U":
+        codes = factorize(arr.reshape(-1)) if arr.size else None
+        return type_of_target(arr, name, codes[0] if codes else None), codes
+    return type_of_target(y, name), None
+
+
+def check_targets(y_true, y_pred, sample_weight=None) -> Targets:
+    """Two classification targets checked as scikit-learn's ``_check_targets`` does."""
     check_consistent_length(y_true, y_pred, sample_weight)
-    type_true = type_of_target(y_true, "y_true")
-    type_pred = type_of_target(y_pred, "y_pred")
+    t, p = as_array(y_true), as_array(y_pred)
+    type_true, f_true = _kind(y_true, "y_true", t)
+    type_pred, f_pred = _kind(y_pred, "y_pred", p)
     if num_samples(y_true) < 1 or num_samples(y_pred) < 1:
         raise ValueError("Found empty input array (e.g., `y_true` or `y_pred`) while a "
                          "minimum of 1 sample is required.")
@@ -196,61 +228,18 @@ def check_targets(y_true, y_pred, sample_weight=None):
     kind = kinds.pop()
     if kind not in ("binary", "multiclass", "multilabel-indicator"):
         raise ValueError(f"{kind} is not supported")
-    t, p = as_array(y_true), as_array(y_pred)
     w = check_sample_weight(sample_weight, t.shape[0])
     if kind == "multilabel-indicator":
         if t.shape[1] != p.shape[1]:
             raise ValueError("Multi-label binary indicator input with different numbers of labels")
-        return kind, np.arange(t.shape[1]), t, p, w
+        return Targets(kind, np.arange(t.shape[1]), t, p, w)
     if is_sparse(y_true) or is_sparse(y_pred):
         raise TypeError("Sparse input is only supported when targets are of multilabel type")
     t, p = column_or_1d(t, "y_true"), column_or_1d(p, "y_pred")
-    labels = unique_labels(t, p)
+    f_true, f_pred = f_true or factorize(t), f_pred or factorize(p)
+    labels = unique_labels(f_true[0], f_pred[0])
     if kind == "binary" and labels.shape[0] > 2:
         kind = "multiclass"
-    return kind, labels, t, p, w
-
-
-#: Integral labels spanning at most this many values are found and encoded by a table lookup
-#: (one pass, no sort); others by a sort.
-_TABLE_SPAN = 1 << 16
-
-
-def _integral_span(y: np.ndarray):
-    """(codes as int64 offsets from lo, lo, span) for integral numeric y of small span, or None."""
-    if y.dtype.kind not in "biuf" or y.ndim != 1 or y.size == 0:
-        return None
-    if y.dtype.kind == "f":
-        with np.errstate(invalid="ignore"):
-            ints = y.astype(np.int64)
-        if not np.array_equal(ints, y):
-            return None
-    else:
-        ints = y.astype(np.int64, copy=False)
-    lo, hi = int(ints.min()), int(ints.max())
-    if hi - lo >= _TABLE_SPAN:
-        return None
-    return ints - lo, lo, hi - lo + 1
-
-
-def fast_distinct(y: np.ndarray) -> np.ndarray:
-    """The distinct values of 1-D y, ascending (as np.unique; one pass for small integral
-    spans)."""
-    found = _integral_span(y)
-    if found is None:
-        return _distinct(y)
-    codes, lo, span = found
-    present = np.flatnonzero(np.bincount(codes, minlength=span)) + lo
-    return present.astype(y.dtype)
-
-
-def encode(y: np.ndarray, sorted_labels: np.ndarray) -> np.ndarray:
-    """Index of each y in sorted_labels (every y is in it)."""
-    found = _integral_span(y)
-    if found is not None and sorted_labels.dtype.kind in "biuf":
-        codes, lo, span = found
-        table = np.zeros(span, dtype=np.int64)
-        inside = (sorted_labels >= lo) & (sorted_labels < lo + span)
-        table[(sorted_labels[inside] - lo).astype(np.int64)] = np.flatnonzero(inside)
-        return table[codes]
-    return np.searchsorted(sorted_labels, y)
+    true_codes = np.searchsorted(labels, f_true[0])[f_true[1]]
+    pred_codes = np.searchsorted(labels, f_pred[0])[f_pred[1]]
+    return Targets(kind, labels, t, p, w, true_codes, pred_codes)
