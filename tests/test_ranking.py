@@ -15,16 +15,16 @@ from sklearn import metrics as skm
 from sklearn.preprocessing import label_binarize
 
 from svmeval.metrics.ranking import (
-    average_precision_score,
-    coverage_error,
+    average_precision,
+    coverage,
     label_ranking_average_precision,
-    label_ranking_loss,
+    ranking_loss,
     macro_average_precision,
     macro_roc_auc,
     ovr_average_precision,
     ovr_roc_auc,
     per_label_average_precision,
-    roc_auc_score,
+    roc_auc,
 )
 
 TOL = dict(rel=1e-12, abs=1e-12)
@@ -73,9 +73,9 @@ def test_binary_matches_sklearn(labels, kind, seed):
     y = np.where(is_pos, pos, neg)
     s = _scores(rng, n, kind)
     want_auc, want_ap = _sk_binary(is_pos, s)
-    assert roc_auc_score(y, s) == pytest.approx(want_auc, **TOL)
-    assert average_precision_score(y, s) == pytest.approx(want_ap, **TOL)
-    assert roc_auc_score(y, s) == pytest.approx(_brute_auc(is_pos, s), **TOL)
+    assert roc_auc(y, s) == pytest.approx(want_auc, **TOL)
+    assert average_precision(y, s) == pytest.approx(want_ap, **TOL)
+    assert roc_auc(y, s) == pytest.approx(_brute_auc(is_pos, s), **TOL)
 
 
 @settings(max_examples=200, deadline=None)
@@ -90,8 +90,8 @@ def test_binary_property_vs_sklearn(data, n, tie_levels):
     ints = data.draw(hnp.arrays(np.int64, n, elements=st.integers(0, tie_levels - 1)))
     s = ints.astype(float) * 0.25 - 0.5
     want_auc, want_ap = _sk_binary(is_pos, s)
-    assert roc_auc_score(is_pos, s) == pytest.approx(want_auc, **TOL)
-    assert average_precision_score(is_pos, s) == pytest.approx(want_ap, **TOL)
+    assert roc_auc(is_pos, s) == pytest.approx(want_auc, **TOL)
+    assert average_precision(is_pos, s) == pytest.approx(want_ap, **TOL)
 
 
 @settings(max_examples=100, deadline=None)
@@ -99,34 +99,34 @@ def test_binary_property_vs_sklearn(data, n, tie_levels):
 def test_auc_swapping_positive_class_gives_complement(s, data):
     y = data.draw(hnp.arrays(np.int64, s.size, elements=st.sampled_from([-1, 1])))
     y[0], y[-1] = -1, 1
-    a = roc_auc_score(y, s, pos_label=1)
-    b = roc_auc_score(y, s, pos_label=-1)
+    a = roc_auc(y, s, pos_label=1)
+    b = roc_auc(y, s, pos_label=-1)
     assert a + b == pytest.approx(1.0, **TOL)
 
 
 def test_published_example_ap_is_five_sixths():
-    ap = average_precision_score([1, 0, 1, 0], [1, 0.8, 0.6, 0.4])
+    ap = average_precision([1, 0, 1, 0], [1, 0.8, 0.6, 0.4])
     # 5/6 up to the rounding of one float operation; bit-identical to scikit-learn.
     assert abs(ap - 5 / 6) <= np.spacing(5 / 6)
     assert ap == skm.average_precision_score([1, 0, 1, 0], [1, 0.8, 0.6, 0.4])
 
 
 def test_known_values():
-    assert roc_auc_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]) == 0.75
+    assert roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]) == 0.75
     # All tied: the ROC is the diagonal; AP is the positive rate.
-    assert roc_auc_score([0, 1, 1, 0], [3, 3, 3, 3]) == 0.5
-    assert average_precision_score([0, 1, 0, 0], [3, 3, 3, 3]) == 0.25
+    assert roc_auc([0, 1, 1, 0], [3, 3, 3, 3]) == 0.5
+    assert average_precision([0, 1, 0, 0], [3, 3, 3, 3]) == 0.25
     # Perfect and reversed ranking.
-    assert roc_auc_score([0, 0, 1], [1, 2, 3]) == 1.0
-    assert roc_auc_score([0, 0, 1], [3, 2, 1]) == 0.0
-    assert average_precision_score([0, 0, 1], [1, 2, 3]) == 1.0
+    assert roc_auc([0, 0, 1], [1, 2, 3]) == 1.0
+    assert roc_auc([0, 0, 1], [3, 2, 1]) == 0.0
+    assert average_precision([0, 0, 1], [1, 2, 3]) == 1.0
 
 
 def test_infinite_scores_are_ordered():
     y = [0, 1, 0, 1]
     s = [-np.inf, np.inf, 0.0, 1.0]
-    assert roc_auc_score(y, s) == 1.0
-    assert average_precision_score(y, s) == 1.0
+    assert roc_auc(y, s) == 1.0
+    assert average_precision(y, s) == 1.0
 
 
 @pytest.mark.parametrize(
@@ -148,28 +148,28 @@ def test_pos_label_rule(y, pos_label, expected_positive):
     s = np.array([0.1, 0.9, 0.4, 0.3])
     is_pos = np.array([v == expected_positive for v in y])
     want_auc, want_ap = _sk_binary(is_pos, s)
-    assert roc_auc_score(y, s, pos_label=pos_label) == pytest.approx(want_auc, **TOL)
-    assert average_precision_score(y, s, pos_label=pos_label) == pytest.approx(want_ap, **TOL)
+    assert roc_auc(y, s, pos_label=pos_label) == pytest.approx(want_auc, **TOL)
+    assert average_precision(y, s, pos_label=pos_label) == pytest.approx(want_ap, **TOL)
 
 
 @pytest.mark.parametrize("y", [[1, 1, 1], [0, 0, 0], [-1, -1], [2, 2], [True, True], []])
 def test_single_class_is_nan(y):
     s = np.linspace(0, 1, len(y))
-    assert math.isnan(roc_auc_score(y, s))
-    assert math.isnan(average_precision_score(y, s))
+    assert math.isnan(roc_auc(y, s))
+    assert math.isnan(average_precision(y, s))
 
 
 def test_single_class_with_explicit_pos_label():
     s = [0.2, 0.7, 0.1]
     # ROC AUC needs both classes.
-    assert math.isnan(roc_auc_score([1, 1, 1], s, pos_label=1))
-    assert math.isnan(roc_auc_score([0, 0, 0], s, pos_label=1))
+    assert math.isnan(roc_auc([1, 1, 1], s, pos_label=1))
+    assert math.isnan(roc_auc([0, 0, 0], s, pos_label=1))
     # AP needs a positive only: no positive -> nan, all positive -> every precision is 1.
-    assert math.isnan(average_precision_score([0, 0, 0], s, pos_label=1))
-    assert average_precision_score([1, 1, 1], s, pos_label=1) == 1.0
+    assert math.isnan(average_precision([0, 0, 0], s, pos_label=1))
+    assert average_precision([1, 1, 1], s, pos_label=1) == 1.0
 
 
-@pytest.mark.parametrize("fn", [roc_auc_score, average_precision_score])
+@pytest.mark.parametrize("fn", [roc_auc, average_precision])
 @pytest.mark.parametrize(
     "y,s,match",
     [
@@ -188,7 +188,7 @@ def test_binary_malformed_raises(fn, y, s, match):
         fn(y, s)
 
 
-@pytest.mark.parametrize("fn", [roc_auc_score, average_precision_score])
+@pytest.mark.parametrize("fn", [roc_auc, average_precision])
 def test_pos_label_not_present_raises(fn):
     with pytest.raises(ValueError, match="pos_label=5"):
         fn([0, 1, 0], [0.1, 0.2, 0.3], pos_label=5)
@@ -196,7 +196,7 @@ def test_pos_label_not_present_raises(fn):
 
 def test_pos_label_is_keyword_only():
     with pytest.raises(TypeError):
-        roc_auc_score([0, 1], [0.1, 0.2], 1)
+        roc_auc([0, 1], [0.1, 0.2], 1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -255,8 +255,8 @@ def test_ovr_two_classes_equals_binary():
     y = rng.choice([-1, 1], 50)
     s = rng.standard_normal((50, 2))
     auc = ovr_roc_auc(y, s, [1, -1])
-    assert auc[0] == pytest.approx(roc_auc_score(y, s[:, 0]), **TOL)
-    assert auc[1] == pytest.approx(roc_auc_score(y, s[:, 1], pos_label=-1), **TOL)
+    assert auc[0] == pytest.approx(roc_auc(y, s[:, 0]), **TOL)
+    assert auc[1] == pytest.approx(roc_auc(y, s[:, 1], pos_label=-1), **TOL)
 
 
 def test_ovr_absent_class_is_nan_and_macro_is_nan():
@@ -321,8 +321,8 @@ def test_multilabel_ranking_matches_sklearn(seed, kind):
     assert label_ranking_average_precision(Y, S) == pytest.approx(
         skm.label_ranking_average_precision_score(Y, S), **TOL
     )
-    assert coverage_error(Y, S) == pytest.approx(skm.coverage_error(Y, S), **TOL)
-    assert label_ranking_loss(Y, S) == pytest.approx(skm.label_ranking_loss(Y, S), **TOL)
+    assert coverage(Y, S) == pytest.approx(skm.coverage_error(Y, S), **TOL)
+    assert ranking_loss(Y, S) == pytest.approx(skm.label_ranking_loss(Y, S), **TOL)
 
 
 @settings(max_examples=150, deadline=None)
@@ -335,8 +335,8 @@ def test_multilabel_property_vs_sklearn(Y, data):
     assert label_ranking_average_precision(Y, S) == pytest.approx(
         skm.label_ranking_average_precision_score(Y, S), **TOL
     )
-    assert coverage_error(Y, S) == pytest.approx(skm.coverage_error(Y, S), **TOL)
-    assert label_ranking_loss(Y, S) == pytest.approx(skm.label_ranking_loss(Y, S), **TOL)
+    assert coverage(Y, S) == pytest.approx(skm.coverage_error(Y, S), **TOL)
+    assert ranking_loss(Y, S) == pytest.approx(skm.label_ranking_loss(Y, S), **TOL)
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -373,18 +373,18 @@ def test_multilabel_known_values():
     Y = np.array([[1, 0, 0], [0, 0, 1]])
     S = np.array([[0.75, 0.5, 1], [1, 0.2, 0.1]])
     assert label_ranking_average_precision(Y, S) == pytest.approx(0.416666666, rel=1e-8)
-    assert coverage_error([[0, 1], [1, 1]], [[0.1, 10.0], [-3.0, 1]]) == 1.5
+    assert coverage([[0, 1], [1, 1]], [[0.1, 10.0], [-3.0, 1]]) == 1.5
     # ties count as full errors in the ranking loss.
-    assert label_ranking_loss([[1, 0]], [[0.5, 0.5]]) == 1.0
-    assert label_ranking_loss([[1, 0]], [[0.6, 0.5]]) == 0.0
+    assert ranking_loss([[1, 0]], [[0.5, 0.5]]) == 1.0
+    assert ranking_loss([[1, 0]], [[0.6, 0.5]]) == 0.0
 
 
 def test_rows_without_labels():
     Y = np.zeros((3, 4), dtype=int)
     S = np.random.default_rng(1).random((3, 4))
     assert label_ranking_average_precision(Y, S) == 1.0
-    assert coverage_error(Y, S) == 0.0
-    assert label_ranking_loss(Y, S) == 0.0
+    assert coverage(Y, S) == 0.0
+    assert ranking_loss(Y, S) == 0.0
 
 
 def test_boolean_indicator_accepted():
@@ -397,26 +397,26 @@ def test_boolean_indicator_accepted():
 def test_no_samples_is_nan():
     Y = np.zeros((0, 3))
     assert math.isnan(label_ranking_average_precision(Y, Y))
-    assert math.isnan(coverage_error(Y, Y))
-    assert math.isnan(label_ranking_loss(Y, Y))
+    assert math.isnan(coverage(Y, Y))
+    assert math.isnan(ranking_loss(Y, Y))
     assert np.isnan(per_label_average_precision(Y, Y)).all()
 
 
 def test_blocked_core_matches_unblocked(monkeypatch):
-    import svmeval.metrics.ranking as ranking
+    import svmeval.metrics.rankstats as ranking
 
     rng = np.random.default_rng(11)
     Y, S = _multilabel_case(rng, 200, 7, "few_ints")
-    whole = (per_label_average_precision(Y, S), label_ranking_loss(Y, S), coverage_error(Y, S))
+    whole = (per_label_average_precision(Y, S), ranking_loss(Y, S), coverage(Y, S))
     monkeypatch.setattr(ranking, "_BLOCK_ELEMENTS", 64)
-    blocked = (per_label_average_precision(Y, S), label_ranking_loss(Y, S), coverage_error(Y, S))
+    blocked = (per_label_average_precision(Y, S), ranking_loss(Y, S), coverage(Y, S))
     np.testing.assert_array_equal(whole[0], blocked[0])
     assert whole[1:] == blocked[1:]
 
 
 @pytest.mark.parametrize(
     "fn",
-    [label_ranking_average_precision, coverage_error, label_ranking_loss, per_label_average_precision],
+    [label_ranking_average_precision, coverage, ranking_loss, per_label_average_precision],
 )
 @pytest.mark.parametrize(
     "Y,S,match",
@@ -438,5 +438,5 @@ def test_no_positive_is_silent_nan():
     # scikit-learn warns here; we return nan without a warning.
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert math.isnan(average_precision_score([0, 0, 0], [0.1, 0.2, 0.3], pos_label=1))
+        assert math.isnan(average_precision([0, 0, 0], [0.1, 0.2, 0.3], pos_label=1))
         assert math.isnan(per_label_average_precision([[0], [0]], [[0.1], [0.2]])[0])

@@ -10,20 +10,18 @@
 * :mod:`~svmeval.metrics.regression`: svm-train's mean squared error and squared correlation.
 """
 
-from svmeval.metrics.classification import (
-    SINGLE_LABEL_AVERAGES,
-    ClassificationReport,
-    ConfusionCounts,
+from svmeval.metrics.agreement import (
     accuracy_score,
     balanced_accuracy_score,
     cohen_kappa_score,
     confusion_matrix,
-    evaluate,
-    f1_score,
-    fbeta_score,
     matthews_corrcoef,
-    precision_score,
-    recall_score,
+)
+from svmeval.metrics.classification import (
+    SINGLE_LABEL_AVERAGES,
+    ClassificationReport,
+    ConfusionCounts,
+    evaluate,
 )
 from svmeval.metrics.measures import (
     AVERAGES,
@@ -39,21 +37,59 @@ from svmeval.metrics.multilabel import (
     evaluate_multilabel,
     label_sets_to_indicator,
 )
-from svmeval.metrics.ranking import (
-    average_precision_score,
+from svmeval.metrics.areas import average_precision_score, roc_auc_score
+from svmeval.metrics.curves import precision_recall_curve, roc_curve
+from svmeval.metrics.label_ranking import (
     coverage_error,
-    label_ranking_average_precision,
+    label_ranking_average_precision_score,
     label_ranking_loss,
+)
+from svmeval.metrics.ranking import (
+    average_precision,
+    coverage,
+    label_ranking_average_precision,
     macro_average_precision,
     macro_roc_auc,
     ovr_average_precision,
     ovr_roc_auc,
     per_label_average_precision,
-    roc_auc_score,
+    ranking_loss,
+    roc_auc,
 )
 from svmeval.metrics.regression import RegressionReport, regression_report
+from svmeval.metrics.setwise import (
+    f1_score,
+    fbeta_score,
+    precision_recall_fscore_support,
+    precision_score,
+    recall_score,
+)
+from svmeval.metrics.undefined import UndefinedMetricWarning
+
+#: The functions that carry a scikit-learn name and follow scikit-learn's contract (same
+#: arguments, defaults, answers, exceptions and warnings).
+SKLEARN_CONTRACT = (
+    "accuracy_score",
+    "balanced_accuracy_score",
+    "cohen_kappa_score",
+    "confusion_matrix",
+    "f1_score",
+    "fbeta_score",
+    "matthews_corrcoef",
+    "precision_score",
+    "recall_score",
+    "roc_auc_score",
+    "average_precision_score",
+    "roc_curve",
+    "precision_recall_curve",
+    "coverage_error",
+    "label_ranking_loss",
+    "label_ranking_average_precision_score",
+)
 
 __all__ = [
+    "SKLEARN_CONTRACT",
+    "UndefinedMetricWarning",
     "AVERAGES",
     "METRICS",
     "MULTILABEL_AVERAGES",
@@ -75,18 +111,26 @@ __all__ = [
     "label_sets_to_indicator",
     "matthews_corrcoef",
     "parse_zero_division",
+    "precision_recall_fscore_support",
     "precision_score",
     "recall_score",
+    "average_precision",
     "average_precision_score",
+    "coverage",
     "coverage_error",
     "label_ranking_average_precision",
+    "label_ranking_average_precision_score",
     "label_ranking_loss",
     "macro_average_precision",
     "macro_roc_auc",
     "ovr_average_precision",
     "ovr_roc_auc",
     "per_label_average_precision",
+    "precision_recall_curve",
+    "ranking_loss",
+    "roc_auc",
     "roc_auc_score",
+    "roc_curve",
     "RegressionReport",
     "regression_report",
 ]

@@ -10,8 +10,11 @@ is the one reduce step, and :func:`evaluate` is ``ConfusionCounts(labels).update
 y_pred).report(...)``, so per-fold counts added up give exactly the figures of the pooled
 predictions.
 
-The scikit-learn style functions (:func:`precision_score`, ...) are conveniences on top of
-:func:`evaluate`.  Definitions, 0/0 behaviour and references of every measure are in
+These are svmeval's own figures: an undefined value stays undefined (NaN) here, and
+``zero_division`` says only how it enters the averages.  The functions named as scikit-learn's
+(:func:`~svmeval.metrics.setwise.precision_score`, ...,
+:func:`~svmeval.metrics.agreement.accuracy_score`, ...) follow scikit-learn's contract instead.
+Definitions, 0/0 behaviour and references of every measure are in
 :data:`svmeval.metrics.measures.METRICS`.
 """
 
@@ -38,16 +41,7 @@ __all__ = [
     "SINGLE_LABEL_AVERAGES",
     "ClassificationReport",
     "ConfusionCounts",
-    "accuracy_score",
-    "balanced_accuracy_score",
-    "cohen_kappa_score",
-    "confusion_matrix",
     "evaluate",
-    "f1_score",
-    "fbeta_score",
-    "matthews_corrcoef",
-    "precision_score",
-    "recall_score",
 ]
 
 #: The averages a single-label report holds, in report order.
@@ -290,17 +284,6 @@ class ClassificationReport:
     zero_division_applied: tuple[str, ...]
 
 
-def confusion_matrix(y_true, y_pred, *, labels=None) -> np.ndarray:
-    """Confusion matrix C: ``C[i, j]`` = number of samples with true label ``labels[i]``
-    predicted as ``labels[j]``.
-
-    Labels are those seen in either vector, or ``labels=`` (which may add labels never seen, and
-    must contain every label seen), in ascending numeric order.  Reference: Fawcett (2006), An
-    introduction to ROC analysis, Pattern Recognition Letters 27:861-874.
-    """
-    return ConfusionCounts(labels).update(y_true, y_pred).matrix
-
-
 def evaluate(y_true, y_pred, *, labels=None, zero_division=0, beta: float = 1.0) -> ClassificationReport:
     """Every per-class, overall and averaged figure of ``y_pred`` against ``y_true``.
 
@@ -312,121 +295,3 @@ def evaluate(y_true, y_pred, *, labels=None, zero_division=0, beta: float = 1.0)
     return ConfusionCounts(labels).update(y_true, y_pred).report(
         zero_division=zero_division, beta=beta
     )
-
-
-# --------------------------------------------------------------------------------------------
-# scikit-learn style conveniences
-# --------------------------------------------------------------------------------------------
-
-
-def _per_class(report: ClassificationReport, measure: str, pos_label) -> np.ndarray:
-    values = getattr(report, measure)
-    return np.where(np.isnan(values), report.zero_division, values)
-
-
-def _binary(report: ClassificationReport, measure: str, pos_label) -> float:
-    index = int(np.searchsorted(report.labels, float(pos_label)))
-    return float(_per_class(report, measure, pos_label)[index])
-
-
-def _averaged(name: str):
-    return lambda report, measure, pos_label: float(getattr(report.averages[name], measure))
-
-
-_SELECTORS = {None: _per_class, "binary": _binary}
-_SELECTORS.update({name: _averaged(name) for name in SINGLE_LABEL_AVERAGES})
-
-
-def _score(measure, y_true, y_pred, labels, average, pos_label, zero_division, beta):
-    try:
-        select = _SELECTORS[average]
-    except (KeyError, TypeError):
-        choices = ", ".join(repr(k) for k in _SELECTORS)
-        raise ValueError(f"average must be one of {choices}; got {average!r}") from None
-    if average == "binary":
-        try:
-            pos = float(pos_label)
-        except (TypeError, ValueError):
-            raise ValueError(f"pos_label must be a numeric label, got {pos_label!r}") from None
-        seen = np.union1d(np.unique(_as_label_vector(y_true, "y_true")),
-                          np.unique(_as_label_vector(y_pred, "y_pred")))
-        used = np.union1d(seen, [pos])
-        if used.size > 2:
-            raise ValueError(
-                f"average='binary' needs at most two labels including pos_label={pos_label!r}; "
-                f"found {', '.join(f'{v:g}' for v in seen)}: choose another average"
-            )
-        labels = used
-    report = evaluate(y_true, y_pred, labels=labels, zero_division=zero_division, beta=beta)
-    return select(report, measure, pos_label)
-
-
-def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", zero_division=0):
-    """Precision TP / (TP + FP); 0/0 (class never predicted) follows ``zero_division``.
-
-    ``average``: None (per-class array in ascending label order), "binary" (the class
-    ``pos_label``), "macro", "macro_harmonic", "micro" or "weighted".  As
-    ``sklearn.metrics.precision_score``.  Reference: Fawcett (2006), Pattern Recognition
-    Letters 27:861-874.
-    """
-    return _score("precision", y_true, y_pred, labels, average, pos_label, zero_division, 1.0)
-
-
-def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", zero_division=0):
-    """Recall (sensitivity) TP / (TP + FN); 0/0 (class has no true sample) follows
-    ``zero_division``.  ``average`` as :func:`precision_score`.  As
-    ``sklearn.metrics.recall_score``.  Reference: Fawcett (2006).
-    """
-    return _score("recall", y_true, y_pred, labels, average, pos_label, zero_division, 1.0)
-
-
-def f1_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", zero_division=0):
-    """F1 = 2 TP / (2 TP + FP + FN); undefined only when TP + FP + FN = 0 (then
-    ``zero_division``).  "macro" is the mean of per-class F1, "macro_harmonic" is
-    2 P R / (P + R) of macro P and R.  As ``sklearn.metrics.f1_score`` (>= 1.3).  Reference:
-    van Rijsbergen (1979), Information Retrieval, ch. 7; Opitz & Burst (2019) arXiv:1911.03347.
-    """
-    return _score("f1", y_true, y_pred, labels, average, pos_label, zero_division, 1.0)
-
-
-def fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=1, average="binary", zero_division=0):
-    """F-beta = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP); undefined only when the denominator
-    is 0 (then ``zero_division``).  As ``sklearn.metrics.fbeta_score``.  Reference:
-    van Rijsbergen (1979), Information Retrieval, ch. 7.
-    """
-    return _score("fbeta", y_true, y_pred, labels, average, pos_label, zero_division, beta)
-
-
-def accuracy_score(y_true, y_pred) -> float:
-    """Accuracy = (number correct) / N; NaN when N = 0 (0/0).  As
-    ``sklearn.metrics.accuracy_score``.  Reference: Fawcett (2006), Pattern Recognition Letters
-    27:861-874.
-    """
-    return evaluate(y_true, y_pred).accuracy
-
-
-def balanced_accuracy_score(y_true, y_pred) -> float:
-    """Mean recall over the classes with true samples; NaN when N = 0.  As
-    ``sklearn.metrics.balanced_accuracy_score``.  Reference: Brodersen et al. (2010), ICPR.
-    """
-    return evaluate(y_true, y_pred).balanced_accuracy
-
-
-def matthews_corrcoef(y_true, y_pred, *, zero_division=0) -> float:
-    """Matthews correlation coefficient, multiclass form (Gorodkin 2004):
-    (c N - sum_k p_k t_k) / sqrt((N^2 - sum_k p_k^2)(N^2 - sum_k t_k^2)).
-
-    When the denominator is 0 (only one class predicted, or only one class true) it is
-    undefined and follows ``zero_division`` (0.0 by default, as
-    ``sklearn.metrics.matthews_corrcoef``; NaN with "nan").
-    """
-    return evaluate(y_true, y_pred, zero_division=zero_division).mcc
-
-
-def cohen_kappa_score(y1, y2, *, labels=None) -> float:
-    """Cohen's kappa (p_o - p_e) / (1 - p_e), p_o the observed agreement, p_e the agreement
-    expected by chance from the marginals; NaN when N = 0 or p_e = 1.  As
-    ``sklearn.metrics.cohen_kappa_score`` (unweighted).  Reference: Cohen (1960), Educ. Psychol.
-    Meas. 20:37-46.
-    """
-    return evaluate(y1, y2, labels=labels).kappa

@@ -1,68 +1,153 @@
-"""ROC and precision-recall curves of scores (decision values or probabilities); pure numpy.
+"""ROC and precision-recall curves of scores, and the binary areas under them, with
+scikit-learn's contract (``sklearn.metrics.roc_curve``, ``precision_recall_curve``; the binary
+cores of ``roc_auc_score`` and ``average_precision_score``).  Pure numpy.
 
-The points are scikit-learn's (``sklearn.metrics.roc_curve`` / ``precision_recall_curve``):
-scores sorted in descending order, equal scores one threshold, one point per threshold.
-The areas under them are :func:`svmeval.metrics.ranking.roc_auc_score` and
-:func:`~svmeval.metrics.ranking.average_precision_score`.
+The points: scores sorted in descending order (a stable sort), equal scores one threshold, one
+point per threshold, true and false positives as cumulative (weighted) sums.  Samples of weight
+0 are left out.  Areas are the trapezoidal area under the ROC curve (optionally the standardised
+partial area up to ``max_fpr``, McClish 1989) and the step-wise average precision
+``AP = sum_n (R_n - R_{n-1}) P_n``.
 """
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-__all__ = ["precision_recall_curve", "roc_curve"]
+from svmeval.metrics.targets import (
+    as_array,
+    check_consistent_length,
+    check_sample_weight,
+    column_or_1d,
+    type_of_target,
+    unique_labels,
+)
+from svmeval.metrics.undefined import UndefinedMetricWarning
+
+__all__ = ["precision_recall_curve", "roc_curve", "binary_roc_auc", "binary_average_precision"]
+
+_trapezoid = getattr(np, "trapezoid", None) or np.trapz
 
 
-def _counts(y_true, y_score, pos_label):
-    """(false positives, true positives, thresholds) at each distinct score, descending."""
-    y = np.asarray(y_true, dtype=np.float64).ravel()
-    s = np.asarray(y_score, dtype=np.float64).ravel()
-    if len(y) != len(s):
-        raise ValueError(f"{len(y)} labels but {len(s)} scores")
-    if len(y) == 0:
-        raise ValueError("no samples")
-    if not np.isfinite(s).all():
-        raise ValueError("scores must be finite numbers")
-    if pos_label is None:
-        values = np.unique(y)
-        if not (np.array_equal(values, [0, 1]) or np.array_equal(values, [-1, 1])
-                or np.array_equal(values, [0]) or np.array_equal(values, [-1])
-                or np.array_equal(values, [1])):
-            raise ValueError("give pos_label: the labels are not {0, 1} or {-1, 1}")
-        pos_label = 1.0
-    positive = y == pos_label
-    order = np.argsort(s, kind="mergesort")[::-1]
+def check_finite(values: np.ndarray, name: str) -> None:
+    if values.dtype.kind in "fc" and not np.isfinite(values).all():
+        what = "NaN" if np.isnan(values).any() else "infinity or a value too large for float64"
+        raise ValueError(f"Input {name} contains {what}.")
+
+
+def _pos_label(pos_label, y: np.ndarray):
+    if pos_label is not None:
+        return pos_label
+    classes = unique_labels(y)
+    known = ([0, 1], [-1, 1], [0], [-1], [1])
+    if classes.dtype.kind in "OUS" or classes.size > 2 or not any(
+        np.array_equal(classes, k) for k in known
+    ):
+        shown = ", ".join(repr(c) for c in classes.tolist())
+        raise ValueError(f"y_true takes value in {{{shown}}} and pos_label is not specified: "
+                         "either make y_true take value in {0, 1} or {-1, 1} or pass "
+                         "pos_label explicitly.")
+    return 1
+
+
+def binary_counts(y_true, y_score, pos_label=None, sample_weight=None):
+    """(fps, tps, thresholds): false and true positives (weighted) at each distinct score,
+    from the highest score down."""
+    kind = type_of_target(y_true, "y_true")
+    if not (kind == "binary" or (kind == "multiclass" and pos_label is not None)):
+        raise ValueError(f"{kind} format is not supported")
+    check_consistent_length(y_true, y_score, sample_weight)
+    y = column_or_1d(as_array(y_true), "y_true")
+    s = column_or_1d(as_array(y_score), "y_score")
+    check_finite(y, "y_true")
+    check_finite(s, "y_score")
+    positive = y == _pos_label(pos_label, y)
+    w = check_sample_weight(sample_weight, y.shape[0])
+    if w is not None:
+        keep = w != 0
+        positive, s, w = positive[keep], s[keep], w[keep]
+    order = np.argsort(s, kind="stable")[::-1]
     s, positive = s[order], positive[order]
-    last_of_group = np.r_[np.flatnonzero(np.diff(s)), len(s) - 1]
-    tps = np.cumsum(positive, dtype=np.float64)[last_of_group]
-    fps = 1.0 + last_of_group - tps
-    return fps, tps, s[last_of_group]
+    last = np.r_[np.flatnonzero(np.diff(s)), positive.size - 1]
+    if w is None:
+        tps = np.cumsum(positive, dtype=np.float64)[last]
+        fps = 1.0 + last - tps
+    else:
+        w = w[order].astype(np.float64)
+        tps = np.cumsum(positive * w)[last]
+        fps = np.cumsum(~positive * w)[last]
+    return fps, tps, s[last]
 
 
-def roc_curve(y_true, y_score, *, pos_label=None, drop_intermediate: bool = True):
+def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=True):
     """(fpr, tpr, thresholds) of the ROC curve; the first point is (0, 0) at threshold +inf.
-
-    ``drop_intermediate`` leaves out the points on a straight stretch of the curve, as
-    scikit-learn does by default. Without negatives (positives) ``fpr`` (``tpr``) is NaN."""
-    fps, tps, thresholds = _counts(y_true, y_score, pos_label)
-    if drop_intermediate and len(fps) > 2:
+    Without negatives (positives) ``fpr`` (``tpr``) is NaN, with an UndefinedMetricWarning.
+    As ``sklearn.metrics.roc_curve``."""
+    fps, tps, thresholds = binary_counts(y_true, y_score, pos_label, sample_weight)
+    if drop_intermediate and fps.shape[0] > 2:
         keep = np.r_[True, np.logical_or(np.diff(fps, 2), np.diff(tps, 2)), True]
         fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
-    fps = np.r_[0.0, fps]
     tps = np.r_[0.0, tps]
-    thresholds = np.r_[np.inf, thresholds]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        fpr = fps / fps[-1] if fps[-1] > 0 else np.full(fps.shape, np.nan)
-        tpr = tps / tps[-1] if tps[-1] > 0 else np.full(tps.shape, np.nan)
+    fps = np.r_[0.0, fps]
+    thresholds = np.r_[np.inf, thresholds.astype(np.float64)]
+    if fps[-1] <= 0:
+        warnings.warn("No negative samples in y_true, false positive value should be "
+                      "meaningless", UndefinedMetricWarning, stacklevel=2)
+        fpr = np.full(fps.shape, np.nan)
+    else:
+        fpr = fps / fps[-1]
+    if tps[-1] <= 0:
+        warnings.warn("No positive samples in y_true, true positive value should be "
+                      "meaningless", UndefinedMetricWarning, stacklevel=2)
+        tpr = np.full(tps.shape, np.nan)
+    else:
+        tpr = tps / tps[-1]
     return fpr, tpr, thresholds
 
 
-def precision_recall_curve(y_true, y_score, *, pos_label=None):
+def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
+                           drop_intermediate=False):
     """(precision, recall, thresholds): precision and recall at each threshold from the lowest
-    score up, followed by the point (precision 1, recall 0) that has no threshold. Precision
-    with no predicted positive is 0; recall without positives is 1 (scikit-learn's choices)."""
-    fps, tps, thresholds = _counts(y_true, y_score, pos_label)
+    score up, then the point (1, 0) that has no threshold.  Precision with nothing predicted
+    positive is 0; without positives recall is 1 (with a warning).  As
+    ``sklearn.metrics.precision_recall_curve``."""
+    fps, tps, thresholds = binary_counts(y_true, y_score, pos_label, sample_weight)
+    if drop_intermediate and fps.shape[0] > 2:
+        keep = np.r_[True, np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:])), True]
+        fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
     predicted = tps + fps
     precision = np.divide(tps, predicted, out=np.zeros_like(tps), where=predicted != 0)
-    recall = tps / tps[-1] if tps[-1] > 0 else np.ones_like(tps)
+    if tps[-1] == 0:
+        warnings.warn("No positive class found in y_true, recall is set to one for all "
+                      "thresholds.", UserWarning, stacklevel=2)
+        recall = np.ones_like(tps)
+    else:
+        recall = tps / tps[-1]
     return np.r_[precision[::-1], 1.0], np.r_[recall[::-1], 0.0], thresholds[::-1]
+
+
+def binary_roc_auc(y_true, y_score, sample_weight=None, max_fpr=None) -> float:
+    """ROC AUC of a 0/1 vector (NaN with a warning unless both classes are present)."""
+    if np.unique(y_true).size != 2:
+        warnings.warn("Only one class is present in y_true. ROC AUC score is not defined in "
+                      "that case.", UndefinedMetricWarning, stacklevel=3)
+        return np.nan
+    fpr, tpr, _ = roc_curve(y_true, y_score, sample_weight=sample_weight)
+    if max_fpr is None or max_fpr == 1:
+        return float(_trapezoid(tpr, fpr))
+    if max_fpr <= 0 or max_fpr > 1:
+        raise ValueError(f"Expected max_fpr in range (0, 1], got: {max_fpr!r}")
+    stop = np.searchsorted(fpr, max_fpr, "right")
+    tpr = np.append(tpr[:stop], np.interp(max_fpr, fpr[stop - 1:stop + 1], tpr[stop - 1:stop + 1]))
+    fpr = np.append(fpr[:stop], max_fpr)
+    partial_auc = _trapezoid(tpr, fpr)
+    min_area, max_area = 0.5 * max_fpr**2, max_fpr
+    return float(0.5 * (1 + (partial_auc - min_area) / (max_area - min_area)))
+
+
+def binary_average_precision(y_true, y_score, sample_weight=None, pos_label=1) -> float:
+    """Step-wise average precision of one binary problem."""
+    precision, recall, _ = precision_recall_curve(y_true, y_score, pos_label=pos_label,
+                                                  sample_weight=sample_weight)
+    return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))

@@ -12,195 +12,53 @@ Degenerate inputs give ``nan`` (undefined), never an exception: a ROC AUC needs 
 average precision needs at least one positive. Malformed inputs (wrong shapes, length mismatch,
 NaN scores, labels that do not fit) raise ``ValueError``.
 
+These are svmeval's own figures (undefined stays NaN); the functions with scikit-learn's names
+and contract are in :mod:`~svmeval.metrics.areas`, :mod:`~svmeval.metrics.curves` and
+:mod:`~svmeval.metrics.label_ranking`.
+
 Binary functions
-    ``roc_auc_score``, ``average_precision_score``.
+    ``roc_auc``, ``average_precision``.
 One-vs-rest (multiclass)
     ``ovr_roc_auc``, ``ovr_average_precision`` (per class), ``macro_roc_auc``,
     ``macro_average_precision`` (one number).
 Multi-label
-    ``per_label_average_precision``, ``label_ranking_average_precision``, ``coverage_error``,
-    ``label_ranking_loss``.
+    ``per_label_average_precision``, ``label_ranking_average_precision``, ``coverage``,
+    ``ranking_loss``.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
+from svmeval.metrics.rankstats import (
+    ap_from_stats as _ap_from_stats,
+    as_labels_1d as _as_labels_1d,
+    as_scores as _as_scores,
+    auc_from_stats as _auc_from_stats,
+    binary_positives as _binary_positives,
+    check_same_length as _check_same_length,
+    rank_stats as _rank_stats,
+)
+from svmeval.metrics.rankstats import RankStats as _RankStats
+
 __all__ = [
-    "roc_auc_score",
-    "average_precision_score",
+    "roc_auc",
+    "average_precision",
     "ovr_roc_auc",
     "ovr_average_precision",
     "macro_roc_auc",
     "macro_average_precision",
     "per_label_average_precision",
     "label_ranking_average_precision",
-    "coverage_error",
-    "label_ranking_loss",
+    "coverage",
+    "ranking_loss",
 ]
-
-# Upper bound on the elements of one block handed to the vectorised core (about 10 temporary
-# arrays of 8 bytes each are alive at once, so a block costs roughly 80 MB at most).
-_BLOCK_ELEMENTS = 1 << 20
-
-
-# --------------------------------------------------------------------------------------------
-# The core: per-column rank statistics with tie groups
-# --------------------------------------------------------------------------------------------
-
-
-class _RankStats(NamedTuple):
-    """Statistics of each of m independent ranking problems, all shaped (m,).
-
-    n_pos, n_neg: int counts of positives and negatives.
-    pairs_above: number of (positive, negative) pairs with the positive scored strictly higher.
-    pairs_tied: number of (positive, negative) pairs with equal scores.
-    precision_sum: sum over positives of the precision at the threshold of its tie group
-        (true positives / predicted positives when every score >= its score is called positive).
-    worst_rank: largest, over positives, of the number of scores >= that positive's score
-        (0 when the problem has no positive).
-    """
-
-    n_pos: np.ndarray
-    n_neg: np.ndarray
-    pairs_above: np.ndarray
-    pairs_tied: np.ndarray
-    precision_sum: np.ndarray
-    worst_rank: np.ndarray
-
-
-def _rank_stats_block(pos: np.ndarray, score: np.ndarray) -> _RankStats:
-    m, n = score.shape
-    if n == 0:
-        zi = np.zeros(m, dtype=np.int64)
-        return _RankStats(zi, zi.copy(), zi.copy(), zi.copy(), np.zeros(m), zi.copy())
-    # Descending order; the order inside a tie group is irrelevant since groups are handled whole.
-    order = np.argsort(score, axis=1, kind="stable")[:, ::-1]
-    s = np.take_along_axis(score, order, axis=1)
-    p = np.take_along_axis(pos, order, axis=1)
-    del order
-    tp_cum = np.cumsum(p, axis=1, dtype=np.int64)  # positives at or above each position
-
-    idx = np.arange(n, dtype=np.int64)
-    starts = np.ones((m, n), dtype=bool)
-    starts[:, 1:] = s[:, 1:] != s[:, :-1]
-    ends = np.ones((m, n), dtype=bool)
-    ends[:, :-1] = starts[:, 1:]
-    del s
-    # First and last position of each element's tie group.
-    first = np.maximum.accumulate(np.where(starts, idx, 0), axis=1)
-    last = np.minimum.accumulate(np.where(ends, idx, n)[:, ::-1], axis=1)[:, ::-1]
-    del starts, ends
-
-    tp_through = np.take_along_axis(tp_cum, last, axis=1)  # positives scored >= this score
-    tp_above = np.take_along_axis(tp_cum, first, axis=1) - np.take_along_axis(p, first, axis=1)
-    del first
-
-    n_pos = tp_cum[:, -1].copy()
-    n_neg = n - n_pos
-    neg = ~p
-    pairs_above = np.where(neg, tp_above, 0).sum(axis=1)
-    pairs_tied = np.where(neg, tp_through - tp_above, 0).sum(axis=1)
-    n_at_or_above = last + 1
-    # Contiguous rows: numpy sums each row pairwise, the same way whatever the block size.
-    precision_sum = np.where(p, tp_through / n_at_or_above, 0.0).sum(axis=1)
-    worst_rank = np.where(p, n_at_or_above, 0).max(axis=1)
-    return _RankStats(n_pos, n_neg, pairs_above, pairs_tied, precision_sum, worst_rank)
-
-
-def _rank_stats(pos: np.ndarray, score: np.ndarray) -> _RankStats:
-    """Rank statistics of each row of ``score`` (m, n) against the boolean ``pos`` (m, n).
-
-    Each row is one ranking problem (a class or label column, or a sample's label scores).
-    Rows are processed in blocks of about ``_BLOCK_ELEMENTS`` elements to bound memory.
-    """
-    m, n = score.shape
-    step = max(1, _BLOCK_ELEMENTS // max(n, 1))
-    if m <= step:
-        return _rank_stats_block(pos, score)
-    blocks = [_rank_stats_block(pos[i : i + step], score[i : i + step]) for i in range(0, m, step)]
-    return _RankStats(*(np.concatenate(parts) for parts in zip(*blocks)))
-
-
-def _auc_from_stats(st: _RankStats) -> np.ndarray:
-    """(pairs above + half the tied pairs) / (positives * negatives); nan without both classes."""
-    denom = 2.0 * st.n_pos.astype(np.float64) * st.n_neg
-    with np.errstate(divide="ignore", invalid="ignore"):
-        auc = (2 * st.pairs_above + st.pairs_tied) / denom
-    auc[denom == 0] = np.nan
-    return auc
-
-
-def _ap_from_stats(st: _RankStats) -> np.ndarray:
-    """Mean precision over the positives; nan without a positive."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ap = st.precision_sum / st.n_pos
-    ap[st.n_pos == 0] = np.nan
-    return ap
-
-
-# --------------------------------------------------------------------------------------------
-# Input checks
-# --------------------------------------------------------------------------------------------
-
-
-def _as_labels_1d(y_true, name: str = "y_true") -> np.ndarray:
-    y = np.asarray(y_true)
-    if y.ndim != 1:
-        raise ValueError(f"{name} must be 1-D (one label per sample); got shape {y.shape}")
-    if y.dtype.kind == "f" and np.isnan(y).any():
-        raise ValueError(f"{name} contains NaN")
-    if y.dtype.kind == "O":
-        raise ValueError(f"{name} must be an array of numbers, booleans or strings, not objects")
-    return y
-
-
-def _as_scores(y_score, ndim: int, name: str = "y_score") -> np.ndarray:
-    try:
-        s = np.asarray(y_score, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be numeric: {exc}") from None
-    if s.ndim != ndim:
-        want = "1-D (n_samples,)" if ndim == 1 else "2-D (n_samples, n_columns)"
-        raise ValueError(f"{name} must be {want}; got shape {s.shape}")
-    if np.isnan(s).any():
-        raise ValueError(f"{name} contains NaN")
-    return s
-
-
-def _check_same_length(y: np.ndarray, s: np.ndarray, s_name: str = "y_score") -> None:
-    if y.shape[0] != s.shape[0]:
-        raise ValueError(
-            f"y_true and {s_name} have different numbers of samples: {y.shape[0]} != {s.shape[0]}"
-        )
-
-
-def _binary_positives(y_true, pos_label) -> np.ndarray | None:
-    """Boolean positive mask, or None when which class is positive cannot be told."""
-    y = _as_labels_1d(y_true)
-    classes = np.unique(y)
-    if classes.size > 2:
-        raise ValueError(
-            f"y_true has {classes.size} distinct labels; a binary metric needs at most 2 "
-            "(use the ovr_* functions for multiclass problems)"
-        )
-    present = classes.tolist()
-    if pos_label is None:
-        if len(present) < 2:
-            return None
-        pos_label = 1 if any(c == 1 for c in present) else present[-1]
-    elif len(present) == 2 and not any(c == pos_label for c in present):
-        raise ValueError(f"pos_label={pos_label!r} is not one of the labels in y_true {present}")
-    return y == pos_label
-
 
 # --------------------------------------------------------------------------------------------
 # Binary
 # --------------------------------------------------------------------------------------------
 
-def roc_auc_score(y_true, y_score, *, pos_label=None) -> float:
+def roc_auc(y_true, y_score, *, pos_label=None) -> float:
     """Area under the ROC curve of a binary problem.
 
     ``AUC = (#{(i, j): s_i > s_j} + 0.5 * #{(i, j): s_i = s_j}) / (P * N)`` over pairs of a
@@ -229,7 +87,7 @@ def roc_auc_score(y_true, y_score, *, pos_label=None) -> float:
     return float(_auc_from_stats(_rank_stats(pos[None, :], s[None, :]))[0])
 
 
-def average_precision_score(y_true, y_score, *, pos_label=None) -> float:
+def average_precision(y_true, y_score, *, pos_label=None) -> float:
     """Average precision of a binary problem, as scikit-learn >= 0.19 defines it.
 
     ``AP = sum_n (R_n - R_{n-1}) * P_n`` over the distinct score thresholds in decreasing order,
@@ -245,7 +103,7 @@ def average_precision_score(y_true, y_score, *, pos_label=None) -> float:
     Undefined (``nan``): when there is no positive (0/0 recall); also when y_true holds a single
     label and pos_label is None, since then which class is positive is unknown. With an explicit
     pos_label and only positives present, AP = 1.0 (every precision is 1). Raises ValueError as
-    ``roc_auc_score`` does.
+    ``roc_auc`` does.
 
     Reference: scikit-learn ``average_precision_score``; Manning, Raghavan & Schuetze,
     "Introduction to Information Retrieval" (2008), section 8.4.
@@ -413,7 +271,7 @@ def label_ranking_average_precision(Y_true, Y_score) -> float:
     return float(np.mean(per_sample))
 
 
-def coverage_error(Y_true, Y_score) -> float:
+def coverage(Y_true, Y_score) -> float:
     """Coverage error: how far down the ranking one must go, on average, to cover all true labels.
 
     ``coverage = 1/n sum_i |{k: s_ik >= min_{j in Y_i} s_ij}|``; a sample with no true label
@@ -430,7 +288,7 @@ def coverage_error(Y_true, Y_score) -> float:
     return float(np.mean(_row_stats(Y, S).worst_rank))
 
 
-def label_ranking_loss(Y_true, Y_score) -> float:
+def ranking_loss(Y_true, Y_score) -> float:
     """Ranking loss: the mean fraction of wrongly ordered (true, false) label pairs per sample.
 
     ``loss = 1/n sum_i |{(k, l) in Y_i x notY_i: s_ik <= s_il}| / (|Y_i| * |notY_i|)``. A tie

@@ -23,7 +23,7 @@ import numpy as np
 from ..errors import SvmevalError
 from ..metrics.curves import precision_recall_curve, roc_curve
 from ..metrics.figures import FIGURES
-from ..metrics.ranking import average_precision_score, roc_auc_score
+from ..metrics.ranking import average_precision, roc_auc
 
 __all__ = ["INSTALL_HINT", "PlotUnavailable", "SUFFIXES", "check_path", "draw_sheet",
            "result_arrays", "sheet_title", "write_sheet"]
@@ -186,8 +186,8 @@ def _curve_panels(ax_roc, ax_pr, summary, y_true, scores, score_labels, source):
     for name, y, s in problems:
         if y.all() or not y.any():
             continue  # a class without true samples (or only them) has no curve
-        auc = roc_auc_score(y, s, pos_label=1)
-        ap = average_precision_score(y, s, pos_label=1)
+        auc = roc_auc(y, s, pos_label=1)
+        ap = average_precision(y, s, pos_label=1)
         drawn.append((name, y, s, auc, ap))
     weakest = sorted(drawn, key=lambda d: d[3])[:3] if many else []
     colors = _colors(len(drawn))
@@ -217,9 +217,9 @@ def _curve_panels(ax_roc, ax_pr, summary, y_true, scores, score_labels, source):
         fpr, tpr, _ = roc_curve(y, s, pos_label=1)
         precision, recall, _ = precision_recall_curve(y, s, pos_label=1)
         ax_roc.plot(fpr, tpr, color="black", linewidth=2, linestyle="--",
-                    label=f"micro average (AUC {roc_auc_score(y, s, pos_label=1):.3f})", zorder=4)
+                    label=f"micro average (AUC {roc_auc(y, s, pos_label=1):.3f})", zorder=4)
         ax_pr.step(recall, precision, where="post", color="black", linewidth=2, linestyle="--",
-                   label=f"micro average (AP {average_precision_score(y, s, pos_label=1):.3f})",
+                   label=f"micro average (AP {average_precision(y, s, pos_label=1):.3f})",
                    zorder=4)
     ax_roc.plot([0, 1], [0, 1], color="0.75", linestyle=":", linewidth=1, label="chance")
     if summary.positive is not None and drawn:

@@ -20,10 +20,10 @@ from ..metrics.multilabel import (
     label_sets_to_indicator,
 )
 from ..metrics.ranking import (
-    coverage_error,
+    coverage,
     label_ranking_average_precision,
-    label_ranking_loss,
     per_label_average_precision,
+    ranking_loss,
 )
 from ..cv.multilabel import MultilabelCVResult, _check_multilabel, dataset_indicator
 from ..metrics.figures import figure_names
@@ -56,8 +56,8 @@ def _ranking(Y_true, scores, source: str) -> LabelRanking:
     defined = ap[~np.isnan(ap)]
     return LabelRanking(
         lrap=label_ranking_average_precision(Y_true, scores),
-        coverage_error=coverage_error(Y_true, scores),
-        ranking_loss=label_ranking_loss(Y_true, scores),
+        coverage_error=coverage(Y_true, scores),
+        ranking_loss=ranking_loss(Y_true, scores),
         average_precision=ap,
         mean_average_precision=float(defined.mean()) if defined.size else math.nan,
         source=source,

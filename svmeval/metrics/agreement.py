@@ -1,0 +1,165 @@
+"""Accuracy, balanced accuracy, Cohen's kappa, Matthews correlation and the confusion matrix
+with scikit-learn's contract (same arguments, defaults, answers, exceptions and warnings as the
+``sklearn.metrics`` functions of the same names): numeric or string labels, ``sample_weight``,
+multi-label indicators where scikit-learn takes them.
+
+svmeval's own reports keep an undefined figure undefined (NaN) instead of scikit-learn's
+replacement values; they use :func:`svmeval.metrics.classification.evaluate`.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from svmeval.metrics.counting import confusion_counts
+from svmeval.metrics.targets import as_array, check_targets
+from svmeval.metrics.undefined import warn_undefined
+
+__all__ = [
+    "accuracy_score",
+    "balanced_accuracy_score",
+    "cohen_kappa_score",
+    "confusion_matrix",
+    "matthews_corrcoef",
+]
+
+
+def _weighted_mean(score: np.ndarray, w, normalize: bool) -> float:
+    if normalize:
+        if w is None:
+            return float(np.mean(score))
+        if w.sum() == 0:
+            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+        return float(np.dot(score, w) / w.sum())
+    return float(np.dot(score, w)) if w is not None else float(np.count_nonzero(score))
+
+
+def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None) -> float:
+    """Share (or, with ``normalize=False``, number or total weight) of samples predicted
+    exactly right; for multi-label indicators a sample counts if its whole label set is right.
+    As ``sklearn.metrics.accuracy_score``."""
+    kind, _, t, p, w = check_targets(y_true, y_pred, sample_weight)[:5]
+    if kind == "multilabel-indicator":
+        score = ~np.any((t != 0) != (p != 0), axis=1)
+    else:
+        score = t == p
+    return _weighted_mean(score, w, normalize)
+
+
+def _check_normalize(normalize):
+    if normalize not in (None, "true", "pred", "all"):
+        raise ValueError(f"normalize must be one of {{'true', 'pred', 'all'}} or None, "
+                         f"got {normalize!r}")
+
+
+def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normalize=None):
+    """C[i, j] = number (total weight) of samples of true label i predicted as j; labels
+    ascending, or ``labels=`` in its order (samples of other labels left out).  ``normalize``
+    "true" / "pred" / "all" divides by rows / columns / everything (0/0 gives 0).  As
+    ``sklearn.metrics.confusion_matrix``."""
+    _check_normalize(normalize)
+    targets = check_targets(y_true, y_pred, sample_weight)
+    if targets.kind not in ("binary", "multiclass"):
+        raise ValueError(f"{targets.kind} is not supported")
+    if labels is None:
+        chosen = targets.labels
+    else:
+        chosen = as_array(labels)
+        if chosen.size == 0:
+            raise ValueError("'labels' should contain at least one label.")
+        if not np.isin(targets.y_true, chosen).any():
+            raise ValueError("At least one label specified must be in y_true")
+    cm = confusion_counts(targets, chosen)
+    with np.errstate(all="ignore"):
+        if normalize == "true":
+            cm = cm / cm.sum(axis=1, keepdims=True)
+        elif normalize == "pred":
+            cm = cm / cm.sum(axis=0, keepdims=True)
+        elif normalize == "all":
+            cm = cm / cm.sum()
+    if normalize is not None:
+        cm = np.nan_to_num(cm)
+    if cm.shape == (1, 1):
+        warnings.warn("A single label was found in 'y_true' and 'y_pred'. For the confusion "
+                      "matrix to have the correct shape, use the 'labels' parameter to pass "
+                      "all known labels.", UserWarning, stacklevel=2)
+    return cm
+
+
+def balanced_accuracy_score(y_true, y_pred, *, sample_weight=None, adjusted=False) -> float:
+    """Mean recall over the classes present in y_true; ``adjusted`` rescales chance to 0.
+    As ``sklearn.metrics.balanced_accuracy_score``."""
+    C = confusion_matrix(y_true, y_pred, sample_weight=sample_weight)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_class = np.diag(C) / C.sum(axis=1)
+    if np.isnan(per_class).any():
+        warnings.warn("y_pred contains classes not in y_true", UserWarning, stacklevel=2)
+        per_class = per_class[~np.isnan(per_class)]
+    score = np.mean(per_class)
+    if adjusted:
+        chance = 1 / per_class.shape[0]
+        score = (score - chance) / (1 - chance)
+    return float(score)
+
+
+def _kappa_weights(n: int, weights) -> np.ndarray:
+    if weights is None:
+        return 1.0 - np.eye(n)
+    grid = np.zeros((n, n)) + np.arange(n)
+    if weights == "linear":
+        return np.abs(grid - grid.T)
+    if weights == "quadratic":
+        return (grid - grid.T) ** 2
+    raise ValueError(f"weights must be None, 'linear' or 'quadratic', got {weights!r}")
+
+
+def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None,
+                      replace_undefined_by=np.nan) -> float:
+    """Cohen's kappa (unweighted, or with "linear" / "quadratic" disagreement weights); where it
+    is undefined (0/0) it is ``replace_undefined_by`` and an UndefinedMetricWarning is raised.
+    As ``sklearn.metrics.cohen_kappa_score``.  Reference: Cohen (1960)."""
+    if weights not in (None, "linear", "quadratic"):
+        raise ValueError(f"weights must be None, 'linear' or 'quadratic', got {weights!r}")
+    if not (isinstance(replace_undefined_by, (int, float, np.integer, np.floating))
+            and (math.isnan(replace_undefined_by) or -1 <= replace_undefined_by <= 1)):
+        raise ValueError("replace_undefined_by must be np.nan or a number in [-1, 1], got "
+                         f"{replace_undefined_by!r}")
+    confusion = confusion_matrix(y1, y2, labels=labels, sample_weight=sample_weight)
+    confusion = confusion.astype(np.float64)
+    sum0, sum1 = confusion.sum(axis=0), confusion.sum(axis=1)
+    total = sum0.sum()
+    if total == 0:
+        warn_undefined("`y2` contains no labels that are present in both `y1` and `labels`. "
+                       "`cohen_kappa_score` is undefined and set to `replace_undefined_by`.")
+        return replace_undefined_by
+    expected = np.outer(sum0, sum1) / total
+    w_mat = _kappa_weights(confusion.shape[0], weights)
+    denominator = np.sum(w_mat * expected)
+    if denominator == 0:
+        warn_undefined("`y1`, `y2` and `labels` have only one label in common. "
+                       "`cohen_kappa_score` is undefined and set to `replace_undefined_by`.")
+        return replace_undefined_by
+    return float(1 - np.sum(w_mat * confusion) / denominator)
+
+
+def matthews_corrcoef(y_true, y_pred, *, sample_weight=None) -> float:
+    """Matthews correlation coefficient, multiclass form (Gorodkin 2004); 0.0 where it is
+    undefined (one class predicted or one class true).  As
+    ``sklearn.metrics.matthews_corrcoef``."""
+    targets = check_targets(y_true, y_pred, sample_weight)
+    if targets.kind not in ("binary", "multiclass"):
+        raise ValueError(f"{targets.kind} is not supported")
+    C = confusion_counts(targets, targets.labels)
+    t_sum = C.sum(axis=1, dtype=np.float64)
+    p_sum = C.sum(axis=0, dtype=np.float64)
+    n_correct = np.trace(C, dtype=np.float64)
+    n = p_sum.sum()
+    cov_ytyp = n_correct * n - np.dot(t_sum, p_sum)
+    cov_ypyp = n**2 - np.dot(p_sum, p_sum)
+    cov_ytyt = n**2 - np.dot(t_sum, t_sum)
+    if cov_ypyp * cov_ytyt == 0:
+        return 0.0
+    return float(cov_ytyp / np.sqrt(cov_ypyp * cov_ytyt))

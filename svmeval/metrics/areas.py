@@ -1,0 +1,194 @@
+"""ROC AUC and average precision with scikit-learn's contract (``roc_auc_score``,
+``average_precision_score``): binary scores, multi-label indicators (averaged per label,
+"micro", "samples", "weighted"), multiclass one-vs-rest and one-vs-one, ``sample_weight``,
+``max_fpr`` (partial AUC).  A label column with one class only has an undefined ROC AUC: NaN,
+with an UndefinedMetricWarning, as scikit-learn.
+
+svmeval's own figures (per-class arrays with NaN where undefined, LIBSVM's column order) are
+:func:`svmeval.metrics.ranking.ovr_roc_auc` and the functions beside it.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from itertools import combinations
+
+import numpy as np
+
+from svmeval.metrics.curves import binary_average_precision, binary_roc_auc, check_finite
+from svmeval.metrics.targets import (
+    as_array,
+    check_consistent_length,
+    column_or_1d,
+    type_of_target,
+    unique_labels,
+)
+
+__all__ = ["average_precision_score", "roc_auc_score"]
+
+_AVERAGES = (None, "micro", "macro", "weighted", "samples")
+
+
+def _binarize(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    return (y[:, None] == classes[None, :]).astype(np.int64)
+
+
+def _columns(y_true, y_score, axis):
+    for c in range(y_score.shape[axis]):
+        yield (y_true[:, c], y_score[:, c]) if axis == 1 else (y_true[c], y_score[c])
+
+
+def average_binary_score(metric, y_true, y_score, average, sample_weight=None):
+    """metric over each column of an indicator (or once for a binary target), averaged."""
+    if average not in _AVERAGES:
+        raise ValueError(f"average has to be one of {_AVERAGES}")
+    kind = type_of_target(y_true)
+    if kind not in ("binary", "multilabel-indicator"):
+        raise ValueError(f"{kind} format is not supported")
+    if kind == "binary":
+        return metric(y_true, y_score, sample_weight=sample_weight)
+    check_consistent_length(y_true, y_score, sample_weight)
+    y_true, y_score = as_array(y_true), as_array(y_score)
+    score_weight, average_weight, axis = sample_weight, None, 1
+    if average == "micro":
+        if score_weight is not None:
+            score_weight = np.repeat(score_weight, y_true.shape[1])
+        y_true, y_score = y_true.ravel()[:, None], y_score.ravel()[:, None]
+    elif average == "weighted":
+        w = 1.0 if score_weight is None else np.reshape(score_weight, (-1, 1))
+        average_weight = np.sum(y_true * w, axis=0)
+        if np.isclose(average_weight.sum(), 0):
+            return 0
+    elif average == "samples":
+        average_weight, score_weight, axis = score_weight, None, 0
+    score = np.array([metric(t, s, sample_weight=score_weight)
+                      for t, s in _columns(y_true, y_score, axis)], dtype=np.float64)
+    if average is None:
+        return score
+    if average_weight is not None:
+        score[np.asarray(average_weight) == 0] = 0
+    return float(np.average(score, weights=average_weight))
+
+
+def _check_multiclass_labels(y, labels, n_columns):
+    if labels is None:
+        classes = unique_labels(y)
+        if classes.size != n_columns:
+            raise ValueError("Number of classes in y_true not equal to the number of columns "
+                             "in 'y_score'")
+        return classes
+    labels = column_or_1d(as_array(labels), "labels")
+    classes = unique_labels(labels)
+    if classes.size != labels.size:
+        raise ValueError("Parameter 'labels' must be unique")
+    if not np.array_equal(classes, labels):
+        raise ValueError("Parameter 'labels' must be ordered")
+    if classes.size != n_columns:
+        raise ValueError(f"Number of given labels, {classes.size}, not equal to the number of "
+                         f"columns in 'y_score', {n_columns}")
+    if np.setdiff1d(y, classes).size:
+        raise ValueError("'y_true' contains labels not in parameter 'labels'")
+    return classes
+
+
+def _ovo(y, classes, y_score, average):
+    """Mean over the pairs of classes present in y of the two one-vs-one AUCs (Hand & Till
+    2001); column j scores classes[j]."""
+    codes = np.searchsorted(classes, y)
+    pair_scores, prevalence = [], []
+    for a, b in combinations(np.unique(codes), 2):
+        a_mask, b_mask = codes == a, codes == b
+        ab = a_mask | b_mask
+        prevalence.append(np.average(ab))
+        pair_scores.append((binary_roc_auc(a_mask[ab], y_score[ab, a])
+                            + binary_roc_auc(b_mask[ab], y_score[ab, b])) / 2)
+    return float(np.average(pair_scores, weights=prevalence if average == "weighted" else None))
+
+
+def _multiclass_roc_auc(y, y_score, labels, multi_class, average, sample_weight):
+    if y_score.ndim != 2:
+        raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, since "
+                         f"`y_true` contains multiple classes. Got `y_score.shape={y_score.shape}`.")
+    if not np.allclose(1, y_score.sum(axis=1)):
+        raise ValueError("Target scores need to be probabilities for multiclass roc_auc, i.e. "
+                         "they should sum up to 1.0 over classes")
+    options = ("micro", "macro", "weighted", None) if multi_class == "ovr" else (
+        "macro", "weighted", None)
+    if average not in options:
+        raise ValueError(f"average must be one of {options} for multiclass problems")
+    if multi_class not in ("ovo", "ovr"):
+        raise ValueError(f"multi_class='{multi_class}' is not supported for multiclass ROC AUC, "
+                         "multi_class must be in ('ovo', 'ovr')")
+    if average is None and multi_class == "ovo":
+        raise NotImplementedError("average=None is not implemented for multi_class='ovo'.")
+    classes = _check_multiclass_labels(y, labels, y_score.shape[1])
+    if multi_class == "ovo":
+        if sample_weight is not None:
+            raise ValueError("sample_weight is not supported for multiclass one-vs-one ROC AUC, "
+                             "'sample_weight' must be None in this case.")
+        return _ovo(y, classes, y_score, average)
+    return average_binary_score(binary_roc_auc, _binarize(y, classes), y_score, average,
+                                sample_weight)
+
+
+def _check_scores(y_true, y_score, sample_weight):
+    kind = type_of_target(y_true, "y_true")
+    y, s = as_array(y_true), as_array(y_score)
+    for arr, name in ((y, "y_true"), (s, "y_score")):
+        if arr.shape[0] < 1:
+            raise ValueError(f"Found array with 0 sample(s) (shape={arr.shape}) while a "
+                             "minimum of 1 is required.")
+        if arr.ndim > 2:
+            raise ValueError(f"Found array with dim {arr.ndim}, while dim <= 2 is required.")
+    if s.dtype.kind not in "biuf":
+        raise ValueError("y_score must hold numbers")
+    check_finite(y, "y_true")
+    check_finite(s, "y_score")
+    if sample_weight is not None:
+        sample_weight = column_or_1d(as_array(sample_weight), "sample_weight")
+    return kind, y, s.astype(np.float64, copy=False), sample_weight
+
+
+def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_fpr=None,
+                  multi_class="raise", labels=None):
+    """Area under the ROC curve, as ``sklearn.metrics.roc_auc_score``."""
+    kind, y, s, w = _check_scores(y_true, y_score, sample_weight)
+    if kind == "multiclass" or (kind == "binary" and s.ndim == 2 and s.shape[1] > 2):
+        if max_fpr is not None and max_fpr != 1.0:
+            raise ValueError("Partial AUC computation not available in multiclass setting, "
+                             f"'max_fpr' must be set to `None`, received `max_fpr={max_fpr}` "
+                             "instead")
+        if multi_class == "raise":
+            raise ValueError("multi_class must be in ('ovo', 'ovr')")
+        return _multiclass_roc_auc(y, s, labels, multi_class, average, w)
+    metric = partial(binary_roc_auc, max_fpr=max_fpr)
+    if kind == "binary":
+        classes = unique_labels(y)
+        y = (y == classes[-1]).astype(np.int64) if classes.size == 2 else np.zeros(
+            y.shape, dtype=np.int64)
+    return average_binary_score(metric, y, s, average, w)
+
+
+def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
+                            sample_weight=None):
+    """Average precision (step-wise area under the precision-recall curve), as
+    ``sklearn.metrics.average_precision_score``."""
+    kind, y, s, w = _check_scores(y_true, y_score, sample_weight)
+    present = unique_labels(y.ravel()) if kind != "multilabel-indicator" else None
+    if kind == "binary":
+        if present.size == 2 and pos_label not in present.tolist():
+            raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one "
+                             f"of {present}")
+    elif kind == "multilabel-indicator" and pos_label != 1:
+        raise ValueError("Parameter pos_label is fixed to 1 for multilabel-indicator y_true. "
+                         "Do not set pos_label or set pos_label to 1.")
+    elif kind == "multiclass":
+        if pos_label != 1:
+            raise ValueError("Parameter pos_label is fixed to 1 for multiclass y_true. Do not "
+                             "set pos_label or set pos_label to 1.")
+        y = _binarize(column_or_1d(y, "y_true"), present)
+        if s.shape != y.shape:
+            raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, since "
+                             f"`y_true` contains multiple classes. Got `y_score.shape={s.shape}`.")
+    metric = partial(binary_average_precision, pos_label=pos_label)
+    return average_binary_score(metric, y, s, average, w)

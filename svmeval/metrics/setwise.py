@@ -1,0 +1,164 @@
+"""Precision, recall and F-beta with scikit-learn's contract (``precision_score``,
+``recall_score``, ``f1_score``, ``fbeta_score``): binary, multiclass and multi-label indicator
+targets, numeric or string labels, ``sample_weight``, ``labels=`` (a subset, in its own order),
+``average`` in {"binary", "micro", "macro", "weighted", "samples", None} and
+``zero_division`` in {"warn", 0, 1, nan}.
+
+Undefined ratios (0/0) take the ``zero_division`` value; with "warn" (the default) they are 0.0
+and :class:`~svmeval.metrics.undefined.UndefinedMetricWarning` says so.  Averages leave NaN values
+out.  svmeval's own reports keep undefined values undefined instead: see
+:func:`svmeval.metrics.classification.evaluate`.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from svmeval.metrics.counting import label_counts
+from svmeval.metrics.targets import check_targets
+from svmeval.metrics.undefined import warn_undefined
+
+__all__ = [
+    "f1_score",
+    "fbeta_score",
+    "precision_recall_fscore_support",
+    "precision_score",
+    "recall_score",
+]
+
+_AVERAGES = (None, "micro", "macro", "weighted", "samples")
+
+
+def check_zero_division(zero_division) -> float:
+    if isinstance(zero_division, str) and zero_division == "warn":
+        return 0.0
+    if isinstance(zero_division, (int, float, np.integer, np.floating)) and not isinstance(
+        zero_division, bool
+    ):
+        if zero_division in (0, 1):
+            return float(zero_division)
+        if math.isnan(zero_division):
+            return math.nan
+    raise ValueError(
+        f"zero_division must be 'warn', 0.0, 1.0 or np.nan, got {zero_division!r}"
+    )
+
+
+def _divide(num, den, metric, modifier, average, warn_for, zero_division):
+    mask = den == 0
+    den = np.asarray(den, dtype=np.float64).copy()
+    den[mask] = 1
+    result = np.asarray(num, dtype=np.float64) / den
+    if not mask.any():
+        return result
+    result[mask] = check_zero_division(zero_division)
+    if isinstance(zero_division, str) and metric in warn_for:
+        axis0, axis1 = ("label", "sample") if average == "samples" else ("sample", "label")
+        where = "due to" if result.shape[0] == 1 else f"in {axis1}s with"
+        warn_undefined(
+            f"{metric.capitalize()} is ill-defined and being set to 0.0 {where} no {modifier} "
+            f"{axis0}s. Use `zero_division` parameter to control this behavior.",
+            stacklevel=4,
+        )
+    return result
+
+
+def _nanaverage(values: np.ndarray, weights) -> float:
+    if values.size == 0:
+        return math.nan
+    keep = ~np.isnan(values)
+    if not keep.any():
+        return math.nan
+    if weights is None:
+        return float(np.mean(values[keep]))
+    w = np.asarray(weights, dtype=np.float64)[keep]
+    if w.sum() == 0:
+        return float(np.mean(values[keep]))
+    return float(np.average(values[keep], weights=w))
+
+
+def _set_wise_labels(kind, present, average, labels, pos_label):
+    if average == "binary":
+        if kind == "binary":
+            if pos_label not in present.tolist() and present.size >= 2:
+                raise ValueError(f"pos_label={pos_label!r} is not a valid label. It should be "
+                                 f"one of {present.tolist()}")
+            return [pos_label]
+        choices = [a for a in _AVERAGES if not (kind == "multiclass" and a == "samples")]
+        raise ValueError(f"Target is {kind} but average='binary'. Please choose another "
+                         f"average setting, one of {choices!r}.")
+    if pos_label not in (None, 1):
+        warnings.warn(f"Note that pos_label (set to {pos_label!r}) is ignored when average != "
+                      f"'binary' (got {average!r}). You may use labels=[pos_label] to specify a "
+                      "single positive class.", UserWarning, stacklevel=4)
+    return labels
+
+
+def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, pos_label=1,
+                                    average=None, warn_for=("precision", "recall", "f-score"),
+                                    sample_weight=None, zero_division="warn"):
+    """Precision, recall, F-beta and support, as ``sklearn.metrics`` of the same name."""
+    check_zero_division(zero_division)
+    if not (average is None or (isinstance(average, str) and average in _AVERAGES + ("binary",))):
+        raise ValueError(f"average has to be one of {_AVERAGES + ('binary',)}, got {average!r}")
+    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)) \
+            or not beta >= 0:
+        raise ValueError(f"beta must be a number >= 0, got {beta!r}")
+    targets = check_targets(y_true, y_pred, sample_weight)
+    w = targets.sample_weight
+    labels = _set_wise_labels(targets.kind, targets.labels, average, labels, pos_label)
+    tp, pred, true = label_counts(targets, labels, average == "samples")
+    if average == "micro":
+        tp, pred, true = (np.atleast_1d(a.sum()) for a in (tp, pred, true))
+    precision = _divide(tp, pred, "precision", "predicted", average, warn_for, zero_division)
+    recall = _divide(tp, true, "recall", "true", average, warn_for, zero_division)
+    if np.isposinf(beta):
+        f_score = recall
+    elif beta == 0:
+        f_score = precision
+    else:
+        b2 = float(beta) ** 2
+        f_score = _divide((1 + b2) * tp.astype(np.float64), b2 * true.astype(np.float64) + pred,
+                          "f-score", "true nor predicted", average, warn_for, zero_division)
+    if average is None:
+        return precision, recall, f_score, true
+    weights = {"weighted": true, "samples": w}.get(average)
+    return (_nanaverage(precision, weights), _nanaverage(recall, weights),
+            _nanaverage(f_score, weights), None)
+
+
+def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
+                    sample_weight=None, zero_division="warn"):
+    """Precision TP / (TP + FP), as ``sklearn.metrics.precision_score``."""
+    p, _, _, _ = precision_recall_fscore_support(
+        y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
+        warn_for=("precision",), sample_weight=sample_weight, zero_division=zero_division)
+    return p
+
+
+def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
+                 sample_weight=None, zero_division="warn"):
+    """Recall TP / (TP + FN), as ``sklearn.metrics.recall_score``."""
+    _, r, _, _ = precision_recall_fscore_support(
+        y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
+        warn_for=("recall",), sample_weight=sample_weight, zero_division=zero_division)
+    return r
+
+
+def fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=1, average="binary",
+                sample_weight=None, zero_division="warn"):
+    """F-beta (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP), as ``sklearn.metrics.fbeta_score``."""
+    _, _, f, _ = precision_recall_fscore_support(
+        y_true, y_pred, beta=beta, labels=labels, pos_label=pos_label, average=average,
+        warn_for=("f-score",), sample_weight=sample_weight, zero_division=zero_division)
+    return f
+
+
+def f1_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
+             sample_weight=None, zero_division="warn"):
+    """F1 = 2 TP / (2 TP + FP + FN), as ``sklearn.metrics.f1_score``."""
+    return fbeta_score(y_true, y_pred, beta=1, labels=labels, pos_label=pos_label,
+                       average=average, sample_weight=sample_weight, zero_division=zero_division)
