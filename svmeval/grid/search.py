@@ -104,6 +104,7 @@ class GridResult:
     n_folds: int
     seed: int
     params: SvmParams
+    data_name: str = ""
 
     @property
     def best_params(self) -> SvmParams:
@@ -288,7 +289,8 @@ def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAUL
     if client is not None and base.probability:
         _run_on_cluster(client, dataset, problem, base, todo, {}, the_folds, seed, False,
                         kernel_memory, complete)
-        return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base)
+        return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base,
+                       dataset.name)
     if base.probability:
         # -b 1 trains with C rand() (probability's inner CV): each cell alone, its folds in
         # order after srand(seed), exactly as one svm-train process per cell
@@ -296,7 +298,8 @@ def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAUL
             result = engine.cross_validate(dataset, cell_params(base, cell), folds, seed=seed,
                                            jobs=1, problem=problem)
             complete(cell, result)
-        return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base)
+        return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base,
+                       dataset.name)
 
     groups: dict[tuple, list[Cell]] = {}
     for cell in todo:
@@ -311,7 +314,8 @@ def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAUL
     if client is not None:
         _run_on_cluster(client, dataset, problem, base, todo, groups, the_folds, seed, share,
                         kernel_memory, complete)
-        return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base)
+        return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base,
+                       dataset.name)
 
     def run(plans_by_cell, kernel=None):
         """Run the folds of these cells as one batch of tasks, longest first."""
@@ -344,7 +348,8 @@ def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAUL
             del kernel
     else:
         run({c: engine.CVPlan(problem, cell_params(base, c), the_folds, seed) for c in todo})
-    return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base)
+    return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base,
+                       dataset.name)
 
 
 def _run_on_cluster(client, dataset, problem, base: SvmParams, todo: list, groups: dict, folds,
@@ -433,11 +438,12 @@ def _counted(task, cell, left: dict, finished: queue.SimpleQueue):
     return run
 
 
-def _result(cells: _Cells, criterion, figure, kind, n_folds, seed, base) -> GridResult:
+def _result(cells: _Cells, criterion, figure, kind, n_folds, seed, base,
+            data_name: str = "") -> GridResult:
     ordered = [cells.results[c] for c in cells.order]
     return GridResult(criterion=criterion, greater_is_better=figure.greater_is_better,
                       cells=ordered, best=cells.best, kind=kind, n_folds=n_folds, seed=seed,
-                      params=base)
+                      params=base, data_name=data_name)
 
 
 functools.update_wrapper(grid_search, _grid_search)
