@@ -333,5 +333,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # python -m svmeval.compare: as svmeval-compare runs it (this file
+    # runs as __main__; the command uses the module svmeval.compare, whose types render() knows)
+    from svmeval._entry import compare_main
+
+    compare_main()
