@@ -9,10 +9,11 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from conftest import ROOT, shared_file
 
 from svmeval import SvmParams, SvmevalError, compare, cross_validate, grid_search, read_dataset
 from svmeval import render, summarize
+from svmeval.cv import cross_validate_multilabel
 
 pd = pytest.importorskip("pandas")
 sk = pytest.importorskip("sklearn.metrics")
@@ -167,3 +168,24 @@ def test_without_pandas_one_error_naming_the_extra(monkeypatch):
     with pytest.raises(SvmevalError, match=r"^to_frame\(\) needs pandas: "
                                            r"pip install 'svmeval\[frame\]'$"):
         summary.to_frame()
+
+
+def test_multilabel_frame_equals_scikit_learn_per_fold(tmp_path):
+    source = shared_file("data", "yeast_train")
+    small = tmp_path / "yeast200"
+    with open(source) as fh:
+        small.write_text("".join(line for _, line in zip(range(200), fh)))
+    ds = read_dataset(str(small), multilabel=True)
+    result = cross_validate_multilabel(ds, SvmParams(C=2), 3, seed=2)
+    frame = result.to_frame()
+    assert list(frame.columns[:6]) == KEYS and list(frame.fold) == [0, 1, 2]
+    for i in range(3):
+        t, p = result.Y_true[result.fold == i], result.Y_pred[result.fold == i]
+        row = frame.iloc[i]
+        assert row.n_test == len(t)
+        assert row.micro_f1 == pytest.approx(sk.f1_score(t, p, average="micro"), rel=1e-12)
+        assert row.hamming_loss == pytest.approx(sk.hamming_loss(t, p), rel=1e-12)
+        assert row.subset_accuracy == pytest.approx(sk.accuracy_score(t, p), rel=1e-12)
+    d = json.loads(json.dumps(result.to_dict(), allow_nan=False))
+    assert d["Y_pred"] == result.Y_pred.tolist() and d["label_names"] == \
+        result.label_names.tolist()

@@ -75,13 +75,14 @@ def _runs(result) -> list:
 
 
 def cv_frame(result, *, pos_label=None, zero_division=0.0):
-    """A cross-validation result as a results table: every repetition's folds."""
+    """A cross-validation result (single- or multi-label) as a results table: every
+    repetition's folds."""
     from ..summary import summarize
     _pandas()
     rows = []
     for r, run in enumerate(_runs(result)):
         summary = summarize(run, pos_label=pos_label, zero_division=zero_division)
-        rows += summary_rows(summary, repetition=r, dataset=result.data_name)
+        rows += summary_rows(summary, repetition=r, dataset=getattr(result, "data_name", None))
     return _frame(rows)
 
 
