@@ -189,3 +189,15 @@ def test_multilabel_frame_equals_scikit_learn_per_fold(tmp_path):
     d = json.loads(json.dumps(result.to_dict(), allow_nan=False))
     assert d["Y_pred"] == result.Y_pred.tolist() and d["label_names"] == \
         result.label_names.tolist()
+
+
+def test_a_resumed_cell_is_one_row_with_its_value_alone():
+    from svmeval.grid.rules import Cell
+    ds = read_dataset(str(TWO))
+    known = Cell(1.0, -3.0, None)
+    grid = grid_search(ds, log2c=(-1, 1, 2), log2g=(-3, -3, 1), folds=3, resume={known: 99.5})
+    frame = grid.to_frame()
+    resumed = frame[frame.resumed]
+    assert len(resumed) == 1 and resumed.fold.isna().all()
+    assert resumed.value.iloc[0] == 99.5 and resumed.accuracy.isna().all()
+    assert len(frame[~frame.resumed]) == 3  # the other cell's three folds

@@ -94,7 +94,9 @@ class CellResult:
 @dataclass(frozen=True, eq=False)
 class GridResult:
     """A finished search: ``cells`` in grid.py's order (cells resumed from outside the grid
-    first), ``best`` the one grid.py's rule picks."""
+    first), ``best`` the one grid.py's rule picks; ``data_name`` the data set's name (its
+    file). :func:`svmeval.report.render` gives its reports; ``to_dict()`` and ``to_frame()``
+    its data."""
 
     criterion: str
     greater_is_better: bool

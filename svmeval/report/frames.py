@@ -16,10 +16,13 @@ from __future__ import annotations
 from ..errors import SvmevalError
 from .jsonfmt import plain
 
-__all__ = ["INSTALL_HINT", "comparison_frame", "cv_dict", "cv_frame", "grid_frame",
+__all__ = ["INSTALL_HINT", "KEYS", "comparison_frame", "cv_dict", "cv_frame", "grid_frame",
            "summary_dict", "summary_frame", "summary_rows"]
 
 INSTALL_HINT = "pip install 'svmeval[frame]'"
+
+#: the columns that say which run and fold a row is; the figures follow them
+KEYS = ("dataset", "configuration", "repetition", "seed", "fold", "n_test")
 
 
 def _pandas():
@@ -119,7 +122,7 @@ def grid_frame(result):
                          "seed": result.seed, "fold": None, "n_test": None, **cell})
             continue
         for row in summary_rows(r.summary, configuration=flags, dataset=result.data_name):
-            figures = {k: row.pop(k) for k in list(row)[6:]}
+            figures = {k: row.pop(k) for k in list(row) if k not in KEYS}
             rows.append({**row, **cell, **figures})
     return _frame(rows)
 
