@@ -21,7 +21,7 @@ $(VENV)/.base: $(DEPS)
 
 $(VENV)/.test: $(VENV)/.base
 	@echo "Installing the test dependencies and extras into $(VENV) (pip's log: $(PIPLOG))"
-	@$(PIP) -e '.[test,plot,dask]' $(LOGGED)
+	@$(PIP) -e '.[test,plot,dask,frame]' $(LOGGED)
 	@touch $@
 
 demo: $(VENV)/.base

@@ -2,12 +2,15 @@
 
 From Python::
 
-    from svmeval import read_dataset, cross_validate, SvmParams, summarize
-    ds = read_dataset("heart_scale")
+    from svmeval import read_dataset, cross_validate, SvmParams, summarize, render
+    ds = read_dataset("data/breast_cancer.scale")
     result = cross_validate(ds, SvmParams(C=2), 5, seed=1)   # = svm-train -c 2 -v 5
     summary = summarize(result)
-    summary.classification.f1, summary.figures["mcc"], result.decision_values
+    summary.figures["mcc"], render(summary, format="json"), summary.to_frame()
 
+The public API: :func:`cross_validate`, :func:`grid_search` and :func:`compare` run; their
+results (:class:`CVResult`, :class:`GridResult`, :class:`Comparison`) and :func:`summarize`'s
+:class:`Summary` are rendered by :func:`render` and give ``to_dict()`` and ``to_frame()``.
 The metrics in :mod:`svmeval.metrics` work on any ``y_true, y_pred`` (or scores).
 
 ``import svmeval`` loads neither LIBSVM nor numpy: each name below is imported from its module the
@@ -17,6 +20,8 @@ first time it is used, so ``import svmeval.metrics`` costs only numpy and the me
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 
 from . import _version
 
@@ -26,6 +31,7 @@ __version__ = _version.__version__
 #: entry point, svmeval._entry, is in place before anything heavy is imported)
 _LAZY = {
     "CVResult": "svmeval.cv",
+    "MultilabelCVResult": "svmeval.cv",
     "cross_validate": "svmeval.cv",
     "train_and_save": "svmeval.cv",
     "Dataset": "svmeval.io",
@@ -40,6 +46,13 @@ _LAZY = {
     "summarize_predictions": "svmeval.summary",
     "render": "svmeval.report",
     "grid_search": "svmeval.grid",
+    "GridResult": "svmeval.grid",
+    "CellResult": "svmeval.grid",
+    "compare": "svmeval.compare",
+    "mcnemar_files": "svmeval.compare",
+    "Comparison": "svmeval.compare",
+    "McNemarResult": "svmeval.metrics.significance",
+    "TTestResult": "svmeval.metrics.significance",
 }
 
 __all__ = sorted(_LAZY)
@@ -56,3 +69,20 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
+
+
+class _Package(types.ModuleType):
+    """svmeval's module type. ``svmeval.compare`` is the function :func:`compare`, also once
+    its module (of the same name, kept in ``sys.modules``) has been imported: the import system
+    records a submodule as an attribute of its package, which this property ignores."""
+
+    @property
+    def compare(self):
+        return importlib.import_module("svmeval.compare").compare
+
+    @compare.setter
+    def compare(self, value) -> None:
+        pass
+
+
+sys.modules[__name__].__class__ = _Package

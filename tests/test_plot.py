@@ -210,3 +210,50 @@ def test_bad_plot_requests_fail_before_the_run(tmp_path, args, message):
     assert done.stdout == ""
     assert message in done.stderr.splitlines()[0]
     assert "Traceback" not in done.stderr
+
+
+GRID_PICTURE = """
+import json, sys
+import matplotlib
+backend = dict.__getitem__(matplotlib.rcParams, "backend")
+from svmeval import grid_search, read_dataset
+from svmeval.grid.plot import draw_grid, plot_grid
+grid = grid_search(read_dataset(sys.argv[1]), log2c=(-1, 5, 2), log2g=(-5, 1, 2), folds=3)
+fig = draw_grid(grid, title="wine")
+star = [l for l in fig.axes[0].get_lines() if l.get_marker() == "*"][0]
+print(json.dumps({
+    "pyplot": "matplotlib.pyplot" in sys.modules,
+    "backend_kept": dict.__getitem__(matplotlib.rcParams, "backend") == backend,
+    "star": [float(star.get_xdata()[0]), float(star.get_ydata()[0])],
+    "best": [grid.best.cell.log2c, grid.best.cell.log2g],
+    "colorbar": fig.axes[1].get_ylabel(),
+    "written": plot_grid(grid, sys.argv[2], title="wine"),
+}))
+"""
+
+
+def test_grid_picture_is_a_figure_without_pyplot_or_a_global_backend(tmp_path):
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "grid.png"
+    done = subprocess.run([sys.executable, "-c", GRID_PICTURE, str(WINE), str(target)],
+                          capture_output=True, text=True, check=True)
+    import json
+    seen = json.loads(done.stdout)
+    assert seen["pyplot"] is False and seen["backend_kept"] is True
+    assert seen["star"] == seen["best"]
+    assert seen["colorbar"] == "accuracy (%), higher is better"
+    assert seen["written"] is True and _valid(target)
+
+
+def test_grid_picture_without_matplotlib_one_line(tmp_path):
+    code = ("import sys; sys.modules['matplotlib'] = None\n"
+            "from svmeval import grid_search, read_dataset\n"
+            "from svmeval.grid.plot import plot_grid\n"
+            "grid = grid_search(read_dataset(sys.argv[1]), log2c=(0, 2, 2), log2g=None, folds=3)\n"
+            "print(plot_grid(grid, sys.argv[2]))\n")
+    target = tmp_path / "grid.png"
+    done = subprocess.run([sys.executable, "-c", code, str(WINE), str(target)],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout == "False\n" and not target.exists()
+    assert done.stderr.splitlines() == [f"svmeval-grid: -png {target} not drawn: it needs "
+                                        "matplotlib (pip install 'svmeval[plot]')"]

@@ -71,6 +71,17 @@ class CVResult:
     def n_repeats(self) -> int:
         return 1 + len(self.repeats)
 
+    def to_dict(self) -> dict:
+        """The run and its per-sample arrays as plain JSON types."""
+        from ..report.frames import cv_dict
+        return cv_dict(self)
+
+    def to_frame(self, *, pos_label=None, zero_division=0.0):
+        """A pandas DataFrame, one row per (repetition, fold) with the figures of that fold
+        (repetitions beyond the first need ``keep_repeats=True``)."""
+        from ..report.frames import cv_frame
+        return cv_frame(self, pos_label=pos_label, zero_division=zero_division)
+
 
 @dataclass(frozen=True, eq=False)
 class Repetition:

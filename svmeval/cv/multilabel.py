@@ -138,6 +138,16 @@ class MultilabelCVResult:
         """The scores the ranking figures use: probabilities with ``-b 1``, else ``scores``."""
         return self.scores if self.probabilities is None else self.probabilities
 
+    def to_dict(self) -> dict:
+        """The run and its per-sample matrices as plain JSON types."""
+        from ..report.frames import cv_dict
+        return cv_dict(self)
+
+    def to_frame(self, *, zero_division=0.0):
+        """A pandas DataFrame, one row per fold with the multi-label figures of that fold."""
+        from ..report.frames import cv_frame
+        return cv_frame(self, zero_division=zero_division)
+
 
 def _check_type(params: SvmParams) -> None:
     if not params.is_classification:

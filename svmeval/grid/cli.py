@@ -290,8 +290,9 @@ def _main(argv: list[str]) -> int:
         plot_grid(result, o.png, title=os.path.basename(o.dataset))
     if results:
         from ..io.output import atomic_write
-        from .search import results_text
-        atomic_write(results, results_text(result, results))
+        from ..report import render
+        kind = "json" if results.lower().endswith(".json") else "csv"
+        atomic_write(results, render(result, format=kind))
     if long.get("refit"):
         from ..cv.engine import train_and_save
         train_and_save(dataset, result.best_params, long["refit"], seed=seed)

@@ -94,7 +94,9 @@ class CellResult:
 @dataclass(frozen=True, eq=False)
 class GridResult:
     """A finished search: ``cells`` in grid.py's order (cells resumed from outside the grid
-    first), ``best`` the one grid.py's rule picks."""
+    first), ``best`` the one grid.py's rule picks; ``data_name`` the data set's name (its
+    file). :func:`svmeval.report.render` gives its reports; ``to_dict()`` and ``to_frame()``
+    its data."""
 
     criterion: str
     greater_is_better: bool
@@ -104,29 +106,23 @@ class GridResult:
     n_folds: int
     seed: int
     params: SvmParams
+    data_name: str = ""
 
     @property
     def best_params(self) -> SvmParams:
         """The full LIBSVM parameters of the best cell (for a final model)."""
         return cell_params(self.params, self.best.cell)
 
-    def as_dict(self) -> dict:
-        """JSON-friendly: criterion, best cell, every cell with its figures and fold spread."""
-        def one(r: CellResult) -> dict:
-            c = r.cell
-            return {"log2c": c.log2c, "log2g": c.log2g, "log2p": c.log2p, "C": c.C,
-                    "gamma": c.gamma, "p": c.p, "value": _json_number(r.value),
-                    "resumed": r.resumed,
-                    "figures": {k: _json_number(v) for k, v in r.figures.items()},
-                    "fold_spread": {k: {"mean": _json_number(m), "sd": _json_number(s)}
-                                    for k, (m, s) in r.fold_spread.items()}}
-        return {"criterion": self.criterion, "greater_is_better": self.greater_is_better,
-                "kind": self.kind, "n_folds": self.n_folds, "seed": self.seed,
-                "best": one(self.best), "cells": [one(r) for r in self.cells]}
+    def to_dict(self) -> dict:
+        """The JSON report's object (``--results FILE.json``): criterion, best cell, every cell
+        with its figures and fold spread."""
+        from ..report.grid import grid_object
+        return grid_object(self)
 
-
-def _json_number(v):
-    return None if v is None or (isinstance(v, float) and not math.isfinite(v)) else v
+    def to_frame(self):
+        """A pandas DataFrame, one row per (cell, fold) with the cell's figures on that fold."""
+        from ..report.frames import grid_frame
+        return grid_frame(self)
 
 
 def cell_params(base: SvmParams, cell: Cell) -> SvmParams:
@@ -295,7 +291,8 @@ def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAUL
     if client is not None and base.probability:
         _run_on_cluster(client, dataset, problem, base, todo, {}, the_folds, seed, False,
                         kernel_memory, complete)
-        return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base)
+        return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base,
+                       dataset.name)
     if base.probability:
         # -b 1 trains with C rand() (probability's inner CV): each cell alone, its folds in
         # order after srand(seed), exactly as one svm-train process per cell
@@ -303,7 +300,8 @@ def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAUL
             result = engine.cross_validate(dataset, cell_params(base, cell), folds, seed=seed,
                                            jobs=1, problem=problem)
             complete(cell, result)
-        return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base)
+        return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base,
+                       dataset.name)
 
     groups: dict[tuple, list[Cell]] = {}
     for cell in todo:
@@ -318,7 +316,8 @@ def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAUL
     if client is not None:
         _run_on_cluster(client, dataset, problem, base, todo, groups, the_folds, seed, share,
                         kernel_memory, complete)
-        return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base)
+        return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base,
+                       dataset.name)
 
     def run(plans_by_cell, kernel=None):
         """Run the folds of these cells as one batch of tasks, longest first."""
@@ -351,7 +350,8 @@ def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAUL
             del kernel
     else:
         run({c: engine.CVPlan(problem, cell_params(base, c), the_folds, seed) for c in todo})
-    return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base)
+    return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base,
+                       dataset.name)
 
 
 def _run_on_cluster(client, dataset, problem, base: SvmParams, todo: list, groups: dict, folds,
@@ -440,40 +440,12 @@ def _counted(task, cell, left: dict, finished: queue.SimpleQueue):
     return run
 
 
-def _result(cells: _Cells, criterion, figure, kind, n_folds, seed, base) -> GridResult:
+def _result(cells: _Cells, criterion, figure, kind, n_folds, seed, base,
+            data_name: str = "") -> GridResult:
     ordered = [cells.results[c] for c in cells.order]
     return GridResult(criterion=criterion, greater_is_better=figure.greater_is_better,
                       cells=ordered, best=cells.best, kind=kind, n_folds=n_folds, seed=seed,
-                      params=base)
-
-
-def results_text(result: GridResult, path: str) -> str:
-    """``--results``: every cell's figures with their fold spread, JSON or CSV by ``path``'s
-    suffix (CSV: one row per cell; a figure's columns: pooled value, fold mean, fold sd)."""
-    import json
-    if path.lower().endswith(".json"):
-        return json.dumps(result.as_dict(), indent=1) + "\n"
-    names: list[str] = []
-    for r in result.cells:
-        names.extend(n for n in r.figures if n not in names)
-    head = ["log2c", "log2g", "log2p", "C", "gamma", "p", "resumed", "best", result.criterion
-            + "_compared"]
-    for n in names:
-        head += [n, f"{n}_fold_mean", f"{n}_fold_sd"]
-    lines = [",".join(head)]
-
-    def num(v):
-        return "" if v is None or (isinstance(v, float) and math.isnan(v)) else repr(v)
-
-    for r in result.cells:
-        c = r.cell
-        row = [num(c.log2c), num(c.log2g), num(c.log2p), num(c.C), num(c.gamma), num(c.p),
-               str(int(r.resumed)), str(int(r is result.best)), num(r.value)]
-        for n in names:
-            mean, sd = r.fold_spread.get(n, (None, None))
-            row += [num(r.figures.get(n)), num(mean), num(sd)]
-        lines.append(",".join(row))
-    return "\n".join(lines) + "\n"
+                      params=base, data_name=data_name)
 
 
 functools.update_wrapper(grid_search, _grid_search)

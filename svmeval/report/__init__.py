@@ -1,10 +1,14 @@
-"""Reporters: ``render(summary, format=...)`` for every kind of :class:`~svmeval.summary.Summary`.
+"""Reporters: ``render(result, format=...)`` for every result of svmeval.
 
-Reporters format; they never compute. Every figure comes from the summary, and the scalar
+A :class:`~svmeval.summary.Summary` (any kind), a :class:`~svmeval.grid.GridResult`, a
+:class:`~svmeval.compare.Comparison` or a McNemar result alone, as "text", "json" or "csv".
+Reporters format; they never compute. Every figure comes from the result, and the scalar
 figures' names, titles and order from :data:`svmeval.metrics.FIGURES`.
 """
 
 from __future__ import annotations
+
+import functools
 
 from . import csvfmt, jsonfmt, multilabel, text
 
@@ -17,10 +21,51 @@ REPORTERS = {
 }
 
 
-def render(summary, *, format: str = "text", digits: int = 4, full: bool = False) -> str:
-    """The report of ``summary`` in ``format`` ("text", "json" or "csv")."""
-    if format not in FORMATS:
-        raise ValueError(f"unknown report format {format!r} (text, json or csv)")
+def _summary(summary, format: str, digits: int, full: bool) -> str:
     if summary.kind == "multilabel":
         return multilabel.render(summary, format=format, digits=digits, full=full)
     return REPORTERS[format](summary, digits=digits, full=full)
+
+
+def _grid(result, format: str, digits: int, full: bool) -> str:
+    from .grid import render_grid
+    return render_grid(result, format)
+
+
+def _comparison(result, format: str, digits: int, full: bool) -> str:
+    from .compare import render_comparison
+    return render_comparison(result, format)
+
+
+def _mcnemar(result, format: str, digits: int, full: bool) -> str:
+    from .compare import render_mcnemar
+    return render_mcnemar(result, format)
+
+
+@functools.cache
+def renderers() -> dict:
+    """result type -> its renderer ``(result, format, digits, full) -> str``. Built on first
+    use: the result types' modules are imported only when something is rendered."""
+    from ..compare import Comparison
+    from ..grid.search import GridResult
+    from ..metrics.significance import McNemarResult
+    from ..summary.core import Summary
+    return {Summary: _summary, GridResult: _grid, Comparison: _comparison,
+            McNemarResult: _mcnemar}
+
+
+def render(result, *, format: str = "text", digits: int = 4, full: bool = False) -> str:
+    """The report of ``result`` in ``format`` ("text", "json" or "csv").
+
+    ``result``: a :class:`~svmeval.summary.Summary`, a :class:`~svmeval.grid.GridResult`, a
+    :class:`~svmeval.compare.Comparison` or a
+    :class:`~svmeval.metrics.significance.McNemarResult`. ``digits`` and ``full`` shape a
+    Summary's text (figures' decimals; every figure and the per-fold table)."""
+    if format not in FORMATS:
+        raise ValueError(f"unknown report format {format!r} (text, json or csv)")
+    table = renderers()
+    for cls in type(result).__mro__:
+        if cls in table:
+            return table[cls](result, format, digits, full)
+    raise TypeError(f"render() takes a Summary, GridResult, Comparison or McNemarResult, "
+                    f"not {type(result).__name__}")

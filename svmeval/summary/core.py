@@ -75,6 +75,17 @@ class Summary:
             raise KeyError(f"no figure named {name!r}")
         return float(self.figures.get(name, math.nan))
 
+    def to_dict(self) -> dict:
+        """The JSON report's object (plain JSON types, undefined values None)."""
+        from ..report.frames import summary_dict
+        return summary_dict(self)
+
+    def to_frame(self):
+        """A pandas DataFrame, one row per fold (columns: dataset, configuration, repetition,
+        seed, fold, n_test, then the figures); see :mod:`svmeval.report.frames`."""
+        from ..report.frames import summary_frame
+        return summary_frame(self)
+
 
 def spread(rows: list[dict]) -> dict:
     """name -> (mean, sd) over rows; sd with n-1 (NaN for one row); NaN values left out."""

@@ -1,0 +1,163 @@
+"""The reports of a comparison (:class:`~svmeval.compare.Comparison`) and of McNemar's test
+alone (:class:`~svmeval.metrics.significance.McNemarResult`): text, JSON and CSV.
+
+``comparison_object`` is the JSON report's object (and ``Comparison.to_dict()``)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+
+from ..metrics.figures import FIGURES
+from ..metrics.significance import MCNEMAR_EXACT_BELOW, McNemarResult
+
+__all__ = ["comparison_object", "mcnemar_object", "render_comparison", "render_mcnemar"]
+
+
+def _num(value: float, digits: int = 4) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return f"{value:.{digits}f}"
+
+
+def _p(value: float) -> str:
+    return "n/a" if math.isnan(value) else (f"{value:.4g}" if value >= 1e-4 else f"{value:.2e}")
+
+
+def _mcnemar_lines(m: McNemarResult) -> list[str]:
+    lines = [f"  A right, B wrong: {m.a_only}    A wrong, B right: {m.b_only}    "
+             f"both right: {m.both_right}    both wrong: {m.both_wrong}"]
+    if m.method == "exact":
+        lines.append(f"  exact binomial test (b + c = {m.a_only + m.b_only} < "
+                     f"{MCNEMAR_EXACT_BELOW}): p = {_p(m.p)}")
+    else:
+        lines.append(f"  chi-square with continuity correction (b + c = {m.a_only + m.b_only} "
+                     f">= {MCNEMAR_EXACT_BELOW}): {m.statistic:.4g}, 1 df, p = {_p(m.p)}")
+    return lines
+
+
+def _figure_title(name: str) -> str:
+    title = FIGURES[name].title
+    return name if title == name else f"{name} ({title})"
+
+
+def _text(c) -> str:
+    t = c.ttest
+    direction = "greater is better" if c.greater_is_better else "smaller is better"
+    seeds = f"seed {c.seeds[0]}" if len(c.seeds) == 1 else f"seeds {c.seeds[0]}..{c.seeds[-1]}"
+    n = len(c.folds_a)
+    out = [f"{c.data_name}: {c.repeat} x {c.n_folds}-fold cross-validation ({seeds}), "
+           f"the same folds for A and B",
+           f"A: {c.options_a or '(svm-train defaults)'}",
+           f"B: {c.options_b or '(svm-train defaults)'}",
+           "",
+           f"{_figure_title(c.criterion)} ({direction}) over {n} folds:",
+           f"{'':>8}{'mean':>10}{'sd':>10}",
+           f"{'A':>8}{_num(c.mean_a):>10}{_num(c.sd_a):>10}",
+           f"{'B':>8}{_num(c.mean_b):>10}{_num(c.sd_b):>10}",
+           f"{'B - A':>8}{_num(t.mean):>10}{_num(t.sd):>10}"]
+    if c.n_undefined:
+        out.append(f"  ({c.n_undefined} folds where {c.criterion} is undefined left out)")
+    level = f"{100 * t.confidence:g}%"
+    out += ["",
+            f"corrected resampled t-test (Nadeau & Bengio 2003): t = {_num(t.t, 3)}, "
+            f"df = {t.df}, p = {_p(t.p)}",
+            f"  variance x (1/{t.n} + n_test/n_train = {t.test_train_ratio:.4g}); "
+            f"{level} CI of B - A: [{_num(t.ci[0])}, {_num(t.ci[1])}]",
+            f"plain paired t-test (optimistic: the folds share training data): "
+            f"t = {_num(t.t_uncorrected, 3)}, p = {_p(t.p_uncorrected)}"]
+    if c.mcnemar is not None:
+        out += ["", f"McNemar's test, first repetition's pooled predictions "
+                    f"({c.mcnemar.n} samples):"] + _mcnemar_lines(c.mcnemar)
+    return "\n".join(out) + "\n"
+
+
+def _plain(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def mcnemar_object(m: McNemarResult) -> dict:
+    """McNemar's test as the JSON report's ``mcnemar`` object."""
+    return {"n": m.n, "both_right": m.both_right, "both_wrong": m.both_wrong,
+            "a_right_b_wrong": m.a_only, "a_wrong_b_right": m.b_only, "method": m.method,
+            "exact_below": MCNEMAR_EXACT_BELOW, "statistic": _plain(m.statistic), "p": m.p}
+
+
+def comparison_object(c) -> dict:
+    """A :class:`~svmeval.compare.Comparison` as the JSON report's object."""
+    t = c.ttest
+    return {
+        "data_file": c.data_name, "criterion": c.criterion,
+        "greater_is_better": c.greater_is_better, "n_folds": c.n_folds, "repeat": c.repeat,
+        "seeds": list(c.seeds), "n_samples": c.n_samples,
+        "a": {"options": c.options_a, "mean": _plain(c.mean_a), "sd": _plain(c.sd_a),
+              "folds": [_plain(float(v)) for v in c.folds_a]},
+        "b": {"options": c.options_b, "mean": _plain(c.mean_b), "sd": _plain(c.sd_b),
+              "folds": [_plain(float(v)) for v in c.folds_b]},
+        "difference": {"mean": t.mean, "sd": t.sd, "n": t.n, "undefined_folds": c.n_undefined},
+        "corrected_ttest": {"t": _plain(t.t), "df": t.df, "p": t.p,
+                            "test_train_ratio": t.test_train_ratio,
+                            "confidence": t.confidence, "ci": list(t.ci)},
+        "uncorrected_ttest": {"t": _plain(t.t_uncorrected), "df": t.df, "p": t.p_uncorrected,
+                              "ci": list(t.ci_uncorrected), "optimistic": True},
+        "mcnemar": mcnemar_object(c.mcnemar) if c.mcnemar is not None else None,
+    }
+
+
+def _csv(rows) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(("test", "name", "value"))
+    for test, name, value in rows:
+        if isinstance(value, float):
+            value = "" if not math.isfinite(value) else repr(value)
+        w.writerow((test, name, value))
+    return buf.getvalue()
+
+
+def _csv_rows(c):
+    t = c.ttest
+    yield from (("run", "data_file", c.data_name), ("run", "criterion", c.criterion),
+                ("run", "n_folds", c.n_folds), ("run", "repeat", c.repeat),
+                ("a", "options", c.options_a), ("a", "mean", c.mean_a), ("a", "sd", c.sd_a),
+                ("b", "options", c.options_b), ("b", "mean", c.mean_b), ("b", "sd", c.sd_b),
+                ("difference", "mean", t.mean), ("difference", "sd", t.sd),
+                ("difference", "n", t.n),
+                ("corrected_ttest", "t", t.t), ("corrected_ttest", "df", t.df),
+                ("corrected_ttest", "p", t.p), ("corrected_ttest", "ci_low", t.ci[0]),
+                ("corrected_ttest", "ci_high", t.ci[1]),
+                ("uncorrected_ttest", "t", t.t_uncorrected),
+                ("uncorrected_ttest", "p", t.p_uncorrected))
+    if c.mcnemar is not None:
+        yield from _mcnemar_csv_rows(c.mcnemar)
+
+
+def _mcnemar_csv_rows(m: McNemarResult):
+    for key, value in mcnemar_object(m).items():
+        yield ("mcnemar", key, value if value is not None else math.nan)
+
+
+
+
+def render_comparison(c, format: str) -> str:
+    """The report of a :class:`~svmeval.compare.Comparison` in ``format``."""
+    if format == "json":
+        return json.dumps(comparison_object(c), indent=2) + "\n"
+    if format == "csv":
+        return _csv(_csv_rows(c))
+    return _text(c)
+
+
+def render_mcnemar(m: McNemarResult, format: str) -> str:
+    """The report of McNemar's test alone in ``format``."""
+    if format == "json":
+        return json.dumps({"mcnemar": mcnemar_object(m)}, indent=2) + "\n"
+    if format == "csv":
+        return _csv(_mcnemar_csv_rows(m))
+    return "\n".join([f"McNemar's test ({m.n} samples):"] + _mcnemar_lines(m)) + "\n"
