@@ -49,6 +49,8 @@ def _integral_span(y: np.ndarray):
 def _by_table(found, dtype):
     offsets, lo, span = found
     present = np.flatnonzero(np.bincount(offsets, minlength=span))
+    if present.size == span:  # every value of the span occurs: the offsets are the codes
+        return (present + lo).astype(dtype), offsets
     table = np.zeros(span, dtype=np.int64)
     table[present] = np.arange(present.size)
     return (present + lo).astype(dtype), table[offsets]

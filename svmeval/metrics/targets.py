@@ -240,6 +240,11 @@ def check_targets(y_true, y_pred, sample_weight=None) -> Targets:
     labels = unique_labels(f_true[0], f_pred[0])
     if kind == "binary" and labels.shape[0] > 2:
         kind = "multiclass"
-    true_codes = np.searchsorted(labels, f_true[0])[f_true[1]]
-    pred_codes = np.searchsorted(labels, f_pred[0])[f_pred[1]]
-    return Targets(kind, labels, t, p, w, true_codes, pred_codes)
+    return Targets(kind, labels, t, p, w, _recode(labels, *f_true), _recode(labels, *f_pred))
+
+
+def _recode(labels: np.ndarray, values: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Codes among ``values`` made codes among ``labels`` (which hold every value)."""
+    if values.shape == labels.shape:  # the same labels: the same codes
+        return codes
+    return np.searchsorted(labels, values)[codes]

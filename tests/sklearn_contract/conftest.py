@@ -2,8 +2,9 @@
 
 The oracle is the installed scikit-learn's test modules (``sklearn/metrics/tests``): each module
 is imported, and in its globals every name listed in :data:`svmeval.metrics.SKLEARN_CONTRACT` is
-rebound to svmeval's function of that name (in dicts and ``functools.partial`` objects held by
-module globals too).  Nothing else in those modules changes, save two rules:
+rebound to svmeval's function of that name (also in the dicts, lists and ``functools.partial``
+objects held by module globals, and in the parametrize marks of the tests).  Nothing else in
+those modules changes, save two rules:
 
 * a message's wording is not part of the contract: ``pytest.raises(..., match=...)`` and
   ``pytest.warns(..., match=...)`` check the class only;
@@ -46,8 +47,7 @@ def _recording(name, func):
 
 
 REPLACEMENTS = {
-    name: _recording(name, getattr(svm_metrics, name))
-    for name in os.environ.get("SVMEVAL_CONTRACT_NAMES", ",".join(svm_metrics.SKLEARN_CONTRACT)).split(",") if name
+    name: _recording(name, getattr(svm_metrics, name)) for name in svm_metrics.SKLEARN_CONTRACT
 }
 
 
