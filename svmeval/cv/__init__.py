@@ -1,11 +1,35 @@
 """Cross-validation: the only code that knows LIBSVM, ctypes and C's global state.
 
-Folds (LIBSVM's own, seeded) become tasks, the scheduler runs them on threads, and the engine
-gathers every per-sample prediction and score into a :class:`CVResult`.
+Folds (LIBSVM's own, seeded) become (candidate, seed, fold) units of the evaluation core
+(:mod:`~svmeval.cv.evaluate`), an executor runs them (:mod:`~svmeval.cv.executors`: threads
+here, or a Dask cluster), and each unit's predictions and scores become a :class:`CVResult`.
+Argument checks live in :mod:`~svmeval.cv.checks`. Each name below is imported from its module
+the first time it is used, so importing one module of this package loads only what it needs.
 """
 
-from .engine import CVResult, cross_validate, train_and_save
-from .multilabel import MultilabelCVResult, cross_validate_multilabel
+from __future__ import annotations
 
-__all__ = ["CVResult", "MultilabelCVResult", "cross_validate", "cross_validate_multilabel",
-           "train_and_save"]
+import importlib
+
+_LAZY = {
+    "CVResult": "svmeval.cv.plan",
+    "cross_validate": "svmeval.cv.engine",
+    "train_and_save": "svmeval.cv.engine",
+    "MultilabelCVResult": "svmeval.cv.multilabel",
+    "cross_validate_multilabel": "svmeval.cv.multilabel",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'svmeval.cv' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -157,6 +157,7 @@ def _c():
         with _LOAD_LOCK:
             if _C is None:
                 _C = _load()
+                schedule.note_openmp_environment(_C.openmp.environment)
     return _C
 
 

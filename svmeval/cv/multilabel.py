@@ -39,7 +39,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _libsvm
-from .engine import CVPlan, prepare
+from .checks import check_execution, check_folds, check_seed
+from .engine import prepare
+from .plan import CVPlan
 from ..errors import ParameterError, SvmevalError, show_label, show_path
 from .folds import Folds, libsvm_folds
 from ..params import SVM_TYPES, SvmParams
@@ -168,8 +170,8 @@ def cross_validate_multilabel(dataset, params: SvmParams, nr_fold: int, *, seed:
     """
     _check_multilabel(dataset)
     _check_type(params)
-    if nr_fold < 2:
-        raise SvmevalError("n-fold cross validation: n must >= 2")
+    nr_fold, seed = check_folds(nr_fold), check_seed(seed)
+    check_execution(jobs)
     Y_true, names = dataset_indicator(dataset)
     if not len(names):
         raise SvmevalError(f"{show_path(dataset.name)}: no sample has a label: nothing to learn")
