@@ -219,7 +219,8 @@ def mcnemar_files(pred_a: str, pred_b: str, data_file: str) -> McNemarResult:
     from .io.predictions import read_predictions
     dataset = read_dataset(data_file)
     if dataset.y is None:
-        raise SvmevalError(f"{data_file}: multi-label data: McNemar's test needs one label a sample")
+        raise SvmevalError(f"{data_file}: multi-label data: McNemar's test needs one label a "
+                           "sample")
     a = read_predictions(pred_a, expected=dataset.n_samples)
     b = read_predictions(pred_b, expected=dataset.n_samples)
     return mcnemar(dataset.y, a, b)

@@ -60,11 +60,9 @@ def cross_validate(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
     dataset : Dataset
         The data (:func:`svmeval.read_dataset`).
     params : SvmParams
-        svm-train's options as given on the command line (gamma 0 = 1/num_features, resolved
-        here as svm-train does).
+        svm-train's options (gamma 0 = 1/num_features, resolved here as svm-train does).
     nr_fold : int
-        k, at least 2; more folds than rows is LIBSVM's leave-one-out (``result.n_folds``
-        says how many were drawn).
+        k, at least 2; more folds than rows is leave-one-out (``result.n_folds`` is drawn).
     seed : int, default 1
         C ``srand``'s seed before the folds are drawn (0 to 2**32 - 1; 1 = svm-train's folds).
     repeat : int, default 1
@@ -77,7 +75,7 @@ def cross_validate(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
     progress : callable, optional
         ``progress(done, total)`` as folds end (over all repetitions).
     problem : optional
-        The data's LIBSVM problem, when the caller has built it already.
+        The data's LIBSVM problem, if the caller has built it.
     keep_decision_values : bool, default False
         Keep the n x k(k-1)/2 one-vs-one decision values of k > 2 classes (by default only
         the n x k class scores they give).
@@ -106,6 +104,15 @@ def cross_validate(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
     problem, params = prepare(dataset, params, y=y, quiet=quiet, problem=problem)
     if client is not None and y is not None:
         dataset = replace(dataset, y=problem.y)
+    return _repetitions(dataset, problem, params, nr_fold, repetition_seeds(seed, repeat),
+                        keep_decision_values, keep_repeats, share, progress, jobs, client)
+
+
+def _repetitions(dataset, problem, params: SvmParams, nr_fold: int, seeds: list[int],
+                 keep_decision_values: bool, keep_repeats: bool, share, progress, jobs,
+                 client) -> CVResult:
+    """One candidate over every seed's folds: the first repetition's result, with the others'
+    figures (and, with ``keep_repeats``, their results) in repetition order."""
     first, repeats, results = [], [], []
 
     def finish(unit, result: CVResult) -> None:
@@ -117,9 +124,8 @@ def cross_validate(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
                 results.append((unit.repetition, result))
 
     with executor_for(jobs, client) as executor:
-        evaluate(dataset, problem, [params], repetition_seeds(seed, repeat), nr_fold,
-                 executor=executor, finish=finish, keep_decision_values=keep_decision_values,
-                 share=share, progress=progress)
+        evaluate(dataset, problem, [params], seeds, nr_fold, executor=executor, finish=finish,
+                 keep_decision_values=keep_decision_values, share=share, progress=progress)
     return replace(first[0], repeats=tuple(x for _, x in sorted(repeats, key=lambda t: t[0])),
                    repeat_results=tuple(x for _, x in sorted(results, key=lambda t: t[0])),
                    data_name=getattr(dataset, "name", ""))
