@@ -3,33 +3,12 @@
 Folds (LIBSVM's own, seeded) become (candidate, seed, fold) units of the evaluation core
 (:mod:`~svmeval.cv.evaluate`), an executor runs them (:mod:`~svmeval.cv.executors`: threads
 here, or a Dask cluster), and each unit's predictions and scores become a :class:`CVResult`.
-Argument checks live in :mod:`~svmeval.cv.checks`. Each name below is imported from its module
-the first time it is used, so importing one module of this package loads only what it needs.
+Argument checks live in :mod:`~svmeval.cv.checks`.
 """
 
-from __future__ import annotations
+from .engine import cross_validate, train_and_save
+from .multilabel import MultilabelCVResult, cross_validate_multilabel
+from .plan import CVResult
 
-import importlib
-
-_LAZY = {
-    "CVResult": "svmeval.cv.plan",
-    "cross_validate": "svmeval.cv.engine",
-    "train_and_save": "svmeval.cv.engine",
-    "MultilabelCVResult": "svmeval.cv.multilabel",
-    "cross_validate_multilabel": "svmeval.cv.multilabel",
-}
-
-__all__ = sorted(_LAZY)
-
-
-def __getattr__(name: str):
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'svmeval.cv' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__all__ = ["CVResult", "MultilabelCVResult", "cross_validate", "cross_validate_multilabel",
+           "train_and_save"]
