@@ -135,10 +135,8 @@ def compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10,
             criterion: str | None = None, pos_label=None, zero_division=0.0,
             confidence: float = 0.95, options_a: str = "", options_b: str = "",
             jobs: int | None = None, client=None) -> Comparison:
-    """Compare two LIBSVM configurations on the same repeated cross-validation.
-
-    Both run ``repeat`` cross-validations with the same seeds, so fold j of repetition r holds
-    the same samples for A and B (see the module's notes for the tests).
+    """Compare two LIBSVM configurations on the same repeated cross-validation: fold j of
+    repetition r holds the same samples for A and B (the tests: see the module's notes).
 
     Parameters
     ----------
@@ -181,14 +179,24 @@ def compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10,
     checks.check_confidence(confidence)
     checks.check_execution(jobs, client)
     dataset = checks.as_dataset(dataset)
-    params_a, params_b = checks.as_params(params_a, "params_a"), \
-        checks.as_params(params_b, "params_b")
+    params_a, params_b = (checks.as_params(p, n) for p, n in ((params_a, "params_a"),
+                                                              (params_b, "params_b")))
     checks.single_label(dataset, "a comparison")
     kind = checks.common_kind(dataset.y, (params_a, params_b))
     criterion = criterion or checks.default_criterion(params_a)
     figure = checks.check_criterion(criterion, kind)
     runs_a, runs_b = _runs(dataset, params_a, params_b, nr_fold,
                            repetition_seeds(seed, repeat), jobs, client)
+    return _comparison(runs_a, runs_b, figure, pos_label=pos_label,
+                       zero_division=zero_division, confidence=confidence,
+                       data_name=getattr(dataset, "name", ""), options_a=options_a,
+                       options_b=options_b)
+
+
+def _comparison(runs_a: list, runs_b: list, figure, *, pos_label, zero_division, confidence,
+                data_name: str, options_a: str, options_b: str) -> Comparison:
+    """The tests of B - A on the figure of every fold of A's and B's runs (same folds)."""
+    criterion = figure.name
     folds_a = _fold_values(runs_a, criterion, pos_label, zero_division)
     folds_b = _fold_values(runs_b, criterion, pos_label, zero_division)
     defined = ~(np.isnan(folds_a) | np.isnan(folds_b))
@@ -203,11 +211,11 @@ def compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10,
     ttest = corrected_resampled_ttest(folds_b[defined] - folds_a[defined], ratio,
                                       confidence=confidence)
     test = None
-    if not params_a.is_regression:
+    if not first.params.is_regression:
         test = mcnemar(first.y_true, first.y_pred, runs_b[0].y_pred)
-    return Comparison(data_name=getattr(dataset, "name", ""), criterion=criterion,
+    return Comparison(data_name=data_name, criterion=criterion,
                       greater_is_better=figure.greater_is_better, n_folds=n_folds,
-                      repeat=repeat, seeds=tuple(r.seed for r in runs_a), n_samples=n,
+                      repeat=len(runs_a), seeds=tuple(r.seed for r in runs_a), n_samples=n,
                       options_a=options_a, options_b=options_b, folds_a=folds_a,
                       folds_b=folds_b, n_undefined=int(np.count_nonzero(~defined)),
                       ttest=ttest, mcnemar=test)

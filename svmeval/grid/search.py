@@ -169,9 +169,8 @@ def grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAULT
                 jobs: int | None = None, client=None) -> GridResult:
     """Search C and gamma (and epsilon-SVR's epsilon) as LIBSVM's grid.py does.
 
-    Every cell is cross-validated on the same folds (LIBSVM's, drawn after ``srand(seed)``) by
-    svmeval's evaluation core (:mod:`svmeval.cv.evaluate`); the search holds C's global state
-    (rand(), the print hook, OpenMP threads) for its whole run.
+    Every cell is cross-validated on the same folds (LIBSVM's, after ``srand(seed)``) by the
+    evaluation core (:mod:`svmeval.cv.evaluate`), C's global state held for the whole search.
 
     Parameters
     ----------
@@ -193,13 +192,11 @@ def grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAULT
         As for :func:`svmeval.summarize`.
     resume : mapping, optional
         Cell -> value already known (a ``-out`` file's, :func:`rules.read_out`).
-    kernel_memory : float, optional
-        MB for the kernel matrices shared by the cells of one gamma (default 2048).
-    share : bool or None, default None
-        Force (True) or forbid (False) the shared kernel; None: the cost model decides.
+    kernel_memory, share
+        MB for the shared kernel matrices (default 2048); force (True) or forbid (False) the
+        shared kernel (None: the cost model decides).
     on_start : callable, optional
-        ``on_start()`` once every argument is checked (and a cluster connected), before the
-        first training.
+        ``on_start()`` once every argument is checked and a cluster connected.
     on_cell : callable, optional
         ``on_cell(cell_result, best_so_far)`` for every cell in grid.py's order (a cell waits
         for the ones before it).
