@@ -22,7 +22,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from .errors import OptionError, SvmevalError
-from .metrics.figures import FIGURES, criteria_for
+from .metrics.figures import FIGURES
 from .metrics.significance import (
     McNemarResult,
     TTestResult,
@@ -108,17 +108,24 @@ class Comparison:
         return comparison_frame(self)
 
 
-def _figure_kind(params, dataset) -> str:
-    if params.is_regression:
-        return "regression"
-    return "binary" if len(np.unique(dataset.y)) == 2 else "multiclass"
+def _runs(dataset, params_a, params_b, nr_fold, seeds, jobs, client) -> tuple:
+    """A's and B's cross-validations on every seed's folds (the evaluation core's 2
+    candidates x R seeds): two lists of CV results, repetition-major."""
+    from .cv.engine import prepare
+    from .cv.evaluate import evaluate
+    from .cv.executors import executor_for
 
+    problem, params_a = prepare(dataset, params_a)
+    _, params_b = prepare(dataset, params_b, problem=problem)
+    runs: tuple = ([None] * len(seeds), [None] * len(seeds))
 
-def _runs(dataset, params, nr_fold, seed, repeat, jobs):
-    from .cv import cross_validate
-    first = cross_validate(dataset, params, nr_fold, seed=seed, repeat=repeat, jobs=jobs,
-                           keep_repeats=True)
-    return [first, *first.repeat_results]
+    def finish(unit, result) -> None:
+        runs[unit.candidate][unit.repetition] = result
+
+    with executor_for(jobs, client) as executor:
+        evaluate(dataset, problem, [params_a, params_b], seeds, nr_fold, executor=executor,
+                 finish=finish)
+    return runs
 
 
 def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
@@ -130,54 +137,91 @@ def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
     return np.array(values, dtype=np.float64)
 
 
-def default_criterion(params) -> str:
-    return "mse" if params.is_regression else "accuracy"
-
-
 def compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10, seed: int = 1,
             criterion: str | None = None, pos_label=None, zero_division=0.0,
-            jobs: int | None = None, confidence: float = 0.95, options_a: str = "",
-            options_b: str = "") -> Comparison:
-    """Compare two :class:`~svmeval.params.SvmParams` on ``dataset`` (see the module's notes).
+            confidence: float = 0.95, options_a: str = "", options_b: str = "",
+            jobs: int | None = None, client=None) -> Comparison:
+    """Compare two LIBSVM configurations on the same repeated cross-validation: fold j of
+    repetition r holds the same samples for A and B (the tests: see the module's notes).
 
-    Both run ``repeat`` cross-validations with the same seeds, so fold j of repetition r holds
-    the same samples for A and B. ``options_a`` / ``options_b``: how to show them in reports."""
-    if nr_fold < 2:
-        raise SvmevalError("nr_fold must be >= 2")
-    if repeat < 1:
-        raise SvmevalError("repeat must be >= 1")
-    if repeat * nr_fold < 2:
-        raise SvmevalError("the t-test needs at least two folds")
-    if getattr(dataset, "y", None) is None:
-        raise SvmevalError(f"{dataset.name}: multi-label data cannot be compared")
-    if params_a.is_regression != params_b.is_regression:
-        raise SvmevalError("A and B must both be classifiers or both regressions")
-    if params_a.svm_type == 2 or params_b.svm_type == 2:
-        raise SvmevalError("one-class SVMs (-s 2) cannot be compared")
-    kind = _figure_kind(params_a, dataset)
-    criterion = criterion or default_criterion(params_a)
-    if criterion not in criteria_for(kind):
-        raise SvmevalError(f"criterion {criterion!r} is not a figure of {kind} data "
-                           f"(one of {', '.join(criteria_for(kind))})")
-    runs_a = _runs(dataset, params_a, nr_fold, seed, repeat, jobs)
-    runs_b = _runs(dataset, params_b, nr_fold, seed, repeat, jobs)
+    Parameters
+    ----------
+    dataset : Dataset or str
+        Single-label data (a file name is read first).
+    params_a, params_b : SvmParams or None
+        The two configurations (None: svm-train's defaults); both classifiers or both
+        regressions.
+    nr_fold : int, default 10
+        k of each cross-validation (at least 2); more folds than rows is leave-one-out, and
+        the comparison records the folds drawn.
+    repeat : int, default 10
+        R repetitions with seeds ``seed``, ... (as :func:`svmeval.cv.cross_validate`).
+    seed : int, default 1
+        The first repetition's C ``srand`` seed (0 to 2**32 - 1).
+    criterion : str, optional
+        The figure compared, a registry name that fits the data (default accuracy, mse for
+        -s 3 / -s 4).
+    pos_label, zero_division
+        As for :func:`svmeval.summarize`.
+    confidence : float, default 0.95
+        Level of the confidence interval of the difference (between 0 and 1).
+    options_a, options_b : str
+        How to show A and B in reports.
+    jobs : int, optional
+        Folds trained at once here (default: the cores); results identical for every value.
+    client : distributed.Client or str, optional
+        A Dask client or address (``tcp://host:8786``, ``local[:N]``): the folds run as tasks
+        on that cluster, with the same results as here.
+
+    Returns
+    -------
+    Comparison
+    """
+    from .cv import checks
+    from .cv.engine import repetition_seeds
+
+    nr_fold, repeat, seed = (checks.check_folds(nr_fold), checks.check_repeat(repeat),
+                             checks.check_seed(seed))
+    checks.check_confidence(confidence)
+    checks.check_execution(jobs, client)
+    dataset = checks.as_dataset(dataset)
+    params_a, params_b = (checks.as_params(p, n) for p, n in ((params_a, "params_a"),
+                                                              (params_b, "params_b")))
+    checks.single_label(dataset, "a comparison")
+    kind = checks.common_kind(dataset.y, (params_a, params_b))
+    criterion = criterion or checks.default_criterion(params_a)
+    figure = checks.check_criterion(criterion, kind)
+    runs_a, runs_b = _runs(dataset, params_a, params_b, nr_fold,
+                           repetition_seeds(seed, repeat), jobs, client)
+    return _comparison(runs_a, runs_b, figure, pos_label=pos_label,
+                       zero_division=zero_division, confidence=confidence,
+                       data_name=getattr(dataset, "name", ""), options_a=options_a,
+                       options_b=options_b)
+
+
+def _comparison(runs_a: list, runs_b: list, figure, *, pos_label, zero_division, confidence,
+                data_name: str, options_a: str, options_b: str) -> Comparison:
+    """The tests of B - A on the figure of every fold of A's and B's runs (same folds)."""
+    criterion = figure.name
     folds_a = _fold_values(runs_a, criterion, pos_label, zero_division)
     folds_b = _fold_values(runs_b, criterion, pos_label, zero_division)
     defined = ~(np.isnan(folds_a) | np.isnan(folds_b))
     if np.count_nonzero(defined) < 2:
         raise SvmevalError(f"{criterion} is undefined on all but {np.count_nonzero(defined)} "
                            "folds: choose another criterion")
-    sizes = np.bincount(runs_a[0].fold, minlength=nr_fold)
-    n = len(runs_a[0].y_true)
+    first = runs_a[0]
+    n_folds = first.n_folds  # the folds drawn: leave-one-out when nr_fold exceeds the rows
+    sizes = np.bincount(first.fold, minlength=n_folds)
+    n = len(first.y_true)
     ratio = float(sizes.mean() / (n - sizes.mean()))  # n_test / n_train = 1 / (k - 1)
     ttest = corrected_resampled_ttest(folds_b[defined] - folds_a[defined], ratio,
                                       confidence=confidence)
     test = None
-    if not params_a.is_regression:
-        test = mcnemar(runs_a[0].y_true, runs_a[0].y_pred, runs_b[0].y_pred)
-    return Comparison(data_name=getattr(dataset, "name", ""), criterion=criterion,
-                      greater_is_better=FIGURES[criterion].greater_is_better, n_folds=nr_fold,
-                      repeat=repeat, seeds=tuple(r.seed for r in runs_a), n_samples=n,
+    if not first.params.is_regression:
+        test = mcnemar(first.y_true, first.y_pred, runs_b[0].y_pred)
+    return Comparison(data_name=data_name, criterion=criterion,
+                      greater_is_better=figure.greater_is_better, n_folds=n_folds,
+                      repeat=len(runs_a), seeds=tuple(r.seed for r in runs_a), n_samples=n,
                       options_a=options_a, options_b=options_b, folds_a=folds_a,
                       folds_b=folds_b, n_undefined=int(np.count_nonzero(~defined)),
                       ttest=ttest, mcnemar=test)
@@ -189,7 +233,8 @@ def mcnemar_files(pred_a: str, pred_b: str, data_file: str) -> McNemarResult:
     from .io.predictions import read_predictions
     dataset = read_dataset(data_file)
     if dataset.y is None:
-        raise SvmevalError(f"{data_file}: multi-label data: McNemar's test needs one label a sample")
+        raise SvmevalError(f"{data_file}: multi-label data: McNemar's test needs one label a "
+                           "sample")
     a = read_predictions(pred_a, expected=dataset.n_samples)
     b = read_predictions(pred_b, expected=dataset.n_samples)
     return mcnemar(dataset.y, a, b)

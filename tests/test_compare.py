@@ -77,7 +77,7 @@ def test_regression_compares_mse_without_mcnemar():
 
 def test_criterion_must_fit_the_data(small):
     from svmeval import SvmevalError
-    with pytest.raises(SvmevalError, match="macro_roc_auc.*not a figure of binary"):
+    with pytest.raises(SvmevalError, match="criterion 'macro_roc_auc' does not apply for binary data: valid criteria"):
         compare(small, SvmParams(), SvmParams(), 3, repeat=1, criterion="macro_roc_auc")
 
 
@@ -129,7 +129,7 @@ def test_cli_mcnemar_of_two_predictions_files(tmp_path, capsys):
     ([str(SMALL), "--", "-v", "5", "--"], "svmeval-compare: A options: only svm-train's"),
     ([str(SMALL), "--", "--", "-c", "abc"], "svmeval-compare: B options: option -c: 'abc'"),
     ([str(SMALL), "--", "-c", "0", "--"], "ERROR: C <= 0"),
-    (["--criterion", "mse", str(SMALL), "--", "--"], "svmeval-compare: criterion 'mse' is not"),
+    (["--criterion", "mse", str(SMALL), "--", "--"], "svmeval-compare: criterion 'mse' does not apply"),
     (["missing.file", "--", "--"], "missing.file: cannot"),
     (["--mcnemar", "a", str(SMALL)], "svmeval-compare: --mcnemar needs PREDICTIONS_A"),
 ])
@@ -141,3 +141,67 @@ def test_cli_errors_are_one_line_and_exit_1(args, message):
     assert len(done.stderr.splitlines()) == 1, done.stderr
     assert done.stderr.startswith(message)
     assert "Traceback" not in done.stderr
+
+
+# --- the library's defects of issue 17 ---------------------------------------------------------
+def _reference_rate(name: str) -> float:
+    """svm-train's printed CV accuracy (percent) from its reference output."""
+    from conftest import shared_file
+    text = shared_file("reference", name).read_text()
+    return float(text.split("Cross Validation Accuracy = ")[1].split("%")[0])
+
+
+def test_compare_leave_one_out_corrects_with_the_folds_drawn(tmp_path):
+    """-v 30 on 14 rows is LIBSVM's leave-one-out: 14 folds, n_test/n_train = 1/13 (not 1/29),
+    and the comparison records 14 folds. Oracle: LIBSVM's own svm_cross_validation (it too
+    turns 30 folds of 14 rows into leave-one-out) and Nadeau & Bengio's formula with scipy;
+    t = 1.851, p = 0.075 as worked out by hand."""
+    from conftest import data_set, libsvm_cv
+    path = tmp_path / "h14"
+    path.write_text("".join(data_set("heart_scale").read_text().splitlines(True)[:14]))
+    y = read_dataset(str(path)).y
+    c = compare(str(path), SvmParams(), SvmParams(C=8, gamma=0.5), 30, repeat=2)
+    assert c.n_folds == 14 and len(c.folds_a) == 28
+    d = np.concatenate([(libsvm_cv(path, "-c 8 -g 0.5", 30, seed) == y).astype(float)
+                        - (libsvm_cv(path, "", 30, seed) == y).astype(float)
+                        for seed in (1, 2)])
+    t = d.mean() / math.sqrt((1 / 28 + 1 / 13) * d.var(ddof=1))
+    assert c.ttest.t == pytest.approx(t, rel=1e-9)
+    assert c.ttest.p == pytest.approx(2 * stats.t.sf(abs(t), 27), rel=1e-8)
+    assert c.ttest.test_train_ratio == pytest.approx(1 / 13, rel=1e-12)
+    assert (round(c.ttest.t, 3), round(c.ttest.p, 3)) == (1.851, 0.075)
+
+
+def test_compare_takes_a_file_name():
+    """A file name is read as grid_search reads one. Oracle: svm-train -v 5's printed rate
+    (heart_scale's five folds all hold 54 rows, so the mean of the fold accuracies is it)."""
+    from conftest import data_set
+    c = compare(str(data_set("heart_scale")), SvmParams(), SvmParams(C=2), 5, repeat=1)
+    assert c.data_name.endswith("heart_scale")
+    assert 100 * c.mean_a == pytest.approx(_reference_rate("heart_scale.v5.txt"), abs=5e-4)
+
+
+def test_compare_params_none_is_svm_train_defaults_and_others_a_typed_error():
+    from conftest import data_set
+
+    from svmeval import SvmevalError
+    dataset = read_dataset(str(data_set("heart_scale")))
+    c = compare(dataset, None, SvmParams(), 5, repeat=1)
+    assert np.array_equal(c.folds_a, c.folds_b) and c.ttest.p == 1.0
+    assert 100 * c.mean_a == pytest.approx(_reference_rate("heart_scale.v5.txt"), abs=5e-4)
+    for a, b in (("-c 2", SvmParams()), (SvmParams(), {"C": 2})):
+        with pytest.raises(SvmevalError, match="must be a svmeval SvmParams"):
+            compare(dataset, a, b, 5, repeat=1)
+    with pytest.raises(SvmevalError, match="must be a svmeval Dataset or a file name"):
+        compare([1, 2], SvmParams(), SvmParams(), 5, repeat=1)
+
+
+def test_compare_results_identical_for_every_jobs(small):
+    """2 candidates x R seeds of the evaluation core: jobs changes nothing (oracle: the
+    folds one at a time, jobs=1, as LIBSVM's own loop runs them)."""
+    runs = [compare(small, SvmParams(C=1), SvmParams(C=8, gamma=0.5), 4, repeat=3,
+                    criterion="mcc", jobs=jobs) for jobs in (1, 2, 3)]
+    for other in runs[1:]:
+        assert np.array_equal(other.folds_a, runs[0].folds_a)
+        assert np.array_equal(other.folds_b, runs[0].folds_b)
+        assert other.ttest == runs[0].ttest and other.mcnemar == runs[0].mcnemar

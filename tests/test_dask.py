@@ -172,6 +172,36 @@ def test_python_api_takes_a_client_and_equals_libsvm(dask_cluster):
     assert grid_remote.cells[3].figures == grid_local.cells[3].figures
 
 
+def test_compare_on_the_cluster_is_the_local_run_and_libsvm(dask_cluster):
+    """compare(client=...) through the evaluation core's Dask executor: 2 candidates x 3
+    seeds, one of them -b 1 (a task whose folds run in order), identical to the local run;
+    A's first repetition is LIBSVM's own svm_cross_validation."""
+    from svmeval.compare import compare
+
+    _, client = dask_cluster
+    path = data_set("heart_scale")
+    a, b = SvmParams(C=2.0, probability=1), SvmParams(C=8.0, gamma=0.5)
+    local = compare(str(path), a, b, 5, repeat=3, criterion="mcc", jobs=2)
+    remote = compare(str(path), a, b, 5, repeat=3, criterion="mcc", client=client)
+    np.testing.assert_array_equal(remote.folds_a, local.folds_a)
+    np.testing.assert_array_equal(remote.folds_b, local.folds_b)
+    assert remote.ttest == local.ttest and remote.mcnemar == local.mcnemar
+    first = engine.cross_validate(read_dataset(str(path)), a, 5, client=client)
+    np.testing.assert_array_equal(first.y_pred, libsvm_cv(path, "-c 2 -b 1"))
+
+
+def test_cross_validation_shares_its_kernel_on_the_cluster_when_asked(dask_cluster):
+    """The kernel is shared by (kernel, gamma) key on the cluster too (the cost model, or
+    share=True): same predictions as LIBSVM's own CV, and the workers computed kernels."""
+    _, client = dask_cluster
+    dataset = read_dataset(str(data_set("heart_scale")))
+    before = client.run(workers.worker_stats)
+    shared = engine.cross_validate(dataset, SvmParams(gamma=0.25), 5, repeat=2, share=True,
+                                   client=client)
+    after = client.run(workers.worker_stats)
+    assert sum(after[w]["kernels"] - before.get(w, {}).get("kernels", 0) for w in after) >= 1
+    np.testing.assert_array_equal(shared.y_pred, libsvm_cv(data_set("heart_scale"), "-g 0.25"))
+
 def test_shared_kernel_computed_once_per_gamma_on_the_cluster(dask_cluster):
     """With the kernel shared, the cells of one gamma go to one worker, which computes that
     kernel once (a stolen task may compute it again elsewhere)."""

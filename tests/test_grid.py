@@ -295,3 +295,47 @@ def test_help_and_console_script():
     assert "-svmtrain pathname : accepted" in done.stdout
     import svmeval
     assert callable(svmeval.grid_search)
+
+
+# --- the library's defects of issue 17 ---------------------------------------------------------
+def _heart():
+    from conftest import data_set
+    from svmeval import read_dataset
+    return read_dataset(str(data_set("heart_scale")))
+
+
+def test_grid_fully_resumed_on_a_dask_address_runs_nothing():
+    """Every cell known: nothing to train, so no cluster is needed (it failed with "'str'
+    object has no attribute 'scatter'"); the best cell is grid.py's pick of the given values."""
+    order = rules.job_order(rules.check_range("-log2c", SMALL_C),
+                            rules.check_range("-log2g", SMALL_G), None)
+    values = {cell: 70.0 + k for k, cell in enumerate(order)}
+    values[order[4]] = 99.0
+    started = []
+    result = grid_search(_heart(), log2c=SMALL_C, log2g=SMALL_G, resume=values,
+                         client="local:2", on_start=lambda: started.append(1))
+    assert started == [1]
+    assert result.best.cell == order[4] and result.best.value == 99.0
+    assert [r.value for r in result.cells] == [values[c] for c in order]
+    assert all(r.resumed for r in result.cells)
+
+
+@pytest.mark.parametrize("arguments,message", [
+    (dict(folds=2.5), "folds must be an integer, got 2.5"),
+    (dict(folds="5"), "folds must be an integer, got '5'"),
+    (dict(folds=1), "n-fold cross validation: n must >= 2, got folds = 1"),
+    (dict(resume=[1, 2]), "resume must be a mapping of cell -> value, got list"),
+    (dict(resume={rules.Cell(1.0, 1.0): "x"}), "must be a number, got 'x'"),
+])
+def test_grid_search_arguments_of_the_wrong_type_are_svmeval_errors(arguments, message):
+    from svmeval import SvmevalError
+    with pytest.raises(SvmevalError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        grid_search(_heart(), log2c=SMALL_C, log2g=SMALL_G, **arguments)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**32, 2**32 + 1, 1.0, True])
+def test_grid_search_seed_outside_c_unsigned_int_is_refused(seed):
+    """C srand takes an unsigned int: 0 .. 4294967295 (2**32 + 1 was accepted and wrapped)."""
+    from svmeval import SvmevalError
+    with pytest.raises(SvmevalError, match="seed must be an integer from 0 to 4294967295"):
+        grid_search(_heart(), log2c=SMALL_C, log2g=SMALL_G, seed=seed)

@@ -1,11 +1,14 @@
 """Cross-validation: the only code that knows LIBSVM, ctypes and C's global state.
 
-Folds (LIBSVM's own, seeded) become tasks, the scheduler runs them on threads, and the engine
-gathers every per-sample prediction and score into a :class:`CVResult`.
+Folds (LIBSVM's own, seeded) become (candidate, seed, fold) units of the evaluation core
+(:mod:`~svmeval.cv.evaluate`), an executor runs them (:mod:`~svmeval.cv.executors`: threads
+here, or a Dask cluster), and each unit's predictions and scores become a :class:`CVResult`.
+Argument checks live in :mod:`~svmeval.cv.checks`.
 """
 
-from .engine import CVResult, cross_validate, train_and_save
+from .engine import cross_validate, train_and_save
 from .multilabel import MultilabelCVResult, cross_validate_multilabel
+from .plan import CVResult
 
 __all__ = ["CVResult", "MultilabelCVResult", "cross_validate", "cross_validate_multilabel",
            "train_and_save"]

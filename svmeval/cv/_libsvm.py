@@ -1,16 +1,14 @@
 """The one place that knows LIBSVM (the official bindings' shared library) and ctypes.
 
 Problems are built over numpy memory: one array of ``svm_node`` records for the whole data set
-(each row's features followed by its ``index = -1`` terminator) and an array of row pointers into
-it. A fold's training problem is a fancy-indexed copy of the pointer array, so no feature is
-copied or touched from Python. Every C entry point is declared here with ``c_void_p`` arguments on
-function objects of our own, so the bindings' module-level prototypes are left as they are.
+(each row's features, then its ``index = -1`` terminator) and an array of row pointers into it;
+a fold's training problem is a fancy-indexed copy of the pointer array. Every C entry point is
+declared on function objects of svmeval's own (the bindings' prototypes are left as they are).
 
 C's global state lives here, behind one lock: LIBSVM and its OpenMP runtime are loaded on first
-use (never at import: ``import svmeval`` changes nothing in the process), C ``rand()`` is seeded
-and drawn, LIBSVM's print hook and the OpenMP spin setting are set. :func:`c_state` holds the
-lock for a whole run (cross-validation, training), so two runs in one process (threads of a
-program, or a run started while an interrupted one's folds are still inside LIBSVM) never share
+use (never at import), C ``rand()`` is seeded and drawn, the print hook and OpenMP spin setting
+are set. :func:`c_state` holds the lock for a whole run, so two runs in one process (threads,
+or a run started while an interrupted one's folds are still inside LIBSVM) never share
 ``rand()`` or the print hook.
 """
 
@@ -105,7 +103,11 @@ def _load():
         applied = {}
     seen = {v: os.environ[v] for v in OPENMP_WAIT_VARIABLES if v in os.environ}
     seen.update(applied)
+    return _entry_points(svm, loaded_here, seen)
 
+
+def _entry_points(svm, loaded_here: bool, seen: dict):
+    """LIBSVM's C entry points, declared on function objects of svmeval's own."""
     lib = svm.libsvm
     if NODE.itemsize != ctypes.sizeof(svm.svm_node):  # pragma: no cover - platform guard
         raise SvmevalError("LIBSVM's svm_node layout differs from svmeval's view of it")
@@ -157,6 +159,7 @@ def _c():
         with _LOAD_LOCK:
             if _C is None:
                 _C = _load()
+                schedule.note_openmp_environment(_C.openmp.environment)
     return _C
 
 
@@ -201,9 +204,8 @@ def rand() -> int:
 # --- OpenMP threads of LIBSVM's kernel loops ----------------------------------------------
 def set_omp_threads(n: int) -> None:
     """Set the OpenMP threads LIBSVM uses in the calling thread (no-op without OpenMP)."""
-    f = _c().omp_set_num_threads
-    if f is not None:
-        f(max(1, int(n)))
+    if _c().omp_set_num_threads is not None:
+        _C.omp_set_num_threads(max(1, int(n)))
 
 
 # --- LIBSVM's messages ---------------------------------------------------------------------
@@ -244,8 +246,7 @@ class Problem:
         indptr = np.asarray(indptr, dtype=np.int64)
         n = len(indptr) - 1
         nodes = np.empty(len(indices) + n, dtype=NODE)
-        # row i's terminator sits after its features, shifted by the i terminators before it;
-        # a one-byte mask places the features without a per-feature index array
+        # row i's terminator: after its features and the i before it (a mask places the rest)
         ends = indptr[1:] + np.arange(n, dtype=np.int64)
         is_end = np.zeros(len(nodes), dtype=bool)
         is_end[ends] = True
@@ -255,7 +256,6 @@ class Problem:
         np.logical_not(is_end, out=is_end)
         index[is_end] = indices
         value[is_end] = values
-        del is_end
         starts = indptr[:-1] + np.arange(n, dtype=np.int64)
         rows = np.uintp(nodes.ctypes.data) + starts.astype(np.uintp) * np.uintp(NODE.itemsize)
         return cls(y, rows, nodes)
@@ -268,9 +268,7 @@ class Problem:
     def n_samples(self) -> int:
         return len(self.y)
 
-    @property
-    def address(self) -> int:
-        return ctypes.addressof(self._struct)
+    address = property(lambda self: ctypes.addressof(self._struct))
 
 
 def make_problem(dataset, y: np.ndarray | None = None) -> Problem:
@@ -297,9 +295,7 @@ class Parameter:
         self._struct = p
         self.params = params
 
-    @property
-    def address(self) -> int:
-        return ctypes.addressof(self._struct)
+    address = property(lambda self: ctypes.addressof(self._struct))
 
 
 def check_parameter(problem: Problem, params: SvmParams) -> None:
@@ -337,9 +333,8 @@ class Model:
 
     @property
     def n_decision_values(self) -> int:
-        if self.params.svm_type in (C_SVC, NU_SVC):
-            return self.nr_class * (self.nr_class - 1) // 2
-        return 1
+        k = self.nr_class
+        return k * (k - 1) // 2 if self.params.svm_type in (C_SVC, NU_SVC) else 1
 
     def predict(self, rows: np.ndarray, *, probability: bool = False):
         """Predict rows (node addresses) as svm_predict does, keeping the decision values.
@@ -353,7 +348,8 @@ class Model:
         dec = np.empty((n, self.n_decision_values), dtype=np.float64)
         probs = np.empty((n, self.nr_class), dtype=np.float64) if probability else None
         model = self._ptr
-        predict_values, predict_probability = self._lib.predict_values, self._lib.predict_probability
+        predict_values, predict_probability = self._lib.predict_values, \
+            self._lib.predict_probability
         check_cancelled = schedule.check_cancelled
         for i, row in enumerate(rows.tolist()):
             if not i & 1023:
@@ -374,7 +370,6 @@ class Model:
         chunks = np.array_split(np.arange(len(rows)), threads)
         parts = [None] * len(chunks)
         token = schedule.current_token()
-
         errors = []
 
         def work(k):

@@ -166,10 +166,9 @@ def client_for(client) -> Iterator:
         with connect(os.fspath(client)) as ready:
             yield ready
         return
-    if not (hasattr(client, "submit") and hasattr(client, "scatter")):
-        from ..errors import ArgumentError
-        raise ArgumentError("client", f"must be a distributed.Client or a scheduler address "
-                            f"(or local[:N]), got {type(client).__name__}")
+    from .checks import check_execution
+
+    check_execution(client=client)
     check_workers(client)
     yield client
 

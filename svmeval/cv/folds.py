@@ -13,8 +13,8 @@ from typing import Callable
 import numpy as np
 
 from ..errors import SvmevalError, show_label
-
-INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # C int, the type LIBSVM casts class labels to
+from ..params import INT_MAX, INT_MIN  # C int, the type LIBSVM casts class labels to
+from .checks import check_folds
 
 
 @dataclass(frozen=True)
@@ -84,8 +84,7 @@ def libsvm_folds(y: np.ndarray, nr_fold: int, *, stratified: bool,
     standard error, as LIBSVM prints it).
     """
     l = len(y)
-    if nr_fold < 2:
-        raise SvmevalError("n-fold cross validation: n must >= 2")
+    nr_fold = check_folds(nr_fold)
     if l < 2:
         # LIBSVM would use 1 fold and train it on no sample at all
         raise SvmevalError(f"cross-validation needs at least 2 samples; the data have {l}")

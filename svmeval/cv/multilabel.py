@@ -39,7 +39,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _libsvm
-from .engine import CVPlan, prepare
+from .checks import check_execution, check_folds, check_seed
+from .engine import prepare
+from .plan import CVPlan
 from ..errors import ParameterError, SvmevalError, show_label, show_path
 from .folds import Folds, libsvm_folds
 from ..params import SVM_TYPES, SvmParams
@@ -178,8 +180,8 @@ def cross_validate_multilabel(dataset, params: SvmParams, nr_fold: int, *, seed:
     """
     _check_multilabel(dataset)
     _check_type(params)
-    if nr_fold < 2:
-        raise SvmevalError("n-fold cross validation: n must >= 2")
+    nr_fold, seed = check_folds(nr_fold), check_seed(seed)
+    check_execution(jobs)
     Y_true, names = dataset_indicator(dataset)
     if not len(names):
         raise SvmevalError(f"{show_path(dataset.name)}: no sample has a label: nothing to learn")
@@ -202,12 +204,23 @@ def cross_validate_multilabel(dataset, params: SvmParams, nr_fold: int, *, seed:
     tasks = [task for plan in plans for task in plan.tasks]
     run_tasks(tasks, jobs=1 if resolved.probability else jobs, progress=progress)
 
-    fold_of = folds.fold_of()
-    L = len(names)
+    Y_pred, scores, probabilities, constant = _label_columns(plans, folds,
+                                                             bool(resolved.probability))
+    return MultilabelCVResult(label_names=names, Y_true=Y_true, Y_pred=Y_pred, scores=scores,
+                              fold=folds.fold_of(), n_folds=folds.n_folds, seed=seed,
+                              params=resolved, probabilities=probabilities, constant=constant,
+                              folds=folds)
+
+
+def _label_columns(plans: list, folds: Folds, probability: bool):
+    """Every label's predictions, scores, probabilities (``-b 1``) and where its fold's training
+    labels were all alike (a one-class problem: the score is then a constant)."""
+    n = len(folds.perm)
+    L = len(plans)
     Y_pred = np.zeros((n, L), dtype=np.int8)
     scores = np.empty((n, L), dtype=np.float64)
     constant = np.zeros((n, L), dtype=bool)
-    probabilities = np.empty((n, L), dtype=np.float64) if resolved.probability else None
+    probabilities = np.empty((n, L), dtype=np.float64) if probability else None
     for j, plan in enumerate(plans):
         pred = plan.y_pred == 1.0
         Y_pred[:, j] = pred
@@ -224,6 +237,4 @@ def cross_validate_multilabel(dataset, params: SvmParams, nr_fold: int, *, seed:
             k = np.flatnonzero(plan.labels == 1.0)
             p = plan.probabilities[:, k[0]] if k.size else np.zeros(n)
             probabilities[:, j] = np.where(constant[:, j], pred.astype(np.float64), p)
-    return MultilabelCVResult(label_names=names, Y_true=Y_true, Y_pred=Y_pred, scores=scores,
-                              fold=fold_of, n_folds=folds.n_folds, seed=seed, params=resolved,
-                              probabilities=probabilities, constant=constant, folds=folds)
+    return Y_pred, scores, probabilities, constant

@@ -78,10 +78,17 @@ def wide_tail() -> bool:
     effect: not when the runtime was loaded before svmeval loaded LIBSVM)."""
     if WIDE_TAIL is not None:
         return bool(WIDE_TAIL)
-    from . import _libsvm  # loaded by now when tasks are LIBSVM's; otherwise nothing is known
-
-    environment = _libsvm.openmp_environment()
+    environment = _openmp[0]  # LIBSVM loaded by now when tasks are LIBSVM's
     return environment is not None and omp_waits_passively(environment)
+
+
+_openmp: list = [None]  # the OpenMP wait settings LIBSVM's runtime read, once it is loaded
+
+
+def note_openmp_environment(environment: dict) -> None:
+    """Record the OpenMP settings LIBSVM's runtime read (svmeval's LIBSVM layer, on loading
+    it), which :func:`wide_tail` goes by."""
+    _openmp[0] = dict(environment)
 
 
 _local = threading.local()

@@ -93,9 +93,9 @@ def worker_kernel(token: str, dataset, params, memory_mb: float):
 def fold_task(token: str, dataset, folds, params, fold_numbers: tuple,
               keep_decision_values: bool, kernel_params=None, memory_mb: float = 0.0) -> list:
     """On a worker: the folds ``fold_numbers`` of the CV of ``params`` over ``folds``, in that
-    order; their :class:`~svmeval.cv.engine.FoldOutput`\\ s. With ``kernel_params`` the folds
+    order; their :class:`~svmeval.cv.plan.FoldOutput`\\ s. With ``kernel_params`` the folds
     train on that kernel shared (``params`` then has LIBSVM's precomputed kernel)."""
-    from .engine import CVPlan
+    from .plan import CVPlan
 
     problem = worker_problem(token, dataset)
     if kernel_params is not None:
@@ -107,11 +107,9 @@ def fold_task(token: str, dataset, folds, params, fold_numbers: tuple,
 
 def cv_task(token: str, dataset, params, nr_fold: int, seed: int, keep_decision_values: bool):
     """On a worker: a whole cross-validation, folds in order after ``srand(seed)`` (``-b 1``)."""
-    from . import engine
-    from .schedule import cores_limited
+    from . import _libsvm
+    from .plan import in_order
 
     problem = worker_problem(token, dataset)
-    with cores_limited(1):  # LIBSVM's OpenMP threads within this task's one Dask thread
-        return engine.cross_validate(dataset, params, nr_fold, seed=seed, jobs=1, quiet=True,
-                                     problem=problem,
-                                     keep_decision_values=keep_decision_values)
+    # C's rand() drawn by this task alone, its folds on one OpenMP thread each
+    return _libsvm.c_state(in_order)(problem, params, nr_fold, seed, keep_decision_values)

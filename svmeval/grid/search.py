@@ -1,9 +1,9 @@
-"""The parameter search: every cell's cross-validation as tasks of svmeval's scheduler.
+"""The parameter search: N candidates x 1 seed of svmeval's evaluation core.
 
 Each cell's figures come from exactly the CV ``svmeval -v k -c C -g G --seed S`` runs (LIBSVM's
 own folds after ``srand(seed)``, the same for every cell), so with accuracy each cell's rate is
 what grid.py with svm-train prints for it. The data are read once; every (cell, fold) is one
-task of :func:`svmeval.cv.schedule.run_tasks`, longest first. Where the cost model of
+task of :func:`svmeval.cv.evaluate.evaluate`, longest first. Where the cost model of
 :mod:`svmeval.cv.kernel` says it pays, the cells sharing a gamma train on one precomputed kernel
 (bit-identical results, computed once instead of once per cell and fold).
 """
@@ -12,51 +12,16 @@ from __future__ import annotations
 
 import functools
 import math
-import os
-import queue
-import threading
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
 
+from ..cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
 from ..errors import SvmevalError
 from ..params import EPSILON_SVR, SvmParams
 from . import rules
 from .rules import Cell
-
-
-class CriterionError(SvmevalError):
-    """A criterion that is unknown or does not fit the kind of run."""
-
-
-def _registry():
-    from ..metrics.figures import FIGURES, criteria_for
-    return FIGURES, criteria_for
-
-
-def check_criterion(criterion: str, kind: str | None = None):
-    """The registry's Figure for ``criterion``; raises :class:`CriterionError` with the valid
-    names (for ``kind`` when given)."""
-    figures, criteria_for = _registry()
-    valid = criteria_for(kind) if kind else tuple(figures)
-    if criterion not in figures or criterion not in valid:
-        where = f" for {kind} data" if kind else ""
-        what = "unknown criterion" if criterion not in figures else "criterion"
-        raise CriterionError(f"{what} {criterion!r}{' does not apply' + where if criterion in figures else ''}"
-                             f": valid criteria{where}: {', '.join(valid)}")
-    return figures[criterion]
-
-
-def kind_of(y: np.ndarray, params: SvmParams) -> str:
-    """The figure kind of a run: regression for -s 3 / -s 4, else binary or multiclass."""
-    if params.is_regression:
-        return "regression"
-    return "multiclass" if len(np.unique(y)) > 2 else "binary"
-
-
-def default_criterion(params: SvmParams) -> str:
-    return "mse" if params.is_regression else "accuracy"
 
 
 @dataclass(frozen=True, eq=False)
@@ -190,93 +155,95 @@ class _Cells:
                 self.on_cell(r, self.best)
 
 
-def grid_search(*args, **kwargs) -> "GridResult":
-    """(Documented below: :func:`_grid_search`'s signature and text.) The search holds C's
-    global state (rand(), the print hook, OpenMP threads) for its whole run."""
-    import contextlib
-
-    from ..cv import _libsvm
-
-    with contextlib.ExitStack() as stack:  # a cluster connected for the search, closed after
-        return _libsvm.c_state(_grid_search)(*args, _stack=stack, **kwargs)
-
-
-def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAULT_LOG2C,
+def grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAULT_LOG2C,
                 log2g=rules.DEFAULT_LOG2G, log2p=None, folds: int = 5,
-                criterion: str | None = None, seed: int = 1, jobs: int | None = None,
-                pos_label=None, zero_division=0.0, resume: dict | None = None,
+                criterion: str | None = None, seed: int = 1, pos_label=None,
+                zero_division=0.0, resume: dict | None = None,
                 kernel_memory: float | None = None, share: bool | None = None,
                 on_start: Callable | None = None, on_cell: Callable | None = None,
-                on_finish: Callable | None = None,
-                progress: Callable | None = None, client=None, _stack=None) -> GridResult:
+                on_finish: Callable | None = None, progress: Callable | None = None,
+                jobs: int | None = None, client=None) -> GridResult:
     """Search C and gamma (and epsilon-SVR's epsilon) as LIBSVM's grid.py does.
 
-    ``dataset``: a :class:`~svmeval.io.Dataset` or a file name. ``params``: the other LIBSVM
-    parameters (:class:`SvmParams`; C / gamma / p replaced per cell). ``log2c``, ``log2g``,
-    ``log2p``: ``(begin, end, step)`` or None (not searched; gamma then stays ``params.gamma``).
-    ``criterion``: a figure name from :data:`svmeval.metrics.FIGURES` (default accuracy, mse for
-    -s 3 / -s 4); its direction comes from the registry. ``seed``: C ``rand()``'s seed before the
-    folds are drawn (1 = svm-train's). ``jobs``: folds trained at once (results do not depend on
-    it). ``resume``: cell -> value already known (a ``-out`` file's, :func:`rules.read_out`).
-    ``share``: force (True) or forbid (False) the shared kernel; default: the cost model within
-    ``kernel_memory`` MB. ``client``: a ``distributed.Client``, or an address (``tcp://host:8786``,
-    ``local[:N]``): the cells' folds run as tasks on that Dask cluster
-    (:mod:`svmeval.cv.cluster`), with the same results as here.
+    Every cell is cross-validated on the same folds (LIBSVM's, after ``srand(seed)``) by the
+    evaluation core (:mod:`svmeval.cv.evaluate`), C's global state held for the whole search.
 
-    ``on_start()`` is called when every argument has been checked, before the first training;
-    ``on_cell(cell_result, best_so_far)`` is called for every cell in grid.py's order (a cell
-    waits for the ones before it); ``on_finish(cell_result)`` as soon as a cell's folds are all
-    done (any order: the place to write an ``-out`` line); ``progress(done, total)`` as cells
-    finish, with the best so far: ``progress(done, total, best)``.
+    Parameters
+    ----------
+    dataset : Dataset or str
+        The data (a file name is read first); single-label.
+    params : SvmParams, optional
+        The other LIBSVM parameters (C, gamma and p replaced per cell); default svm-train's.
+    log2c, log2g, log2p : (begin, end, step) or None
+        The searched ranges; None: not searched (gamma then stays ``params.gamma``).
+        ``log2p`` searches epsilon-SVR's epsilon (``-s 3``).
+    folds : int, default 5
+        k of the k-fold cross-validation (at least 2).
+    criterion : str, optional
+        A figure name from the registry (:data:`svmeval.metrics.figures.FIGURES`) that fits
+        the run (default accuracy, mse for -s 3 / -s 4); its direction comes from the registry.
+    seed : int, default 1
+        C ``rand()``'s seed before the folds are drawn (0 to 2**32 - 1; 1 = svm-train's).
+    pos_label, zero_division
+        As for :func:`svmeval.summarize`.
+    resume : mapping, optional
+        Cell -> value already known (a ``-out`` file's, :func:`rules.read_out`).
+    kernel_memory, share
+        MB for the shared kernel matrices (default 2048); force (True) or forbid (False) the
+        shared kernel (None: the cost model decides).
+    on_start : callable, optional
+        ``on_start()`` once every argument is checked and a cluster connected.
+    on_cell : callable, optional
+        ``on_cell(cell_result, best_so_far)`` for every cell in grid.py's order (a cell waits
+        for the ones before it).
+    on_finish : callable, optional
+        ``on_finish(cell_result)`` as soon as a cell's folds are all done (any order: the
+        place to write an ``-out`` line).
+    progress : callable, optional
+        ``progress(done, total, best)`` as cells finish.
+    jobs : int, optional
+        Folds trained at once here (default: the cores); results identical for every value.
+    client : distributed.Client or str, optional
+        A Dask client or address (``tcp://host:8786``, ``local[:N]``): the cells' folds run as
+        tasks on that cluster, with the same results as here.
+
+    Returns
+    -------
+    GridResult
     """
-    from ..cv import _libsvm, engine
-    from ..cv import kernel as shared_kernel
-    from ..cv.folds import libsvm_folds
-    from ..cv.schedule import available_cores, run_tasks
-    from ..io.data import read_dataset
+    arguments = dict(locals())
+    from ..cv import _libsvm
 
-    if isinstance(dataset, (str, os.PathLike)):
-        dataset = read_dataset(os.fspath(dataset))
-    if dataset.y is None:
-        raise SvmevalError(f"{dataset.name}: multi-label data: the grid search takes "
-                           "single-label data")
-    params = params or SvmParams()
-    if folds < 2:
-        raise SvmevalError("n-fold cross validation: n must >= 2")
-    log2c = None if log2c is None else rules.check_range("-log2c", log2c)
-    log2g = None if log2g is None else rules.check_range("-log2g", log2g)
-    if log2p is not None:
-        log2p = rules.check_range("--log2p", log2p)
-        if params.svm_type != EPSILON_SVR:
-            raise SvmevalError("--log2p searches epsilon-SVR's epsilon: it needs -s 3")
-    order = rules.job_order(log2c, log2g, log2p)
-    criterion = criterion or default_criterion(params)
-    check_criterion(criterion)
-    kind = kind_of(dataset.y, params)
-    figure = check_criterion(criterion, kind)
+    return _libsvm.c_state(_search)(**arguments)
 
-    # every cell's parameters checked by LIBSVM before any training
-    problem, base = engine.prepare(dataset, params)
-    for cell in order:
-        _libsvm.check_parameter(problem, cell_params(base, cell))
-    cells = _Cells(order, dict(resume or {}), figure.greater_is_better, on_cell)
+
+def _search(dataset, params, *, log2c, log2g, log2p, folds, criterion, seed, pos_label,
+            zero_division, resume, kernel_memory, share, on_start, on_cell, on_finish,
+            progress, jobs, client) -> GridResult:
+    from ..cv import checks
+    from ..cv.evaluate import evaluate
+    from ..cv.executors import executor_for
+
+    folds, seed = checks.check_folds(folds, "folds"), checks.check_seed(seed)
+    resume = checks.check_resume(resume)
+    checks.check_memory(kernel_memory)
+    checks.check_execution(jobs, client)
+    dataset, params = checks.as_dataset(dataset), checks.as_params(params)
+    checks.single_label(dataset, "the grid search")
+    order = _order(params, log2c, log2g, log2p)
+    criterion = criterion or checks.default_criterion(params)
+    checks.check_criterion(criterion)
+    kind = checks.kind_of(dataset.y, params)
+    figure = checks.check_criterion(criterion, kind)
+    problem, base, candidates = _candidates(dataset, params, order)
+    cells = _Cells(order, resume, figure.greater_is_better, on_cell)
     todo = cells.todo()
-    total, done = len(todo), 0
+    by_cell = dict(zip(order, candidates))
+    done = 0
 
-    _libsvm.srand(seed)
-    the_folds = libsvm_folds(problem.y, folds, stratified=base.is_classification,
-                             rand=_libsvm.rand)
-    if client is not None and todo:  # connected (workers checked) before anything is written
-        from ..cv import cluster
-
-        client = _stack.enter_context(cluster.client_for(client))
-    if on_start:
-        on_start()
-    cells.advance()  # resumed cells at the head of the order
-    finished: queue.SimpleQueue = queue.SimpleQueue()
-
-    def complete(cell, result):
+    def finish(unit, result) -> None:
         nonlocal done
+        cell = todo[unit.candidate]
         value = criterion_of(result, criterion, pos_label=pos_label,
                              zero_division=zero_division)
         r = CellResult(cell, value, result.params,
@@ -286,166 +253,49 @@ def _grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAUL
             on_finish(r)
         cells.finish(r)
         if progress:
-            progress(done, total, cells.best)
+            progress(done, len(todo), cells.best)
 
-    if client is not None and base.probability:
-        _run_on_cluster(client, dataset, problem, base, todo, {}, the_folds, seed, False,
-                        kernel_memory, complete)
-        return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base,
-                       dataset.name)
-    if base.probability:
-        # -b 1 trains with C rand() (probability's inner CV): each cell alone, its folds in
-        # order after srand(seed), exactly as one svm-train process per cell
-        for cell in todo:
-            result = engine.cross_validate(dataset, cell_params(base, cell), folds, seed=seed,
-                                           jobs=1, problem=problem)
-            complete(cell, result)
-        return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base,
-                       dataset.name)
-
-    groups: dict[tuple, list[Cell]] = {}
-    for cell in todo:
-        groups.setdefault(shared_kernel.kernel_key(cell_params(base, cell)), []).append(cell)
-    per_kernel = max((len(g) for g in groups.values()), default=0) * the_folds.n_folds
-    if share is None:
-        plan = shared_kernel.plan_sharing(
-            problem.n_samples, len(dataset.indices), base, per_kernel, the_folds.n_folds,
-            memory_mb=kernel_memory or shared_kernel.DEFAULT_MEMORY_MB)
-        share = plan.share
-    share = share and base.kernel_type in shared_kernel.SHAREABLE
-    if client is not None:
-        _run_on_cluster(client, dataset, problem, base, todo, groups, the_folds, seed, share,
-                        kernel_memory, complete)
-        return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base,
-                       dataset.name)
-
-    def run(plans_by_cell, kernel=None):
-        """Run the folds of these cells as one batch of tasks, longest first."""
-        left = {cell: plan.folds.n_folds for cell, plan in plans_by_cell.items()}
-        tasks = []
-        for cell, plan in plans_by_cell.items():
-            for task in plan.tasks:
-                tasks.append((_cost(cell), _counted(task, cell, left, finished)))
-        tasks.sort(key=lambda t: -t[0])
-
-        def drain(_done=None, _total=None):
-            while not finished.empty():
-                cell = finished.get()
-                result = plans_by_cell[cell].result()
-                if kernel is not None:
-                    result = kernel.restore(result, cell_params(base, cell))
-                complete(cell, result)
-
-        run_tasks([t for _, t in tasks], jobs=jobs, progress=drain)
-        drain()
-
-    if share:
-        threads = jobs or available_cores()
-        for key, group in groups.items():
-            kernel = shared_kernel.SharedKernel(problem, cell_params(base, group[0]),
-                                                threads=threads)
-            train = {c: kernel.train_params(cell_params(base, c)) for c in group}
-            run({c: engine.CVPlan(kernel.cv_problem, train[c], the_folds, seed)
-                 for c in group}, kernel)
-            del kernel
-    else:
-        run({c: engine.CVPlan(problem, cell_params(base, c), the_folds, seed) for c in todo})
-    return _result(cells, criterion, figure, kind, the_folds.n_folds, seed, base,
-                       dataset.name)
+    # a cluster is connected (workers checked) before anything is written, and only for work
+    with executor_for(jobs, client if todo else None) as executor:
+        if on_start:
+            on_start()
+        cells.advance()  # resumed cells at the head of the order
+        if todo:
+            evaluate(dataset, problem, [by_cell[c] for c in todo], [seed], folds,
+                     executor=executor, finish=finish, costs=[_cost(c) for c in todo],
+                     share=share, memory_mb=kernel_memory)
+    n_folds = min(folds, problem.n_samples)  # LIBSVM's leave-one-out past the rows
+    return GridResult(criterion=criterion, greater_is_better=figure.greater_is_better,
+                      cells=[cells.results[c] for c in cells.order], best=cells.best,
+                      kind=kind, n_folds=n_folds, seed=seed, params=base,
+                      data_name=dataset.name)
 
 
-def _run_on_cluster(client, dataset, problem, base: SvmParams, todo: list, groups: dict, folds,
-                    seed: int, share: bool, kernel_memory, complete: Callable) -> None:
-    """The cells' folds as tasks on a Dask cluster; ``complete(cell, result)`` in this thread
-    as each cell's last fold arrives. The data and the folds go to each worker once; with
-    ``share``, each gamma's tasks prefer one worker, which computes its kernel once."""
-    from ..cv import cluster, engine, workers
-    from ..cv import kernel as shared_kernel
-
-    with cluster.Session(client) as session:
-        data = session.data(dataset)
-        jobs = []
-        if base.probability:  # -b 1: a cell is one task, its folds in order after srand(seed)
-            for cell in todo:
-                args = data + (cell_params(base, cell), folds.n_folds, seed, False)
-                jobs.append(cluster.Job(workers.cv_task, args, (cell, None),
-                                        priority=_cost(cell)))
-        else:
-            shipped = session.scatter(folds)
-            memory = kernel_memory or shared_kernel.DEFAULT_MEMORY_MB
-            # the costliest gammas first: their tasks end early, the cheap ones fill the tail
-            weight = {key: sum(_weight(c) for c in group) for key, group in groups.items()}
-            ranked = sorted(groups, key=lambda key: -weight[key])
-            rank = {cell: g for g, key in enumerate(ranked) for cell in groups[key]}
-            n_groups = len(groups)
-            pieces = cluster.split_folds(folds.n_folds, len(todo), len(session.workers()))
-            for cell in todo:
-                own = cell_params(base, cell)
-                if share:  # one gamma's tasks together on one worker, its longest first
-                    train, kernel = shared_kernel.SharedKernel.train_params(own), (own, memory)
-                    priority, group = (n_groups - rank[cell]) * 1e6 + _cost(cell), rank[cell]
-                else:
-                    train, kernel = own, ()
-                    priority, group = _cost(cell), None
-                for part in pieces:
-                    jobs.append(cluster.Job(workers.fold_task,
-                                            data + (shipped, train, part, False) + kernel,
-                                            (cell, part), priority=priority, group=group,
-                                            cost=_weight(cell) * len(part)))
-        plans: dict = {}
-        left: dict = {}
-
-        def on_done(tag, outputs) -> None:
-            cell, part = tag
-            if part is None:
-                complete(cell, outputs)
-                return
-            plan = plans.get(cell)
-            if plan is None:
-                plan = plans[cell] = engine.CVPlan(problem, cell_params(base, cell), folds, seed)
-                left[cell] = folds.n_folds
-            for i, output in zip(part, outputs):
-                plan.store(i, output)
-            left[cell] -= len(part)
-            if left[cell] == 0:
-                del left[cell]
-                complete(cell, plans.pop(cell).result())
-
-        session.run(jobs, on_done)
+def _order(params: SvmParams, log2c, log2g, log2p) -> list:
+    """The cells in grid.py's job order, every range checked."""
+    log2c = None if log2c is None else rules.check_range("-log2c", log2c)
+    log2g = None if log2g is None else rules.check_range("-log2g", log2g)
+    if log2p is not None:
+        log2p = rules.check_range("--log2p", log2p)
+        if params.svm_type != EPSILON_SVR:
+            raise SvmevalError("--log2p searches epsilon-SVR's epsilon: it needs -s 3")
+    return rules.job_order(log2c, log2g, log2p)
 
 
-def _weight(cell: Cell) -> float:
-    """A guess at a cell's relative training time (for balancing, not ordering)."""
-    return 2.0 ** (_cost(cell) / 4)
+def _candidates(dataset, params: SvmParams, order: list):
+    """The data's problem, the resolved base parameters and every cell's, each checked by
+    LIBSVM before any training."""
+    from ..cv import _libsvm, engine
 
+    problem, base = engine.prepare(dataset, params)
+    candidates = [cell_params(base, cell) for cell in order]
+    for candidate in candidates:
+        _libsvm.check_parameter(problem, candidate)
+    return problem, base, candidates
 
 def _cost(cell: Cell) -> float:
     """A guess at a cell's training time, to start the longest first: larger C, smaller gamma."""
     return (cell.log2c or 0.0) - 0.5 * (cell.log2g or 0.0)
 
 
-_LOCK = threading.Lock()
 
-
-def _counted(task, cell, left: dict, finished: queue.SimpleQueue):
-    """The task, and when it is the cell's last fold to end, the cell on ``finished``."""
-
-    def run(omp_threads):
-        task(omp_threads)
-        with _LOCK:
-            left[cell] -= 1
-            last = left[cell] == 0
-        if last:
-            finished.put(cell)
-    return run
-
-
-def _result(cells: _Cells, criterion, figure, kind, n_folds, seed, base,
-            data_name: str = "") -> GridResult:
-    ordered = [cells.results[c] for c in cells.order]
-    return GridResult(criterion=criterion, greater_is_better=figure.greater_is_better,
-                      cells=ordered, best=cells.best, kind=kind, n_folds=n_folds, seed=seed,
-                      params=base, data_name=data_name)
-
-
-functools.update_wrapper(grid_search, _grid_search)

@@ -1,0 +1,217 @@
+"""Every argument check of the evaluation core, in one place.
+
+The folds, the seeds, the repetitions, the execution options (``jobs``, ``client``), the data
+and parameters LIBSVM is about to see, the kind of a run (binary, multiclass, regression) and
+the criteria that fit it. :func:`~svmeval.cv.cross_validate`, :func:`~svmeval.grid.grid_search`
+and :func:`~svmeval.compare.compare` all call these, so an argument means the same and fails
+with the same message everywhere. Messages speak of the library's arguments; the command lines
+read their options before and never reach a check with a value of the wrong type.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ..errors import ArgumentError, DataFormatError, ParameterError, SvmevalError, show_label, \
+    show_path
+from ..io.data import Dataset
+from ..params import INT_MAX, INT_MIN, ONE_CLASS, SvmParams
+
+#: the C ``srand`` seed: an unsigned int
+SEED_MAX = 2**32 - 1
+
+
+class CriterionError(SvmevalError):
+    """A criterion that is unknown or does not fit the kind of run."""
+
+
+def _is_integer(value) -> bool:
+    """An integer: not a bool, a float or a string (numpy's integers are)."""
+    return not isinstance(value, (bool, float, str, bytes)) and hasattr(value, "__index__")
+
+
+def _integer(value, name: str) -> int:
+    if not _is_integer(value):
+        raise SvmevalError(f"{name} must be an integer, got {value!r}")
+    return int(value.__index__())
+
+
+def check_folds(folds, name: str = "nr_fold") -> int:
+    """The number of folds: an integer from 2 to C's INT_MAX (LIBSVM's ``int nr_fold``)."""
+    number = _integer(folds, name)
+    if number < 2:
+        raise SvmevalError(f"n-fold cross validation: n must >= 2, got {name} = {number}")
+    if number > INT_MAX:
+        raise SvmevalError(f"{name} = {number} does not fit a C int")
+    return number
+
+
+def check_seed(seed, name: str = "seed") -> int:
+    """C ``srand``'s seed: an integer from 0 to 4294967295 (an unsigned int)."""
+    if not _is_integer(seed) or not 0 <= int(seed.__index__()) <= SEED_MAX:
+        raise SvmevalError(f"{name} must be an integer from 0 to {SEED_MAX} (C srand's "
+                           f"unsigned int), got {seed!r}")
+    return int(seed.__index__())
+
+
+def check_repeat(repeat, name: str = "repeat") -> int:
+    """The repetitions of a cross-validation: an integer >= 1."""
+    number = _integer(repeat, name)
+    if number < 1:
+        raise SvmevalError(f"{name} must be >= 1, got {number}")
+    return number
+
+
+def check_execution(jobs=None, client=None) -> None:
+    """The execution options every run takes, last in every signature: ``jobs`` (None or a
+    positive integer: tasks run at once here) and ``client`` (None, a ``distributed.Client``
+    or a scheduler address: ``tcp://host:8786``, ``local[:N]``)."""
+    if jobs is not None and (not _is_integer(jobs) or not 1 <= int(jobs.__index__()) <= INT_MAX):
+        raise SvmevalError(f"jobs must be a positive integer, got {jobs!r}")
+    if client is None or isinstance(client, (str, os.PathLike)):
+        return
+    if not (hasattr(client, "submit") and hasattr(client, "scatter")):
+        raise ArgumentError("client", f"must be a distributed.Client or a scheduler address "
+                            f"(or local[:N]), got {type(client).__name__}")
+
+
+def as_dataset(dataset, name: str = "dataset") -> Dataset:
+    """A :class:`Dataset`, read first when ``dataset`` is a file name."""
+    if isinstance(dataset, (str, os.PathLike)):
+        from ..io.data import read_dataset
+        return read_dataset(os.fspath(dataset))
+    if not isinstance(dataset, Dataset):
+        raise SvmevalError(f"{name} must be a svmeval Dataset or a file name, got "
+                           f"{type(dataset).__name__}")
+    return dataset
+
+
+def as_params(params, name: str = "params") -> SvmParams:
+    """An :class:`SvmParams`; None means svm-train's defaults."""
+    if params is None:
+        return SvmParams()
+    if not isinstance(params, SvmParams):
+        raise ParameterError(f"{name} must be a svmeval SvmParams, got {type(params).__name__}")
+    return params
+
+
+def single_label(dataset: Dataset, what: str) -> None:
+    """Refuse multi-label data where ``what`` (a run) takes one label per sample."""
+    if dataset.y is None:
+        raise SvmevalError(f"{show_path(dataset.name)}: multi-label data: {what} takes "
+                           "single-label data")
+
+
+def check_inputs(dataset, params: SvmParams, y=None) -> np.ndarray:
+    """The checks every entry point makes before LIBSVM sees anything; returns the labels.
+
+    ``dataset`` a :class:`Dataset` (checked again: its arrays may have changed since it was
+    built), ``params`` a :class:`SvmParams`, ``y`` (optional) one finite label per sample. For
+    C-SVC and nu-SVC every label must fit a C ``int``: LIBSVM groups classes by ``(int)label``.
+    """
+    if not isinstance(dataset, Dataset):
+        raise SvmevalError(f"dataset must be a svmeval Dataset, got {type(dataset).__name__}")
+    if not isinstance(params, SvmParams):
+        raise ParameterError(f"params must be a svmeval SvmParams, got {type(params).__name__}")
+    dataset.validate()
+    if y is None:
+        if dataset.y is None:
+            raise SvmevalError(f"{show_path(dataset.name)}: multi-label data: use --multilabel")
+        labels = dataset.y
+    else:
+        labels = _labels(y, dataset.n_samples)
+    if params.is_classification:
+        keys = np.trunc(labels)
+        outside = (keys < INT_MIN) | (keys > INT_MAX)
+        if outside.any():
+            i = int(np.flatnonzero(outside)[0])
+            raise DataFormatError(
+                dataset.name, i + 1,
+                f"label {show_label(labels[i])} does not fit a C int: LIBSVM groups C-SVC and "
+                "nu-SVC classes by (int)label (regression: -s 3 or -s 4)")
+    return labels
+
+
+def _labels(y, n_samples: int) -> np.ndarray:
+    try:
+        labels = np.asarray(y, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise SvmevalError("y must hold one number per sample") from None
+    if labels.ndim != 1 or len(labels) != n_samples:
+        raise SvmevalError(f"y must be 1-D with one label per sample ({n_samples}), "
+                           f"got shape {labels.shape}")
+    if not np.isfinite(labels).all():
+        i = int(np.flatnonzero(~np.isfinite(labels))[0])
+        raise SvmevalError(f"y[{i}] = {labels[i]} is not finite")
+    return labels
+
+
+# --- the kind of a run and the criteria that fit it -------------------------------------------
+def kind_of(y: np.ndarray, params: SvmParams) -> str:
+    """The figure kind of a run: regression for -s 3 / -s 4, else binary or multiclass."""
+    if params.is_regression:
+        return "regression"
+    return "multiclass" if len(np.unique(y)) > 2 else "binary"
+
+
+def default_criterion(params: SvmParams) -> str:
+    """accuracy, or mse for -s 3 / -s 4."""
+    return "mse" if params.is_regression else "accuracy"
+
+
+def check_criterion(criterion: str, kind: str | None = None):
+    """The registry's Figure for ``criterion``; raises :class:`CriterionError` with the valid
+    names (for ``kind`` when given)."""
+    from ..metrics.figures import FIGURES, criteria_for
+
+    valid = criteria_for(kind) if kind else tuple(FIGURES)
+    if criterion not in FIGURES or criterion not in valid:
+        where = f" for {kind} data" if kind else ""
+        what = "unknown criterion" if criterion not in FIGURES else "criterion"
+        fits = " does not apply" + where if criterion in FIGURES else ""
+        raise CriterionError(f"{what} {criterion!r}{fits}: valid criteria{where}: "
+                             f"{', '.join(valid)}")
+    return FIGURES[criterion]
+
+
+def check_resume(resume) -> dict:
+    """A grid's known cells: None or a mapping of cell -> the criterion's value (a number)."""
+    if resume is None:
+        return {}
+    if not hasattr(resume, "items"):
+        raise SvmevalError(f"resume must be a mapping of cell -> value, got "
+                           f"{type(resume).__name__}")
+    known = dict(resume)
+    for cell, value in known.items():
+        if isinstance(value, (bool, str, bytes)) or not isinstance(value, (int, float, np.number)):
+            raise SvmevalError(f"resume[{cell!r}] must be a number, got {value!r}")
+    return known
+
+
+def check_memory(memory_mb, name: str = "kernel_memory") -> None:
+    """A memory budget in MB: None (the default) or a positive finite number."""
+    if memory_mb is None:
+        return
+    if isinstance(memory_mb, (bool, str, bytes)) or not isinstance(memory_mb, (int, float)) \
+            or not 0 < memory_mb < float("inf"):
+        raise SvmevalError(f"{name} must be a positive number of MB, got {memory_mb!r}")
+
+
+def check_confidence(confidence, name: str = "confidence") -> float:
+    """A confidence level: a number strictly between 0 and 1."""
+    if isinstance(confidence, (bool, str, bytes)) or not isinstance(confidence, (int, float)) \
+            or not 0 < confidence < 1:
+        raise SvmevalError(f"{name} must lie between 0 and 1, got {confidence!r}")
+    return float(confidence)
+
+
+def common_kind(y: np.ndarray, candidates) -> str:
+    """The one figure kind of runs of every candidate on labels ``y``: all classifiers or all
+    regressions, none one-class (which has no figure to compare)."""
+    if any(p.svm_type == ONE_CLASS for p in candidates):
+        raise SvmevalError("one-class SVMs (-s 2) cannot be compared")
+    if len({p.is_regression for p in candidates}) > 1:
+        raise SvmevalError("A and B must both be classifiers or both regressions")
+    return kind_of(y, candidates[0])

@@ -1,0 +1,127 @@
+"""The evaluation core: every run is (candidate parameters, seed, fold) units on one executor.
+
+A cross-validation is 1 candidate x R seeds, the grid N candidates x 1 seed, a comparison
+2 candidates x R seeds. :func:`evaluate` draws each seed's folds once (C ``rand()`` after
+``srand(seed)``, as svm-train), decides which candidates train on a shared kernel (by
+(kernel, gamma) key, where :func:`~svmeval.cv.kernel.plan_sharing` says it pays) and hands the
+units to an executor (:mod:`svmeval.cv.executors`: local threads or a Dask cluster), which
+calls ``finish(unit, result)`` in the calling thread as each unit's last fold ends. A unit's
+result never depends on the executor, the number of jobs or the order in which folds end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from . import _libsvm
+from . import kernel as shared_kernel
+from .folds import Folds
+from .plan import draw_folds
+from ..params import SvmParams
+
+
+@dataclass(frozen=True, eq=False)
+class Unit:
+    """The cross-validation of candidate ``candidate`` (resolved parameters ``params``) on the
+    folds of seed number ``repetition``; ``cost``: a guess at its time (longest first)."""
+
+    candidate: int
+    repetition: int
+    params: SvmParams
+    seed: int
+    folds: Folds
+    cost: float = 0.0
+
+
+@dataclass(frozen=True, eq=False)
+class Batch:
+    """What an executor runs: ``in_order`` units (``-b 1``: one after another, each right
+    after ``srand(seed)``), and ``groups`` of units whose folds are independent tasks, each
+    group with the kernel parameters its units share (None: they train on the features)."""
+
+    problem: object
+    dataset: object
+    nr_fold: int
+    in_order: tuple
+    groups: tuple  # ((kernel params or None, (Unit, ...)), ...)
+    keep_decision_values: bool = False
+    memory_mb: float = shared_kernel.DEFAULT_MEMORY_MB
+
+    @property
+    def total_folds(self) -> int:
+        units = list(self.in_order) + [u for _, group in self.groups for u in group]
+        return sum(u.folds.n_folds for u in units)
+
+
+class FoldCount:
+    """Folds done over a whole batch, reported as ``progress(done, total)``."""
+
+    def __init__(self, total: int, progress: Callable | None):
+        self.done, self.total, self.progress = 0, total, progress
+
+    def add(self, folds: int = 1) -> None:
+        self.done += folds
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+
+@_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
+def evaluate(dataset, problem, candidates: Sequence[SvmParams], seeds: Sequence[int],
+             nr_fold: int, *, executor, finish: Callable, costs: Sequence[float] | None = None,
+             keep_decision_values: bool = False, share: bool | None = None,
+             memory_mb: float | None = None, progress: Callable | None = None) -> None:
+    """Cross-validate every candidate on every seed's folds: ``finish(unit, result)`` for each
+    (:class:`Unit`, :class:`~svmeval.cv.plan.CVResult`), in the calling thread, any order.
+
+    ``candidates``: resolved, checked parameters (:func:`~svmeval.cv.engine.prepare`) of
+    ``problem`` (``dataset``'s LIBSVM problem; the executor may send ``dataset`` elsewhere).
+    ``share``: None (the cost model), True (whenever the kernel fits ``memory_mb``), False.
+    ``progress(done, total)`` counts folds.
+    """
+    memory = memory_mb or shared_kernel.DEFAULT_MEMORY_MB
+    costs = list(costs) if costs is not None else [0.0] * len(candidates)
+    drawn: dict = {}
+    units = []
+    for r, seed in enumerate(seeds):
+        for c, params in enumerate(candidates):
+            key = (r, params.is_classification)
+            if key not in drawn:
+                drawn[key] = draw_folds(problem.y, nr_fold, seed, params)
+            units.append(Unit(c, r, params, seed, drawn[key], costs[c]))
+    in_order = tuple(u for u in units if u.params.probability)
+    rest = [u for u in units if not u.params.probability]
+    batch = Batch(problem, dataset, nr_fold, in_order,
+                  _groups(problem, len(dataset.indices), rest, share, memory),
+                  keep_decision_values, memory)
+    executor.run(batch, finish, FoldCount(batch.total_folds, progress))
+
+
+def _groups(problem, nonzeros: int, units: list, share: bool | None, memory_mb: float) -> tuple:
+    """The units by shared kernel, where sharing pays (else one group on the features)."""
+    if not units:
+        return ()
+    groups: dict = {}
+    for u in units:
+        groups.setdefault(shared_kernel.kernel_key(u.params), []).append(u)
+    n_folds = units[0].folds.n_folds
+    per_kernel = max(len({u.candidate for u in g}) for g in groups.values()) \
+        * len({u.repetition for u in units}) * n_folds
+    if not sharing_pays(problem.n_samples, nonzeros, units[0].params, per_kernel, n_folds,
+                        share, memory_mb):
+        return ((None, tuple(units)),)
+    return tuple((group[0].params, tuple(group)) for group in groups.values())
+
+
+def sharing_pays(n_rows: int, nonzeros: int, params: SvmParams, trainings_per_kernel: int,
+                 n_folds: int, share: bool | None, memory_mb: float) -> bool:
+    """Whether folds train on a shared kernel: never with ``-b 1``, an already precomputed
+    kernel or matrices over ``memory_mb``; else ``share``, or the cost model when None."""
+    if share is False or params.probability or n_rows < 2 \
+            or params.kernel_type not in shared_kernel.SHAREABLE \
+            or shared_kernel.matrix_bytes(n_rows, params.kernel_type) > memory_mb * 2**20:
+        return False
+    if share:
+        return True
+    return shared_kernel.plan_sharing(n_rows, nonzeros, params, trainings_per_kernel, n_folds,
+                                      memory_mb=memory_mb).share

@@ -1,0 +1,287 @@
+"""One cross-validation's folds as tasks, and the result they fill in.
+
+:class:`CVPlan` reproduces ``svm_cross_validation``'s fold loop step by step (each fold's
+training set in LIBSVM's order, the same predict call), so predictions are bit-identical to
+LIBSVM's, and keeps what LIBSVM throws away: decision values, class scores, probabilities, the
+fold of each sample. A fold is one task; a task's output never depends on where or when it ran.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+
+import numpy as np
+
+from . import _libsvm
+from ..metrics.classification import ConfusionCounts
+from ..metrics.regression import regression_report
+from ..metrics.scores import class_ranking, ovr_scores_from_ovo
+from .folds import Folds, group_classes, libsvm_folds
+from ..params import SvmParams
+
+
+@dataclass(frozen=True, eq=False)
+class CVResult:
+    """One cross-validation run (the first of them with ``repeat`` > 1).
+
+    ``y_true``/``y_pred``: per sample, input order. ``fold``: the fold that tested it.
+    ``labels``: the classes in LIBSVM's order for the whole data set (first appearance, +1
+    before -1), the order of ``scores``' and ``probabilities``' columns and of the one-vs-one
+    pairs of ``decision_values`` (pair (i, j), i < j, positive towards ``labels[i]``), whatever
+    order a fold's own model had. Regression and one-class: one decision value per sample;
+    ``labels`` empty.
+
+    ``scores``: per sample and class, the score the ranking figures use: for two classes the
+    decision value towards each class (``d``, ``-d``); for more, one-vs-rest scores from the
+    one-vs-one values (:func:`~svmeval.cv.scores.ovr_scores_from_ovo`); None for regression.
+    ``decision_values``: kept for two classes, regression and one-class (one column), and for
+    more classes only with ``keep_decision_values=True`` (n x k(k-1)/2 values), else None.
+    ``repeats``: with ``repeat`` > 1, one :class:`Repetition` per further repetition (its
+    counts and ranking figures, not its per-sample arrays); ``repeat_results``: those
+    repetitions' whole results, kept only with ``keep_repeats=True``. ``data_name``: the data
+    set's name (its file).
+    """
+
+    y_true: np.ndarray
+    y_pred: np.ndarray
+    fold: np.ndarray
+    decision_values: np.ndarray | None
+    probabilities: np.ndarray | None
+    labels: np.ndarray
+    params: SvmParams
+    n_folds: int
+    seed: int
+    folds: Folds = field(repr=False)
+    scores: np.ndarray | None = None
+    repeats: tuple = ()
+    repeat_results: tuple = ()
+    data_name: str = ""
+
+    @property
+    def n_samples(self) -> int:
+        return len(self.y_true)
+
+    @property
+    def n_repeats(self) -> int:
+        return 1 + len(self.repeats)
+
+    def to_dict(self) -> dict:
+        """The run and its per-sample arrays as plain JSON types."""
+        from ..report.frames import cv_dict
+        return cv_dict(self)
+
+    def to_frame(self, *, pos_label=None, zero_division=0.0):
+        """A pandas DataFrame, one row per (repetition, fold) with the figures of that fold
+        (repetitions beyond the first need ``keep_repeats=True``)."""
+        from ..report.frames import cv_frame
+        return cv_frame(self, pos_label=pos_label, zero_division=zero_division)
+
+
+@dataclass(frozen=True, eq=False)
+class Repetition:
+    """What the figures of one further repetition need: its seed, its predictions' confusion
+    counts (``labels`` ascending, rows true) or regression figures, and its scores' ranking
+    figures (per class, ascending labels), not its per-sample arrays."""
+
+    seed: int
+    confusion: object | None  # metrics.ConfusionCounts
+    regression: object | None  # metrics.RegressionReport
+    ranking: dict | None  # "labels", "roc_auc", "average_precision", and overall figures
+
+
+def libsvm_label_order(y: np.ndarray) -> np.ndarray:
+    """The class order LIBSVM gives a model trained on ``y`` (svm_group_classes)."""
+    labels, _, _, _ = group_classes(y)
+    return labels.astype(np.float64)
+
+
+def _pair_map(model_labels: np.ndarray, labels: np.ndarray):
+    """For each canonical pair (i<j) of ``labels``: the model's pair column and its sign."""
+    pos = {float(lab): k for k, lab in enumerate(model_labels)}
+    model_pairs = {}
+    col = 0
+    for a in range(len(model_labels)):
+        for b in range(a + 1, len(model_labels)):
+            model_pairs[(a, b)] = col
+            col += 1
+    cols, signs = [], []
+    for i in range(len(labels)):
+        for j in range(i + 1, len(labels)):
+            a, b = pos.get(float(labels[i])), pos.get(float(labels[j]))
+            if a is None or b is None:
+                cols.append(-1)
+                signs.append(np.nan)
+            elif a < b:
+                cols.append(model_pairs[(a, b)])
+                signs.append(1.0)
+            else:
+                cols.append(model_pairs[(b, a)])
+                signs.append(-1.0)
+    return np.array(cols, dtype=np.int64), np.array(signs)
+
+
+#: the most one-vs-one decision values a fold predicts at once (test rows are predicted in
+#: chunks of rows so that a chunk's n_rows x k(k-1)/2 values stay within this many bytes)
+PREDICT_CHUNK_BYTES = 32 << 20
+
+
+@dataclass(frozen=True, eq=False)
+class FoldOutput:
+    """What one fold's model said about its test rows (``Folds.test(i)``, in that order):
+    the predictions, and where the plan keeps them the decision values (canonical pairs),
+    class scores and probabilities (canonical label order)."""
+
+    y_pred: np.ndarray
+    decision_values: np.ndarray | None = None
+    scores: np.ndarray | None = None
+    probabilities: np.ndarray | None = None
+
+
+class CVPlan:
+    """The folds of one cross-validation as independent tasks, and the result they fill in.
+
+    ``tasks[i](omp_threads)`` trains fold ``i`` on ``perm[:begin] + perm[end:]`` (LIBSVM's order)
+    and predicts its test rows as svm_cross_validation does (svm_predict, or
+    svm_predict_probability for C-SVC / nu-SVC with -b 1), keeping per sample the prediction,
+    the class scores and, where asked or cheap, the decision values. The two halves of a task
+    can run apart (on a cluster): :meth:`fold_output` trains and predicts one fold anywhere,
+    :meth:`store` puts its output into this plan's arrays (``collect=False``: a plan that
+    only computes fold outputs and holds no per-sample array).
+
+    Memory: n predictions, n x k class scores (k classes), n x k probabilities with -b 1; the
+    n x k(k-1)/2 one-vs-one values only with ``keep_decision_values`` (or k = 2). A fold's test
+    rows are predicted in chunks that bound the one-vs-one values held at once.
+    """
+
+    def __init__(self, problem, params: SvmParams, folds: Folds, seed: int, *,
+                 keep_decision_values: bool = False, collect: bool = True):
+        self.problem, self.params, self.folds, self.seed = problem, params, folds, seed
+        y = problem.y
+        self.classification = params.is_classification
+        self.labels = libsvm_label_order(y) if self.classification else np.empty(0)
+        n, m = len(y), len(self.labels)
+        self.pairs = m * (m - 1) // 2 if self.classification else 1
+        self.probability = bool(params.probability) and self.classification
+        self.keep_decision_values = keep_decision_values or self.pairs <= 1
+        self.has_scores = self.classification and m >= 2
+        if collect:
+            self.y_pred = np.empty(n)
+            self.decision_values = (np.full((n, self.pairs), np.nan)
+                                    if self.keep_decision_values else None)
+            self.scores = np.full((n, m), np.nan) if self.has_scores else None
+            self.probabilities = np.zeros((n, m)) if self.probability else None
+        self.tasks = [partial(self._fold, i) for i in range(folds.n_folds)]
+
+    def _fold(self, i: int, omp_threads: int) -> None:
+        self.store(i, self.fold_output(i, omp_threads))
+
+    def fold_output(self, i: int, omp_threads: int = 1) -> FoldOutput:
+        """Train fold ``i`` and predict its test rows (LIBSVM on ``omp_threads`` threads)."""
+        _libsvm.set_omp_threads(omp_threads)
+        test = self.folds.test(i)
+        model = _libsvm.Model(self.problem.subset(self.folds.train(i)), self.params)
+        cols, signs = _pair_map(model.labels, self.labels) if self.classification else (None, None)
+        t, m = len(test), len(self.labels)
+        out = FoldOutput(
+            y_pred=np.empty(t),
+            decision_values=np.full((t, self.pairs), np.nan) if self.keep_decision_values
+            else None,
+            scores=np.full((t, m), np.nan) if self.has_scores else None,
+            probabilities=np.zeros((t, m)) if self.probability else None)
+        chunk = max(1, PREDICT_CHUNK_BYTES // (8 * max(1, self.pairs)))
+        for start in range(0, t, chunk):
+            part = slice(start, start + chunk)
+            self._predict(model, test[part], part, out, omp_threads, cols, signs)
+        return out
+
+    def store(self, i: int, out: FoldOutput) -> None:
+        """Put fold ``i``'s output into the plan's per-sample arrays."""
+        rows = self.folds.test(i)
+        self.y_pred[rows] = out.y_pred
+        for name in ("decision_values", "scores", "probabilities"):
+            mine = getattr(self, name)
+            if mine is not None:
+                mine[rows] = getattr(out, name)
+
+    def _predict(self, model, rows, part, out: FoldOutput, omp_threads: int, cols,
+                 signs) -> None:
+        # Prediction runs on one OpenMP thread per row, the rows split among ``omp_threads``
+        # threads instead: an OpenMP team per row costs a barrier per row, and
+        # svm_predict_values sums SVR / one-class kernel terms in an OpenMP reduction whose
+        # order varies with the threads (one thread makes every result reproducible).
+        pred, dec, probs = model.predict_parallel(self.problem.rows[rows], omp_threads,
+                                                  probability=self.probability)
+        out.y_pred[part] = pred
+        if not self.classification:
+            out.decision_values[part] = dec
+            return
+        if dec.shape[1]:
+            dec = dec[:, np.where(cols < 0, 0, cols)] * signs
+        else:  # a fold with one class: no pair was trained
+            dec = np.full((len(rows), len(cols)), np.nan)
+        if out.decision_values is not None:
+            out.decision_values[part] = dec
+        if out.scores is not None:
+            m = len(self.labels)
+            out.scores[part] = (np.column_stack((dec[:, 0], -dec[:, 0])) if m == 2
+                                else ovr_scores_from_ovo(dec, m))
+        if probs is not None:
+            where = {float(lab): k for k, lab in enumerate(model.labels)}
+            for c, lab in enumerate(self.labels):
+                k = where.get(float(lab))
+                out.probabilities[part, c] = probs[:, k] if k is not None else 0.0
+
+    def result(self) -> CVResult:
+        return CVResult(y_true=self.problem.y.copy(), y_pred=self.y_pred,
+                        fold=self.folds.fold_of(), decision_values=self.decision_values,
+                        probabilities=self.probabilities, labels=self.labels,
+                        params=self.params, n_folds=self.folds.n_folds, seed=self.seed,
+                        folds=self.folds, scores=self.scores)
+
+
+def repetition(result: CVResult) -> Repetition:
+    """What the figures of ``result`` need when it is a further repetition: its counts and
+    its scores' ranking figures (:class:`Repetition`)."""
+    if result.params.is_regression:
+        return Repetition(seed=result.seed, confusion=None,
+                          regression=regression_report(result.y_true, result.y_pred),
+                          ranking=None)
+    counts = ConfusionCounts().update(result.y_true, result.y_pred)
+    scored, source = _ranking_scores(result)
+    return Repetition(seed=result.seed, confusion=counts, regression=None,
+                      ranking=class_ranking(result.y_true, scored, result.labels, source=source))
+
+
+def _ranking_scores(result: CVResult):
+    """(class scores in LIBSVM's label order, their source): probabilities with -b 1."""
+    if result.probabilities is not None:
+        return result.probabilities, "probabilities"
+    return result.scores, "decision values"
+
+
+def draw_folds(y: np.ndarray, nr_fold: int, seed: int, params: SvmParams, *, warn=None) -> Folds:
+    """The folds svm_cross_validation draws after ``srand(seed)`` (C ``rand()`` left where
+    LIBSVM leaves it: ``-b 1`` training goes on drawing from it)."""
+    _libsvm.srand(seed)
+    return libsvm_folds(y, nr_fold, stratified=params.is_classification, rand=_libsvm.rand,
+                        warn=warn)
+
+
+def in_order(problem, params: SvmParams, nr_fold: int, seed: int, keep_decision_values: bool,
+             run=None) -> CVResult:
+    """A whole cross-validation, its folds one after another right after ``srand(seed)`` and
+    the fold draw, as svm-train's: what ``-b 1`` needs (its training draws from C ``rand()``).
+    ``run(tasks)`` runs the fold tasks in order (default: here, on one OpenMP thread)."""
+    folds = draw_folds(problem.y, nr_fold, seed, params, warn=_silent)
+    plan = CVPlan(problem, params, folds, seed, keep_decision_values=keep_decision_values)
+    if run is None:
+        for task in plan.tasks:
+            task(1)
+    else:
+        run(plan.tasks)
+    return plan.result()
+
+
+def _silent(message: str) -> None:
+    """Leave-one-out's warning, already given when the folds were first drawn."""

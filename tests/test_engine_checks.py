@@ -1,0 +1,193 @@
+"""The library's argument checks: one place (svmeval.cv.checks), the same rule and message for
+cross_validate, grid_search and compare; their visible signatures; no import cycle.
+
+Oracles: C's types as LIBSVM declares them (``int nr_fold``, ``srand(unsigned int)``), the
+numpydoc format (a "Parameters" section naming every parameter) and Python's own import system
+(each module imported alone in a fresh interpreter).
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import data_set
+
+from svmeval import SvmevalError, SvmParams, read_dataset
+from svmeval.compare import compare
+from svmeval.cv import cross_validate
+from svmeval.grid import grid_search
+
+PACKAGE = Path(__file__).resolve().parents[1] / "svmeval"
+RUNS = {
+    "cross_validate": lambda ds, **kw: cross_validate(ds, SvmParams(), kw.pop("folds", 3), **kw),
+    "grid_search": lambda ds, **kw: grid_search(ds, log2c=(0, 1, 1), log2g=None, **kw),
+    "compare": lambda ds, **kw: compare(ds, SvmParams(), SvmParams(C=2), kw.pop("folds", 3),
+                                        repeat=1, **kw),
+}
+FOLDS_NAME = {"cross_validate": "nr_fold", "grid_search": "folds", "compare": "nr_fold"}
+
+
+@pytest.fixture(scope="module")
+def heart():
+    return read_dataset(str(data_set("heart_scale")))
+
+
+def _call(heart, run, **arguments):
+    """The one-line message of the SvmevalError that ``run`` raises with ``arguments``."""
+    with pytest.raises(SvmevalError) as caught:
+        RUNS[run](heart, **arguments)
+    assert "\n" not in str(caught.value)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("value,message", [
+    (-1, "seed must be an integer from 0 to 4294967295 (C srand's unsigned int), got -1"),
+    (2**32, "seed must be an integer from 0 to 4294967295 (C srand's unsigned int), got "
+            "4294967296"),
+    (1.0, "seed must be an integer from 0 to 4294967295 (C srand's unsigned int), got 1.0"),
+    ("1", "seed must be an integer from 0 to 4294967295 (C srand's unsigned int), got '1'"),
+])
+@pytest.mark.parametrize("run", sorted(RUNS))
+def test_seed_is_c_srand_unsigned_int_everywhere(heart, run, value, message):
+    assert _call(heart, run, seed=value) == message
+
+
+@pytest.mark.parametrize("value,message", [
+    (0, "jobs must be a positive integer, got 0"),
+    (1.5, "jobs must be a positive integer, got 1.5"),
+    ("2", "jobs must be a positive integer, got '2'"),
+    (True, "jobs must be a positive integer, got True"),
+])
+@pytest.mark.parametrize("run", sorted(RUNS))
+def test_jobs_checked_the_same_everywhere(heart, run, value, message):
+    assert _call(heart, run, jobs=value) == message
+
+
+@pytest.mark.parametrize("run", sorted(RUNS))
+def test_client_checked_before_any_connection(heart, run):
+    assert _call(heart, run, client=42) == ("client: must be a distributed.Client or a "
+                                            "scheduler address (or local[:N]), got int")
+
+
+@pytest.mark.parametrize("value,message", [
+    (1, "n-fold cross validation: n must >= 2, got {name} = 1"),
+    (2.5, "{name} must be an integer, got 2.5"),
+    ("5", "{name} must be an integer, got '5'"),
+    (2**31, "{name} = 2147483648 does not fit a C int"),
+])
+@pytest.mark.parametrize("run", sorted(RUNS))
+def test_folds_are_a_c_int_of_at_least_two_everywhere(heart, run, value, message):
+    assert _call(heart, run, folds=value) == message.format(name=FOLDS_NAME[run])
+
+
+@pytest.mark.parametrize("run", ["grid_search", "compare"])
+def test_criterion_must_fit_the_kind_of_run_everywhere(heart, run):
+    message = _call(heart, run, criterion="mse")
+    assert message.startswith("criterion 'mse' does not apply for binary data: valid criteria "
+                              "for binary data: accuracy,")
+
+
+def test_execution_options_last_with_the_same_names_and_a_parameters_section():
+    for function in (cross_validate, grid_search, compare):
+        parameters = list(inspect.signature(function).parameters.values())
+        kinds = {p.kind for p in parameters}
+        assert inspect.Parameter.VAR_POSITIONAL not in kinds
+        assert inspect.Parameter.VAR_KEYWORD not in kinds
+        assert [p.name for p in parameters[-2:]] == ["jobs", "client"], function.__name__
+        assert all(p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is None
+                   for p in parameters[-2:])
+        doc = inspect.getdoc(function)
+        assert "\nParameters\n----------\n" in doc, function.__name__
+        section = doc.split("\nParameters\n----------\n")[1].split("\nReturns\n")[0]
+        documented = set()
+        for line in section.splitlines():
+            if line and not line.startswith(" "):
+                documented.update(n.strip() for n in line.split(":")[0].split(","))
+        assert {p.name for p in parameters} <= documented, function.__name__
+
+
+# --- imports ----------------------------------------------------------------------------------
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """svmeval's modules -> the svmeval modules each imports anywhere (function bodies too)."""
+    modules = {_module(p): p for p in PACKAGE.rglob("*.py")}
+    extensions = {_module(p.with_suffix(".py")) for p in PACKAGE.rglob("*.c")}
+    graph = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[:len(package.split(".")) - node.level + 1]
+                    base = ".".join(up) + (f".{node.module}" if node.module else "")
+                for alias in node.names:
+                    full = f"{base}.{alias.name}"
+                    if full in extensions:
+                        continue
+                    found.add(full if full in modules else base)
+            elif isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+        graph[name] = {m for m in found if m in modules and m != name}
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node):
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        state[node] = 2
+        stack.pop()
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def test_the_cycle_search_finds_a_cycle():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_no_import_cycle_in_svmeval():
+    graph = _import_graph()
+    assert {"svmeval.cv.evaluate", "svmeval.cv.executors"} <= set(graph["svmeval.cv.engine"])
+    assert _cycle(graph) is None, " -> ".join(_cycle(graph))
+
+
+def test_every_cv_module_imports_alone():
+    names = sorted(_module(p) for p in (PACKAGE / "cv").glob("*.py"))
+    code = ("import importlib, sys\n"
+            "name = sys.argv[1]\n"
+            "importlib.import_module(name)\n"
+            "assert 'libsvm' not in sys.modules, name\n")
+    for name in names:
+        done = subprocess.run([sys.executable, "-c", code, name], capture_output=True,
+                              text=True)
+        assert done.returncode == 0, f"{name}: {done.stderr.strip().splitlines()[-1:]}"
+        assert re.fullmatch(r"\s*", done.stderr), done.stderr
