@@ -362,25 +362,16 @@ def test_plot_named_only_png_says_what_is_wrong(tmp_path):
     assert "must end in" not in done.stderr
 
 
-def test_kernel_memory_0_shares_no_kernel(monkeypatch, tmp_path):
+def test_kernel_memory_0_shares_no_kernel(built, monkeypatch, tmp_path):
     """0 MB holds no shared matrix: LIBSVM computes its own for every cell (the default
     budget shares the linear kernel of these cells, which pays)."""
     from svmeval.cli.grid import main
-    from svmeval.cv import kernel as shared_kernel
 
-    made = []
-
-    class Counted(shared_kernel.SharedKernel):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            made.append(self)
-
-    monkeypatch.setattr(shared_kernel, "SharedKernel", Counted)
     monkeypatch.chdir(tmp_path)
     args = ["-q", "-t", "0", "-log2c", "-3,3,1", "-log2g", "null", "-gnuplot", "null",
             "-out", "null", "-v", "3"]
     assert main([*args, str(SMALL)]) == 0
-    assert len(made) >= 1
-    made.clear()
+    assert len(built) >= 1
+    built.clear()
     assert main([*args, "--kernel-memory", "0", str(SMALL)]) == 0
-    assert made == []
+    assert built == []

@@ -25,20 +25,6 @@ def params_of(options: str):
 
 
 @pytest.fixture
-def built(monkeypatch):
-    """The SharedKernels cross_validate builds, in a list."""
-    made = []
-
-    class Counted(shared_kernel.SharedKernel):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            made.append(self)
-
-    monkeypatch.setattr(shared_kernel, "SharedKernel", Counted)
-    return made
-
-
-@pytest.fixture
 def no_kernel(monkeypatch):
     """Building a SharedKernel fails the test."""
 

@@ -215,16 +215,17 @@ LONG_OPTIONS = (
     Option(("--help",), "", "help", "flag", "show this help"),
 )
 
+def _log2_axis(name: str, default: str) -> Option:
+    return Option((f"-log2{name}",), '{begin,end,step | "null"}', f"log2{name}", "str",
+                  f"set the range of {name} (default {default})", more=(
+                      f"    begin,end,step -- {name}_range = 2^{{begin,...,begin+k*step,...,end}}\n"
+                      f'    "null"         -- do not grid with {name}\n'), read=parse_log2_range)
+
+
 #: LIBSVM's grid.py options (svmeval-grid), with grid.py's words
 GRID_PY_OPTIONS = (
-    Option(("-log2c",), '{begin,end,step | "null"}', "log2c", "str",
-           "set the range of c (default -5,15,2)", more=(
-               "    begin,end,step -- c_range = 2^{begin,...,begin+k*step,...,end}\n"
-               '    "null"         -- do not grid with c\n'), read=parse_log2_range),
-    Option(("-log2g",), '{begin,end,step | "null"}', "log2g", "str",
-           "set the range of g (default 3,-15,-2)", more=(
-               "    begin,end,step -- g_range = 2^{begin,...,begin+k*step,...,end}\n"
-               '    "null"         -- do not grid with g\n'), read=parse_log2_range),
+    _log2_axis("c", "-5,15,2"),
+    _log2_axis("g", "3,-15,-2"),
     Option(("-svmtrain",), "pathname", "svmtrain", "str",
            "accepted for grid.py command lines; no effect (LIBSVM runs in-process)"),
     Option(("-gnuplot",), '{pathname | "null"}', "gnuplot", "str",
