@@ -195,6 +195,15 @@ def test_standard_output_on_dev_full_is_one_line(command):
             one_line_exit_1(done, "No space left on device")
 
 
+@pytest.mark.parametrize("command", COMMANDS)
+def test_closed_standard_output_is_one_line_before_any_work(command, tmp_path):
+    done = subprocess.run([sys.executable, "-m", MODULES[command],
+                           *line(command, [], SMALL, report=None)], cwd=tmp_path,
+                          stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.close(1))
+    one_line_exit_1(done, "standard output is closed")
+    assert os.listdir(tmp_path) == []
+
+
 # --- the defects, each by name --------------------------------------------------------------
 def test_compare_o_h_h_does_not_replace_the_data_file(tmp_path):
     data = tmp_path / "h"
