@@ -117,11 +117,11 @@ def run(o: CompareOptions) -> int:
     if o.mcnemar:
         result = mcnemar_files(*o.files)
     else:
-        dataset = runner.read_single_label(o.files[0], PROG)
         execution = {"jobs": o.jobs}
         if o.dask is not None:
             execution["client"] = o.dask
             _check_cluster_support(compare)
+        dataset = runner.read_single_label(o.files[0], PROG)
         result = compare(dataset, o.params_a, o.params_b, o.nr_fold, repeat=o.repeat,
                          seed=o.seed, criterion=o.criterion, pos_label=o.pos_label,
                          zero_division=o.zero_division, confidence=o.confidence,
