@@ -115,6 +115,21 @@ def test_values_c_reads_whole_are_taken_in_every_command(command, flag, value, e
     assert getattr(options, flag.lstrip("-").replace("-", "_")) == expected
 
 
+@pytest.mark.parametrize("command,flag,value,message", [
+    ("compare", "--confidence", "1", "between 0 and 1"),
+    ("compare", "--confidence", "0.9_5", "is not a number"),
+    ("compare", "--repeat", "0", "out of range"),
+    ("svmeval", "--repeat", "1e1", "is not an integer"),
+    ("grid", "--kernel-memory", "-1", "0 MB or more"),
+    ("grid", "--kernel-memory", "2_048", "is not a number"),
+    ("grid", "-log2c", "1_0,2,1", "numbers needed"),  # Python's float() would take 1_0
+    ("grid", "--log2p", " 1,2,1", "numbers needed"),
+])
+def test_each_commands_own_values_by_the_same_rules(command, flag, value, message):
+    with pytest.raises(OptionError, match=re.escape(message)):
+        parse(command, [flag, value])
+
+
 def test_seed_1_0_is_refused_not_read_as_10():
     for command in COMMANDS:
         with pytest.raises(OptionError, match="'1_0' is not an integer"):
