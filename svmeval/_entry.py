@@ -65,17 +65,17 @@ def _interrupted() -> None:
 
 def main() -> None:
     """``svmeval`` and ``python -m svmeval``."""
-    _run("svmeval", "svmeval.cli")
+    _run("svmeval", "svmeval.cli.svmeval")
 
 
 def grid_main() -> None:
     """``svmeval-grid`` and ``python -m svmeval.grid``."""
-    _run("svmeval-grid", "svmeval.grid.cli")
+    _run("svmeval-grid", "svmeval.cli.grid")
 
 
 def compare_main() -> None:
     """``svmeval-compare`` and ``python -m svmeval.compare``."""
-    _run("svmeval-compare", "svmeval.compare")
+    _run("svmeval-compare", "svmeval.cli.compare")
 
 
 def _run(prog: str, module: str) -> None:

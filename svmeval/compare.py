@@ -7,22 +7,17 @@ tests the R x k paired differences B - A with the corrected resampled t-test (Na
 2003; Bouckaert & Frank 2004), the plain paired t-test beside it (optimistic), and McNemar's
 test on the pooled predictions of the first repetition (classification).
 
-Command line::
-
-    svmeval-compare [options] DATA -- A_OPTIONS -- B_OPTIONS
-    svmeval-compare --mcnemar PRED_A PRED_B DATA
+The command line, ``svmeval-compare``, is :mod:`svmeval.cli.compare`.
 """
 
 from __future__ import annotations
 
 import math
-import sys
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import OptionError, SvmevalError
-from .metrics.figures import FIGURES
+from .errors import SvmevalError, show_path
 from .metrics.significance import (
     McNemarResult,
     TTestResult,
@@ -30,29 +25,7 @@ from .metrics.significance import (
     mcnemar,
 )
 
-__all__ = ["Comparison", "compare", "main", "mcnemar_files"]
-
-PROG = "svmeval-compare"
-
-USAGE = f"""\
-Usage: {PROG} [options] data_file -- A_OPTIONS -- B_OPTIONS
-       {PROG} --mcnemar PREDICTIONS_A PREDICTIONS_B data_file
-Runs repeated k-fold cross-validation of two LIBSVM configurations (svm-train options A and
-B) on the same seeded folds and tests whether they differ in a figure.
-options:
--v k : k-fold cross-validation (default 10)
---repeat R : repetitions with seeds N .. N+R-1 (default 10)
---seed N : the first repetition's seed (default 1, svm-train's folds)
---criterion NAME : the figure compared (default accuracy, mse for -s 3 / -s 4); the names of
-	svmeval's figure registry, e.g. accuracy, f1, macro_f1, mcc, roc_auc, mse, scc
---pos-label L : the positive class of two-class data
---jobs N : folds trained at once (default: the number of cores)
---confidence C : level of the confidence interval of the difference (default 0.95)
---format FORMAT : text (default), json or csv
--o FILE, --output FILE : write the report to FILE (atomically) instead of standard output
---mcnemar : McNemar's test alone, of two predictions files of the samples of data_file
---help : show this help
-"""
+__all__ = ["Comparison", "compare", "mcnemar_files"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -237,145 +210,11 @@ def mcnemar_files(pred_a: str, pred_b: str, data_file: str) -> McNemarResult:
                            "sample")
     a = read_predictions(pred_a, expected=dataset.n_samples)
     b = read_predictions(pred_b, expected=dataset.n_samples)
+    for path, values in ((pred_a, a), (pred_b, b)):
+        if not np.all(values == np.trunc(values)):
+            raise SvmevalError(f"{show_path(path)}: predictions are not class labels (not "
+                               "integers): McNemar's test compares two classifiers")
     return mcnemar(dataset.y, a, b)
-
-
-# --------------------------------------------------------------------------------------------
-# Command line
-# --------------------------------------------------------------------------------------------
-
-_VALUE_OPTIONS = {"-v": ("nr_fold", int), "--repeat": ("repeat", int), "--seed": ("seed", int),
-                  "--criterion": ("criterion", str), "--pos-label": ("pos_label", float),
-                  "--jobs": ("jobs", int), "--format": ("format", str),
-                  "--output": ("output", str), "-o": ("output", str),
-                  "--confidence": ("confidence", float)}
-
-
-def _parse(argv: list[str]) -> dict:
-    sections = [[]]
-    for arg in argv:
-        if arg == "--":
-            sections.append([])
-        else:
-            sections[-1].append(arg)
-    opts = {"nr_fold": 10, "repeat": 10, "seed": 1, "criterion": None, "pos_label": None,
-            "jobs": None, "format": "text", "output": None, "confidence": 0.95,
-            "mcnemar": False, "help": False, "files": []}
-    head = sections[0]
-    i = 0
-    while i < len(head):
-        arg = head[i]
-        i += 1
-        name, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
-        if name in ("--help", "-h"):
-            opts["help"] = True
-        elif name == "--mcnemar":
-            opts["mcnemar"] = True
-        elif name == "-q":
-            pass  # always quiet
-        elif name in _VALUE_OPTIONS:
-            if not eq:
-                if i >= len(head):
-                    raise OptionError(f"option {name} needs a value")
-                value = head[i]
-                i += 1
-            key, kind = _VALUE_OPTIONS[name]
-            try:
-                opts[key] = kind(value)
-            except ValueError:
-                raise OptionError(f"option {name}: {value!r} is not "
-                                  f"{'an integer' if kind is int else 'a number'}") from None
-        elif arg.startswith("-") and arg != "-":
-            raise OptionError(f"unknown option: {name}")
-        else:
-            opts["files"].append(arg)
-    if opts["help"]:
-        return opts
-    if opts["format"] not in ("text", "json", "csv"):
-        raise OptionError(f"--format: {opts['format']!r} is not one of text, json, csv")
-    if opts["mcnemar"]:
-        if len(sections) > 1:
-            raise OptionError("--mcnemar takes two predictions files and a data file, no --")
-        if len(opts["files"]) != 3:
-            raise OptionError("--mcnemar needs PREDICTIONS_A PREDICTIONS_B data_file")
-        return opts
-    if len(sections) != 3:
-        raise OptionError("give the data file, then -- A's svm-train options -- B's")
-    if len(opts["files"]) != 1:
-        raise OptionError("give one data file before the first --")
-    if opts["nr_fold"] < 2:
-        raise OptionError("-v: k must be >= 2")
-    if opts["repeat"] < 1:
-        raise OptionError("--repeat must be >= 1")
-    if opts["jobs"] is not None and opts["jobs"] < 1:
-        raise OptionError("--jobs must be >= 1")
-    if not 0 < opts["confidence"] < 1:
-        raise OptionError("--confidence must lie between 0 and 1")
-    if not 0 <= opts["seed"] <= 2**32 - 1:
-        raise OptionError("--seed must be between 0 and 4294967295")
-    opts["a"], opts["b"] = sections[1], sections[2]
-    return opts
-
-
-def training_params(tokens: list[str], data_file: str, which: str):
-    """The :class:`~svmeval.params.SvmParams` of svm-train options (no -v, no svmeval options)."""
-    from .options import Options, parse_args
-    try:
-        parsed = parse_args([*tokens, data_file])
-    except OptionError as exc:
-        raise OptionError(f"{which} options: {exc}") from None
-    default = Options()
-    for f in fields(Options):
-        if f.name in ("params", "quiet", "data_file", "model_file", "zero_division"):
-            continue
-        if getattr(parsed, f.name) != getattr(default, f.name):
-            raise OptionError(f"{which} options: only svm-train's training options belong "
-                              f"there ({f.name.replace('_', '-')} is set); -v, --seed, "
-                              f"--repeat go before the first --")
-    return parsed.params
-
-
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    try:
-        opts = _parse(argv)
-        if opts["help"]:
-            sys.stdout.write(USAGE)
-            return 0
-        if opts["mcnemar"]:
-            result = mcnemar_files(*opts["files"])
-        else:
-            data_file = opts["files"][0]
-            params_a = training_params(opts["a"], data_file, "A")
-            params_b = training_params(opts["b"], data_file, "B")
-            from .io import read_dataset
-            dataset = read_dataset(data_file)
-            result = compare(dataset, params_a, params_b, opts["nr_fold"],
-                             repeat=opts["repeat"], seed=opts["seed"],
-                             criterion=opts["criterion"], pos_label=opts["pos_label"],
-                             jobs=opts["jobs"], confidence=opts["confidence"],
-                             options_a=" ".join(opts["a"]), options_b=" ".join(opts["b"]))
-        from .report import render
-        text = render(result, format=opts["format"])
-        if opts["output"]:
-            from .io.output import atomic_write
-            atomic_write(opts["output"], text)
-        else:
-            sys.stdout.write(text)
-            sys.stdout.flush()
-        return 0
-    except OptionError as exc:
-        sys.stderr.write(f"{PROG}: {exc}\n")
-        return 1
-    except SvmevalError as exc:
-        from .errors import DataFormatError, ParameterError
-        prefix = ("ERROR: " if isinstance(exc, ParameterError)  # svm-train's words
-                  else "" if isinstance(exc, DataFormatError)  # FILE:LINE: message
-                  else f"{PROG}: ")
-        sys.stderr.write(f"{prefix}{exc}\n")
-        return 1
-    except BrokenPipeError:
-        return 1
 
 
 if __name__ == "__main__":  # python -m svmeval.compare: as svmeval-compare runs it (this file

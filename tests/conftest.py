@@ -124,3 +124,19 @@ def linear_kernel_file(directory: Path) -> Path:
             fh.write(f"{label:g} 0:{i + 1} " + " ".join(f"{j + 1}:{K[i, j]:.17g}"
                                                         for j in range(ds.n_samples)) + "\n")
     return path
+
+
+@pytest.fixture
+def built(monkeypatch):
+    """The SharedKernels a run builds (cross-validation, a grid search), in a list."""
+    from svmeval.cv import kernel as shared_kernel
+
+    made = []
+
+    class Counted(shared_kernel.SharedKernel):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(shared_kernel, "SharedKernel", Counted)
+    return made

@@ -13,7 +13,8 @@ import pytest
 from conftest import ROOT
 
 from svmeval import SvmParams, cross_validate, read_dataset
-from svmeval.compare import compare, main
+from svmeval.cli.compare import main
+from svmeval.compare import compare
 
 stats = pytest.importorskip("scipy.stats")
 sk_metrics = pytest.importorskip("sklearn.metrics")
@@ -81,10 +82,10 @@ def test_criterion_must_fit_the_data(small):
         compare(small, SvmParams(), SvmParams(), 3, repeat=1, criterion="macro_roc_auc")
 
 
-def test_cli_json_of_a_against_itself(capsys):
+def test_cli_json_of_a_against_itself(capfd):
     assert main(["-v", "3", "--repeat", "2", "--format", "json", str(WINE),
                  "--", "-c", "2", "--", "-c", "2"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    out = json.loads(capfd.readouterr().out)
     assert out["criterion"] == "accuracy" and out["n_folds"] == 3 and out["repeat"] == 2
     assert out["difference"]["mean"] == 0 and out["corrected_ttest"]["p"] == 1
     assert out["uncorrected_ttest"]["optimistic"] is True
@@ -92,21 +93,21 @@ def test_cli_json_of_a_against_itself(capsys):
     assert out["mcnemar"]["p"] == 1
 
 
-def test_cli_text_and_csv(capsys, tmp_path):
+def test_cli_text_and_csv(capfd, tmp_path):
     target = tmp_path / "cmp.csv"
     assert main(["-v", "3", "--repeat", "1", "--format", "csv", "-o", str(target),
                  "--criterion", "macro_f1", str(WINE), "--", "-c", "1", "--", "-c", "100"]) == 0
-    assert capsys.readouterr().out == ""
+    assert capfd.readouterr().out == ""
     rows = target.read_text().splitlines()
     assert rows[0] == "test,name,value"
     assert "corrected_ttest,df,2" in rows and "run,criterion,macro_f1" in rows
     assert main(["-v", "3", "--repeat", "1", str(WINE), "--", "--", "-c", "100"]) == 0
-    text = capsys.readouterr().out
+    text = capfd.readouterr().out
     assert "corrected resampled t-test" in text and "optimistic" in text
     assert "A: (svm-train defaults)" in text and "B: -c 100" in text
 
 
-def test_cli_mcnemar_of_two_predictions_files(tmp_path, capsys):
+def test_cli_mcnemar_of_two_predictions_files(tmp_path, capfd):
     ds = read_dataset(str(WINE))
     pa, pb = ds.y.copy(), ds.y.copy()
     pa[:5] = pa[:5] + 1  # A wrong on 5 samples B gets right
@@ -115,7 +116,7 @@ def test_cli_mcnemar_of_two_predictions_files(tmp_path, capsys):
     fa.write_text("".join(f"{v:g}\n" for v in pa))
     fb.write_text("labels 1 2 3\n" + "".join(f"{v:g} 0.2 0.3 0.5\n" for v in pb))
     assert main(["--mcnemar", "--format", "json", str(fa), str(fb), str(WINE)]) == 0
-    out = json.loads(capsys.readouterr().out)["mcnemar"]
+    out = json.loads(capfd.readouterr().out)["mcnemar"]
     assert (out["a_right_b_wrong"], out["a_wrong_b_right"]) == (2, 5)
     assert out["method"] == "exact"
     assert out["p"] == pytest.approx(stats.binomtest(2, 7, 0.5).pvalue, rel=1e-12)
@@ -123,7 +124,7 @@ def test_cli_mcnemar_of_two_predictions_files(tmp_path, capsys):
 
 @pytest.mark.parametrize("args,message", [
     (["-v", "3", str(SMALL)], "svmeval-compare: give the data file, then -- A's"),
-    (["-v", "1", str(SMALL), "--", "--"], "svmeval-compare: -v: k must be >= 2"),
+    (["-v", "1", str(SMALL), "--", "--"], "svmeval-compare: n-fold cross validation: n must >= 2"),
     (["--bogus", str(SMALL), "--", "--"], "svmeval-compare: unknown option: --bogus"),
     (["--repeat", "x", str(SMALL), "--", "--"], "svmeval-compare: option --repeat: 'x' is not"),
     ([str(SMALL), "--", "-v", "5", "--"], "svmeval-compare: A options: only svm-train's"),

@@ -307,8 +307,8 @@ def test_unreachable_scheduler_is_one_line_and_writes_nothing(tmp_path, capsys, 
         port = s.getsockname()[1]
     address = f"tcp://127.0.0.1:{port}"
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 2)
-    from svmeval.cli import main as svmeval_main
-    from svmeval.grid.cli import main as grid_main
+    from svmeval.cli.svmeval import main as svmeval_main
+    from svmeval.cli.grid import main as grid_main
 
     path = data_set("heart_scale")
     monkeypatch.chdir(tmp_path)
@@ -440,7 +440,7 @@ def test_local_cluster_leaves_the_environment_as_it_was():
 
 def test_without_dask_option_dask_is_never_imported(tmp_path):
     code = ("import sys, io, contextlib\n"
-            "from svmeval.cli import main\nfrom svmeval.grid.cli import main as grid\n"
+            "from svmeval.cli.svmeval import main\nfrom svmeval.cli.grid import main as grid\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             f"    assert main(['-q', '-v', '5', '--repeat', '2', {str(data_set('heart_scale'))!r}]) == 0\n"
             f"    assert grid(['-q', '-log2c', '1,3,2', '-log2g', '-3,-1,2', '-out', 'null', "

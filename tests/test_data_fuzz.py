@@ -276,7 +276,7 @@ def _one_refusal_line(name: str, done) -> None:
 def test_mutated_files_through_the_command_line(tmp_path):
     """The CLI in-process on deterministic mutations (time-bounded), then a few as a process:
     exit 0, or one line on stderr and exit 1; a data refusal is FILE:LINE:."""
-    from svmeval import cli
+    from svmeval.cli import svmeval as cli
 
     rng = random.Random(777)
     path = tmp_path / "mutated"

@@ -17,7 +17,7 @@ svmutil = pytest.importorskip("libsvm.svmutil")
 
 
 def params_of(options: str) -> SvmParams:
-    from svmeval.options import parse_args
+    from svmeval.cli.svmeval import parse_args
     return parse_args(options.split() + ["-v", "2", "x"]).params
 
 

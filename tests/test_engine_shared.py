@@ -14,7 +14,7 @@ from svmeval.cv import kernel as shared_kernel
 from svmeval.cv.engine import cross_validate, prepare, repetition_seeds
 from svmeval.cv.kernel import plan_sharing
 from svmeval.io.data import read_dataset
-from svmeval.options import parse_args
+from svmeval.cli.svmeval import parse_args
 from svmeval.params import PRECOMPUTED
 
 pytest.importorskip("libsvm.svm")
@@ -22,20 +22,6 @@ pytest.importorskip("libsvm.svm")
 
 def params_of(options: str):
     return parse_args(options.split() + ["-v", "5", "x"]).params
-
-
-@pytest.fixture
-def built(monkeypatch):
-    """The SharedKernels cross_validate builds, in a list."""
-    made = []
-
-    class Counted(shared_kernel.SharedKernel):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            made.append(self)
-
-    monkeypatch.setattr(shared_kernel, "SharedKernel", Counted)
-    return made
 
 
 @pytest.fixture
@@ -213,7 +199,7 @@ def test_the_cost_model_decides_by_default(monkeypatch, built):
 def test_command_line_shares_on_its_own(built, tmp_path):
     """``svmeval -v 5 --repeat 3`` needs no option: the cost model decides, the predictions
     stay LIBSVM's."""
-    from svmeval import cli
+    from svmeval.cli import svmeval as cli
 
     path = data_set("heart_scale")
     out = tmp_path / "pred"

@@ -15,7 +15,7 @@ from svmeval.cv.folds import libsvm_folds
 from svmeval.cv.kernel import SharedKernel, kernel_value, matrix_bytes, plan_sharing
 from svmeval.cv.schedule import run_tasks
 from svmeval.io.data import read_dataset
-from svmeval.options import parse_args
+from svmeval.cli.svmeval import parse_args
 
 libsvm_svm = pytest.importorskip("libsvm.svm")
 svmutil = pytest.importorskip("libsvm.svmutil")

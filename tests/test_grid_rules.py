@@ -103,7 +103,7 @@ def test_stdout_lines_as_grid_py():
     assert (rules.stdout_line("local", Cell(-1.0, -7.0), 82.963, best, 83.3333)
             == "[local] -1.0 -7.0 82.963 (best c=32.0, g=0.0078125, rate=83.3333)")
     assert (rules.stdout_line("resumed", Cell(None, -7.0), 82.963, Cell(None, -7.0), 82.963)
-            == "[resumed] None -7.0 82.963 (best g=0.0078125, rate=82.963)")
+            == "[resumed] -7.0 82.963 (best g=0.0078125, rate=82.963)")
     assert rules.last_line(best, 83.3333) == "32.0 0.0078125 83.3333"
 
 
@@ -117,5 +117,8 @@ def test_stdout_lines_as_grid_py():
     ("nan,1,1", "finite"),
 ])
 def test_bad_ranges(text, message):
-    with pytest.raises(rules.RangeError, match=message):
-        rules.parse_range("-log2c", text)
+    from svmeval.cli.values import parse_log2_range
+    from svmeval.errors import OptionError
+
+    with pytest.raises(OptionError, match=message):
+        parse_log2_range("-log2c", text)

@@ -27,7 +27,7 @@ from svmeval.errors import (DataFormatError, OptionError, ParameterError, Svmeva
                             show_path)
 from svmeval.io.data import Dataset, read_dataset
 from svmeval.io.predictions import format_predictions, read_predictions
-from svmeval.options import Options, parse_args
+from svmeval.cli.svmeval import Options, parse_args
 from svmeval.params import SvmParams
 
 SMALL = ROOT / "data" / "breast_cancer.scale"
@@ -355,7 +355,7 @@ def test_pos_label_message_tells_close_labels_apart():
 
 
 def test_quiet_silences_numpy_warnings(tmp_path):
-    code = ("import sys, warnings, numpy as np; import svmeval.cli as c\n"
+    code = ("import sys, warnings, numpy as np; import svmeval.cli.svmeval as c\n"
             "import svmeval.summary as m; s = m.summarize\n"
             "def noisy(*a, **k):\n"
             "    np.float64(1) / np.float64(0); warnings.warn('w', RuntimeWarning)\n"
@@ -493,7 +493,10 @@ SVM_TRAIN_USAGE_OPTIONS = """\
 
 
 def test_usage_is_generated_from_the_declarations_with_svm_trains_words():
-    from svmeval.options import SVM_TRAIN_OPTIONS, SVMEVAL_OPTIONS, USAGE, SvmParams
+    from svmeval.cli.options import LONG_OPTIONS, SVM_TRAIN_OPTIONS
+    from svmeval.cli.svmeval import USAGE, SvmParams
+
+    SVMEVAL_OPTIONS = tuple(o for o in LONG_OPTIONS if "svmeval" in o.commands)
 
     assert SVM_TRAIN_USAGE_OPTIONS in USAGE
     # every declared option is in the usage, and the declared svm-train defaults are
@@ -507,15 +510,18 @@ def test_usage_is_generated_from_the_declarations_with_svm_trains_words():
 
 
 def test_every_declared_option_parses(tmp_path):
-    from svmeval.options import SVM_TRAIN_OPTIONS, SVMEVAL_OPTIONS, parse_args
+    from svmeval.cli.options import LONG_OPTIONS, SVM_TRAIN_OPTIONS
+    from svmeval.cli.svmeval import parse_args
 
+    SVMEVAL_OPTIONS = tuple(o for o in LONG_OPTIONS if "svmeval" in o.commands)
     values = {"int": "2", "double": "0.5", "str": "text"}
     for option in SVM_TRAIN_OPTIONS + SVMEVAL_OPTIONS:
         if option.field in ("help", "score", "predictions", "plot", "output", "format",
                             "zero_division", "pos_label", "full"):
             continue  # each checked with its own rules elsewhere
         flag = "-w1" if option.flags == ("-wi",) else option.flags[0]
-        args = [flag] + ([] if option.kind == "flag" else [values[option.kind]])
+        text = "local:1" if option.field == "dask" else values.get(option.kind)
+        args = [flag] + ([] if option.kind == "flag" else [text])
         options = parse_args(args + ["-v", "5", "data"])
         target = options.params if option.svm else options
         if option.field == "weight":
@@ -523,5 +529,5 @@ def test_every_declared_option_parses(tmp_path):
         elif option.field == "nr_fold":
             continue
         else:
-            expected = {"int": 2, "double": 0.5, "str": "text", "flag": True}[option.kind]
+            expected = {"int": 2, "double": 0.5, "str": text, "flag": True}[option.kind]
             assert getattr(target, option.field) == expected, flag

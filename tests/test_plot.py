@@ -60,7 +60,7 @@ def test_curves_need_a_positive_label_for_other_labels():
 matplotlib = pytest.importorskip("matplotlib")
 
 from svmeval import SvmParams, cross_validate, read_dataset, summarize  # noqa: E402
-from svmeval.cli import main  # noqa: E402
+from svmeval.cli.svmeval import main  # noqa: E402
 from svmeval.io.predictions import read_probabilities  # noqa: E402
 from svmeval.report import plot  # noqa: E402
 from svmeval.summary import summarize_predictions  # noqa: E402

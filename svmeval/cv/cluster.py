@@ -55,21 +55,40 @@ def _distributed():
     return distributed
 
 
-_LOCAL = re.compile(r"local(?::(\d+))?\Z")
+_LOCAL = re.compile(r"local(?::([0-9]+))?\Z", re.ASCII)
+_REMOTE = re.compile(r"(?:(tcp|tls)://)?([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]):([0-9]{1,5})\Z",
+                     re.ASCII)
 
 
 def parse_address(address: str) -> tuple[str, int | None]:
-    """``("local", N or None)`` for ``local[:N]``, else ``("remote", None)``; raises
-    :class:`ClusterError` for ``local:0`` or an empty address."""
-    text = str(address).strip()
+    """``("local", N or None)`` for ``local[:N]``, ``("remote", None)`` for a scheduler's
+    ``[tcp://|tls://]HOST:PORT``; anything else raises :class:`ClusterError` with one line.
+
+    A local cluster runs at most one single-threaded worker per core (more would only take
+    turns on the same cores): ``local:N`` above the cores is refused, naming them; a larger
+    cluster is a running scheduler's address."""
+    from .schedule import available_cores
+
+    text = str(address)
     if not text:
         raise ClusterError("--dask needs an address: tcp://HOST:PORT of a scheduler, or local[:N]")
-    match = _LOCAL.match(text)
-    if match:
-        n = match.group(1)
-        if n is not None and int(n) < 1:
-            raise ClusterError(f"--dask {text}: a local cluster needs at least 1 worker")
-        return "local", int(n) if n is not None else None
+    shown = text if text.isprintable() and len(text) <= 60 else ascii(text[:60])
+    if text.startswith("local"):
+        match = _LOCAL.match(text)
+        if match is None:
+            raise ClusterError(f"--dask {shown}: not local or local:N (N a number of workers)")
+        n = None if match.group(1) is None else int(match.group(1))
+        cores = available_cores()
+        if n is not None and not 1 <= n <= cores:
+            raise ClusterError(f"--dask {shown}: a local cluster needs at least 1 worker"
+                               if n < 1 else
+                               f"--dask {shown}: a local cluster runs at most {cores} workers "
+                               f"(the cores here); give a scheduler's address for more")
+        return "local", n
+    match = _REMOTE.match(text)
+    if match is None or not 1 <= int(match.group(3)) <= 65535:
+        raise ClusterError(f"--dask {shown}: not tcp://HOST:PORT of a running scheduler, "
+                           "nor local[:N]")
     return "remote", None
 
 

@@ -25,7 +25,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from ..errors import SvmevalError
+from ..errors import SvmevalError, show_path
 
 #: grid.py's default ranges
 DEFAULT_LOG2C = (-5.0, 15.0, 2.0)
@@ -37,20 +37,6 @@ MAX_VALUES = 1000
 
 class RangeError(SvmevalError):
     """A -log2c / -log2g / --log2p range that is not ``begin,end,step`` with a usable step."""
-
-
-def parse_range(option: str, text: str) -> tuple[float, float, float] | None:
-    """``begin,end,step`` -> three floats; ``null`` -> None. Raises :class:`RangeError`."""
-    if text == "null":
-        return None
-    parts = text.split(",")
-    if len(parts) != 3:
-        raise RangeError(f"{option}: {text!r} is not begin,end,step (or null)")
-    try:
-        begin, end, step = (float(p) for p in parts)
-    except ValueError:
-        raise RangeError(f"{option}: {text!r} is not begin,end,step: numbers needed") from None
-    return check_range(option, (begin, end, step))
 
 
 def check_range(option: str, r) -> tuple[float, float, float]:
@@ -191,6 +177,13 @@ def choose_best(cells, values, greater_is_better: bool = True) -> int | None:
 
 
 # --- the -out file ---------------------------------------------------------------------------
+def shown_value(value: float) -> str:
+    """A cell's value as grid.py's lines carry it: svm-train prints rates with ``%g`` and
+    grid.py writes back the float it read, so every value is shown with six significant
+    digits as Python writes that float (``85.1852``, ``100.0``, ``0.712345``, ``nan``)."""
+    return str(float(f"{value:g}"))
+
+
 def out_line(cell: Cell, value: float) -> str:
     """One ``-out`` line as grid.py writes it (Python's ``str`` of each float)."""
     text = ""
@@ -200,7 +193,19 @@ def out_line(cell: Cell, value: float) -> str:
         text += f"log2g={cell.log2g} "
     if cell.log2p is not None:
         text += f"log2p={cell.log2p} "
-    return text + f"rate={value}\n"
+    return text + f"rate={shown_value(value)}\n"
+
+
+#: the criterion a ``-out`` file holds, on a line of its own that grid.py's reader skips (it
+#: reads only lines with ``rate=``); a file without one holds accuracy, as grid.py's files
+CRITERION_LINE = "# svmeval-grid criterion "
+GRID_PY_CRITERION = "accuracy"
+
+
+def criterion_line(criterion: str) -> str:
+    """The line that opens a new ``-out`` file of ``criterion`` ("" for accuracy: grid.py's
+    files stay byte for byte grid.py's)."""
+    return "" if criterion == GRID_PY_CRITERION else f"{CRITERION_LINE}{criterion}\n"
 
 
 _NUMBER = r"[-+]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|nan|inf)"
@@ -210,9 +215,11 @@ _FIELDS = {name: re.compile(rf"(?<![A-Za-z0-9_]){name}=({_NUMBER})")
 
 def parse_out(text: str) -> dict[Cell, float]:
     """The cells of a ``-out`` file (svmeval-grid's or grid.py's): lines without ``rate=`` are
-    skipped, as grid.py skips them; a cell given twice keeps its last value, its first place."""
+    skipped, as grid.py skips them; a cell given twice keeps its last value, its first place;
+    a last line without its newline (a run stopped while writing it) is left out."""
     cells: dict[Cell, float] = {}
-    for line in text.splitlines():
+    lines = text.split("\n")[:-1]  # the part after the last newline is not a whole line
+    for line in lines:
         found = {name: rx.search(line) for name, rx in _FIELDS.items()}
         if not found["rate"]:
             continue
@@ -221,30 +228,66 @@ def parse_out(text: str) -> dict[Cell, float]:
     return cells
 
 
+def out_criterion(text: str) -> str:
+    """The criterion a ``-out`` file's text records (accuracy where it records none)."""
+    for line in text.split("\n")[:-1]:
+        if line.startswith(CRITERION_LINE):
+            return line[len(CRITERION_LINE):].strip()
+    return GRID_PY_CRITERION
+
+
+#: the most of a file ``-resume`` reads: a million cells' lines and more
+MAX_OUT_BYTES = 64 << 20
+
+
+def read_out_text(path: str) -> str:
+    """A ``-out`` file's text, read up to :data:`MAX_OUT_BYTES` (``-resume /dev/zero`` is
+    refused, not read for ever)."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_OUT_BYTES + 1)
+    except OSError as exc:
+        raise SvmevalError(f"{show_path(path)}: cannot read the file to resume from: "
+                           f"{exc.strerror or exc}") from None
+    if len(data) > MAX_OUT_BYTES:
+        raise SvmevalError(f"{show_path(path)}: more than {MAX_OUT_BYTES >> 20} MB: "
+                           "not a -out file to resume from")
+    return data.decode("utf-8", errors="replace")
+
+
 def read_out(path: str) -> dict[Cell, float]:
     """:func:`parse_out` of a file."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return parse_out(fh.read())
-    except OSError as exc:
-        raise SvmevalError(f"{path}: cannot read the file to resume from: "
-                           f"{exc.strerror or exc}") from None
+    return parse_out(read_out_text(path))
+
+
+def read_resume(path: str, criterion: str) -> dict[Cell, float]:
+    """The cells of a ``-out`` file to resume a search of ``criterion`` from; a file that
+    records another criterion is refused (its values are not comparable)."""
+    text = read_out_text(path)
+    cells = parse_out(text)
+    recorded = out_criterion(text)
+    if cells and recorded != criterion:
+        raise SvmevalError(f"{show_path(path)}: holds {recorded} values; resuming with "
+                           f"--criterion {criterion} would mix the two (give --criterion "
+                           f"{recorded}, or another -out file)")
+    return cells
 
 
 def stdout_line(worker: str, cell: Cell, value: float, best: Cell, best_value: float) -> str:
-    """grid.py's line for a finished cell: ``[local] log2c log2g rate (best c=…, g=…, rate=…)``."""
-    logs = [cell.log2c, cell.log2g] + ([cell.log2p] if cell.log2p is not None else [])
-    text = f"[{worker}] {' '.join(map(str, logs))} {value} (best "
+    """grid.py's line for a finished cell: ``[local] log2c log2g rate (best c=…, g=…, rate=…)``
+    (an axis not searched is left out, as grid.py leaves it)."""
+    logs = [v for v in (cell.log2c, cell.log2g, cell.log2p) if v is not None]
+    text = f"[{worker}] {' '.join(map(str, logs))} {shown_value(value)} (best "
     if cell.log2c is not None:
         text += f"c={2.0 ** best.log2c}, "
     if cell.log2g is not None:
         text += f"g={2.0 ** best.log2g}, "
     if cell.log2p is not None:
         text += f"p={2.0 ** best.log2p}, "
-    return text + f"rate={best_value})"
+    return text + f"rate={shown_value(best_value)})"
 
 
 def last_line(best: Cell, best_value: float) -> str:
     """grid.py's last line: the best C and gamma themselves (not their logs), then the rate."""
     values = [v for v in (best.C, best.gamma, best.p) if v is not None]
-    return f"{' '.join(map(str, values))} {best_value}"
+    return f"{' '.join(map(str, values))} {shown_value(best_value)}"

@@ -35,7 +35,10 @@ class PlotUnavailable(SvmevalError):
 
 def check_path(path: str) -> str:
     """The format of a sheet file from its suffix ("png", "svg", "pdf"), or an error."""
-    suffix = os.path.splitext(path)[1].lower()
+    name = os.path.basename(path)
+    suffix = os.path.splitext(name)[1].lower()
+    if not suffix and name.lower() in SUFFIXES:  # ".png": a suffix with no name before it
+        raise SvmevalError(f"{path}: the picture's file name has nothing before {name}")
     if suffix not in SUFFIXES:
         raise SvmevalError(f"{path}: the picture's name must end in {', '.join(SUFFIXES)}")
     return suffix[1:]

@@ -1,99 +1,122 @@
-"""The command line, thin over the library: parse, call, print; errors become one line and exit 1."""
+"""``svmeval``: svm-train's command line (train, or -v k cross-validation) with svmeval's
+report, and ``--score`` of an existing predictions file. Thin over the library: parse, call,
+print (:mod:`svmeval.cli.runner` turns errors into one line and checks the outputs first)."""
 
 from __future__ import annotations
 
 import os
 import sys
 import warnings
+from dataclasses import dataclass, field, replace
 
 # Only what every run needs is imported here: LIBSVM, numpy, the summaries and the reporters
 # are imported by the functions that use them, so that --help and option errors answer at once
 # and a Ctrl-C while they load is reported as any other.
-from .errors import (
-    ArgumentError,
-    DataFormatError,
-    OptionError,
-    ParameterError,
-    SvmevalError,
-    show_path,
-)
-from .io import output
-from .options import USAGE, Options, parse_args
-from .progress import make_progress
+from ..errors import OptionError, ParameterError, SvmevalError, show_path
+from ..io import output
+from ..params import SvmParams
+from ..progress import make_progress
+from . import runner
+from .options import SVMEVAL, asks_for_help, scan, usage_text
 
 PROG = "svmeval"
+USAGE = usage_text(SVMEVAL)
 
-#: library arguments as the command line spells them
-FLAGS = {"pos_label": "--pos-label", "zero_division": "--zero-division", "repeat": "--repeat",
-         "seed": "--seed", "jobs": "--jobs", "client": "--dask"}
+
+@dataclass(frozen=True)
+class Options:
+    """Everything one svmeval command line asks for."""
+
+    params: SvmParams = field(default_factory=SvmParams)
+    nr_fold: int = 0  # 0: train mode (no -v)
+    quiet: bool = False
+    data_file: str = ""
+    model_file: str | None = None
+    seed: int = 1
+    repeat: int = 1
+    jobs: int | None = None
+    dask: str | None = None
+    pos_label: float | None = None
+    predictions: str | None = None
+    score: str | None = None
+    multilabel: bool = False
+    format: str = "text"
+    digits: int = 4
+    zero_division: float = 0.0
+    output: str | None = None
+    plot: str | None = None
+    full: bool = False
+    help: bool = False
+
+    @property
+    def cross_validation(self) -> bool:
+        return self.nr_fold >= 2
+
+
+def parse_args(argv: list[str]) -> Options:
+    """Parse a command line (without the program name) into :class:`Options`; every problem
+    raises :class:`OptionError`. svm-train's options may come before or after the file names;
+    ``-`` alone is a file (standard input); a long option's value may follow ``=``."""
+    if asks_for_help(argv):
+        return Options(help=True)
+    found = scan(argv, SVMEVAL)
+    try:
+        svm_params = SvmParams(**found.params, weight=tuple(found.weights))
+    except ParameterError as exc:  # pragma: no cover - every value is checked above
+        raise OptionError(str(exc)) from None
+    options = Options(params=svm_params, **found.values)
+    return _check(options, found.positional + (found.rest or []))
+
+
+def _only_with_cv(options: Options) -> list[str]:
+    return [name for name, value in (("--predictions", options.predictions),
+                                     ("--repeat", options.repeat != 1),
+                                     ("--dask", options.dask), ("--output", options.output),
+                                     ("--full", options.full), ("--plot", options.plot))
+            if value]
+
+
+def _check(options: Options, positional: list[str]) -> Options:
+    if not positional:
+        raise OptionError("no data file given")
+    if len(positional) > 2:
+        raise OptionError(f"too many file names: {' '.join(map(show_path, positional))}")
+    data_file = positional[0]
+    model_file = positional[1] if len(positional) == 2 else None
+    if options.score is not None and model_file is not None:
+        raise OptionError("--score takes one data file, not a model file")
+    if options.score is None and not options.cross_validation:
+        if model_file is None:
+            model_file = os.path.basename(data_file) + ".model"
+        used = _only_with_cv(options)
+        if used:
+            raise OptionError(f"{', '.join(used)}: only with -v k (cross-validation) or --score")
+    if options.score is not None and (options.cross_validation or options.predictions
+                                      or options.dask):
+        raise OptionError("--score reports on existing predictions: no -v, no --predictions, "
+                          "no --dask")
+    if options.dask is not None and options.multilabel:
+        raise OptionError("--dask runs single-label cross-validation; not with --multilabel")
+    if options.dask is not None and options.jobs is not None:
+        raise OptionError("--jobs sets the local threads; with --dask the cluster's workers "
+                          "run the folds")
+    return replace(options, data_file=data_file, model_file=model_file)
+
+
+def _parse(argv: list[str]) -> Options | None:
+    options = parse_args(argv)
+    if options.help:
+        return None
+    if options.quiet:  # -q silences numpy's warnings too
+        warnings.simplefilter("ignore")
+    if options.plot:
+        from ..report import plot
+        plot.check_path(options.plot)  # a name it cannot write is refused before the run
+    return options
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    try:
-        options = parse_args(argv)
-    except OptionError as exc:
-        sys.stderr.write(f"{PROG}: {exc}\n{USAGE}")
-        return 1
-    if options.help:
-        options = None
-    elif options.quiet:  # -q silences numpy's warnings too
-        warnings.simplefilter("ignore")
-    return run_reporting_errors(options)
-
-
-def run_reporting_errors(options: Options | None) -> int:
-    """Run, turning every expected error into one line on stderr and an exit status."""
-    try:
-        if options is None:  # --help
-            output.write_outputs([(output.resolve(output.STDOUT, "the usage"), USAGE)])
-            return 0
-        check_outputs(options)  # before any work
-        return run(options)
-    except SvmevalError as exc:
-        return _fail(error_line(exc, PROG))
-    except KeyboardInterrupt:
-        # Folds still training in LIBSVM's C code cannot be stopped from Python, and the
-        # interpreter would wait for them at exit: leave at once. Output files are written only
-        # whole (temporary file + rename), so none is left half-written.
-        _fail(f"{PROG}: interrupted")
-        os._exit(130)
-    except BrokenPipeError:
-        # the reader went away: nothing more to say (nor any more output to flush)
-        with _quietly():
-            sys.stderr.close()
-        return 1
-    finally:
-        _close_bar()
-
-
-def error_line(exc: SvmevalError, prog: str) -> str:
-    """The one line a typed error becomes on the command line (every svmeval command)."""
-    if isinstance(exc, ParameterError):
-        return f"ERROR: {exc}"  # svm-train's words for svm_check_parameter
-    if isinstance(exc, DataFormatError):
-        return str(exc)  # FILE:LINE: reason
-    if isinstance(exc, ArgumentError):  # the library names its argument; say the flag instead
-        gap = "" if exc.argument == "regression" else " "
-        return f"{prog}: {FLAGS.get(exc.argument, exc.argument)}{gap}{exc.message}"
-    return f"{prog}: {exc}"
-
-
-def _fail(message: str) -> int:
-    """One line on stderr (after ending a progress bar's line), exit status 1."""
-    _close_bar()
-    with _quietly():  # a closed or full stderr cannot take the message: the status says it
-        sys.stderr.write(message + "\n")
-        sys.stderr.flush()
-    return 1
-
-
-class _quietly:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, exc, tb):
-        return kind is not None and issubclass(kind, (OSError, ValueError, AttributeError))
+    return runner.main(COMMAND, argv)
 
 
 def outputs_of(options: Options) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -115,28 +138,19 @@ def outputs_of(options: Options) -> tuple[list[tuple[str, str]], list[tuple[str,
 def check_outputs(options: Options) -> list:
     """Every output checked (and refused if it is an input or another output), and standard
     input checked when the data come from it."""
-    if options.data_file == output.STDOUT:
-        output.check_readable_stdin()
-    return output.check_outputs(*outputs_of(options))
-
-
-def _close_bar() -> None:
-    if _BAR is not None:
-        _BAR.close()
+    return runner.check_files(COMMAND, options)
 
 
 def run(options: Options) -> int:
-    from .report import plot
+    from ..report import plot
 
-    if options.plot:
-        plot.check_path(options.plot)  # a name it cannot write is refused before the run
     if options.score is not None:
         return score(options)
-    from . import report
-    from .cv import engine
-    from .io import data
-    from .io.predictions import format_predictions
-    from .summary import summarize
+    from .. import report
+    from ..cv import engine
+    from ..io import data
+    from ..io.predictions import format_predictions
+    from ..summary import summarize
 
     dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
     if options.multilabel:
@@ -146,7 +160,7 @@ def run(options: Options) -> int:
     result = engine.cross_validate(
         dataset, options.params, options.nr_fold, seed=options.seed, repeat=options.repeat,
         jobs=options.jobs, quiet=options.quiet, client=options.dask,
-        progress=_start_bar(make_progress(enabled=not options.quiet)))
+        progress=runner.show_bar(make_progress(enabled=not options.quiet)))
     summary = summarize(result, pos_label=options.pos_label,
                         zero_division=options.zero_division,
                         meta={"data_file": options.data_file})
@@ -159,10 +173,10 @@ def run(options: Options) -> int:
 
 def run_multilabel(options: Options, dataset) -> int:
     """--multilabel -v k: binary-relevance cross-validation."""
-    from . import report
-    from .cv import multilabel
-    from .io.predictions import format_label_set_predictions
-    from .summary import summarize
+    from .. import report
+    from ..cv import multilabel
+    from ..io.predictions import format_label_set_predictions
+    from ..summary import summarize
 
     if not options.cross_validation:
         raise SvmevalError("--multilabel needs -v k (binary-relevance cross-validation)")
@@ -171,7 +185,7 @@ def run_multilabel(options: Options, dataset) -> int:
     result = multilabel.cross_validate_multilabel(
         dataset, options.params, options.nr_fold, seed=options.seed, jobs=options.jobs,
         quiet=options.quiet,
-        progress=_start_bar(make_progress(enabled=not options.quiet, unit="label x fold tasks")))
+        progress=runner.show_bar(make_progress(enabled=not options.quiet, unit="label x fold tasks")))
     summary = summarize(result, zero_division=options.zero_division,
                         meta={"data_file": options.data_file})
     emit(options, report.render(summary, format=options.format, digits=options.digits,
@@ -182,9 +196,9 @@ def run_multilabel(options: Options, dataset) -> int:
 
 
 def score_multilabel(options: Options, dataset) -> int:
-    from . import report
-    from .io.predictions import read_label_set_predictions
-    from .summary import score_label_sets
+    from .. import report
+    from ..io.predictions import read_label_set_predictions
+    from ..summary import score_label_sets
 
     sets = read_label_set_predictions(options.score, expected=dataset.n_samples)
     summary = score_label_sets(
@@ -198,7 +212,7 @@ def score_multilabel(options: Options, dataset) -> int:
 
 def train(options: Options, dataset) -> int:
     """svm-train without -v: train on the whole file and save the model."""
-    from .cv import engine
+    from ..cv import engine
 
     engine.train_and_save(dataset, options.params, options.model_file, seed=options.seed,
                           quiet=options.quiet)
@@ -207,11 +221,11 @@ def train(options: Options, dataset) -> int:
 
 def score(options: Options) -> int:
     """--score: report on an existing predictions file against a data file's labels."""
-    from . import report
-    from .io import data
-    from .io.predictions import read_predictions, read_probabilities
-    from .summary import summarize_predictions
-    from .summary.single import FractionalPredictions
+    from .. import report
+    from ..io import data
+    from ..io.predictions import read_predictions, read_probabilities
+    from ..summary import summarize_predictions
+    from ..summary.single import FractionalPredictions
 
     dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
     if options.multilabel:
@@ -237,21 +251,12 @@ def score(options: Options) -> int:
     return 0
 
 
-_BAR = None  # the progress bar on screen, ended before any message
-
-
-def _start_bar(bar):
-    global _BAR
-    _BAR = bar
-    return bar
-
-
 def draw(options: Options, summary, arrays: dict) -> None:
     """--plot: the figure sheet, after the report; without matplotlib one line says how to
     install it and the run still succeeds."""
     if not options.plot:
         return
-    from .report import plot
+    from ..report import plot
 
     try:
         plot.write_sheet(options.plot, summary, title=plot.sheet_title(
@@ -263,8 +268,11 @@ def draw(options: Options, summary, arrays: dict) -> None:
 
 def emit(options: Options, text: str, *, predictions: str | None = None) -> None:
     """Write the report (and the predictions) where the options say: all whole, or none."""
-    _close_bar()
+    runner.end_bar_line()
     targets = {t.what: t for t in check_outputs(options)}  # again: the files may have changed
     items = [(targets["--predictions"], predictions)] if options.predictions else []
     items.append((targets["-o" if options.output else "the report"], text))
     output.write_outputs(items)
+
+
+COMMAND = runner.Command(PROG, USAGE, _parse, outputs_of, run, usage_after_errors=True)

@@ -1,0 +1,133 @@
+"""``svmeval-compare``: two LIBSVM configurations on the same folds, or McNemar's test of two
+predictions files. Thin over :func:`svmeval.compare.compare` and
+:func:`svmeval.compare.mcnemar_files`; the options come from the one table
+(:mod:`svmeval.cli.options`), and the runner checks every output before any work.
+
+Command line::
+
+    svmeval-compare [options] DATA -- A_OPTIONS -- B_OPTIONS
+    svmeval-compare --mcnemar PRED_A PRED_B DATA
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import OptionError, ParameterError, show_path
+from ..io import output
+from ..params import SvmParams
+from . import runner
+from .options import COMPARE, TRAINING, MisplacedOption, asks_for_help, scan, usage_text
+
+PROG = "svmeval-compare"
+USAGE = usage_text(COMPARE)
+
+
+@dataclass(frozen=True)
+class CompareOptions:
+    """Everything one svmeval-compare command line asks for."""
+
+    files: tuple = ()
+    a: tuple = ()  # A's svm-train options, as given
+    b: tuple = ()
+    params_a: SvmParams = field(default_factory=SvmParams)
+    params_b: SvmParams = field(default_factory=SvmParams)
+    nr_fold: int = 10
+    repeat: int = 10
+    seed: int = 1
+    criterion: str | None = None
+    pos_label: float | None = None
+    zero_division: float = 0.0
+    jobs: int | None = None
+    dask: str | None = None
+    confidence: float = 0.95
+    format: str = "text"
+    output: str | None = None
+    mcnemar: bool = False
+    quiet: bool = True  # LIBSVM's chatter is never shown (-q is accepted)
+
+
+def parse_compare_args(argv: list[str]) -> CompareOptions | None:
+    """The options before the first ``--``, then A's and B's svm-train options (None:
+    ``--help``)."""
+    if asks_for_help(argv):
+        return None
+    head = scan(argv, COMPARE)
+    values = head.values
+    files = tuple(head.positional)
+    if values.get("mcnemar"):
+        if head.rest is not None:
+            raise OptionError("--mcnemar takes two predictions files and a data file, no --")
+        if len(files) != 3:
+            raise OptionError("--mcnemar needs PREDICTIONS_A PREDICTIONS_B data_file")
+        return CompareOptions(files=files, **values)
+    rest = head.rest or []
+    if head.rest is None or rest.count("--") != 1:
+        raise OptionError("give the data file, then -- A's svm-train options -- B's")
+    if len(files) != 1:
+        raise OptionError("give one data file before the first --")
+    if values.get("dask") is not None and values.get("jobs") is not None:
+        raise OptionError("--jobs sets the local threads; with --dask the cluster's workers "
+                          "run the folds")
+    cut = rest.index("--")
+    a, b = tuple(rest[:cut]), tuple(rest[cut + 1:])
+    return CompareOptions(files=files, a=a, b=b, params_a=training_params(a, "A"),
+                          params_b=training_params(b, "B"), **values)
+
+
+def training_params(tokens, which: str) -> SvmParams:
+    """The :class:`~svmeval.params.SvmParams` of svm-train's training options (no file
+    names, no -v, no svmeval options: those go before the first ``--``)."""
+    try:
+        found = scan(list(tokens), TRAINING)
+    except MisplacedOption as exc:
+        raise OptionError(f"{which} options: only svm-train's training options belong there "
+                          f"({exc.flag} is given); -v, --seed, --repeat go before the first "
+                          "--") from None
+    except OptionError as exc:
+        raise OptionError(f"{which} options: {exc}") from None
+    if found.positional or found.rest is not None:
+        stray = found.positional[0] if found.positional else "--"
+        raise OptionError(f"{which} options: {show_path(stray)} is not an option (the data "
+                          "file goes before the first --)")
+    try:
+        return SvmParams(**found.params, weight=tuple(found.weights))
+    except ParameterError as exc:  # pragma: no cover - every value is checked by the table
+        raise OptionError(f"{which} options: {exc}") from None
+
+
+def files_of(o: CompareOptions) -> tuple[list, list]:
+    """``(outputs, inputs)``: the report; the data file (and the predictions files)."""
+    outputs = [("-o", o.output) if o.output else ("the report", output.STDOUT)]
+    if o.mcnemar:
+        inputs = [("predictions file A", o.files[0]), ("predictions file B", o.files[1]),
+                  ("the data file", o.files[2])]
+    else:
+        inputs = [("the data file", o.files[0])]
+    return outputs, inputs
+
+
+def main(argv: list[str] | None = None) -> int:
+    return runner.main(COMMAND, argv)
+
+
+def run(o: CompareOptions) -> int:
+    from ..compare import compare, mcnemar_files
+    from ..report import render
+
+    if o.mcnemar:
+        result = mcnemar_files(*o.files)
+    else:
+        dataset = runner.read_single_label(o.files[0], PROG)
+        result = compare(dataset, o.params_a, o.params_b, o.nr_fold, repeat=o.repeat,
+                         seed=o.seed, criterion=o.criterion, pos_label=o.pos_label,
+                         zero_division=o.zero_division, confidence=o.confidence,
+                         options_a=" ".join(o.a), options_b=" ".join(o.b), jobs=o.jobs,
+                         client=o.dask)
+    text = render(result, format=o.format)
+    targets = runner.check_files(COMMAND, o)  # again: the files may have changed meanwhile
+    output.write_outputs([(targets[0], text)])
+    return 0
+
+
+COMMAND = runner.Command(PROG, USAGE, parse_compare_args, files_of, run)

@@ -1,0 +1,294 @@
+"""``svmeval-grid``: LIBSVM's grid.py command line, over svmeval's cross-validation.
+
+The same options, defaults and output as grid.py (stdout lines, ``-out`` file, ``-resume``), any
+figure as the criterion, every cell's figures on request, and a final model. Thin over
+:func:`svmeval.grid.search.grid_search`; the options come from the one table
+(:mod:`svmeval.cli.options`), and the runner checks every output before any work.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+import sys
+from dataclasses import dataclass, field, replace
+
+from ..errors import OptionError, ParameterError, SvmevalError, show_path
+from ..grid import rules
+from ..io import output
+from ..params import SvmParams
+from ..progress import ProgressBar, _is_terminal
+from . import runner
+from .options import GRID, asks_for_help, scan, usage_text
+
+PROG = "svmeval-grid"
+USAGE = usage_text(GRID)
+
+
+@dataclass(frozen=True)
+class GridOptions:
+    """Everything one svmeval-grid command line asks for."""
+
+    dataset: str = ""
+    params: SvmParams = field(default_factory=SvmParams)
+    log2c: tuple | None = rules.DEFAULT_LOG2C
+    log2g: tuple | None = rules.DEFAULT_LOG2G
+    log2p: tuple | None = None
+    nr_fold: int = 5
+    out: str | None = None
+    png: str | None = None
+    resume: str | None = None
+    criterion: str | None = None  # None: accuracy, mse for -s 3 / -s 4
+    jobs: int | None = None
+    dask: str | None = None
+    seed: int = 1
+    pos_label: float | None = None
+    zero_division: float = 0.0
+    results: str | None = None
+    refit: str | None = None
+    kernel_memory: float | None = None
+    quiet: bool = False
+
+
+_IGNORED = ("svmtrain", "gnuplot", "help")  # grid.py's, read and without effect here
+
+
+def parse_grid_args(argv: list[str]) -> GridOptions | None:
+    """grid.py's command line: options, then the data set as the last argument (None:
+    ``--help``)."""
+    if asks_for_help(argv) or "-help" in argv:
+        return None
+    if not argv:
+        raise OptionError("no data file given")
+    dataset = argv[-1]
+    if dataset.startswith("-") and dataset != "-":
+        raise OptionError("no data file given (the data set is the last argument)")
+    found = scan(argv[:-1], GRID)
+    stray = found.positional + (["--"] + found.rest if found.rest is not None else [])
+    if stray:
+        raise OptionError(f"too many file names: {' '.join(map(show_path, stray))} "
+                          "(the data set is the last argument)")
+    values = dict(found.values)
+    draw = values.pop("gnuplot", None) != "null"
+    for name in _IGNORED:
+        values.pop(name, None)
+    title = os.path.basename(dataset)
+    out = values.pop("out", f"{title}.out")
+    values["out"] = None if out == "null" else out
+    values["png"] = values.get("png", f"{title}.png") if draw else None
+    if values.get("resume") == "":
+        values["resume"] = f"{title}.out"
+    try:
+        params = SvmParams(**found.params, weight=tuple(found.weights))
+    except ParameterError as exc:  # pragma: no cover - every value is checked by the table
+        raise OptionError(str(exc)) from None
+    return _check(GridOptions(dataset=dataset, params=params, **values), found.params)
+
+
+def _check(o: GridOptions, given: dict) -> GridOptions:
+    from ..grid.search import check_criterion, default_criterion
+
+    if o.log2c is None and o.log2g is None:
+        raise OptionError("-log2c and -log2g should not be null simultaneously")
+    for name, axis, flag in (("C", o.log2c, "-c"), ("gamma", o.log2g, "-g"),
+                             ("p", o.log2p, "-p")):
+        if name in given and axis is not None:
+            raise OptionError(f"{flag} is searched: use --log2p" if flag == "-p" else
+                              f"{flag} is searched: use -log2{flag[1]} (or -log2{flag[1]} null)")
+    if o.dask is not None and o.jobs is not None:
+        raise OptionError("--jobs sets the local threads; with --dask the cluster's "
+                          "workers run the folds")
+    if o.results is not None and os.path.splitext(o.results)[1].lower() not in (".csv", ".json"):
+        raise OptionError(f"--results {show_path(o.results)}: the file name must end in .csv "
+                          "or .json")
+    criterion = o.criterion or default_criterion(o.params)
+    check_criterion(criterion)  # unknown names before reading anything
+    return replace(o, criterion=criterion)
+
+
+def files_of(o: GridOptions) -> tuple[list, list]:
+    """``(outputs, inputs)`` of a search: grid.py's lines on standard output, the ``-out``
+    file (appended to when it is the file resumed from), the picture, the results and the
+    model; read: the data set and the file resumed from."""
+    outputs = [("the grid's lines", output.STDOUT)]
+    outputs += [(flag, path) for flag, path in (("-out", o.out), ("-png", o.png),
+                                                ("--results", o.results),
+                                                ("--refit", o.refit)) if path]
+    inputs = [("the data set", o.dataset)]
+    if o.resume and not (o.out and _same_file(o.resume, o.out)):
+        inputs.append(("the -resume file", o.resume))
+    return outputs, inputs
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return runner.main(COMMAND, argv)
+
+
+def run(o: GridOptions) -> int:
+    from ..grid.search import grid_search
+
+    targets = {t.what: t for t in runner.check_files(COMMAND, o)}
+    resume = rules.read_resume(o.resume, o.criterion) if o.resume else {}
+    dataset = runner.read_single_label(o.dataset, PROG)
+    out = _OutFile(targets.get("-out"), append=bool(o.resume), criterion=o.criterion)
+
+    def on_cell(r, best):
+        _clear_line(bar)
+        runner.say(rules.stdout_line("resumed" if r.resumed else "local", r.cell, r.value,
+                                     best.cell, best.value))
+
+    def progress(done, total, best):
+        if bar is not None:
+            bar.best = best
+            bar(done, total)
+
+    bar = None
+    if not o.quiet and _is_terminal(sys.stderr):
+        bar = runner.show_bar(_GridBar(sys.stderr))
+    share = False if o.kernel_memory == 0 else None  # 0 MB: no matrix shared
+    try:
+        result = grid_search(dataset, o.params, log2c=o.log2c, log2g=o.log2g, log2p=o.log2p,
+                             folds=o.nr_fold, criterion=o.criterion, seed=o.seed, jobs=o.jobs,
+                             pos_label=o.pos_label, zero_division=o.zero_division,
+                             resume=resume, kernel_memory=o.kernel_memory or None,
+                             share=share, on_start=out.open, on_cell=on_cell,
+                             on_finish=lambda r: out.write(rules.out_line(r.cell, r.value)),
+                             progress=progress, client=o.dask)
+    finally:
+        out.close()
+    runner.end_bar_line()
+    runner.say(rules.last_line(result.best.cell, result.best.value))
+    _write_after(o, targets, result, dataset)
+    return 0
+
+
+def _write_after(o: GridOptions, targets: dict, result, dataset) -> None:
+    """The picture, the results and the model: all written, or none."""
+    wanted = [flag for flag in ("-png", "--results", "--refit") if flag in targets]
+    if "-png" in wanted and importlib.util.find_spec("matplotlib") is None:
+        from ..grid.plot import INSTALL_HINT
+        runner.fail(f"{PROG}: -png {show_path(o.png)} not drawn: it needs matplotlib "
+                    f"({INSTALL_HINT})")
+        wanted.remove("-png")
+    if not wanted:
+        return
+    with output.atomic_paths([targets[flag] for flag in wanted]) as paths:
+        where = dict(zip(wanted, paths))
+        if "-png" in where:
+            from ..grid.plot import plot_grid
+            plot_grid(result, where["-png"], title=os.path.basename(o.dataset))
+        if "--results" in where:
+            from ..report import render
+            kind = "json" if o.results.lower().endswith(".json") else "csv"
+            with open(where["--results"], "w", encoding="utf-8") as fh:
+                fh.write(render(result, format=kind))
+        if "--refit" in where:
+            from ..cv.engine import train_and_save
+            train_and_save(dataset, result.best_params, where["--refit"], seed=o.seed)
+
+
+class _OutFile:
+    """The ``-out`` file, written as it goes (grid.py's contract): a line per finished cell,
+    flushed. Resuming appends, after cutting a last line that lacks its newline (a run
+    stopped while writing it: that cell is searched again); a new file of a criterion other
+    than accuracy opens with the line that records it."""
+
+    def __init__(self, target, *, append: bool, criterion: str):
+        self.target, self.append, self.criterion = target, append, criterion
+        self.fh = None
+
+    def open(self) -> None:
+        if self.target is None:
+            return
+        path = self.target.real if self.target.real else self.target.path
+        try:
+            if self.target.kind == "fd":
+                self.fh = open(self.target.fd, "w", encoding="utf-8", closefd=False)
+            else:
+                if self.append and self.target.kind in ("file", "inplace"):
+                    _cut_partial_line(path)
+                self.fh = open(path, "a" if self.append else "w", encoding="utf-8")
+            if self.fh.seekable() and self.fh.tell() == 0 or not self.append:
+                self.write(rules.criterion_line(self.criterion))
+        except OSError as exc:
+            raise self._error(exc) from None
+
+    def write(self, line: str) -> None:
+        if self.fh is None or not line:
+            return
+        try:
+            self.fh.write(line)
+            self.fh.flush()
+        except OSError as exc:
+            raise self._error(exc) from None
+
+    def close(self) -> None:
+        if self.fh is not None:
+            fh, self.fh = self.fh, None
+            try:
+                fh.close()
+            except OSError:
+                pass  # what could not be written was reported by write()
+
+    def _error(self, exc: OSError) -> SvmevalError:
+        return output.OutputError(f"-out {show_path(self.target.path)}: cannot write: "
+                                  f"{exc.strerror or exc}")
+
+
+def _cut_partial_line(path: str) -> None:
+    """Cut what follows the last newline of ``path`` (nothing when it ends with one)."""
+    try:
+        with open(path, "rb+") as fh:
+            size = fh.seek(0, os.SEEK_END)
+            keep = size
+            while keep > 0:
+                step = min(keep, 65536)
+                fh.seek(keep - step)
+                chunk = fh.read(step)
+                at = chunk.rfind(b"\n")
+                if at >= 0:
+                    keep = keep - step + at + 1
+                    break
+                keep -= step
+            if keep != size:
+                fh.truncate(keep)
+    except FileNotFoundError:
+        return
+
+
+def _clear_line(bar) -> None:
+    """A stdout line while the bar is drawn on the same terminal: blank the bar's line first
+    (the bar is drawn again on the next progress)."""
+    if bar is not None and bar._open:
+        bar.stream.write("\r\033[K")
+        bar.stream.flush()
+        bar._open = False
+        bar._width = 0
+
+
+class _GridBar(ProgressBar):
+    """The progress bar with the best value so far: ``[####----] 12/110 cells  best 84.07 …``."""
+
+    def __init__(self, stream):
+        super().__init__(stream, unit="cells")
+        self.best = None
+
+    def line(self, done: int, total: int) -> str:
+        text = super().line(done, total)
+        if self.best is None:
+            return text
+        value = self.best.value
+        shown = "undefined" if math.isnan(value) else f"{value:.6g}"
+        head, sep, tail = text.partition("  elapsed")
+        return f"{head}  best {shown}{sep}{tail}"
+
+
+COMMAND = runner.Command(PROG, USAGE, parse_grid_args, files_of, run)

@@ -1,0 +1,156 @@
+"""One runner for every command: parse, check every output, run; errors become one line.
+
+:func:`main` is what each command's ``main`` calls with its :class:`Command`: the options are
+read (an option error is one line, and for svmeval svm-train's usage after it), ``--help``
+writes the usage to standard output (a closed or full standard output is one line too), then
+every output path of the run is checked before any work (:func:`svmeval.io.output.check_outputs`:
+not an input, not another output, through any spelling or link; directories and missing
+parents refused), and the run's typed errors become one line and exit status 1. Ctrl-C ends
+the command at once with status 130; a reader that went away ends it quietly with status 1.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from typing import Callable
+
+from ..errors import ArgumentError, DataFormatError, OptionError, ParameterError, SvmevalError
+from ..io import output
+
+#: library arguments as the command lines spell them
+FLAGS = {"pos_label": "--pos-label", "zero_division": "--zero-division", "repeat": "--repeat",
+         "seed": "--seed", "jobs": "--jobs", "client": "--dask", "criterion": "--criterion",
+         "confidence": "--confidence", "nr_fold": "-v", "folds": "-v",
+         "kernel_memory": "--kernel-memory"}
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command line: its program name, usage, and three functions of its options:
+    ``parse(argv)``, ``files(options) -> (outputs, inputs)`` (each ``(what, path)``) and
+    ``run(options) -> status``."""
+
+    prog: str
+    usage: str
+    parse: Callable
+    files: Callable
+    run: Callable
+    usage_after_errors: bool = False  # svm-train's habit: the usage after an option error
+
+
+class _Bar:
+    current = None  # the progress bar on screen, ended before any message or stdout line
+
+
+def show_bar(bar):
+    """Make ``bar`` the one ended before messages; returns it."""
+    _Bar.current = bar
+    return bar
+
+
+def end_bar_line() -> None:
+    """End a progress bar's line (a message or a stdout line is about to be written)."""
+    bar = _Bar.current
+    if bar is not None:
+        bar.close()
+
+
+def main(command: Command, argv: list[str] | None = None) -> int:
+    """Run ``command`` on ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        try:
+            options = command.parse(argv)
+        except OptionError as exc:
+            usage = f"\n{command.usage.rstrip()}" if command.usage_after_errors else ""
+            return fail(f"{command.prog}: {exc}{usage}")
+        if options is None:  # --help
+            output.write_outputs([(output.resolve(output.STDOUT, "the usage"), command.usage)])
+            return 0
+        check_files(command, options)  # before any work
+        return command.run(options)
+    except SvmevalError as exc:
+        return fail(error_line(exc, command.prog))
+    except KeyboardInterrupt:
+        # Folds still training in LIBSVM's C code cannot be stopped from Python, and the
+        # interpreter would wait for them at exit: leave at once. Output files are written
+        # whole (temporary file + rename), or as they go (-out), so none is left half-written.
+        fail(f"{command.prog}: interrupted")
+        os._exit(130)
+    except BrokenPipeError:
+        # the reader went away: nothing more to say (nor any more output to flush)
+        with _quietly():
+            sys.stderr.close()
+        return 1
+    finally:
+        end_bar_line()
+        _Bar.current = None
+
+
+def check_files(command: Command, options) -> list:
+    """Every output of the run resolved and checked against its inputs and each other."""
+    outputs, inputs = command.files(options)
+    if any(path == output.STDOUT for _, path in inputs):
+        output.check_readable_stdin()
+    return output.check_outputs(outputs, inputs)
+
+
+def error_line(exc: SvmevalError, prog: str) -> str:
+    """The one line a typed error becomes on the command line (every svmeval command)."""
+    if isinstance(exc, ParameterError):
+        return f"ERROR: {exc}"  # svm-train's words for svm_check_parameter
+    if isinstance(exc, DataFormatError):
+        return str(exc)  # FILE:LINE: reason
+    if isinstance(exc, ArgumentError):  # the library names its argument; say the flag instead
+        gap = "" if exc.argument == "regression" else " "
+        return f"{prog}: {FLAGS.get(exc.argument, exc.argument)}{gap}{exc.message}"
+    return f"{prog}: {exc}"
+
+
+def fail(message: str) -> int:
+    """One line on stderr (after ending a progress bar's line), exit status 1."""
+    end_bar_line()
+    with _quietly():  # a closed or full stderr cannot take the message: the status says it
+        sys.stderr.write(message + "\n")
+        sys.stderr.flush()
+    return 1
+
+
+def say(line: str) -> None:
+    """One line on standard output, flushed (grid.py's lines, as they come): a full or closed
+    standard output is one line, not a traceback."""
+    try:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or "closed"
+        with _quietly():  # what could not be written must not be tried again at exit
+            sys.stdout = open(os.devnull, "w")
+        raise output.OutputError(f"standard output: cannot write: {reason}") from None
+
+
+def read_single_label(path: str, prog: str):
+    """The data set of a command that takes one label a sample (svmeval-grid,
+    svmeval-compare): multi-label data are refused with words that fit the command."""
+    from ..io.data import read_dataset
+
+    try:
+        return read_dataset(path)
+    except DataFormatError as exc:
+        if not exc.message.endswith("use --multilabel"):
+            raise
+        message = exc.message[: -len("use --multilabel")]
+        raise DataFormatError(exc.file, exc.line, f"{message}{prog} takes one label a sample "
+                              "(svmeval --multilabel -v k evaluates multi-label data)") from None
+
+
+class _quietly:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        return kind is not None and issubclass(kind, (OSError, ValueError, AttributeError))

@@ -1,0 +1,114 @@
+"""Option values read with svm-train's C rules, strictly: the whole value must be the number.
+
+Every option of every command reads its value through these functions, so the same text means
+the same thing (or is refused with the same words) in svmeval, svmeval-grid and
+svmeval-compare. Each raises :class:`~svmeval.errors.OptionError` naming the flag.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ..errors import OptionError
+from ..params import INT_MAX, INT_MIN
+
+_INT_TEXT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_SHOWN = 40  # characters of a value quoted in a message
+
+
+def shown(text: str) -> str:
+    """A value for a message: quoted and escaped (one line), long values cut."""
+    return repr(text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "...")
+
+
+def parse_c_int(flag: str, text: str, low: int = INT_MIN, high: int = INT_MAX,
+                what: str | None = "a C int") -> int:
+    """An integer option value as C's ``atoi`` reads it, but strict: the whole value must be
+    ``[+-]digits`` in ASCII (Python's ``int()`` also takes ``1_000``, blanks and non-ASCII
+    digits; ``atoi`` stops at them), and it must lie in ``low..high`` (default: C ``int``, the
+    type the value lands in). Raises :class:`OptionError` naming ``flag``."""
+    if not isinstance(text, str) or not _INT_TEXT.fullmatch(text):
+        raise OptionError(f"option {flag}: {shown(str(text))} is not an integer")
+    digits = text.lstrip("+-").lstrip("0")
+    value = int(text) if len(digits) <= 20 else None  # beyond any range checked here
+    if value is None or not low <= value <= high:
+        where = f"{what} holds {low} to {high}" if what else f"{low} to {high}"
+        raise OptionError(f"option {flag}: {shown(text)} is out of range ({where})")
+    return value
+
+
+def parse_c_double(flag: str, text: str) -> float:
+    """A number option value as C's ``strtod``/``atof`` reads it in the C locale (decimal or
+    hexadecimal, ``1e-3``, ``.5``, ``3.``), but strict: the whole value must be the number (no
+    blanks, no ``1_000``, no non-ASCII digits, which Python's ``float()`` takes), and it must be
+    finite (``nan``, ``inf`` and overflowing values are refused). A value that underflows is the
+    double ``strtod`` returns, as ``atof`` gives svm-train."""
+    from ..io._reader import parse_number  # C strtod in the C locale
+
+    if not isinstance(text, str) or not text.isascii():
+        raise OptionError(f"option {flag}: {shown(str(text))} is not a number")
+    value, status = parse_number(text.encode("ascii"))
+    if status == 1:
+        raise OptionError(f"option {flag}: {shown(text)} is not a number")
+    if status == 2 or not math.isfinite(value):
+        raise OptionError(f"option {flag}: {shown(text)} is not a finite number")
+    return value
+
+
+def parse_open_unit(flag: str, text: str) -> float:
+    """A number strictly between 0 and 1 (a confidence level)."""
+    value = parse_c_double(flag, text)
+    if not 0 < value < 1:
+        raise OptionError(f"option {flag}: {shown(text)} is out of range (between 0 and 1, "
+                          "both excluded)")
+    return value
+
+
+def parse_megabytes(flag: str, text: str) -> float:
+    """A memory budget in MB: a number >= 0."""
+    value = parse_c_double(flag, text)
+    if value < 0:
+        raise OptionError(f"option {flag}: {shown(text)} is out of range (0 MB or more)")
+    return value
+
+
+def parse_choice(flag: str, text: str, choices: dict):
+    """One of ``choices``' keys (its value is returned)."""
+    if text not in choices:
+        raise OptionError(f"{flag}: {shown(text)} is not one of {', '.join(choices)}")
+    return choices[text]
+
+
+def parse_log2_range(flag: str, text: str):
+    """``begin,end,step`` (three numbers, each the whole of its part as C's ``strtod`` reads
+    it) or ``null``: grid.py's ranges."""
+    from ..grid.rules import RangeError, check_range
+    from ..io._reader import parse_number
+
+    if text == "null":
+        return None
+    parts = text.split(",")
+    if len(parts) != 3:
+        raise OptionError(f"{flag}: {shown(text)} is not begin,end,step (or null)")
+    numbers = []
+    for part in parts:
+        value, status = parse_number(part.encode("ascii")) if part.isascii() else (0.0, 1)
+        if status == 1:
+            raise OptionError(f"{flag}: {shown(text)} is not begin,end,step: numbers needed")
+        numbers.append(value)  # an overflow is infinite: check_range refuses it
+    try:
+        return check_range(flag, numbers)
+    except RangeError as exc:
+        raise OptionError(str(exc)) from None
+
+
+def parse_dask_address(flag: str, text: str) -> str:
+    """``local[:N]`` (N from 1 to the cores) or a scheduler's ``tcp://HOST:PORT``."""
+    from ..cv.cluster import ClusterError, parse_address
+
+    try:
+        parse_address(text)
+    except ClusterError as exc:
+        raise OptionError(str(exc)) from None
+    return text
