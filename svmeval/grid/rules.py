@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import SvmevalError, show_path
 
@@ -109,6 +109,18 @@ class Cell:
     @property
     def p(self) -> float | None:
         return None if self.log2p is None else 2.0 ** self.log2p
+
+
+def cell_params(base, cell: Cell):
+    """``base`` (an :class:`~svmeval.params.SvmParams`) with the cell's C, gamma and epsilon."""
+    changes = {}
+    if cell.C is not None:
+        changes["C"] = cell.C
+    if cell.gamma is not None:
+        changes["gamma"] = cell.gamma
+    if cell.p is not None:
+        changes["p"] = cell.p
+    return replace(base, **changes)
 
 
 def job_order(log2c, log2g, log2p=None) -> list[Cell]:

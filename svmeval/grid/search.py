@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -21,7 +21,7 @@ from ..cv.checks import CriterionError, check_criterion, default_criterion, kind
 from ..errors import SvmevalError
 from ..params import EPSILON_SVR, SvmParams
 from . import rules
-from .rules import Cell
+from .rules import Cell, cell_params
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,18 +88,6 @@ class GridResult:
         """A pandas DataFrame, one row per (cell, fold) with the cell's figures on that fold."""
         from ..report.frames import grid_frame
         return grid_frame(self)
-
-
-def cell_params(base: SvmParams, cell: Cell) -> SvmParams:
-    """``base`` with the cell's C, gamma and epsilon."""
-    changes = {}
-    if cell.C is not None:
-        changes["C"] = cell.C
-    if cell.gamma is not None:
-        changes["gamma"] = cell.gamma
-    if cell.p is not None:
-        changes["p"] = cell.p
-    return replace(base, **changes)
 
 
 def _summarize(result, pos_label, zero_division):

@@ -108,7 +108,7 @@ def grid_frame(result):
     the cell's ``log2c``, ``log2g``, ``log2p``, ``C``, ``gamma``, ``p``, ``value`` (the
     criterion as the search compared it), ``resumed`` and ``best``; a cell resumed from an
     ``-out`` file is one row with ``fold`` None and its value alone."""
-    from ..grid.search import cell_params
+    from ..grid.rules import cell_params
     _pandas()
     rows = []
     for r in result.cells:
