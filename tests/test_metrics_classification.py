@@ -177,13 +177,15 @@ class TestUndefined:
 
 
 class TestConfusionMatrix:
+    """svmeval's own counts: LIBSVM's labels (doubles, fractional too), ascending."""
+
     def test_rows_true_columns_predicted_ascending(self):
-        m = confusion_matrix([2.5, -1, -1], [-1, 2.5, -1])
+        m = ConfusionCounts().update([2.5, -1, -1], [-1, 2.5, -1]).matrix
         np.testing.assert_array_equal(m, [[1, 1], [1, 0]])
         assert m.dtype == np.int64
 
     def test_labels_add_unseen(self):
-        m = confusion_matrix([1, 2], [1, 1], labels=[3, 2, 1])
+        m = ConfusionCounts([3, 2, 1]).update([1, 2], [1, 1]).matrix
         np.testing.assert_array_equal(m, [[1, 0, 0], [1, 0, 0], [0, 0, 0]])
 
 
@@ -291,9 +293,10 @@ class TestInputErrors:
             (lambda: evaluate([1], [1], zero_division=0.5), "zero_division must be 0, 1 or 'nan'"),
             (lambda: evaluate([1], [1], zero_division="warn"), "zero_division must be"),
             (lambda: evaluate([1], [1], beta=-1), "beta must be a number >= 0"),
-            (lambda: f1_score([1], [1], average="samples"), "average must be one of"),
-            (lambda: f1_score([1, 2, 3], [1, 2, 3]), "average='binary' needs at most two labels"),
-            (lambda: f1_score([0, 2], [0, 2]), "average='binary' needs at most two labels"),
+            (lambda: f1_score([1], [1], average="all"), "average has to be one of"),
+            (lambda: f1_score([1], [1], average="samples"), "Samplewise metrics are not available"),
+            (lambda: f1_score([1, 2, 3], [1, 2, 3]), "Target is multiclass but average='binary'"),
+            (lambda: f1_score([0, 2], [0, 2]), "pos_label=1 is not a valid label"),
             (lambda: fbeta_score([1], [1], beta="x"), "beta must be a number"),
         ],
     )

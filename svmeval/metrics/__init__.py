@@ -3,11 +3,19 @@
 * :mod:`~svmeval.metrics.measures`: the registry of measures (:data:`METRICS`) and averages
   (:data:`AVERAGES`), and the one count -> ratio reduce step;
 * :mod:`~svmeval.metrics.classification`: single-label figures (:func:`evaluate`,
-  :class:`ConfusionCounts` for fold-by-fold counts, scikit-learn style functions);
+  :class:`ConfusionCounts` for fold-by-fold counts);
 * :mod:`~svmeval.metrics.multilabel`: multi-label set figures (:func:`evaluate_multilabel`);
 * :mod:`~svmeval.metrics.ranking`: threshold-free figures from scores (ROC AUC, average
   precision, one-vs-rest, label ranking);
-* :mod:`~svmeval.metrics.regression`: svm-train's mean squared error and squared correlation.
+* :mod:`~svmeval.metrics.regression`: svm-train's mean squared error and squared correlation;
+* the functions named as scikit-learn's (:data:`SKLEARN_CONTRACT`) follow scikit-learn's
+  contract (arguments, defaults, answers, exceptions, warnings as
+  :class:`UndefinedMetricWarning`): :mod:`~svmeval.metrics.setwise` (precision, recall, F),
+  :mod:`~svmeval.metrics.agreement` (accuracy, balanced accuracy, kappa, MCC, confusion
+  matrix), :mod:`~svmeval.metrics.areas` and :mod:`~svmeval.metrics.curves` (ROC AUC, average
+  precision, their curves), :mod:`~svmeval.metrics.label_ranking`; input rules in
+  :mod:`~svmeval.metrics.targets`.  svmeval's own figures above keep an undefined value
+  undefined (NaN) where these return scikit-learn's replacement.
 """
 
 from svmeval.metrics.agreement import (
