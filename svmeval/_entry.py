@@ -86,10 +86,10 @@ def _run(prog: str, module: str) -> None:
     run that saw one ends with 130 whatever came of it.
     """
     _PROG[0] = prog
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when ignored
-        signal.signal(signal.SIGINT, _on_sigint)
-        sys.unraisablehook = _unraisable
-    try:
+    try:  # Python's own handler until svmeval's is in place: its KeyboardInterrupt ends here too
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when ignored
+            sys.unraisablehook = _unraisable
+            signal.signal(signal.SIGINT, _on_sigint)
         closed = _reopen_closed_standard_streams()
         from .io import output  # the first heavy import (numpy)
 
