@@ -166,6 +166,30 @@ def test_ctrl_c_inside_the_bindings_bare_except_is_not_swallowed(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["fake"]
 
 
+# --- out of memory ---------------------------------------------------------------------------
+@pytest.mark.parametrize("owner, cls, attr, stage", [
+    ("svmeval.cv.engine", "CVPlan", "fold_output", "cross-validating"),
+    ("svmeval.summary.single", "", "classification_figures", "computing the figures"),
+])
+def test_a_memory_error_anywhere_is_one_line(tmp_path, owner, cls, attr, stage):
+    """A MemoryError raised inside the run (here where a real allocation would fail) is one
+    line saying what the command was doing, exit 1, no traceback and no output file."""
+    done = python(f"""
+        import importlib, sys
+        mod = importlib.import_module({owner!r})
+        target = getattr(mod, {cls!r}) if {cls!r} else mod
+        def no_memory(*args, **kwargs):
+            raise MemoryError
+        setattr(target, {attr!r}, no_memory)
+        sys.argv = ["svmeval", "-q", "-v", "5", "-o", {str(tmp_path / "r")!r}, {str(SMALL)!r}]
+        from svmeval._entry import main
+        main()
+    """)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == f"svmeval: out of memory while {stage}\n"
+    assert os.listdir(tmp_path) == []
+
+
 # --- standard streams ----------------------------------------------------------------------
 def run_with(args, *, close=(), stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=None):
     def pre():

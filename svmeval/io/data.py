@@ -10,8 +10,9 @@ Labels and values are numbers as C ``strtod`` reads them in the C locale (``+1``
 2^31 - 1, strictly ascending within a line. Lines end in LF or CRLF; blanks (spaces, tabs) around
 tokens and a missing final newline are fine. Anything else -- an empty line, a token that is not
 a number, an index out of order, NaN or infinity (which ``strtod`` accepts and LIBSVM then
-computes garbage with), a value for which ``strtod`` reports ERANGE (overflow, or underflow to a
-subnormal number or zero, which svm-train refuses) -- is a
+computes garbage with), a number for which ``strtod`` reports ERANGE (overflow, or underflow to
+a subnormal number or zero: svm-train refuses such a feature value; such a label it reads, and
+LIBSVM trains it as class 0) -- is a
 :class:`~svmeval.errors.DataFormatError` naming the file, the physical line and the token.
 svm-train silently drops a trailing token without a colon (``# comment``); this reader refuses it.
 
@@ -23,31 +24,20 @@ the Dataset's numpy arrays without a copy.
 
 from __future__ import annotations
 
-import bz2
-import gzip
-import io
-import lzma
 import operator
 import os
-import sys
-import zlib
 from dataclasses import dataclass
-from typing import BinaryIO
 
 import numpy as np
 
 from ..errors import DataFormatError, SvmevalError
+from ._streams import STDIN_NAME, memory_available, open_data, pump
 
-CHUNK_SIZE = 1 << 22  # bytes handed to the parser at a time
+__all__ = ["Dataset", "MAX_LINE_BYTES", "STDIN_NAME", "check_precomputed",
+           "read_dataset"]
+
 MAX_LINE_BYTES = 64 << 20  # the longest line read_dataset accepts by default
-STDIN_NAME = "<stdin>"  # the name of standard input ("-") in a Dataset and in messages
 
-_MAGIC = (
-    (b"\x1f\x8b", "gzip"),
-    (b"BZh", "bzip2"),
-    (b"\xfd7zXZ\x00", "xz"),
-)
-_SUFFIX = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz"}
 _TOKEN_SHOWN = 60  # characters of a token quoted in a message
 
 
@@ -218,11 +208,14 @@ def read_dataset(source: str | os.PathLike, *, multilabel: bool = False,
         raise SvmevalError(f"max_line_bytes must be a positive integer, got {max_line_bytes!r}")
     reader = _reader.Reader(multilabel=multilabel, max_line=min(max_line_bytes, 2**62))
     try:
-        with _open(path, name) as (stream, kind):
-            _pump(stream, reader, name, kind)
+        with open_data(path, name) as (stream, kind):
+            pump(stream, reader, name, kind, memory_available())
         y, indptr, indices, values, max_index, label_indptr, label_values = reader.finish()
     except _reader.ParseError as exc:
         raise DataFormatError(name, exc.args[0], _message(*exc.args[1:])) from None
+    except MemoryError:
+        raise DataFormatError(name, reader.lines or None,
+                              "out of memory while reading the data") from None
     n = len(indptr) // 8 - 1
     if n == 0:
         raise DataFormatError(name, None, "no samples: the file is empty")
@@ -303,98 +296,6 @@ def _load_extension():
     return _reader
 
 
-class _Prefixed(io.RawIOBase):
-    """A stream that yields ``head`` and then the rest of ``stream`` (for sniffing a pipe)."""
-
-    def __init__(self, head: bytes, stream: BinaryIO):
-        self._head = head
-        self._stream = stream
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, b) -> int:
-        if self._head:
-            n = min(len(b), len(self._head))
-            b[:n] = self._head[:n]
-            self._head = self._head[n:]
-            return n
-        data = self._stream.read(len(b))
-        b[: len(data)] = data
-        return len(data)
-
-
-class _open:
-    """Context manager: (binary stream of the decompressed text, compression kind or None)."""
-
-    def __init__(self, path: str, name: str):
-        self.path = path
-        self.name = name
-        self._closers: list = []
-
-    def __enter__(self):
-        path, name = self.path, self.name
-        try:
-            if path == "-":
-                raw = sys.stdin.buffer
-            else:
-                raw = open(path, "rb")
-                self._closers.append(raw)
-            head = raw.read(6)
-            if raw.seekable():
-                raw.seek(-len(head), io.SEEK_CUR)
-                base: BinaryIO = raw
-            else:  # a pipe: put the sniffed bytes back in front
-                base = io.BufferedReader(_Prefixed(head, raw), CHUNK_SIZE)
-        except OSError as exc:
-            self.__exit__(None, None, None)
-            raise DataFormatError(name, None, f"cannot read: {exc.strerror or exc}") from None
-        kind = next((k for magic, k in _MAGIC if head.startswith(magic)), None)
-        if kind is None and path != "-":
-            kind = _SUFFIX.get(os.path.splitext(path)[1].lower())
-        if kind == "gzip":
-            stream = gzip.GzipFile(fileobj=base, mode="rb")
-        elif kind == "bzip2":
-            stream = bz2.BZ2File(base, "rb")
-        elif kind == "xz":
-            stream = lzma.LZMAFile(base, "rb")
-        else:
-            stream = base
-        if stream is not base:
-            self._closers.append(stream)
-        return stream, kind
-
-    def __exit__(self, *exc_info):
-        for c in reversed(self._closers):
-            try:
-                c.close()
-            except Exception:  # noqa: BLE001 - closing after an error must not mask it
-                pass
-        self._closers.clear()
-        return False
-
-
-def _pump(stream: BinaryIO, reader, name: str, kind: str | None) -> None:
-    """Feed the whole stream to the parser chunk by chunk."""
-    buf = bytearray(CHUNK_SIZE)
-    view = memoryview(buf)
-    readinto = getattr(stream, "readinto", None)
-    while True:
-        try:
-            if readinto is not None:
-                n = readinto(view)
-                chunk = view[:n] if n else b""
-            else:  # pragma: no cover - every stream used here has readinto
-                chunk = stream.read(CHUNK_SIZE)
-        except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:
-            if kind is None:
-                raise DataFormatError(name, None, f"cannot read: {exc.strerror or exc}") from None
-            raise DataFormatError(name, None, f"cannot decompress ({kind}): {exc}") from None
-        if not chunk:
-            return
-        reader.feed(chunk)
-
-
 def _show(token: bytes) -> str:
     """A token for a message: printable text as is, other bytes escaped, long tokens cut."""
     out = []
@@ -416,6 +317,12 @@ def _show(token: bytes) -> str:
 _NONFINITE = "is not finite (LIBSVM cannot use NaN or infinity)"
 _RANGE = "is too large for a double"
 _UNDERFLOW = "is too small for a double (strtod underflows; svm-train refuses it)"
+# svm-train checks errno after strtod for feature values only: a label that underflows is read,
+# and LIBSVM's classes are the labels' integer parts (svm_group_classes' (int) cast)
+_LABEL_UNDERFLOW = ("is too small for a double (strtod underflows; svm-train reads it, and "
+                    "LIBSVM, which groups classes by a label's integer part, trains it as "
+                    "class 0)")
+_LABELSET_UNDERFLOW = "is too small for a double (strtod underflows)"
 
 
 def _message(kind: str, token: bytes | None, detail: bytes | None) -> str:
@@ -431,13 +338,13 @@ def _message(kind: str, token: bytes | None, detail: bytes | None) -> str:
         "label_colon": f'label "{t}" is not a number (the line has no label?)',
         "label_nonfinite": f'label "{t}" {_NONFINITE}',
         "label_range": f'label "{t}" {_RANGE}',
-        "label_underflow": f'label "{t}" {_UNDERFLOW}',
+        "label_underflow": f'label "{t}" {_LABEL_UNDERFLOW}',
         "label_comma": f'label "{t}" contains a comma: the file looks multi-label; '
         "use --multilabel",
         "labelset_bad": f'label set "{t}": label "{d}" is not a number',
         "labelset_nonfinite": f'label set "{t}": label "{d}" {_NONFINITE}',
         "labelset_range": f'label set "{t}": label "{d}" {_RANGE}',
-        "labelset_underflow": f'label set "{t}": label "{d}" {_UNDERFLOW}',
+        "labelset_underflow": f'label set "{t}": label "{d}" {_LABELSET_UNDERFLOW}',
         "feature_nocolon": f'{feature} is not of the form idx:val (no ":")',
         "index_missing": f"{feature}: the index before the colon is missing",
         "index_bad": f'{feature}: index "{d}" is not an integer',
