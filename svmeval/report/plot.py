@@ -20,7 +20,7 @@ import os
 
 import numpy as np
 
-from ..errors import SvmevalError
+from ..errors import SvmevalError, show_label
 from ..metrics.curves import precision_recall_curve, roc_curve
 from ..metrics.figures import FIGURES
 from ..metrics.ranking import average_precision_score, roc_auc_score
@@ -59,7 +59,7 @@ def _figure_class():
 
 
 def _label(value: float) -> str:
-    return f"{float(value):g}"
+    return show_label(value)
 
 
 def params_flags(parameters: dict) -> str:
