@@ -78,96 +78,46 @@ class Dataset:
             object.__setattr__(self, "name", str(self.name))
         name = self.name or "<dataset>"
 
-        def fail(line, message):
-            raise DataFormatError(name, line, message)
-
         def array(field, kinds, dtype):
-            value = getattr(self, field)
-            try:
-                a = np.asarray(value)
-            except (ValueError, TypeError) as exc:
-                fail(None, f"Dataset {field}: not an array ({exc})")
-            if a.ndim != 1:
-                fail(None, f"Dataset {field} must be 1-D, got shape {a.shape}")
-            if a.dtype.kind not in kinds and not (a.size == 0 and a.dtype.kind == "f"):
-                fail(None, f"Dataset {field} must hold {'integers' if kinds == 'iu' else 'numbers'}"
-                           f", got dtype {a.dtype}")
-            if kinds == "iu" and a.size and a.dtype.kind == "f":  # an empty float array only
-                fail(None, f"Dataset {field} must hold integers")
-            if a.dtype != dtype:
-                if kinds == "iu" and a.size and (a.min() < np.iinfo(dtype).min
-                                                 or a.max() > np.iinfo(dtype).max):
-                    fail(None, f"Dataset {field} holds values beyond {np.dtype(dtype).name}")
-                a = a.astype(dtype)
+            a = _checked_array(name, field, getattr(self, field), kinds, dtype)
             object.__setattr__(self, field, a)
             return a
 
         indptr = array("indptr", "iu", np.int64)
         indices = array("indices", "iu", np.int32)
         values = array("values", "iuf", np.float64)
+        _check_rows(name, indptr, indices, values)
         n = len(indptr) - 1
-        if n < 1:
-            fail(None, "no samples: the data set is empty")
-        if indptr[0] != 0:
-            fail(None, f"Dataset indptr must start at 0, got {int(indptr[0])}")
-        steps = np.diff(indptr)
-        if (steps < 0).any():
-            fail(int(np.flatnonzero(steps < 0)[0]) + 1, "Dataset indptr decreases here "
-                 "(indptr must be non-decreasing)")
-        if not int(indptr[-1]) == len(indices) == len(values):
-            fail(None, f"Dataset lengths differ: indptr ends at {int(indptr[-1])}, "
-                       f"{len(indices)} indices, {len(values)} values")
-        row_of = None
-        if len(indices):
-            row_of = np.repeat(np.arange(n), steps)
-            if (indices < 0).any():
-                k = int(np.flatnonzero(indices < 0)[0])
-                fail(int(row_of[k]) + 1, f"feature index {int(indices[k])} is negative")
-            ascending = np.diff(indices) > 0
-            ascending |= row_of[1:] != row_of[:-1]  # a new row may start anywhere
-            if not ascending.all():
-                k = int(np.flatnonzero(~ascending)[0]) + 1
-                fail(int(row_of[k]) + 1, f"feature index {int(indices[k])} does not follow "
-                     f"the previous index {int(indices[k - 1])} (indices must be strictly "
-                     "ascending)")
-            finite = np.isfinite(values)
-            if not finite.all():
-                k = int(np.flatnonzero(~finite)[0])
-                fail(int(row_of[k]) + 1, f"feature {int(indices[k])}: value {values[k]} is "
-                     "not finite (LIBSVM cannot use NaN or infinity)")
         max_index = int(indices.max()) if len(indices) else 0
         try:
             n_features = operator.index(self.n_features)
         except TypeError:
-            fail(None, f"Dataset n_features must be an integer, got {self.n_features!r}")
+            raise DataFormatError(name, None, "Dataset n_features must be an integer, got "
+                                              f"{self.n_features!r}") from None
         if not max_index <= n_features <= 2**31 - 1:
-            fail(None, f"Dataset n_features = {n_features} is below the largest feature index "
-                       f"{max_index}" if n_features < max_index else
-                       f"Dataset n_features = {n_features} does not fit a C int")
+            raise DataFormatError(name, None, f"Dataset n_features = {n_features} is below the "
+                                  f"largest feature index {max_index}" if n_features < max_index
+                                  else f"Dataset n_features = {n_features} does not fit a C int")
         object.__setattr__(self, "n_features", int(n_features))
         if (self.label_indptr is None) != (self.label_values is None):
-            fail(None, "Dataset label_indptr and label_values go together (multi-label data)")
+            raise DataFormatError(name, None, "Dataset label_indptr and label_values go together "
+                                              "(multi-label data)")
         if self.label_indptr is not None:
-            lip = array("label_indptr", "iu", np.int64)
-            lv = array("label_values", "iuf", np.float64)
-            if len(lip) != n + 1 or lip[0] != 0 or (np.diff(lip) < 0).any() \
-                    or lip[-1] != len(lv):
-                fail(None, f"Dataset label_indptr must run from 0 to {len(lv)} "
-                           f"(non-decreasing, {n + 1} entries)")
-            if not np.isfinite(lv).all():
-                fail(None, "Dataset label_values must be finite")
+            _check_label_sets(name, n, array("label_indptr", "iu", np.int64),
+                              array("label_values", "iuf", np.float64))
         if self.y is None:
             if self.label_indptr is None:
-                fail(None, "Dataset y is None: labels are needed (or label_indptr and "
-                           "label_values for multi-label data)")
+                raise DataFormatError(name, None, "Dataset y is None: labels are needed (or "
+                                      "label_indptr and label_values for multi-label data)")
             return
         y = array("y", "iuf", np.float64)
         if len(y) != n:
-            fail(None, f"Dataset has {len(y)} labels for {n} samples")
+            raise DataFormatError(name, None, f"Dataset has {len(y)} labels for {n} samples")
         bad = ~np.isfinite(y)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            fail(i + 1, f"label {y[i]} is not finite (LIBSVM cannot use NaN or infinity)")
+            raise DataFormatError(name, i + 1, f"label {y[i]} is not finite (LIBSVM cannot use "
+                                               "NaN or infinity)")
 
     @property
     def n_samples(self) -> int:
@@ -176,6 +126,75 @@ class Dataset:
     @property
     def is_multilabel(self) -> bool:
         return self.label_indptr is not None
+
+
+def _checked_array(name: str, field: str, value, kinds: str, dtype) -> np.ndarray:
+    """A Dataset field as a 1-D array of ``dtype`` (no value changed by the conversion)."""
+    def fail(message):
+        raise DataFormatError(name, None, message)
+
+    try:
+        a = np.asarray(value)
+    except (ValueError, TypeError) as exc:
+        fail(f"Dataset {field}: not an array ({exc})")
+    if a.ndim != 1:
+        fail(f"Dataset {field} must be 1-D, got shape {a.shape}")
+    if a.dtype.kind not in kinds and not (a.size == 0 and a.dtype.kind == "f"):
+        fail(f"Dataset {field} must hold {'integers' if kinds == 'iu' else 'numbers'}"
+             f", got dtype {a.dtype}")
+    if kinds == "iu" and a.size and a.dtype.kind == "f":  # an empty float array only
+        fail(f"Dataset {field} must hold integers")
+    if a.dtype != dtype:
+        if kinds == "iu" and a.size and (a.min() < np.iinfo(dtype).min
+                                         or a.max() > np.iinfo(dtype).max):
+            fail(f"Dataset {field} holds values beyond {np.dtype(dtype).name}")
+        a = a.astype(dtype)
+    return a
+
+
+def _check_rows(name: str, indptr: np.ndarray, indices: np.ndarray, values: np.ndarray) -> None:
+    """The CSR rows as LIBSVM trusts them (the sample at fault named as its line)."""
+    def fail(line, message):
+        raise DataFormatError(name, line, message)
+
+    n = len(indptr) - 1
+    if n < 1:
+        fail(None, "no samples: the data set is empty")
+    if indptr[0] != 0:
+        fail(None, f"Dataset indptr must start at 0, got {int(indptr[0])}")
+    steps = np.diff(indptr)
+    if (steps < 0).any():
+        fail(int(np.flatnonzero(steps < 0)[0]) + 1, "Dataset indptr decreases here "
+             "(indptr must be non-decreasing)")
+    if not int(indptr[-1]) == len(indices) == len(values):
+        fail(None, f"Dataset lengths differ: indptr ends at {int(indptr[-1])}, "
+                   f"{len(indices)} indices, {len(values)} values")
+    if not len(indices):
+        return
+    row_of = np.repeat(np.arange(n), steps)
+    if (indices < 0).any():
+        k = int(np.flatnonzero(indices < 0)[0])
+        fail(int(row_of[k]) + 1, f"feature index {int(indices[k])} is negative")
+    ascending = np.diff(indices) > 0
+    ascending |= row_of[1:] != row_of[:-1]  # a new row may start anywhere
+    if not ascending.all():
+        k = int(np.flatnonzero(~ascending)[0]) + 1
+        fail(int(row_of[k]) + 1, f"feature index {int(indices[k])} does not follow "
+             f"the previous index {int(indices[k - 1])} (indices must be strictly "
+             "ascending)")
+    finite = np.isfinite(values)
+    if not finite.all():
+        k = int(np.flatnonzero(~finite)[0])
+        fail(int(row_of[k]) + 1, f"feature {int(indices[k])}: value {values[k]} is "
+             "not finite (LIBSVM cannot use NaN or infinity)")
+
+
+def _check_label_sets(name: str, n: int, lip: np.ndarray, lv: np.ndarray) -> None:
+    if len(lip) != n + 1 or lip[0] != 0 or (np.diff(lip) < 0).any() or lip[-1] != len(lv):
+        raise DataFormatError(name, None, f"Dataset label_indptr must run from 0 to {len(lv)} "
+                                          f"(non-decreasing, {n + 1} entries)")
+    if not np.isfinite(lv).all():
+        raise DataFormatError(name, None, "Dataset label_values must be finite")
 
 
 def read_dataset(source: str | os.PathLike, *, multilabel: bool = False,
