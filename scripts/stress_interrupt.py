@@ -62,7 +62,8 @@ def write_data(path: Path, n: int = 6000, seed: int = 0) -> None:
 def startup_only(stderr: str, script: str) -> bool:
     """A KeyboardInterrupt (or a fatal error) inside Python's start-up or the console
     script's generated lines, before any svmeval code ran."""
-    if stderr.startswith(("Fatal Python error: init_import_site", "Could not import runpy module")):
+    # Python's own initialisation failing (init_sys_streams, init_import_site, ...)
+    if stderr.startswith(("Fatal Python error: init_", "Could not import runpy module")):
         return True
     frames = re.findall(r'File "([^"]+)"', stderr)
     return (stderr.startswith("Traceback") and stderr.rstrip().endswith("KeyboardInterrupt")

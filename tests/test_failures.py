@@ -52,7 +52,8 @@ def interrupted_inside_python(stderr: str, wrapper: str | None = None) -> bool:
     """Ctrl-C hit Python's own start-up, before any svmeval code could run: the site module
     or runpy failing to load (a fatal error of the interpreter), or a traceback whose every
     frame is the interpreter's frozen code or the console script's generated wrapper."""
-    if stderr.startswith(("Fatal Python error: init_import_site", "Could not import runpy module")):
+    # Python's own initialisation failing (init_sys_streams, init_import_site, ...)
+    if stderr.startswith(("Fatal Python error: init_", "Could not import runpy module")):
         return True
     frames = re.findall(r'File "([^"]+)"', stderr)
     return (stderr.startswith("Traceback") and stderr.rstrip().endswith("KeyboardInterrupt")
