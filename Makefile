@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-DEPS   := pyproject.toml setup.py svmeval/_version.py $(wildcard svmeval/io/*.c svmeval/cv/*.c)
+DEPS   := pyproject.toml setup.py svmeval/_version.py $(wildcard svmeval/io/*.c svmeval/cv/*.c svmeval/metrics/*.c)
 
 # pip works quietly: the output of each pip run goes to $(PIPLOG), shown only when pip fails.
 PIPLOG := $(VENV)/pip.log
@@ -34,4 +34,4 @@ bench: $(VENV)/.test
 	$(PY) scripts/bench_cv.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info svmeval/io/*.so svmeval/cv/*.so
+	rm -rf $(VENV) build *.egg-info svmeval/io/*.so svmeval/cv/*.so svmeval/metrics/*.so

@@ -1,12 +1,14 @@
 """Build configuration for svmeval's compiled parts (metadata lives in pyproject.toml).
 
-Two extensions, both using only the CPython C API (no numpy headers), so a C compiler is all a
+Three extensions, all using only the CPython C API (no numpy headers), so a C compiler is all a
 build needs:
 
 * ``svmeval.io._reader``: the LIBSVM-format parser behind ``svmeval.io.data``;
 * ``svmeval.cv._kernel``: whole kernel matrices with LIBSVM's own arithmetic (the shared kernel
   of ``svmeval.cv.kernel``). It is compiled without floating-point contraction: a fused
   multiply-add would round differently from LIBSVM's separate multiply and add.
+* ``svmeval.metrics._ovo``: class scores from one-vs-one decision values, any number of classes
+  (``svmeval.metrics.ovo``), bit for bit the numpy formula's: also without contraction.
 """
 
 import sys
@@ -24,6 +26,11 @@ setup(
         Extension(
             "svmeval.cv._kernel",
             sources=["svmeval/cv/_kernel.c"],
+            extra_compile_args=NO_CONTRACTION,
+        ),
+        Extension(
+            "svmeval.metrics._ovo",
+            sources=["svmeval/metrics/_ovo.c"],
             extra_compile_args=NO_CONTRACTION,
         ),
     ]

@@ -7,6 +7,7 @@ How to run (from the project root, after ``make test`` or ``pip install -e '.[te
     .venv/bin/python scripts/bench_cv.py --quick    # smaller subsets, about a minute
     .venv/bin/python scripts/bench_cv.py --sets a9a,dna
     make bench                                      # the full run
+    .venv/bin/python scripts/bench_cv.py --classes  # k = 100, 300, 1000 classes (bench_classes)
 
 Data: the public LIBSVM sets in ``../shared/data`` (a9a and ijcnn1.t are cut to their first rows,
 ijcnn1.t.bz2 is decompressed, into a temporary directory). Every contender runs 5-fold
@@ -232,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer, smaller data sets")
     ap.add_argument("--sets", help="comma-separated subset of " + ",".join(SETS))
+    ap.add_argument("--classes", nargs="?", const="100,300,1000", metavar="K[,K...]",
+                    help="many classes against svm-train instead (default 100,300,1000)")
     ap.add_argument("--child", nargs=4, metavar=("KIND", "FILE", "OUT", "NFEAT"),
                     help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -239,6 +242,9 @@ def main(argv: list[str] | None = None) -> int:
         kind, path, out, nfeat = args.child
         child(kind, path, out, int(nfeat))
         return 0
+    if args.classes:
+        import bench_classes  # scripts/bench_classes.py, beside this file
+        return bench_classes.main([int(k) for k in args.classes.split(",")])
     if not DATA.is_dir():
         print(f"{DATA} is absent: the benchmark reads the shared LIBSVM data sets", file=sys.stderr)
         return 1

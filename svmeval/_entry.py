@@ -63,6 +63,32 @@ def _interrupted() -> None:
     os._exit(INTERRUPTED)
 
 
+#: what a command was doing, by the svmeval module whose frame was innermost (longest prefix)
+_STAGES = (("svmeval.io.data", "reading the data"), ("svmeval.io._streams", "reading the data"),
+           ("svmeval.io", "writing the output"), ("svmeval.cv", "cross-validating"),
+           ("svmeval.metrics", "computing the figures"), ("svmeval.summary", "computing the figures"),
+           ("svmeval.report", "writing the report"), ("svmeval.grid", "searching the grid"),
+           ("svmeval", "running"))
+
+
+def _out_of_memory(tb) -> int:
+    """One line for a MemoryError, naming what the command was doing; status 1."""
+    stage = "running"
+    while tb is not None:
+        module = tb.tb_frame.f_globals.get("__name__", "")
+        for prefix, what in _STAGES:
+            if module == prefix or module.startswith(prefix + "."):
+                stage = what
+                break
+        tb = tb.tb_next
+    try:
+        sys.stderr.write(f"{_PROG[0]}: out of memory while {stage}\n")
+        sys.stderr.flush()
+    except BaseException:  # pragma: no cover - a closed stderr
+        pass
+    return 1
+
+
 def main() -> None:
     """``svmeval`` and ``python -m svmeval``."""
     _run("svmeval", "svmeval.cli.svmeval")
@@ -86,10 +112,10 @@ def _run(prog: str, module: str) -> None:
     run that saw one ends with 130 whatever came of it.
     """
     _PROG[0] = prog
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when ignored
-        signal.signal(signal.SIGINT, _on_sigint)
-        sys.unraisablehook = _unraisable
-    try:
+    try:  # Python's own handler until svmeval's is in place: its KeyboardInterrupt ends here too
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when ignored
+            sys.unraisablehook = _unraisable
+            signal.signal(signal.SIGINT, _on_sigint)
         closed = _reopen_closed_standard_streams()
         from .io import output  # the first heavy import (numpy)
 
@@ -106,6 +132,8 @@ def _run(prog: str, module: str) -> None:
                 pass
     except KeyboardInterrupt:
         _interrupted()
+    except MemoryError as exc:
+        status = _out_of_memory(exc.__traceback__)
     except SystemExit as exc:  # pragma: no cover - sys.exit() somewhere below
         status = exc.code if isinstance(exc.code, int) else 1
     except BaseException:

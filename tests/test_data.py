@@ -15,7 +15,7 @@ import pytest
 
 from conftest import DATA, HAVE_SHARED, data_set, data_sets, shared_file
 
-from svmeval.io import data as data_mod
+from svmeval.io import _streams
 from svmeval.io.data import Dataset, read_dataset
 from svmeval.errors import DataFormatError
 
@@ -127,7 +127,7 @@ def test_long_lines_and_chunk_boundaries(tmp_path, monkeypatch):
     content = ("\r\n".join(lines)).encode()
     expected = read(tmp_path, content)
     for chunk in (1, 2, 7, 4096):
-        monkeypatch.setattr(data_mod, "CHUNK_SIZE", chunk)
+        monkeypatch.setattr(_streams, "CHUNK_SIZE", chunk)
         ds = read(tmp_path, content)
         assert np.array_equal(ds.y, expected.y)
         assert np.array_equal(ds.indptr, expected.indptr)
@@ -139,7 +139,7 @@ def test_long_lines_and_chunk_boundaries(tmp_path, monkeypatch):
 
 
 def test_error_line_number_after_many_chunks(tmp_path, monkeypatch):
-    monkeypatch.setattr(data_mod, "CHUNK_SIZE", 13)
+    monkeypatch.setattr(_streams, "CHUNK_SIZE", 13)
     p = write(tmp_path, b"1 1:1 2:2\n" * 999 + b"1 1:1 2:x\n1 1:1\n")
     with pytest.raises(DataFormatError) as err:
         read_dataset(p)

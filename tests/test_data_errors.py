@@ -14,6 +14,8 @@ from svmeval.errors import DataFormatError
 NONFINITE = "is not finite (LIBSVM cannot use NaN or infinity)"
 RANGE = "is too large for a double"
 UNDERFLOW = "is too small for a double (strtod underflows; svm-train refuses it)"
+LABEL_UNDERFLOW = ("is too small for a double (strtod underflows; svm-train reads it, and LIBSVM, "
+                   "which groups classes by a label's integer part, trains it as class 0)")
 ASCENDING = "(indices must be strictly ascending)"
 
 # (id, content, line, message)
@@ -57,7 +59,8 @@ CASES = [
     ("value-underflow", b"1 3:1e-400\n", 1, f'feature "3:1e-400": value "1e-400" {UNDERFLOW}'),
     ("value-subnormal", b"1 3:4.9e-324\n", 1,
      f'feature "3:4.9e-324": value "4.9e-324" {UNDERFLOW}'),
-    ("label-underflow", b"-1e-400\n", 1, f'label "-1e-400" {UNDERFLOW}'),
+    ("label-underflow", b"-1e-400\n", 1, f'label "-1e-400" {LABEL_UNDERFLOW}'),
+    ("label-subnormal", b"1 1:1\n4.9e-324 1:2\n", 2, f'label "4.9e-324" {LABEL_UNDERFLOW}'),
     ("value-nul", b"1 1:2\x00\n", 1, 'feature "1:2\\x00": value "2\\x00" is not a number'),
     ("cr-inside-line", b"1 1:2\r2 1:3\r\n", 1,
      'feature "1:2\\r2": value "2\\r2" is not a number'),
@@ -76,7 +79,7 @@ MULTILABEL_CASES = [
     ("labelset-nan", b"1,nan 1:3\n", 1, f'label set "1,nan": label "nan" {NONFINITE}'),
     ("labelset-overflow", b"1e400 1:3\n", 1, f'label set "1e400": label "1e400" {RANGE}'),
     ("labelset-underflow", b"2,1e-400\n", 1,
-     f'label set "2,1e-400": label "1e-400" {UNDERFLOW}'),
+     f'label set "2,1e-400": label "1e-400" is too small for a double (strtod underflows)'),
     ("labelset-then-bad-feature", b"1,2 3:x\n", 1, 'feature "3:x": value "x" is not a number'),
     ("labelset-empty-line", b"1,2 3:1\n\n", 2, "empty line (each line must hold a label)"),
 ]
@@ -198,3 +201,66 @@ def test_precomputed_dataset_built_by_hand():
         n_features=1, name="mem",
     )
     check_precomputed(ds)
+
+
+def test_a_subnormal_label_is_what_the_message_says_to_libsvm(tmp_path):
+    """The oracle: LIBSVM's own training and cross-validation (svm-train's C code, through the
+    official bindings) given the label svm-train's reader keeps (it checks no errno for a
+    label). LIBSVM trains it as class 0: its rows are predicted 0, never the label itself, so
+    svm-train's accuracy counts them wrong, as the message says."""
+    import ctypes
+
+    svm = pytest.importorskip("libsvm.svm")
+    tiny = 4.9e-324
+    assert 0 < tiny < np.finfo(float).tiny  # subnormal
+    y = [1.0, 2.0, 3.0, tiny] * 10
+    x = [{1: float(c), 2: 0.5 * c} for c in (1, 2, 3, 4)] * 10  # four well-separated points
+    prob = svm.svm_problem(y, x)
+    param = svm.svm_parameter("-q -c 10 -g 0.5")
+    model = svm.libsvm.svm_train(prob, param)
+    labels = (ctypes.c_int * 4)()
+    svm.libsvm.svm_get_labels(model, labels)
+    assert sorted(labels[:]) == [0, 1, 2, 3]  # the subnormal label became class 0
+    target = (ctypes.c_double * len(y))()
+    svm.libsvm.svm_cross_validation(prob, param, 5, target)
+    predicted = np.array(target[:])
+    assert (predicted[3::4] == 0.0).all() and tiny not in predicted
+    np.testing.assert_array_equal(predicted[np.array(y) != tiny], np.array(y)[np.array(y) != tiny])
+    assert np.mean(predicted == np.array(y)) == 0.75  # svm-train's accuracy: that class wrong
+    p = tmp_path / "tiny"
+    p.write_text("".join(f"{label!r} 1:{row[1]} 2:{row[2]}\n" for label, row in zip(y, x)))
+    with pytest.raises(DataFormatError, match="trains it as class 0"):
+        read_dataset(p)
+
+
+def gzip_bomb(path: Path, gib: float) -> Path:
+    """A gzip file of ``gib`` GiB of short valid lines: one compressed member, repeated."""
+    block = b"1 1:1\n" * 699050  # 4 MiB of lines
+    member = gzip.compress(block, compresslevel=9)
+    path.write_bytes(member * int(gib * (1 << 30) / len(block)))
+    return path
+
+
+def test_a_gzip_bomb_of_short_lines_is_one_line_naming_the_file(tmp_path):
+    """3 GiB of valid lines under a 2 GiB address-space limit: one line, not a MemoryError."""
+    import os
+    import resource
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    bomb = gzip_bomb(tmp_path / "bomb.gz", 3)
+    limit = 2 << 30
+
+    def pre():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    done = subprocess.run([sys.executable, "-m", "svmeval", "-q", "-v", "5", str(bomb)],
+                          capture_output=True, text=True, preexec_fn=pre, timeout=1800,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 1 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr[-3000:]
+    assert lines[0].startswith(f"{bomb}:")  # FILE:LINE: message
+    assert "the data need more memory than is available" in lines[0]

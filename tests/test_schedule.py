@@ -223,28 +223,31 @@ def test_interrupt_cancels_pending_tasks_and_stops_running_ones():
     waits for it."""
     import signal
 
-    release = threading.Event()
-    started, wrote = [], []
+    release, both = threading.Event(), threading.Event()
+    started, back, wrote = [], [], []
 
     def task(i):
         def run(share):
             started.append(i)
-            release.wait(10)  # "inside LIBSVM"
+            if len(started) == 2:
+                both.set()
+            release.wait()  # "inside LIBSVM" until the test lets it go
+            back.append(i)
             schedule.check_cancelled()
             wrote.append(i)
         return run
 
     main = threading.main_thread().ident
-    timer = threading.Timer(0.3, signal.pthread_kill, (main, signal.SIGINT))
-    timer.start()
-    t0 = time.monotonic()
+    # Ctrl-C once both tasks are inside "LIBSVM": an event, not a delay
+    ctrl_c = threading.Thread(target=lambda: both.wait() and signal.pthread_kill(main, signal.SIGINT))
+    ctrl_c.start()
     with pytest.raises(KeyboardInterrupt):
         run_tasks([task(i) for i in range(6)], jobs=2, cores=2)
-    assert time.monotonic() - t0 < 5
+    assert back == []  # raised while both tasks were still inside, not when they ended
     assert sorted(started) == [0, 1]
     release.set()
     schedule.wait_abandoned()
-    time.sleep(0.05)
+    assert sorted(back) == [0, 1]
     assert wrote == [] and sorted(started) == [0, 1]
     # a later run is not affected
     rec = Recorder(4)

@@ -16,7 +16,8 @@ import numpy as np
 from . import _libsvm
 from ..metrics.classification import ConfusionCounts
 from ..metrics.regression import regression_report
-from ..metrics.scores import class_ranking, ovr_scores_from_ovo
+from ..metrics.ovo import class_scores
+from ..metrics.scores import class_ranking
 from .folds import Folds, group_classes, libsvm_folds
 from ..params import SvmParams
 
@@ -34,7 +35,7 @@ class CVResult:
 
     ``scores``: per sample and class, the score the ranking figures use: for two classes the
     decision value towards each class (``d``, ``-d``); for more, one-vs-rest scores from the
-    one-vs-one values (:func:`~svmeval.cv.scores.ovr_scores_from_ovo`); None for regression.
+    one-vs-one values (:func:`~svmeval.metrics.scores.ovr_scores_from_ovo`); None for regression.
     ``decision_values``: kept for two classes, regression and one-class (one column), and for
     more classes only with ``keep_decision_values=True`` (n x k(k-1)/2 values), else None.
     ``repeats``: with ``repeat`` > 1, one :class:`Repetition` per further repetition (its
@@ -97,28 +98,20 @@ def libsvm_label_order(y: np.ndarray) -> np.ndarray:
 
 
 def _pair_map(model_labels: np.ndarray, labels: np.ndarray):
-    """For each canonical pair (i<j) of ``labels``: the model's pair column and its sign."""
-    pos = {float(lab): k for k, lab in enumerate(model_labels)}
-    model_pairs = {}
-    col = 0
-    for a in range(len(model_labels)):
-        for b in range(a + 1, len(model_labels)):
-            model_pairs[(a, b)] = col
-            col += 1
-    cols, signs = [], []
-    for i in range(len(labels)):
-        for j in range(i + 1, len(labels)):
-            a, b = pos.get(float(labels[i])), pos.get(float(labels[j]))
-            if a is None or b is None:
-                cols.append(-1)
-                signs.append(np.nan)
-            elif a < b:
-                cols.append(model_pairs[(a, b)])
-                signs.append(1.0)
-            else:
-                cols.append(model_pairs[(b, a)])
-                signs.append(-1.0)
-    return np.array(cols, dtype=np.int64), np.array(signs)
+    """For each canonical pair (i<j) of ``labels``: the model's pair column and its sign
+    (column -1 and sign NaN where the model lacks a class). Vectorised: k(k-1)/2 pairs."""
+    where = {float(lab): k for k, lab in enumerate(model_labels)}
+    pos = np.array([where.get(float(lab), -1) for lab in labels], dtype=np.int64)
+    i, j = np.triu_indices(len(labels), 1)  # canonical pairs in lexicographic order
+    a, b = pos[i], pos[j]
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    m = len(model_labels)
+    cols = lo * (2 * m - lo - 1) // 2 + (hi - lo - 1)  # the model's column of pair (lo, hi)
+    signs = np.where(a < b, 1.0, -1.0)
+    missing = (a < 0) | (b < 0)
+    cols[missing] = -1
+    signs[missing] = np.nan
+    return cols, signs
 
 
 #: the most one-vs-one decision values a fold predicts at once (test rows are predicted in
@@ -216,21 +209,26 @@ class CVPlan:
         if not self.classification:
             out.decision_values[part] = dec
             return
+        if probs is not None:
+            where = {float(lab): k for k, lab in enumerate(model.labels)}
+            for c, lab in enumerate(self.labels):
+                k = where.get(float(lab))
+                out.probabilities[part, c] = probs[:, k] if k is not None else 0.0
+        m = len(self.labels)
+        if out.scores is not None and m > 2:  # from the model's own columns, in one C pass
+            where = {float(lab): a for a, lab in enumerate(model.labels)}
+            class_scores(dec, [where.get(float(lab), -1) for lab in self.labels],
+                         len(model.labels), out=out.scores[part])
+        if out.decision_values is None and m > 2:
+            return  # the n x k(k-1)/2 values in canonical order are not wanted
         if dec.shape[1]:
             dec = dec[:, np.where(cols < 0, 0, cols)] * signs
         else:  # a fold with one class: no pair was trained
             dec = np.full((len(rows), len(cols)), np.nan)
         if out.decision_values is not None:
             out.decision_values[part] = dec
-        if out.scores is not None:
-            m = len(self.labels)
-            out.scores[part] = (np.column_stack((dec[:, 0], -dec[:, 0])) if m == 2
-                                else ovr_scores_from_ovo(dec, m))
-        if probs is not None:
-            where = {float(lab): k for k, lab in enumerate(model.labels)}
-            for c, lab in enumerate(self.labels):
-                k = where.get(float(lab))
-                out.probabilities[part, c] = probs[:, k] if k is not None else 0.0
+        if out.scores is not None and m == 2:
+            out.scores[part] = np.column_stack((dec[:, 0], -dec[:, 0]))
 
     def result(self) -> CVResult:
         return CVResult(y_true=self.problem.y.copy(), y_pred=self.y_pred,

@@ -617,6 +617,18 @@ Reader_get_lines(Reader *r, void *closure)
     return PyLong_FromSsize_t(r->line);
 }
 
+/* bytes held: the arrays' capacities and the carried line (what a bound on memory counts) */
+static PyObject *
+Reader_get_held(Reader *r, void *closure)
+{
+    Buf *bufs[] = {&r->y, &r->lab_indptr, &r->lab_values, &r->indptr, &r->indices, &r->values};
+    Py_ssize_t held = r->carry_cap;
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        if (bufs[i]->ba)
+            held += PyByteArray_GET_SIZE(bufs[i]->ba);
+    return PyLong_FromSsize_t(held);
+}
+
 static PyMethodDef Reader_methods[] = {
     {"feed", (PyCFunction)Reader_feed, METH_O,
      "feed(data): parse the complete lines in data (any bytes-like object); an incomplete last "
@@ -629,6 +641,8 @@ static PyMethodDef Reader_methods[] = {
 
 static PyGetSetDef Reader_getset[] = {
     {"lines", (getter)Reader_get_lines, NULL, "physical lines parsed so far", NULL},
+    {"held", (getter)Reader_get_held, NULL, "bytes held by the arrays and the carried line",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

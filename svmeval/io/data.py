@@ -10,8 +10,9 @@ Labels and values are numbers as C ``strtod`` reads them in the C locale (``+1``
 2^31 - 1, strictly ascending within a line. Lines end in LF or CRLF; blanks (spaces, tabs) around
 tokens and a missing final newline are fine. Anything else -- an empty line, a token that is not
 a number, an index out of order, NaN or infinity (which ``strtod`` accepts and LIBSVM then
-computes garbage with), a value for which ``strtod`` reports ERANGE (overflow, or underflow to a
-subnormal number or zero, which svm-train refuses) -- is a
+computes garbage with), a number for which ``strtod`` reports ERANGE (overflow, or underflow to
+a subnormal number or zero: svm-train refuses such a feature value; such a label it reads, and
+LIBSVM trains it as class 0) -- is a
 :class:`~svmeval.errors.DataFormatError` naming the file, the physical line and the token.
 svm-train silently drops a trailing token without a colon (``# comment``); this reader refuses it.
 
@@ -23,31 +24,20 @@ the Dataset's numpy arrays without a copy.
 
 from __future__ import annotations
 
-import bz2
-import gzip
-import io
-import lzma
 import operator
 import os
-import sys
-import zlib
 from dataclasses import dataclass
-from typing import BinaryIO
 
 import numpy as np
 
 from ..errors import DataFormatError, SvmevalError
+from ._streams import STDIN_NAME, memory_available, open_data, pump
 
-CHUNK_SIZE = 1 << 22  # bytes handed to the parser at a time
+__all__ = ["Dataset", "MAX_LINE_BYTES", "STDIN_NAME", "check_precomputed",
+           "read_dataset"]
+
 MAX_LINE_BYTES = 64 << 20  # the longest line read_dataset accepts by default
-STDIN_NAME = "<stdin>"  # the name of standard input ("-") in a Dataset and in messages
 
-_MAGIC = (
-    (b"\x1f\x8b", "gzip"),
-    (b"BZh", "bzip2"),
-    (b"\xfd7zXZ\x00", "xz"),
-)
-_SUFFIX = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz"}
 _TOKEN_SHOWN = 60  # characters of a token quoted in a message
 
 
@@ -88,96 +78,46 @@ class Dataset:
             object.__setattr__(self, "name", str(self.name))
         name = self.name or "<dataset>"
 
-        def fail(line, message):
-            raise DataFormatError(name, line, message)
-
         def array(field, kinds, dtype):
-            value = getattr(self, field)
-            try:
-                a = np.asarray(value)
-            except (ValueError, TypeError) as exc:
-                fail(None, f"Dataset {field}: not an array ({exc})")
-            if a.ndim != 1:
-                fail(None, f"Dataset {field} must be 1-D, got shape {a.shape}")
-            if a.dtype.kind not in kinds and not (a.size == 0 and a.dtype.kind == "f"):
-                fail(None, f"Dataset {field} must hold {'integers' if kinds == 'iu' else 'numbers'}"
-                           f", got dtype {a.dtype}")
-            if kinds == "iu" and a.size and a.dtype.kind == "f":  # an empty float array only
-                fail(None, f"Dataset {field} must hold integers")
-            if a.dtype != dtype:
-                if kinds == "iu" and a.size and (a.min() < np.iinfo(dtype).min
-                                                 or a.max() > np.iinfo(dtype).max):
-                    fail(None, f"Dataset {field} holds values beyond {np.dtype(dtype).name}")
-                a = a.astype(dtype)
+            a = _checked_array(name, field, getattr(self, field), kinds, dtype)
             object.__setattr__(self, field, a)
             return a
 
         indptr = array("indptr", "iu", np.int64)
         indices = array("indices", "iu", np.int32)
         values = array("values", "iuf", np.float64)
+        _check_rows(name, indptr, indices, values)
         n = len(indptr) - 1
-        if n < 1:
-            fail(None, "no samples: the data set is empty")
-        if indptr[0] != 0:
-            fail(None, f"Dataset indptr must start at 0, got {int(indptr[0])}")
-        steps = np.diff(indptr)
-        if (steps < 0).any():
-            fail(int(np.flatnonzero(steps < 0)[0]) + 1, "Dataset indptr decreases here "
-                 "(indptr must be non-decreasing)")
-        if not int(indptr[-1]) == len(indices) == len(values):
-            fail(None, f"Dataset lengths differ: indptr ends at {int(indptr[-1])}, "
-                       f"{len(indices)} indices, {len(values)} values")
-        row_of = None
-        if len(indices):
-            row_of = np.repeat(np.arange(n), steps)
-            if (indices < 0).any():
-                k = int(np.flatnonzero(indices < 0)[0])
-                fail(int(row_of[k]) + 1, f"feature index {int(indices[k])} is negative")
-            ascending = np.diff(indices) > 0
-            ascending |= row_of[1:] != row_of[:-1]  # a new row may start anywhere
-            if not ascending.all():
-                k = int(np.flatnonzero(~ascending)[0]) + 1
-                fail(int(row_of[k]) + 1, f"feature index {int(indices[k])} does not follow "
-                     f"the previous index {int(indices[k - 1])} (indices must be strictly "
-                     "ascending)")
-            finite = np.isfinite(values)
-            if not finite.all():
-                k = int(np.flatnonzero(~finite)[0])
-                fail(int(row_of[k]) + 1, f"feature {int(indices[k])}: value {values[k]} is "
-                     "not finite (LIBSVM cannot use NaN or infinity)")
         max_index = int(indices.max()) if len(indices) else 0
         try:
             n_features = operator.index(self.n_features)
         except TypeError:
-            fail(None, f"Dataset n_features must be an integer, got {self.n_features!r}")
+            raise DataFormatError(name, None, "Dataset n_features must be an integer, got "
+                                              f"{self.n_features!r}") from None
         if not max_index <= n_features <= 2**31 - 1:
-            fail(None, f"Dataset n_features = {n_features} is below the largest feature index "
-                       f"{max_index}" if n_features < max_index else
-                       f"Dataset n_features = {n_features} does not fit a C int")
+            raise DataFormatError(name, None, f"Dataset n_features = {n_features} is below the "
+                                  f"largest feature index {max_index}" if n_features < max_index
+                                  else f"Dataset n_features = {n_features} does not fit a C int")
         object.__setattr__(self, "n_features", int(n_features))
         if (self.label_indptr is None) != (self.label_values is None):
-            fail(None, "Dataset label_indptr and label_values go together (multi-label data)")
+            raise DataFormatError(name, None, "Dataset label_indptr and label_values go together "
+                                              "(multi-label data)")
         if self.label_indptr is not None:
-            lip = array("label_indptr", "iu", np.int64)
-            lv = array("label_values", "iuf", np.float64)
-            if len(lip) != n + 1 or lip[0] != 0 or (np.diff(lip) < 0).any() \
-                    or lip[-1] != len(lv):
-                fail(None, f"Dataset label_indptr must run from 0 to {len(lv)} "
-                           f"(non-decreasing, {n + 1} entries)")
-            if not np.isfinite(lv).all():
-                fail(None, "Dataset label_values must be finite")
+            _check_label_sets(name, n, array("label_indptr", "iu", np.int64),
+                              array("label_values", "iuf", np.float64))
         if self.y is None:
             if self.label_indptr is None:
-                fail(None, "Dataset y is None: labels are needed (or label_indptr and "
-                           "label_values for multi-label data)")
+                raise DataFormatError(name, None, "Dataset y is None: labels are needed (or "
+                                      "label_indptr and label_values for multi-label data)")
             return
         y = array("y", "iuf", np.float64)
         if len(y) != n:
-            fail(None, f"Dataset has {len(y)} labels for {n} samples")
+            raise DataFormatError(name, None, f"Dataset has {len(y)} labels for {n} samples")
         bad = ~np.isfinite(y)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            fail(i + 1, f"label {y[i]} is not finite (LIBSVM cannot use NaN or infinity)")
+            raise DataFormatError(name, i + 1, f"label {y[i]} is not finite (LIBSVM cannot use "
+                                               "NaN or infinity)")
 
     @property
     def n_samples(self) -> int:
@@ -186,6 +126,75 @@ class Dataset:
     @property
     def is_multilabel(self) -> bool:
         return self.label_indptr is not None
+
+
+def _checked_array(name: str, field: str, value, kinds: str, dtype) -> np.ndarray:
+    """A Dataset field as a 1-D array of ``dtype`` (no value changed by the conversion)."""
+    def fail(message):
+        raise DataFormatError(name, None, message)
+
+    try:
+        a = np.asarray(value)
+    except (ValueError, TypeError) as exc:
+        fail(f"Dataset {field}: not an array ({exc})")
+    if a.ndim != 1:
+        fail(f"Dataset {field} must be 1-D, got shape {a.shape}")
+    if a.dtype.kind not in kinds and not (a.size == 0 and a.dtype.kind == "f"):
+        fail(f"Dataset {field} must hold {'integers' if kinds == 'iu' else 'numbers'}"
+             f", got dtype {a.dtype}")
+    if kinds == "iu" and a.size and a.dtype.kind == "f":  # an empty float array only
+        fail(f"Dataset {field} must hold integers")
+    if a.dtype != dtype:
+        if kinds == "iu" and a.size and (a.min() < np.iinfo(dtype).min
+                                         or a.max() > np.iinfo(dtype).max):
+            fail(f"Dataset {field} holds values beyond {np.dtype(dtype).name}")
+        a = a.astype(dtype)
+    return a
+
+
+def _check_rows(name: str, indptr: np.ndarray, indices: np.ndarray, values: np.ndarray) -> None:
+    """The CSR rows as LIBSVM trusts them (the sample at fault named as its line)."""
+    def fail(line, message):
+        raise DataFormatError(name, line, message)
+
+    n = len(indptr) - 1
+    if n < 1:
+        fail(None, "no samples: the data set is empty")
+    if indptr[0] != 0:
+        fail(None, f"Dataset indptr must start at 0, got {int(indptr[0])}")
+    steps = np.diff(indptr)
+    if (steps < 0).any():
+        fail(int(np.flatnonzero(steps < 0)[0]) + 1, "Dataset indptr decreases here "
+             "(indptr must be non-decreasing)")
+    if not int(indptr[-1]) == len(indices) == len(values):
+        fail(None, f"Dataset lengths differ: indptr ends at {int(indptr[-1])}, "
+                   f"{len(indices)} indices, {len(values)} values")
+    if not len(indices):
+        return
+    row_of = np.repeat(np.arange(n), steps)
+    if (indices < 0).any():
+        k = int(np.flatnonzero(indices < 0)[0])
+        fail(int(row_of[k]) + 1, f"feature index {int(indices[k])} is negative")
+    ascending = np.diff(indices) > 0
+    ascending |= row_of[1:] != row_of[:-1]  # a new row may start anywhere
+    if not ascending.all():
+        k = int(np.flatnonzero(~ascending)[0]) + 1
+        fail(int(row_of[k]) + 1, f"feature index {int(indices[k])} does not follow "
+             f"the previous index {int(indices[k - 1])} (indices must be strictly "
+             "ascending)")
+    finite = np.isfinite(values)
+    if not finite.all():
+        k = int(np.flatnonzero(~finite)[0])
+        fail(int(row_of[k]) + 1, f"feature {int(indices[k])}: value {values[k]} is "
+             "not finite (LIBSVM cannot use NaN or infinity)")
+
+
+def _check_label_sets(name: str, n: int, lip: np.ndarray, lv: np.ndarray) -> None:
+    if len(lip) != n + 1 or lip[0] != 0 or (np.diff(lip) < 0).any() or lip[-1] != len(lv):
+        raise DataFormatError(name, None, f"Dataset label_indptr must run from 0 to {len(lv)} "
+                                          f"(non-decreasing, {n + 1} entries)")
+    if not np.isfinite(lv).all():
+        raise DataFormatError(name, None, "Dataset label_values must be finite")
 
 
 def read_dataset(source: str | os.PathLike, *, multilabel: bool = False,
@@ -218,11 +227,14 @@ def read_dataset(source: str | os.PathLike, *, multilabel: bool = False,
         raise SvmevalError(f"max_line_bytes must be a positive integer, got {max_line_bytes!r}")
     reader = _reader.Reader(multilabel=multilabel, max_line=min(max_line_bytes, 2**62))
     try:
-        with _open(path, name) as (stream, kind):
-            _pump(stream, reader, name, kind)
+        with open_data(path, name) as (stream, kind):
+            pump(stream, reader, name, kind, memory_available())
         y, indptr, indices, values, max_index, label_indptr, label_values = reader.finish()
     except _reader.ParseError as exc:
         raise DataFormatError(name, exc.args[0], _message(*exc.args[1:])) from None
+    except MemoryError:
+        raise DataFormatError(name, reader.lines or None,
+                              "out of memory while reading the data") from None
     n = len(indptr) // 8 - 1
     if n == 0:
         raise DataFormatError(name, None, "no samples: the file is empty")
@@ -303,98 +315,6 @@ def _load_extension():
     return _reader
 
 
-class _Prefixed(io.RawIOBase):
-    """A stream that yields ``head`` and then the rest of ``stream`` (for sniffing a pipe)."""
-
-    def __init__(self, head: bytes, stream: BinaryIO):
-        self._head = head
-        self._stream = stream
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, b) -> int:
-        if self._head:
-            n = min(len(b), len(self._head))
-            b[:n] = self._head[:n]
-            self._head = self._head[n:]
-            return n
-        data = self._stream.read(len(b))
-        b[: len(data)] = data
-        return len(data)
-
-
-class _open:
-    """Context manager: (binary stream of the decompressed text, compression kind or None)."""
-
-    def __init__(self, path: str, name: str):
-        self.path = path
-        self.name = name
-        self._closers: list = []
-
-    def __enter__(self):
-        path, name = self.path, self.name
-        try:
-            if path == "-":
-                raw = sys.stdin.buffer
-            else:
-                raw = open(path, "rb")
-                self._closers.append(raw)
-            head = raw.read(6)
-            if raw.seekable():
-                raw.seek(-len(head), io.SEEK_CUR)
-                base: BinaryIO = raw
-            else:  # a pipe: put the sniffed bytes back in front
-                base = io.BufferedReader(_Prefixed(head, raw), CHUNK_SIZE)
-        except OSError as exc:
-            self.__exit__(None, None, None)
-            raise DataFormatError(name, None, f"cannot read: {exc.strerror or exc}") from None
-        kind = next((k for magic, k in _MAGIC if head.startswith(magic)), None)
-        if kind is None and path != "-":
-            kind = _SUFFIX.get(os.path.splitext(path)[1].lower())
-        if kind == "gzip":
-            stream = gzip.GzipFile(fileobj=base, mode="rb")
-        elif kind == "bzip2":
-            stream = bz2.BZ2File(base, "rb")
-        elif kind == "xz":
-            stream = lzma.LZMAFile(base, "rb")
-        else:
-            stream = base
-        if stream is not base:
-            self._closers.append(stream)
-        return stream, kind
-
-    def __exit__(self, *exc_info):
-        for c in reversed(self._closers):
-            try:
-                c.close()
-            except Exception:  # noqa: BLE001 - closing after an error must not mask it
-                pass
-        self._closers.clear()
-        return False
-
-
-def _pump(stream: BinaryIO, reader, name: str, kind: str | None) -> None:
-    """Feed the whole stream to the parser chunk by chunk."""
-    buf = bytearray(CHUNK_SIZE)
-    view = memoryview(buf)
-    readinto = getattr(stream, "readinto", None)
-    while True:
-        try:
-            if readinto is not None:
-                n = readinto(view)
-                chunk = view[:n] if n else b""
-            else:  # pragma: no cover - every stream used here has readinto
-                chunk = stream.read(CHUNK_SIZE)
-        except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:
-            if kind is None:
-                raise DataFormatError(name, None, f"cannot read: {exc.strerror or exc}") from None
-            raise DataFormatError(name, None, f"cannot decompress ({kind}): {exc}") from None
-        if not chunk:
-            return
-        reader.feed(chunk)
-
-
 def _show(token: bytes) -> str:
     """A token for a message: printable text as is, other bytes escaped, long tokens cut."""
     out = []
@@ -416,6 +336,12 @@ def _show(token: bytes) -> str:
 _NONFINITE = "is not finite (LIBSVM cannot use NaN or infinity)"
 _RANGE = "is too large for a double"
 _UNDERFLOW = "is too small for a double (strtod underflows; svm-train refuses it)"
+# svm-train checks errno after strtod for feature values only: a label that underflows is read,
+# and LIBSVM's classes are the labels' integer parts (svm_group_classes' (int) cast)
+_LABEL_UNDERFLOW = ("is too small for a double (strtod underflows; svm-train reads it, and "
+                    "LIBSVM, which groups classes by a label's integer part, trains it as "
+                    "class 0)")
+_LABELSET_UNDERFLOW = "is too small for a double (strtod underflows)"
 
 
 def _message(kind: str, token: bytes | None, detail: bytes | None) -> str:
@@ -431,13 +357,13 @@ def _message(kind: str, token: bytes | None, detail: bytes | None) -> str:
         "label_colon": f'label "{t}" is not a number (the line has no label?)',
         "label_nonfinite": f'label "{t}" {_NONFINITE}',
         "label_range": f'label "{t}" {_RANGE}',
-        "label_underflow": f'label "{t}" {_UNDERFLOW}',
+        "label_underflow": f'label "{t}" {_LABEL_UNDERFLOW}',
         "label_comma": f'label "{t}" contains a comma: the file looks multi-label; '
         "use --multilabel",
         "labelset_bad": f'label set "{t}": label "{d}" is not a number',
         "labelset_nonfinite": f'label set "{t}": label "{d}" {_NONFINITE}',
         "labelset_range": f'label set "{t}": label "{d}" {_RANGE}',
-        "labelset_underflow": f'label set "{t}": label "{d}" {_UNDERFLOW}',
+        "labelset_underflow": f'label set "{t}": label "{d}" {_LABELSET_UNDERFLOW}',
         "feature_nocolon": f'{feature} is not of the form idx:val (no ":")',
         "index_missing": f"{feature}: the index before the colon is missing",
         "index_bad": f'{feature}: index "{d}" is not an integer',

@@ -8,6 +8,7 @@ import csv
 import io
 import math
 
+from ..errors import show_label
 from ..metrics import SINGLE_LABEL_AVERAGES
 
 COLUMNS = ("row", "name", "precision", "recall", "f1", "specificity", "npv", "accuracy",
@@ -33,7 +34,7 @@ def render(summary, *, digits: int = 4, full: bool = False) -> str:
     c = summary.classification
     w.writerow(COLUMNS)
     for k, label in enumerate(c.labels):
-        w.writerow(("class", f"{label:g}") + tuple(cell(v) for v in (
+        w.writerow(("class", show_label(label)) + tuple(cell(v) for v in (
             c.precision[k], c.recall[k], c.f1[k], c.specificity[k], c.npv[k], c.ovr_accuracy[k],
             c.support[k], c.tp[k], c.fp[k], c.fn[k], c.tn[k])) + ("",) * 3)
     for name in SINGLE_LABEL_AVERAGES:

@@ -17,6 +17,7 @@ import io
 import json
 import math
 
+from ..errors import show_label
 from ..metrics.figures import FIGURES
 from ..metrics.multilabel import MULTILABEL_AVERAGES
 from .csvfmt import cell
@@ -60,7 +61,7 @@ def _fixed(value: float, digits: int) -> str:
 
 
 def _label(value: float) -> str:
-    return f"{value:g}"
+    return show_label(value)
 
 
 def _policy(z: float) -> str:

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from ..errors import show_label
 from ..metrics.curves import precision_recall_curve, roc_curve
 from ..metrics.figures import FIGURES
 from ..metrics.ranking import average_precision, roc_auc
@@ -20,7 +21,7 @@ WEAKEST_COLORS = ("tab:red", "tab:purple", "tab:orange")
 
 
 def label(value: float) -> str:
-    return f"{float(value):g}"
+    return show_label(value)
 
 
 def _tick_size(k: int) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from ..errors import show_label
 from ..metrics import SINGLE_LABEL_AVERAGES
 from ..metrics.figures import FIGURES, figure_names
 
@@ -17,8 +18,9 @@ AVERAGE_TITLES = {
 
 
 def label_text(label: float) -> str:
-    """A label as LIBSVM data files write it: %g, with a + on positive values (+1, -1, 0, +2)."""
-    return f"{label:+g}" if label > 0 else f"{label:g}"
+    """A label as LIBSVM data files write it: %g, with a + on positive values (+1, -1, 0, +2);
+    more digits where %g would print two labels alike (:func:`~svmeval.errors.show_label`)."""
+    return f"+{show_label(label)}" if label > 0 else show_label(label)
 
 
 def g(value: float) -> str:
@@ -76,7 +78,7 @@ def score_lines(summary) -> str:
 def classification_tables(summary, digits: int) -> str:
     c = summary.classification
     width = max(digits + 7, 11)
-    names = [f"{v:g}" for v in c.labels]
+    names = [show_label(v) for v in c.labels]
     first = max([18] + [len(n) for n in names] + [len(t) for t in figure_titles(summary).values()])
     head = f"{'class':>{first}}" + "".join(f"{h:>{width}}" for h in ("precision", "recall", "F1", "support"))
     lines = ["", head]

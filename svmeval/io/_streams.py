@@ -1,0 +1,155 @@
+"""Opening a data file and feeding it to the parser, within the memory available.
+
+:func:`open_data` gives the decompressed byte stream of a file or of standard input (gzip,
+bzip2 and xz recognised by their content, or by a ``.gz``, ``.bz2``, ``.xz`` suffix);
+:func:`pump` feeds it to the C parser chunk by chunk and stops, with one error naming the file
+and line, before the parsed arrays outgrow the memory the process may still use
+(:func:`memory_available`: the system's available memory, and the address-space limit less
+what the process already maps). A decompression bomb of short valid lines is then one line, not
+a MemoryError.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import os
+import resource
+import sys
+import zlib
+from typing import BinaryIO
+
+from ..errors import DataFormatError
+
+CHUNK_SIZE = 1 << 22  # bytes handed to the parser at a time
+STDIN_NAME = "<stdin>"  # the name of standard input ("-") in a Dataset and in messages
+#: the parsed arrays grow by half their size at a time, and a chunk of short lines adds up to
+#: 8 bytes of arrays per byte of text: what must stay free after each chunk
+GROWTH, CHUNK_GROWTH = 1.5, 8 * CHUNK_SIZE
+
+_MAGIC = (
+    (b"\x1f\x8b", "gzip"),
+    (b"BZh", "bzip2"),
+    (b"\xfd7zXZ\x00", "xz"),
+)
+_SUFFIX = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz"}
+
+
+def memory_available() -> int | None:
+    """Bytes this process may still allocate: the least of the system's available memory
+    (``MemAvailable``) and the address-space limit less what is mapped; None if unknown."""
+    bounds = []
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    bounds.append(int(line.split()[1]) * 1024)
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if limit != resource.RLIM_INFINITY:
+            with open("/proc/self/status", encoding="ascii") as fh:
+                mapped = next(int(x.split()[1]) * 1024 for x in fh if x.startswith("VmSize:"))
+            bounds.append(limit - mapped)
+    except (OSError, ValueError, StopIteration):  # pragma: no cover - not Linux
+        pass
+    return min(bounds) if bounds else None
+
+
+class _Prefixed(io.RawIOBase):
+    """A stream that yields ``head`` and then the rest of ``stream`` (for sniffing a pipe)."""
+
+    def __init__(self, head: bytes, stream: BinaryIO):
+        self._head = head
+        self._stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:
+        if self._head:
+            n = min(len(b), len(self._head))
+            b[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        data = self._stream.read(len(b))
+        b[: len(data)] = data
+        return len(data)
+
+
+class open_data:
+    """Context manager: (binary stream of the decompressed text, compression kind or None)."""
+
+    def __init__(self, path: str, name: str):
+        self.path = path
+        self.name = name
+        self._closers: list = []
+
+    def __enter__(self):
+        path, name = self.path, self.name
+        try:
+            if path == "-":
+                raw = sys.stdin.buffer
+            else:
+                raw = open(path, "rb")
+                self._closers.append(raw)
+            head = raw.read(6)
+            if raw.seekable():
+                raw.seek(-len(head), io.SEEK_CUR)
+                base: BinaryIO = raw
+            else:  # a pipe: put the sniffed bytes back in front
+                base = io.BufferedReader(_Prefixed(head, raw), CHUNK_SIZE)
+        except OSError as exc:
+            self.__exit__(None, None, None)
+            raise DataFormatError(name, None, f"cannot read: {exc.strerror or exc}") from None
+        kind = next((k for magic, k in _MAGIC if head.startswith(magic)), None)
+        if kind is None and path != "-":
+            kind = _SUFFIX.get(os.path.splitext(path)[1].lower())
+        if kind == "gzip":
+            stream = gzip.GzipFile(fileobj=base, mode="rb")
+        elif kind == "bzip2":
+            stream = bz2.BZ2File(base, "rb")
+        elif kind == "xz":
+            stream = lzma.LZMAFile(base, "rb")
+        else:
+            stream = base
+        if stream is not base:
+            self._closers.append(stream)
+        return stream, kind
+
+    def __exit__(self, *exc_info):
+        for c in reversed(self._closers):
+            try:
+                c.close()
+            except Exception:  # noqa: BLE001 - closing after an error must not mask it
+                pass
+        self._closers.clear()
+        return False
+
+
+def pump(stream: BinaryIO, reader, name: str, kind: str | None,
+         available: int | None = None) -> None:
+    """Feed the whole stream to the parser chunk by chunk; with ``available`` (bytes), stop
+    before the parser's arrays could outgrow it."""
+    buf = bytearray(CHUNK_SIZE)
+    view = memoryview(buf)
+    readinto = getattr(stream, "readinto", None)
+    while True:
+        try:
+            if readinto is not None:
+                n = readinto(view)
+                chunk = view[:n] if n else b""
+            else:  # pragma: no cover - every stream used here has readinto
+                chunk = stream.read(CHUNK_SIZE)
+        except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:
+            if kind is None:
+                raise DataFormatError(name, None, f"cannot read: {exc.strerror or exc}") from None
+            raise DataFormatError(name, None, f"cannot decompress ({kind}): {exc}") from None
+        if not chunk:
+            return
+        reader.feed(chunk)
+        if available is not None and reader.held * GROWTH + CHUNK_GROWTH > available:
+            raise DataFormatError(
+                name, reader.lines or None,
+                f"the data need more memory than is available ({reader.held >> 20} MiB "
+                f"parsed by this line, {max(0, available) >> 20} MiB available)")
