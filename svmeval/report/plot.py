@@ -64,8 +64,8 @@ def params_flags(parameters: dict) -> str:
         value = parameters.get(name)
         if value is not None and value != getattr(default, name):
             out.append(f"-{flag} {value:g}")
-    for label, weight in parameters.get("weight", ()):
-        out.append(f"-w{label:g} {weight:g}")
+    for cls, weight in parameters.get("weight", ()):
+        out.append(f"-w{cls:g} {weight:g}")
     return " ".join(out)
 
 
