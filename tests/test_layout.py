@@ -45,3 +45,19 @@ def test_metrics_import_nothing_of_svmeval_but_metrics():
                 assert node.level <= 1 and not (node.level == 0 and module.startswith("svmeval")
                                                 and not module.startswith("svmeval.metrics")), \
                     f"{path.name} imports {module}"
+
+
+MODULE_LINES, FUNCTION_LINES = 400, 60
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_modules_and_functions_stay_small(path):
+    """One module, one job: at most 400 lines a module and 60 a function (its decorators and
+    docstring included), so that a module over the limit is split by job, not left to grow."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count("\n") <= MODULE_LINES, f"{path.relative_to(PACKAGE)}: over {MODULE_LINES}"
+    long = [f"{node.name} ({node.end_lineno - node.lineno + 1} lines)"
+            for node in ast.walk(ast.parse(text))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.end_lineno - node.lineno + 1 > FUNCTION_LINES]
+    assert not long, f"{path.relative_to(PACKAGE)}: {', '.join(long)}"

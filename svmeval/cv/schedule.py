@@ -168,6 +168,30 @@ def _bound(task: Callable[[int], None], token: threading.Event) -> Callable[[int
     return run
 
 
+def _start(pool, tasks, next_task: int, started: dict, durations: list, token, *, jobs: int,
+           cores: int, hold_tail: bool) -> int:
+    """Submit tasks from ``next_task`` on while fewer than ``jobs`` run, each with its share of
+    the cores; return the next task not started."""
+    clock = time.monotonic
+    this_round = clock()
+    total = len(tasks)
+    while next_task < total and len(started) < jobs:
+        left = total - next_task
+        # the cores shared by the tasks that will run side by side from now on
+        share = max(1, cores // min(jobs, len(started) + left))
+        earlier = any(t < this_round for t in started.values())
+        if earlier and hold_tail and left < jobs:
+            # few left: wait for the running tasks if they end soon, then share every core
+            # among the left ones
+            wide = max(1, cores // left)
+            if wide > share and _ending_soon(started, durations, clock()):
+                break
+        future = pool.submit(_bound(tasks[next_task], token), share)
+        started[future] = clock()
+        next_task += 1
+    return next_task
+
+
 def run_tasks(tasks: Sequence[Callable[[int], None]], *, jobs: int | None = None,
               cores: int | None = None,
               progress: Callable[[int, int], None] | None = None) -> None:
@@ -193,21 +217,8 @@ def run_tasks(tasks: Sequence[Callable[[int], None]], *, jobs: int | None = None
     token = threading.Event()  # set: the running tasks stop at their next check
     try:
         while next_task < total or started:
-            this_round = clock()
-            while next_task < total and len(started) < jobs:
-                left = total - next_task
-                # the cores shared by the tasks that will run side by side from now on
-                share = max(1, cores // min(jobs, len(started) + left))
-                earlier = any(t < this_round for t in started.values())
-                if earlier and hold_tail and left < jobs:
-                    # few left: wait for the running tasks if they end soon, then share
-                    # every core among the left ones
-                    wide = max(1, cores // left)
-                    if wide > share and _ending_soon(started, durations, clock()):
-                        break
-                future = pool.submit(_bound(tasks[next_task], token), share)
-                started[future] = clock()
-                next_task += 1
+            next_task = _start(pool, tasks, next_task, started, durations, token, jobs=jobs,
+                               cores=cores, hold_tail=hold_tail)
             finished, _ = wait(started, return_when=FIRST_COMPLETED)
             now = clock()
             for future in finished:

@@ -31,14 +31,8 @@ from svmeval.metrics.classification import (
     ConfusionCounts,
     evaluate,
 )
-from svmeval.metrics.measures import (
-    AVERAGES,
-    METRICS,
-    Average,
-    Averaging,
-    Metric,
-    parse_zero_division,
-)
+from svmeval.metrics.averaging import AVERAGES, Average, Averaging
+from svmeval.metrics.measures import METRICS, Metric, parse_zero_division
 from svmeval.metrics.multilabel import (
     MULTILABEL_AVERAGES,
     MultilabelReport,

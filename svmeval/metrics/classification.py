@@ -27,15 +27,8 @@ from typing import Mapping
 
 import numpy as np
 
-from svmeval.metrics.measures import (
-    AVERAGES,
-    METRICS,
-    Average,
-    Counts,
-    average_all,
-    check_beta,
-    parse_zero_division,
-)
+from svmeval.metrics.averaging import AVERAGES, Average, average_all
+from svmeval.metrics.measures import METRICS, Counts, check_beta, parse_zero_division
 
 __all__ = [
     "SINGLE_LABEL_AVERAGES",

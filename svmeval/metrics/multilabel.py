@@ -1,7 +1,7 @@
 """Multi-label set metrics on label-indicator matrices (n_samples x n_labels, 0/1). Pure numpy.
 
 Per-label one-vs-rest counts go through the same reduce as single-label classification
-(:func:`svmeval.metrics.measures.per_class_ratios` / :func:`~svmeval.metrics.measures.average_all`).
+(:func:`svmeval.metrics.measures.per_class_ratios` / :func:`~svmeval.metrics.averaging.average_all`).
 The "samples" average is the same reduce with the axes swapped: one-vs-rest counts per sample
 (over its labels), ratios per sample, then their mean.
 
@@ -21,14 +21,8 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from svmeval.metrics.measures import (
-    AVERAGES,
-    Average,
-    Counts,
-    average_all,
-    parse_zero_division,
-    per_class_ratios,
-)
+from svmeval.metrics.averaging import AVERAGES, Average, average_all
+from svmeval.metrics.measures import Counts, parse_zero_division, per_class_ratios
 
 __all__ = [
     "MULTILABEL_AVERAGES",
@@ -140,6 +134,21 @@ class MultilabelReport:
     zero_division_applied: tuple[str, ...]
 
 
+def _checked_indicators(Y_true, Y_pred, label_names) -> tuple:
+    """``(T, P, names)``: both indicator matrices, of one shape, and a name per label."""
+    T = _as_indicator(Y_true, "Y_true")
+    P = _as_indicator(Y_pred, "Y_pred")
+    if T.shape != P.shape:
+        raise ValueError(f"Y_true and Y_pred have different shapes ({T.shape} and {P.shape})")
+    n_labels = T.shape[1]
+    if label_names is None:
+        return T, P, tuple(range(n_labels))
+    names = tuple(label_names)
+    if len(names) != n_labels:
+        raise ValueError(f"label_names has {len(names)} names for {n_labels} labels")
+    return T, P, names
+
+
 def evaluate_multilabel(Y_true, Y_pred, *, label_names=None, zero_division=0) -> MultilabelReport:
     """Multi-label figures of indicator matrices ``Y_pred`` against ``Y_true``.
 
@@ -162,17 +171,8 @@ def evaluate_multilabel(Y_true, Y_pred, *, label_names=None, zero_division=0) ->
     Reference: Tsoumakas, Katakis, Vlahavas (2010), Mining Multi-label Data, Data Mining and
     Knowledge Discovery Handbook, 667-685.
     """
-    T = _as_indicator(Y_true, "Y_true")
-    P = _as_indicator(Y_pred, "Y_pred")
-    if T.shape != P.shape:
-        raise ValueError(f"Y_true and Y_pred have different shapes ({T.shape} and {P.shape})")
-    n_samples, n_labels = T.shape
-    if label_names is None:
-        names = tuple(range(n_labels))
-    else:
-        names = tuple(label_names)
-        if len(names) != n_labels:
-            raise ValueError(f"label_names has {len(names)} names for {n_labels} labels")
+    T, P, names = _checked_indicators(Y_true, Y_pred, label_names)
+    n_samples = T.shape[0]
     z = parse_zero_division(zero_division)
 
     per_label = _ovr_counts(T, P, axis=0)
