@@ -8,7 +8,7 @@ build needs:
   of ``svmeval.cv.kernel``). It is compiled without floating-point contraction: a fused
   multiply-add would round differently from LIBSVM's separate multiply and add.
 * ``svmeval.metrics._ovo``: class scores from one-vs-one decision values, any number of classes
-  (``svmeval.cv.ovo``), bit for bit the numpy formula's: also without contraction.
+  (``svmeval.metrics.ovo``), bit for bit the numpy formula's: also without contraction.
 """
 
 import sys
@@ -29,8 +29,8 @@ setup(
             extra_compile_args=NO_CONTRACTION,
         ),
         Extension(
-            "svmeval.cv._ovo",
-            sources=["svmeval/cv/_ovo.c"],
+            "svmeval.metrics._ovo",
+            sources=["svmeval/metrics/_ovo.c"],
             extra_compile_args=NO_CONTRACTION,
         ),
     ]

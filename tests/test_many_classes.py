@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from conftest import ROOT, libsvm_cv
 
-from svmeval.cv.ovo import class_scores
+from svmeval.metrics.ovo import class_scores
 from svmeval.metrics.scores import ovr_scores_from_ovo
 
 

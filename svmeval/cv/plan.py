@@ -16,7 +16,7 @@ import numpy as np
 from . import _libsvm
 from ..metrics.classification import ConfusionCounts
 from ..metrics.regression import regression_report
-from .ovo import class_scores
+from ..metrics.ovo import class_scores
 from ..metrics.scores import class_ranking
 from .folds import Folds, group_classes, libsvm_folds
 from ..params import SvmParams

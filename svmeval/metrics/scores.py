@@ -30,26 +30,13 @@ def ovr_scores_from_ovo(decision_values: np.ndarray, n_classes: int) -> np.ndarr
     c's favour; the second term lies in (-1/3, 1/3), so it only orders classes with equal votes.
     The arg-max is LIBSVM's predicted class. This is scikit-learn's ``_ovr_decision_function``
     (used by ``SVC(decision_function_shape="ovr")``). A NaN decision value (a fold trained
-    without one of the pair's classes) makes the scores of its rows NaN. (The folds of a
-    cross-validation get the same scores, bit for bit, from one pass in C over each fold's own
-    columns: :func:`svmeval.cv.ovo.class_scores`.)
+    without one of the pair's classes) makes the scores of its rows NaN. Computed in C, any
+    number of classes in n x k memory: :func:`svmeval.metrics.ovo.class_scores`.
     """
+    from .ovo import class_scores  # the C pass; loaded on first use
+
     dec = np.asarray(decision_values, dtype=np.float64)
-    n = len(dec)
-    votes = np.zeros((n, n_classes))
-    conf = np.zeros((n, n_classes))
-    k = 0
-    for i in range(n_classes):
-        for j in range(i + 1, n_classes):
-            d = dec[:, k]
-            win = d > 0
-            votes[:, i] += win
-            votes[:, j] += ~win
-            conf[:, i] += d
-            conf[:, j] -= d
-            k += 1
-    with np.errstate(invalid="ignore"):
-        return votes + conf / (3 * (np.abs(conf) + 1))
+    return class_scores(dec, np.arange(n_classes), n_classes)
 
 
 @dataclass(frozen=True, eq=False)
