@@ -15,14 +15,15 @@
  * positive towards a. pos[c] is the model's index of canonical class c, or -1 when the model
  * never saw it (a fold without that class): its pairs' values are NaN, as are then the scores.
  *
- * Memory: the k sums and votes of one row (two arrays of k doubles given by the caller). Plain C
- * called through ctypes, which releases the GIL.
+ * Memory: the k sums and votes of one row. Called from Python as scores(dec, rows, n_model, pos,
+ * k, out) on contiguous buffers (float64, float64, int64), with the GIL released.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* rows x (M(M-1)/2) model values -> rows x k scores; sums and votes: k doubles of scratch each */
 void
@@ -59,10 +60,55 @@ svmeval_ovo_scores(const double *dec, long rows, long n_model, const long *pos, 
     }
 }
 
+static PyObject *
+py_scores(PyObject *self, PyObject *args)
+{
+    Py_buffer dec, pos, out;
+    Py_ssize_t rows, n_model, k;
+    if (!PyArg_ParseTuple(args, "y*nny*nw*", &dec, &rows, &n_model, &pos, &k, &out))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t pairs = n_model * (n_model - 1) / 2;
+    if (rows < 0 || n_model < 0 || k < 0 || dec.len != rows * pairs * (Py_ssize_t)sizeof(double)
+        || pos.len != k * (Py_ssize_t)sizeof(int64_t)
+        || out.len != rows * k * (Py_ssize_t)sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError, "scores: buffer sizes do not match rows, n_model, k");
+        goto done;
+    }
+    double *scratch = PyMem_RawMalloc(2 * (size_t)(k ? k : 1) * sizeof(double));
+    long *lpos = PyMem_RawMalloc((size_t)(k ? k : 1) * sizeof(long));
+    if (!scratch || !lpos) {
+        PyMem_RawFree(scratch);
+        PyMem_RawFree(lpos);
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t c = 0; c < k; c++)
+        lpos[c] = (long)((const int64_t *)pos.buf)[c];
+    Py_BEGIN_ALLOW_THREADS
+    svmeval_ovo_scores((const double *)dec.buf, (long)rows, (long)n_model, lpos, (long)k,
+                       (double *)out.buf, scratch, scratch + k);
+    Py_END_ALLOW_THREADS
+    PyMem_RawFree(scratch);
+    PyMem_RawFree(lpos);
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&dec);
+    PyBuffer_Release(&pos);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"scores", py_scores, METH_VARARGS,
+     "scores(dec, rows, n_model, pos, k, out): class scores into out (contiguous buffers)."},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef moduledef = {
     PyModuleDef_HEAD_INIT, "svmeval.metrics._ovo",
-    "Class scores from one-vs-one decision values (a C function called through ctypes).", -1,
-    NULL,
+    "Class scores from one-vs-one decision values in one C pass.", -1, methods,
 };
 
 PyMODINIT_FUNC

@@ -10,19 +10,11 @@ the scores are the same bit for bit.
 
 from __future__ import annotations
 
-import ctypes
-from ctypes import c_long, c_void_p
-
 import numpy as np
 
 from . import _ovo
 
 __all__ = ["class_scores"]
-
-_lib = ctypes.CDLL(_ovo.__file__)
-_scores = _lib.svmeval_ovo_scores
-_scores.restype = None
-_scores.argtypes = [c_void_p, c_long, c_long, c_void_p, c_long, c_void_p, c_void_p, c_void_p]
 
 
 def class_scores(decision_values, positions, n_model: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -48,7 +40,5 @@ def class_scores(decision_values, positions, n_model: int, out: np.ndarray | Non
         out = np.empty((n, k))
     elif out.shape != (n, k) or out.dtype != np.float64 or not out.flags.c_contiguous:
         raise ValueError(f"out must be a C-contiguous float64 array of shape {(n, k)}")
-    scratch = np.empty((2, k))
-    _scores(dec.ctypes.data, n, n_model, pos.ctypes.data, k, out.ctypes.data,
-            scratch[0].ctypes.data, scratch[1].ctypes.data)
+    _ovo.scores(dec, n, n_model, pos, k, out)  # the GIL released inside
     return out
