@@ -17,7 +17,7 @@ from ..errors import SvmevalError
 from .jsonfmt import plain
 
 __all__ = ["INSTALL_HINT", "KEYS", "comparison_frame", "cv_dict", "cv_frame", "grid_frame",
-           "summary_dict", "summary_frame", "summary_rows"]
+           "nested_frame", "summary_dict", "summary_frame", "summary_rows"]
 
 INSTALL_HINT = "pip install 'svmeval[frame]'"
 
@@ -137,4 +137,28 @@ def comparison_frame(c):
             rows.append({"dataset": c.data_name, "configuration": name, "options": options,
                          "repetition": i // per, "seed": c.seeds[i // per], "fold": i % per,
                          c.criterion: float(value)})
+    return _frame(rows)
+
+
+def nested_frame(result):
+    """A :class:`~svmeval.nested.NestedResult` as a results table: one row per (repetition,
+    outer fold) with the chosen cell (``log2c``, ``log2g``, ``log2p``, ``C``, ``gamma``,
+    ``p``), ``inner_value`` (the criterion on the inner folds) and the outer fold's figures;
+    ``configuration`` is the base parameters' flags (each fold's own C / gamma are its
+    columns)."""
+    from ..summary import summarize
+    _pandas()
+    runs = [result.outer, *result.repeat_results]
+    rows = []
+    for r, run in enumerate(runs):
+        summary = summarize(run, pos_label=result.pos_label,
+                            zero_division=result.zero_division)
+        chosen = [f for f in result.folds if f.repetition == r]
+        for f, row in zip(chosen, summary_rows(summary, repetition=r,
+                                               dataset=result.outer.data_name)):
+            c = f.cell
+            figures = {k: row.pop(k) for k in list(row) if k not in KEYS}
+            rows.append({**row, "seed": f.seed, "log2c": c.log2c, "log2g": c.log2g,
+                         "log2p": c.log2p, "C": c.C, "gamma": c.gamma, "p": c.p,
+                         "inner_value": f.value, **figures})
     return _frame(rows)
