@@ -133,6 +133,8 @@ def _format(flag, text):
 _SEED = (0, 2**32 - 1, "C srand's unsigned int")
 _ONE_UP = (1, INT_MAX, None)
 _NOT_GRID = frozenset({SVMEVAL, COMPARE})
+_SVMEVAL_GRID = frozenset({SVMEVAL, GRID})
+_REPEAT_GRID = "\n\t(svmeval-grid: with --nested only, repeats the outer cross-validation)"
 
 #: the long options (and -o), in the order the usages list them
 LONG_OPTIONS = (
@@ -144,7 +146,7 @@ LONG_OPTIONS = (
            "repeat the cross-validation R times and report mean +- sd; repetition r uses\n"
            "\tseed N+r (modulo 2^32), skipping a seed that draws as one already used (glibc's\n"
            "\tsrand(0) is srand(1): --seed 0 --repeat 3 uses 0, 2, 3), so every repetition "
-           "differs", range=_ONE_UP, commands=_NOT_GRID, defaults=((COMPARE, "10"),)),
+           "differs" + _REPEAT_GRID, range=_ONE_UP, defaults=((COMPARE, "10"),)),
     Option(("--criterion",), "NAME", "criterion", "str",
            "the figure to optimise (svmeval-grid) or compare, a name of svmeval's figure\n"
            "\tregistry (default accuracy; mse for -s 3 / -s 4): accuracy balanced_accuracy mcc\n"
@@ -171,9 +173,22 @@ LONG_OPTIONS = (
     Option(("--confidence",), "C", "confidence", "double",
            "level of the confidence interval of the difference", "0.95",
            commands=frozenset({COMPARE}), read=parse_open_unit),
+    Option(("--nested",), "K", "nested", "int",
+           "nested cross-validation: K outer folds (svmeval -v K --seed N's), the grid run\n"
+           "\ton each outer training set (its -v, ranges, criterion, seed), the chosen cell\n"
+           "\ttrained there predicts the outer test rows; prints svmeval's report of the\n"
+           "\touter predictions, each fold's chosen cell and inner value, the spread of the\n"
+           "\tchosen parameters. -out, -png, -resume, --results and --refit are refused with\n"
+           "\tit (no grid.py file, picture or model: the search is per outer fold; run\n"
+           "\tsvmeval-grid without --nested for the final model)",
+           range=(2, INT_MAX, None), commands=frozenset({GRID})),
     Option(("--predictions",), "FILE", "predictions", "str",
-           "write the CV predictions, one per line in input order (as svm-predict)",
-           commands=frozenset({SVMEVAL})),
+           "write the CV predictions, one per line in input order (as svm-predict)"
+           "\n\t(svmeval-grid: the outer predictions of --nested; with --repeat the first\n"
+           "\trepetition's)", commands=_SVMEVAL_GRID),
+    Option(("--folds",), "FILE", "folds_file", "str",
+           "write the (outer) fold, 1..k, that tested each sample, one per line in input\n"
+           "\torder (with --repeat the first repetition's)", commands=_SVMEVAL_GRID),
     Option(("--score",), "PREDICTIONS_FILE", "score", "str",
            "report on an existing predictions file (svm-predict's format)\n"
            "\tagainst the labels of data_file, instead of running cross-validation",
@@ -184,8 +199,8 @@ LONG_OPTIONS = (
     Option(("--multilabel",), "", "multilabel", "flag",
            "multi-label data (labels l1,l2,...): binary-relevance cross-validation",
            commands=frozenset({SVMEVAL})),
-    Option(("--format",), "FORMAT", "format", "str", "text (default), json or csv",
-           commands=_NOT_GRID, read=_format),
+    Option(("--format",), "FORMAT", "format", "str", "text (default), json or csv"
+           " (svmeval-grid: with --nested only)", read=_format),
     Option(("--full",), "", "full", "flag",
            "for two-class data, follow svm-train's lines with the full text report (per-class\n"
            "\ttable, averages, confusion matrix, overall figures); multiclass data always gets "
