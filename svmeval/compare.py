@@ -36,7 +36,9 @@ class Comparison:
     ``folds_a`` / ``folds_b``: its value on each of the R x k folds (repetition-major);
     ``ttest``: the :class:`~svmeval.metrics.significance.TTestResult` of B - A (folds where
     either value is undefined left out; ``n_undefined`` counts them); ``mcnemar``: McNemar's
-    test on the first repetition's pooled predictions (None for regression).
+    test on the first repetition's pooled predictions (None for regression); ``bayesian``:
+    with a rope, the Bayesian correlated t-test of B - A
+    (:func:`~svmeval.metrics.bayesian.correlated_ttest`, rho = 1/k), else None.
     """
 
     data_name: str
@@ -53,6 +55,7 @@ class Comparison:
     n_undefined: int
     ttest: TTestResult
     mcnemar: McNemarResult | None
+    bayesian: object = None  # BayesianResult of B - A with a rope (compare(..., rope=R))
 
     @property
     def mean_a(self) -> float:
@@ -113,7 +116,7 @@ def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
 def compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10, seed: int = 1,
             criterion: str | None = None, pos_label=None, zero_division=0.0,
             confidence: float = 0.95, options_a: str = "", options_b: str = "",
-            jobs: int | None = None, client=None) -> Comparison:
+            jobs: int | None = None, client=None, rope: float | None = None) -> Comparison:
     """Compare two LIBSVM configurations on the same repeated cross-validation: fold j of
     repetition r holds the same samples for A and B (the tests: see the module's notes).
 
@@ -145,6 +148,9 @@ def compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10,
     client : distributed.Client or str, optional
         A Dask client or address (``tcp://host:8786``, ``local[:N]``): the folds run as tasks
         on that cluster, with the same results as here.
+    rope : float, optional
+        Half-width of the region of practical equivalence, in the figure's units: adds the
+        Bayesian correlated t-test (Corani & Benavoli 2015) of B - A.
 
     Returns
     -------
@@ -157,6 +163,8 @@ def compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10,
                              checks.check_seed(seed))
     checks.check_confidence(confidence)
     checks.check_execution(jobs, client)
+    if rope is not None and not (isinstance(rope, (int, float)) and 0 <= rope < math.inf):
+        raise SvmevalError(f"rope must be a finite number >= 0, got {rope!r}")
     dataset = checks.as_dataset(dataset)
     params_a, params_b = (checks.as_params(p, n) for p, n in ((params_a, "params_a"),
                                                               (params_b, "params_b")))
@@ -169,11 +177,12 @@ def compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10,
     return _comparison(runs_a, runs_b, figure, pos_label=pos_label,
                        zero_division=zero_division, confidence=confidence,
                        data_name=getattr(dataset, "name", ""), options_a=options_a,
-                       options_b=options_b)
+                       options_b=options_b, rope=rope)
 
 
 def _comparison(runs_a: list, runs_b: list, figure, *, pos_label, zero_division, confidence,
-                data_name: str, options_a: str, options_b: str) -> Comparison:
+                data_name: str, options_a: str, options_b: str,
+                rope: float | None = None) -> Comparison:
     """The tests of B - A on the figure of every fold of A's and B's runs (same folds)."""
     criterion = figure.name
     folds_a = _fold_values(runs_a, criterion, pos_label, zero_division)
@@ -192,12 +201,17 @@ def _comparison(runs_a: list, runs_b: list, figure, *, pos_label, zero_division,
     test = None
     if not first.params.is_regression:
         test = mcnemar(first.y_true, first.y_pred, runs_b[0].y_pred)
+    bayesian = None
+    if rope is not None:
+        from .metrics.bayesian import correlated_ttest
+        bayesian = correlated_ttest(folds_b[defined] - folds_a[defined], n_folds,
+                                    rope=float(rope))
     return Comparison(data_name=data_name, criterion=criterion,
                       greater_is_better=figure.greater_is_better, n_folds=n_folds,
                       repeat=len(runs_a), seeds=tuple(r.seed for r in runs_a), n_samples=n,
                       options_a=options_a, options_b=options_b, folds_a=folds_a,
                       folds_b=folds_b, n_undefined=int(np.count_nonzero(~defined)),
-                      ttest=ttest, mcnemar=test)
+                      ttest=ttest, mcnemar=test, bayesian=bayesian)
 
 
 def mcnemar_files(pred_a: str, pred_b: str, data_file: str) -> McNemarResult:
