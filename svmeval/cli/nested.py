@@ -14,6 +14,7 @@ from ..errors import OptionError
 from ..io import output
 from ..progress import make_progress
 from . import runner
+from .options import TABLE_FORMATS
 
 #: options that make no sense with --nested, and why
 REFUSED = {"out": "-out", "png": "-png", "resume": "-resume", "results": "--results",
@@ -22,6 +23,9 @@ REFUSED = {"out": "-out", "png": "-png", "resume": "-resume", "results": "--resu
 
 def check_nested(values: dict) -> None:
     """The option values of a --nested line, refusing what a nested run cannot do."""
+    if values.get("format") in TABLE_FORMATS:
+        raise OptionError(f"--format {values['format']}: svmeval-compare's benchmark table "
+                          "only (svmeval-grid --nested: text, json or csv)")
     given = [flag for name, flag in REFUSED.items()
              if name in values and not (name == "out" and values[name] == "null")]
     if given:

@@ -17,7 +17,7 @@ from ..io import output
 from ..params import SvmParams
 from ..progress import make_progress
 from . import runner
-from .options import SVMEVAL, asks_for_help, scan, usage_text
+from .options import SVMEVAL, TABLE_FORMATS, asks_for_help, scan, usage_text
 
 PROG = "svmeval"
 USAGE = usage_text(SVMEVAL)
@@ -97,6 +97,9 @@ def _check(options: Options, positional: list[str]) -> Options:
                                       or options.dask or options.folds_file):
         raise OptionError("--score reports on existing predictions: no -v, no --predictions, "
                           "no --folds, no --dask")
+    if options.format in TABLE_FORMATS:
+        raise OptionError(f"--format {options.format}: svmeval-compare's benchmark table only "
+                          "(svmeval: text, json or csv)")
     if options.dask is not None and options.multilabel:
         raise OptionError("--dask runs single-label cross-validation; not with --multilabel")
     if options.dask is not None and options.jobs is not None:

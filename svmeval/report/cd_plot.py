@@ -10,7 +10,7 @@ switched), as :mod:`svmeval.report.plot`; without matplotlib :class:`PlotUnavail
 
 from __future__ import annotations
 
-from .plot import PlotUnavailable, _figure_class, check_path
+from .plot import PlotUnavailable, figure_class, check_path
 
 __all__ = ["PlotUnavailable", "draw_cd_diagram", "write_cd_diagram"]
 
@@ -53,7 +53,7 @@ def _cd_bar(ax, bench) -> None:
 
 def draw_cd_diagram(bench, *, title: str | None = None):
     """The critical-difference diagram of ``bench`` as a :class:`matplotlib.figure.Figure`."""
-    Figure = _figure_class()
+    Figure = figure_class()
     k = len(bench.configurations)
     rows, bottom = _layout(bench)
     label_inches = _CHAR_INCHES * max(len(_label(bench, j)) for j in range(k)) + 0.3
