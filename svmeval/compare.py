@@ -149,35 +149,35 @@ def compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10,
         A Dask client or address (``tcp://host:8786``, ``local[:N]``): the folds run as tasks
         on that cluster, with the same results as here.
     rope : float, optional
-        Half-width of the region of practical equivalence, in the figure's units: adds the
-        Bayesian correlated t-test (Corani & Benavoli 2015) of B - A.
+        Half-width of the rope (figure's units): adds the Bayesian correlated t-test of B - A.
 
     Returns
     -------
     Comparison
     """
-    from .cv import checks
-    from .cv.engine import repetition_seeds
+    from .cv import checks, engine
 
     nr_fold, repeat, seed = (checks.check_folds(nr_fold), checks.check_repeat(repeat),
                              checks.check_seed(seed))
     checks.check_confidence(confidence)
     checks.check_execution(jobs, client)
-    if rope is not None and not (isinstance(rope, (int, float)) and 0 <= rope < math.inf):
-        raise SvmevalError(f"rope must be a finite number >= 0, got {rope!r}")
+    _check_rope(rope)
     dataset = checks.as_dataset(dataset)
     params_a, params_b = (checks.as_params(p, n) for p, n in ((params_a, "params_a"),
                                                               (params_b, "params_b")))
     checks.single_label(dataset, "a comparison")
-    kind = checks.common_kind(dataset.y, (params_a, params_b))
-    criterion = criterion or checks.default_criterion(params_a)
-    figure = checks.check_criterion(criterion, kind)
+    figure = checks.check_criterion(criterion or checks.default_criterion(params_a),
+                                    checks.common_kind(dataset.y, (params_a, params_b)))
     runs_a, runs_b = _runs(dataset, params_a, params_b, nr_fold,
-                           repetition_seeds(seed, repeat), jobs, client)
-    return _comparison(runs_a, runs_b, figure, pos_label=pos_label,
-                       zero_division=zero_division, confidence=confidence,
-                       data_name=getattr(dataset, "name", ""), options_a=options_a,
-                       options_b=options_b, rope=rope)
+                           engine.repetition_seeds(seed, repeat), jobs, client)
+    return _comparison(runs_a, runs_b, figure, pos_label=pos_label, zero_division=zero_division,
+                       confidence=confidence, data_name=getattr(dataset, "name", ""),
+                       options_a=options_a, options_b=options_b, rope=rope)
+
+
+def _check_rope(rope) -> None:
+    if rope is not None and not (isinstance(rope, (int, float)) and 0 <= rope < math.inf):
+        raise SvmevalError(f"rope must be a finite number >= 0, got {rope!r}")
 
 
 def _comparison(runs_a: list, runs_b: list, figure, *, pos_label, zero_division, confidence,
