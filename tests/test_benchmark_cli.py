@@ -190,3 +190,21 @@ def test_benchmark_refusals_are_one_line_before_any_work(tmp_path, options, mess
 def test_same_options_twice_are_refused(tmp_path):
     done = compare_cli(*line(configs=(CONFIGS[0], CONFIGS[0], CONFIGS[1]), data=DATA[:1]))
     one_line_exit_1(done, "the same options")
+
+
+def test_benchmark_to_frame_rows_are_scikit_learns_fold_accuracies():
+    pytest.importorskip("pandas")
+    from svmeval import render
+    from svmeval.benchmark_run import run_benchmark
+
+    names = DATA[:2]
+    bench = run_benchmark([read_dataset(str(data_set(n))) for n in names],
+                          {"-c 1": PARAMS[0], "-c 4": PARAMS[1]}, 3, repeat=2)
+    frame = bench.to_frame()
+    assert len(frame) == 2 * 2 * 6
+    for (path, config), group in frame.groupby(["dataset", "configuration"], sort=False):
+        name = path.rsplit("/", 1)[-1]
+        want = fold_accuracies(name, PARAMS[["-c 1", "-c 4"].index(config)], 3, (1, 2))
+        np.testing.assert_allclose(group["accuracy"].to_numpy(), want, rtol=1e-12)
+        assert list(group["repetition"]) == [0, 0, 0, 1, 1, 1]
+    assert render(bench, format="markdown").startswith("| data set |")

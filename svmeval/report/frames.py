@@ -16,7 +16,7 @@ from __future__ import annotations
 from ..errors import SvmevalError
 from .jsonfmt import plain
 
-__all__ = ["INSTALL_HINT", "KEYS", "comparison_frame", "cv_dict", "cv_frame", "grid_frame",
+__all__ = ["INSTALL_HINT", "KEYS", "benchmark_frame", "comparison_frame", "cv_dict", "cv_frame", "grid_frame",
            "nested_frame", "summary_dict", "summary_frame", "summary_rows"]
 
 INSTALL_HINT = "pip install 'svmeval[frame]'"
@@ -161,4 +161,17 @@ def nested_frame(result):
             rows.append({**row, "seed": f.seed, "log2c": c.log2c, "log2g": c.log2g,
                          "log2p": c.log2p, "C": c.C, "gamma": c.gamma, "p": c.p,
                          "inner_value": f.value, **figures})
+    return _frame(rows)
+
+
+def benchmark_frame(bench):
+    """A :class:`~svmeval.benchmark.Benchmark` as a results table: one row per (data set,
+    configuration, repetition, fold) with the criterion's value (NaN where undefined)."""
+    _pandas()
+    per = bench.values.shape[2] // bench.repeat
+    rows = [{"dataset": name, "configuration": config, "repetition": f // per, "seed": None,
+             "fold": f % per, "n_test": None, bench.criterion: float(bench.values[i, j, f])}
+            for i, name in enumerate(bench.datasets)
+            for j, config in enumerate(bench.configurations)
+            for f in range(bench.values.shape[2])]
     return _frame(rows)
