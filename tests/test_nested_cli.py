@@ -159,3 +159,22 @@ def test_folds_never_overwrites_the_data(tmp_path):
                  grid("--nested", 3, *RANGES, "--folds", data, data)):
         one_line_exit_1(done, "refusing to write over an input")
     assert data.read_bytes() == data_set("heart_scale").read_bytes()
+
+
+def test_nested_to_frame_is_one_row_per_outer_fold_with_scikit_learns_accuracy():
+    pytest.importorskip("pandas")
+    from svmeval import render
+
+    r = nested_cv(str(data_set("heart_scale")), None, 3, log2c=(-1, 3, 2), log2g=(-5, -1, 2),
+                  inner_folds=3, repeat=2)
+    frame = r.to_frame()
+    assert list(zip(frame["repetition"], frame["fold"])) == [(0, 0), (0, 1), (0, 2),
+                                                            (1, 0), (1, 1), (1, 2)]
+    outer = r.outer
+    for j in range(3):
+        rows = outer.fold == j
+        want = sklearn_metrics.accuracy_score(outer.y_true[rows], outer.y_pred[rows])
+        assert frame["accuracy"][j] == pytest.approx(want)
+    assert list(frame["log2c"]) == [f.cell.log2c for f in r.folds]
+    assert list(frame["inner_value"]) == [f.value for f in r.folds]
+    assert json.loads(render(r, format="json")) == r.to_dict()
