@@ -119,8 +119,7 @@ SVM_TRAIN_OPTIONS = (
     Option(("-q",), "", "quiet", "flag", "quiet mode (no outputs)"),
 )
 
-def _choice(choices: dict):
-    """The reader of an option whose value is one of ``choices`` (text -> value)."""
+def _choice(choices: dict):  # the reader of a value that is one of choices (text -> value)
     return lambda flag, text: parse_choice(flag, text, choices)
 
 
@@ -306,10 +305,12 @@ def usage_text(command: str = SVMEVAL) -> str:
                 + f"\nsvm_options: svm-train's options ({_svm_flags()} -q), as svmeval reads "
                 "them;\n-c and -g only where -log2c / -log2g is null.\n")
     return (f"Usage: {program} [options] data_file -- A_OPTIONS -- B_OPTIONS\n"
+            f"       {program} [options] data_file... -- A_OPTIONS -- B_OPTIONS [-- C ...]\n"
             f"       {program} --mcnemar PREDICTIONS_A PREDICTIONS_B data_file\n"
-            "Runs repeated k-fold cross-validation of two LIBSVM configurations (svm-train "
-            "options A and\nB) on the same seeded folds and tests whether they differ in a "
-            "figure.\noptions:\n" + fold + SVM_TRAIN_OPTIONS[-1].usage(command) + longs
+            "Runs repeated k-fold cross-validation of LIBSVM configurations (svm-train options "
+            "A, B, ...)\non the same seeded folds and tests whether they differ in a figure; "
+            "several data sets or\nconfigurations: the benchmark table, ranks, Friedman, "
+            "Nemenyi, Wilcoxon-Holm, win/tie/loss.\noptions:\n" + fold + SVM_TRAIN_OPTIONS[-1].usage(command) + longs
             + f"A_OPTIONS, B_OPTIONS: svm-train's training options ({_svm_flags()}).\n")
 
 
