@@ -208,3 +208,9 @@ def test_benchmark_to_frame_rows_are_scikit_learns_fold_accuracies():
         np.testing.assert_allclose(group["accuracy"].to_numpy(), want, rtol=1e-12)
         assert list(group["repetition"]) == [0, 0, 0, 1, 1, 1]
     assert render(bench, format="markdown").startswith("| data set |")
+
+
+def test_mcnemar_refuses_the_benchmark_options(tmp_path):
+    for extra in (["--format", "latex"], ["--rope", "0.1"], ["--plot", "cd.png"]):
+        done = compare_cli("--mcnemar", *extra, "a", "b", "c", cwd=tmp_path)
+        one_line_exit_1(done, "not with --mcnemar")

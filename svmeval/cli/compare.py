@@ -86,8 +86,9 @@ def parse_compare_args(argv: list[str]) -> CompareOptions | None:
             raise OptionError("--mcnemar takes two predictions files and a data file, no --")
         if len(files) != 3:
             raise OptionError("--mcnemar needs PREDICTIONS_A PREDICTIONS_B data_file")
-        if {"rope", "test", "plot"} & set(values):
-            raise OptionError("--rope, --test, --plot: not with --mcnemar")
+        if {"rope", "test", "plot"} & set(values) or values.get("format") in TABLE_FORMATS:
+            raise OptionError("--rope, --test, --plot, --format markdown|latex: not with "
+                              "--mcnemar")
         return CompareOptions(files=files, **values)
     if head.rest is None or not head.rest or "--" not in head.rest:
         raise OptionError("give the data file, then -- A's svm-train options -- B's")
