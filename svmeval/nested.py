@@ -181,14 +181,14 @@ def nested_cv(dataset, params: SvmParams | None = None, nr_fold: int = 5, *,
               log2c=rules.DEFAULT_LOG2C, log2g=rules.DEFAULT_LOG2G, log2p=None,
               inner_folds: int = 5, criterion: str | None = None, seed: int = 1,
               repeat: int = 1, pos_label=None, zero_division=0.0, jobs: int | None = None,
-              client=None, kernel_memory: float | None = None,
+              client=None, kernel_memory: float | None = None, share: bool | None = None,
               progress: Callable[[int, int], None] | None = None) -> NestedResult:
     """Nested cross-validation of :func:`svmeval.grid.grid_search` (see the module's text).
 
     ``dataset``: a :class:`~svmeval.io.Dataset` or a file name (single-label). ``params``: the
     other LIBSVM parameters (:class:`SvmParams`). ``nr_fold``: the outer folds;
     ``inner_folds``: the grid's folds. ``log2c``, ``log2g``, ``log2p``, ``criterion``,
-    ``pos_label``, ``zero_division``, ``jobs``, ``kernel_memory``: as
+    ``pos_label``, ``zero_division``, ``jobs``, ``kernel_memory``, ``share``: as
     :func:`~svmeval.grid.grid_search` takes them, for every inner grid. ``seed``: C ``rand()``'s
     seed of the outer folds and of the inner grids. ``repeat``: outer cross-validations, seeds
     :func:`~svmeval.cv.engine.repetition_seeds`. ``client``: a ``distributed.Client`` or an
@@ -204,8 +204,8 @@ def nested_cv(dataset, params: SvmParams | None = None, nr_fold: int = 5, *,
 
 
 def _nested_cv(dataset, params, nr_fold, *, log2c, log2g, log2p, inner_folds, criterion,
-               seed, repeat, pos_label, zero_division, jobs, client, kernel_memory, progress,
-               _stack) -> NestedResult:
+               seed, repeat, pos_label, zero_division, jobs, client, kernel_memory, share,
+               progress, _stack) -> NestedResult:
     from .cv import _libsvm, engine
     from .cv.folds import libsvm_folds
 
@@ -219,7 +219,7 @@ def _nested_cv(dataset, params, nr_fold, *, log2c, log2g, log2p, inner_folds, cr
         client = _stack.enter_context(cluster.client_for(client))
     grid = dict(log2c=log2c, log2g=log2g, log2p=log2p, folds=inner_folds, criterion=criterion,
                 pos_label=pos_label, zero_division=zero_division, jobs=jobs,
-                kernel_memory=kernel_memory, client=client)
+                kernel_memory=kernel_memory, share=share, client=client)
     seeds = engine.repetition_seeds(seed, repeat)
     done, total = 0, 0
     results, folds = [], []

@@ -68,7 +68,8 @@ def run_nested(o) -> int:
                        log2p=o.log2p, inner_folds=o.nr_fold, criterion=o.criterion,
                        seed=o.seed, repeat=o.repeat, pos_label=o.pos_label,
                        zero_division=o.zero_division, jobs=o.jobs, client=o.dask,
-                       kernel_memory=o.kernel_memory, progress=bar)
+                       kernel_memory=o.kernel_memory or None,
+                       share=False if o.kernel_memory == 0 else None, progress=bar)
     text = render(result, format=o.format)
     runner.end_bar_line()
     from .grid import COMMAND
