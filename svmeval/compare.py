@@ -116,7 +116,7 @@ def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
 def compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10, seed: int = 1,
             criterion: str | None = None, pos_label=None, zero_division=0.0,
             confidence: float = 0.95, options_a: str = "", options_b: str = "",
-            jobs: int | None = None, client=None, rope: float | None = None) -> Comparison:
+            rope: float | None = None, jobs: int | None = None, client=None) -> Comparison:
     """Compare two LIBSVM configurations on the same repeated cross-validation: fold j of
     repetition r holds the same samples for A and B (the tests: see the module's notes).
 
@@ -143,13 +143,13 @@ def compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10,
         Level of the confidence interval of the difference (between 0 and 1).
     options_a, options_b : str
         How to show A and B in reports.
+    rope : float, optional
+        Half-width of the rope (figure's units): adds the Bayesian correlated t-test of B - A.
     jobs : int, optional
         Folds trained at once here (default: the cores); results identical for every value.
     client : distributed.Client or str, optional
         A Dask client or address (``tcp://host:8786``, ``local[:N]``): the folds run as tasks
         on that cluster, with the same results as here.
-    rope : float, optional
-        Half-width of the rope (figure's units): adds the Bayesian correlated t-test of B - A.
 
     Returns
     -------

@@ -108,15 +108,16 @@ def grid_frame(result):
     the cell's ``log2c``, ``log2g``, ``log2p``, ``C``, ``gamma``, ``p``, ``value`` (the
     criterion as the search compared it), ``resumed`` and ``best``; a cell resumed from an
     ``-out`` file is one row with ``fold`` None and its value alone."""
-    from ..grid.search import cell_params
     _pandas()
     rows = []
+    base = result.params.as_dict()
     for r in result.cells:
         c = r.cell
         cell = {"log2c": c.log2c, "log2g": c.log2g, "log2p": c.log2p, "C": c.C,
                 "gamma": c.gamma, "p": c.p, "value": r.value, "resumed": r.resumed,
                 "best": r is result.best}
-        flags = _flags(cell_params(result.params, c).as_dict())
+        flags = _flags({**base, **{k: v for k, v in (("C", c.C), ("gamma", c.gamma),
+                                                     ("p", c.p)) if v is not None}})
         if r.summary is None:
             rows.append({"dataset": result.data_name, "configuration": flags, "repetition": 0,
                          "seed": result.seed, "fold": None, "n_test": None, **cell})
