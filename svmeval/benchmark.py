@@ -270,6 +270,12 @@ class Benchmark:
                             outcomes.count("loss"), tests))
         return tuple(out)
 
+    def to_frame(self):
+        """A pandas DataFrame, one row per (data set, configuration, repetition, fold) with
+        the criterion's value on that fold (``groupby(["dataset", "configuration"])``)."""
+        from .report.frames import benchmark_frame
+        return benchmark_frame(self)
+
     def to_dict(self) -> dict:
         """Plain data, JSON-ready (NaN and infinities as None): "datasets", "configurations",
         "mean" and "sd" (rows: data sets in the given order, columns: configurations), "best",

@@ -17,19 +17,8 @@ import numpy as np
 
 from .benchmark import Benchmark
 from .errors import SvmevalError
-from .metrics.figures import criteria_for
 
 __all__ = ["run_benchmark"]
-
-
-def _kinds(datasets, params) -> list:
-    from .compare import _figure_kind
-    kinds = []
-    for ds in datasets:
-        if getattr(ds, "y", None) is None:
-            raise SvmevalError(f"{ds.name}: multi-label data cannot be compared")
-        kinds.append(_figure_kind(params[0], ds))
-    return kinds
 
 
 def _check_configurations(params: list) -> None:
@@ -41,25 +30,52 @@ def _check_configurations(params: list) -> None:
         raise SvmevalError("one-class SVMs (-s 2) cannot be compared")
 
 
+def _fold_table(dataset, params: list, nr_fold: int, seeds: list, criterion: str, pos_label,
+                zero_division, jobs) -> list:
+    """The criterion on every fold of every configuration on ``dataset``: one list per
+    configuration, repetition-major (the evaluation core runs them all at once)."""
+    from .compare import _fold_values
+    from .cv.engine import prepare
+    from .cv.evaluate import evaluate
+    from .cv.executors import executor_for
+
+    problem, first = prepare(dataset, params[0])
+    resolved = [first] + [prepare(dataset, p, problem=problem)[1] for p in params[1:]]
+    runs = [[None] * len(seeds) for _ in params]
+
+    def finish(unit, result) -> None:
+        runs[unit.candidate][unit.repetition] = result
+
+    with executor_for(jobs, None) as executor:
+        evaluate(dataset, problem, resolved, seeds, nr_fold, executor=executor, finish=finish)
+    return [_fold_values(r, criterion, pos_label, zero_division) for r in runs]
+
+
 def run_benchmark(datasets, configurations: Mapping, nr_fold: int = 10, *, repeat: int = 1,
                   seed: int = 1, criterion: str | None = None, pos_label=None,
                   zero_division=0.0, jobs: int | None = None, level: float = 0.05,
                   rope: float | None = None, test: str = "corrected") -> Benchmark:
     """The :class:`~svmeval.benchmark.Benchmark` of ``configurations`` (name -> SvmParams)
-    on ``datasets`` (:class:`~svmeval.io.Dataset`; names from ``Dataset.name``), see the
-    module's notes. ``criterion`` defaults to accuracy (mse for regression)."""
-    from .compare import _fold_values, _runs, default_criterion
-    names, params = list(configurations), list(configurations.values())
+    on ``datasets`` (:class:`~svmeval.io.Dataset` or file names; names from
+    ``Dataset.name``), see the module's notes. ``criterion`` defaults to accuracy (mse for
+    regression)."""
+    from .cv import _libsvm, checks
+    from .cv.engine import repetition_seeds
+
+    names, params = list(configurations), [checks.as_params(p, "configuration")
+                                           for p in configurations.values()]
     _check_configurations(params)
-    if nr_fold < 2 or repeat < 1:
-        raise SvmevalError("nr_fold must be >= 2 and repeat >= 1")
-    criterion = criterion or default_criterion(params[0])
-    for ds, kind in zip(datasets, _kinds(datasets, params)):
-        if criterion not in criteria_for(kind):
-            raise SvmevalError(f"{ds.name}: criterion {criterion!r} is not a figure of {kind} "
-                               f"data (one of {', '.join(criteria_for(kind))})")
-    values = np.array([[_fold_values(_runs(ds, p, nr_fold, seed, repeat, jobs), criterion,
-                                     pos_label, zero_division) for p in params]
-                       for ds in datasets])
+    nr_fold, repeat, seed = (checks.check_folds(nr_fold), checks.check_repeat(repeat),
+                             checks.check_seed(seed))
+    checks.check_execution(jobs)
+    datasets = [checks.as_dataset(ds) for ds in datasets]
+    criterion = criterion or checks.default_criterion(params[0])
+    for ds in datasets:
+        checks.single_label(ds, "a benchmark")
+        checks.check_criterion(criterion, checks.common_kind(ds.y, params))
+    seeds = repetition_seeds(seed, repeat)
+    table = _libsvm.c_state(_fold_table)  # C's rand() and print hook held per data set
+    values = np.array([table(ds, params, nr_fold, seeds, criterion, pos_label,
+                                   zero_division, jobs) for ds in datasets])
     return Benchmark(values, [ds.name for ds in datasets], names, criterion, n_folds=nr_fold,
                      repeat=repeat, level=level, rope=rope, test=test)

@@ -36,7 +36,9 @@ class Comparison:
     ``folds_a`` / ``folds_b``: its value on each of the R x k folds (repetition-major);
     ``ttest``: the :class:`~svmeval.metrics.significance.TTestResult` of B - A (folds where
     either value is undefined left out; ``n_undefined`` counts them); ``mcnemar``: McNemar's
-    test on the first repetition's pooled predictions (None for regression).
+    test on the first repetition's pooled predictions (None for regression); ``bayesian``:
+    with a rope, the Bayesian correlated t-test of B - A
+    (:func:`~svmeval.metrics.bayesian.correlated_ttest`, rho = 1/k), else None.
     """
 
     data_name: str
@@ -53,6 +55,7 @@ class Comparison:
     n_undefined: int
     ttest: TTestResult
     mcnemar: McNemarResult | None
+    bayesian: object = None  # BayesianResult of B - A with a rope (compare(..., rope=R))
 
     @property
     def mean_a(self) -> float:
@@ -113,7 +116,7 @@ def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
 def compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10, seed: int = 1,
             criterion: str | None = None, pos_label=None, zero_division=0.0,
             confidence: float = 0.95, options_a: str = "", options_b: str = "",
-            jobs: int | None = None, client=None) -> Comparison:
+            rope: float | None = None, jobs: int | None = None, client=None) -> Comparison:
     """Compare two LIBSVM configurations on the same repeated cross-validation: fold j of
     repetition r holds the same samples for A and B (the tests: see the module's notes).
 
@@ -140,6 +143,8 @@ def compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10,
         Level of the confidence interval of the difference (between 0 and 1).
     options_a, options_b : str
         How to show A and B in reports.
+    rope : float, optional
+        Half-width of the rope (figure's units): adds the Bayesian correlated t-test of B - A.
     jobs : int, optional
         Folds trained at once here (default: the cores); results identical for every value.
     client : distributed.Client or str, optional
@@ -150,30 +155,34 @@ def compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10,
     -------
     Comparison
     """
-    from .cv import checks
-    from .cv.engine import repetition_seeds
+    from .cv import checks, engine
 
     nr_fold, repeat, seed = (checks.check_folds(nr_fold), checks.check_repeat(repeat),
                              checks.check_seed(seed))
     checks.check_confidence(confidence)
     checks.check_execution(jobs, client)
+    _check_rope(rope)
     dataset = checks.as_dataset(dataset)
     params_a, params_b = (checks.as_params(p, n) for p, n in ((params_a, "params_a"),
                                                               (params_b, "params_b")))
     checks.single_label(dataset, "a comparison")
-    kind = checks.common_kind(dataset.y, (params_a, params_b))
-    criterion = criterion or checks.default_criterion(params_a)
-    figure = checks.check_criterion(criterion, kind)
+    figure = checks.check_criterion(criterion or checks.default_criterion(params_a),
+                                    checks.common_kind(dataset.y, (params_a, params_b)))
     runs_a, runs_b = _runs(dataset, params_a, params_b, nr_fold,
-                           repetition_seeds(seed, repeat), jobs, client)
-    return _comparison(runs_a, runs_b, figure, pos_label=pos_label,
-                       zero_division=zero_division, confidence=confidence,
-                       data_name=getattr(dataset, "name", ""), options_a=options_a,
-                       options_b=options_b)
+                           engine.repetition_seeds(seed, repeat), jobs, client)
+    return _comparison(runs_a, runs_b, figure, pos_label=pos_label, zero_division=zero_division,
+                       confidence=confidence, data_name=getattr(dataset, "name", ""),
+                       options_a=options_a, options_b=options_b, rope=rope)
+
+
+def _check_rope(rope) -> None:
+    if rope is not None and not (isinstance(rope, (int, float)) and 0 <= rope < math.inf):
+        raise SvmevalError(f"rope must be a finite number >= 0, got {rope!r}")
 
 
 def _comparison(runs_a: list, runs_b: list, figure, *, pos_label, zero_division, confidence,
-                data_name: str, options_a: str, options_b: str) -> Comparison:
+                data_name: str, options_a: str, options_b: str,
+                rope: float | None = None) -> Comparison:
     """The tests of B - A on the figure of every fold of A's and B's runs (same folds)."""
     criterion = figure.name
     folds_a = _fold_values(runs_a, criterion, pos_label, zero_division)
@@ -192,12 +201,17 @@ def _comparison(runs_a: list, runs_b: list, figure, *, pos_label, zero_division,
     test = None
     if not first.params.is_regression:
         test = mcnemar(first.y_true, first.y_pred, runs_b[0].y_pred)
+    bayesian = None
+    if rope is not None:
+        from .metrics.bayesian import correlated_ttest
+        bayesian = correlated_ttest(folds_b[defined] - folds_a[defined], n_folds,
+                                    rope=float(rope))
     return Comparison(data_name=data_name, criterion=criterion,
                       greater_is_better=figure.greater_is_better, n_folds=n_folds,
                       repeat=len(runs_a), seeds=tuple(r.seed for r in runs_a), n_samples=n,
                       options_a=options_a, options_b=options_b, folds_a=folds_a,
                       folds_b=folds_b, n_undefined=int(np.count_nonzero(~defined)),
-                      ttest=ttest, mcnemar=test)
+                      ttest=ttest, mcnemar=test, bayesian=bayesian)
 
 
 def mcnemar_files(pred_a: str, pred_b: str, data_file: str) -> McNemarResult:
@@ -215,6 +229,12 @@ def mcnemar_files(pred_a: str, pred_b: str, data_file: str) -> McNemarResult:
             raise SvmevalError(f"{show_path(path)}: predictions are not class labels (not "
                                "integers): McNemar's test compares two classifiers")
     return mcnemar(dataset.y, a, b)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """svmeval-compare's command line (:mod:`svmeval.cli.compare`)."""
+    from .cli.compare import main as command
+    return command(argv)
 
 
 if __name__ == "__main__":  # python -m svmeval.compare: as svmeval-compare runs it (this file

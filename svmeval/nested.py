@@ -24,7 +24,6 @@ so :func:`svmeval.summary.summarize` and every reporter take it as they take ``s
 from __future__ import annotations
 
 import contextlib
-import functools
 import math
 import os
 from dataclasses import dataclass, replace
@@ -149,6 +148,19 @@ class NestedResult:
                 "repeat": self.n_repeats, "folds": folds, "spread": spread}
 
 
+    def to_dict(self) -> dict:
+        """The JSON report's object: ``"outer"`` (svmeval's report object of the outer
+        predictions) and ``"nested"`` (:meth:`as_dict`)."""
+        from .report.nested import nested_object
+        return nested_object(self)
+
+    def to_frame(self):
+        """A pandas DataFrame, one row per (repetition, outer fold): the chosen cell, its inner
+        value and the outer fold's figures."""
+        from .report.frames import nested_frame
+        return nested_frame(self)
+
+
 def rows_of(dataset, rows: np.ndarray):
     """The :class:`~svmeval.io.Dataset` of ``dataset``'s ``rows``, in the order given (the
     same ``n_features`` and name)."""
@@ -165,34 +177,35 @@ def rows_of(dataset, rows: np.ndarray):
                    name=dataset.name)
 
 
-def nested_cv(*args, **kwargs) -> NestedResult:
-    """(Documented below: :func:`_nested_cv`'s signature and text.) The run holds C's global
-    state (rand(), the print hook) for its whole length."""
-    from .cv import _libsvm
-
-    with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
-        return _libsvm.c_state(_nested_cv)(*args, _stack=stack, **kwargs)
-
-
-def _nested_cv(dataset, params: SvmParams | None = None, nr_fold: int = 5, *,
-               log2c=rules.DEFAULT_LOG2C, log2g=rules.DEFAULT_LOG2G, log2p=None,
-               inner_folds: int = 5, criterion: str | None = None, seed: int = 1,
-               repeat: int = 1, pos_label=None, zero_division=0.0, jobs: int | None = None,
-               client=None, kernel_memory: float | None = None,
-               progress: Callable[[int, int], None] | None = None,
-               _stack=None) -> NestedResult:
+def nested_cv(dataset, params: SvmParams | None = None, nr_fold: int = 5, *,
+              log2c=rules.DEFAULT_LOG2C, log2g=rules.DEFAULT_LOG2G, log2p=None,
+              inner_folds: int = 5, criterion: str | None = None, seed: int = 1,
+              repeat: int = 1, pos_label=None, zero_division=0.0, jobs: int | None = None,
+              client=None, kernel_memory: float | None = None, share: bool | None = None,
+              progress: Callable[[int, int], None] | None = None) -> NestedResult:
     """Nested cross-validation of :func:`svmeval.grid.grid_search` (see the module's text).
 
     ``dataset``: a :class:`~svmeval.io.Dataset` or a file name (single-label). ``params``: the
     other LIBSVM parameters (:class:`SvmParams`). ``nr_fold``: the outer folds;
     ``inner_folds``: the grid's folds. ``log2c``, ``log2g``, ``log2p``, ``criterion``,
-    ``pos_label``, ``zero_division``, ``jobs``, ``kernel_memory``: as
+    ``pos_label``, ``zero_division``, ``jobs``, ``kernel_memory``, ``share``: as
     :func:`~svmeval.grid.grid_search` takes them, for every inner grid. ``seed``: C ``rand()``'s
     seed of the outer folds and of the inner grids. ``repeat``: outer cross-validations, seeds
     :func:`~svmeval.cv.engine.repetition_seeds`. ``client``: a ``distributed.Client`` or an
     address: every inner grid's cells run on that Dask cluster (connected once). ``progress``:
-    ``progress(done, total)`` as outer folds end (over every repetition).
+    ``progress(done, total)`` as outer folds end (over every repetition). The run holds C's
+    global state (rand(), the print hook) for its whole length.
     """
+    arguments = dict(locals())
+    from .cv import _libsvm
+
+    with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
+        return _libsvm.c_state(_nested_cv)(_stack=stack, **arguments)
+
+
+def _nested_cv(dataset, params, nr_fold, *, log2c, log2g, log2p, inner_folds, criterion,
+               seed, repeat, pos_label, zero_division, jobs, client, kernel_memory, share,
+               progress, _stack) -> NestedResult:
     from .cv import _libsvm, engine
     from .cv.folds import libsvm_folds
 
@@ -206,7 +219,7 @@ def _nested_cv(dataset, params: SvmParams | None = None, nr_fold: int = 5, *,
         client = _stack.enter_context(cluster.client_for(client))
     grid = dict(log2c=log2c, log2g=log2g, log2p=log2p, folds=inner_folds, criterion=criterion,
                 pos_label=pos_label, zero_division=zero_division, jobs=jobs,
-                kernel_memory=kernel_memory, client=client)
+                kernel_memory=kernel_memory, share=share, client=client)
     seeds = engine.repetition_seeds(seed, repeat)
     done, total = 0, 0
     results, folds = [], []
@@ -234,7 +247,7 @@ def _nested_cv(dataset, params: SvmParams | None = None, nr_fold: int = 5, *,
 def _checked(dataset, params, nr_fold, inner_folds, seed, jobs, repeat):
     """The run's arguments checked before LIBSVM trains anything: ``(dataset, params,
     problem, resolved params)``."""
-    from .cv import engine
+    from .cv import checks, engine
     from .io.data import read_dataset
 
     if isinstance(dataset, (str, os.PathLike)):
@@ -243,7 +256,8 @@ def _checked(dataset, params, nr_fold, inner_folds, seed, jobs, repeat):
         raise SvmevalError(f"{dataset.name}: multi-label data: nested cross-validation takes "
                            "single-label data")
     params = params or SvmParams()
-    engine._check_run(nr_fold, seed, jobs, repeat)
+    checks.check_folds(nr_fold), checks.check_seed(seed), checks.check_repeat(repeat)
+    checks.check_execution(jobs)
     if isinstance(inner_folds, (bool, float, str)) or not hasattr(inner_folds, "__index__") \
             or int(inner_folds) < 2:
         raise SvmevalError(f"inner_folds: n-fold cross validation: n must >= 2, got "
@@ -300,5 +314,3 @@ def chosen_text(result: NestedResult) -> str:
 def _show(value: float) -> str:
     return "n/a" if value is None or math.isnan(value) else f"{value:g}"
 
-
-functools.update_wrapper(nested_cv, _nested_cv)

@@ -15,7 +15,8 @@ from conftest import HAVE_SHARED, ROOT, data_set
 
 def _block(marker: str) -> str:
     text = (ROOT / "README.md").read_text()
-    match = re.search(re.escape(marker) + r"\n```[a-z]*\n(.*?)```", text, re.S)
+    match = re.search(re.escape(marker) + r"\n(?:<!-- [^>]*-->\n)?```[a-z]*\n(.*?)```", text,
+                      re.S)
     assert match, f"README has no block after {marker}"
     return match.group(1)
 

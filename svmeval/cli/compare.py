@@ -6,7 +6,12 @@ predictions files. Thin over :func:`svmeval.compare.compare` and
 Command line::
 
     svmeval-compare [options] DATA -- A_OPTIONS -- B_OPTIONS
+    svmeval-compare [options] DATA... -- A_OPTIONS -- B_OPTIONS [-- C_OPTIONS ...]
     svmeval-compare --mcnemar PRED_A PRED_B DATA
+
+One data set and two configurations: :func:`~svmeval.compare.compare`'s report. Several data
+sets or configurations (or ``--format markdown|latex``, ``--plot``, ``--test 5x2cv``): the
+benchmark (:mod:`svmeval.cli.benchmark`).
 """
 
 from __future__ import annotations
@@ -17,7 +22,15 @@ from ..errors import OptionError, ParameterError, show_path
 from ..io import output
 from ..params import SvmParams
 from . import runner
-from .options import COMPARE, TRAINING, MisplacedOption, asks_for_help, scan, usage_text
+from .options import (
+    COMPARE,
+    TABLE_FORMATS,
+    TRAINING,
+    MisplacedOption,
+    asks_for_help,
+    scan,
+    usage_text,
+)
 
 PROG = "svmeval-compare"
 USAGE = usage_text(COMPARE)
@@ -45,6 +58,19 @@ class CompareOptions:
     output: str | None = None
     mcnemar: bool = False
     quiet: bool = True  # LIBSVM's chatter is never shown (-q is accepted)
+    configurations: tuple = ()  # every configuration's svm-train options, as given
+    params: tuple = ()  # their SvmParams
+    rope: float | None = None
+    test: str = "corrected"
+    plot: str | None = None
+    given: frozenset = frozenset()  # the options given on the line (their fields)
+
+    @property
+    def benchmark(self) -> bool:
+        """A run of several data sets or configurations (the benchmark's report)."""
+        return not self.mcnemar and (len(self.files) > 1 or len(self.configurations) > 2
+                                     or self.format in TABLE_FORMATS or self.plot is not None
+                                     or self.test != "corrected")
 
 
 def parse_compare_args(argv: list[str]) -> CompareOptions | None:
@@ -60,19 +86,44 @@ def parse_compare_args(argv: list[str]) -> CompareOptions | None:
             raise OptionError("--mcnemar takes two predictions files and a data file, no --")
         if len(files) != 3:
             raise OptionError("--mcnemar needs PREDICTIONS_A PREDICTIONS_B data_file")
+        if {"rope", "test", "plot"} & set(values) or values.get("format") in TABLE_FORMATS:
+            raise OptionError("--rope, --test, --plot, --format markdown|latex: not with "
+                              "--mcnemar")
         return CompareOptions(files=files, **values)
-    rest = head.rest or []
-    if head.rest is None or rest.count("--") != 1:
+    if head.rest is None or not head.rest or "--" not in head.rest:
         raise OptionError("give the data file, then -- A's svm-train options -- B's")
-    if len(files) != 1:
-        raise OptionError("give one data file before the first --")
+    if not files:
+        raise OptionError("give the data file(s) before the first --")
     if values.get("dask") is not None and values.get("jobs") is not None:
         raise OptionError("--jobs sets the local threads; with --dask the cluster's workers "
                           "run the folds")
-    cut = rest.index("--")
-    a, b = tuple(rest[:cut]), tuple(rest[cut + 1:])
-    return CompareOptions(files=files, a=a, b=b, params_a=training_params(a, "A"),
-                          params_b=training_params(b, "B"), **values)
+    configurations = _split(head.rest)
+    params = tuple(training_params(c, _letter(i)) for i, c in enumerate(configurations))
+    o = CompareOptions(files=files, a=configurations[0], b=configurations[1],
+                       params_a=params[0], params_b=params[1], configurations=configurations,
+                       params=params, given=frozenset(values), **values)
+    if o.benchmark:
+        from .benchmark import check_benchmark
+        return check_benchmark(o)
+    return o
+
+
+def _letter(i: int) -> str:
+    """A, B, ..., Z, then C27, C28, ...: a configuration's name in messages."""
+    return chr(ord("A") + i) if i < 26 else f"C{i + 1}"
+
+
+def _split(rest: list) -> tuple:
+    """The configurations' svm-train options: what the ``--`` that follow the first separate."""
+    out, current = [], []
+    for token in rest:
+        if token == "--":
+            out.append(tuple(current))
+            current = []
+        else:
+            current.append(token)
+    out.append(tuple(current))
+    return tuple(out)
 
 
 def training_params(tokens, which: str) -> SvmParams:
@@ -99,11 +150,13 @@ def training_params(tokens, which: str) -> SvmParams:
 def files_of(o: CompareOptions) -> tuple[list, list]:
     """``(outputs, inputs)``: the report; the data file (and the predictions files)."""
     outputs = [("-o", o.output) if o.output else ("the report", output.STDOUT)]
+    if o.plot:
+        outputs.append(("--plot", o.plot))
     if o.mcnemar:
         inputs = [("predictions file A", o.files[0]), ("predictions file B", o.files[1]),
                   ("the data file", o.files[2])]
     else:
-        inputs = [("the data file", o.files[0])]
+        inputs = [("the data file", f) for f in o.files]
     return outputs, inputs
 
 
@@ -115,6 +168,9 @@ def run(o: CompareOptions) -> int:
     from ..compare import compare, mcnemar_files
     from ..report import render
 
+    if o.benchmark:
+        from .benchmark import run_benchmark_line
+        return run_benchmark_line(o)
     if o.mcnemar:
         result = mcnemar_files(*o.files)
     else:
@@ -123,7 +179,7 @@ def run(o: CompareOptions) -> int:
                          seed=o.seed, criterion=o.criterion, pos_label=o.pos_label,
                          zero_division=o.zero_division, confidence=o.confidence,
                          options_a=" ".join(o.a), options_b=" ".join(o.b), jobs=o.jobs,
-                         client=o.dask)
+                         client=o.dask, rope=o.rope)
     text = render(result, format=o.format)
     targets = runner.check_files(COMMAND, o)  # again: the files may have changed meanwhile
     output.write_outputs([(targets[0], text)])

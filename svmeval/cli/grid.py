@@ -49,6 +49,11 @@ class GridOptions:
     refit: str | None = None
     kernel_memory: float | None = None
     quiet: bool = False
+    nested: int | None = None  # --nested K: nested cross-validation (svmeval.cli.nested)
+    repeat: int = 1
+    predictions: str | None = None
+    folds_file: str | None = None
+    format: str = "text"
 
 
 _IGNORED = ("svmtrain", "gnuplot", "help")  # grid.py's, read and without effect here
@@ -73,10 +78,14 @@ def parse_grid_args(argv: list[str]) -> GridOptions | None:
     draw = values.pop("gnuplot", None) != "null"
     for name in _IGNORED:
         values.pop(name, None)
+    if values.get("nested") is not None:
+        from .nested import check_nested
+        check_nested(values)
     title = os.path.basename(dataset)
-    out = values.pop("out", f"{title}.out")
+    out = values.pop("out", None if values.get("nested") else f"{title}.out")
     values["out"] = None if out == "null" else out
-    values["png"] = values.get("png", f"{title}.png") if draw else None
+    png = None if values.get("nested") else f"{title}.png"
+    values["png"] = values.get("png", png) if draw else None
     if values.get("resume") == "":
         values["resume"] = f"{title}.out"
     try:
@@ -102,6 +111,9 @@ def _check(o: GridOptions, given: dict) -> GridOptions:
     if o.results is not None and os.path.splitext(o.results)[1].lower() not in (".csv", ".json"):
         raise OptionError(f"--results {show_path(o.results)}: the file name must end in .csv "
                           "or .json")
+    if o.nested is None:
+        from .nested import check_plain
+        check_plain(o)
     criterion = o.criterion or default_criterion(o.params)
     check_criterion(criterion)  # unknown names before reading anything
     return replace(o, criterion=criterion)
@@ -111,6 +123,9 @@ def files_of(o: GridOptions) -> tuple[list, list]:
     """``(outputs, inputs)`` of a search: grid.py's lines on standard output, the ``-out``
     file (appended to when it is the file resumed from), the picture, the results and the
     model; read: the data set and the file resumed from."""
+    if o.nested is not None:
+        from .nested import files_of_nested
+        return files_of_nested(o)
     outputs = [("the grid's lines", output.STDOUT)]
     outputs += [(flag, path) for flag, path in (("-out", o.out), ("-png", o.png),
                                                 ("--results", o.results),
@@ -134,6 +149,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def run(o: GridOptions) -> int:
     from ..grid.search import grid_search
+
+    if o.nested is not None:
+        from .nested import run_nested
+        return run_nested(o)
 
     targets = {t.what: t for t in runner.check_files(COMMAND, o)}
     resume = rules.read_resume(o.resume, o.criterion) if o.resume else {}

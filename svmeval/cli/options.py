@@ -19,8 +19,10 @@ from .values import (
     parse_c_int,
     parse_choice,
     parse_dask_address,
+    parse_folds,
     parse_log2_range,
     parse_megabytes,
+    parse_nonnegative,
     parse_open_unit,
 )
 
@@ -29,14 +31,9 @@ ALL = frozenset({SVMEVAL, GRID, COMPARE})
 PROGRAMS = {SVMEVAL: "svmeval", GRID: "svmeval-grid", COMPARE: "svmeval-compare"}
 
 FORMATS = ("text", "json", "csv")
+TABLE_FORMATS = ("markdown", "latex")  # svmeval-compare's benchmark table, as papers print it
+TESTS = ("corrected", "5x2cv")
 ZERO_DIVISION = {"0": 0.0, "1": 1.0, "nan": float("nan")}
-
-
-def _folds(flag: str, text: str) -> int:
-    value = parse_c_int(flag, text)
-    if value < 2:
-        raise OptionError("n-fold cross validation: n must >= 2")
-    return value
 
 
 @dataclass(frozen=True)
@@ -118,21 +115,18 @@ SVM_TRAIN_OPTIONS = (
     _svm("-wi", "weight", "weight", "double",
          "set the parameter C of class i to weight*C, for C-SVC", "1"),
     Option(("-v",), "n", "nr_fold", "int", "n-fold cross validation mode", sep=": ",
-           read=_folds, defaults=(("grid", "5"), ("compare", "10"))),
+           read=parse_folds, defaults=(("grid", "5"), ("compare", "10"))),
     Option(("-q",), "", "quiet", "flag", "quiet mode (no outputs)"),
 )
 
-def _zero_division(flag, text):
-    return parse_choice(flag, text, ZERO_DIVISION)
+def _choice(choices: dict):  # the reader of a value that is one of choices (text -> value)
+    return lambda flag, text: parse_choice(flag, text, choices)
 
 
-def _format(flag, text):
-    return parse_choice(flag, text, {f: f for f in FORMATS})
-
-
-_SEED = (0, 2**32 - 1, "C srand's unsigned int")
-_ONE_UP = (1, INT_MAX, None)
+_SEED, _ONE_UP = (0, 2**32 - 1, "C srand's unsigned int"), (1, INT_MAX, None)
 _NOT_GRID = frozenset({SVMEVAL, COMPARE})
+_SVMEVAL_GRID, _REPEAT_GRID = frozenset({SVMEVAL, GRID}), (
+    "\n\t(svmeval-grid: with --nested only, repeats the outer cross-validation)")
 
 #: the long options (and -o), in the order the usages list them
 LONG_OPTIONS = (
@@ -144,7 +138,7 @@ LONG_OPTIONS = (
            "repeat the cross-validation R times and report mean +- sd; repetition r uses\n"
            "\tseed N+r (modulo 2^32), skipping a seed that draws as one already used (glibc's\n"
            "\tsrand(0) is srand(1): --seed 0 --repeat 3 uses 0, 2, 3), so every repetition "
-           "differs", range=_ONE_UP, commands=_NOT_GRID, defaults=((COMPARE, "10"),)),
+           "differs" + _REPEAT_GRID, range=_ONE_UP, defaults=((COMPARE, "10"),)),
     Option(("--criterion",), "NAME", "criterion", "str",
            "the figure to optimise (svmeval-grid) or compare, a name of svmeval's figure\n"
            "\tregistry (default accuracy; mse for -s 3 / -s 4): accuracy balanced_accuracy mcc\n"
@@ -171,9 +165,19 @@ LONG_OPTIONS = (
     Option(("--confidence",), "C", "confidence", "double",
            "level of the confidence interval of the difference", "0.95",
            commands=frozenset({COMPARE}), read=parse_open_unit),
+    Option(("--nested",), "K", "nested", "int",
+           "nested cross-validation: K outer folds (svmeval -v K --seed N's), the grid on\n"
+           "\teach outer training set; svmeval's report of the outer predictions, each fold's\n"
+           "\tchosen cell and inner value, their spread. No -out, -png, -resume, --results,\n"
+           "\t--refit with it (the final model: svmeval-grid without --nested)",
+           range=(2, INT_MAX, None), commands=frozenset({GRID})),
     Option(("--predictions",), "FILE", "predictions", "str",
-           "write the CV predictions, one per line in input order (as svm-predict)",
-           commands=frozenset({SVMEVAL})),
+           "write the CV predictions, one per line in input order (as svm-predict)"
+           "\n\t(svmeval-grid: the outer predictions of --nested; with --repeat the first\n"
+           "\trepetition's)", commands=_SVMEVAL_GRID),
+    Option(("--folds",), "FILE", "folds_file", "str",
+           "write the (outer) fold, 1..k, that tested each sample, one per line in input\n"
+           "\torder (with --repeat the first repetition's)", commands=_SVMEVAL_GRID),
     Option(("--score",), "PREDICTIONS_FILE", "score", "str",
            "report on an existing predictions file (svm-predict's format)\n"
            "\tagainst the labels of data_file, instead of running cross-validation",
@@ -184,8 +188,17 @@ LONG_OPTIONS = (
     Option(("--multilabel",), "", "multilabel", "flag",
            "multi-label data (labels l1,l2,...): binary-relevance cross-validation",
            commands=frozenset({SVMEVAL})),
-    Option(("--format",), "FORMAT", "format", "str", "text (default), json or csv",
-           commands=_NOT_GRID, read=_format),
+    Option(("--format",), "FORMAT", "format", "str", "text (default), json or csv"
+           " (svmeval-grid: with --nested only);\n\tsvmeval-compare also markdown or latex "
+           "(the benchmark table)", read=_choice({f: f for f in FORMATS + TABLE_FORMATS})),
+    Option(("--rope",), "R", "rope", "double",
+           "add the Bayesian correlated t-test (Corani & Benavoli 2015) of B - A with a\n"
+           "\tregion of practical equivalence of half-width R (the criterion's units), per "
+           "data set", commands=frozenset({COMPARE}), read=parse_nonnegative),
+    Option(("--test",), "NAME", "test", "str", "the per-data-set test of the win/tie/loss "
+           "counts: corrected (resampled\n\tt-test) or 5x2cv (5x2cv paired t-test and "
+           "Alpaydin's F: -v 2 --repeat 5)", "corrected",
+           commands=frozenset({COMPARE}), read=_choice({t: t for t in TESTS})),
     Option(("--full",), "", "full", "flag",
            "for two-class data, follow svm-train's lines with the full text report (per-class\n"
            "\ttable, averages, confusion matrix, overall figures); multiclass data always gets "
@@ -195,13 +208,14 @@ LONG_OPTIONS = (
            range=(0, 15, None), commands=frozenset({SVMEVAL})),
     Option(("--zero-division",), "POLICY", "zero_division", "str",
            "how undefined per-class values (0/0) enter averages: 0 (default),\n"
-           "\t1, or nan (left out)", read=_zero_division),
+           "\t1, or nan (left out)", read=_choice(ZERO_DIVISION)),
     Option(("-o", "--output"), "FILE", "output", "str",
            "write the report to FILE (atomically) instead of standard output",
            commands=_NOT_GRID),
     Option(("--plot",), "FILE", "plot", "str",
-           "also draw the run's figure sheet to FILE (.png, .svg or .pdf; needs\n"
-           "\tpip install 'svmeval[plot]')", commands=frozenset({SVMEVAL})),
+           "also draw the run's figure sheet (svmeval-compare: the critical-difference\n"
+           "\tdiagram) to FILE (.png, .svg or .pdf; needs pip install 'svmeval[plot]')",
+           commands=_NOT_GRID),
     Option(("--results",), "FILE", "results", "str",
            "every figure of every cell with its mean and sd over folds (.csv or .json)",
            commands=frozenset({GRID})),
@@ -291,10 +305,12 @@ def usage_text(command: str = SVMEVAL) -> str:
                 + f"\nsvm_options: svm-train's options ({_svm_flags()} -q), as svmeval reads "
                 "them;\n-c and -g only where -log2c / -log2g is null.\n")
     return (f"Usage: {program} [options] data_file -- A_OPTIONS -- B_OPTIONS\n"
+            f"       {program} [options] data_file... -- A_OPTIONS -- B_OPTIONS [-- C ...]\n"
             f"       {program} --mcnemar PREDICTIONS_A PREDICTIONS_B data_file\n"
-            "Runs repeated k-fold cross-validation of two LIBSVM configurations (svm-train "
-            "options A and\nB) on the same seeded folds and tests whether they differ in a "
-            "figure.\noptions:\n" + fold + SVM_TRAIN_OPTIONS[-1].usage(command) + longs
+            "Runs repeated k-fold cross-validation of LIBSVM configurations (svm-train options "
+            "A, B, ...)\non the same seeded folds and tests whether they differ in a figure; "
+            "several data sets or\nconfigurations: the benchmark table, ranks, Friedman, "
+            "Nemenyi, Wilcoxon-Holm, win/tie/loss.\noptions:\n" + fold + SVM_TRAIN_OPTIONS[-1].usage(command) + longs
             + f"A_OPTIONS, B_OPTIONS: svm-train's training options ({_svm_flags()}).\n")
 
 

@@ -17,7 +17,7 @@ from ..io import output
 from ..params import SvmParams
 from ..progress import make_progress
 from . import runner
-from .options import SVMEVAL, asks_for_help, scan, usage_text
+from .options import SVMEVAL, TABLE_FORMATS, asks_for_help, scan, usage_text
 
 PROG = "svmeval"
 USAGE = usage_text(SVMEVAL)
@@ -38,6 +38,7 @@ class Options:
     dask: str | None = None
     pos_label: float | None = None
     predictions: str | None = None
+    folds_file: str | None = None
     score: str | None = None
     multilabel: bool = False
     format: str = "text"
@@ -70,6 +71,7 @@ def parse_args(argv: list[str]) -> Options:
 
 def _only_with_cv(options: Options) -> list[str]:
     return [name for name, value in (("--predictions", options.predictions),
+                                     ("--folds", options.folds_file),
                                      ("--repeat", options.repeat != 1),
                                      ("--dask", options.dask), ("--output", options.output),
                                      ("--full", options.full), ("--plot", options.plot))
@@ -92,9 +94,12 @@ def _check(options: Options, positional: list[str]) -> Options:
         if used:
             raise OptionError(f"{', '.join(used)}: only with -v k (cross-validation) or --score")
     if options.score is not None and (options.cross_validation or options.predictions
-                                      or options.dask):
+                                      or options.dask or options.folds_file):
         raise OptionError("--score reports on existing predictions: no -v, no --predictions, "
-                          "no --dask")
+                          "no --folds, no --dask")
+    if options.format in TABLE_FORMATS:
+        raise OptionError(f"--format {options.format}: svmeval-compare's benchmark table only "
+                          "(svmeval: text, json or csv)")
     if options.dask is not None and options.multilabel:
         raise OptionError("--dask runs single-label cross-validation; not with --multilabel")
     if options.dask is not None and options.jobs is not None:
@@ -129,6 +134,8 @@ def outputs_of(options: Options) -> tuple[list[tuple[str, str]], list[tuple[str,
     outputs = []
     if options.predictions:
         outputs.append(("--predictions", options.predictions))
+    if options.folds_file:
+        outputs.append(("--folds", options.folds_file))
     outputs.append(("-o", options.output) if options.output else ("the report", output.STDOUT))
     if options.plot:  # written after the report, by its own atomic write
         outputs.append(("--plot", options.plot))
@@ -166,7 +173,8 @@ def run(options: Options) -> int:
                         meta={"data_file": options.data_file})
     emit(options, report.render(summary, format=options.format, digits=options.digits,
                                 full=options.full),
-         predictions=format_predictions(result) if options.predictions else None)
+         predictions=format_predictions(result) if options.predictions else None,
+         folds=result)
     draw(options, summary, plot.result_arrays(result))
     return 0
 
@@ -190,7 +198,8 @@ def run_multilabel(options: Options, dataset) -> int:
                         meta={"data_file": options.data_file})
     emit(options, report.render(summary, format=options.format, digits=options.digits,
                                 full=options.full),
-         predictions=format_label_set_predictions(result) if options.predictions else None)
+         predictions=format_label_set_predictions(result) if options.predictions else None,
+         folds=result)
     draw(options, summary, {})
     return 0
 
@@ -266,11 +275,15 @@ def draw(options: Options, summary, arrays: dict) -> None:
                          f"(no picture written)\n")
 
 
-def emit(options: Options, text: str, *, predictions: str | None = None) -> None:
-    """Write the report (and the predictions) where the options say: all whole, or none."""
+def emit(options: Options, text: str, *, predictions: str | None = None, folds=None) -> None:
+    """Write the report (and the predictions, and the folds of the CV result ``folds``) where
+    the options say: all whole, or none."""
     runner.end_bar_line()
     targets = {t.what: t for t in check_outputs(options)}  # again: the files may have changed
     items = [(targets["--predictions"], predictions)] if options.predictions else []
+    if options.folds_file:
+        from .nested import folds_text
+        items.append((targets["--folds"], folds_text(folds)))
     items.append((targets["-o" if options.output else "the report"], text))
     output.write_outputs(items)
 

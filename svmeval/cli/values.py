@@ -112,3 +112,19 @@ def parse_dask_address(flag: str, text: str) -> str:
     except ClusterError as exc:
         raise OptionError(str(exc)) from None
     return text
+
+
+def parse_folds(flag: str, text: str) -> int:
+    """-v's n: a C int, at least 2 (svm-train's words otherwise)."""
+    value = parse_c_int(flag, text)
+    if value < 2:
+        raise OptionError("n-fold cross validation: n must >= 2")
+    return value
+
+
+def parse_nonnegative(flag: str, text: str) -> float:
+    """A number (C rules) that is 0 or more."""
+    value = parse_c_double(flag, text)
+    if value < 0:
+        raise OptionError(f"option {flag}: {shown(text)} is out of range (0 or more)")
+    return value

@@ -1,7 +1,9 @@
 """Reporters: ``render(result, format=...)`` for every result of svmeval.
 
 A :class:`~svmeval.summary.Summary` (any kind), a :class:`~svmeval.grid.GridResult`, a
-:class:`~svmeval.compare.Comparison` or a McNemar result alone, as "text", "json" or "csv".
+:class:`~svmeval.compare.Comparison`, a McNemar result alone or a
+:class:`~svmeval.nested.NestedResult`, as "text", "json" or "csv"; a
+:class:`~svmeval.benchmark.Benchmark` also as "markdown" or "latex".
 Reporters format; they never compute. Every figure comes from the result, and the scalar
 figures' names, titles and order from :data:`svmeval.metrics.FIGURES`.
 """
@@ -13,6 +15,7 @@ import functools
 from . import csvfmt, jsonfmt, multilabel, text
 
 FORMATS = ("text", "json", "csv")
+TABLE_FORMATS = ("markdown", "latex")  # a Benchmark's table as papers print it
 
 REPORTERS = {
     "text": text.render,
@@ -42,16 +45,28 @@ def _mcnemar(result, format: str, digits: int, full: bool) -> str:
     return render_mcnemar(result, format)
 
 
+def _nested(result, format: str, digits: int, full: bool) -> str:
+    from .nested import render_nested
+    return render_nested(result, format, digits, full)
+
+
+def _benchmark(result, format: str, digits: int, full: bool) -> str:
+    from .benchmark import render as render_benchmark
+    return render_benchmark(result, format=format)
+
+
 @functools.cache
 def renderers() -> dict:
     """result type -> its renderer ``(result, format, digits, full) -> str``. Built on first
     use: the result types' modules are imported only when something is rendered."""
+    from ..benchmark import Benchmark
     from ..compare import Comparison
     from ..grid.search import GridResult
     from ..metrics.significance import McNemarResult
+    from ..nested import NestedResult
     from ..summary.core import Summary
     return {Summary: _summary, GridResult: _grid, Comparison: _comparison,
-            McNemarResult: _mcnemar}
+            McNemarResult: _mcnemar, NestedResult: _nested, Benchmark: _benchmark}
 
 
 def render(result, *, format: str = "text", digits: int = 4, full: bool = False) -> str:
@@ -61,11 +76,14 @@ def render(result, *, format: str = "text", digits: int = 4, full: bool = False)
     :class:`~svmeval.compare.Comparison` or a
     :class:`~svmeval.metrics.significance.McNemarResult`. ``digits`` and ``full`` shape a
     Summary's text (figures' decimals; every figure and the per-fold table)."""
-    if format not in FORMATS:
-        raise ValueError(f"unknown report format {format!r} (text, json or csv)")
     table = renderers()
     for cls in type(result).__mro__:
         if cls in table:
+            allowed = FORMATS + (TABLE_FORMATS if table[cls] is _benchmark else ())
+            if format not in allowed:
+                raise ValueError(f"unknown report format {format!r} ({', '.join(allowed)})")
             return table[cls](result, format, digits, full)
-    raise TypeError(f"render() takes a Summary, GridResult, Comparison or McNemarResult, "
-                    f"not {type(result).__name__}")
+    if format not in FORMATS + TABLE_FORMATS:
+        raise ValueError(f"unknown report format {format!r} (text, json or csv)")
+    raise TypeError(f"render() takes a Summary, GridResult, Comparison, McNemarResult, "
+                    f"NestedResult or Benchmark, not {type(result).__name__}")

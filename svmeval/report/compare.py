@@ -70,10 +70,20 @@ def _text(c) -> str:
             f"{level} CI of B - A: [{_num(t.ci[0])}, {_num(t.ci[1])}]",
             f"plain paired t-test (optimistic: the folds share training data): "
             f"t = {_num(t.t_uncorrected, 3)}, p = {_p(t.p_uncorrected)}"]
+    if c.bayesian is not None:
+        out += ["", _bayesian_sentence(c)]
     if c.mcnemar is not None:
         out += ["", f"McNemar's test, first repetition's pooled predictions "
                     f"({c.mcnemar.n} samples):"] + _mcnemar_lines(c.mcnemar)
     return "\n".join(out) + "\n"
+
+
+def _bayesian_sentence(c) -> str:
+    b = c.bayesian
+    better_b, better_a = (b.p_right, b.p_left) if c.greater_is_better else (b.p_left, b.p_right)
+    return (f"Bayesian correlated t-test (Corani & Benavoli 2015), rope ±{b.rope:g}: B is "
+            f"practically equivalent to A with probability {b.p_rope:.3f}; B is better with "
+            f"probability {better_b:.3f}, A with probability {better_a:.3f}")
 
 
 def _plain(value):
@@ -107,6 +117,9 @@ def comparison_object(c) -> dict:
         "uncorrected_ttest": {"t": _plain(t.t_uncorrected), "df": t.df, "p": t.p_uncorrected,
                               "ci": list(t.ci_uncorrected), "optimistic": True},
         "mcnemar": mcnemar_object(c.mcnemar) if c.mcnemar is not None else None,
+        **({} if c.bayesian is None else {"bayesian": {
+            "rope": c.bayesian.rope, "p_left": c.bayesian.p_left,
+            "p_rope": c.bayesian.p_rope, "p_right": c.bayesian.p_right}}),
     }
 
 

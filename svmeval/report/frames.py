@@ -16,8 +16,8 @@ from __future__ import annotations
 from ..errors import SvmevalError
 from .jsonfmt import plain
 
-__all__ = ["INSTALL_HINT", "KEYS", "comparison_frame", "cv_dict", "cv_frame", "grid_frame",
-           "summary_dict", "summary_frame", "summary_rows"]
+__all__ = ["INSTALL_HINT", "KEYS", "benchmark_frame", "comparison_frame", "cv_dict", "cv_frame", "grid_frame",
+           "nested_frame", "summary_dict", "summary_frame", "summary_rows"]
 
 INSTALL_HINT = "pip install 'svmeval[frame]'"
 
@@ -108,15 +108,16 @@ def grid_frame(result):
     the cell's ``log2c``, ``log2g``, ``log2p``, ``C``, ``gamma``, ``p``, ``value`` (the
     criterion as the search compared it), ``resumed`` and ``best``; a cell resumed from an
     ``-out`` file is one row with ``fold`` None and its value alone."""
-    from ..grid.rules import cell_params
     _pandas()
     rows = []
+    base = result.params.as_dict()
     for r in result.cells:
         c = r.cell
         cell = {"log2c": c.log2c, "log2g": c.log2g, "log2p": c.log2p, "C": c.C,
                 "gamma": c.gamma, "p": c.p, "value": r.value, "resumed": r.resumed,
                 "best": r is result.best}
-        flags = _flags(cell_params(result.params, c).as_dict())
+        flags = _flags({**base, **{k: v for k, v in (("C", c.C), ("gamma", c.gamma),
+                                                     ("p", c.p)) if v is not None}})
         if r.summary is None:
             rows.append({"dataset": result.data_name, "configuration": flags, "repetition": 0,
                          "seed": result.seed, "fold": None, "n_test": None, **cell})
@@ -137,4 +138,41 @@ def comparison_frame(c):
             rows.append({"dataset": c.data_name, "configuration": name, "options": options,
                          "repetition": i // per, "seed": c.seeds[i // per], "fold": i % per,
                          c.criterion: float(value)})
+    return _frame(rows)
+
+
+def nested_frame(result):
+    """A :class:`~svmeval.nested.NestedResult` as a results table: one row per (repetition,
+    outer fold) with the chosen cell (``log2c``, ``log2g``, ``log2p``, ``C``, ``gamma``,
+    ``p``), ``inner_value`` (the criterion on the inner folds) and the outer fold's figures;
+    ``configuration`` is the base parameters' flags (each fold's own C / gamma are its
+    columns)."""
+    from ..summary import summarize
+    _pandas()
+    runs = [result.outer, *result.repeat_results]
+    rows = []
+    for r, run in enumerate(runs):
+        summary = summarize(run, pos_label=result.pos_label,
+                            zero_division=result.zero_division)
+        chosen = [f for f in result.folds if f.repetition == r]
+        for f, row in zip(chosen, summary_rows(summary, repetition=r,
+                                               dataset=result.outer.data_name)):
+            c = f.cell
+            figures = {k: row.pop(k) for k in list(row) if k not in KEYS}
+            rows.append({**row, "seed": f.seed, "log2c": c.log2c, "log2g": c.log2g,
+                         "log2p": c.log2p, "C": c.C, "gamma": c.gamma, "p": c.p,
+                         "inner_value": f.value, **figures})
+    return _frame(rows)
+
+
+def benchmark_frame(bench):
+    """A :class:`~svmeval.benchmark.Benchmark` as a results table: one row per (data set,
+    configuration, repetition, fold) with the criterion's value (NaN where undefined)."""
+    _pandas()
+    per = bench.values.shape[2] // bench.repeat
+    rows = [{"dataset": name, "configuration": config, "repetition": f // per, "seed": None,
+             "fold": f % per, "n_test": None, bench.criterion: float(bench.values[i, j, f])}
+            for i, name in enumerate(bench.datasets)
+            for j, config in enumerate(bench.configurations)
+            for f in range(bench.values.shape[2])]
     return _frame(rows)

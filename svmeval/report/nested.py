@@ -1,0 +1,44 @@
+"""The reports of a nested cross-validation (:class:`~svmeval.nested.NestedResult`).
+
+text: svmeval's report of the outer predictions (first line ``Cross Validation Accuracy = X%``
+or svm-train's two regression lines), then each outer fold's chosen cell and inner value and
+the spread of the chosen parameters (:func:`svmeval.nested.chosen_text`). json: ``"outer"``
+(svmeval's JSON report object of the outer predictions) and ``"nested"`` (every outer fold's
+choice and the spread). csv: one row per (repetition, outer fold) with the chosen cell and its
+inner value. Reporters format; they never compute.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from .csvfmt import cell
+from .jsonfmt import plain
+
+COLUMNS = ("repetition", "fold", "seed", "log2c", "log2g", "log2p", "C", "gamma", "p", "value",
+           "n_train", "n_test")
+
+
+def nested_object(result) -> dict:
+    """The JSON report's object (and ``NestedResult.to_dict()``)."""
+    from .frames import summary_dict
+    return plain({"outer": summary_dict(result.summary()), "nested": result.as_dict()})
+
+
+def render_nested(result, format: str = "text", digits: int = 4, full: bool = False) -> str:
+    from . import REPORTERS
+    from ..nested import chosen_text
+
+    if format == "json":
+        return json.dumps(nested_object(result), indent=2, allow_nan=False) + "\n"
+    if format == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(COLUMNS)
+        for row in result.as_dict()["folds"]:
+            w.writerow([cell(row[k]) for k in COLUMNS])
+        return buf.getvalue()
+    report = REPORTERS["text"](result.summary(), digits=digits, full=full)
+    return report + chosen_text(result)
