@@ -231,12 +231,6 @@ def mcnemar_files(pred_a: str, pred_b: str, data_file: str) -> McNemarResult:
     return mcnemar(dataset.y, a, b)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """svmeval-compare's command line (:mod:`svmeval.cli.compare`)."""
-    from .cli.compare import main as command
-    return command(argv)
-
-
 if __name__ == "__main__":  # python -m svmeval.compare: as svmeval-compare runs it (this file
     # runs as __main__; the command uses the module svmeval.compare, whose types render() knows)
     from svmeval._entry import compare_main
