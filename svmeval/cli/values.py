@@ -65,14 +65,6 @@ def parse_open_unit(flag: str, text: str) -> float:
     return value
 
 
-def parse_megabytes(flag: str, text: str) -> float:
-    """A memory budget in MB: a number >= 0."""
-    value = parse_c_double(flag, text)
-    if value < 0:
-        raise OptionError(f"option {flag}: {shown(text)} is out of range (0 MB or more)")
-    return value
-
-
 def parse_choice(flag: str, text: str, choices: dict):
     """One of ``choices``' keys (its value is returned)."""
     if text not in choices:
@@ -122,9 +114,14 @@ def parse_folds(flag: str, text: str) -> int:
     return value
 
 
-def parse_nonnegative(flag: str, text: str) -> float:
-    """A number (C rules) that is 0 or more."""
+def parse_nonnegative(flag: str, text: str, unit: str = "") -> float:
+    """A number (C rules) that is 0 or more (of ``unit``, which the message names)."""
     value = parse_c_double(flag, text)
     if value < 0:
-        raise OptionError(f"option {flag}: {shown(text)} is out of range (0 or more)")
+        raise OptionError(f"option {flag}: {shown(text)} is out of range (0{unit} or more)")
     return value
+
+
+def parse_megabytes(flag: str, text: str) -> float:
+    """A memory budget in MB: a number >= 0."""
+    return parse_nonnegative(flag, text, " MB")

@@ -144,28 +144,31 @@ def t_cdf(t: float, df: float) -> float:
     return 1.0 - t_sf(t, df) if t >= 0 else t_sf(-t, df)
 
 
-def f_sf(x: float, dfn: float, dfd: float) -> float:
-    """P(F > x) for Fisher's F with ``dfn`` and ``dfd`` degrees of freedom:
-    I_{dfd / (dfd + dfn x)}(dfd / 2, dfn / 2)."""
+def _tail_at_edges(x: float) -> float | None:
+    """P(X > x) of a distribution on [0, inf) where x is NaN, <= 0 or infinite; else None."""
     if math.isnan(x):
         return math.nan
     if x <= 0:
         return 1.0
     if math.isinf(x):
         return 0.0
-    return betainc(dfd / 2.0, dfn / 2.0, dfd / (dfd + dfn * x))
+    return None
+
+
+def f_sf(x: float, dfn: float, dfd: float) -> float:
+    """P(F > x) for Fisher's F with ``dfn`` and ``dfd`` degrees of freedom:
+    I_{dfd / (dfd + dfn x)}(dfd / 2, dfn / 2)."""
+    edge = _tail_at_edges(x)
+    return edge if edge is not None else betainc(dfd / 2.0, dfn / 2.0, dfd / (dfd + dfn * x))
 
 
 def chi2_sf(x: float, df: int) -> float:
     """P(X > x) for chi-square with an integer ``df`` >= 1 degrees of freedom."""
     if df < 1 or int(df) != df:
         raise ValueError("chi2_sf: df must be a positive integer")
-    if math.isnan(x):
-        return math.nan
-    if x <= 0:
-        return 1.0
-    if math.isinf(x):
-        return 0.0
+    edge = _tail_at_edges(x)
+    if edge is not None:
+        return edge
     half = x / 2.0
     if df % 2 == 0:
         # e^(-x/2) sum_{i < df/2} (x/2)^i / i!, summed in logs against overflow
