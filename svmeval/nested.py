@@ -25,13 +25,11 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
 
-from .errors import SvmevalError
 from .grid import rules
 from .grid.search import check_criterion, default_criterion, kind_of
 from .params import SvmParams
@@ -248,20 +246,13 @@ def _checked(dataset, params, nr_fold, inner_folds, seed, jobs, repeat):
     """The run's arguments checked before LIBSVM trains anything: ``(dataset, params,
     problem, resolved params)``."""
     from .cv import checks, engine
-    from .io.data import read_dataset
 
-    if isinstance(dataset, (str, os.PathLike)):
-        dataset = read_dataset(os.fspath(dataset))
-    if getattr(dataset, "y", None) is None and getattr(dataset, "label_indptr", None) is not None:
-        raise SvmevalError(f"{dataset.name}: multi-label data: nested cross-validation takes "
-                           "single-label data")
-    params = params or SvmParams()
+    dataset = checks.as_dataset(dataset)
+    checks.single_label(dataset, "nested cross-validation")
+    params = checks.as_params(params)
     checks.check_folds(nr_fold), checks.check_seed(seed), checks.check_repeat(repeat)
+    checks.check_folds(inner_folds, "inner_folds")
     checks.check_execution(jobs)
-    if isinstance(inner_folds, (bool, float, str)) or not hasattr(inner_folds, "__index__") \
-            or int(inner_folds) < 2:
-        raise SvmevalError(f"inner_folds: n-fold cross validation: n must >= 2, got "
-                           f"{inner_folds!r}")
     problem, base = engine.prepare(dataset, params)
     return dataset, params, problem, base
 
