@@ -53,6 +53,9 @@ _PROG = ["svmeval"]
 
 
 def _interrupted() -> None:
+    output = sys.modules.get("svmeval.io.output")
+    if output is not None:  # LIBSVM's messages end before this line (none is written after)
+        output.STDERR_LOCK.acquire(timeout=1)
     try:
         sys.stderr.write(f"{_PROG[0]}: interrupted\n")
         sys.stderr.flush()

@@ -77,6 +77,7 @@ def main(command: Command, argv: list[str] | None = None) -> int:
         # Folds still training in LIBSVM's C code cannot be stopped from Python, and the
         # interpreter would wait for them at exit: leave at once. Output files are written
         # whole (temporary file + rename), or as they go (-out), so none is left half-written.
+        output.STDERR_LOCK.acquire(timeout=1)  # LIBSVM's messages end before this line
         fail(f"{command.prog}: interrupted")
         os._exit(130)
     except BrokenPipeError:

@@ -27,7 +27,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from ..errors import ParameterError, SvmevalError
-from ..io.output import atomic_path
+from ..io import output
 from ..params import C_SVC, NU_SVC, SvmParams
 from . import schedule
 
@@ -201,18 +201,18 @@ def rand() -> int:
     return _c().rand()
 
 
-# --- OpenMP threads of LIBSVM's kernel loops ----------------------------------------------
 def set_omp_threads(n: int) -> None:
     """Set the OpenMP threads LIBSVM uses in the calling thread (no-op without OpenMP)."""
     if _c().omp_set_num_threads is not None:
         _C.omp_set_num_threads(max(1, int(n)))
 
 
-# --- LIBSVM's messages ---------------------------------------------------------------------
 def _to_stderr(message: bytes) -> None:
-    with contextlib.suppress(OSError, ValueError, AttributeError):  # a closed or full stderr
-        sys.stderr.write(message.decode("utf-8", "replace"))
-        sys.stderr.flush()
+    # LIBSVM's messages: a closed or full stderr is ignored; none after "interrupted"
+    with output.STDERR_LOCK, contextlib.suppress(OSError, ValueError, AttributeError):
+        if not output.INTERRUPTS:
+            sys.stderr.write(message.decode("utf-8", "replace"))
+            sys.stderr.flush()
 
 
 def set_quiet(quiet: bool) -> None:
@@ -395,6 +395,6 @@ class Model:
 
     def save(self, path: str) -> None:
         """Write the model as svm-train does, atomically (a temporary file, then rename)."""
-        with atomic_path(path, "the model file") as tmp:
+        with output.atomic_path(path, "the model file") as tmp:
             if self._lib.save_model(os.fsencode(tmp), self._ptr) != 0:
                 raise SvmevalError(f"{path}: cannot save model file")

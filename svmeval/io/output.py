@@ -41,6 +41,9 @@ __all__ = ["CLOSED_STREAMS", "INTERRUPTS", "STDOUT", "OutputError", "Target", "a
 #: Ctrl-C seen by the command's own SIGINT handler (svmeval._entry): a KeyboardInterrupt can
 #: be swallowed (a bare except, a weakref callback), so no output is committed after one
 INTERRUPTS: list = []
+#: held while LIBSVM's messages or the "interrupted" line are written, so that once a Ctrl-C
+#: was seen no message of a fold still inside LIBSVM comes after that line
+STDERR_LOCK = threading.Lock()
 
 def guard_standard_streams() -> None:
     """Give Python stream objects to descriptors 0, 1, 2 where it has none (it leaves
