@@ -67,8 +67,14 @@ def start_cluster(directory: Path, workers: int = 2, preload: Path | None = None
             pytest.fail("the Dask scheduler did not start: "
                         + (directory / "scheduler.log").read_text()[-2000:])
         time.sleep(0.1)
-    time.sleep(0.2)
-    address = json.loads(scheduler_file.read_text())["address"]
+    while True:  # the file may still be being written: wait until it reads whole
+        try:
+            address = json.loads(scheduler_file.read_text())["address"]
+            break
+        except (ValueError, KeyError):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
     for k in range(workers):
         procs.append(_start(["distributed.cli.dask_worker", address, "--nthreads", "1",
                              "--nworkers", "1", "--no-dashboard", "--host", "127.0.0.1",
