@@ -14,17 +14,8 @@ from typing import Callable
 
 from ..errors import OptionError, show_path
 from ..params import INT_MAX, INT_MIN
-from .values import (
-    parse_c_double,
-    parse_c_int,
-    parse_choice,
-    parse_dask_address,
-    parse_folds,
-    parse_log2_range,
-    parse_megabytes,
-    parse_nonnegative,
-    parse_open_unit,
-)
+from .values import (parse_c_double, parse_c_int, parse_choice, parse_dask_address, parse_folds,
+                     parse_log2_range, parse_megabytes, parse_nonnegative, parse_open_unit)
 
 SVMEVAL, GRID, COMPARE = "svmeval", "grid", "compare"
 ALL = frozenset({SVMEVAL, GRID, COMPARE})
@@ -391,10 +382,11 @@ def scan(argv: list[str], command: str) -> Scan:
 
 
 def asks_for_help(argv: list[str]) -> bool:
-    """``--help`` anywhere before a ``--``: the usage, whatever else the line holds."""
+    """``--help`` before any ``--``, but not as an option's value (``-d --help`` is -d's)."""
+    takes_value = {f for o in TABLE if o.kind not in ("flag", "optional") for f in o.flags}
+    value_next = False
     for arg in argv:
-        if arg == "--":
-            return False
-        if arg == "--help":
-            return True
+        if not value_next and arg in ("--", "--help"):
+            return arg == "--help"
+        value_next = not value_next and (arg in takes_value or arg[:2] == "-w" and len(arg) > 2)
     return False
