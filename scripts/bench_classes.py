@@ -48,26 +48,9 @@ def child(kind: str, path: str, out: str) -> None:
         seconds = time.perf_counter() - t
         np.save(out, result.y_pred)
     else:
-        import ctypes
-        from libsvm import svmutil
-        y, x = svmutil.svm_read_problem(path)
-        prob = svmutil.svm_problem(y, x)
-        kept, real = {}, svmutil.libsvm
-
-        class Keep:  # svm_train -v's own svm_cross_validation call, its target kept
-            def __getattr__(self, name):
-                return getattr(real, name)
-
-            def svm_cross_validation(self, prob, param, nr_fold, target):
-                kept["target"] = target
-                return real.svm_cross_validation(prob, param, nr_fold, target)
-
-        svmutil.libsvm = Keep()
-        ctypes.CDLL(None).srand(1)
-        t = time.perf_counter()
-        svmutil.svm_train(prob, "-q -v 2")
-        seconds = time.perf_counter() - t
-        np.save(out, np.ctypeslib.as_array(kept["target"]).copy())
+        from bench_cv import libsvm_cv  # svm-train's CV, as the CV benchmark runs it
+        seconds, target = libsvm_cv(path, "-q -v 2")
+        np.save(out, target)
     with open("/proc/self/status") as f:
         hwm = next((int(line.split()[1]) for line in f if line.startswith("VmHWM:")), 0)
     print(json.dumps({"seconds": seconds, "hwm_mb": hwm / 1024}))

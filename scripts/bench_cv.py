@@ -76,6 +76,37 @@ TIMEOUT_MIN, TIMEOUT_W = 30.0, 6.0
 
 
 # --- children: one contender each, reporting JSON on stdout ----------------------------------
+def libsvm_cv(path: str, options: str) -> tuple:
+    """svm-train's CV through the official bindings after srand(1) (a fresh svm-train):
+    seconds of ``svm_train(prob, options)`` and the predictions its own
+    svm_cross_validation call filled in."""
+    import ctypes
+
+    import numpy as np
+    from libsvm import svmutil
+    y, x = svmutil.svm_read_problem(path)
+    prob = svmutil.svm_problem(y, x)
+    kept, real = {}, svmutil.libsvm
+
+    class Keep:  # svm_train -v's own svm_cross_validation call, its target kept
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def svm_cross_validation(self, prob, param, nr_fold, target):
+            kept["target"] = target
+            return real.svm_cross_validation(prob, param, nr_fold, target)
+
+    svmutil.libsvm = Keep()
+    try:
+        ctypes.CDLL(None).srand(1)  # a fresh svm-train's state, said out loud
+        t = time.perf_counter()
+        svmutil.svm_train(prob, options)
+        seconds = time.perf_counter() - t
+    finally:
+        svmutil.libsvm = real
+    return seconds, np.ctypeslib.as_array(kept["target"]).copy()
+
+
 def child(kind: str, path: str, out: str, n_features: int) -> None:
     if kind == "svmeval":
         jobs = int(os.environ["BENCH_JOBS"]) or None
@@ -90,28 +121,9 @@ def child(kind: str, path: str, out: str, n_features: int) -> None:
         seconds = time.perf_counter() - t
         np.save(out, result.y_pred)
     elif kind == "libsvm":
-        import ctypes
         import numpy as np
-        from libsvm import svmutil
-        y, x = svmutil.svm_read_problem(path)
-        prob = svmutil.svm_problem(y, x)
-        kept = {}
-
-        class Keep:  # svm_train -v's own svm_cross_validation call, its target kept
-            def __getattr__(self, name):
-                return getattr(real, name)
-
-            def svm_cross_validation(self, prob, param, nr_fold, target):
-                kept["target"] = target
-                return real.svm_cross_validation(prob, param, nr_fold, target)
-
-        real = svmutil.libsvm
-        svmutil.libsvm = Keep()
-        ctypes.CDLL(None).srand(1)  # a fresh svm-train's state, said out loud
-        t = time.perf_counter()
-        svmutil.svm_train(prob, "-q -v 5")
-        seconds = time.perf_counter() - t
-        np.save(out, np.ctypeslib.as_array(kept["target"]).copy())
+        seconds, target = libsvm_cv(path, "-q -v 5")
+        np.save(out, target)
     elif kind == "sklearn":
         import numpy as np
         from sklearn.datasets import load_svmlight_file
