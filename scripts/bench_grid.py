@@ -159,7 +159,7 @@ def main():
     ap.add_argument("--dask", metavar="ADDRESS",
                     help="compare local threads with a Dask cluster (local:2, tcp://...)")
     args = ap.parse_args()
-    from svmeval.grid.rules import job_order
+    from svmeval.workflows.grid_rules import job_order
     log2c, log2g = parse_range(args.log2c), parse_range(args.log2g)
     if args.dask:
         return bench_dask(args, args.sets.split(","), log2c, log2g)

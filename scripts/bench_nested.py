@@ -12,7 +12,7 @@ after the other in one run, the same nested cross-validation: ``--nested K`` out
 (default 5), ``--folds F`` inner folds (default 5), the same C x gamma grid (default grid.py's:
 log2c -5,15,2 x log2g 3,-15,-2, 110 cells), C-SVC, RBF kernel, accuracy as the criterion:
 
-* ``svmeval``  ``svmeval.nested.nested_cv(dataset, nr_fold=K, inner_folds=F, ...)`` with its
+* ``svmeval``  ``svmeval.workflows.nested.nested_cv(dataset, nr_fold=K, inner_folds=F, ...)`` with its
   defaults (LIBSVM's folds; the inner grids share kernels where the cost model says it pays);
 * ``skl``      ``cross_validate(GridSearchCV(SVC(kernel="rbf", cache_size=100), grid, cv=F,
   n_jobs=cores), X, y, cv=K)`` (StratifiedKFold folds, outer and inner: its estimates are not
@@ -44,7 +44,7 @@ def parse_range(text):
 
 def svmeval_way(path, k, inner, log2c, log2g, cores):
     from svmeval.io.data import read_dataset
-    from svmeval.nested import nested_cv
+    from svmeval.workflows.nested import nested_cv
     ds = read_dataset(path)
     start = time.perf_counter()
     result = nested_cv(ds, None, k, inner_folds=inner, log2c=log2c, log2g=log2g, jobs=cores)
@@ -88,7 +88,7 @@ def main():
     ap.add_argument("--log2g", default="3,-15,-2")
     ap.add_argument("--cores", type=int, default=len(os.sched_getaffinity(0)))
     args = ap.parse_args()
-    from svmeval.grid.rules import job_order
+    from svmeval.workflows.grid_rules import job_order
     log2c, log2g = parse_range(args.log2c), parse_range(args.log2g)
     cells = [(c.log2c, c.log2g) for c in job_order(log2c, log2g)]
     cs = sorted({c for c, _ in cells})

@@ -21,7 +21,7 @@ import time
 import numpy as np
 from scipy import stats
 
-from svmeval.metrics import bayesian, rank_tests
+from svmeval.stats import bayesian, rank_tests
 
 
 def timed(fn, repeat: int):

@@ -23,7 +23,7 @@ import importlib
 import sys
 import types
 
-from . import _version
+from svmeval import _version
 
 __version__ = _version.__version__
 
@@ -45,14 +45,14 @@ _LAZY = {
     "summarize": "svmeval.summary",
     "summarize_predictions": "svmeval.summary",
     "render": "svmeval.report",
-    "grid_search": "svmeval.grid",
-    "GridResult": "svmeval.grid",
-    "CellResult": "svmeval.grid",
-    "compare": "svmeval.compare",
-    "mcnemar_files": "svmeval.compare",
-    "Comparison": "svmeval.compare",
-    "McNemarResult": "svmeval.metrics.significance",
-    "TTestResult": "svmeval.metrics.significance",
+    "grid_search": "svmeval.workflows.grid",
+    "GridResult": "svmeval.workflows.grid",
+    "CellResult": "svmeval.workflows.grid",
+    "compare": "svmeval.workflows.compare",
+    "mcnemar_files": "svmeval.workflows.compare",
+    "Comparison": "svmeval.workflows.compare",
+    "McNemarResult": "svmeval.stats.significance",
+    "TTestResult": "svmeval.stats.significance",
 }
 
 __all__ = sorted(_LAZY)
@@ -72,13 +72,13 @@ def __dir__() -> list[str]:
 
 
 class _Package(types.ModuleType):
-    """svmeval's module type. ``svmeval.compare`` is the function :func:`compare`, also once
+    """svmeval's module type. ``svmeval.workflows.compare`` is the function :func:`compare`, also once
     its module (of the same name, kept in ``sys.modules``) has been imported: the import system
     records a submodule as an attribute of its package, which this property ignores."""
 
     @property
     def compare(self):
-        return importlib.import_module("svmeval.compare").compare
+        return importlib.import_module("svmeval.workflows.compare").compare
 
     @compare.setter
     def compare(self, value) -> None:

@@ -1,7 +1,7 @@
 """``python -m svmeval``: the command line."""
 
 try:
-    from ._entry import main
+    from svmeval._entry import main
 except KeyboardInterrupt:  # Ctrl-C before the entry point could take it over
     import os
     import sys

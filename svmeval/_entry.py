@@ -70,7 +70,7 @@ def _interrupted() -> None:
 _STAGES = (("svmeval.io.data", "reading the data"), ("svmeval.io._streams", "reading the data"),
            ("svmeval.io", "writing the output"), ("svmeval.cv", "cross-validating"),
            ("svmeval.metrics", "computing the figures"), ("svmeval.summary", "computing the figures"),
-           ("svmeval.report", "writing the report"), ("svmeval.grid", "searching the grid"),
+           ("svmeval.report", "writing the report"), ("svmeval.workflows", "searching"),
            ("svmeval", "running"))
 
 
@@ -98,12 +98,12 @@ def main() -> None:
 
 
 def grid_main() -> None:
-    """``svmeval-grid`` and ``python -m svmeval.grid``."""
+    """``svmeval-grid`` and ``python -m svmeval.cli grid``."""
     _run("svmeval-grid", "svmeval.cli.grid")
 
 
 def compare_main() -> None:
-    """``svmeval-compare`` and ``python -m svmeval.compare``."""
+    """``svmeval-compare`` and ``python -m svmeval.cli compare``."""
     _run("svmeval-compare", "svmeval.cli.compare")
 
 
@@ -120,7 +120,7 @@ def _run(prog: str, module: str) -> None:
             sys.unraisablehook = _unraisable
             signal.signal(signal.SIGINT, _on_sigint)
         closed = _reopen_closed_standard_streams()
-        from .io import output  # the first heavy import (numpy)
+        from svmeval.io import output  # the first heavy import (numpy)
 
         output.INTERRUPTS = _sigint  # no output is committed once Ctrl-C was seen
         output.CLOSED_STREAMS.update(closed)

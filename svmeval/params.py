@@ -6,7 +6,7 @@ import math
 import operator
 from dataclasses import asdict, dataclass, replace
 
-from .errors import ParameterError
+from svmeval.errors import ParameterError
 
 SVM_TYPES = ("c_svc", "nu_svc", "one_class", "epsilon_svr", "nu_svr")
 KERNEL_TYPES = ("linear", "polynomial", "rbf", "sigmoid", "precomputed")

@@ -12,8 +12,8 @@ import pytest
 
 stats = pytest.importorskip("scipy.stats")
 
-from svmeval.metrics.bayesian import correlated_ttest
-from svmeval.metrics.five_by_two import five_by_two
+from svmeval.stats.bayesian import correlated_ttest
+from svmeval.stats.five_by_two import five_by_two
 
 
 def _scores(R, k, seed, shift=0.01):

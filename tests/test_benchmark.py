@@ -13,7 +13,7 @@ import pytest
 
 stats = pytest.importorskip("scipy.stats")
 
-from svmeval.benchmark import Benchmark
+from svmeval.workflows.benchmark import Benchmark
 from svmeval.errors import SvmevalError
 
 from test_rank_tests import DEMSAR_AUC

@@ -32,7 +32,7 @@ PARAMS = (SvmParams(C=1), SvmParams(C=4), SvmParams(C=16, gamma=0.5))
 
 
 def compare_cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "svmeval.compare", *map(str, args)],
+    return subprocess.run([sys.executable, "-m", "svmeval.cli", "compare", *map(str, args)],
                           cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
@@ -195,7 +195,7 @@ def test_same_options_twice_are_refused(tmp_path):
 def test_benchmark_to_frame_rows_are_scikit_learns_fold_accuracies():
     pytest.importorskip("pandas")
     from svmeval import render
-    from svmeval.benchmark_run import run_benchmark
+    from svmeval.workflows.benchmark_run import run_benchmark
 
     names = DATA[:2]
     bench = run_benchmark([read_dataset(str(data_set(n))) for n in names],

@@ -16,7 +16,7 @@ import pytest
 
 stats = pytest.importorskip("scipy.stats")
 
-from svmeval.benchmark import Benchmark
+from svmeval.workflows.benchmark import Benchmark
 from svmeval.report.benchmark import BENCHMARK_FORMATS, render
 
 from test_rank_tests import DEMSAR_AUC
@@ -160,7 +160,7 @@ def test_cd_diagram_refuses_a_bad_suffix_and_works_without_pyplot(tmp_path):
 def test_cd_diagram_without_matplotlib_raises_plot_unavailable(tmp_path):
     code = ("import sys; sys.modules['matplotlib'] = None; sys.path.insert(0, 'tests')\n"
             "import numpy as np\n"
-            "from svmeval.benchmark import Benchmark\n"
+            "from svmeval.workflows.benchmark import Benchmark\n"
             "from svmeval.report.cd_plot import PlotUnavailable, write_cd_diagram\n"
             "b = Benchmark(np.arange(12.0).reshape(2, 3, 2), ['x', 'y'], ['A', 'B', 'C'],\n"
             "              'accuracy', n_folds=2)\n"

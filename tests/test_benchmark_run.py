@@ -10,7 +10,7 @@ import pytest
 
 from conftest import data_set, libsvm_cv
 
-from svmeval.benchmark_run import run_benchmark
+from svmeval.workflows.benchmark_run import run_benchmark
 from svmeval.errors import SvmevalError
 from svmeval.io import read_dataset
 from svmeval.params import SvmParams

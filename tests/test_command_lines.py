@@ -26,7 +26,7 @@ from svmeval.cli.svmeval import parse_args
 from svmeval.errors import OptionError
 
 SMALL = ROOT / "data" / "breast_cancer.scale"
-MODULES = {"svmeval": "svmeval", "grid": "svmeval.grid", "compare": "svmeval.compare"}
+MODULES = {"svmeval": ["svmeval"], "grid": ["svmeval.cli", "grid"], "compare": ["svmeval.cli", "compare"]}
 PROGRAMS = {"svmeval": "svmeval", "grid": "svmeval-grid", "compare": "svmeval-compare"}
 COMMANDS = list(MODULES)
 
@@ -54,7 +54,7 @@ def parse(command: str, options: list[str]):
 
 
 def run(command: str, args, *, cwd=None, stdout=subprocess.PIPE, timeout=120):
-    return subprocess.run([sys.executable, "-m", MODULES[command], *map(str, args)], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", *MODULES[command], *map(str, args)], cwd=cwd,
                           stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=timeout)
 
 
@@ -212,7 +212,7 @@ def test_standard_output_on_dev_full_is_one_line(command):
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_closed_standard_output_is_one_line_before_any_work(command, tmp_path):
-    done = subprocess.run([sys.executable, "-m", MODULES[command],
+    done = subprocess.run([sys.executable, "-m", *MODULES[command],
                            *line(command, [], SMALL, report=None)], cwd=tmp_path,
                           stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.close(1))
     one_line_exit_1(done, "standard output is closed")

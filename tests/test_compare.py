@@ -14,7 +14,7 @@ from conftest import ROOT
 
 from svmeval import SvmParams, cross_validate, read_dataset
 from svmeval.cli.compare import main
-from svmeval.compare import compare
+from svmeval.workflows.compare import compare
 
 stats = pytest.importorskip("scipy.stats")
 sk_metrics = pytest.importorskip("sklearn.metrics")
@@ -135,7 +135,7 @@ def test_cli_mcnemar_of_two_predictions_files(tmp_path, capfd):
     (["--mcnemar", "a", str(SMALL)], "svmeval-compare: --mcnemar needs PREDICTIONS_A"),
 ])
 def test_cli_errors_are_one_line_and_exit_1(args, message):
-    done = subprocess.run([sys.executable, "-m", "svmeval.compare", *args],
+    done = subprocess.run([sys.executable, "-m", "svmeval.cli", "compare", *args],
                           capture_output=True, text=True)
     assert done.returncode == 1
     assert done.stdout == ""

@@ -25,7 +25,8 @@ from conftest import ROOT, data_set, libsvm_cv
 distributed = pytest.importorskip("distributed")
 
 from svmeval.cv import _libsvm, cluster, engine, workers  # noqa: E402
-from svmeval.grid import grid_search, rules  # noqa: E402
+from svmeval.workflows import grid_rules as rules
+from svmeval.workflows.grid import grid_search  # noqa: E402
 from svmeval.io.data import Dataset, read_dataset  # noqa: E402
 from svmeval.params import SvmParams  # noqa: E402
 
@@ -118,7 +119,7 @@ def test_grid_on_the_cluster_prints_and_writes_what_the_local_run_does(dask_clus
     for where, more in (("local", []), ("dask", ["--dask", address])):
         d = tmp_path / where
         d.mkdir()
-        r = run_cmd("svmeval.grid", *SMALL, *extra, *more, "-out", "g.out", "-gnuplot", "null",
+        r = run_cmd("svmeval.cli", "grid", *SMALL, *extra, *more, "-out", "g.out", "-gnuplot", "null",
                     "--results", "r.json", path, cwd=d)
         assert r.returncode == 0, r.stderr
         assert r.stderr == ""
@@ -182,7 +183,7 @@ def test_compare_on_the_cluster_is_the_local_run_and_libsvm(dask_cluster):
     """compare(client=...) through the evaluation core's Dask executor: 2 candidates x 3
     seeds, one of them -b 1 (a task whose folds run in order), identical to the local run;
     A's first repetition is LIBSVM's own svm_cross_validation."""
-    from svmeval.compare import compare
+    from svmeval.workflows.compare import compare
 
     _, client = dask_cluster
     path = data_set("heart_scale")
@@ -284,11 +285,11 @@ def test_a_worker_killed_mid_grid_changes_nothing(dask_cluster, tmp_path):
     address, client = dask_cluster
     path = data_set("heart_scale")
     grid = ["-log2c", "-5,15,1", "-log2g", "3,-15,-1"]  # 21 x 19 cells
-    local = run_cmd("svmeval.grid", *grid, "-out", "l.out", "-gnuplot", "null", path,
+    local = run_cmd("svmeval.cli", "grid", *grid, "-out", "l.out", "-gnuplot", "null", path,
                     cwd=tmp_path)
     assert local.returncode == 0, local.stderr
     out = tmp_path / "d.out"
-    proc = subprocess.Popen([sys.executable, "-m", "svmeval.grid", *grid, "--dask", address,
+    proc = subprocess.Popen([sys.executable, "-m", "svmeval.cli", "grid", *grid, "--dask", address,
                              "-out", str(out), "-gnuplot", "null", str(path)], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
@@ -366,12 +367,13 @@ def test_without_dask_one_line_says_how_to_install(tmp_path):
     blocker.mkdir()
     (blocker / "distributed.py").write_text("raise ImportError('no distributed here')\n")
     env = dict(os.environ, PYTHONPATH=str(blocker))
-    for module, args in (("svmeval", ["-v", "5", "--repeat", "2"]), ("svmeval.grid", SMALL)):
-        r = subprocess.run([sys.executable, "-m", module, *args, "--dask", "local:2",
+    for module, args in ((["svmeval"], ["-v", "5", "--repeat", "2"]),
+                         (["svmeval.cli", "grid"], SMALL)):
+        r = subprocess.run([sys.executable, "-m", *module, *args, "--dask", "local:2",
                             str(data_set("heart_scale"))], cwd=tmp_path, env=env,
                            capture_output=True, text=True)
         assert r.returncode == 1
-        prog = "svmeval-grid" if module.endswith("grid") else "svmeval"
+        prog = "svmeval-grid" if module[-1] == "grid" else "svmeval"
         assert r.stderr == (f"{prog}: --dask needs the optional dask and distributed: "
                             "pip install 'svmeval[dask]'\n")
     assert not (tmp_path / "heart_scale.out").exists()
@@ -385,7 +387,7 @@ def test_without_dask_one_line_says_how_to_install(tmp_path):
                                          "--dask the cluster's workers run the folds"),
 ])
 def test_bad_dask_arguments_one_line(tmp_path, args, message):
-    r = run_cmd("svmeval.grid", *args, data_set("heart_scale"), cwd=tmp_path)
+    r = run_cmd("svmeval.cli", "grid", *args, data_set("heart_scale"), cwd=tmp_path)
     assert r.returncode == 1
     assert r.stderr.startswith(message) and r.stderr.count("\n") == 1
     assert os.listdir(tmp_path) == []
@@ -406,7 +408,7 @@ def test_ctrl_c_exits_130_at_once_and_resume_gives_the_whole_answer(tmp_path):
     path = data_set("heart_scale")
     out = tmp_path / "g.out"
     grid = ["-log2c", "-5,15,1", "-log2g", "3,-15,-1"]
-    args = [sys.executable, "-m", "svmeval.grid", *grid, "--dask", "local:2", "-out", str(out),
+    args = [sys.executable, "-m", "svmeval.cli", "grid", *grid, "--dask", "local:2", "-out", str(out),
             "-gnuplot", "null"]
     started = time.monotonic()
     proc = subprocess.Popen(args + [str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,

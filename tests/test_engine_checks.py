@@ -19,9 +19,9 @@ import pytest
 from conftest import data_set
 
 from svmeval import SvmevalError, SvmParams, read_dataset
-from svmeval.compare import compare
+from svmeval.workflows.compare import compare
 from svmeval.cv import cross_validate
-from svmeval.grid import grid_search
+from svmeval.workflows.grid import grid_search
 
 PACKAGE = Path(__file__).resolve().parents[1] / "svmeval"
 RUNS = {

@@ -192,7 +192,7 @@ def test_multilabel_frame_equals_scikit_learn_per_fold(tmp_path):
 
 
 def test_a_resumed_cell_is_one_row_with_its_value_alone():
-    from svmeval.grid.rules import Cell
+    from svmeval.workflows.grid_rules import Cell
     ds = read_dataset(str(TWO))
     known = Cell(1.0, -3.0, None)
     grid = grid_search(ds, log2c=(-1, 1, 2), log2g=(-3, -3, 1), folds=3, resume={known: 99.5})

@@ -18,7 +18,8 @@ import pytest
 from conftest import shared_file
 
 from svmeval.cv import _libsvm
-from svmeval.grid import grid_search, rules
+from svmeval.workflows import grid_rules as rules
+from svmeval.workflows.grid import grid_search
 from svmeval.cli.svmeval import parse_args
 
 libsvm_svm = pytest.importorskip("libsvm.svm")
@@ -29,7 +30,7 @@ SMALL_G = (-5.0, -1.0, 2.0)
 
 
 def grid_cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "svmeval.grid", *map(str, args)], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "svmeval.cli", "grid", *map(str, args)], cwd=cwd,
                           capture_output=True, text=True)
 
 
@@ -185,7 +186,7 @@ def test_resume_from_a_partial_out_gives_the_uninterrupted_answer(tmp_path):
 def test_ctrl_c_exits_130_and_resume_finishes(tmp_path):
     path = shared_file("data", "heart_scale")
     out = tmp_path / "g.out"
-    args = [sys.executable, "-m", "svmeval.grid", "-q", "-log2c", "-1,5,2", "-log2g", "-7,1,2",
+    args = [sys.executable, "-m", "svmeval.cli", "grid", "-q", "-log2c", "-1,5,2", "-log2g", "-7,1,2",
             "--jobs", "1", "-out", str(out), "-png", str(tmp_path / "g.png"), str(path)]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=tmp_path,

@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from svmeval.grid import rules
-from svmeval.grid.rules import Cell
+from svmeval.workflows import grid_rules as rules
+from svmeval.workflows.grid_rules import Cell
 
 
 def test_range_f_accumulates_like_grid_py():

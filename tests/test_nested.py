@@ -19,7 +19,7 @@ from conftest import data_set
 
 from svmeval.errors import SvmevalError
 from svmeval.io.data import read_dataset
-from svmeval.nested import chosen_text, nested_cv, rows_of
+from svmeval.workflows.nested import chosen_text, nested_cv, rows_of
 from svmeval.params import SvmParams
 
 libsvm_svm = pytest.importorskip("libsvm.svm")

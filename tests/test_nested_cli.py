@@ -1,6 +1,6 @@
 """``svmeval-grid --nested K`` and ``--folds FILE`` on the command line.
 
-Oracles: :func:`svmeval.nested.nested_cv` (itself checked against a nested CV written with
+Oracles: :func:`svmeval.workflows.nested.nested_cv` (itself checked against a nested CV written with
 LIBSVM's own bindings in tests/test_nested.py) for the outer predictions and chosen cells;
 scikit-learn's accuracy / mean squared error and numpy's correlation of the predictions file
 for the report's first lines; svm.cpp's fold drawing after C ``srand(S)`` (transcribed in
@@ -18,7 +18,7 @@ import pytest
 from conftest import data_set
 
 from svmeval.io.data import read_dataset
-from svmeval.nested import nested_cv
+from svmeval.workflows.nested import nested_cv
 from svmeval.params import SvmParams
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
@@ -33,7 +33,7 @@ def cli(module: str, *args, cwd=None):
 
 
 def grid(*args, cwd=None):
-    return cli("svmeval.grid", *args, cwd=cwd)
+    return cli("svmeval.cli", "grid", *args, cwd=cwd)
 
 
 def one_line_exit_1(done, text: str) -> None:

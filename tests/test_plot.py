@@ -217,7 +217,7 @@ import json, sys
 import matplotlib
 backend = dict.__getitem__(matplotlib.rcParams, "backend")
 from svmeval import grid_search, read_dataset
-from svmeval.grid.plot import draw_grid, plot_grid
+from svmeval.report.grid_plot import draw_grid, plot_grid
 grid = grid_search(read_dataset(sys.argv[1]), log2c=(-1, 5, 2), log2g=(-5, 1, 2), folds=3)
 fig = draw_grid(grid, title="wine")
 star = [l for l in fig.axes[0].get_lines() if l.get_marker() == "*"][0]
@@ -248,7 +248,7 @@ def test_grid_picture_is_a_figure_without_pyplot_or_a_global_backend(tmp_path):
 def test_grid_picture_without_matplotlib_one_line(tmp_path):
     code = ("import sys; sys.modules['matplotlib'] = None\n"
             "from svmeval import grid_search, read_dataset\n"
-            "from svmeval.grid.plot import plot_grid\n"
+            "from svmeval.report.grid_plot import plot_grid\n"
             "grid = grid_search(read_dataset(sys.argv[1]), log2c=(0, 2, 2), log2g=None, folds=3)\n"
             "print(plot_grid(grid, sys.argv[2]))\n")
     target = tmp_path / "grid.png"

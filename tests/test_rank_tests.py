@@ -12,8 +12,8 @@ import pytest
 
 stats = pytest.importorskip("scipy.stats")
 
-from svmeval.metrics import distributions as dist
-from svmeval.metrics import rank_tests as rt
+from svmeval.stats import distributions as dist
+from svmeval.stats import rank_tests as rt
 
 # Demšar 2006, Table 6: AUC of C4.5, C4.5+m, C4.5+cf and C4.5+m+cf on 14 data sets. The table
 # prints 3 decimals; its ranks put C4.5+cf ahead of C4.5+m+cf on "voting" (both printed 0.975),

@@ -48,7 +48,7 @@ def test_grid_text_report_is_grid_pys_lines_with_svm_trains_rates():
 def test_grid_results_file_is_the_rendered_report(tmp_path):
     for suffix in ("csv", "json"):
         target = tmp_path / f"r.{suffix}"
-        done = subprocess.run([sys.executable, "-m", "svmeval.grid", "-log2c", "0,2,2",
+        done = subprocess.run([sys.executable, "-m", "svmeval.cli", "grid", "-log2c", "0,2,2",
                                "-log2g", "null", "-v", "3", "--results", str(target),
                                str(WINE)], capture_output=True, text=True, cwd=tmp_path)
         assert done.returncode == 0, done.stderr
@@ -58,7 +58,7 @@ def test_grid_results_file_is_the_rendered_report(tmp_path):
 
 
 def test_compare_cli_prints_the_rendered_comparison(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "svmeval.compare", "-v", "3", "--repeat", "1",
+    done = subprocess.run([sys.executable, "-m", "svmeval.cli", "compare", "-v", "3", "--repeat", "1",
                            "--format", "csv", str(SMALL), "--", "-c", "1", "--", "-c", "4"],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -10,7 +10,7 @@ import pytest
 
 stats = pytest.importorskip("scipy.stats")
 
-from svmeval.metrics import significance as sig
+from svmeval.stats import significance as sig
 
 
 @pytest.mark.parametrize("a,b", [(0.5, 0.5), (2.0, 3.0), (49.5, 0.5), (0.5, 40.0), (300.0, 0.5)])

@@ -1,7 +1,7 @@
 """``svmeval-compare DATA... -- A -- B [-- C ...]``: many data sets x many configurations.
 
-Thin over :func:`svmeval.benchmark_run.run_benchmark`: every configuration on every data set
-over the same seeded folds, the :class:`~svmeval.benchmark.Benchmark` rendered as text, json,
+Thin over :func:`svmeval.workflows.benchmark_run.run_benchmark`: every configuration on every data set
+over the same seeded folds, the :class:`~svmeval.workflows.benchmark.Benchmark` rendered as text, json,
 csv, markdown or latex (:mod:`svmeval.report.benchmark`), and ``--plot FILE`` its
 critical-difference diagram (:mod:`svmeval.report.cd_plot`). ``--test 5x2cv`` is 5
 repetitions of 2-fold cross-validation: a contradicting ``-v`` or ``--repeat`` is refused.
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..errors import OptionError
-from ..io import output
-from . import runner
+from svmeval.errors import OptionError
+from svmeval.io import output
+from svmeval.cli import runner
 
 PROG = "svmeval-compare"
 
@@ -33,7 +33,7 @@ def check_benchmark(o):
                               f"not {', '.join(wrong)}")
         o = replace(o, nr_fold=2, repeat=5)
     if o.plot:
-        from ..report import plot
+        from svmeval.report import plot
         plot.check_path(o.plot)
     return o
 
@@ -44,8 +44,8 @@ def names_of(configurations: tuple) -> list[str]:
 
 
 def run_benchmark_line(o) -> int:
-    from ..benchmark_run import run_benchmark
-    from ..report import render
+    from svmeval.workflows.benchmark_run import run_benchmark
+    from svmeval.report import render
 
     datasets = [runner.read_single_label(path, PROG) for path in o.files]
     configurations = dict(zip(names_of(o.configurations), o.params))
@@ -56,14 +56,14 @@ def run_benchmark_line(o) -> int:
                           zero_division=o.zero_division, jobs=o.jobs,
                           level=1.0 - o.confidence, rope=o.rope, test=o.test)
     text = render(bench, format=o.format)
-    from .compare import COMMAND
+    from svmeval.cli.compare import COMMAND
     targets = {t.what: t for t in runner.check_files(COMMAND, o)}  # the files may have changed
     report = targets["-o" if o.output else "the report"]
     if not o.plot:
         output.write_outputs([(report, text)])
         return 0
-    from ..report.cd_plot import draw_cd_diagram
-    from ..report.plot import check_path
+    from svmeval.report.cd_plot import draw_cd_diagram
+    from svmeval.report.plot import check_path
 
     figure = draw_cd_diagram(bench)
     with output.atomic_paths([targets["--plot"]]) as (path,):

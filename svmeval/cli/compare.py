@@ -1,6 +1,6 @@
 """``svmeval-compare``: two LIBSVM configurations on the same folds, or McNemar's test of two
-predictions files. Thin over :func:`svmeval.compare.compare` and
-:func:`svmeval.compare.mcnemar_files`; the options come from the one table
+predictions files. Thin over :func:`svmeval.workflows.compare.compare` and
+:func:`svmeval.workflows.compare.mcnemar_files`; the options come from the one table
 (:mod:`svmeval.cli.options`), and the runner checks every output before any work.
 
 Command line::
@@ -9,7 +9,7 @@ Command line::
     svmeval-compare [options] DATA... -- A_OPTIONS -- B_OPTIONS [-- C_OPTIONS ...]
     svmeval-compare --mcnemar PRED_A PRED_B DATA
 
-One data set and two configurations: :func:`~svmeval.compare.compare`'s report. Several data
+One data set and two configurations: :func:`~svmeval.workflows.compare.compare`'s report. Several data
 sets or configurations (or ``--format markdown|latex``, ``--plot``, ``--test 5x2cv``): the
 benchmark (:mod:`svmeval.cli.benchmark`).
 """
@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import OptionError, ParameterError, show_path
-from ..io import output
-from ..params import SvmParams
-from . import runner
-from .options import (
+from svmeval.errors import OptionError, ParameterError, show_path
+from svmeval.io import output
+from svmeval.params import SvmParams
+from svmeval.cli import runner
+from svmeval.cli.options import (
     COMPARE,
     TABLE_FORMATS,
     TRAINING,
@@ -103,7 +103,7 @@ def parse_compare_args(argv: list[str]) -> CompareOptions | None:
                        params_a=params[0], params_b=params[1], configurations=configurations,
                        params=params, given=frozenset(values), **values)
     if o.benchmark:
-        from .benchmark import check_benchmark
+        from svmeval.cli.benchmark import check_benchmark
         return check_benchmark(o)
     return o
 
@@ -165,11 +165,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(o: CompareOptions) -> int:
-    from ..compare import compare, mcnemar_files
-    from ..report import render
+    from svmeval.workflows.compare import compare, mcnemar_files
+    from svmeval.report import render
 
     if o.benchmark:
-        from .benchmark import run_benchmark_line
+        from svmeval.cli.benchmark import run_benchmark_line
         return run_benchmark_line(o)
     if o.mcnemar:
         result = mcnemar_files(*o.files)

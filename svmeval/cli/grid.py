@@ -2,7 +2,7 @@
 
 The same options, defaults and output as grid.py (stdout lines, ``-out`` file, ``-resume``), any
 figure as the criterion, every cell's figures on request, and a final model. Thin over
-:func:`svmeval.grid.search.grid_search`; the options come from the one table
+:func:`svmeval.workflows.grid.grid_search`; the options come from the one table
 (:mod:`svmeval.cli.options`), and the runner checks every output before any work.
 """
 
@@ -14,13 +14,13 @@ import os
 import sys
 from dataclasses import dataclass, field, replace
 
-from ..errors import OptionError, ParameterError, SvmevalError, show_path
-from ..grid import rules
-from ..io import output
-from ..params import SvmParams
-from ..progress import ProgressBar, _is_terminal
-from . import runner
-from .options import GRID, asks_for_help, scan, usage_text
+from svmeval.errors import OptionError, ParameterError, SvmevalError, show_path
+from svmeval.workflows import grid_rules as rules
+from svmeval.io import output
+from svmeval.params import SvmParams
+from svmeval.progress import ProgressBar, _is_terminal
+from svmeval.cli import runner
+from svmeval.cli.options import GRID, asks_for_help, scan, usage_text
 
 PROG = "svmeval-grid"
 USAGE = usage_text(GRID)
@@ -79,7 +79,7 @@ def parse_grid_args(argv: list[str]) -> GridOptions | None:
     for name in _IGNORED:
         values.pop(name, None)
     if values.get("nested") is not None:
-        from .nested import check_nested
+        from svmeval.cli.nested import check_nested
         check_nested(values)
     title = os.path.basename(dataset)
     out = values.pop("out", None if values.get("nested") else f"{title}.out")
@@ -96,7 +96,7 @@ def parse_grid_args(argv: list[str]) -> GridOptions | None:
 
 
 def _check(o: GridOptions, given: dict) -> GridOptions:
-    from ..grid.search import check_criterion, default_criterion
+    from svmeval.workflows.grid import check_criterion, default_criterion
 
     if o.log2c is None and o.log2g is None:
         raise OptionError("-log2c and -log2g should not be null simultaneously")
@@ -112,7 +112,7 @@ def _check(o: GridOptions, given: dict) -> GridOptions:
         raise OptionError(f"--results {show_path(o.results)}: the file name must end in .csv "
                           "or .json")
     if o.nested is None:
-        from .nested import check_plain
+        from svmeval.cli.nested import check_plain
         check_plain(o)
     criterion = o.criterion or default_criterion(o.params)
     check_criterion(criterion)  # unknown names before reading anything
@@ -124,7 +124,7 @@ def files_of(o: GridOptions) -> tuple[list, list]:
     file (appended to when it is the file resumed from), the picture, the results and the
     model; read: the data set and the file resumed from."""
     if o.nested is not None:
-        from .nested import files_of_nested
+        from svmeval.cli.nested import files_of_nested
         return files_of_nested(o)
     outputs = [("the grid's lines", output.STDOUT)]
     outputs += [(flag, path) for flag, path in (("-out", o.out), ("-png", o.png),
@@ -148,10 +148,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(o: GridOptions) -> int:
-    from ..grid.search import grid_search
+    from svmeval.workflows.grid import grid_search
 
     if o.nested is not None:
-        from .nested import run_nested
+        from svmeval.cli.nested import run_nested
         return run_nested(o)
 
     targets = {t.what: t for t in runner.check_files(COMMAND, o)}
@@ -193,7 +193,7 @@ def _write_after(o: GridOptions, targets: dict, result, dataset) -> None:
     """The picture, the results and the model: all written, or none."""
     wanted = [flag for flag in ("-png", "--results", "--refit") if flag in targets]
     if "-png" in wanted and importlib.util.find_spec("matplotlib") is None:
-        from ..grid.plot import INSTALL_HINT
+        from svmeval.report.grid_plot import INSTALL_HINT
         runner.fail(f"{PROG}: -png {show_path(o.png)} not drawn: it needs matplotlib "
                     f"({INSTALL_HINT})")
         wanted.remove("-png")
@@ -202,15 +202,15 @@ def _write_after(o: GridOptions, targets: dict, result, dataset) -> None:
     with output.atomic_paths([targets[flag] for flag in wanted]) as paths:
         where = dict(zip(wanted, paths))
         if "-png" in where:
-            from ..grid.plot import plot_grid
+            from svmeval.report.grid_plot import plot_grid
             plot_grid(result, where["-png"], title=os.path.basename(o.dataset))
         if "--results" in where:
-            from ..report import render
+            from svmeval.report import render
             kind = "json" if o.results.lower().endswith(".json") else "csv"
             with open(where["--results"], "w", encoding="utf-8") as fh:
                 fh.write(render(result, format=kind))
         if "--refit" in where:
-            from ..cv.engine import train_and_save
+            from svmeval.cv.engine import train_and_save
             train_and_save(dataset, result.best_params, where["--refit"], seed=o.seed)
 
 

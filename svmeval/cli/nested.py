@@ -1,20 +1,20 @@
 """``svmeval-grid --nested K``: nested cross-validation of the grid search.
 
-Thin over :func:`svmeval.nested.nested_cv`: the outer folds are ``svmeval -v K --seed N``'s,
+Thin over :func:`svmeval.workflows.nested.nested_cv`: the outer folds are ``svmeval -v K --seed N``'s,
 each outer training set gets the grid ``svmeval-grid`` would run on it (its ``-v``, ranges,
 criterion, seed). The report of the outer predictions (:func:`svmeval.report.render` of the
-:class:`~svmeval.nested.NestedResult`) goes to standard output; ``--predictions`` and
+:class:`~svmeval.workflows.nested.NestedResult`) goes to standard output; ``--predictions`` and
 ``--folds`` write the outer predictions and folds. A search per outer fold has no grid.py
 ``-out`` file, picture, ``-resume``, ``--results`` or final model: those are refused.
 """
 
 from __future__ import annotations
 
-from ..errors import OptionError
-from ..io import output
-from ..progress import make_progress
-from . import runner
-from .options import TABLE_FORMATS
+from svmeval.errors import OptionError
+from svmeval.io import output
+from svmeval.progress import make_progress
+from svmeval.cli import runner
+from svmeval.cli.options import TABLE_FORMATS
 
 #: options that make no sense with --nested, and why
 REFUSED = {"out": "-out", "png": "-png", "resume": "-resume", "results": "--results",
@@ -58,9 +58,9 @@ def folds_text(result) -> str:
 
 
 def run_nested(o) -> int:
-    from ..io.predictions import format_predictions
-    from ..nested import nested_cv
-    from ..report import render
+    from svmeval.io.predictions import format_predictions
+    from svmeval.workflows.nested import nested_cv
+    from svmeval.report import render
 
     dataset = runner.read_single_label(o.dataset, "svmeval-grid")
     bar = runner.show_bar(make_progress(enabled=not o.quiet, unit="outer folds"))
@@ -72,7 +72,7 @@ def run_nested(o) -> int:
                        share=False if o.kernel_memory == 0 else None, progress=bar)
     text = render(result, format=o.format)
     runner.end_bar_line()
-    from .grid import COMMAND
+    from svmeval.cli.grid import COMMAND
     targets = {t.what: t for t in runner.check_files(COMMAND, o)}  # the files may have changed
     items = []
     if o.predictions:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from ..errors import OptionError, show_path
-from ..params import INT_MAX, INT_MIN
-from .values import (parse_c_double, parse_c_int, parse_choice, parse_dask_address, parse_folds,
+from svmeval.errors import OptionError, show_path
+from svmeval.params import INT_MAX, INT_MIN
+from svmeval.cli.values import (parse_c_double, parse_c_int, parse_choice, parse_dask_address, parse_folds,
                      parse_log2_range, parse_megabytes, parse_nonnegative, parse_open_unit)
 
 SVMEVAL, GRID, COMPARE = "svmeval", "grid", "compare"

@@ -16,8 +16,8 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
-from ..errors import ArgumentError, DataFormatError, OptionError, ParameterError, SvmevalError
-from ..io import output
+from svmeval.errors import ArgumentError, DataFormatError, OptionError, ParameterError, SvmevalError
+from svmeval.io import output
 
 #: library arguments as the command lines spell them
 FLAGS = {"pos_label": "--pos-label", "zero_division": "--zero-division", "repeat": "--repeat",
@@ -137,7 +137,7 @@ def say(line: str) -> None:
 def read_single_label(path: str, prog: str):
     """The data set of a command that takes one label a sample (svmeval-grid,
     svmeval-compare): multi-label data are refused with words that fit the command."""
-    from ..io.data import read_dataset
+    from svmeval.io.data import read_dataset
 
     try:
         return read_dataset(path)

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field, replace
 # Only what every run needs is imported here: LIBSVM, numpy, the summaries and the reporters
 # are imported by the functions that use them, so that --help and option errors answer at once
 # and a Ctrl-C while they load is reported as any other.
-from ..errors import OptionError, ParameterError, SvmevalError, show_path
-from ..io import output
-from ..params import SvmParams
-from ..progress import make_progress
-from . import runner
-from .options import SVMEVAL, TABLE_FORMATS, asks_for_help, scan, usage_text
+from svmeval.errors import OptionError, ParameterError, SvmevalError, show_path
+from svmeval.io import output
+from svmeval.params import SvmParams
+from svmeval.progress import make_progress
+from svmeval.cli import runner
+from svmeval.cli.options import SVMEVAL, TABLE_FORMATS, asks_for_help, scan, usage_text
 
 PROG = "svmeval"
 USAGE = usage_text(SVMEVAL)
@@ -115,7 +115,7 @@ def _parse(argv: list[str]) -> Options | None:
     if options.quiet:  # -q silences numpy's warnings too
         warnings.simplefilter("ignore")
     if options.plot:
-        from ..report import plot
+        from svmeval.report import plot
         plot.check_path(options.plot)  # a name it cannot write is refused before the run
     return options
 
@@ -149,15 +149,15 @@ def check_outputs(options: Options) -> list:
 
 
 def run(options: Options) -> int:
-    from ..report import plot
+    from svmeval.report import plot
 
     if options.score is not None:
         return score(options)
-    from .. import report
-    from ..cv import engine
-    from ..io import data
-    from ..io.predictions import format_predictions
-    from ..summary import summarize
+    from svmeval import report
+    from svmeval.cv import engine
+    from svmeval.io import data
+    from svmeval.io.predictions import format_predictions
+    from svmeval.summary import summarize
 
     dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
     if options.multilabel:
@@ -181,10 +181,10 @@ def run(options: Options) -> int:
 
 def run_multilabel(options: Options, dataset) -> int:
     """--multilabel -v k: binary-relevance cross-validation."""
-    from .. import report
-    from ..cv import multilabel
-    from ..io.predictions import format_label_set_predictions
-    from ..summary import summarize
+    from svmeval import report
+    from svmeval.cv import multilabel
+    from svmeval.io.predictions import format_label_set_predictions
+    from svmeval.summary import summarize
 
     if not options.cross_validation:
         raise SvmevalError("--multilabel needs -v k (binary-relevance cross-validation)")
@@ -205,9 +205,9 @@ def run_multilabel(options: Options, dataset) -> int:
 
 
 def score_multilabel(options: Options, dataset) -> int:
-    from .. import report
-    from ..io.predictions import read_label_set_predictions
-    from ..summary import score_label_sets
+    from svmeval import report
+    from svmeval.io.predictions import read_label_set_predictions
+    from svmeval.summary import score_label_sets
 
     sets = read_label_set_predictions(options.score, expected=dataset.n_samples)
     summary = score_label_sets(
@@ -221,7 +221,7 @@ def score_multilabel(options: Options, dataset) -> int:
 
 def train(options: Options, dataset) -> int:
     """svm-train without -v: train on the whole file and save the model."""
-    from ..cv import engine
+    from svmeval.cv import engine
 
     engine.train_and_save(dataset, options.params, options.model_file, seed=options.seed,
                           quiet=options.quiet)
@@ -230,11 +230,11 @@ def train(options: Options, dataset) -> int:
 
 def score(options: Options) -> int:
     """--score: report on an existing predictions file against a data file's labels."""
-    from .. import report
-    from ..io import data
-    from ..io.predictions import read_predictions, read_probabilities
-    from ..summary import summarize_predictions
-    from ..summary.single import FractionalPredictions
+    from svmeval import report
+    from svmeval.io import data
+    from svmeval.io.predictions import read_predictions, read_probabilities
+    from svmeval.summary import summarize_predictions
+    from svmeval.summary.single import FractionalPredictions
 
     dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
     if options.multilabel:
@@ -265,7 +265,7 @@ def draw(options: Options, summary, arrays: dict) -> None:
     install it and the run still succeeds."""
     if not options.plot:
         return
-    from ..report import plot
+    from svmeval.report import plot
 
     try:
         plot.write_sheet(options.plot, summary, title=plot.sheet_title(
@@ -282,7 +282,7 @@ def emit(options: Options, text: str, *, predictions: str | None = None, folds=N
     targets = {t.what: t for t in check_outputs(options)}  # again: the files may have changed
     items = [(targets["--predictions"], predictions)] if options.predictions else []
     if options.folds_file:
-        from .nested import folds_text
+        from svmeval.cli.nested import folds_text
         items.append((targets["--folds"], folds_text(folds)))
     items.append((targets["-o" if options.output else "the report"], text))
     output.write_outputs(items)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 import re
 
-from ..errors import OptionError
-from ..params import INT_MAX, INT_MIN
+from svmeval.errors import OptionError
+from svmeval.params import INT_MAX, INT_MIN
 
 _INT_TEXT = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _SHOWN = 40  # characters of a value quoted in a message
@@ -44,7 +44,7 @@ def parse_c_double(flag: str, text: str) -> float:
     blanks, no ``1_000``, no non-ASCII digits, which Python's ``float()`` takes), and it must be
     finite (``nan``, ``inf`` and overflowing values are refused). A value that underflows is the
     double ``strtod`` returns, as ``atof`` gives svm-train."""
-    from ..io._reader import parse_number  # C strtod in the C locale
+    from svmeval.io._reader import parse_number  # C strtod in the C locale
 
     if not isinstance(text, str) or not text.isascii():
         raise OptionError(f"option {flag}: {shown(str(text))} is not a number")
@@ -75,8 +75,8 @@ def parse_choice(flag: str, text: str, choices: dict):
 def parse_log2_range(flag: str, text: str):
     """``begin,end,step`` (three numbers, each the whole of its part as C's ``strtod`` reads
     it) or ``null``: grid.py's ranges."""
-    from ..grid.rules import RangeError, check_range
-    from ..io._reader import parse_number
+    from svmeval.workflows.grid_rules import RangeError, check_range
+    from svmeval.io._reader import parse_number
 
     if text == "null":
         return None
@@ -97,7 +97,7 @@ def parse_log2_range(flag: str, text: str):
 
 def parse_dask_address(flag: str, text: str) -> str:
     """``local[:N]`` (N from 1 to the cores) or a scheduler's ``tcp://HOST:PORT``."""
-    from ..cv.cluster import ClusterError, parse_address
+    from svmeval.cv.cluster import ClusterError, parse_address
 
     try:
         parse_address(text)

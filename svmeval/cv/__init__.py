@@ -6,9 +6,9 @@ here, or a Dask cluster), and each unit's predictions and scores become a :class
 Argument checks live in :mod:`~svmeval.cv.checks`.
 """
 
-from .engine import cross_validate, train_and_save
-from .multilabel import MultilabelCVResult, cross_validate_multilabel
-from .plan import CVResult
+from svmeval.cv.engine import cross_validate, train_and_save
+from svmeval.cv.multilabel import MultilabelCVResult, cross_validate_multilabel
+from svmeval.cv.plan import CVResult
 
 __all__ = ["CVResult", "MultilabelCVResult", "cross_validate", "cross_validate_multilabel",
            "train_and_save"]

@@ -26,10 +26,10 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ..errors import ParameterError, SvmevalError
-from ..io import output
-from ..params import C_SVC, NU_SVC, SvmParams
-from . import schedule
+from svmeval.errors import ParameterError, SvmevalError
+from svmeval.io import output
+from svmeval.params import C_SVC, NU_SVC, SvmParams
+from svmeval.cv import schedule
 
 #: one ``struct svm_node {int index; double value;}``, padded as the C compiler pads it
 NODE = np.dtype([("index", np.int32), ("value", np.float64)], align=True)
@@ -123,7 +123,7 @@ def _entry_points(svm, loaded_here: bool, seen: dict):
     except AttributeError:  # pragma: no cover - a build without OpenMP
         omp_set_num_threads = None
     libc = ctypes.CDLL(None)  # the C runtime whose rand() LIBSVM draws folds from
-    from ..io import _reader  # svmeval's C extension, for its no-op print function
+    from svmeval.io import _reader  # svmeval's C extension, for its no-op print function
 
     c = SimpleNamespace(
         svm=svm,

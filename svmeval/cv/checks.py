@@ -2,8 +2,8 @@
 
 The folds, the seeds, the repetitions, the execution options (``jobs``, ``client``), the data
 and parameters LIBSVM is about to see, the kind of a run (binary, multiclass, regression) and
-the criteria that fit it. :func:`~svmeval.cv.cross_validate`, :func:`~svmeval.grid.grid_search`
-and :func:`~svmeval.compare.compare` all call these, so an argument means the same and fails
+the criteria that fit it. :func:`~svmeval.cv.cross_validate`, :func:`~svmeval.workflows.grid.grid_search`
+and :func:`~svmeval.workflows.compare.compare` all call these, so an argument means the same and fails
 with the same message everywhere. Messages speak of the library's arguments; the command lines
 read their options before and never reach a check with a value of the wrong type.
 """
@@ -14,10 +14,10 @@ import os
 
 import numpy as np
 
-from ..errors import ArgumentError, DataFormatError, ParameterError, SvmevalError, show_label, \
+from svmeval.errors import ArgumentError, DataFormatError, ParameterError, SvmevalError, show_label, \
     show_path
-from ..io.data import Dataset
-from ..params import INT_MAX, INT_MIN, ONE_CLASS, SvmParams
+from svmeval.io.data import Dataset
+from svmeval.params import INT_MAX, INT_MIN, ONE_CLASS, SvmParams
 
 #: the C ``srand`` seed: an unsigned int
 SEED_MAX = 2**32 - 1
@@ -80,7 +80,7 @@ def check_execution(jobs=None, client=None) -> None:
 def as_dataset(dataset, name: str = "dataset") -> Dataset:
     """A :class:`Dataset`, read first when ``dataset`` is a file name."""
     if isinstance(dataset, (str, os.PathLike)):
-        from ..io.data import read_dataset
+        from svmeval.io.data import read_dataset
         return read_dataset(os.fspath(dataset))
     if not isinstance(dataset, Dataset):
         raise SvmevalError(f"{name} must be a svmeval Dataset or a file name, got "
@@ -164,7 +164,7 @@ def default_criterion(params: SvmParams) -> str:
 def check_criterion(criterion: str, kind: str | None = None):
     """The registry's Figure for ``criterion``; raises :class:`CriterionError` with the valid
     names (for ``kind`` when given)."""
-    from ..metrics.figures import FIGURES, criteria_for
+    from svmeval.metrics.figures import FIGURES, criteria_for
 
     valid = criteria_for(kind) if kind else tuple(FIGURES)
     if criterion not in FIGURES or criterion not in valid:

@@ -32,9 +32,9 @@ import uuid
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from ..errors import SvmevalError
-from .._version import __version__
-from .workers import forget, worker_version
+from svmeval.errors import SvmevalError
+from svmeval._version import __version__
+from svmeval.cv.workers import forget, worker_version
 
 INSTALL_HINT = "--dask needs the optional dask and distributed: pip install 'svmeval[dask]'"
 
@@ -67,7 +67,7 @@ def parse_address(address: str) -> tuple[str, int | None]:
     A local cluster runs at most one single-threaded worker per core (more would only take
     turns on the same cores): ``local:N`` above the cores is refused, naming them; a larger
     cluster is a running scheduler's address."""
-    from .schedule import available_cores
+    from svmeval.cv.schedule import available_cores
 
     text = str(address)
     if not text:
@@ -135,7 +135,7 @@ def connect(address: str, *, worker_timeout: float = WORKER_TIMEOUT) -> Iterator
     if kind == "local":
         import dask
 
-        from .schedule import available_cores
+        from svmeval.cv.schedule import available_cores
 
         # multiprocessing's resource tracker (a process started with this interpreter's -W
         # options) warns about the local workers' semaphores when Ctrl-C ends the command
@@ -185,7 +185,7 @@ def client_for(client) -> Iterator:
         with connect(os.fspath(client)) as ready:
             yield ready
         return
-    from .checks import check_execution
+    from svmeval.cv.checks import check_execution
 
     check_execution(client=client)
     check_workers(client)

@@ -14,16 +14,16 @@ from typing import Callable
 
 import numpy as np
 
-from . import _libsvm
-from .checks import check_execution, check_folds, check_inputs, check_repeat, \
+from svmeval.cv import _libsvm
+from svmeval.cv.checks import check_execution, check_folds, check_inputs, check_repeat, \
     check_seed
-from .evaluate import evaluate
-from .executors import executor_for
-from .folds import libsvm_folds  # noqa: F401 - where the tests draw LIBSVM's folds
-from .plan import CVPlan, CVResult, FoldOutput, Repetition, repetition  # noqa: F401
-from ..errors import SvmevalError, show_path
-from ..io.data import Dataset, check_precomputed
-from ..params import PRECOMPUTED, SvmParams
+from svmeval.cv.evaluate import evaluate
+from svmeval.cv.executors import executor_for
+from svmeval.cv.folds import libsvm_folds  # noqa: F401 - where the tests draw LIBSVM's folds
+from svmeval.cv.plan import CVPlan, CVResult, FoldOutput, Repetition, repetition  # noqa: F401
+from svmeval.errors import SvmevalError, show_path
+from svmeval.io.data import Dataset, check_precomputed
+from svmeval.params import PRECOMPUTED, SvmParams
 
 
 def prepare(dataset, params: SvmParams, *, y: np.ndarray | None = None, quiet: bool = True,

@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from . import _libsvm
-from . import kernel as shared_kernel
-from .folds import Folds
-from .plan import draw_folds
-from ..params import SvmParams
+from svmeval.cv import _libsvm
+from svmeval.cv import kernel as shared_kernel
+from svmeval.cv.folds import Folds
+from svmeval.cv.plan import draw_folds
+from svmeval.params import SvmParams
 
 
 @dataclass(frozen=True, eq=False)

@@ -15,8 +15,8 @@ import queue
 import threading
 from typing import Callable, Iterator
 
-from .plan import CVPlan, in_order
-from .schedule import available_cores, run_tasks
+from svmeval.cv.plan import CVPlan, in_order
+from svmeval.cv.schedule import available_cores, run_tasks
 
 
 @contextlib.contextmanager
@@ -27,7 +27,7 @@ def executor_for(jobs: int | None = None, client=None) -> Iterator:
     if client is None:
         yield LocalExecutor(jobs)
         return
-    from . import cluster
+    from svmeval.cv import cluster
 
     with cluster.client_for(client) as ready:
         yield DaskExecutor(ready)
@@ -56,7 +56,7 @@ class LocalExecutor:
                                      keep_decision_values=batch.keep_decision_values)
                            for u in units}, None, finish, count)
                 continue
-            from .kernel import SharedKernel
+            from svmeval.cv.kernel import SharedKernel
 
             kernel = SharedKernel(batch.problem, kernel_params,
                                   threads=self.jobs or available_cores())
@@ -112,7 +112,7 @@ class DaskExecutor:
         self.client = client
 
     def run(self, batch, finish: Callable, count) -> None:
-        from . import cluster
+        from svmeval.cv import cluster
 
         with cluster.Session(self.client) as session:
             jobs = self._jobs(batch, session)
@@ -143,8 +143,8 @@ class DaskExecutor:
 
     @staticmethod
     def _jobs(batch, session) -> list:
-        from . import cluster, workers
-        from .kernel import SharedKernel
+        from svmeval.cv import cluster, workers
+        from svmeval.cv.kernel import SharedKernel
 
         data = session.data(batch.dataset)
         keep = batch.keep_decision_values

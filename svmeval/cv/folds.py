@@ -12,9 +12,9 @@ from typing import Callable
 
 import numpy as np
 
-from ..errors import SvmevalError, show_label
-from ..params import INT_MAX, INT_MIN  # C int, the type LIBSVM casts class labels to
-from .checks import check_folds
+from svmeval.errors import SvmevalError, show_label
+from svmeval.params import INT_MAX, INT_MIN  # C int, the type LIBSVM casts class labels to
+from svmeval.cv.checks import check_folds
 
 
 @dataclass(frozen=True)

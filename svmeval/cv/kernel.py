@@ -26,10 +26,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import _kernel
-from ._libsvm import NODE, Problem
-from .schedule import available_cores
-from ..params import LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID, SvmParams
+from svmeval.cv import _kernel
+from svmeval.cv._libsvm import NODE, Problem
+from svmeval.cv.schedule import available_cores
+from svmeval.params import LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID, SvmParams
 
 _lib = ctypes.CDLL(_kernel.__file__)
 _fill = _lib.svmeval_kernel_fill

@@ -38,14 +38,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _libsvm
-from .checks import check_execution, check_folds, check_seed
-from .engine import prepare
-from .plan import CVPlan
-from ..errors import ParameterError, SvmevalError, show_label, show_path
-from .folds import Folds, libsvm_folds
-from ..params import SVM_TYPES, SvmParams
-from .schedule import run_tasks
+from svmeval.cv import _libsvm
+from svmeval.cv.checks import check_execution, check_folds, check_seed
+from svmeval.cv.engine import prepare
+from svmeval.cv.plan import CVPlan
+from svmeval.errors import ParameterError, SvmevalError, show_label, show_path
+from svmeval.cv.folds import Folds, libsvm_folds
+from svmeval.params import SVM_TYPES, SvmParams
+from svmeval.cv.schedule import run_tasks
 
 __all__ = [
     "MultilabelCVResult",
@@ -142,12 +142,12 @@ class MultilabelCVResult:
 
     def to_dict(self) -> dict:
         """The run and its per-sample matrices as plain JSON types."""
-        from ..report.frames import cv_dict
+        from svmeval.report.frames import cv_dict
         return cv_dict(self)
 
     def to_frame(self, *, zero_division=0.0):
         """A pandas DataFrame, one row per fold with the multi-label figures of that fold."""
-        from ..report.frames import cv_frame
+        from svmeval.report.frames import cv_frame
         return cv_frame(self, zero_division=zero_division)
 
 

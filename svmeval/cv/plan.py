@@ -13,13 +13,13 @@ from functools import partial
 
 import numpy as np
 
-from . import _libsvm
-from ..metrics.classification import ConfusionCounts
-from ..metrics.regression import regression_report
-from ..metrics.ovo import class_scores
-from ..metrics.scores import class_ranking
-from .folds import Folds, group_classes, libsvm_folds
-from ..params import SvmParams
+from svmeval.cv import _libsvm
+from svmeval.metrics.classification import ConfusionCounts
+from svmeval.metrics.regression import regression_report
+from svmeval.metrics.ovo import class_scores
+from svmeval.metrics.scores import class_ranking
+from svmeval.cv.folds import Folds, group_classes, libsvm_folds
+from svmeval.params import SvmParams
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,13 +69,13 @@ class CVResult:
 
     def to_dict(self) -> dict:
         """The run and its per-sample arrays as plain JSON types."""
-        from ..report.frames import cv_dict
+        from svmeval.report.frames import cv_dict
         return cv_dict(self)
 
     def to_frame(self, *, pos_label=None, zero_division=0.0):
         """A pandas DataFrame, one row per (repetition, fold) with the figures of that fold
         (repetitions beyond the first need ``keep_repeats=True``)."""
-        from ..report.frames import cv_frame
+        from svmeval.report.frames import cv_frame
         return cv_frame(self, pos_label=pos_label, zero_division=zero_division)
 
 

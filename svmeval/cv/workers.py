@@ -15,7 +15,7 @@ from collections import OrderedDict
 
 def worker_version() -> str:
     """The svmeval version this worker runs (checked by the client when it connects)."""
-    from .._version import __version__
+    from svmeval._version import __version__
     return __version__
 
 
@@ -45,7 +45,7 @@ def forget(token: str) -> None:
 
 def worker_problem(token: str, dataset):
     """The LIBSVM problem of a run's data set, built once per worker process."""
-    from . import _libsvm
+    from svmeval.cv import _libsvm
 
     with _worker_lock:
         problem = _problems.get(token)
@@ -67,7 +67,7 @@ def worker_kernel(token: str, dataset, params, memory_mb: float):
     """The shared kernel of ``params`` (the cell's own kernel parameters) on a run's data,
     computed once per worker (on the task's one thread) and kept while it fits ``memory_mb``
     with the others this worker holds (least recently used dropped first)."""
-    from .kernel import SharedKernel, kernel_key
+    from svmeval.cv.kernel import SharedKernel, kernel_key
 
     problem = worker_problem(token, dataset)
     key = (token, kernel_key(params))
@@ -95,7 +95,7 @@ def fold_task(token: str, dataset, folds, params, fold_numbers: tuple,
     """On a worker: the folds ``fold_numbers`` of the CV of ``params`` over ``folds``, in that
     order; their :class:`~svmeval.cv.plan.FoldOutput`\\ s. With ``kernel_params`` the folds
     train on that kernel shared (``params`` then has LIBSVM's precomputed kernel)."""
-    from .plan import CVPlan
+    from svmeval.cv.plan import CVPlan
 
     problem = worker_problem(token, dataset)
     if kernel_params is not None:
@@ -107,8 +107,8 @@ def fold_task(token: str, dataset, folds, params, fold_numbers: tuple,
 
 def cv_task(token: str, dataset, params, nr_fold: int, seed: int, keep_decision_values: bool):
     """On a worker: a whole cross-validation, folds in order after ``srand(seed)`` (``-b 1``)."""
-    from . import _libsvm
-    from .plan import in_order
+    from svmeval.cv import _libsvm
+    from svmeval.cv.plan import in_order
 
     problem = worker_problem(token, dataset)
     # C's rand() drawn by this task alone, its folds on one OpenMP thread each

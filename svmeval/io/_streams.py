@@ -21,7 +21,7 @@ import sys
 import zlib
 from typing import BinaryIO
 
-from ..errors import DataFormatError
+from svmeval.errors import DataFormatError
 
 CHUNK_SIZE = 1 << 22  # bytes handed to the parser at a time
 STDIN_NAME = "<stdin>"  # the name of standard input ("-") in a Dataset and in messages

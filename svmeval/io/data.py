@@ -30,8 +30,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import DataFormatError, SvmevalError
-from ._streams import STDIN_NAME, memory_available, open_data, pump
+from svmeval.errors import DataFormatError, SvmevalError
+from svmeval.io._streams import STDIN_NAME, memory_available, open_data, pump
 
 __all__ = ["Dataset", "MAX_LINE_BYTES", "STDIN_NAME", "check_precomputed",
            "read_dataset"]
@@ -305,7 +305,7 @@ def check_precomputed(ds: Dataset) -> None:
 
 def _load_extension():
     try:
-        from . import _reader
+        from svmeval.io import _reader
     except ImportError as exc:  # pragma: no cover - an unbuilt checkout
         raise ImportError(
             "svmeval.io._reader (the compiled LIBSVM-format parser) is not built: run "

@@ -21,7 +21,7 @@ import tempfile
 import threading
 from collections.abc import Iterator, Sequence
 
-from .targets import (  # noqa: F401 - the checks, named here for the writers' callers
+from svmeval.io.targets import (  # noqa: F401 - the checks, named here for the writers' callers
     CLOSED_STREAMS,
     STDOUT,
     OutputError,

@@ -16,7 +16,7 @@ import re
 
 import numpy as np
 
-from ..errors import DataFormatError, SvmevalError
+from svmeval.errors import DataFormatError, SvmevalError
 
 
 MAX_LINE_BYTES = 64 << 20  # the longest predictions line read back
@@ -56,7 +56,7 @@ def _lines(path: str, max_line: int = MAX_LINE_BYTES):
 
 def _c_number(token: str):
     """A token as C ``strtod`` reads it in the C locale, the whole token: (value, ok)."""
-    from ._reader import parse_number
+    from svmeval.io._reader import parse_number
 
     if not token.isascii():
         return None, False

@@ -31,7 +31,7 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..errors import SvmevalError
+from svmeval.errors import SvmevalError
 
 #: the name of standard output (and input) on the command line
 STDOUT = "-"

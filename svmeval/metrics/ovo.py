@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _ovo
+from svmeval.metrics import _ovo
 
 __all__ = ["class_scores"]
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .ranking import label_ranking_average_precision, ovr_average_precision, ovr_roc_auc
+from svmeval.metrics.ranking import label_ranking_average_precision, ovr_average_precision, ovr_roc_auc
 
 __all__ = ["ClassRanking", "class_ranking", "ovr_scores_from_ovo"]
 
@@ -33,7 +33,7 @@ def ovr_scores_from_ovo(decision_values: np.ndarray, n_classes: int) -> np.ndarr
     without one of the pair's classes) makes the scores of its rows NaN. Computed in C, any
     number of classes in n x k memory: :func:`svmeval.metrics.ovo.class_scores`.
     """
-    from .ovo import class_scores  # the C pass; loaded on first use
+    from svmeval.metrics.ovo import class_scores  # the C pass; loaded on first use
 
     dec = np.asarray(decision_values, dtype=np.float64)
     return class_scores(dec, np.arange(n_classes), n_classes)

@@ -1,9 +1,9 @@
 """Reporters: ``render(result, format=...)`` for every result of svmeval.
 
-A :class:`~svmeval.summary.Summary` (any kind), a :class:`~svmeval.grid.GridResult`, a
-:class:`~svmeval.compare.Comparison`, a McNemar result alone or a
-:class:`~svmeval.nested.NestedResult`, as "text", "json" or "csv"; a
-:class:`~svmeval.benchmark.Benchmark` also as "markdown" or "latex".
+A :class:`~svmeval.summary.Summary` (any kind), a :class:`~svmeval.workflows.grid.GridResult`, a
+:class:`~svmeval.workflows.compare.Comparison`, a McNemar result alone or a
+:class:`~svmeval.workflows.nested.NestedResult`, as "text", "json" or "csv"; a
+:class:`~svmeval.workflows.benchmark.Benchmark` also as "markdown" or "latex".
 Reporters format; they never compute. Every figure comes from the result, and the scalar
 figures' names, titles and order from :data:`svmeval.metrics.FIGURES`.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 
-from . import csvfmt, jsonfmt, multilabel, text
+from svmeval.report import csvfmt, jsonfmt, multilabel, text
 
 FORMATS = ("text", "json", "csv")
 TABLE_FORMATS = ("markdown", "latex")  # a Benchmark's table as papers print it
@@ -31,27 +31,27 @@ def _summary(summary, format: str, digits: int, full: bool) -> str:
 
 
 def _grid(result, format: str, digits: int, full: bool) -> str:
-    from .grid import render_grid
+    from svmeval.report.grid import render_grid
     return render_grid(result, format)
 
 
 def _comparison(result, format: str, digits: int, full: bool) -> str:
-    from .compare import render_comparison
+    from svmeval.report.compare import render_comparison
     return render_comparison(result, format)
 
 
 def _mcnemar(result, format: str, digits: int, full: bool) -> str:
-    from .compare import render_mcnemar
+    from svmeval.report.compare import render_mcnemar
     return render_mcnemar(result, format)
 
 
 def _nested(result, format: str, digits: int, full: bool) -> str:
-    from .nested import render_nested
+    from svmeval.report.nested import render_nested
     return render_nested(result, format, digits, full)
 
 
 def _benchmark(result, format: str, digits: int, full: bool) -> str:
-    from .benchmark import render as render_benchmark
+    from svmeval.report.benchmark import render as render_benchmark
     return render_benchmark(result, format=format)
 
 
@@ -59,12 +59,12 @@ def _benchmark(result, format: str, digits: int, full: bool) -> str:
 def renderers() -> dict:
     """result type -> its renderer ``(result, format, digits, full) -> str``. Built on first
     use: the result types' modules are imported only when something is rendered."""
-    from ..benchmark import Benchmark
-    from ..compare import Comparison
-    from ..grid.search import GridResult
-    from ..metrics.significance import McNemarResult
-    from ..nested import NestedResult
-    from ..summary.core import Summary
+    from svmeval.workflows.benchmark import Benchmark
+    from svmeval.workflows.compare import Comparison
+    from svmeval.workflows.grid import GridResult
+    from svmeval.stats.significance import McNemarResult
+    from svmeval.workflows.nested import NestedResult
+    from svmeval.summary.core import Summary
     return {Summary: _summary, GridResult: _grid, Comparison: _comparison,
             McNemarResult: _mcnemar, NestedResult: _nested, Benchmark: _benchmark}
 
@@ -72,9 +72,9 @@ def renderers() -> dict:
 def render(result, *, format: str = "text", digits: int = 4, full: bool = False) -> str:
     """The report of ``result`` in ``format`` ("text", "json" or "csv").
 
-    ``result``: a :class:`~svmeval.summary.Summary`, a :class:`~svmeval.grid.GridResult`, a
-    :class:`~svmeval.compare.Comparison` or a
-    :class:`~svmeval.metrics.significance.McNemarResult`. ``digits`` and ``full`` shape a
+    ``result``: a :class:`~svmeval.summary.Summary`, a :class:`~svmeval.workflows.grid.GridResult`, a
+    :class:`~svmeval.workflows.compare.Comparison` or a
+    :class:`~svmeval.stats.significance.McNemarResult`. ``digits`` and ``full`` shape a
     Summary's text (figures' decimals; every figure and the per-fold table)."""
     table = renderers()
     for cls in type(result).__mro__:

@@ -1,4 +1,4 @@
-"""Reports of a :class:`~svmeval.benchmark.Benchmark`: text, json, csv, markdown and latex.
+"""Reports of a :class:`~svmeval.workflows.benchmark.Benchmark`: text, json, csv, markdown and latex.
 
 Every format prints the table as papers do: one row per data set (in the given order), one
 column per configuration, mean ± sd of the criterion over the folds, the best of each row
@@ -18,7 +18,7 @@ import io
 import json
 import math
 
-from ..metrics.figures import FIGURES
+from svmeval.metrics.figures import FIGURES
 
 __all__ = ["BENCHMARK_FORMATS", "bayesian_sentence", "render"]
 

@@ -1,4 +1,4 @@
-"""The critical-difference diagram of a :class:`~svmeval.benchmark.Benchmark` (Demšar 2006,
+"""The critical-difference diagram of a :class:`~svmeval.workflows.benchmark.Benchmark` (Demšar 2006,
 Figure 1): the average ranks on an axis from 1 (best, left) to k, each configuration's name at
 the end of a line from its rank (the better half on the left, the rest on the right), a bar of
 the length of Nemenyi's critical difference above the axis, and thick bars joining the groups
@@ -10,7 +10,7 @@ switched), as :mod:`svmeval.report.plot`; without matplotlib :class:`PlotUnavail
 
 from __future__ import annotations
 
-from .plot import PlotUnavailable, figure_class, check_path
+from svmeval.report.plot import PlotUnavailable, figure_class, check_path
 
 __all__ = ["PlotUnavailable", "draw_cd_diagram", "write_cd_diagram"]
 
@@ -91,6 +91,6 @@ def write_cd_diagram(path: str, bench, *, title: str | None = None) -> None:
     atomically."""
     fmt = check_path(path)
     fig = draw_cd_diagram(bench, title=title)
-    from ..io.output import atomic_path
+    from svmeval.io.output import atomic_path
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format=fmt, dpi=130)

@@ -1,5 +1,5 @@
-"""The reports of a comparison (:class:`~svmeval.compare.Comparison`) and of McNemar's test
-alone (:class:`~svmeval.metrics.significance.McNemarResult`): text, JSON and CSV.
+"""The reports of a comparison (:class:`~svmeval.workflows.compare.Comparison`) and of McNemar's test
+alone (:class:`~svmeval.stats.significance.McNemarResult`): text, JSON and CSV.
 
 ``comparison_object`` is the JSON report's object (and ``Comparison.to_dict()``)."""
 
@@ -10,8 +10,8 @@ import io
 import json
 import math
 
-from ..metrics.figures import FIGURES
-from ..metrics.significance import MCNEMAR_EXACT_BELOW, McNemarResult
+from svmeval.metrics.figures import FIGURES
+from svmeval.stats.significance import MCNEMAR_EXACT_BELOW, McNemarResult
 
 __all__ = ["comparison_object", "mcnemar_object", "render_comparison", "render_mcnemar"]
 
@@ -100,7 +100,7 @@ def mcnemar_object(m: McNemarResult) -> dict:
 
 
 def comparison_object(c) -> dict:
-    """A :class:`~svmeval.compare.Comparison` as the JSON report's object."""
+    """A :class:`~svmeval.workflows.compare.Comparison` as the JSON report's object."""
     t = c.ttest
     return {
         "data_file": c.data_name, "criterion": c.criterion,
@@ -159,7 +159,7 @@ def _mcnemar_csv_rows(m: McNemarResult):
 
 
 def render_comparison(c, format: str) -> str:
-    """The report of a :class:`~svmeval.compare.Comparison` in ``format``."""
+    """The report of a :class:`~svmeval.workflows.compare.Comparison` in ``format``."""
     if format == "json":
         return json.dumps(comparison_object(c), indent=2) + "\n"
     if format == "csv":

@@ -8,8 +8,8 @@ import csv
 import io
 import math
 
-from ..errors import show_label
-from ..metrics import SINGLE_LABEL_AVERAGES
+from svmeval.errors import show_label
+from svmeval.metrics import SINGLE_LABEL_AVERAGES
 
 COLUMNS = ("row", "name", "precision", "recall", "f1", "specificity", "npv", "accuracy",
            "support", "tp", "fp", "fn", "tn", "value", "fold_mean", "fold_sd")

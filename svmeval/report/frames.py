@@ -13,8 +13,8 @@ when a table is made.
 
 from __future__ import annotations
 
-from ..errors import SvmevalError
-from .jsonfmt import plain
+from svmeval.errors import SvmevalError
+from svmeval.report.jsonfmt import plain
 
 __all__ = ["INSTALL_HINT", "KEYS", "benchmark_frame", "comparison_frame", "cv_dict", "cv_frame", "grid_frame",
            "nested_frame", "summary_dict", "summary_frame", "summary_rows"]
@@ -38,7 +38,7 @@ def _frame(rows: list[dict]):
 
 
 def _flags(parameters: dict) -> str:
-    from .plot import params_flags
+    from svmeval.report.plot import params_flags
     return params_flags(parameters)
 
 
@@ -64,7 +64,7 @@ def summary_frame(summary):
 
 def summary_dict(summary) -> dict:
     """The JSON report's object of a :class:`~svmeval.summary.Summary`."""
-    from . import jsonfmt, multilabel
+    from svmeval.report import jsonfmt, multilabel
     if summary.kind == "multilabel":
         return multilabel.report_object(summary)
     return jsonfmt.report_object(summary)
@@ -80,7 +80,7 @@ def _runs(result) -> list:
 def cv_frame(result, *, pos_label=None, zero_division=0.0):
     """A cross-validation result (single- or multi-label) as a results table: every
     repetition's folds."""
-    from ..summary import summarize
+    from svmeval.summary import summarize
     _pandas()
     rows = []
     for r, run in enumerate(_runs(result)):
@@ -104,7 +104,7 @@ def cv_dict(result) -> dict:
 
 
 def grid_frame(result):
-    """A :class:`~svmeval.grid.GridResult` as a results table: one row per (cell, fold) with
+    """A :class:`~svmeval.workflows.grid.GridResult` as a results table: one row per (cell, fold) with
     the cell's ``log2c``, ``log2g``, ``log2p``, ``C``, ``gamma``, ``p``, ``value`` (the
     criterion as the search compared it), ``resumed`` and ``best``; a cell resumed from an
     ``-out`` file is one row with ``fold`` None and its value alone."""
@@ -129,7 +129,7 @@ def grid_frame(result):
 
 
 def comparison_frame(c):
-    """A :class:`~svmeval.compare.Comparison` as a results table: configurations "A" and "B"
+    """A :class:`~svmeval.workflows.compare.Comparison` as a results table: configurations "A" and "B"
     (their svm-train options in ``options``), the criterion's value on every fold."""
     per = len(c.folds_a) // c.repeat
     rows = []
@@ -142,12 +142,12 @@ def comparison_frame(c):
 
 
 def nested_frame(result):
-    """A :class:`~svmeval.nested.NestedResult` as a results table: one row per (repetition,
+    """A :class:`~svmeval.workflows.nested.NestedResult` as a results table: one row per (repetition,
     outer fold) with the chosen cell (``log2c``, ``log2g``, ``log2p``, ``C``, ``gamma``,
     ``p``), ``inner_value`` (the criterion on the inner folds) and the outer fold's figures;
     ``configuration`` is the base parameters' flags (each fold's own C / gamma are its
     columns)."""
-    from ..summary import summarize
+    from svmeval.summary import summarize
     _pandas()
     runs = [result.outer, *result.repeat_results]
     rows = []
@@ -166,7 +166,7 @@ def nested_frame(result):
 
 
 def benchmark_frame(bench):
-    """A :class:`~svmeval.benchmark.Benchmark` as a results table: one row per (data set,
+    """A :class:`~svmeval.workflows.benchmark.Benchmark` as a results table: one row per (data set,
     configuration, repetition, fold) with the criterion's value (NaN where undefined)."""
     _pandas()
     per = bench.values.shape[2] // bench.repeat

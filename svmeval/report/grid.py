@@ -1,4 +1,4 @@
-"""The reports of a parameter search (:class:`~svmeval.grid.search.GridResult`): every cell's
+"""The reports of a parameter search (:class:`~svmeval.workflows.grid.GridResult`): every cell's
 figures with their fold spread as JSON (``--results FILE.json``) or CSV (one row per cell; a
 figure's columns: pooled value, fold mean, fold sd), and as text grid.py's own lines (each
 cell's ``-out`` line, then the best C, gamma and value).
@@ -59,13 +59,13 @@ def _csv(result) -> str:
 
 
 def _text(result) -> str:
-    from ..grid import rules
+    from svmeval.workflows import grid_rules as rules
     lines = "".join(rules.out_line(r.cell, r.value) for r in result.cells)
     return lines + rules.last_line(result.best.cell, result.best.value) + "\n"
 
 
 def render_grid(result, format: str) -> str:
-    """The report of a :class:`~svmeval.grid.search.GridResult` in ``format``."""
+    """The report of a :class:`~svmeval.workflows.grid.GridResult` in ``format``."""
     if format == "json":
         return json.dumps(grid_object(result), indent=1) + "\n"
     if format == "csv":

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from ..metrics import SINGLE_LABEL_AVERAGES
+from svmeval.metrics import SINGLE_LABEL_AVERAGES
 
 SCHEMA_VERSION = 2
 

@@ -17,11 +17,11 @@ import io
 import json
 import math
 
-from ..errors import show_label
-from ..metrics.figures import FIGURES
-from ..metrics.multilabel import MULTILABEL_AVERAGES
-from .csvfmt import cell
-from .jsonfmt import SCHEMA_VERSION, plain
+from svmeval.errors import show_label
+from svmeval.metrics.figures import FIGURES
+from svmeval.metrics.multilabel import MULTILABEL_AVERAGES
+from svmeval.report.csvfmt import cell
+from svmeval.report.jsonfmt import SCHEMA_VERSION, plain
 
 __all__ = ["AVERAGE_NOTES", "render", "report_object"]
 

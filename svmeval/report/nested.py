@@ -1,8 +1,8 @@
-"""The reports of a nested cross-validation (:class:`~svmeval.nested.NestedResult`).
+"""The reports of a nested cross-validation (:class:`~svmeval.workflows.nested.NestedResult`).
 
 text: svmeval's report of the outer predictions (first line ``Cross Validation Accuracy = X%``
 or svm-train's two regression lines), then each outer fold's chosen cell and inner value and
-the spread of the chosen parameters (:func:`svmeval.nested.chosen_text`). json: ``"outer"``
+the spread of the chosen parameters (:func:`svmeval.workflows.nested.chosen_text`). json: ``"outer"``
 (svmeval's JSON report object of the outer predictions) and ``"nested"`` (every outer fold's
 choice and the spread). csv: one row per (repetition, outer fold) with the chosen cell and its
 inner value. Reporters format; they never compute.
@@ -14,8 +14,8 @@ import csv
 import io
 import json
 
-from .csvfmt import cell
-from .jsonfmt import plain
+from svmeval.report.csvfmt import cell
+from svmeval.report.jsonfmt import plain
 
 COLUMNS = ("repetition", "fold", "seed", "log2c", "log2g", "log2p", "C", "gamma", "p", "value",
            "n_train", "n_test")
@@ -23,13 +23,13 @@ COLUMNS = ("repetition", "fold", "seed", "log2c", "log2g", "log2p", "C", "gamma"
 
 def nested_object(result) -> dict:
     """The JSON report's object (and ``NestedResult.to_dict()``)."""
-    from .frames import summary_dict
+    from svmeval.report.frames import summary_dict
     return plain({"outer": summary_dict(result.summary()), "nested": result.as_dict()})
 
 
 def render_nested(result, format: str = "text", digits: int = 4, full: bool = False) -> str:
-    from . import REPORTERS
-    from ..nested import chosen_text
+    from svmeval.report import REPORTERS
+    from svmeval.workflows.nested import chosen_text
 
     if format == "json":
         return json.dumps(nested_object(result), indent=2, allow_nan=False) + "\n"

@@ -8,10 +8,10 @@ import math
 
 import numpy as np
 
-from ..errors import show_label
-from ..metrics.curves import precision_recall_curve, roc_curve
-from ..metrics.figures import FIGURES
-from ..metrics.ranking import average_precision, roc_auc
+from svmeval.errors import show_label
+from svmeval.metrics.curves import precision_recall_curve, roc_curve
+from svmeval.metrics.figures import FIGURES
+from svmeval.metrics.ranking import average_precision, roc_auc
 
 #: at most this many classes get their own coloured, labelled curve; beyond it every class is a
 #: thin grey line and only the micro average and the weakest classes are named

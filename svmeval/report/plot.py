@@ -20,8 +20,8 @@ import os
 
 import numpy as np
 
-from ..errors import SvmevalError
-from .panels import confusion_panels, curve_panels, fold_panel, fold_series_panel, label
+from svmeval.errors import SvmevalError
+from svmeval.report.panels import confusion_panels, curve_panels, fold_panel, fold_series_panel, label
 
 __all__ = ["INSTALL_HINT", "PlotUnavailable", "SUFFIXES", "check_path", "draw_sheet",
            "figure_class", "params_flags", "result_arrays", "sheet_title", "write_sheet"]
@@ -54,7 +54,7 @@ def figure_class():
 
 def params_flags(parameters: dict) -> str:
     """svm-train's flags for the parameters that differ from its defaults."""
-    from ..params import SvmParams
+    from svmeval.params import SvmParams
     default = SvmParams()
     flags = [("s", "svm_type"), ("t", "kernel_type"), ("d", "degree"), ("g", "gamma"),
              ("r", "coef0"), ("c", "C"), ("n", "nu"), ("p", "p"), ("e", "eps"),
@@ -228,6 +228,6 @@ def write_sheet(path: str, summary, *, title: str | None = None, **arrays) -> No
     atomically."""
     fmt = check_path(path)
     fig = draw_sheet(summary, title=title, **arrays)
-    from ..io.output import atomic_path
+    from svmeval.io.output import atomic_path
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format=fmt, dpi=110)

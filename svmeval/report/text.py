@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import math
 
-from ..errors import show_label
-from ..metrics import SINGLE_LABEL_AVERAGES
-from ..metrics.figures import FIGURES, figure_names
+from svmeval.errors import show_label
+from svmeval.metrics import SINGLE_LABEL_AVERAGES
+from svmeval.metrics.figures import FIGURES, figure_names
 
 AVERAGE_TITLES = {
     "macro": ("macro", "F1 = mean of per-class F1"),

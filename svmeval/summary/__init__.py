@@ -7,9 +7,9 @@ in :data:`svmeval.metrics.FIGURES`; reporters format a Summary and compute nothi
 
 from __future__ import annotations
 
-from .core import Summary, spread
-from .multilabel import score_label_sets, summarize_multilabel
-from .single import positive_label, summarize_cv, summarize_predictions
+from svmeval.summary.core import Summary, spread
+from svmeval.summary.multilabel import score_label_sets, summarize_multilabel
+from svmeval.summary.single import positive_label, summarize_cv, summarize_predictions
 
 __all__ = ["Summary", "positive_label", "score_label_sets", "spread", "summarize",
            "summarize_multilabel", "summarize_predictions"]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..metrics.figures import FIGURES
+from svmeval.metrics.figures import FIGURES
 
 __all__ = ["Summary", "spread"]
 
@@ -77,13 +77,13 @@ class Summary:
 
     def to_dict(self) -> dict:
         """The JSON report's object (plain JSON types, undefined values None)."""
-        from ..report.frames import summary_dict
+        from svmeval.report.frames import summary_dict
         return summary_dict(self)
 
     def to_frame(self):
         """A pandas DataFrame, one row per fold (columns: dataset, configuration, repetition,
         seed, fold, n_test, then the figures); see :mod:`svmeval.report.frames`."""
-        from ..report.frames import summary_frame
+        from svmeval.report.frames import summary_frame
         return summary_frame(self)
 
 

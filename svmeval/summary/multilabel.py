@@ -12,22 +12,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import SvmevalError
-from ..metrics.measures import parse_zero_division
-from ..metrics.multilabel import (
+from svmeval.errors import SvmevalError
+from svmeval.metrics.measures import parse_zero_division
+from svmeval.metrics.multilabel import (
     MultilabelReport,
     evaluate_multilabel,
     label_sets_to_indicator,
 )
-from ..metrics.ranking import (
+from svmeval.metrics.ranking import (
     coverage,
     label_ranking_average_precision,
     per_label_average_precision,
     ranking_loss,
 )
-from ..cv.multilabel import MultilabelCVResult, _check_multilabel, dataset_indicator
-from ..metrics.figures import figure_names
-from .core import Summary, spread
+from svmeval.cv.multilabel import MultilabelCVResult, _check_multilabel, dataset_indicator
+from svmeval.metrics.figures import figure_names
+from svmeval.summary.core import Summary, spread
 
 __all__ = ["LabelRanking", "score_label_sets", "summarize_multilabel"]
 

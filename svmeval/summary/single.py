@@ -13,13 +13,13 @@ import math
 
 import numpy as np
 
-from ..errors import ArgumentError, SvmevalError, show_label
-from ..metrics.classification import ClassificationReport, ConfusionCounts
-from ..metrics.figures import figure_names
-from ..metrics.measures import parse_zero_division
-from ..metrics.regression import RegressionReport, regression_report
-from ..metrics.scores import ClassRanking, class_ranking
-from .core import Summary, spread
+from svmeval.errors import ArgumentError, SvmevalError, show_label
+from svmeval.metrics.classification import ClassificationReport, ConfusionCounts
+from svmeval.metrics.figures import figure_names
+from svmeval.metrics.measures import parse_zero_division
+from svmeval.metrics.regression import RegressionReport, regression_report
+from svmeval.metrics.scores import ClassRanking, class_ranking
+from svmeval.summary.core import Summary, spread
 
 __all__ = ["FractionalPredictions", "positive_label", "summarize_cv", "summarize_predictions"]
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .distributions import t_cdf
+from svmeval.stats.distributions import t_cdf
 
 __all__ = ["BayesianResult", "correlated_ttest"]
 

@@ -31,7 +31,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from .distributions import chi2_sf, f_sf, norm_sf
+from svmeval.stats.distributions import chi2_sf, f_sf, norm_sf
 
 __all__ = [
     "NEMENYI_Q",

@@ -8,7 +8,7 @@ the choice on rows the choice never saw.
   (``svm_cross_validation``'s), after ``srand(S)``.
 * On each outer training set, its rows in LIBSVM's fold order (``perm[0:begin]`` then
   ``perm[end:l]``), the grid runs as ``svmeval-grid --seed S`` would on a file of those rows
-  (:func:`svmeval.grid.grid_search`: its inner folds, ranges, criterion, seed, grid.py's job
+  (:func:`svmeval.workflows.grid.grid_search`: its inner folds, ranges, criterion, seed, grid.py's job
   order and tie-break). ``num_features`` (gamma's default) stays the whole data set's.
 * The chosen cell is trained on the outer training set, in that order, and predicts the outer
   test rows as ``svm_cross_validation`` predicts them. With ``-b 1`` (whose training draws
@@ -30,9 +30,9 @@ from typing import Callable
 
 import numpy as np
 
-from .grid import rules
-from .grid.search import check_criterion, default_criterion, kind_of
-from .params import SvmParams
+from svmeval.workflows import grid_rules as rules
+from svmeval.workflows.grid import check_criterion, default_criterion, kind_of
+from svmeval.params import SvmParams
 
 __all__ = ["NestedResult", "OuterFold", "nested_cv", "chosen_text"]
 
@@ -44,9 +44,9 @@ class OuterFold:
     """One outer fold: what the inner grid chose on its training rows and how it was rated.
 
     ``repetition`` (0-based) and ``fold`` (0-based, LIBSVM's fold order) name it; ``seed`` is
-    its repetition's C ``srand`` seed; ``cell`` the chosen :class:`~svmeval.grid.Cell`,
+    its repetition's C ``srand`` seed; ``cell`` the chosen :class:`~svmeval.workflows.grid.Cell`,
     ``value`` its inner criterion value, ``params`` the full LIBSVM parameters trained on the
-    outer training set, ``grid`` the whole inner :class:`~svmeval.grid.GridResult`;
+    outer training set, ``grid`` the whole inner :class:`~svmeval.workflows.grid.GridResult`;
     ``train_rows`` / ``test_rows``: sample indices (input order numbering), training rows in
     LIBSVM's order.
     """
@@ -95,19 +95,19 @@ class NestedResult:
 
     @property
     def grids(self) -> tuple:
-        """Every inner :class:`~svmeval.grid.GridResult`, in :attr:`folds`' order."""
+        """Every inner :class:`~svmeval.workflows.grid.GridResult`, in :attr:`folds`' order."""
         return tuple(f.grid for f in self.folds)
 
     @property
     def chosen(self) -> tuple:
-        """Every outer fold's chosen :class:`~svmeval.grid.Cell`, in :attr:`folds`' order."""
+        """Every outer fold's chosen :class:`~svmeval.workflows.grid.Cell`, in :attr:`folds`' order."""
         return tuple(f.cell for f in self.folds)
 
     def summary(self):
         """The outer predictions' :class:`~svmeval.summary.Summary` (svmeval's report of
         ``svmeval -v K``: first line ``Cross Validation Accuracy = X%`` or svm-train's two
         regression lines)."""
-        from .summary import summarize
+        from svmeval.summary import summarize
         return summarize(self.outer, pos_label=self.pos_label,
                          zero_division=self.zero_division)
 
@@ -149,20 +149,20 @@ class NestedResult:
     def to_dict(self) -> dict:
         """The JSON report's object: ``"outer"`` (svmeval's report object of the outer
         predictions) and ``"nested"`` (:meth:`as_dict`)."""
-        from .report.nested import nested_object
+        from svmeval.report.nested import nested_object
         return nested_object(self)
 
     def to_frame(self):
         """A pandas DataFrame, one row per (repetition, outer fold): the chosen cell, its inner
         value and the outer fold's figures."""
-        from .report.frames import nested_frame
+        from svmeval.report.frames import nested_frame
         return nested_frame(self)
 
 
 def rows_of(dataset, rows: np.ndarray):
     """The :class:`~svmeval.io.Dataset` of ``dataset``'s ``rows``, in the order given (the
     same ``n_features`` and name)."""
-    from .io.data import Dataset
+    from svmeval.io.data import Dataset
 
     rows = np.asarray(rows, dtype=np.int64)
     starts, ends = dataset.indptr[rows], dataset.indptr[rows + 1]
@@ -181,13 +181,13 @@ def nested_cv(dataset, params: SvmParams | None = None, nr_fold: int = 5, *,
               repeat: int = 1, pos_label=None, zero_division=0.0, jobs: int | None = None,
               client=None, kernel_memory: float | None = None, share: bool | None = None,
               progress: Callable[[int, int], None] | None = None) -> NestedResult:
-    """Nested cross-validation of :func:`svmeval.grid.grid_search` (see the module's text).
+    """Nested cross-validation of :func:`svmeval.workflows.grid.grid_search` (see the module's text).
 
     ``dataset``: a :class:`~svmeval.io.Dataset` or a file name (single-label). ``params``: the
     other LIBSVM parameters (:class:`SvmParams`). ``nr_fold``: the outer folds;
     ``inner_folds``: the grid's folds. ``log2c``, ``log2g``, ``log2p``, ``criterion``,
     ``pos_label``, ``zero_division``, ``jobs``, ``kernel_memory``, ``share``: as
-    :func:`~svmeval.grid.grid_search` takes them, for every inner grid. ``seed``: C ``rand()``'s
+    :func:`~svmeval.workflows.grid.grid_search` takes them, for every inner grid. ``seed``: C ``rand()``'s
     seed of the outer folds and of the inner grids. ``repeat``: outer cross-validations, seeds
     :func:`~svmeval.cv.engine.repetition_seeds`. ``client``: a ``distributed.Client`` or an
     address: every inner grid's cells run on that Dask cluster (connected once). ``progress``:
@@ -195,7 +195,7 @@ def nested_cv(dataset, params: SvmParams | None = None, nr_fold: int = 5, *,
     global state (rand(), the print hook) for its whole length.
     """
     arguments = dict(locals())
-    from .cv import _libsvm
+    from svmeval.cv import _libsvm
 
     with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
         return _libsvm.c_state(_nested_cv)(_stack=stack, **arguments)
@@ -204,8 +204,8 @@ def nested_cv(dataset, params: SvmParams | None = None, nr_fold: int = 5, *,
 def _nested_cv(dataset, params, nr_fold, *, log2c, log2g, log2p, inner_folds, criterion,
                seed, repeat, pos_label, zero_division, jobs, client, kernel_memory, share,
                progress, _stack) -> NestedResult:
-    from .cv import _libsvm, engine
-    from .cv.folds import libsvm_folds
+    from svmeval.cv import _libsvm, engine
+    from svmeval.cv.folds import libsvm_folds
 
     dataset, params, problem, base = _checked(dataset, params, nr_fold, inner_folds, seed,
                                               jobs, repeat)
@@ -213,7 +213,7 @@ def _nested_cv(dataset, params, nr_fold, *, log2c, log2g, log2p, inner_folds, cr
     criterion = criterion or default_criterion(base)
     figure = check_criterion(criterion, kind_of(problem.y, base))
     if client is not None:
-        from .cv import cluster
+        from svmeval.cv import cluster
         client = _stack.enter_context(cluster.client_for(client))
     grid = dict(log2c=log2c, log2g=log2g, log2p=log2p, folds=inner_folds, criterion=criterion,
                 pos_label=pos_label, zero_division=zero_division, jobs=jobs,
@@ -245,7 +245,7 @@ def _nested_cv(dataset, params, nr_fold, *, log2c, log2g, log2p, inner_folds, cr
 def _checked(dataset, params, nr_fold, inner_folds, seed, jobs, repeat):
     """The run's arguments checked before LIBSVM trains anything: ``(dataset, params,
     problem, resolved params)``."""
-    from .cv import checks, engine
+    from svmeval.cv import checks, engine
 
     dataset = checks.as_dataset(dataset)
     checks.single_label(dataset, "nested cross-validation")
@@ -261,9 +261,9 @@ def _outer_fold(dataset, params, problem, plan, r: int, i: int, seed: int, grid:
                 jobs) -> OuterFold:
     """Outer fold ``i`` of ``plan``: the inner grid on its training rows, the chosen cell
     trained there, its predictions of the test rows stored in ``plan``."""
-    from .cv import _libsvm, engine
-    from .cv.schedule import available_cores
-    from .grid.search import grid_search
+    from svmeval.cv import _libsvm, engine
+    from svmeval.cv.schedule import available_cores
+    from svmeval.workflows.grid import grid_search
 
     folds = plan.folds
     train, test = folds.train(i), folds.test(i)

@@ -14,14 +14,14 @@ import sys
 
 import numpy as np
 
-from ..io.output import atomic_path
-from ..report.plot import INSTALL_HINT, PlotUnavailable, figure_class
+from svmeval.io.output import atomic_path
+from svmeval.report.plot import INSTALL_HINT, PlotUnavailable, figure_class
 
 __all__ = ["INSTALL_HINT", "draw_grid", "plot_grid"]
 
 
 def plot_grid(result, path: str, *, title: str = "") -> bool:
-    """Draw ``result`` (a :class:`~svmeval.grid.search.GridResult`) to the PNG ``path``."""
+    """Draw ``result`` (a :class:`~svmeval.workflows.grid.GridResult`) to the PNG ``path``."""
     try:
         fig = draw_grid(result, title=title)
     except PlotUnavailable:
@@ -37,7 +37,7 @@ def draw_grid(result, *, title: str = ""):
     """The picture of ``result`` as a :class:`matplotlib.figure.Figure`. Raises
     :class:`~svmeval.report.plot.PlotUnavailable` without matplotlib."""
     Figure = figure_class()
-    from ..metrics.figures import FIGURES
+    from svmeval.metrics.figures import FIGURES
 
     best = result.best
     cells = [r for r in result.cells if r.cell.log2p == best.cell.log2p]

@@ -5,8 +5,8 @@ cross-validates each :class:`~svmeval.params.SvmParams` of ``configurations`` (a
 name -> parameters, in order) on each data set ``repeat`` times, with the seeds of
 :func:`svmeval.cv.cross_validate` (``seed``, ``seed + 1``, ..: LIBSVM's own folds, so fold j of
 repetition r holds the same samples for every configuration of a data set), takes the
-criterion's value on every fold (as :func:`svmeval.compare.compare` does) and returns the
-:class:`~svmeval.benchmark.Benchmark` of those values.
+criterion's value on every fold (as :func:`svmeval.workflows.compare.compare` does) and returns the
+:class:`~svmeval.workflows.benchmark.Benchmark` of those values.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Mapping
 
 import numpy as np
 
-from .benchmark import Benchmark
-from .errors import SvmevalError
+from svmeval.workflows.benchmark import Benchmark
+from svmeval.errors import SvmevalError
 
 __all__ = ["run_benchmark"]
 
@@ -34,10 +34,10 @@ def _fold_table(dataset, params: list, nr_fold: int, seeds: list, criterion: str
                 zero_division, jobs) -> list:
     """The criterion on every fold of every configuration on ``dataset``: one list per
     configuration, repetition-major (the evaluation core runs them all at once)."""
-    from .compare import _fold_values
-    from .cv.engine import prepare
-    from .cv.evaluate import evaluate
-    from .cv.executors import executor_for
+    from svmeval.workflows.compare import _fold_values
+    from svmeval.cv.engine import prepare
+    from svmeval.cv.evaluate import evaluate
+    from svmeval.cv.executors import executor_for
 
     problem, first = prepare(dataset, params[0])
     resolved = [first] + [prepare(dataset, p, problem=problem)[1] for p in params[1:]]
@@ -55,12 +55,12 @@ def run_benchmark(datasets, configurations: Mapping, nr_fold: int = 10, *, repea
                   seed: int = 1, criterion: str | None = None, pos_label=None,
                   zero_division=0.0, jobs: int | None = None, level: float = 0.05,
                   rope: float | None = None, test: str = "corrected") -> Benchmark:
-    """The :class:`~svmeval.benchmark.Benchmark` of ``configurations`` (name -> SvmParams)
+    """The :class:`~svmeval.workflows.benchmark.Benchmark` of ``configurations`` (name -> SvmParams)
     on ``datasets`` (:class:`~svmeval.io.Dataset` or file names; names from
     ``Dataset.name``), see the module's notes. ``criterion`` defaults to accuracy (mse for
     regression)."""
-    from .cv import _libsvm, checks
-    from .cv.engine import repetition_seeds
+    from svmeval.cv import _libsvm, checks
+    from svmeval.cv.engine import repetition_seeds
 
     names, params = list(configurations), [checks.as_params(p, "configuration")
                                            for p in configurations.values()]

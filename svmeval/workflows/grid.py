@@ -17,11 +17,11 @@ from typing import Callable
 
 import numpy as np
 
-from ..cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
-from ..errors import SvmevalError
-from ..params import EPSILON_SVR, SvmParams
-from . import rules
-from .rules import Cell, cell_params
+from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
+from svmeval.errors import SvmevalError
+from svmeval.params import EPSILON_SVR, SvmParams
+from svmeval.workflows import grid_rules as rules
+from svmeval.workflows.grid_rules import Cell, cell_params
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,17 +81,17 @@ class GridResult:
     def to_dict(self) -> dict:
         """The JSON report's object (``--results FILE.json``): criterion, best cell, every cell
         with its figures and fold spread."""
-        from ..report.grid import grid_object
+        from svmeval.report.grid import grid_object
         return grid_object(self)
 
     def to_frame(self):
         """A pandas DataFrame, one row per (cell, fold) with the cell's figures on that fold."""
-        from ..report.frames import grid_frame
+        from svmeval.report.frames import grid_frame
         return grid_frame(self)
 
 
 def _summarize(result, pos_label, zero_division):
-    from ..summary import summarize
+    from svmeval.summary import summarize
     return summarize(result, pos_label=pos_label, zero_division=zero_division)
 
 
@@ -101,7 +101,7 @@ def criterion_of(result, criterion: str, *, pos_label=None, zero_division=0.0) -
     if criterion == "accuracy":
         correct = int(np.count_nonzero(result.y_true == result.y_pred))
         return rules.accuracy_rate(correct, len(result.y_true))
-    from ..summary import summarize
+    from svmeval.summary import summarize
 
     summary = summarize(result, pos_label=pos_label, zero_division=zero_division, per_fold=False)
     return float(summary.figures.get(criterion, math.nan))
@@ -200,7 +200,7 @@ def grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAULT
     GridResult
     """
     arguments = dict(locals())
-    from ..cv import _libsvm
+    from svmeval.cv import _libsvm
 
     return _libsvm.c_state(_search)(**arguments)
 
@@ -208,9 +208,9 @@ def grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAULT
 def _search(dataset, params, *, log2c, log2g, log2p, folds, criterion, seed, pos_label,
             zero_division, resume, kernel_memory, share, on_start, on_cell, on_finish,
             progress, jobs, client) -> GridResult:
-    from ..cv import checks
-    from ..cv.evaluate import evaluate
-    from ..cv.executors import executor_for
+    from svmeval.cv import checks
+    from svmeval.cv.evaluate import evaluate
+    from svmeval.cv.executors import executor_for
 
     folds, seed = checks.check_folds(folds, "folds"), checks.check_seed(seed)
     resume = checks.check_resume(resume)
@@ -273,7 +273,7 @@ def _order(params: SvmParams, log2c, log2g, log2p) -> list:
 def _candidates(dataset, params: SvmParams, order: list):
     """The data's problem, the resolved base parameters and every cell's, each checked by
     LIBSVM before any training."""
-    from ..cv import _libsvm, engine
+    from svmeval.cv import _libsvm, engine
 
     problem, base = engine.prepare(dataset, params)
     candidates = [cell_params(base, cell) for cell in order]

@@ -16,7 +16,7 @@
   :data:`MCNEMAR_EXACT_BELOW`), else the chi-square statistic with continuity correction
   (Edwards 1948), 1 degree of freedom.
 
-The distributions live in :mod:`svmeval.metrics.distributions` (re-exported here).
+The distributions live in :mod:`svmeval.stats.distributions` (re-exported here).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .distributions import (
+from svmeval.stats.distributions import (
     betainc,
     binom_test_half,
     chi2_1_sf,

@@ -25,7 +25,7 @@ import math
 import re
 from dataclasses import dataclass, replace
 
-from ..errors import SvmevalError, show_path
+from svmeval.errors import SvmevalError, show_path
 
 #: grid.py's default ranges
 DEFAULT_LOG2C = (-5.0, 15.0, 2.0)

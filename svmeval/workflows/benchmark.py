@@ -37,11 +37,11 @@ from functools import cached_property
 
 import numpy as np
 
-from .errors import SvmevalError
-from .metrics.bayesian import BayesianResult, correlated_ttest
-from .metrics.figures import FIGURES
-from .metrics.five_by_two import FiveByTwoResult, five_by_two
-from .metrics.rank_tests import (
+from svmeval.errors import SvmevalError
+from svmeval.stats.bayesian import BayesianResult, correlated_ttest
+from svmeval.metrics.figures import FIGURES
+from svmeval.stats.five_by_two import FiveByTwoResult, five_by_two
+from svmeval.stats.rank_tests import (
     FriedmanResult,
     WilcoxonResult,
     friedman,
@@ -51,7 +51,7 @@ from .metrics.rank_tests import (
     rank_rows,
     wilcoxon,
 )
-from .metrics.significance import TTestResult, corrected_resampled_ttest
+from svmeval.stats.significance import TTestResult, corrected_resampled_ttest
 
 __all__ = ["TESTS", "Benchmark", "DatasetTest", "Pair"]
 
@@ -273,7 +273,7 @@ class Benchmark:
     def to_frame(self):
         """A pandas DataFrame, one row per (data set, configuration, repetition, fold) with
         the criterion's value on that fold (``groupby(["dataset", "configuration"])``)."""
-        from .report.frames import benchmark_frame
+        from svmeval.report.frames import benchmark_frame
         return benchmark_frame(self)
 
     def to_dict(self) -> dict:

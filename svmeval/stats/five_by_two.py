@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .distributions import f_sf, t_two_sided
+from svmeval.stats.distributions import f_sf, t_two_sided
 
 __all__ = ["FiveByTwoResult", "five_by_two"]
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import SvmevalError, show_path
-from .metrics.significance import (
+from svmeval.errors import SvmevalError, show_path
+from svmeval.stats.significance import (
     McNemarResult,
     TTestResult,
     corrected_resampled_ttest,
@@ -34,11 +34,11 @@ class Comparison:
 
     ``criterion``: the registry name of the figure; ``greater_is_better`` its direction;
     ``folds_a`` / ``folds_b``: its value on each of the R x k folds (repetition-major);
-    ``ttest``: the :class:`~svmeval.metrics.significance.TTestResult` of B - A (folds where
+    ``ttest``: the :class:`~svmeval.stats.significance.TTestResult` of B - A (folds where
     either value is undefined left out; ``n_undefined`` counts them); ``mcnemar``: McNemar's
     test on the first repetition's pooled predictions (None for regression); ``bayesian``:
     with a rope, the Bayesian correlated t-test of B - A
-    (:func:`~svmeval.metrics.bayesian.correlated_ttest`, rho = 1/k), else None.
+    (:func:`~svmeval.stats.bayesian.correlated_ttest`, rho = 1/k), else None.
     """
 
     data_name: str
@@ -75,21 +75,21 @@ class Comparison:
 
     def to_dict(self) -> dict:
         """The JSON report's object (plain JSON types)."""
-        from .report.compare import comparison_object
+        from svmeval.report.compare import comparison_object
         return comparison_object(self)
 
     def to_frame(self):
         """A pandas DataFrame, one row per (data set, configuration, repetition, fold)."""
-        from .report.frames import comparison_frame
+        from svmeval.report.frames import comparison_frame
         return comparison_frame(self)
 
 
 def _runs(dataset, params_a, params_b, nr_fold, seeds, jobs, client) -> tuple:
     """A's and B's cross-validations on every seed's folds (the evaluation core's 2
     candidates x R seeds): two lists of CV results, repetition-major."""
-    from .cv.engine import prepare
-    from .cv.evaluate import evaluate
-    from .cv.executors import executor_for
+    from svmeval.cv.engine import prepare
+    from svmeval.cv.evaluate import evaluate
+    from svmeval.cv.executors import executor_for
 
     problem, params_a = prepare(dataset, params_a)
     _, params_b = prepare(dataset, params_b, problem=problem)
@@ -105,7 +105,7 @@ def _runs(dataset, params_a, params_b, nr_fold, seeds, jobs, client) -> tuple:
 
 
 def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
-    from .summary import summarize
+    from svmeval.summary import summarize
     values = []
     for run in runs:
         summary = summarize(run, pos_label=pos_label, zero_division=zero_division)
@@ -155,7 +155,7 @@ def compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10,
     -------
     Comparison
     """
-    from .cv import checks, engine
+    from svmeval.cv import checks, engine
 
     nr_fold, repeat, seed = (checks.check_folds(nr_fold), checks.check_repeat(repeat),
                              checks.check_seed(seed))
@@ -203,7 +203,7 @@ def _comparison(runs_a: list, runs_b: list, figure, *, pos_label, zero_division,
         test = mcnemar(first.y_true, first.y_pred, runs_b[0].y_pred)
     bayesian = None
     if rope is not None:
-        from .metrics.bayesian import correlated_ttest
+        from svmeval.stats.bayesian import correlated_ttest
         bayesian = correlated_ttest(folds_b[defined] - folds_a[defined], n_folds,
                                     rope=float(rope))
     return Comparison(data_name=data_name, criterion=criterion,
@@ -216,8 +216,8 @@ def _comparison(runs_a: list, runs_b: list, figure, *, pos_label, zero_division,
 
 def mcnemar_files(pred_a: str, pred_b: str, data_file: str) -> McNemarResult:
     """McNemar's test of two predictions files (svm-predict's format) of ``data_file``."""
-    from .io import read_dataset
-    from .io.predictions import read_predictions
+    from svmeval.io import read_dataset
+    from svmeval.io.predictions import read_predictions
     dataset = read_dataset(data_file)
     if dataset.y is None:
         raise SvmevalError(f"{data_file}: multi-label data: McNemar's test needs one label a "
@@ -231,8 +231,8 @@ def mcnemar_files(pred_a: str, pred_b: str, data_file: str) -> McNemarResult:
     return mcnemar(dataset.y, a, b)
 
 
-if __name__ == "__main__":  # python -m svmeval.compare: as svmeval-compare runs it (this file
-    # runs as __main__; the command uses the module svmeval.compare, whose types render() knows)
+if __name__ == "__main__":  # python -m svmeval.workflows.compare: as svmeval-compare runs it (this file
+    # runs as __main__; the command uses the module svmeval.workflows.compare, whose types render() knows)
     from svmeval._entry import compare_main
 
     compare_main()
