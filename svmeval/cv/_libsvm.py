@@ -185,7 +185,7 @@ def c_state(func):
     @functools.wraps(func)
     def holding(*args, **kwargs):
         schedule.wait_abandoned()
-        with _STATE_LOCK:
+        with schedule.hold(_STATE_LOCK):  # WAIT_STEP at a time
             _c()
             return func(*args, **kwargs)
     return holding
@@ -385,7 +385,7 @@ class Model:
             t.start()
         work(0)
         for t in workers:
-            t.join()
+            schedule.join(t)
         if errors:
             raise errors[0]
         pred = np.concatenate([p[0] for p in parts])

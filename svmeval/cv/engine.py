@@ -21,6 +21,7 @@ from svmeval.cv.evaluate import evaluate
 from svmeval.cv.executors import executor_for
 from svmeval.cv.folds import libsvm_folds  # noqa: F401 - where the tests draw LIBSVM's folds
 from svmeval.cv.plan import CVPlan, CVResult, FoldOutput, Repetition, repetition  # noqa: F401
+from svmeval.cv.schedule import run_tasks
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import Dataset, check_precomputed
 from svmeval.params import PRECOMPUTED, SvmParams
@@ -164,4 +165,8 @@ def train_and_save(dataset, params: SvmParams, model_file: str, *, seed: int = 1
                            "with -v")
     problem, params = prepare(dataset, params, quiet=quiet)
     _libsvm.srand(seed)
-    _libsvm.Model(problem, params).save(model_file)
+    models = []
+    # trained on a worker thread while the calling thread waits: a Ctrl-C is acted on at once,
+    # not when LIBSVM returns (the training's OpenMP threads as the caller's would be)
+    run_tasks([lambda _share: models.append(_libsvm.Model(problem, params))], jobs=1)
+    models[0].save(model_file)

@@ -28,7 +28,7 @@ import numpy as np
 
 from svmeval.cv import _kernel
 from svmeval.cv._libsvm import NODE, Problem
-from svmeval.cv.schedule import available_cores
+from svmeval.cv.schedule import available_cores, join
 from svmeval.params import LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID, SvmParams
 
 _lib = ctypes.CDLL(_kernel.__file__)
@@ -114,12 +114,17 @@ class SharedKernel:
             _fill(x.ctypes.data, n, params.kernel_type, params.degree, params.gamma,
                   params.coef0, sq, int(prediction), nodes.ctypes.data, start, threads)
 
-        workers = [threading.Thread(target=fill, args=(t,)) for t in range(1, threads)]
+        # the main thread only waits (WAIT_STEP at a time): a Ctrl-C is acted on meanwhile,
+        # not when a part of the matrix is done
+        waits = threading.current_thread() is threading.main_thread()
+        workers = [threading.Thread(target=fill, args=(t,), name="svmeval-kernel")
+                   for t in range(0 if waits else 1, threads)]
         for w in workers:
             w.start()
-        fill(0)
+        if not waits:
+            fill(0)
         for w in workers:
-            w.join()
+            join(w)
         return nodes
 
     def _rows(self, nodes) -> np.ndarray:

@@ -33,10 +33,21 @@ LIBSVM's C code, are told to stop at their next check (:func:`check_cancelled`, 
 svmeval's LIBSVM layer after training and while predicting): they write nothing more. Until
 they have ended they are "abandoned"; the next run waits for them (:func:`wait_abandoned`)
 before it touches C's global state.
+
+Every wait of the calling thread is bounded: it blocks at most :data:`WAIT_STEP` seconds at a
+time (:func:`wait_any`, :func:`wait_all`, :func:`join`, :func:`call`), so a Ctrl-C is acted
+on within that. A wait without a timeout can miss the signal altogether: CPython runs a Python
+signal handler at its next check between bytecodes, and a lock's wait is interrupted only if
+the signal comes while the thread is already blocked in ``sem_wait``. A signal that arrives
+after the last check but before the thread blocks (the moment it releases the GIL, which is
+when another thread gets to run and send it) is caught by CPython's C-level handler and then
+waits, the thread blocked on, until the lock is released: in ``run_tasks`` that is when a fold
+ends, minutes later, or never if the tasks wait for the caller.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -48,6 +59,10 @@ WIDE_TAIL: bool | None = None
 
 #: hold the tail only if the running tasks should end within this fraction of a task's time
 TAIL_WAIT = 1 / 3
+
+#: the longest the calling thread blocks at a time while it waits for tasks, threads or a
+#: cluster (seconds): a Ctrl-C that CPython could not deliver into the wait is acted on then
+WAIT_STEP = 0.1
 
 
 def available_cores() -> int:
@@ -140,8 +155,92 @@ def wait_abandoned() -> None:
     """Wait until no task of an interrupted run is running any more."""
     with _abandoned_lock:
         pending = list(_abandoned)
-    if pending:
-        wait(pending)
+    wait_all(pending)
+
+
+# --- bounded waits of the calling thread -----------------------------------------------------
+def wait_any(futures) -> set:
+    """Wait until one of ``futures`` is done (there must be one not done); return the done
+    ones. Blocks at most :data:`WAIT_STEP` at a time."""
+    while True:
+        finished, _ = wait(futures, timeout=WAIT_STEP, return_when=FIRST_COMPLETED)
+        if finished:
+            return finished
+
+
+def wait_all(futures) -> None:
+    """Wait until every one of ``futures`` is done, :data:`WAIT_STEP` at a time."""
+    pending = list(futures)
+    while pending:
+        _, not_done = wait(pending, timeout=WAIT_STEP)
+        pending = list(not_done)
+
+
+def join(thread: threading.Thread) -> None:
+    """``thread.join()``, :data:`WAIT_STEP` at a time."""
+    while thread.is_alive():
+        thread.join(WAIT_STEP)
+
+
+@contextlib.contextmanager
+def hold(lock):
+    """``with lock:``, the lock (a Lock or RLock) acquired :data:`WAIT_STEP` at a time."""
+    while not lock.acquire(timeout=WAIT_STEP):
+        pass
+    try:
+        yield lock
+    finally:
+        lock.release()
+
+
+def call(function: Callable, *args, on_abandoned: Callable | None = None,
+         name: str = "svmeval-call", **kwargs):
+    """``function(*args, **kwargs)`` on a helper thread while the calling thread waits,
+    :data:`WAIT_STEP` at a time (for a library call that blocks without a bound: a Dask
+    client's). Its result is returned and its exception raised here. Interrupted, the caller
+    leaves at once; the call goes on in the background and, if it succeeds, its result is
+    handed to ``on_abandoned`` there (to close what it opened)."""
+    done = threading.Event()
+    box: dict = {}
+    lock = threading.Lock()
+
+    def run() -> None:
+        try:
+            value = function(*args, **kwargs)
+        except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread
+            box["error"] = exc
+            done.set()
+            return
+        with lock:
+            box["value"] = value
+            abandoned = box.get("abandoned", False)
+        done.set()
+        if abandoned and on_abandoned is not None:
+            with contextlib.suppress(BaseException):
+                on_abandoned(value)
+
+    threading.Thread(target=run, name=name, daemon=True).start()
+    try:
+        while not done.wait(WAIT_STEP):
+            pass
+    except BaseException:
+        with lock:
+            box["abandoned"] = True
+            value = box.get("value", _NOTHING)
+        if value is not _NOTHING and on_abandoned is not None:  # it had just returned
+            with contextlib.suppress(BaseException):
+                on_abandoned(value)
+        raise
+    if "error" in box:
+        error = box.pop("error")
+        try:
+            raise error
+        finally:
+            del error
+    return box["value"]
+
+
+_NOTHING = object()
 
 
 def _abandon(futures) -> None:
@@ -211,22 +310,31 @@ def run_tasks(tasks: Sequence[Callable[[int], None]], *, jobs: int | None = None
     started: dict = {}  # running future -> its start time
     durations: list[float] = []
     next_task = 0
-    # Even one job runs on a worker thread: the calling thread only waits, so a Ctrl-C reaches
-    # it at once instead of when LIBSVM returns from a fold.
+    # Even one job runs on a worker thread: the calling thread only waits (WAIT_STEP at a
+    # time), so a Ctrl-C reaches it at once instead of when LIBSVM returns from a fold.
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="svmeval-fold")
     token = threading.Event()  # set: the running tasks stop at their next check
     try:
-        while next_task < total or started:
-            next_task = _start(pool, tasks, next_task, started, durations, token, jobs=jobs,
-                               cores=cores, hold_tail=hold_tail)
-            finished, _ = wait(started, return_when=FIRST_COMPLETED)
-            now = clock()
-            for future in finished:
-                durations.append(now - started.pop(future))
-                future.result()
-                done += 1
-                if progress:
-                    progress(done, total)
+        try:
+            while next_task < total or started:
+                next_task = _start(pool, tasks, next_task, started, durations, token,
+                                   jobs=jobs, cores=cores, hold_tail=hold_tail)
+                finished = wait_any(started)
+                now = clock()
+                for future in finished:
+                    durations.append(now - started.pop(future))
+                    future.result()
+                    done += 1
+                    if progress:
+                        progress(done, total)
+        except KeyboardInterrupt:
+            raise
+        except BaseException:
+            token.set()
+            wait_all(started)  # the running tasks end first
+            _shut_down(pool, cancel=True)
+            raise
+        _shut_down(pool)
     except KeyboardInterrupt:
         # a fold inside LIBSVM cannot be stopped: do not wait for it (the command line exits
         # at once on Ctrl-C); tasks not started are dropped, running ones stop at their next
@@ -235,11 +343,14 @@ def run_tasks(tasks: Sequence[Callable[[int], None]], *, jobs: int | None = None
         _abandon(list(started))
         pool.shutdown(wait=False, cancel_futures=True)
         raise
-    except BaseException:
-        token.set()
-        pool.shutdown(wait=True, cancel_futures=True)  # the running tasks end first
-        raise
-    pool.shutdown(wait=True)
+
+
+def _shut_down(pool: ThreadPoolExecutor, *, cancel: bool = False) -> None:
+    """Shut the pool down (tasks not started dropped with ``cancel``) and join its threads,
+    WAIT_STEP at a time."""
+    pool.shutdown(wait=False, cancel_futures=cancel)
+    for thread in list(getattr(pool, "_threads", ())):
+        join(thread)
 
 
 def _ending_soon(started: dict, durations: list[float], now: float) -> bool:
