@@ -226,15 +226,44 @@ LIMIT = 60.0
 BOUND = 0.5
 
 
-def interrupted_run(n_tasks: int = 6):
-    """run_tasks on ``n_tasks`` tasks that stay "inside LIBSVM" (blocked) until released, with
-    SIGINT sent to the calling thread at the instant both of the first two have started (an
-    event, not a delay). Returns (seconds from the signal to the KeyboardInterrupt, tasks
-    started, tasks back from "LIBSVM" when it was raised, release, tasks that wrote)."""
+def sigint_when(ready: threading.Event, release: threading.Event, wait) -> float:
+    """Run ``wait()`` in this (the main) thread and send it SIGINT the instant ``ready`` is set
+    (an event, not a delay); ``wait()`` must raise KeyboardInterrupt. Returns the seconds from
+    the signal to the KeyboardInterrupt. Never acted on, ``release`` is set after LIMIT (the
+    thing waited for ends) rather than hang."""
     import signal
 
-    release, both, caught = threading.Event(), threading.Event(), threading.Event()
-    started, back, wrote, sent = [], [], [], []
+    armed, caught, sent = threading.Event(), threading.Event(), []
+    main = threading.main_thread().ident
+
+    def ctrl_c():
+        if not (armed.wait(LIMIT) and ready.wait(LIMIT)):
+            release.set()
+            return
+        sent.append(time.monotonic())
+        signal.pthread_kill(main, signal.SIGINT)
+        if not caught.wait(LIMIT):
+            release.set()
+
+    sender = threading.Thread(target=ctrl_c)
+    sender.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            armed.set()  # from here on the KeyboardInterrupt is expected
+            wait()
+        return time.monotonic() - sent[0]
+    finally:
+        caught.set()
+        sender.join(LIMIT)
+
+
+def interrupted_run(n_tasks: int = 6):
+    """run_tasks on ``n_tasks`` tasks that stay "inside LIBSVM" (blocked) until released, with
+    SIGINT sent to the calling thread at the instant both of the first two have started.
+    Returns (seconds from the signal to the KeyboardInterrupt, tasks started, tasks back from
+    "LIBSVM" when it was raised, release, tasks that wrote)."""
+    release, both = threading.Event(), threading.Event()
+    started, back, wrote = [], [], []
 
     def task(i):
         def run(share):
@@ -247,26 +276,9 @@ def interrupted_run(n_tasks: int = 6):
             wrote.append(i)
         return run
 
-    main = threading.main_thread().ident
-
-    def ctrl_c():
-        assert both.wait(LIMIT), "the two tasks never both started"
-        sent.append(time.monotonic())
-        signal.pthread_kill(main, signal.SIGINT)
-        if not caught.wait(LIMIT):  # never acted on: let the tasks end rather than hang
-            release.set()
-
-    sender = threading.Thread(target=ctrl_c)
-    sender.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            run_tasks([task(i) for i in range(n_tasks)], jobs=2, cores=2)
-        delay = time.monotonic() - sent[0]
-        returned = list(back)
-    finally:
-        caught.set()
-        sender.join(LIMIT)
-    return delay, list(started), returned, release, wrote
+    delay = sigint_when(both, release,
+                        lambda: run_tasks([task(i) for i in range(n_tasks)], jobs=2, cores=2))
+    return delay, list(started), list(back), release, wrote
 
 
 def test_interrupt_cancels_pending_tasks_and_stops_running_ones():
@@ -299,3 +311,63 @@ def test_ctrl_c_is_acted_on_within_a_wait_step_every_time():
         assert back == [] and sorted(started) == [0, 1]
         delays.append(delay)
     assert max(delays) <= BOUND, sorted(delays)[-5:]
+
+
+@pytest.mark.parametrize("kind", ["call", "join", "hold", "wait_all"])
+def test_every_bounded_wait_is_interrupted_within_the_bound(kind):
+    """schedule's other waits (a blocking call on a helper thread, a thread's join, a lock, a
+    set of futures), SIGINT the instant what they wait for is blocked, 50 times each: the
+    KeyboardInterrupt within BOUND every time. An interrupted call's result, when it comes, goes
+    to its on_abandoned."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    delays, abandoned = [], []
+    for _ in range(50):
+        ready, release = threading.Event(), threading.Event()
+
+        def blocked():
+            ready.set()
+            release.wait(LIMIT)
+            return "value"
+
+        if kind == "call":
+            def wait():
+                schedule.call(blocked, on_abandoned=abandoned.append)
+        elif kind == "join":
+            thread = threading.Thread(target=blocked)
+            thread.start()
+
+            def wait():
+                schedule.join(thread)
+        elif kind == "hold":
+            lock = threading.Lock()
+
+            def holder():
+                with lock:
+                    blocked()
+
+            threading.Thread(target=holder).start()
+
+            def wait():
+                with schedule.hold(lock):
+                    pass
+        else:
+            pool = ThreadPoolExecutor(1)
+            future = pool.submit(blocked)
+
+            def wait():
+                schedule.wait_all([future])
+        delays.append(sigint_when(ready, release, wait))
+        release.set()
+    assert max(delays) <= BOUND, sorted(delays)[-5:]
+    if kind == "call":
+        deadline = time.monotonic() + LIMIT
+        while len(abandoned) < 50 and time.monotonic() < deadline:
+            time.sleep(0.01)  # the helper threads hand their results over as they end
+        assert abandoned == ["value"] * 50
+
+
+def test_call_returns_the_value_and_raises_the_error_of_the_call():
+    assert schedule.call(lambda a, b=0: a + b, 2, b=3) == 5
+    with pytest.raises(ValueError, match="from the helper"):
+        schedule.call(lambda: int("from the helper"))

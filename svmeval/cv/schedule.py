@@ -219,11 +219,11 @@ def call(function: Callable, *args, on_abandoned: Callable | None = None,
             with contextlib.suppress(BaseException):
                 on_abandoned(value)
 
-    threading.Thread(target=run, name=name, daemon=True).start()
     try:
+        threading.Thread(target=run, name=name, daemon=True).start()
         while not done.wait(WAIT_STEP):
             pass
-    except BaseException:
+    except BaseException:  # a Ctrl-C, even while the thread was starting
         with lock:
             box["abandoned"] = True
             value = box.get("value", _NOTHING)
