@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from _signals import BOUND, LIMIT, sigint_when
 from conftest import data_sets
 
 from svmeval.cv import schedule
@@ -218,45 +219,6 @@ def test_cross_validation_identical_for_every_jobs_value(path, monkeypatch):
 
 
 # --- Ctrl-C in the calling thread --------------------------------------------------------------
-#: the longest any event of these tests is waited for: reached, a test fails instead of hanging
-LIMIT = 60.0
-#: a Ctrl-C must become a KeyboardInterrupt within this (seconds): run_tasks's wait step
-#: (schedule.WAIT_STEP, 0.1 s), plus 0.4 s for the machine to schedule the threads (two busy
-#: loops on two cores included)
-BOUND = 0.5
-
-
-def sigint_when(ready: threading.Event, release: threading.Event, wait) -> float:
-    """Run ``wait()`` in this (the main) thread and send it SIGINT the instant ``ready`` is set
-    (an event, not a delay); ``wait()`` must raise KeyboardInterrupt. Returns the seconds from
-    the signal to the KeyboardInterrupt. Never acted on, ``release`` is set after LIMIT (the
-    thing waited for ends) rather than hang."""
-    import signal
-
-    armed, caught, sent = threading.Event(), threading.Event(), []
-    main = threading.main_thread().ident
-
-    def ctrl_c():
-        if not (armed.wait(LIMIT) and ready.wait(LIMIT)):
-            release.set()
-            return
-        sent.append(time.monotonic())
-        signal.pthread_kill(main, signal.SIGINT)
-        if not caught.wait(LIMIT):
-            release.set()
-
-    sender = threading.Thread(target=ctrl_c)
-    sender.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            armed.set()  # from here on the KeyboardInterrupt is expected
-            wait()
-        return time.monotonic() - sent[0]
-    finally:
-        caught.set()
-        sender.join(LIMIT)
-
-
 def interrupted_run(n_tasks: int = 6):
     """run_tasks on ``n_tasks`` tasks that stay "inside LIBSVM" (blocked) until released, with
     SIGINT sent to the calling thread at the instant both of the first two have started.

@@ -35,10 +35,11 @@ they have ended they are "abandoned"; the next run waits for them (:func:`wait_a
 before it touches C's global state.
 
 Every wait of the calling thread is bounded: it blocks at most :data:`WAIT_STEP` seconds at a
-time (:func:`wait_any`, :func:`wait_all`, :func:`join`, :func:`call`), so a Ctrl-C is acted
-on within that. A wait without a timeout can miss the signal altogether: CPython runs a Python
-signal handler at its next check between bytecodes, and a lock's wait is interrupted only if
-the signal comes while the thread is already blocked in ``sem_wait``. A signal that arrives
+time (:func:`wait_any`, :func:`wait_all`, :func:`join`, :func:`hold`, :func:`call`,
+:func:`in_steps`), so a Ctrl-C is acted on within that. A wait without a timeout can miss the
+signal altogether: CPython runs a Python signal handler at its next check between bytecodes,
+and a lock's wait is interrupted only if the signal comes while the thread is already blocked
+in ``sem_wait``. A signal that arrives
 after the last check but before the thread blocks (the moment it releases the GIL, which is
 when another thread gets to run and send it) is caught by CPython's C-level handler and then
 waits, the thread blocked on, until the lock is released: in ``run_tasks`` that is when a fold
@@ -49,10 +50,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 #: hold the last tasks for a wider share: None = decide by :func:`omp_waits_passively`
 WIDE_TAIL: bool | None = None
@@ -241,6 +243,41 @@ def call(function: Callable, *args, on_abandoned: Callable | None = None,
 
 
 _NOTHING = object()
+
+
+def in_steps(items: Callable[[], Iterable]) -> Iterator:
+    """Iterate ``items()`` on a helper thread and yield its items here as they come, waiting
+    :data:`WAIT_STEP` at a time (for an iterator whose own waits are unbounded: a Dask
+    client's results). Its exception is raised here; once this generator is left (an error, a
+    Ctrl-C), the helper stops at its next item."""
+    arrived: queue.SimpleQueue = queue.SimpleQueue()
+    stop = threading.Event()
+
+    def run() -> None:
+        try:
+            for item in items():
+                if stop.is_set():
+                    return
+                arrived.put((item, None))
+        except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread
+            arrived.put((_NOTHING, exc))
+            return
+        arrived.put((_NOTHING, None))
+
+    threading.Thread(target=run, name="svmeval-results", daemon=True).start()
+    try:
+        while True:
+            try:
+                item, error = arrived.get(timeout=WAIT_STEP)
+            except queue.Empty:
+                continue
+            if item is _NOTHING:
+                if error is not None:
+                    raise error
+                return
+            yield item
+    finally:
+        stop.set()
 
 
 def _abandon(futures) -> None:
