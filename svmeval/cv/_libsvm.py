@@ -29,7 +29,7 @@ import numpy as np
 from svmeval.errors import ParameterError, SvmevalError
 from svmeval.io import output
 from svmeval.params import C_SVC, NU_SVC, SvmParams
-from svmeval.cv import schedule
+from svmeval.cv import schedule, waits
 
 #: one ``struct svm_node {int index; double value;}``, padded as the C compiler pads it
 NODE = np.dtype([("index", np.int32), ("value", np.float64)], align=True)
@@ -185,7 +185,7 @@ def c_state(func):
     @functools.wraps(func)
     def holding(*args, **kwargs):
         schedule.wait_abandoned()
-        with schedule.hold(_STATE_LOCK):  # WAIT_STEP at a time
+        with waits.hold(_STATE_LOCK):  # WAIT_STEP at a time
             _c()
             return func(*args, **kwargs)
     return holding
@@ -385,7 +385,7 @@ class Model:
             t.start()
         work(0)
         for t in workers:
-            schedule.join(t)
+            waits.join(t)
         if errors:
             raise errors[0]
         pred = np.concatenate([p[0] for p in parts])

@@ -28,7 +28,8 @@ import numpy as np
 
 from svmeval.cv import _kernel
 from svmeval.cv._libsvm import NODE, Problem
-from svmeval.cv.schedule import available_cores, join
+from svmeval.cv.schedule import available_cores
+from svmeval.cv.waits import join
 from svmeval.params import LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID, SvmParams
 
 _lib = ctypes.CDLL(_kernel.__file__)
