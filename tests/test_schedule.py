@@ -29,6 +29,7 @@ class Recorder:
         self.calls: list[tuple[int, int]] = []  # (task, share) in start order
         self.events: list[tuple[str, int]] = []
         self.threads: set[int] = set()
+        self.alone: set[int] = set()
         # seconds: one for all, or one per task
         self.seconds = list(seconds) if isinstance(seconds, (list, tuple)) else [seconds] * n
         self.fail = fail or {}
@@ -39,6 +40,8 @@ class Recorder:
             with self.lock:
                 self.calls.append((i, share))
                 self.events.append(("start", i))
+                if self.running == 0:
+                    self.alone.add(i)  # no other task running as it starts
                 self.running += share
                 self.peak = max(self.peak, self.running)
                 self.threads.add(threading.get_ident())
@@ -77,9 +80,13 @@ def test_each_task_once_shares_within_the_cores(tail, n, jobs, cores):
 
 
 def test_more_jobs_than_cores_one_thread_each(tail):
+    """One thread a task; with the wide tail, the last task may be held until the others end
+    (whether they end soon is a matter of timing) and then starts alone with every core."""
     rec = Recorder(6, seconds=0.01)
     run_tasks(rec.tasks, jobs=4, cores=2)
-    assert {share for _, share in rec.calls} == {1}
+    wide = [(i, share) for i, share in rec.calls if share != 1]
+    last = rec.calls[-1][0]
+    assert wide == [] or (tail and wide == [(last, 2)] and last in rec.alone), rec.calls
     assert rec.peak <= 4
 
 
