@@ -87,6 +87,9 @@ _PROG = ["svmeval"]
 
 
 def _interrupted() -> None:
+    targets = sys.modules.get("svmeval.io.targets")
+    if targets is not None:  # temporary files made, not yet renamed or removed
+        targets.remove_temporaries()
     output = sys.modules.get("svmeval.io.output")
     if output is not None:  # LIBSVM's messages end before this line (none is written after)
         output.STDERR_LOCK.acquire(timeout=1)

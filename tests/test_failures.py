@@ -275,6 +275,34 @@ def test_after_a_ctrl_c_python_lost_only_the_interrupt_is_reported(tmp_path, bad
     assert sorted(os.listdir(tmp_path)) == ["data.txt"]
 
 
+@pytest.mark.parametrize("where", ["checking the output", "writing the output"])
+def test_ctrl_c_as_a_temporary_file_is_made_leaves_none(tmp_path, where):
+    """Ctrl-C the instant a temporary file exists, before its maker has its name (the output's
+    check, or the staged report): exit 130 and no file, the temporary included."""
+    out = tmp_path / "out"
+    out.mkdir()
+    done = python(f"""
+        import signal, sys
+        from svmeval.io import output, targets
+        made = targets.new_temp
+        calls = []
+
+        def new_temp(*args, **kwargs):
+            tmp = made(*args, **kwargs)
+            calls.append(tmp)
+            if len(calls) == {1 if where == "checking the output" else 2}:
+                signal.raise_signal(signal.SIGINT)  # raised here: the name never returned
+            return tmp
+
+        targets.new_temp = output.new_temp = new_temp
+        sys.argv = ["svmeval", "-q", "-v", "5", "-o", {str(out / "r")!r}, {str(SMALL)!r}]
+        from svmeval._entry import main
+        main()
+    """)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "svmeval: interrupted\n")
+    assert os.listdir(out) == []
+
+
 # --- out of memory ---------------------------------------------------------------------------
 @pytest.mark.parametrize("owner, cls, attr, stage", [
     ("svmeval.cv.engine", "CVPlan", "fold_output", "cross-validating"),

@@ -22,6 +22,7 @@ from typing import Callable
 
 from svmeval.errors import ArgumentError, DataFormatError, OptionError, ParameterError, SvmevalError
 from svmeval.io import output
+from svmeval.io.targets import remove_temporaries
 
 #: library arguments as the command lines spell them
 FLAGS = {"pos_label": "--pos-label", "zero_division": "--zero-division", "repeat": "--repeat",
@@ -81,6 +82,7 @@ def main(command: Command, argv: list[str] | None = None) -> int:
         # Folds still training in LIBSVM's C code cannot be stopped from Python, and the
         # interpreter would wait for them at exit: leave at once. Output files are written
         # whole (temporary file + rename), or as they go (-out), so none is left half-written.
+        remove_temporaries()  # a Ctrl-C can come as one is made, before it is recorded
         output.STDERR_LOCK.acquire(timeout=1)  # LIBSVM's messages end before this line
         _write_line(f"{command.prog}: interrupted")
         os._exit(130)

@@ -31,6 +31,8 @@ from svmeval.io.targets import (  # noqa: F401 - the checks, named here for the 
     check_readable_stdin,
     new_temp,
     reason_of,
+    remove_temp,
+    renamed_temp,
     resolve,
 )
 
@@ -94,8 +96,7 @@ class _Staged:
                     self.discard()
                     raise
         elif data is None:  # a writer that needs a path: a temporary file elsewhere, copied
-            fd, self.tmp = tempfile.mkstemp(prefix=".svmeval-", suffix=".tmp")
-            os.close(fd)
+            self.tmp = new_temp(tempfile.gettempdir(), 0o600)  # as mkstemp
 
     def finish_file(self) -> None:
         """After the content is in ``tmp``: give it the mode a replaced file had."""
@@ -136,13 +137,13 @@ class _Staged:
 
     def rename(self) -> None:
         if self.target.kind == "file":
-            os.rename(self.tmp, self.target.real)
+            renamed_temp(self.tmp, self.target.real)
             self.tmp = None
 
     def discard(self) -> None:
         if self.tmp is not None:
             with contextlib.suppress(OSError):
-                os.unlink(self.tmp)
+                remove_temp(self.tmp)
             self.tmp = None
 
 
