@@ -30,7 +30,7 @@ RUNS = {
     "compare": lambda ds, **kw: compare(ds, SvmParams(), SvmParams(C=2), kw.pop("folds", 3),
                                         repeat=1, **kw),
 }
-FOLDS_NAME = {"cross_validate": "nr_fold", "grid_search": "folds", "compare": "nr_fold"}
+FOLDS_NAME = {"cross_validate": "folds", "grid_search": "folds", "compare": "folds"}
 
 
 @pytest.fixture(scope="module")

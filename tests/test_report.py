@@ -75,7 +75,7 @@ def test_render_dispatches_on_the_type_of_every_result(tmp_path):
     assert render(summary).startswith("Cross Validation Accuracy = ")
     pa = tmp_path / "a"
     pa.write_text("".join(f"{v:g}\n" for v in ds.y))
-    m = mcnemar_files(str(pa), str(pa), str(WINE))
+    m = mcnemar_files(str(WINE), str(pa), str(pa))
     assert render(m).splitlines()[0] == f"McNemar's test ({len(ds.y)} samples):"
     assert json.loads(render(m, format="json"))["mcnemar"]["a_right_b_wrong"] == 0
     with pytest.raises(TypeError, match="not dict"):
