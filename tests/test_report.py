@@ -62,8 +62,7 @@ def test_compare_cli_prints_the_rendered_comparison(tmp_path):
                            "--format", "csv", str(SMALL), "--", "-c", "1", "--", "-c", "4"],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    c = compare(read_dataset(str(SMALL)), SvmParams(C=1), SvmParams(C=4), 3, repeat=1,
-                options_a="-c 1", options_b="-c 4")
+    c = compare(read_dataset(str(SMALL)), "-c 1", "-c 4", 3, repeat=1)
     assert isinstance(c, Comparison)
     assert done.stdout == render(c, format="csv")
 

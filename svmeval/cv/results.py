@@ -103,7 +103,8 @@ class CVResult:
             if not run.params.is_regression:
                 labels = np.union1d(run.y_true, run.y_pred)
                 positive = positive_and_negative(labels, pos_label)[0]
-            rows += _fold_rows(run, r, _fold_figures(run, positive, zero_division))
+            rows += _fold_rows(run, r, _fold_figures(run, positive, zero_division),
+                               self.data_name)
         return tables.frame(rows)
 
 
@@ -183,7 +184,7 @@ class MultilabelCVResult:
         scores = np.asarray(self.ranking_scores, dtype=np.float64)
         figures = multilabel_fold_figures(T, P, scores if np.isfinite(scores).all() else None,
                                           self.fold, self.n_folds, z)
-        return tables.frame(_fold_rows(self, 0, figures))
+        return tables.frame(_fold_rows(self, 0, figures, self.data_name))
 
 
 def _runs(result) -> list:
@@ -207,9 +208,9 @@ def _fold_figures(run: CVResult, positive, zero_division) -> list[dict]:
                                        zero_division=z)
 
 
-def _fold_rows(run, repetition: int, figures: list[dict]) -> list[dict]:
+def _fold_rows(run, repetition: int, figures: list[dict], dataset: str) -> list[dict]:
     sizes = np.bincount(run.fold, minlength=run.n_folds)
-    head = {"dataset": run.data_name, "configuration": params_flags(run.params.as_dict()),
+    head = {"dataset": dataset, "configuration": params_flags(run.params.as_dict()),
             "repetition": repetition, "seed": run.seed}
     return [{**head, "fold": i, "n_test": int(sizes[i]), **f} for i, f in enumerate(figures)]
 
