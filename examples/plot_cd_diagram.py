@@ -13,20 +13,25 @@ average ranks and joins those that Nemenyi's test cannot tell apart.
 # %%
 # Three two-class and multiclass data sets: the two that come with svmeval, and the diabetes
 # regression data made two-class (progression above the median against below it).
+import os
+import shutil
 import tempfile
 from pathlib import Path
 
 import numpy as np
 
-folder = Path(tempfile.mkdtemp())
-lines = Path("../data/diabetes.scale").read_text().splitlines()
+here = Path.cwd()
+work = Path(tempfile.mkdtemp())
+for name in ("breast_cancer.scale", "wine.scale"):
+    shutil.copy(here / ".." / "data" / name, work / name)
+lines = (here / ".." / "data" / "diabetes.scale").read_text().splitlines()
 targets = np.array([float(line.split(" ", 1)[0]) for line in lines])
 median = np.median(targets)
-with open(folder / "diabetes_binary.scale", "w") as out:
+with open(work / "diabetes_binary.scale", "w") as out:
     for target, line in zip(targets, lines):
         out.write(("+1" if target > median else "-1") + " " + line.split(" ", 1)[1] + "\n")
-datasets = ["../data/breast_cancer.scale", "../data/wine.scale",
-            str(folder / "diabetes_binary.scale")]
+os.chdir(work)  # the data sets are named as they are given: by their file names here
+datasets = ["breast_cancer.scale", "wine.scale", "diabetes_binary.scale"]
 
 # %%
 # Four configurations, 2 × 5-fold cross-validation each, from Python:
@@ -41,7 +46,7 @@ print(render(bench, format="markdown"))
 # The command line runs the same benchmark and draws its diagram with ``--plot``:
 import subprocess
 
-subprocess.run(["svmeval-compare", "-v", "5", "--repeat", "2", "--plot", "cd.png", *datasets,
+subprocess.run(["svmeval-compare", "-v", "5", "--repeat", "2", "--plot", str(here / "cd.png"), *datasets,
                 "--", "-c", "1", "--", "-c", "8", "-g", "0.05", "--", "-t", "0",
                 "--", "-c", "64", "-g", "0.5"], capture_output=True, text=True, check=True)
 

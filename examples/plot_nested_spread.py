@@ -19,7 +19,7 @@ print(render(nested))
 # %%
 # The plain grid's best value, on the same data, for comparison:
 grid = grid_search("../data/wine.scale", folds=5, **ranges)
-print(f"plain grid: best cell's accuracy {grid.best.value:.4f} (chosen on its own folds)")
+print(f"plain grid: best cell's accuracy {grid.best.value:g}% (chosen on its own folds)")
 
 # %%
 # Each outer fold's accuracy on its test rows (the honest figures), the inner value that chose
@@ -27,16 +27,16 @@ print(f"plain grid: best cell's accuracy {grid.best.value:.4f} (chosen on its ow
 import matplotlib.pyplot as plt
 
 rows = nested.to_frame()
-fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6), width_ratios=(3, 2))
+fig, (left, right) = plt.subplots(1, 2, figsize=(9, 4.2), width_ratios=(3, 2))
 folds = rows["fold"] + 1
 left.plot(folds, rows["accuracy"], "o", label="outer fold: test accuracy")
 left.plot(folds, rows["inner_value"] / 100, "x", label="its cell's inner accuracy")
 left.axhline(grid.best.value / 100, color="grey", ls="--", label="plain grid's best")
 left.set(xlabel="outer fold", ylabel="accuracy", xticks=folds,
          title="nested CV of wine.scale")
-left.legend(fontsize=8, loc="lower left")
+left.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3)
 counts = rows.groupby(["log2c", "log2g"]).size()
 right.bar([f"{c:g}, {g:g}" for c, g in counts.index], counts.to_numpy())
 right.set(xlabel="chosen (log2 C, log2 gamma)", ylabel="outer folds",
-          title="the choice")
+          yticks=range(int(counts.max()) + 1), title="the choice")
 fig.tight_layout()
