@@ -30,12 +30,14 @@ median = np.median(targets)
 with open(work / "diabetes_binary.scale", "w") as out:
     for target, line in zip(targets, lines):
         out.write(("+1" if target > median else "-1") + " " + line.split(" ", 1)[1] + "\n")
-os.chdir(work)  # the data sets are named as they are given: by their file names here
 datasets = ["breast_cancer.scale", "wine.scale", "diabetes_binary.scale"]
 
 # %%
-# Four configurations, 2 × 5-fold cross-validation each, from Python:
+# Four configurations, 2 × 5-fold cross-validation each, from Python, in the folder of the
+# data sets (a data set is named as it is given: here by its file name):
 from svmeval import benchmark, render
+
+os.chdir(work)
 
 configurations = {"-c 1": "-c 1", "-c 8 -g 0.05": "-c 8 -g 0.05", "-t 0": "-t 0",
                   "-c 64 -g 0.5": "-c 64 -g 0.5"}
@@ -46,9 +48,10 @@ print(render(bench, format="markdown"))
 # The command line runs the same benchmark and draws its diagram with ``--plot``:
 import subprocess
 
-subprocess.run(["svmeval-compare", "-v", "5", "--repeat", "2", "--plot", str(here / "cd.png"), *datasets,
-                "--", "-c", "1", "--", "-c", "8", "-g", "0.05", "--", "-t", "0",
-                "--", "-c", "64", "-g", "0.5"], capture_output=True, text=True, check=True)
+subprocess.run(["svmeval-compare", "-v", "5", "--repeat", "2", "--plot", str(here / "cd.png"),
+                *datasets, "--", "-c", "1", "--", "-c", "8", "-g", "0.05", "--", "-t", "0",
+                "--", "-c", "64", "-g", "0.5"],
+               cwd=work, capture_output=True, text=True, check=True)
 
 # %%
 # Configurations joined by a bar are within the critical difference of each other. With three
