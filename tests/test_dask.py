@@ -203,8 +203,8 @@ def test_cross_validation_shares_its_kernel_on_the_cluster_when_asked(dask_clust
     _, client = dask_cluster
     dataset = read_dataset(str(data_set("heart_scale")))
     before = client.run(workers.worker_stats)
-    shared = engine.cross_validate(dataset, SvmParams(gamma=0.25), 5, repeat=2, share=True,
-                                   client=client)
+    shared = engine.run_cv(dataset, SvmParams(gamma=0.25), 5, repeat=2, share=True,
+                           client=client)
     after = client.run(workers.worker_stats)
     assert sum(after[w]["kernels"] - before.get(w, {}).get("kernels", 0) for w in after) >= 1
     np.testing.assert_array_equal(shared.y_pred, libsvm_cv(data_set("heart_scale"), "-g 0.25"))

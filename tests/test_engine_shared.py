@@ -11,7 +11,7 @@ import pytest
 from conftest import data_set, libsvm_cv, linear_kernel_file
 
 from svmeval.cv import kernel as shared_kernel
-from svmeval.cv.engine import cross_validate, prepare, repetition_seeds
+from svmeval.cv.engine import prepare, repetition_seeds, run_cv as cross_validate
 from svmeval.cv.kernel import plan_sharing
 from svmeval.io.data import read_dataset
 from svmeval.cli.svmeval import parse_args

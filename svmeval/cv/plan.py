@@ -20,75 +20,7 @@ from svmeval.metrics.ovo import class_scores
 from svmeval.metrics.scores import class_ranking
 from svmeval.cv.folds import Folds, group_classes, libsvm_folds
 from svmeval.params import SvmParams
-
-
-@dataclass(frozen=True, eq=False)
-class CVResult:
-    """One cross-validation run (the first of them with ``repeat`` > 1).
-
-    ``y_true``/``y_pred``: per sample, input order. ``fold``: the fold that tested it.
-    ``labels``: the classes in LIBSVM's order for the whole data set (first appearance, +1
-    before -1), the order of ``scores``' and ``probabilities``' columns and of the one-vs-one
-    pairs of ``decision_values`` (pair (i, j), i < j, positive towards ``labels[i]``), whatever
-    order a fold's own model had. Regression and one-class: one decision value per sample;
-    ``labels`` empty.
-
-    ``scores``: per sample and class, the score the ranking figures use: for two classes the
-    decision value towards each class (``d``, ``-d``); for more, one-vs-rest scores from the
-    one-vs-one values (:func:`~svmeval.metrics.scores.ovr_scores_from_ovo`); None for regression.
-    ``decision_values``: kept for two classes, regression and one-class (one column), and for
-    more classes only with ``keep_decision_values=True`` (n x k(k-1)/2 values), else None.
-    ``repeats``: with ``repeat`` > 1, one :class:`Repetition` per further repetition (its
-    counts and ranking figures, not its per-sample arrays); ``repeat_results``: those
-    repetitions' whole results, kept only with ``keep_repeats=True``. ``data_name``: the data
-    set's name (its file).
-    """
-
-    y_true: np.ndarray
-    y_pred: np.ndarray
-    fold: np.ndarray
-    decision_values: np.ndarray | None
-    probabilities: np.ndarray | None
-    labels: np.ndarray
-    params: SvmParams
-    n_folds: int
-    seed: int
-    folds: Folds = field(repr=False)
-    scores: np.ndarray | None = None
-    repeats: tuple = ()
-    repeat_results: tuple = ()
-    data_name: str = ""
-
-    @property
-    def n_samples(self) -> int:
-        return len(self.y_true)
-
-    @property
-    def n_repeats(self) -> int:
-        return 1 + len(self.repeats)
-
-    def to_dict(self) -> dict:
-        """The run and its per-sample arrays as plain JSON types."""
-        from svmeval.report.frames import cv_dict
-        return cv_dict(self)
-
-    def to_frame(self, *, pos_label=None, zero_division=0.0):
-        """A pandas DataFrame, one row per (repetition, fold) with the figures of that fold
-        (repetitions beyond the first need ``keep_repeats=True``)."""
-        from svmeval.report.frames import cv_frame
-        return cv_frame(self, pos_label=pos_label, zero_division=zero_division)
-
-
-@dataclass(frozen=True, eq=False)
-class Repetition:
-    """What the figures of one further repetition need: its seed, its predictions' confusion
-    counts (``labels`` ascending, rows true) or regression figures, and its scores' ranking
-    figures (per class, ascending labels), not its per-sample arrays."""
-
-    seed: int
-    confusion: object | None  # metrics.ConfusionCounts
-    regression: object | None  # metrics.RegressionReport
-    ranking: dict | None  # "labels", "roc_auc", "average_precision", and overall figures
+from svmeval.cv.results import CVResult, Repetition
 
 
 def libsvm_label_order(y: np.ndarray) -> np.ndarray:
