@@ -7,7 +7,6 @@ during the build on the data sets in ``data/``.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -18,8 +17,6 @@ matplotlib.use("agg")
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE / "_ext"))
-# the gallery runs svmeval's commands as a shell would: they sit beside this Python
-os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 
 import svmeval  # noqa: E402
 
@@ -63,7 +60,6 @@ nitpick_ignore_regex = [
 autosummary_generate = True
 autosummary_imported_members = True
 autodoc_typehints = "none"  # numpydoc's Parameters section says the types
-autodoc_default_options = {"members": False}
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
@@ -106,7 +102,7 @@ sphinx_gallery_conf = {
     "write_computation_times": False,
     "within_subsection_order": "FileNameSortKey",
     "reset_modules": ("matplotlib",),
-    "capture_repr": ("_repr_html_", "__repr__"),
+    "capture_repr": (),  # what a script shows, it prints
     "matplotlib_animations": False,
     "backreferences_dir": None,
     "copyfile_regex": "",

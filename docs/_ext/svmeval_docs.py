@@ -150,33 +150,64 @@ def _lookup(parts: list[str]):
 
 
 def _public_paths() -> dict[int, str]:
-    """id of every public class and function -> its public dotted path."""
+    """id of every public class, function and registry -> its public dotted path."""
     table = {}
     for module_name in PUBLIC_MODULES:
         module = importlib.import_module(module_name)
         for name in _public(module_name):
             obj = getattr(module, name)
-            if inspect.isclass(obj) or inspect.isroutine(obj):
+            if not isinstance(obj, (int, float, str, bytes, bool, type(None))):
                 table.setdefault(id(obj), f"{module_name}.{name}")
     return table
 
 
+def _exists(target: str, owner: str) -> bool:
+    """Whether ``target``, as a docstring of the object at ``owner`` names it, is a real
+    object of svmeval: a full ``svmeval.`` path, or a name of the owner, of a class or module
+    around it (an attribute, a method, a dataclass field)."""
+    if target.startswith("svmeval."):
+        return _lookup(target.split(".")) is not None
+    parts = owner.split(".")
+    for cut in range(len(parts), 0, -1):
+        around = _lookup(parts[:cut])
+        if around is None:
+            continue
+        if hasattr(around, target) or target in getattr(around, "__dataclass_fields__", {}):
+            return True
+    return False
+
+
 def resolve_internal_path(app, env, node, contnode):
-    """``svmeval.some.module.Name[.attribute]`` -> the public ``svmeval.Name[.attribute]`` (or
-    ``svmeval.metrics.Name``, ``svmeval.stats.Name``) where it is the same object."""
+    """A reference to svmeval's objects that Sphinx could not resolve:
+
+    * ``svmeval.some.module.Name[.attribute]`` -> the public ``svmeval.Name[.attribute]`` (or
+      ``svmeval.metrics.Name``, ``svmeval.stats.Name``) where it is the same object;
+    * in a docstring, a name of svmeval's internals (which this site does not document, on
+      purpose) that exists -> its name as code, without a link.
+
+    Anything else stays unresolved, and the build warns (an error under ``-W``)."""
     target = node.get("reftarget", "")
-    if node.get("refdomain") != "py" or not target.startswith("svmeval."):
+    if node.get("refdomain") != "py":
         return None
-    parts = target.split(".")
-    public = _public_paths()
-    for cut in range(len(parts), 1, -1):
-        obj = _lookup(parts[:cut])
-        if obj is not None and id(obj) in public:
-            new = ".".join([public[id(obj)], *parts[cut:]])
-            if new == target:
-                return None
-            return env.get_domain("py").resolve_xref(env, node["refdoc"], app.builder,
-                                                     node["reftype"], new, node, contnode)
+    if target.startswith("svmeval."):
+        parts = target.split(".")
+        public = _public_paths()
+        for cut in range(len(parts), 1, -1):
+            obj = _lookup(parts[:cut])
+            if obj is not None and id(obj) in public:
+                new = ".".join([public[id(obj)], *parts[cut:]])
+                if new == target:
+                    break
+                found = env.get_domain("py").resolve_xref(
+                    env, node["refdoc"], app.builder, node["reftype"], new, node, contnode)
+                if found is not None:
+                    return found
+                break
+    source = node.source or ""
+    if ":docstring of " in source:
+        owner = source.rpartition(":docstring of ")[2]
+        if _exists(target, owner):
+            return contnode
     return None
 
 
@@ -295,6 +326,17 @@ class FiguresDirective(SphinxDirective):
         return container.children
 
 
+_BARS = re.compile(r"(?<![`\\|])\|(?=[^|`\s])([^|`\n]*?[^|`\s])\|(?![`|_])")
+
+
+def plain_bars(app, what, name, obj, options, lines) -> None:
+    """In svmeval's docstrings ``|x|`` is an absolute value (they are read as plain text by
+    ``help()`` first), never a reST substitution: escape the bars."""
+    for i, line in enumerate(lines):
+        if "|" in line and not line.lstrip().startswith((">>>", "...", "+", "|")):
+            lines[i] = _BARS.sub(lambda m: "\\|" + m.group(1) + "\\|", line)
+
+
 def png_files(block, block_vars, gallery_conf):
     """sphinx-gallery scraper: the PNG files a gallery script's code block wrote into the
     script's folder (the pictures svmeval's commands draw), moved beside the page's images."""
@@ -317,6 +359,7 @@ def _get_sg_image_scraper():
 def setup(app):
     app.connect("config-inited", write_api_pages)
     app.connect("missing-reference", resolve_internal_path)
+    app.connect("autodoc-process-docstring", plain_bars)
     app.connect("env-purge-doc", purge_options)
     app.connect("env-merge-info", merge_options)
     app.connect("env-check-consistency", check_every_option)

@@ -28,8 +28,8 @@ values = [bayes["p_left"], bayes["p_rope"], bayes["p_right"]]
 fig, ax = plt.subplots(figsize=(6.5, 3.2))
 ax.bar(labels, values, color=["#4c72b0", "#999999", "#dd8452"])
 ax.axhline(0.95, color="black", ls=":", lw=1)
-ax.text(2.45, 0.955, "0.95", ha="right", va="bottom", fontsize=8)
-ax.set(ylim=(0, 1), ylabel="posterior probability",
+ax.text(-0.45, 0.955, "0.95", ha="left", va="bottom", fontsize=8)
+ax.set(ylim=(0, 1.12), yticks=[0, 0.25, 0.5, 0.75, 1], ylabel="posterior probability",
        title="breast_cancer.scale: B - A in accuracy, rope ±0.01")
 for x, v in enumerate(values):
     ax.text(x, v + 0.02, f"{v:.3f}", ha="center")

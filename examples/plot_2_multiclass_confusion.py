@@ -9,19 +9,15 @@ precision-recall curve one-vs-rest from LIBSVM's one-vs-one decision values.
 """
 
 # %%
-# Wine recognition: 178 wines of three cultivars, 13 chemical measurements.
-from svmeval import cross_validate, render, summarize
+# Wine recognition: 178 wines of three cultivars, 13 chemical measurements; ``-c 2``, 5 folds.
+from svmeval import cross_validate, plot, render, summarize
 
 result = cross_validate("../data/wine.scale", "-c 2", folds=5)
-summary = summarize(result)
-print(render(summary))
+print(render(summarize(result)))
 
 # %%
-# The command line draws the sheet of the same run (the same folds: seed 1).
-import subprocess
-
-subprocess.run(["svmeval", "-q", "-v", "5", "-c", "2", "--plot", "wine.png",
-                "../data/wine.scale"], capture_output=True, text=True, check=True)
+# The sheet of the same run (``svmeval -q -v 5 -c 2 --plot wine.png data/wine.scale``):
+plot(result, "wine.png")
 
 # %%
 # Rows are the true classes, columns the predicted ones; the row-normalised matrix has each

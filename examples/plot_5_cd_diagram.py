@@ -45,13 +45,11 @@ bench = benchmark(datasets, configurations, folds=5, repeat=2)
 print(render(bench, format="markdown"))
 
 # %%
-# The command line runs the same benchmark and draws its diagram with ``--plot``:
-import subprocess
+# The critical-difference diagram (``svmeval-compare --plot cd.png DATA... -- A -- B ...``
+# draws the same):
+from svmeval import plot
 
-subprocess.run(["svmeval-compare", "-v", "5", "--repeat", "2", "--plot", str(here / "cd.png"),
-                *datasets, "--", "-c", "1", "--", "-c", "8", "-g", "0.05", "--", "-t", "0",
-                "--", "-c", "64", "-g", "0.5"],
-               cwd=work, capture_output=True, text=True, check=True)
+plot(bench, here / "cd.png")
 
 # %%
 # Configurations joined by a bar are within the critical difference of each other. With three
