@@ -86,7 +86,7 @@ def test_the_site_builds_without_a_warning_and_has_its_pages(site):
 
 @pytest.mark.docs
 def test_every_option_of_every_command_is_on_its_page(site):
-    """Each option is an entry of its command's page (Sphinx's anchor of ``.. option::``), not
+    """Each option is an entry of its command's page (an anchor only ``.. option::`` makes), not
     only a word in its text."""
     from svmeval.cli import options
 
@@ -95,7 +95,7 @@ def test_every_option_of_every_command_is_on_its_page(site):
         if command == options.COMPARE:
             flags |= set(options.options_of(options.TRAINING))
         page = (site / "commands" / f"{program}.html").read_text(encoding="utf-8")
-        anchors = set(re.findall(r'<dt class="sig[^"]*" id="cmdoption-([^"]+)"', page))
+        anchors = set(re.findall(r'id="cmdoption-([^"]+)"', page))  # only .. option:: makes them
         expected = {f"{program}-{('-wi' if f == '-w' else f).lstrip('-')}" for f in flags}
         assert not expected - anchors, f"{program}: {sorted(expected - anchors)}"
 
@@ -152,3 +152,41 @@ def test_guide_python_block_runs(where, skip, code, monkeypatch, capsys, tmp_pat
     monkeypatch.chdir(tmp_path)
     exec(compile(code, where, "exec"), {"__name__": "guide_example"})
     capsys.readouterr()
+
+
+PROGRAMS = {"svmeval": ["-m", "svmeval"], "svmeval-grid": ["-m", "svmeval.cli", "grid"],
+            "svmeval-compare": ["-m", "svmeval.cli", "compare"]}
+
+
+def transcripts() -> list[tuple[str, list[str], str]]:
+    """(where, argv, output) of every ``$ svmeval...`` transcript of the README and the docs'
+    pages that runs on the bundled data (data/...) and shows its whole output (no ``...``)."""
+    out = []
+    for page in [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]:
+        if "_build" in page.parts:
+            continue
+        text = page.read_text(encoding="utf-8")
+        for m in re.finditer(r"^```\n(\$ .*?)^```", text, re.S | re.M):
+            line = text.count("\n", 0, m.start()) + 1
+            command, _, shown = m.group(1).partition("\n")
+            argv = command[2:].split()
+            if argv[0] not in PROGRAMS or not shown or "..." in shown or "…" in shown or not any(
+                    a.startswith("data/") for a in argv):
+                continue
+            out.append((f"{page.relative_to(ROOT)}:{line}", argv, shown))
+    return out
+
+
+TRANSCRIPTS = transcripts()
+
+
+def test_the_docs_show_transcripts_on_the_bundled_data():
+    assert len(TRANSCRIPTS) >= 2
+
+
+@pytest.mark.parametrize("where, argv, shown", TRANSCRIPTS, ids=[t[0] for t in TRANSCRIPTS])
+def test_a_shown_transcript_is_what_the_command_prints(where, argv, shown):
+    done = subprocess.run([sys.executable, *PROGRAMS[argv[0]], *argv[1:]], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == shown, where
