@@ -10,7 +10,7 @@ PIP    := PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 PIP_ROOT_USER_ACTION=ig
           $(PY) -m pip install --disable-pip-version-check --no-warn-script-location
 LOGGED := >$(PIPLOG) 2>&1 || { cat $(PIPLOG); echo "make: pip failed (its output: $(PIPLOG))" >&2; exit 1; }
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench docs clean
 
 $(VENV)/.base: $(DEPS)
 	@echo "Installing svmeval and its dependencies into $(VENV) (pip's log: $(PIPLOG))"
@@ -21,7 +21,7 @@ $(VENV)/.base: $(DEPS)
 
 $(VENV)/.test: $(VENV)/.base
 	@echo "Installing the test dependencies and extras into $(VENV) (pip's log: $(PIPLOG))"
-	@$(PIP) -e '.[test,plot,dask,frame]' $(LOGGED)
+	@$(PIP) -e '.[test,plot,dask,frame,docs]' $(LOGGED)
 	@touch $@
 
 demo: $(VENV)/.base
@@ -30,8 +30,12 @@ demo: $(VENV)/.base
 test: $(VENV)/.test
 	$(PY) -m pytest -q
 
+# the documentation, offline, warnings as errors: docs/_build/html/index.html
+docs: $(VENV)/.test
+	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+
 bench: $(VENV)/.test
 	$(PY) scripts/bench_cv.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info svmeval/io/*.so svmeval/cv/*.so svmeval/metrics/*.so
+	rm -rf $(VENV) build *.egg-info docs/_build docs/api/generated docs/gallery svmeval/io/*.so svmeval/cv/*.so svmeval/metrics/*.so

@@ -1,7 +1,7 @@
 """The README's Python examples run: every ```python block is executed as a user runs it, in a
 folder of its own that holds the data sets (the project's data/ and ../shared/data's files)
 (a block may be left out only by an HTML comment just above it that says why it is not run, and
-none of the "From Python" section's may); the public names behave as the README says."""
+none of the "Three examples" section's may); the public names behave as the README says."""
 
 from __future__ import annotations
 
@@ -31,8 +31,8 @@ def python_blocks() -> list[tuple[int, str, str | None, str]]:
 BLOCKS = python_blocks()
 
 
-def test_the_from_python_section_has_examples_and_runs_them_all():
-    section = [b for b in BLOCKS if b[1] == "From Python"]
+def test_the_examples_section_has_python_examples_and_runs_them_all():
+    section = [b for b in BLOCKS if b[1] == "Three examples"]
     assert len(section) >= 2
     assert all(skip is None for _, _, skip, _ in section)
 
