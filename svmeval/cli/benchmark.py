@@ -46,6 +46,7 @@ def names_of(configurations: tuple) -> list[str]:
 def run_benchmark_line(o) -> int:
     from svmeval.workflows.benchmark_run import run_benchmark
     from svmeval.report import render
+    from svmeval.stats.rank_tests import clean_level
 
     datasets = [runner.read_single_label(path, PROG) for path in o.files]
     configurations = dict(zip(names_of(o.configurations), o.params))
@@ -54,7 +55,7 @@ def run_benchmark_line(o) -> int:
     bench = run_benchmark(datasets, configurations, o.nr_fold, repeat=o.repeat, seed=o.seed,
                           criterion=o.criterion, pos_label=o.pos_label,
                           zero_division=o.zero_division, jobs=o.jobs,
-                          level=1.0 - o.confidence, rope=o.rope, test=o.test)
+                          level=clean_level(1.0 - o.confidence), rope=o.rope, test=o.test)
     text = render(bench, format=o.format)
     from svmeval.cli.compare import COMMAND
     targets = {t.what: t for t in runner.check_files(COMMAND, o)}  # the files may have changed
