@@ -169,7 +169,7 @@ def run(o: GridOptions) -> int:
         runner.say(rules.stdout_line("resumed" if r.resumed else "local", r.cell, r.value,
                                      best.cell, best.value, best_resumed=best.resumed))
         if finished.pop(r.cell, None) is not None:
-            out.write(rules.out_line(r.cell, r.value))
+            out.write_cell(r)
 
     def progress(done, total, best):
         if bar is not None:
@@ -185,7 +185,7 @@ def run(o: GridOptions) -> int:
                              folds=o.nr_fold, criterion=o.criterion, seed=o.seed, jobs=o.jobs,
                              pos_label=o.pos_label, zero_division=o.zero_division,
                              resume=resume, kernel_memory=o.kernel_memory or None,
-                             share=share, on_start=out.open, on_cell=on_cell,
+                             share=share, on_cell=on_cell,
                              on_finish=on_finish, progress=progress, client=o.dask)
     finally:
         out.salvage(finished.values())  # a search stopped: no finished cell is lost
@@ -224,17 +224,26 @@ def _write_after(o: GridOptions, targets: dict, result, dataset) -> None:
 
 class _OutFile:
     """The ``-out`` file, written as it goes (grid.py's contract): a line per cell in grid.py's
-    order (the order grid.py with its one local worker writes), flushed. Resuming appends, after cutting a last line that lacks its newline (a run
-    stopped while writing it: that cell is searched again); a new file of a criterion other
-    than accuracy opens with the line that records it."""
+    order (the order grid.py with its one local worker writes), flushed. The file is opened
+    when the first cell's line is due, so a run that fails before (a data set or an argument
+    refused, a Ctrl-C) leaves no file, and an existing one untouched. Resuming appends, after
+    cutting a last line that lacks its newline (a run stopped while writing it: that cell is
+    searched again); a new file of a criterion other than accuracy opens with the line that
+    records it."""
 
     def __init__(self, target, *, append: bool, criterion: str):
         self.target, self.append, self.criterion = target, append, criterion
         self.fh = None
 
-    def open(self) -> None:
+    def write_cell(self, r) -> None:
+        """The ``-out`` line of a cell's result ``r``."""
         if self.target is None:
             return
+        if self.fh is None:
+            self._open()
+        self.write(rules.out_line(r.cell, r.value))
+
+    def _open(self) -> None:
         path = self.target.real if self.target.real else self.target.path
         try:
             if self.target.kind == "fd":
@@ -263,7 +272,7 @@ class _OutFile:
         take them is left as it is."""
         try:
             for r in results:
-                self.write(rules.out_line(r.cell, r.value))
+                self.write_cell(r)
         except SvmevalError:
             pass
 

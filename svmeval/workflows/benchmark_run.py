@@ -61,6 +61,7 @@ def run_benchmark(datasets, configurations: Mapping, nr_fold: int = 10, *, repea
     regression)."""
     from svmeval.cv import _libsvm, checks
     from svmeval.cv.engine import repetition_seeds
+    from svmeval.summary.single import check_pos_label
 
     names, params = list(configurations), [checks.as_params(p, "configuration")
                                            for p in configurations.values()]
@@ -73,6 +74,8 @@ def run_benchmark(datasets, configurations: Mapping, nr_fold: int = 10, *, repea
     for ds in datasets:
         checks.single_label(ds, "a benchmark")
         checks.check_criterion(criterion, checks.common_kind(ds.y, params))
+        if params[0].is_classification:  # each data set named, before any work
+            check_pos_label(ds.y, pos_label, ds.name)
     seeds = repetition_seeds(seed, repeat)
     table = _libsvm.c_state(_fold_table)  # C's rand() and print hook held per data set
     values = np.array([table(ds, params, nr_fold, seeds, criterion, pos_label,

@@ -223,6 +223,12 @@ def _search(dataset, params, *, log2c, log2g, log2p, folds, criterion, seed, pos
     kind = checks.kind_of(dataset.y, params)
     figure = checks.check_criterion(criterion, kind)
     problem, base, candidates = _candidates(dataset, params, order)
+    if base.is_classification:  # the summaries of the cells would refuse it, too late
+        from svmeval.summary.single import check_pos_label
+        check_pos_label(dataset.y, pos_label)
+    if any(c not in resume for c in order):
+        from svmeval.cv.folds import check_samples
+        check_samples(dataset.n_samples)  # before on_start creates any output
     cells = _Cells(order, resume, figure.greater_is_better, on_cell)
     todo = cells.todo()
     by_cell = dict(zip(order, candidates))
