@@ -48,17 +48,17 @@ def test_json_is_to_dict_and_carries_the_promised_keys():
 def test_csv_is_the_wide_table_with_the_best_and_the_ranks():
     v, b = _bench()
     rows = list(csv.reader(io.StringIO(render(b, format="csv"))))
-    assert rows[0] == ["dataset", "-c 1", "-c 1 sd", "-c 10 -g 0.1", "-c 10 -g 0.1 sd", "C&x",
-                       "C&x sd", "best"]
+    assert rows[0] == ["dataset", "-c 1", "-c 1 sd", "-c 1 best", "-c 10 -g 0.1",
+                       "-c 10 -g 0.1 sd", "-c 10 -g 0.1 best", "C&x", "C&x sd", "C&x best"]
     mean, sd = v.mean(axis=2), v.std(axis=2, ddof=1)
     for i, row in enumerate(rows[1:4]):
         assert row[0] == DATASETS[i]
-        assert [float(x) for x in row[1:7:2]] == pytest.approx(mean[i])
-        assert [float(x) for x in row[2:7:2]] == pytest.approx(sd[i])
-        assert row[7] == CONFIGS[int(np.argmax(mean[i]))]
+        assert [float(x) for x in row[1:10:3]] == pytest.approx(mean[i])
+        assert [float(x) for x in row[2:10:3]] == pytest.approx(sd[i])
+        assert row[3:10:3] == ["1" if j == int(np.argmax(mean[i])) else "0" for j in range(3)]
     ranks = np.array([stats.rankdata(-r) for r in mean]).mean(axis=0)
     assert rows[4][0] == "average rank"
-    assert [float(x) for x in rows[4][1:7:2]] == pytest.approx(ranks)
+    assert [float(x) for x in rows[4][1:10:3]] == pytest.approx(ranks)
 
 
 def test_markdown_marks_the_best_of_each_row_in_bold():
@@ -172,3 +172,20 @@ def test_cd_diagram_without_matplotlib_raises_plot_unavailable(tmp_path):
                          check=True)
     assert out.stdout.strip() == "pictures need matplotlib: pip install 'svmeval[plot]'"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("tied", [(0, 1), (2,), (0, 1, 2)])
+def test_csv_best_column_unambiguous_when_names_contain_each_other(tied):
+    """Names "-c 2", "-g 0.5" and "-c 2 -g 0.5": "the first two tie" and "the third is best"
+    must read differently (the oracle: which means are the row's largest)."""
+    names = ["-c 2", "-g 0.5", "-c 2 -g 0.5"]
+    v = np.full((2, 3, 4), 0.5) + np.random.default_rng(3).normal(0, 0.01, (2, 3, 4))
+    v[0, :, :] = 0.5
+    for j in tied:
+        v[0, j, :] = [0.9, 0.8, 0.9, 0.8]
+    b = Benchmark(v, ["tied", "other"], names, "accuracy", n_folds=4)
+    rows = list(csv.DictReader(io.StringIO(render(b, format="csv"))))
+    best = {n for n in names if rows[0][f"{n} best"] == "1"}
+    assert best == {names[j] for j in tied}
+    assert {n for n in names if rows[1][f"{n} best"] == "1"} == {
+        names[int(np.argmax(v[1].mean(axis=1)))]}

@@ -122,3 +122,20 @@ def test_bad_ranges(text, message):
 
     with pytest.raises(OptionError, match=message):
         parse_log2_range("-log2c", text)
+
+
+def test_grid_default_ranges_are_ints_in_grid_pys_lines_only():
+    """grid.py's default ranges are ints (its lines print ``5``), given ranges floats; the
+    cells themselves hold floats either way (the same types whatever the ranges)."""
+    ints = rules.job_order(rules.DEFAULT_LOG2C, rules.DEFAULT_LOG2G)
+    floats = rules.job_order((-5.0, 15.0, 2.0), (3.0, -15.0, -2.0))
+    assert ints == floats
+    assert all(type(c.log2c) is float and type(c.log2g) is float for c in ints)
+    assert rules.out_line(ints[0], 83.3333) == "log2c=5 log2g=-7 rate=83.3333\n"
+    assert rules.out_line(floats[0], 83.3333) == "log2c=5.0 log2g=-7.0 rate=83.3333\n"
+    mixed = rules.job_order((-1.0, 1.0, 1.0), rules.DEFAULT_LOG2G)[0]
+    assert rules.out_line(mixed, 80.0) == "log2c=0.0 log2g=-7 rate=80.0\n"
+    # a value read back from a -out file is a float, and shown as the float read
+    assert rules.stdout_line("resumed", Cell(5.0, -7.0), 66.66666, Cell(5.0, -7.0), 66.66666,
+                             best_resumed=True) == (
+        "[resumed] 5.0 -7.0 66.66666 (best c=32.0, g=0.0078125, rate=66.66666)")

@@ -93,7 +93,7 @@ def test_integer_options_at_the_c_int_limits_reach_params(flag, field, value):
 @pytest.mark.parametrize("text", ["1_000", " 5", "5 ", "\u0663", "５", "5x", "0x10", "1e3", "",
                                   "++1", "1.0", "\t7"])
 def test_integer_options_refuse_what_python_int_takes_and_atoi_stops_at(text):
-    with pytest.raises(OptionError, match="is not an integer"):
+    with pytest.raises(OptionError, match="is not an integer" if text else "the value is empty"):
         parse_args(["-d", text, "x"])
 
 
@@ -101,7 +101,7 @@ def test_integer_options_refuse_what_python_int_takes_and_atoi_stops_at(text):
                                   "1e999", "-1e400", "1,5", "", "0x", "1e"])
 @pytest.mark.parametrize("flag", ["-c", "-g", "-r", "-n", "-p", "-m", "-e", "--pos-label"])
 def test_number_options_refuse_nan_inf_and_non_c_syntax(flag, text):
-    with pytest.raises(OptionError, match="is not a (finite )?number"):
+    with pytest.raises(OptionError, match="is not a (finite )?number" if text else "is empty"):
         parse_args([flag, text, "-v", "2", "x"])
 
 

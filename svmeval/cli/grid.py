@@ -159,10 +159,17 @@ def run(o: GridOptions) -> int:
     dataset = runner.read_single_label(o.dataset, PROG)
     out = _OutFile(targets.get("-out"), append=bool(o.resume), criterion=o.criterion)
 
-    def on_cell(r, best):
+    finished = {}  # cells done, their -out line not yet written (in the order they finished)
+
+    def on_finish(r):
+        finished[r.cell] = r
+
+    def on_cell(r, best):  # grid.py's order: its lines, and its -out lines (one local worker)
         _clear_line(bar)
         runner.say(rules.stdout_line("resumed" if r.resumed else "local", r.cell, r.value,
-                                     best.cell, best.value))
+                                     best.cell, best.value, best_resumed=best.resumed))
+        if finished.pop(r.cell, None) is not None:
+            out.write_cell(r)
 
     def progress(done, total, best):
         if bar is not None:
@@ -178,13 +185,14 @@ def run(o: GridOptions) -> int:
                              folds=o.nr_fold, criterion=o.criterion, seed=o.seed, jobs=o.jobs,
                              pos_label=o.pos_label, zero_division=o.zero_division,
                              resume=resume, kernel_memory=o.kernel_memory or None,
-                             share=share, on_start=out.open, on_cell=on_cell,
-                             on_finish=lambda r: out.write(rules.out_line(r.cell, r.value)),
-                             progress=progress, client=o.dask)
+                             share=share, on_cell=on_cell,
+                             on_finish=on_finish, progress=progress, client=o.dask)
     finally:
+        out.salvage(finished.values())  # a search stopped: no finished cell is lost
         out.close()
     runner.end_bar_line()
-    runner.say(rules.last_line(result.best.cell, result.best.value))
+    runner.say(rules.last_line(result.best.cell, result.best.value,
+                               resumed=result.best.resumed))
     _write_after(o, targets, result, dataset)
     return 0
 
@@ -215,18 +223,27 @@ def _write_after(o: GridOptions, targets: dict, result, dataset) -> None:
 
 
 class _OutFile:
-    """The ``-out`` file, written as it goes (grid.py's contract): a line per finished cell,
-    flushed. Resuming appends, after cutting a last line that lacks its newline (a run
-    stopped while writing it: that cell is searched again); a new file of a criterion other
-    than accuracy opens with the line that records it."""
+    """The ``-out`` file, written as it goes (grid.py's contract): a line per cell in grid.py's
+    order (the order grid.py with its one local worker writes), flushed. The file is opened
+    when the first cell's line is due, so a run that fails before (a data set or an argument
+    refused, a Ctrl-C) leaves no file, and an existing one untouched. Resuming appends, after
+    cutting a last line that lacks its newline (a run stopped while writing it: that cell is
+    searched again); a new file of a criterion other than accuracy opens with the line that
+    records it."""
 
     def __init__(self, target, *, append: bool, criterion: str):
         self.target, self.append, self.criterion = target, append, criterion
         self.fh = None
 
-    def open(self) -> None:
+    def write_cell(self, r) -> None:
+        """The ``-out`` line of a cell's result ``r``."""
         if self.target is None:
             return
+        if self.fh is None:
+            self._open()
+        self.write(rules.out_line(r.cell, r.value))
+
+    def _open(self) -> None:
         path = self.target.real if self.target.real else self.target.path
         try:
             if self.target.kind == "fd":
@@ -248,6 +265,16 @@ class _OutFile:
             self.fh.flush()
         except OSError as exc:
             raise self._error(exc) from None
+
+    def salvage(self, results) -> None:
+        """The lines of cells that finished after a cell still running when the search
+        stopped (grid.py with several workers writes in that order too); a file that cannot
+        take them is left as it is."""
+        try:
+            for r in results:
+                self.write_cell(r)
+        except SvmevalError:
+            pass
 
     def close(self) -> None:
         if self.fh is not None:

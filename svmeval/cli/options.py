@@ -367,11 +367,15 @@ def scan(argv: list[str], command: str) -> Scan:
             continue
         if value is None and option.kind == "optional":
             has = i < len(argv) and (not argv[i].startswith("-") or argv[i] == "-")
-            value, i = (argv[i], i + 1) if has else ("", i)
+            value, i = (argv[i], i + 1) if has else (None, i)
         elif value is None:
             if i >= len(argv):
                 raise OptionError(f"option {arg} needs a value")
             value, i = argv[i], i + 1
+        if value == "":  # given, but empty: a mistake (an unset shell variable), never "not given"
+            raise OptionError(f"option {arg.partition('=')[0]}: the value is empty")
+        if value is None:  # an optional value not given: the option's default
+            value = ""
         if label is not None:
             out.weights.append((label, option.value(arg, value)))
         elif option.svm:

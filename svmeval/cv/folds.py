@@ -75,6 +75,13 @@ def group_classes(y: np.ndarray):
     return labels, start, count.astype(np.int64), perm
 
 
+def check_samples(l: int) -> None:
+    """Cross-validation needs two samples: with one, LIBSVM would use 1 fold and train it on no
+    sample at all."""
+    if l < 2:
+        raise SvmevalError(f"cross-validation needs at least 2 samples; the data have {l}")
+
+
 def libsvm_folds(y: np.ndarray, nr_fold: int, *, stratified: bool,
                  rand: Callable[[], int], warn=None) -> Folds:
     """The folds svm_cross_validation draws, consuming ``rand()`` exactly as it does.
@@ -85,9 +92,7 @@ def libsvm_folds(y: np.ndarray, nr_fold: int, *, stratified: bool,
     """
     l = len(y)
     nr_fold = check_folds(nr_fold)
-    if l < 2:
-        # LIBSVM would use 1 fold and train it on no sample at all
-        raise SvmevalError(f"cross-validation needs at least 2 samples; the data have {l}")
+    check_samples(l)
     if nr_fold > l:
         nr_fold = l
         message = ("WARNING: # folds > # data. Will use # folds = # data instead "

@@ -68,9 +68,11 @@ from svmeval.metrics.setwise import (
     recall_score,
 )
 from svmeval.metrics.undefined import UndefinedMetricWarning
+from svmeval.metrics.validation import InvalidParameterError
 
 #: The functions that carry a scikit-learn name and follow scikit-learn's contract (same
-#: arguments, defaults, answers, exceptions and warnings).
+#: arguments, defaults, answers, exceptions and warnings); an argument they do not take raises
+#: :class:`InvalidParameterError` (a ValueError and a TypeError, as scikit-learn's).
 SKLEARN_CONTRACT = (
     "accuracy_score",
     "balanced_accuracy_score",
@@ -85,6 +87,7 @@ SKLEARN_CONTRACT = (
     "average_precision_score",
     "roc_curve",
     "precision_recall_curve",
+    "precision_recall_fscore_support",
     "coverage_error",
     "label_ranking_loss",
     "label_ranking_average_precision_score",
@@ -95,6 +98,7 @@ __all__ = [
     "Figure",
     "figure_names",
     "SKLEARN_CONTRACT",
+    "InvalidParameterError",
     "UndefinedMetricWarning",
     "AVERAGES",
     "METRICS",

@@ -10,13 +10,15 @@ replacement values; they use :func:`svmeval.metrics.classification.evaluate`.
 from __future__ import annotations
 
 import math
+import numbers
 import warnings
 
 import numpy as np
 
 from svmeval.metrics.counting import confusion_counts
-from svmeval.metrics.targets import as_array, check_targets
+from svmeval.metrics.targets import as_array, check_array, check_orderable, check_targets
 from svmeval.metrics.undefined import warn_undefined
+from svmeval.metrics.validation import Interval, StrOptions, validate_params
 
 __all__ = [
     "accuracy_score",
@@ -37,10 +39,14 @@ def _weighted_mean(score: np.ndarray, w, normalize: bool) -> float:
     return float(np.dot(score, w)) if w is not None else float(np.count_nonzero(score))
 
 
+@validate_params({"y_true": ["array-like", "sparse matrix"],
+                  "y_pred": ["array-like", "sparse matrix"], "normalize": ["boolean"],
+                  "sample_weight": ["array-like", None]})
 def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None) -> float:
     """Share (or, with ``normalize=False``, number or total weight) of samples predicted
     exactly right; for multi-label indicators a sample counts if its whole label set is right.
     As ``sklearn.metrics.accuracy_score``."""
+    check_orderable(y_true, y_pred)
     kind, _, t, p, w = check_targets(y_true, y_pred, sample_weight)[:5]
     if kind == "multilabel-indicator":
         score = ~np.any((t != 0) != (p != 0), axis=1)
@@ -55,13 +61,23 @@ def _check_normalize(normalize):
                          f"got {normalize!r}")
 
 
+@validate_params({"y_true": ["array-like"], "y_pred": ["array-like"],
+                  "labels": ["array-like", None], "sample_weight": ["array-like", None],
+                  "normalize": [StrOptions({"true", "pred", "all"}), None]})
 def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normalize=None):
     """C[i, j] = number (total weight) of samples of true label i predicted as j; labels
     ascending, or ``labels=`` in its order (samples of other labels left out).  ``normalize``
     "true" / "pred" / "all" divides by rows / columns / everything (0/0 gives 0).  As
     ``sklearn.metrics.confusion_matrix``."""
     _check_normalize(normalize)
-    targets = check_targets(y_true, y_pred, sample_weight)
+    # scikit-learn's order: both arrays read, then the weights' length, then the targets
+    y_true, y_pred = (check_array(y, ensure_2d=False, numeric=False, finite=False,
+                                  min_samples=0) for y in (y_true, y_pred))
+    if sample_weight is None:
+        y_true.shape[0]  # noqa: B018 - IndexError for a 0-d array, as scikit-learn
+        targets = check_targets(y_true, y_pred)
+    else:
+        targets = check_targets(y_true, y_pred, sample_weight if len(sample_weight) else None)
     if targets.kind not in ("binary", "multiclass"):
         raise ValueError(f"{targets.kind} is not supported")
     if labels is None:
@@ -70,7 +86,7 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
         chosen = as_array(labels)
         if chosen.size == 0:
             raise ValueError("'labels' should contain at least one label.")
-        if not np.isin(targets.y_true, chosen).any():
+        if len(np.intersect1d(targets.y_true, chosen)) == 0:  # TypeError where they do not order
             raise ValueError("At least one label specified must be in y_true")
     cm = confusion_counts(targets, chosen)
     with np.errstate(all="ignore"):
@@ -83,12 +99,18 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     if normalize is not None:
         cm = np.nan_to_num(cm)
     if cm.shape == (1, 1):
-        warnings.warn("A single label was found in 'y_true' and 'y_pred'. For the confusion "
-                      "matrix to have the correct shape, use the 'labels' parameter to pass "
-                      "all known labels.", UserWarning, stacklevel=2)
+        _warn_single_label()
     return cm
 
 
+def _warn_single_label() -> None:
+    warnings.warn("A single label was found in 'y_true' and 'y_pred'. For the confusion "
+                  "matrix to have the correct shape, use the 'labels' parameter to pass all "
+                  "known labels.", UserWarning, stacklevel=3)
+
+
+@validate_params({"y_true": ["array-like"], "y_pred": ["array-like"],
+                  "sample_weight": ["array-like", None], "adjusted": ["boolean"]})
 def balanced_accuracy_score(y_true, y_pred, *, sample_weight=None, adjusted=False) -> float:
     """Mean recall over the classes present in y_true; ``adjusted`` rescales chance to 0.
     As ``sklearn.metrics.balanced_accuracy_score``."""
@@ -116,6 +138,11 @@ def _kappa_weights(n: int, weights) -> np.ndarray:
     raise ValueError(f"weights must be None, 'linear' or 'quadratic', got {weights!r}")
 
 
+@validate_params({"y1": ["array-like"], "y2": ["array-like"], "labels": ["array-like", None],
+                  "weights": [StrOptions({"linear", "quadratic"}), None],
+                  "sample_weight": ["array-like", None],
+                  "replace_undefined_by": [Interval(numbers.Real, -1.0, 1.0, closed="both"),
+                                           "nan"]})
 def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None,
                       replace_undefined_by=np.nan) -> float:
     """Cohen's kappa (unweighted, or with "linear" / "quadratic" disagreement weights); where it
@@ -145,14 +172,19 @@ def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None,
     return float(1 - np.sum(w_mat * confusion) / denominator)
 
 
+@validate_params({"y_true": ["array-like"], "y_pred": ["array-like"],
+                  "sample_weight": ["array-like", None]})
 def matthews_corrcoef(y_true, y_pred, *, sample_weight=None) -> float:
     """Matthews correlation coefficient, multiclass form (Gorodkin 2004); 0.0 where it is
     undefined (one class predicted or one class true).  As
     ``sklearn.metrics.matthews_corrcoef``."""
+    check_orderable(y_true, y_pred)
     targets = check_targets(y_true, y_pred, sample_weight)
     if targets.kind not in ("binary", "multiclass"):
         raise ValueError(f"{targets.kind} is not supported")
     C = confusion_counts(targets, targets.labels)
+    if C.shape == (1, 1):
+        _warn_single_label()
     t_sum = C.sum(axis=1, dtype=np.float64)
     p_sum = C.sum(axis=0, dtype=np.float64)
     n_correct = np.trace(C, dtype=np.float64)

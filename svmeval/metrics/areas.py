@@ -10,19 +10,22 @@ svmeval's own figures (per-class arrays with NaN where undefined, LIBSVM's colum
 
 from __future__ import annotations
 
+import numbers
 from functools import partial
 from itertools import combinations
 
 import numpy as np
 
-from svmeval.metrics.curves import binary_average_precision, binary_roc_auc, check_finite
+from svmeval.metrics.curves import binary_average_precision, binary_roc_auc
 from svmeval.metrics.targets import (
     as_array,
+    check_array,
     check_consistent_length,
     column_or_1d,
     type_of_target,
     unique_labels,
 )
+from svmeval.metrics.validation import Interval, StrOptions, validate_params
 
 __all__ = ["average_precision_score", "roc_auc_score"]
 
@@ -48,7 +51,7 @@ def average_binary_score(metric, y_true, y_score, average, sample_weight=None):
     if kind == "binary":
         return metric(y_true, y_score, sample_weight=sample_weight)
     check_consistent_length(y_true, y_score, sample_weight)
-    y_true, y_score = as_array(y_true), as_array(y_score)
+    y_true, y_score = check_array(y_true), check_array(y_score)
     score_weight, average_weight, axis = sample_weight, None, 1
     if average == "micro":
         if score_weight is not None:
@@ -131,28 +134,21 @@ def _multiclass_roc_auc(y, y_score, labels, multi_class, average, sample_weight)
                                 sample_weight)
 
 
-def _check_scores(y_true, y_score, sample_weight):
-    kind = type_of_target(y_true, "y_true")
-    y, s = as_array(y_true), as_array(y_score)
-    for arr, name in ((y, "y_true"), (s, "y_score")):
-        if arr.shape[0] < 1:
-            raise ValueError(f"Found array with 0 sample(s) (shape={arr.shape}) while a "
-                             "minimum of 1 is required.")
-        if arr.ndim > 2:
-            raise ValueError(f"Found array with dim {arr.ndim}, while dim <= 2 is required.")
-    if s.dtype.kind not in "biuf":
-        raise ValueError("y_score must hold numbers")
-    check_finite(y, "y_true")
-    check_finite(s, "y_score")
-    if sample_weight is not None:
-        sample_weight = column_or_1d(as_array(sample_weight), "sample_weight")
-    return kind, y, s.astype(np.float64, copy=False), sample_weight
 
 
+@validate_params({"y_true": ["array-like"], "y_score": ["array-like"],
+                  "average": [StrOptions({"micro", "macro", "samples", "weighted"}), None],
+                  "sample_weight": ["array-like", None],
+                  "max_fpr": [Interval(numbers.Real, 0.0, 1, closed="right"), None],
+                  "multi_class": [StrOptions({"raise", "ovr", "ovo"})],
+                  "labels": ["array-like", None]})
 def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_fpr=None,
                   multi_class="raise", labels=None):
     """Area under the ROC curve, as ``sklearn.metrics.roc_auc_score``."""
-    kind, y, s, w = _check_scores(y_true, y_score, sample_weight)
+    kind = type_of_target(y_true, "y_true")
+    y = check_array(y_true, name="y_true", ensure_2d=False, numeric=False)
+    s = check_array(y_score, name="y_score", ensure_2d=False)
+    w = None if sample_weight is None else column_or_1d(sample_weight, "sample_weight")
     if kind == "multiclass" or (kind == "binary" and s.ndim == 2 and s.shape[1] > 2):
         if max_fpr is not None and max_fpr != 1.0:
             raise ValueError("Partial AUC computation not available in multiclass setting, "
@@ -163,20 +159,27 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
         return _multiclass_roc_auc(y, s, labels, multi_class, average, w)
     metric = partial(binary_roc_auc, max_fpr=max_fpr)
     if kind == "binary":
-        classes = unique_labels(y)
+        classes = np.unique(y)
+        y = column_or_1d(y, "y_true")
         y = (y == classes[-1]).astype(np.int64) if classes.size == 2 else np.zeros(
             y.shape, dtype=np.int64)
     return average_binary_score(metric, y, s, average, w)
 
 
+@validate_params({"y_true": ["array-like"], "y_score": ["array-like"],
+                  "average": [StrOptions({"micro", "samples", "weighted", "macro"}), None],
+                  "pos_label": [numbers.Real, str, "boolean"],
+                  "sample_weight": ["array-like", None]})
 def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
                             sample_weight=None):
     """Average precision (step-wise area under the precision-recall curve), as
     ``sklearn.metrics.average_precision_score``."""
-    kind, y, s, w = _check_scores(y_true, y_score, sample_weight)
-    present = unique_labels(y.ravel()) if kind != "multilabel-indicator" else None
+    w = None if sample_weight is None else column_or_1d(sample_weight, "sample_weight")
+    kind = type_of_target(y_true, "y_true")
+    y, s = as_array(y_true), y_score
+    present = np.unique(y)
     if kind == "binary":
-        if present.size == 2 and pos_label not in present.tolist():
+        if present.size == 2 and pos_label not in present:
             raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one "
                              f"of {present}")
     elif kind == "multilabel-indicator" and pos_label != 1:
@@ -187,7 +190,7 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
             raise ValueError("Parameter pos_label is fixed to 1 for multiclass y_true. Do not "
                              "set pos_label or set pos_label to 1.")
         y = _binarize(column_or_1d(y, "y_true"), present)
-        if s.shape != y.shape:
+        if as_array(s).shape != y.shape:
             raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, since "
                              f"`y_true` contains multiple classes. Got `y_score.shape={s.shape}`.")
     metric = partial(binary_average_precision, pos_label=pos_label)

@@ -11,6 +11,7 @@ partial area up to ``max_fpr``, McClish 1989) and the step-wise average precisio
 
 from __future__ import annotations
 
+import numbers
 import warnings
 
 import numpy as np
@@ -18,12 +19,19 @@ import numpy as np
 from svmeval.metrics.targets import (
     as_array,
     check_consistent_length,
+    assert_all_finite,
     check_sample_weight,
     column_or_1d,
     type_of_target,
     unique_labels,
 )
 from svmeval.metrics.undefined import UndefinedMetricWarning
+from svmeval.metrics.validation import validate_params
+
+#: roc_curve's and precision_recall_curve's parameters, constrained as scikit-learn's
+_CURVE = {"y_true": ["array-like"], "y_score": ["array-like"],
+          "pos_label": [numbers.Real, str, "boolean", None],
+          "sample_weight": ["array-like", None], "drop_intermediate": ["boolean"]}
 
 __all__ = ["precision_recall_curve", "roc_curve", "binary_roc_auc", "binary_average_precision"]
 
@@ -31,9 +39,7 @@ _trapezoid = getattr(np, "trapezoid", None) or np.trapz
 
 
 def check_finite(values: np.ndarray, name: str) -> None:
-    if values.dtype.kind in "fc" and not np.isfinite(values).all():
-        what = "NaN" if np.isnan(values).any() else "infinity or a value too large for float64"
-        raise ValueError(f"Input {name} contains {what}.")
+    assert_all_finite(values, name)
 
 
 def _pos_label(pos_label, y: np.ndarray):
@@ -57,13 +63,14 @@ def binary_counts(y_true, y_score, pos_label=None, sample_weight=None):
     kind = type_of_target(y_true, "y_true")
     if not (kind == "binary" or (kind == "multiclass" and pos_label is not None)):
         raise ValueError(f"{kind} format is not supported")
-    check_consistent_length(y_true, y_score, sample_weight)
-    y = column_or_1d(as_array(y_true), "y_true")
+    positive = as_array(y_true) == _pos_label(pos_label, as_array(y_true))
+    check_consistent_length(positive, y_score, sample_weight)
+    positive = column_or_1d(positive, "y_true")
     s = column_or_1d(as_array(y_score), "y_score")
-    check_finite(y, "y_true")
     check_finite(s, "y_score")
-    positive = y == _pos_label(pos_label, y)
-    w = check_sample_weight(sample_weight, y.shape[0])
+    w = None
+    if sample_weight is not None:
+        w = check_sample_weight(column_or_1d(sample_weight, "sample_weight"), positive.shape[0])
     if w is not None:
         keep = w != 0
         positive, s, w = positive[keep], s[keep], w[keep]
@@ -80,6 +87,7 @@ def binary_counts(y_true, y_score, pos_label=None, sample_weight=None):
     return fps, tps, s[last]
 
 
+@validate_params(_CURVE)
 def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=True):
     """(fpr, tpr, thresholds) of the ROC curve; the first point is (0, 0) at threshold +inf.
     Without negatives (positives) ``fpr`` (``tpr``) is NaN, with an UndefinedMetricWarning.
@@ -106,6 +114,7 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     return fpr, tpr, thresholds
 
 
+@validate_params(_CURVE)
 def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
                            drop_intermediate=False):
     """(precision, recall, thresholds): precision and recall at each threshold from the lowest
@@ -117,7 +126,8 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
         keep = np.r_[True, np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:])), True]
         fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
     predicted = tps + fps
-    precision = np.divide(tps, predicted, out=np.zeros_like(tps), where=predicted != 0)
+    # as scikit-learn: divided everywhere (numpy warns where a negative weight makes 0 / 0)
+    precision = np.where(predicted != 0, np.divide(tps, predicted), 0.0)
     if tps[-1] == 0:
         warnings.warn("No positive class found in y_true, recall is set to one for all "
                       "thresholds.", UserWarning, stacklevel=2)
@@ -125,6 +135,21 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     else:
         recall = tps / tps[-1]
     return np.r_[precision[::-1], 1.0], np.r_[recall[::-1], 0.0], thresholds[::-1]
+
+
+def _auc(x: np.ndarray, y: np.ndarray) -> float:
+    """The trapezoidal area under the points (x, y), x monotonic (scikit-learn's ``auc``: a
+    negative weight can make the ROC curve turn back, which is refused)."""
+    if x.shape[0] < 2:
+        raise ValueError("At least 2 points are needed to compute area under curve, but "
+                         f"x.shape = {x.shape[0]}")
+    dx = np.diff(x)
+    direction = 1
+    if np.any(dx < 0):
+        if not np.all(dx <= 0):
+            raise ValueError(f"x is neither increasing nor decreasing : {x}.")
+        direction = -1
+    return float(direction * _trapezoid(y, x))
 
 
 def binary_roc_auc(y_true, y_score, sample_weight=None, max_fpr=None) -> float:
@@ -135,13 +160,13 @@ def binary_roc_auc(y_true, y_score, sample_weight=None, max_fpr=None) -> float:
         return np.nan
     fpr, tpr, _ = roc_curve(y_true, y_score, sample_weight=sample_weight)
     if max_fpr is None or max_fpr == 1:
-        return float(_trapezoid(tpr, fpr))
+        return _auc(fpr, tpr)
     if max_fpr <= 0 or max_fpr > 1:
         raise ValueError(f"Expected max_fpr in range (0, 1], got: {max_fpr!r}")
     stop = np.searchsorted(fpr, max_fpr, "right")
     tpr = np.append(tpr[:stop], np.interp(max_fpr, fpr[stop - 1:stop + 1], tpr[stop - 1:stop + 1]))
     fpr = np.append(fpr[:stop], max_fpr)
-    partial_auc = _trapezoid(tpr, fpr)
+    partial_auc = _auc(fpr, tpr)
     min_area, max_area = 0.5 * max_fpr**2, max_fpr
     return float(0.5 * (1 + (partial_auc - min_area) / (max_area - min_area)))
 

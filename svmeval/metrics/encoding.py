@@ -22,11 +22,9 @@ _PRIME = np.uint64(1_000_003)
 
 
 def distinct(y: np.ndarray) -> np.ndarray:
-    """The distinct values of y, ascending; ValueError for objects that do not order."""
-    try:
-        return np.unique(y)
-    except TypeError:  # objects that do not order: strings and numbers mixed
-        raise ValueError("Mix of label input types (string and number)") from None
+    """The distinct values of y, ascending; TypeError for objects that do not order (strings
+    and numbers mixed in one array, as ``np.unique`` and scikit-learn say)."""
+    return np.unique(y)
 
 
 def _integral_span(y: np.ndarray):
@@ -107,8 +105,5 @@ def factorize(y: np.ndarray):
         done = _by_hash(y)
         if done is not None:
             return done
-    try:
-        values, codes = np.unique(y, return_inverse=True)
-    except TypeError:
-        raise ValueError("Mix of label input types (string and number)") from None
+    values, codes = np.unique(y, return_inverse=True)  # TypeError: objects that do not order
     return values, codes.reshape(-1)

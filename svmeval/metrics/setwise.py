@@ -13,13 +13,20 @@ out.  svmeval's own reports keep undefined values undefined instead: see
 from __future__ import annotations
 
 import math
+import numbers
 import warnings
 
 import numpy as np
 
 from svmeval.metrics.counting import label_counts
-from svmeval.metrics.targets import check_targets
+from svmeval.metrics.targets import (
+    check_consistent_length,
+    check_orderable,
+    check_sample_weight,
+    check_targets,
+)
 from svmeval.metrics.undefined import warn_undefined
+from svmeval.metrics.validation import Interval, Options, StrOptions, validate_params
 
 __all__ = [
     "f1_score",
@@ -31,13 +38,25 @@ __all__ = [
 
 _AVERAGES = (None, "micro", "macro", "weighted", "samples")
 
+#: the parameters every set-wise function shares, constrained as scikit-learn's
+_SHARED = {
+    "y_true": ["array-like", "sparse matrix"],
+    "y_pred": ["array-like", "sparse matrix"],
+    "labels": ["array-like", None],
+    "pos_label": [numbers.Real, str, "boolean", None],
+    "average": [StrOptions({"micro", "macro", "samples", "weighted", "binary"}), None],
+    "sample_weight": ["array-like", None],
+    "zero_division": [Options(numbers.Real, {0.0, 1.0}), "nan", StrOptions({"warn"})],
+}
+_BETA = [Interval(numbers.Real, 0.0, None, closed="both")]
+
 
 def check_zero_division(zero_division) -> float:
+    """The value of a zero_division policy: "warn" (0.0), 0, 1 (``True`` and ``False`` too, as
+    numbers: scikit-learn's ``Options(Real, {0.0, 1.0})``) or NaN."""
     if isinstance(zero_division, str) and zero_division == "warn":
         return 0.0
-    if isinstance(zero_division, (int, float, np.integer, np.floating)) and not isinstance(
-        zero_division, bool
-    ):
+    if isinstance(zero_division, numbers.Real):
         if zero_division in (0, 1):
             return float(zero_division)
         if math.isnan(zero_division):
@@ -97,6 +116,7 @@ def _set_wise_labels(kind, present, average, labels, pos_label):
     return labels
 
 
+@validate_params({**_SHARED, "beta": _BETA, "warn_for": [list, tuple, set]})
 def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, pos_label=1,
                                     average=None, warn_for=("precision", "recall", "f-score"),
                                     sample_weight=None, zero_division="warn"):
@@ -107,9 +127,18 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
     if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)) \
             or not beta >= 0:
         raise ValueError(f"beta must be a number >= 0, got {beta!r}")
-    targets = check_targets(y_true, y_pred, sample_weight)
-    w = targets.sample_weight
+    check_orderable(y_true, y_pred)
+    # scikit-learn's order: the targets, the labels (and pos_label's warning), the weights
+    targets = check_targets(y_true, y_pred)
     labels = _set_wise_labels(targets.kind, targets.labels, average, labels, pos_label)
+    w = None
+    if sample_weight is not None:
+        check_consistent_length(y_true, y_pred, sample_weight)
+        w = check_sample_weight(sample_weight, targets.y_true.shape[0])
+        targets = targets._replace(sample_weight=w)
+    if average == "binary" and pos_label is None:  # scikit-learn sorts it with the labels
+        raise TypeError(f"pos_label=None cannot be ordered with the labels "
+                        f"{targets.labels.tolist()}: give the positive class")
     tp, pred, true = label_counts(targets, labels, average == "samples")
     if average == "micro":
         tp, pred, true = (np.atleast_1d(a.sum()) for a in (tp, pred, true))
@@ -130,6 +159,7 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
             _nanaverage(f_score, weights), None)
 
 
+@validate_params(_SHARED)
 def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
                     sample_weight=None, zero_division="warn"):
     """Precision TP / (TP + FP), as ``sklearn.metrics.precision_score``."""
@@ -139,6 +169,7 @@ def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary
     return p
 
 
+@validate_params(_SHARED)
 def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
                  sample_weight=None, zero_division="warn"):
     """Recall TP / (TP + FN), as ``sklearn.metrics.recall_score``."""
@@ -148,6 +179,7 @@ def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
     return r
 
 
+@validate_params({**_SHARED, "beta": _BETA})
 def fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=1, average="binary",
                 sample_weight=None, zero_division="warn"):
     """F-beta (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP), as ``sklearn.metrics.fbeta_score``."""
@@ -157,6 +189,7 @@ def fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=1, average="bina
     return f
 
 
+@validate_params(_SHARED)
 def f1_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
              sample_weight=None, zero_division="warn"):
     """F1 = 2 TP / (2 TP + FP + FN), as ``sklearn.metrics.f1_score``."""

@@ -19,7 +19,10 @@ from svmeval.metrics.encoding import factorize
 
 __all__ = [
     "as_array",
+    "assert_all_finite",
+    "check_array",
     "check_consistent_length",
+    "check_orderable",
     "check_sample_weight",
     "Targets",
     "check_targets",
@@ -55,6 +58,9 @@ def as_array(y) -> np.ndarray:
 
 
 def num_samples(y) -> int:
+    if hasattr(y, "shape") and len(y.shape) == 0:
+        raise TypeError("Input should have at least 1 dimension i.e. satisfy `len(x.shape) > "
+                        f"0`, got scalar `{y!r}` instead.")
     if hasattr(y, "shape") and len(y.shape) > 0:
         return int(y.shape[0])
     if hasattr(y, "__len__"):
@@ -124,8 +130,8 @@ def type_of_target(y, input_name: str = "", _distinct_values=None) -> str:
         return "unknown"
     suffix = "-multioutput" if arr.ndim == 2 and arr.shape[1] > 1 else ""
     if arr.dtype.kind == "f":
-        with np.errstate(invalid="ignore"):
-            integral = arr.astype(np.int64) == arr
+        # numpy warns of NaN and infinities cast to int, as it does in scikit-learn's check
+        integral = arr.astype(np.int64).astype(arr.dtype) == arr
         if not integral.all():
             if not np.isfinite(arr).all():
                 what = "NaN" if np.isnan(arr).any() else "infinity or a value too large"
@@ -138,7 +144,59 @@ def type_of_target(y, input_name: str = "", _distinct_values=None) -> str:
     return "binary"
 
 
-def column_or_1d(y: np.ndarray, name: str) -> np.ndarray:
+def assert_all_finite(arr: np.ndarray, name: str = "") -> None:
+    """ValueError for NaN or an infinity in a float (or object) array, as scikit-learn's."""
+    what = f"Input {name} contains" if name else "Input contains"
+    if arr.dtype.kind in "fc":
+        if not np.isfinite(arr).all():
+            bad = "NaN" if np.isnan(arr).any() else f"infinity or a value too large for {arr.dtype!r}"
+            raise ValueError(f"{what} {bad}.")
+    elif arr.dtype.kind == "O":
+        if any(isinstance(v, float) and v != v for v in arr.ravel().tolist()):
+            raise ValueError(f"{what} NaN.")
+
+
+def check_array(y, *, name: str = "", ensure_2d: bool = True, numeric: bool = True,
+                finite: bool = True, min_samples: int = 1, allow_nd: bool = False,
+                accept_sparse: bool = False) -> np.ndarray:
+    """An input as scikit-learn's ``check_array`` checks it (the checks and their order; the
+    result as a dense numpy array): ``numeric`` converts objects to float64 and refuses
+    strings, ``finite`` refuses NaN and infinities, ``min_samples`` rows at least."""
+    if is_sparse(y):
+        if not accept_sparse:
+            raise TypeError("Sparse data was passed" + (f" for {name}" if name else "")
+                            + ", but dense data is required. Use '.toarray()' to convert to "
+                            "a dense numpy array.")
+        arr = np.asarray(y.toarray())
+    else:
+        arr = as_array(y)
+        if numeric and arr.dtype.kind == "O":
+            arr = arr.astype(np.float64)
+        if ensure_2d and arr.ndim in (0, 1):
+            raise ValueError(f"Expected 2D array, got {'scalar' if arr.ndim == 0 else '1D'} "
+                             "array instead")
+        if numeric and arr.dtype.kind in "USV":
+            raise ValueError("dtype='numeric' is not compatible with arrays of bytes/strings."
+                             "Convert your data to numeric values explicitly instead.")
+        if not allow_nd and arr.ndim >= 3:
+            raise ValueError(f"Found array with dim {arr.ndim}, while dim <= 2 is required.")
+        if finite:
+            assert_all_finite(arr, name)
+    if min_samples > 0:
+        n = num_samples(arr)
+        if n < min_samples:
+            raise ValueError(f"Found array with {n} sample(s) (shape={arr.shape}) while a "
+                             f"minimum of {min_samples} is required.")
+    if arr.ndim == 2 and arr.shape[1] < 1:
+        raise ValueError(f"Found array with 0 feature(s) (shape={arr.shape}) while a minimum "
+                         "of 1 is required.")
+    return arr
+
+
+def column_or_1d(y, name: str) -> np.ndarray:
+    y = y if isinstance(y, np.ndarray) else as_array(y)
+    if y.ndim >= 3:
+        raise ValueError(f"Found array with dim {y.ndim}, while dim <= 2 is required.")
     if y.ndim == 1:
         return y
     if y.ndim == 2 and y.shape[1] == 1:
@@ -161,8 +219,9 @@ def unique_labels(*ys) -> np.ndarray:
     return _distinct(np.concatenate(parts))
 
 
-def check_sample_weight(sample_weight, n: int):
-    """sample_weight as a 1-D float array of n finite numbers (None stays None)."""
+def check_sample_weight(sample_weight, n: int, *, allow_all_zero: bool = False):
+    """sample_weight as a 1-D float array of n finite numbers (None stays None); all zero is
+    refused (scikit-learn's rule) unless ``allow_all_zero``."""
     if sample_weight is None:
         return None
     w = np.asarray(sample_weight)
@@ -180,7 +239,17 @@ def check_sample_weight(sample_weight, n: int):
                          f"sample_weight.shape == {w.shape}, expected {(n,)}!")
     if not np.isfinite(w).all():
         raise ValueError("Input sample_weight contains NaN or infinity.")
+    if not allow_all_zero and not w.any():
+        raise ValueError("Sample weights must contain at least one non-zero number.")
     return w
+
+
+def check_orderable(*ys) -> None:
+    """Object arrays must order (scikit-learn finds the labels of every array given to it
+    with ``np.unique`` first): TypeError for strings and numbers mixed in one array."""
+    for y in ys:
+        if isinstance(y, np.ndarray) and y.dtype == object:
+            np.unique(y)
 
 
 class Targets(NamedTuple):
@@ -219,6 +288,7 @@ def check_targets(y_true, y_pred, sample_weight=None) -> Targets:
     if num_samples(y_true) < 1 or num_samples(y_pred) < 1:
         raise ValueError("Found empty input array (e.g., `y_true` or `y_pred`) while a "
                          "minimum of 1 sample is required.")
+    w = check_sample_weight(sample_weight, t.shape[0])
     kinds = {type_true, type_pred}
     if kinds == {"binary", "multiclass"}:
         kinds = {"multiclass"}
@@ -228,7 +298,6 @@ def check_targets(y_true, y_pred, sample_weight=None) -> Targets:
     kind = kinds.pop()
     if kind not in ("binary", "multiclass", "multilabel-indicator"):
         raise ValueError(f"{kind} is not supported")
-    w = check_sample_weight(sample_weight, t.shape[0])
     if kind == "multilabel-indicator":
         if t.shape[1] != p.shape[1]:
             raise ValueError("Multi-label binary indicator input with different numbers of labels")

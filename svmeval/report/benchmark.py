@@ -2,7 +2,8 @@
 
 Every format prints the table as papers do: one row per data set (in the given order), one
 column per configuration, mean ± sd of the criterion over the folds, the best of each row
-marked (``*`` in text, bold in markdown and latex, a ``best`` column in csv), then a row of
+marked (``*`` in text, bold in markdown and latex, in csv a ``NAME best`` column of 1 or 0 per
+configuration, which no name can make ambiguous, as JSON's ``best``), then a row of
 average ranks (1 = best). Text adds Friedman's test, Nemenyi's critical difference, the
 pairwise Wilcoxon tests with Holm's correction, the win/tie/loss counts and, with a rope, one
 sentence per data set and pair ("B is practically equivalent to A with probability …").
@@ -118,16 +119,18 @@ def _csv(bench, digits: int) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["dataset"] + [f"{c}{s}" for c in bench.configurations
-                              for s in ("", " sd")] + ["best"])
+                              for s in ("", " sd", " best")])
     for i, d in enumerate(bench.datasets):
-        values = [repr(float(v)) if not math.isnan(v) else ""
-                  for j in range(len(bench.configurations))
-                  for v in (bench.mean[i, j], bench.sd[i, j])]
-        best = " ".join(c for j, c in enumerate(bench.configurations) if bench.best[i, j])
-        w.writerow([d] + values + [best])
-    w.writerow(["average rank"] + [x for r in bench.ranks for x in (repr(float(r)), "")]
-               + [""])
+        values = [x for j in range(len(bench.configurations))
+                  for x in (_csv_number(bench.mean[i, j]), _csv_number(bench.sd[i, j]),
+                            str(int(bench.best[i, j])))]
+        w.writerow([d] + values)
+    w.writerow(["average rank"] + [x for r in bench.ranks for x in (repr(float(r)), "", "")])
     return buf.getvalue()
+
+
+def _csv_number(v) -> str:
+    return "" if math.isnan(v) else repr(float(v))
 
 
 def _markdown_escape(text: str) -> str:

@@ -39,8 +39,9 @@ def _csv(result) -> str:
 
 def _text(result) -> str:
     from svmeval.workflows import grid_rules as rules
-    lines = "".join(rules.out_line(r.cell, r.value) for r in result.cells)
-    return lines + rules.last_line(result.best.cell, result.best.value) + "\n"
+    lines = "".join(rules.out_line(r.cell, r.value, r.resumed) for r in result.cells)
+    return lines + rules.last_line(result.best.cell, result.best.value,
+                                   resumed=result.best.resumed) + "\n"
 
 
 def render_grid(result, format: str) -> str:

@@ -11,7 +11,9 @@ comparisons of classifiers over multiple data sets", JMLR 7): pure Python and nu
   12N / (k(k+1)) (sum R_j^2 - k(k+1)^2 / 4) as printed.
 * :func:`nemenyi_q`, :func:`nemenyi_cd`: Nemenyi's critical difference
   CD = q_alpha sqrt(k(k+1) / (6N)). q_alpha for alpha 0.05 and 0.10 and k = 2..10 are Demšar's
-  Table 5(a) as printed (3 decimals); for other k or alpha q_alpha is the studentized range
+  Table 5(a) as printed (3 decimals), whatever the spelling of alpha (1 - 0.95 is
+  0.050000000000000044 in floating point: :func:`clean_level` makes it 0.05, the table's
+  column); for other k or alpha q_alpha is the studentized range
   quantile with infinite degrees of freedom divided by sqrt 2, computed from its integral
   k ∫ φ(z) (Φ(z) - Φ(z - q))^(k-1) dz (which reproduces the table to its 3 decimals).
 * :func:`wilcoxon`: the Wilcoxon signed-rank test of paired values, as ``scipy.stats.wilcoxon``
@@ -38,6 +40,7 @@ __all__ = [
     "FriedmanResult",
     "WilcoxonResult",
     "average_ranks",
+    "clean_level",
     "friedman",
     "holm",
     "nemenyi_cd",
@@ -158,12 +161,20 @@ def _studentized_range_cdf(q: float, k: int) -> float:
     return float(np.sum((integrand[1:] + integrand[:-1]) * np.diff(z)) / 2.0)
 
 
+def clean_level(level: float) -> float:
+    """A significance level as a person writes it: ``level`` rounded to 12 significant digits,
+    so that ``1 - 0.95`` (0.050000000000000044) is 0.05 and ``1 - 0.9`` (0.09999999999999998)
+    is 0.1, the levels of the published tables."""
+    return float(f"{float(level):.12g}")
+
+
 def nemenyi_q(k: int, alpha: float = 0.05) -> float:
     """q_alpha of Nemenyi's test for ``k`` configurations (see the module's notes)."""
     if int(k) != k or k < 2:
         raise ValueError("Nemenyi's test needs k >= 2 configurations")
     if not 0.0 < alpha < 1.0:
         raise ValueError("alpha must lie in (0, 1)")
+    alpha = clean_level(alpha)
     table = NEMENYI_Q.get(alpha)
     if table is not None and k <= 1 + len(table):
         return table[k - 2]

@@ -45,6 +45,7 @@ from svmeval.stats.five_by_two import FiveByTwoResult, five_by_two
 from svmeval.stats.rank_tests import (
     FriedmanResult,
     WilcoxonResult,
+    clean_level,
     friedman,
     holm,
     nemenyi_cd,
@@ -132,6 +133,8 @@ class Benchmark:
         if v.ndim != 3:
             raise SvmevalError("values must be shaped (data sets, configurations, folds)")
         object.__setattr__(self, "values", v)
+        if isinstance(self.level, (int, float)) and not isinstance(self.level, bool):
+            object.__setattr__(self, "level", clean_level(self.level))  # 1 - 0.95 is 0.05
         object.__setattr__(self, "datasets", _names(self.datasets, v.shape[0], "data sets"))
         object.__setattr__(self, "configurations",
                            _names(self.configurations, v.shape[1], "configurations"))

@@ -123,6 +123,8 @@ def benchmark(datasets, configurations, folds: int = 10, *, repeat: int = 10, se
     """
     from svmeval.cv import _libsvm, checks
     from svmeval.cv.engine import repetition_seeds
+    from svmeval.stats.rank_tests import clean_level
+    from svmeval.summary.single import check_pos_label
 
     names, params = _configurations(configurations)
     _check_configurations(params)
@@ -135,6 +137,8 @@ def benchmark(datasets, configurations, folds: int = 10, *, repeat: int = 10, se
     for ds in datasets:
         checks.single_label(ds, "a benchmark")
         checks.check_criterion(criterion, checks.common_kind(ds.y, params))
+        if params[0].is_classification:  # each data set named, before any work
+            check_pos_label(ds.y, pos_label, ds.name)
     seeds = repetition_seeds(seed, repeat)
     table = _libsvm.c_state(_fold_table)  # C's rand() and print hook held per data set
     values, sizes = [], []
@@ -146,7 +150,7 @@ def benchmark(datasets, configurations, folds: int = 10, *, repeat: int = 10, se
         if progress is not None:
             progress(i + 1, len(datasets))
     return Benchmark(np.array(values), [ds.name for ds in datasets], names, criterion,
-                     n_folds=folds, repeat=repeat, level=round(1.0 - confidence_level, 12),
+                     n_folds=folds, repeat=repeat, level=clean_level(1.0 - confidence_level),
                      rope=rope, test=test, seeds=tuple(seeds), fold_sizes=tuple(sizes))
 
 

@@ -227,13 +227,13 @@ def run_compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int =
                              checks.check_seed(seed))
     checks.check_confidence(confidence)
     checks.check_execution(jobs, client)
-    _check_rope(rope)
     dataset = checks.as_dataset(dataset)
     params_a, params_b = (checks.as_params(p, n) for p, n in ((params_a, "params_a"),
                                                               (params_b, "params_b")))
     checks.single_label(dataset, "a comparison")
     figure = checks.check_criterion(criterion or checks.default_criterion(params_a),
                                     checks.common_kind(dataset.y, (params_a, params_b)))
+    _check_rope_and_label(rope, dataset, params_a, pos_label)
     runs_a, runs_b = _runs(dataset, params_a, params_b, nr_fold,
                            engine.repetition_seeds(seed, repeat), jobs, client, progress)
     return _comparison(runs_a, runs_b, figure, pos_label=pos_label, zero_division=zero_division,
@@ -245,6 +245,15 @@ def _check_rope(rope) -> None:
     if rope is not None and (isinstance(rope, bool) or not isinstance(rope, (int, float))
                              or not 0 <= rope < math.inf):
         raise SvmevalError(f"rope must be a finite number >= 0, got {rope!r}")
+
+
+def _check_rope_and_label(rope, dataset, params, pos_label) -> None:
+    """The rope, and pos_label against a classifier's labels: before any work, not when the
+    folds are summarized."""
+    _check_rope(rope)
+    if params.is_classification:
+        from svmeval.summary.single import check_pos_label
+        check_pos_label(dataset.y, pos_label)
 
 
 def _comparison(runs_a: list, runs_b: list, figure, *, pos_label, zero_division, confidence,

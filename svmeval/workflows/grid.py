@@ -68,8 +68,8 @@ class CellResult:
 
 @dataclass(frozen=True, eq=False)
 class GridResult:
-    """A finished search: ``cells`` in grid.py's order (cells resumed from outside the grid
-    first), ``best`` the one grid.py's rule picks; ``data_name`` the data set's name (its
+    """A finished search: ``cells`` in grid.py's order (the resumed cells first, in their
+    file's order, then the others in grid.py's job order), ``best`` the one grid.py's rule picks; ``data_name`` the data set's name (its
     file). :func:`svmeval.report.render` gives its reports; ``to_dict()`` and ``to_frame()``
     its data.
 
@@ -174,10 +174,9 @@ class _Cells:
 
     def __init__(self, order: list[Cell], resumed: dict[Cell, float], greater: bool,
                  on_cell: Callable | None):
-        in_grid = set(order)
-        # cells resumed from outside the grid come first (grid.py takes every resumed cell
-        # before the new ones); the grid's own cells in its job order, resumed or not
-        self.order = [c for c in resumed if c not in in_grid] + list(order)
+        # grid.py takes every resumed cell first, in the file's order (in the grid or not),
+        # then the others in its job order
+        self.order = list(resumed) + [c for c in order if c not in resumed]
         self.results: dict[Cell, CellResult] = {
             c: CellResult(c, v, resumed=True) for c, v in resumed.items()}
         self.greater = greater
@@ -311,6 +310,12 @@ def _search(data, params, folds, *, log2c, log2g, log2p, criterion, seed, pos_la
     kind = checks.kind_of(dataset.y, params)
     figure = checks.check_criterion(criterion, kind)
     problem, base, candidates = _candidates(dataset, params, order)
+    if base.is_classification:  # the summaries of the cells would refuse it, too late
+        from svmeval.summary.single import check_pos_label
+        check_pos_label(dataset.y, pos_label)
+    if any(c not in resume for c in order):
+        from svmeval.cv.folds import check_samples
+        check_samples(dataset.n_samples)  # before on_start creates any output
     cells = _Cells(order, resume, figure.greater_is_better, on_cell)
     todo = cells.todo()
     by_cell = dict(zip(order, candidates))

@@ -9,7 +9,11 @@ LIBSVM's ``tools/grid.py`` (the reference for every rule here):
 * a cell becomes the best when its rate is strictly greater, or equal at the same gamma with a
   smaller C (``update_param``); cells are taken in that job order, so the answer is what grid.py
   with one local worker finds;
-* the ``-out`` file holds ``log2c=… log2g=… rate=…`` lines; ``-resume`` reads them back.
+* the ``-out`` file holds ``log2c=… log2g=… rate=…`` lines; ``-resume`` reads them back;
+* grid.py's numbers are Python's: its default ranges are ints (``log2c=5``, ``[local] 5 -7``),
+  a range given on its command line is floats (``-log2c -1,1,1``: ``log2c=-1.0``), and a value
+  read back from a ``-out`` file is a float (``[resumed] 5.0 -7.0``). A :class:`Cell` holds
+  floats and names in ``ints`` the axes grid.py holds as ints, for its lines alone.
 
 svmeval generalises the comparison to any figure: "better" follows the figure's direction
 (``greater_is_better`` in the metrics registry), and an undefined value (NaN) ranks below every
@@ -23,13 +27,16 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from svmeval.errors import SvmevalError, show_path
 
-#: grid.py's default ranges
-DEFAULT_LOG2C = (-5.0, 15.0, 2.0)
-DEFAULT_LOG2G = (3.0, -15.0, -2.0)
+#: grid.py's default ranges: ints, as grid.py holds them (its lines print ``5``, not ``5.0``)
+DEFAULT_LOG2C = (-5, 15, 2)
+DEFAULT_LOG2G = (3, -15, -2)
+
+#: the axes of a cell, in grid.py's order (log2p is svmeval's own)
+AXES = ("log2c", "log2g", "log2p")
 
 #: a range may hold at most this many values (grid.py would loop for ever on a zero step)
 MAX_VALUES = 1000
@@ -39,10 +46,17 @@ class RangeError(SvmevalError):
     """A -log2c / -log2g / --log2p range that is not ``begin,end,step`` with a usable step."""
 
 
-def check_range(option: str, r) -> tuple[float, float, float]:
-    """Validate a ``(begin, end, step)`` triple (what grid.py would loop on for ever or fail on)."""
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_range(option: str, r) -> tuple:
+    """Validate a ``(begin, end, step)`` triple (what grid.py would loop on for ever or fail on).
+    Three Python ints stay ints (grid.py's default ranges); anything else becomes floats."""
     try:
-        begin, end, step = (float(v) for v in r)
+        begin, end, step = r
+        integral = all(_is_int(v) for v in (begin, end, step))
+        begin, end, step = (float(v) for v in (begin, end, step))
     except (TypeError, ValueError):
         raise RangeError(f"{option}: {r!r} is not (begin, end, step)") from None
     text = f"{begin:g},{end:g},{step:g}"
@@ -57,7 +71,7 @@ def check_range(option: str, r) -> tuple[float, float, float]:
         raise RangeError(f"{option}: {text}: more than {MAX_VALUES} values")
     if max(abs(begin), abs(end)) > 1000:
         raise RangeError(f"{option}: {text}: log2 values beyond +-1000 overflow a double")
-    return begin, end, step
+    return (int(begin), int(end), int(step)) if integral else (begin, end, step)
 
 
 def range_f(begin: float, end: float, step: float) -> list[float]:
@@ -92,11 +106,19 @@ def permute_sequence(seq: list) -> list:
 
 @dataclass(frozen=True)
 class Cell:
-    """One grid point: log2 of C, gamma and (epsilon-SVR) epsilon; None = not searched."""
+    """One grid point: log2 of C, gamma and (epsilon-SVR) epsilon; None = not searched.
+    ``ints``: the axes ("log2c", ...) whose range grid.py holds as ints (its default ranges),
+    which grid.py's lines print as ints; it takes no part in comparisons."""
 
     log2c: float | None
     log2g: float | None
     log2p: float | None = None
+    ints: frozenset = field(default=frozenset(), compare=False, repr=False)
+
+    def log2_text(self, axis: str) -> str:
+        """The value of ``axis`` as grid.py prints it (``5`` or ``5.0``)."""
+        value = getattr(self, axis)
+        return str(int(value)) if axis in self.ints else str(value)
 
     @property
     def C(self) -> float | None:
@@ -131,6 +153,8 @@ def job_order(log2c, log2g, log2p=None) -> list[Cell]:
     """
     if log2c is None and log2g is None:
         raise RangeError("-log2c and -log2g should not be null simultaneously")
+    ints = frozenset(axis for axis, r in (("log2c", log2c), ("log2g", log2g), ("log2p", log2p))
+                     if r is not None and all(_is_int(v) for v in r))
     c_seq = permute_sequence(range_f(*log2c)) if log2c is not None else [None]
     g_seq = permute_sequence(range_f(*log2g)) if log2g is not None else [None]
     p_seq = range_f(*log2p) if log2p is not None else [None]
@@ -144,7 +168,11 @@ def job_order(log2c, log2g, log2p=None) -> list[Cell]:
         else:
             pairs.extend((c_seq[k], g_seq[j]) for k in range(i))  # more gamma resolution
             j += 1
-    return [Cell(c, g, p) for p in p_seq for c, g in pairs]
+    return [Cell(_float(c), _float(g), _float(p), ints) for p in p_seq for c, g in pairs]
+
+
+def _float(v):
+    return None if v is None else float(v)
 
 
 def accuracy_rate(correct: int, n: int) -> float:
@@ -189,23 +217,20 @@ def choose_best(cells, values, greater_is_better: bool = True) -> int | None:
 
 
 # --- the -out file ---------------------------------------------------------------------------
-def shown_value(value: float) -> str:
+def shown_value(value: float, resumed: bool = False) -> str:
     """A cell's value as grid.py's lines carry it: svm-train prints rates with ``%g`` and
-    grid.py writes back the float it read, so every value is shown with six significant
-    digits as Python writes that float (``85.1852``, ``100.0``, ``0.712345``, ``nan``)."""
-    return str(float(f"{value:g}"))
+    grid.py writes back the float it read, so a value computed here is shown with six
+    significant digits as Python writes that float (``85.1852``, ``100.0``, ``0.712345``,
+    ``nan``); a value read from a ``-out`` file (``resumed``) as the float read."""
+    return str(float(value)) if resumed else str(float(f"{value:g}"))
 
 
-def out_line(cell: Cell, value: float) -> str:
-    """One ``-out`` line as grid.py writes it (Python's ``str`` of each float)."""
-    text = ""
-    if cell.log2c is not None:
-        text += f"log2c={cell.log2c} "
-    if cell.log2g is not None:
-        text += f"log2g={cell.log2g} "
-    if cell.log2p is not None:
-        text += f"log2p={cell.log2p} "
-    return text + f"rate={shown_value(value)}\n"
+def out_line(cell: Cell, value: float, resumed: bool = False) -> str:
+    """One ``-out`` line as grid.py writes it (Python's ``str`` of each float; ``resumed``: a
+    value read from a ``-out`` file)."""
+    text = "".join(f"{axis}={cell.log2_text(axis)} " for axis in AXES
+                   if getattr(cell, axis) is not None)
+    return text + f"rate={shown_value(value, resumed)}\n"
 
 
 #: the criterion a ``-out`` file holds, on a line of its own that grid.py's reader skips (it
@@ -285,21 +310,24 @@ def read_resume(path: str, criterion: str) -> dict[Cell, float]:
     return cells
 
 
-def stdout_line(worker: str, cell: Cell, value: float, best: Cell, best_value: float) -> str:
+def stdout_line(worker: str, cell: Cell, value: float, best: Cell, best_value: float, *,
+                best_resumed: bool = False) -> str:
     """grid.py's line for a finished cell: ``[local] log2c log2g rate (best c=…, g=…, rate=…)``
-    (an axis not searched is left out, as grid.py leaves it)."""
-    logs = [v for v in (cell.log2c, cell.log2g, cell.log2p) if v is not None]
-    text = f"[{worker}] {' '.join(map(str, logs))} {shown_value(value)} (best "
+    (an axis not searched is left out, as grid.py leaves it); worker "resumed" for a cell read
+    from a ``-out`` file, ``best_resumed`` when the best cell was."""
+    logs = [cell.log2_text(axis) for axis in AXES if getattr(cell, axis) is not None]
+    text = f"[{worker}] {' '.join(logs)} {shown_value(value, worker == 'resumed')} (best "
     if cell.log2c is not None:
         text += f"c={2.0 ** best.log2c}, "
     if cell.log2g is not None:
         text += f"g={2.0 ** best.log2g}, "
     if cell.log2p is not None:
         text += f"p={2.0 ** best.log2p}, "
-    return text + f"rate={shown_value(best_value)})"
+    return text + f"rate={shown_value(best_value, best_resumed)})"
 
 
-def last_line(best: Cell, best_value: float) -> str:
-    """grid.py's last line: the best C and gamma themselves (not their logs), then the rate."""
+def last_line(best: Cell, best_value: float, *, resumed: bool = False) -> str:
+    """grid.py's last line: the best C and gamma themselves (not their logs), then the rate
+    (``resumed``: the best cell was read from a ``-out`` file)."""
     values = [v for v in (best.C, best.gamma, best.p) if v is not None]
-    return f"{' '.join(map(str, values))} {shown_value(best_value)}"
+    return f"{' '.join(map(str, values))} {shown_value(best_value, resumed)}"
