@@ -174,8 +174,8 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
     """Average precision (step-wise area under the precision-recall curve), as
     ``sklearn.metrics.average_precision_score``."""
     kind, y, s, w = _check_scores(y_true, y_score, sample_weight)
-    present = unique_labels(y.ravel()) if kind != "multilabel-indicator" else None
     if kind == "binary":
+        present = unique_labels(y.ravel())
         if present.size == 2 and pos_label not in present.tolist():
             raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one "
                              f"of {present}")
@@ -186,7 +186,7 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
         if pos_label != 1:
             raise ValueError("Parameter pos_label is fixed to 1 for multiclass y_true. Do not "
                              "set pos_label or set pos_label to 1.")
-        y = _binarize(column_or_1d(y, "y_true"), present)
+        y = _binarize(column_or_1d(y, "y_true"), unique_labels(y.ravel()))
         if s.shape != y.shape:
             raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, since "
                              f"`y_true` contains multiple classes. Got `y_score.shape={s.shape}`.")
