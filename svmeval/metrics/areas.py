@@ -134,7 +134,7 @@ def _multiclass_roc_auc(y, y_score, labels, multi_class, average, sample_weight)
 def _check_scores(y_true, y_score, sample_weight):
     kind = type_of_target(y_true, "y_true")
     y, s = as_array(y_true), as_array(y_score)
-    for arr, name in ((y, "y_true"), (s, "y_score")):
+    for arr in (y, s):
         if arr.shape[0] < 1:
             raise ValueError(f"Found array with 0 sample(s) (shape={arr.shape}) while a "
                              "minimum of 1 is required.")
