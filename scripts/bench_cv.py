@@ -346,7 +346,7 @@ def _print_tables(rows) -> None:
     mhead = f"{'peak MB':9s} | " + " ".join(f"{c:>7s}" for c in CONTENDERS) + "   (skl: all processes)"
     print(mhead)
     print("-" * len(mhead))
-    for name, n, nfeat, res, same, load0, load1 in rows:
+    for name, _n, _nfeat, res, _same, _load0, _load1 in rows:
         print(f"{name:9s} | " + " ".join(f"{res[c]['tree']:7.0f}" for c in CONTENDERS))
     print()
 

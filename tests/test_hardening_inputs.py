@@ -516,7 +516,7 @@ def test_every_declared_option_parses(tmp_path):
     SVMEVAL_OPTIONS = tuple(o for o in LONG_OPTIONS if "svmeval" in o.commands)
     values = {"int": "2", "double": "0.5", "str": "text"}
     for option in SVM_TRAIN_OPTIONS + SVMEVAL_OPTIONS:
-        if option.field in ("help", "score", "predictions", "plot", "output", "format",
+        if option.field in ("help", "version", "score", "predictions", "plot", "output", "format",
                             "zero_division", "pos_label", "full"):
             continue  # each checked with its own rules elsewhere
         flag = "-w1" if option.flags == ("-wi",) else option.flags[0]

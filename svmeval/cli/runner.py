@@ -20,6 +20,8 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
+from svmeval._version import __version__
+from svmeval.cli.options import asks_for
 from svmeval.errors import ArgumentError, DataFormatError, OptionError, ParameterError, SvmevalError
 from svmeval.io import output
 from svmeval.io.targets import remove_temporaries
@@ -66,6 +68,10 @@ def main(command: Command, argv: list[str] | None = None) -> int:
     """Run ``command`` on ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     argv = sys.argv[1:] if argv is None else argv
     try:
+        if asks_for(argv) == "--version":
+            line = f"{command.prog} {__version__}\n"
+            output.write_outputs([(output.resolve(output.STDOUT, "the version"), line)])
+            return 0
         try:
             options = command.parse(argv)
         except OptionError as exc:

@@ -192,8 +192,9 @@ def _reason(exc: BaseException) -> str:
 
 
 def check_workers(client, address: str = "", *, timeout: float = WORKER_TIMEOUT) -> dict:
-    """Wait for at least one worker and check that every worker runs this svmeval version;
-    returns worker address -> version. Raises :class:`ClusterError`."""
+    """Wait for at least one worker and check that every worker runs this build of svmeval:
+    the same version and the same sources (:func:`~svmeval._version.source_digest`);
+    returns worker address -> (version, digest). Raises :class:`ClusterError`."""
     where = address or _address_of(client)
     try:
         call(client.wait_for_workers, 1, timeout=timeout)
@@ -201,17 +202,25 @@ def check_workers(client, address: str = "", *, timeout: float = WORKER_TIMEOUT)
         raise ClusterError(f"no Dask worker joined the scheduler at {where} within "
                            f"{timeout:g} s") from None
     try:
-        versions = call(client.run, worker_version)
+        builds = call(client.run, worker_version)
     except Exception as exc:  # noqa: BLE001 - a worker without svmeval fails to unpickle
         raise ClusterError(f"the Dask workers at {where} cannot run svmeval "
                            f"({_reason(exc)}): install svmeval {__version__} on every worker"
                            ) from None
-    wrong = {w: v for w, v in versions.items() if v != __version__}
+    ours = worker_version()
+    # a worker of svmeval 0.1 answers its version alone
+    builds = {w: tuple(b) if isinstance(b, (tuple, list)) else (str(b), "unknown")
+              for w, b in builds.items()}
+    wrong = {w: b for w, b in builds.items() if b != ours}
     if wrong:
-        worker, version = sorted(wrong.items())[0]
-        raise ClusterError(f"the Dask worker {worker} at {where} runs svmeval {version}, "
-                           f"this is {__version__}: install the same version on every worker")
-    return versions
+        worker, (version, digest) = sorted(wrong.items())[0]
+        if version != ours[0]:
+            raise ClusterError(f"the Dask worker {worker} at {where} runs svmeval {version}, "
+                               f"this is {ours[0]}: install the same version on every worker")
+        raise ClusterError(f"the Dask worker {worker} at {where} runs another build of svmeval "
+                           f"{version} (sources {digest[:12]}, here {ours[1][:12]}): install "
+                           "the same build on every worker")
+    return builds
 
 
 def _address_of(client) -> str:
