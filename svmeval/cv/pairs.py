@@ -36,6 +36,9 @@ from svmeval.cv import _libsvm
 from svmeval.cv.folds import group_classes
 from svmeval.io import output
 
+#: train multiclass folds pair by pair (False: each fold whole, as one svm_train call)
+ENABLED = True
+
 
 class PairedFold:
     """Fold ``i`` of ``plan`` (a :class:`~svmeval.cv.plan.CVPlan`) as one task per pair."""

@@ -184,9 +184,12 @@ class CVPlan:
         """Fold ``i``'s tasks: the fold, or with three classes or more (C-SVC, nu-SVC, no
         ``-b 1``) its one-vs-one pairs (:mod:`svmeval.cv.pairs`)."""
         if self.classification and not self.probability and len(self.labels) > 2:
-            from svmeval.cv.pairs import PairedFold
+            from svmeval.cv import pairs
 
-            paired = PairedFold(self, i)
+            if not pairs.ENABLED:
+                size = len(self.folds.train(i))
+                return [Task(partial(self._fold, i), size, self.useful_threads(size))]
+            paired = pairs.PairedFold(self, i)
             if paired.n_classes > 2:
                 return paired.tasks()
         size = len(self.folds.perm) - len(self.folds.test(i))
