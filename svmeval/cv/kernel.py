@@ -267,7 +267,7 @@ _COLUMNS_FRACTION = 0.12
 
 def plan_sharing(n_rows: int, nonzeros: int, params: SvmParams, trainings_per_kernel: int,
                  n_folds: int, *, memory_mb: float = DEFAULT_MEMORY_MB,
-                 probability: bool = False) -> SharingPlan:
+                 probability: bool = False, n_features: int | None = None) -> SharingPlan:
     """Decide whether computing each kernel once pays for ``trainings_per_kernel`` trainings
     (cells x folds that share one kernel in a grid, repetitions x folds in a cross-validation)
     on ``n_rows`` rows with ``nonzeros`` stored features.
@@ -288,6 +288,9 @@ def plan_sharing(n_rows: int, nonzeros: int, params: SvmParams, trainings_per_ke
         return SharingPlan(False, f"the kernel needs {mb:.0f} MB, over the {memory_mb:g} MB budget",
                            mb)
     per_row = nonzeros / n_rows
+    if n_features and not lookup_pays(n_rows, per_row, n_features, params.kernel_type):
+        return SharingPlan(False, "on so few features a kernel value costs about as much as "
+                           "looking it up in a matrix this size", mb)
     eval_cost = _EVAL_BASE + _EVAL_PER_NONZERO * 2 * per_row
     n_train = n_rows * (n_folds - 1) / n_folds
     # LIBSVM's own kernel: each training computes some columns of its Q matrix, and each fold's
@@ -300,6 +303,31 @@ def plan_sharing(n_rows: int, nonzeros: int, params: SvmParams, trainings_per_ke
     if shared < own:
         return SharingPlan(True, f"estimated {own / shared:.1f}x fewer kernel operations", mb)
     return SharingPlan(False, "computing each kernel value stays as cheap as looking it up", mb)
+
+
+# A lookup in a shared matrix is two dependent loads (row j's serial number, then K(i, j)), a
+# cache miss each once the matrix outgrows the caches; a feature-space value is a merge of two
+# rows (a step per feature of a dense row, about two per stored feature of a sparse one) and,
+# for RBF and sigmoid, exp or tanh. Profiled on the default grid (two cores): on dense rows of
+# 4-13 features (svmguide1, breast-cancer_scale, an 8-feature 768-row set) the lookups saved
+# next to nothing, while the matrices cost their computation and fresh memory; on sparse rows
+# (a9a: 14 stored of 123, dna: 46 of 180) a lookup is 3-11x cheaper (measured per training).
+_LOOKUP_NS_L2, _LOOKUP_NS_CACHED, _LOOKUP_NS_MEMORY = 5.0, 20.0, 40.0
+_STEP_NS_DENSE, _STEP_NS_SPARSE, _TRANSCENDENTAL_NS = 1.5, 2.5, 15.0
+#: sharing needs a lookup at least this many times cheaper than a value
+_LOOKUP_GAIN = 2.0
+
+
+def lookup_pays(n_rows: int, per_row: float, n_features: int, kernel_type: int) -> bool:
+    """Whether a lookup in the shared matrix is clearly cheaper than a feature-space value."""
+    dense = per_row >= 0.5 * max(1, n_features)
+    steps = per_row * (1 if dense else 2)
+    value = 2.0 + steps * (_STEP_NS_DENSE if dense else _STEP_NS_SPARSE) \
+        + (_TRANSCENDENTAL_NS if kernel_type in (RBF, SIGMOID) else 0.0)
+    size = n_rows * (n_rows + 2) * NODE.itemsize
+    lookup = _LOOKUP_NS_L2 if size <= 2 * 2**20 else _LOOKUP_NS_CACHED if size <= 32 * 2**20 \
+        else _LOOKUP_NS_MEMORY
+    return value >= _LOOKUP_GAIN * lookup
 
 
 # OpenMP: LIBSVM computes each kernel column in an OpenMP loop that ends at a barrier. A second
