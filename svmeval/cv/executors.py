@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import queue
 import threading
+import time
 from typing import Callable, Iterator
 
 from svmeval.cv.plan import CVPlan, in_order
@@ -86,7 +87,8 @@ class LocalExecutor:
         finished: queue.SimpleQueue = queue.SimpleQueue()
         left = {unit: len(plan.tasks) for unit, plan in plans.items()}
         folds = [0, 0]  # folds completed, folds counted
-        runs = [_Counted(task, unit, left, finished, folds) for _, unit, task in tasks]
+        runs = [_Counted(task, unit, left, finished, folds, position)
+                for position, (_, unit, task) in enumerate(tasks)]
 
         def drain() -> None:
             while not finished.empty():
@@ -109,11 +111,14 @@ class LocalExecutor:
 class _Budget:
     """Bytes of shared kernel matrices alive at once: a kernel waits for room before it is
     computed. Tasks run kernel group by kernel group, so a kernel that waits waits for groups
-    whose tasks have all started: room is made."""
+    whose tasks have all started: room is made. A freed kernel's matrices are kept for the next
+    kernel of the same size (fresh memory costs the kernel a page fault per 4 KB, zeroed):
+    what is kept counts as free room and is dropped with the batch."""
 
     def __init__(self, nbytes: float):
         self.free, self.held = nbytes, 0
         self._room = threading.Condition()
+        self._spare: list = []
 
     def take(self, nbytes: int) -> None:
         from svmeval.cv.schedule import check_cancelled
@@ -125,11 +130,23 @@ class _Budget:
             self.free -= nbytes
             self.held += 1
 
-    def give(self, nbytes: int) -> None:
+    def give(self, nbytes: int, arrays=()) -> None:
         with self._room:
             self.free += nbytes
             self.held -= 1
+            self._spare.extend(a for a in arrays if a is not None)
             self._room.notify_all()
+
+    def array(self, size: int, dtype):
+        """A kept array of ``size`` elements of ``dtype`` (its contents stale), or a new one."""
+        import numpy as np
+
+        with self._room:
+            for k, a in enumerate(self._spare):
+                if a.size == size and a.dtype == dtype:
+                    return self._spare.pop(k)
+            self._spare.clear()  # another size: the room goes to the new array
+        return np.empty(size, dtype=dtype)
 
 
 def _releasing(group: list, kernel) -> list:
@@ -167,12 +184,35 @@ class _Task:
         return self.run(omp_threads)
 
 
-def _Counted(task, unit, left: dict, finished: queue.SimpleQueue, folds: list):
+#: while :func:`recording` is on, a list of what each local task did (a scheduler's replay)
+_RECORD: list = []
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[list]:
+    """Record every task local executors run: ``(position, seconds, omp_threads, size,
+    max_threads, folds completed)``, position being the task's place in its run's order
+    (``scripts/simulate_cores.py`` replays them on simulated cores)."""
+    record: list = []
+    _RECORD.append(record)
+    try:
+        yield record
+    finally:
+        _RECORD.remove(record)
+
+
+def _Counted(task, unit, left: dict, finished: queue.SimpleQueue, folds: list,
+             position: int = 0):
     """The task; the folds it completed are counted, and when it is the unit's last task to
     end, the unit goes on ``finished``."""
 
     def run(omp_threads):
+        start = time.perf_counter()
         done = task(omp_threads) or 0
+        if _RECORD:
+            _RECORD[-1].append((position, time.perf_counter() - start, omp_threads,
+                                getattr(task, "size", 0), getattr(task, "max_threads", 1),
+                                done))
         with _LOCK:
             folds[0] += done
             left[unit] -= 1

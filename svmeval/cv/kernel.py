@@ -126,9 +126,9 @@ class SharedKernel:
         if params.kernel_type == RBF:
             self._x_square = np.empty(n, dtype=np.float64)
             _x_square(x.ctypes.data, n, self._x_square.ctypes.data)
-        self._train = np.empty(n * (n + 2), dtype=NODE)
-        self._test = np.empty(n * (n + 2), dtype=NODE) if params.kernel_type == RBF \
-            else self._train
+        new = np.empty if self._budget is None else self._budget.array
+        self._train = new(n * (n + 2), NODE)
+        self._test = new(n * (n + 2), NODE) if params.kernel_type == RBF else self._train
         matrices = [self._train] + ([self._test] if params.kernel_type == RBF else [])
         self._blocks = [(m, rows) for rows in fill_ranges(n, FILL_PARTS) for m in matrices]
         self._blocks.reverse()  # popped from the end: the costliest (first rows) first
@@ -170,10 +170,10 @@ class SharedKernel:
     def release(self) -> None:
         """Free the matrices (every task that used them is done)."""
         with self._lock:
-            held = self._train is not None
+            arrays = (self._train,) + ((self._test,) if self._test is not self._train else ())
             self._train = self._test = self.problem = self.test_rows = None
-        if held and self._budget is not None:
-            self._budget.give(self.nbytes)
+        if arrays[0] is not None and self._budget is not None:
+            self._budget.give(self.nbytes, arrays)
 
     def _rows(self, nodes) -> np.ndarray:
         width = (self.n + 2) * NODE.itemsize
