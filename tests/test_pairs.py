@@ -166,3 +166,21 @@ def test_weight_of_a_missing_label_warns_once_per_fold_as_libsvm(capfd):
     theirs = capfd.readouterr().err
     line = "WARNING: class label 7 specified in weight is not found"
     assert ours.count(line) == theirs.count(line) == 5
+
+
+@pytest.mark.parametrize("options", ["-t 4", "-t 4 -s 1 -n 0.3"])
+def test_precomputed_multiclass_kernel(tmp_path, options):
+    """A precomputed kernel (``0:serial`` rows): each pair's sub-problem finds K(i, j) through
+    the serial numbers, as LIBSVM's multiclass loop does."""
+    ds = read_dataset(data_set("iris.scale"))
+    X = np.zeros((ds.n_samples, ds.n_features + 1))
+    for i in range(ds.n_samples):
+        a, b = ds.indptr[i], ds.indptr[i + 1]
+        X[i, ds.indices[a:b]] = ds.values[a:b]
+    K = X @ X.T
+    path = tmp_path / "kernel"
+    path.write_text("".join(f"{ds.y[i]:g} 0:{i + 1} "
+                            + " ".join(f"{j + 1}:{K[i, j]:.17g}" for j in range(len(K))) + "\n"
+                            for i in range(len(K))))
+    result = cross_validate(read_dataset(path), params_of(options), 5, jobs=2)
+    assert np.array_equal(result.y_pred, libsvm_cv(path, options, 5))
