@@ -51,6 +51,20 @@ def _pair_map(model_labels: np.ndarray, labels: np.ndarray):
 PREDICT_CHUNK_BYTES = 32 << 20
 
 
+class Task:
+    """One task of a plan: ``task(omp_threads)`` runs it and returns the folds it completed
+    (1, or 0 for a pair of a fold whose other pairs are still running); ``size``: its training
+    rows (the biggest start first); ``max_threads``: the OpenMP threads it can put to use."""
+
+    __slots__ = ("run", "size", "max_threads")
+
+    def __init__(self, run, size: int, max_threads: int):
+        self.run, self.size, self.max_threads = run, size, max_threads
+
+    def __call__(self, omp_threads: int) -> int:
+        return self.run(omp_threads)
+
+
 @dataclass(frozen=True, eq=False)
 class FoldOutput:
     """What one fold's model said about its test rows (``Folds.test(i)``, in that order):
@@ -96,16 +110,41 @@ class CVPlan:
                                     if self.keep_decision_values else None)
             self.scores = np.full((n, m), np.nan) if self.has_scores else None
             self.probabilities = np.zeros((n, m)) if self.probability else None
-        self.tasks = [partial(self._fold, i) for i in range(folds.n_folds)]
+        self.tasks = [task for i in range(folds.n_folds) for task in self._fold_tasks(i)]
 
-    def _fold(self, i: int, omp_threads: int) -> None:
+    def _fold_tasks(self, i: int) -> list:
+        """Fold ``i``'s tasks: the fold, or with three classes or more (C-SVC, nu-SVC, no
+        ``-b 1``) its one-vs-one pairs (:mod:`svmeval.cv.pairs`)."""
+        if self.classification and not self.probability and len(self.labels) > 2:
+            from svmeval.cv import pairs
+
+            if not pairs.ENABLED:
+                size = len(self.folds.train(i))
+                return [Task(partial(self._fold, i), size, self.useful_threads(size))]
+            paired = pairs.PairedFold(self, i)
+            if paired.n_classes > 2:
+                return paired.tasks()
+        size = len(self.folds.perm) - len(self.folds.test(i))
+        return [Task(partial(self._fold, i), size, self.useful_threads(size))]
+
+    def useful_threads(self, train_rows: int) -> int:
+        """The OpenMP threads a training on ``train_rows`` rows of this problem puts to use."""
+        from svmeval.cv.kernel import useful_threads
+        return useful_threads(self.problem, self.params, train_rows)
+
+    def _fold(self, i: int, omp_threads: int) -> int:
         self.store(i, self.fold_output(i, omp_threads))
+        return 1
 
     def fold_output(self, i: int, omp_threads: int = 1) -> FoldOutput:
         """Train fold ``i`` and predict its test rows (LIBSVM on ``omp_threads`` threads)."""
         _libsvm.set_omp_threads(omp_threads)
-        test = self.folds.test(i)
         model = _libsvm.Model(self.problem.subset(self.folds.train(i)), self.params)
+        return self.predict_fold(model, i, omp_threads)
+
+    def predict_fold(self, model, i: int, omp_threads: int) -> FoldOutput:
+        """Fold ``i``'s test rows as ``model`` (trained on its training rows) predicts them."""
+        test = self.folds.test(i)
         cols, signs = _pair_map(model.labels, self.labels) if self.classification else (None, None)
         t, m = len(test), len(self.labels)
         out = FoldOutput(

@@ -183,11 +183,14 @@ def _start(pool, tasks, next_task: int, started: dict, durations: list, token, *
         left = total - next_task
         # the cores shared by the tasks that will run side by side from now on
         share = max(1, cores // min(jobs, len(started) + left))
+        # a task may say how many OpenMP threads it can put to use (``max_threads``)
+        useful = getattr(tasks[next_task], "max_threads", None) or cores
+        share = min(share, useful)
         earlier = any(t < this_round for t in started.values())
         if earlier and hold_tail and left < jobs:
             # few left: wait for the running tasks if they end soon, then share every core
             # among the left ones
-            wide = max(1, cores // left)
+            wide = min(max(1, cores // left), useful)
             if wide > share and _ending_soon(started, durations, clock()):
                 break
         future = pool.submit(_bound(tasks[next_task], token), share)
