@@ -383,7 +383,7 @@ def _print_tables(rows) -> None:
         "   (CPU seconds of the CV call, every thread; sv CPU / W: the work svmeval adds)"
     print(chead)
     print("-" * len(chead))
-    for name, n, nfeat, res, same, load0, load1 in rows:
+    for name, _n, _nfeat, res, _same, _load0, _load1 in rows:
         w = res["lib-1t"].get("cpu", float("nan"))
         extra = f"   sv/W {res['sv']['cpu'] / w:.2f}" if "sv" in res and "cpu" in res["sv"] \
             else ""

@@ -55,7 +55,7 @@ def oracle_decision_values(path, options, result):
         model_labels = [float(v) for v in model.get_labels()]
         m = len(model_labels)
         column = {}
-        for p, (a, b) in enumerate((a, b) for a in range(m) for b in range(a + 1, m)):
+        for p, (a, b) in enumerate((u, v) for u in range(m) for v in range(u + 1, m)):
             column[(a, b)] = p
         for j in result.folds.test(i):
             xi, _ = libsvm_svm.gen_svm_nodearray(x[j])

@@ -148,7 +148,7 @@ class _Staged:
 
     def rename(self) -> None:
         if self.target.kind == "file":
-            renamed_temp(self.tmp, self.target.real)
+            renamed_temp(_known(self.tmp), _known(self.target.real))
             self.tmp = None
 
     def discard(self) -> None:

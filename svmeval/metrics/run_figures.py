@@ -79,14 +79,14 @@ def regression_figures(report: RegressionReport) -> dict:
 
 def multilabel_figures(report: MultilabelReport, lrap: float | None) -> dict:
     """The registry's multi-label figures, in registry order (LRAP only with scores)."""
-    values = {"samples_f1": report.averages["samples"].f1,
+    values: dict[str, float | None] = {"samples_f1": report.averages["samples"].f1,
               "macro_f1": report.averages["macro"].f1,
               "micro_f1": report.averages["micro"].f1,
               "subset_accuracy": report.subset_accuracy,
               "hamming_loss": report.hamming_loss,
               "lrap": lrap}
-    return {name: float(values[name]) for name in figure_names("multilabel")
-            if values.get(name) is not None}
+    return {name: float(value) for name in figure_names("multilabel")
+            if (value := values.get(name)) is not None}
 
 
 def fold_counts(y_true, y_pred, fold, n_folds: int, labels: np.ndarray) -> np.ndarray:
