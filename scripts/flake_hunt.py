@@ -15,8 +15,8 @@ Each round is one ``python -m pytest`` of the selected tests in a fresh process 
 fixtures, a Dask cluster included, start anew). With ``--busy N``, N processes spin
 (``python -c 'while 1: pass'``) for the whole hunt. Prints one line per round (result, time,
 the 1-minute load average before and after), then the rounds passed, the longest run of passes
-in a row, and each test that failed with how often; the output of every failed round is kept in
-the log directory. Exit status 1 when any round failed. A flake is fixed at its root (a race in
+in a row, each test that failed and each reason a test was skipped, with how often; the output
+of every failed round is kept in the log directory. Exit status 1 when any round failed. A flake is fixed at its root (a race in
 svmeval or in the test), never by a retry or a longer delay.
 """
 
@@ -69,6 +69,15 @@ def failed_ids(output: str) -> list[str]:
     return re.findall(r"^(?:FAILED|ERROR) (\S+)", output, re.MULTILINE)
 
 
+def skip_reasons(output: str) -> list[str]:
+    """Why tests were skipped ("SKIPPED [n] file:line: reason" of the short summary), one entry
+    a test: a test that skips when a race went the other way did not test anything."""
+    reasons = []
+    for count, where in re.findall(r"^SKIPPED \[(\d+)\] (.*)$", output, re.MULTILINE):
+        reasons += [where] * int(count)
+    return reasons
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=30, help="pytest runs, one after another")
@@ -92,6 +101,7 @@ def main() -> int:
           flush=True)
     busy = [subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(opts.busy)]
     failures: collections.Counter = collections.Counter()
+    skips: collections.Counter = collections.Counter()
     passed = streak = best = 0
     loads: list[float] = []
     try:
@@ -103,6 +113,7 @@ def main() -> int:
             after = os.getloadavg()[0]
             loads += [before, after]
             output = done.stdout + done.stderr
+            skips.update(skip_reasons(output))
             summary = (output.strip().splitlines() or ["(no output)"])[-1]
             if done.returncode == 0:
                 passed += 1
@@ -124,6 +135,8 @@ def main() -> int:
           f"max {loads[-1]:.2f} ({os.cpu_count()} cores)")
     for test, count in failures.most_common():
         print(f"failed {count}x: {test}")
+    for reason, count in skips.most_common():
+        print(f"skipped {count}x: {reason}")
     return 0 if passed == opts.rounds else 1
 
 

@@ -7,6 +7,13 @@ and line, before the parsed arrays outgrow the memory the process may still use
 (:func:`memory_available`: the system's available memory, and the address-space limit less
 what the process already maps). A decompression bomb of short valid lines is then one line, not
 a MemoryError.
+
+Ctrl-C while the reader waits for a pipe: the blocking ``read()`` is CPython's (``FileIO``). A
+signal that comes while it is blocked ends it at once (EINTR: CPython runs the signal handlers
+and raises their KeyboardInterrupt, PEP 475); one that comes in the instant before it blocks is
+acted on when it returns. Either way the command reports nothing but the interrupt (the end of
+the input is never taken for data). The C parser never reads or waits: it parses the bytes it
+is handed, a chunk at a time.
 """
 
 from __future__ import annotations
