@@ -8,6 +8,7 @@ How to run (from the project root, after ``make test`` or ``pip install -e '.[te
     .venv/bin/python scripts/bench_cv.py --sets a9a,dna
     make bench                                      # the full run
     .venv/bin/python scripts/bench_cv.py --classes  # k = 100, 300, 1000 classes (bench_classes)
+    .venv/bin/python scripts/bench_cv.py --baseline ../base --skip sv-pw,skl   # before/after
 
 Data: the public LIBSVM sets in ``../shared/data`` (a9a and ijcnn1.t are cut to their first rows,
 ijcnn1.t.bz2 is decompressed, into a temporary directory). Every contender runs 5-fold
@@ -21,6 +22,8 @@ cross-validation with svm-train's defaults (C-SVC, RBF, C=1, gamma=1/num_feature
 * ``sv``      the same with the default jobs (the cores);
 * ``sv-pw``   ``sv`` with ``OMP_WAIT_POLICY=passive`` (OpenMP threads sleep at barriers at once)
   instead of svmeval's default short spin (``GOMP_SPINCOUNT=10000``);
+* ``sv-old``  ``sv`` from another svmeval tree (``--baseline DIR``, its C extensions built in
+  place): a change measured before and after in one run;
 * ``skl``     scikit-learn's ``cross_val_predict(SVC(C=1, gamma=1/num_features, kernel='rbf',
   cache_size=100, tol=1e-3, shrinking=True), X, y, cv=5, n_jobs=2)`` on the CSR matrix of
   ``load_svmlight_file`` (its folds are StratifiedKFold's, not LIBSVM's).
@@ -70,7 +73,10 @@ SETS = {
     "dna": ("dna.scale", None, None),
 }
 QUICK_SETS = ("a9a", "ijcnn1", "dna")
-CONTENDERS = ("lib-1t", "lib", "sv-j1", "sv", "sv-pw", "skl")
+CONTENDERS = ("lib-1t", "lib", "sv-j1", "sv", "sv-pw", "skl", "sv-old")
+ALL_CONTENDERS = CONTENDERS
+CONTENDERS = list(CONTENDERS)  # those this run measures (--skip, --baseline)
+BASELINE = [""]  # --baseline's tree
 #: a contender is stopped after max(TIMEOUT_MIN, TIMEOUT_W * W) seconds (W: lib-1t's time)
 TIMEOUT_MIN, TIMEOUT_W = 30.0, 6.0
 
@@ -107,22 +113,32 @@ def libsvm_cv(path: str, options: str) -> tuple:
     return seconds, np.ctypeslib.as_array(kept["target"]).copy()
 
 
+def libsvm_cv_one_thread(path: str) -> tuple:
+    """:func:`libsvm_cv` with svm-train's defaults and -v 5 on one OpenMP thread, in this
+    process (W: the single-thread work)."""
+    from svmeval.cv import _libsvm
+    _libsvm.set_omp_threads(1)
+    return libsvm_cv(path, "-q -v 5")
+
+
 def child(kind: str, path: str, out: str, n_features: int) -> None:
     if kind == "svmeval":
         jobs = int(os.environ["BENCH_JOBS"]) or None
-        sys.path.insert(0, str(ROOT))
+        sys.path.insert(0, os.environ.get("BENCH_ROOT") or str(ROOT))
         import numpy as np
         from svmeval.io.data import read_dataset
         from svmeval.cv.engine import cross_validate
         from svmeval.params import SvmParams
         ds = read_dataset(path)
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         result = cross_validate(ds, SvmParams(), 5, jobs=jobs)
-        seconds = time.perf_counter() - t
+        seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
         np.save(out, result.y_pred)
     elif kind == "libsvm":
         import numpy as np
+        cpu = time.process_time()
         seconds, target = libsvm_cv(path, "-q -v 5")
+        cpu = time.process_time() - cpu
         np.save(out, target)
     elif kind == "sklearn":
         import numpy as np
@@ -132,7 +148,7 @@ def child(kind: str, path: str, out: str, n_features: int) -> None:
         X, y = load_svmlight_file(path, n_features=n_features)
         svc = SVC(C=1, gamma=1.0 / n_features, kernel="rbf", cache_size=100, tol=1e-3,
                   shrinking=True)
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), float("nan")  # its work is in worker processes
         pred = cross_val_predict(svc, X, y, cv=5, n_jobs=2)
         seconds = time.perf_counter() - t
         np.save(out, pred)
@@ -140,7 +156,7 @@ def child(kind: str, path: str, out: str, n_features: int) -> None:
         raise SystemExit(f"unknown child {kind}")
     with open("/proc/self/status") as f:  # this process's own peak, not its parent's at fork
         hwm = next((int(line.split()[1]) for line in f if line.startswith("VmHWM:")), 0)
-    print(json.dumps({"seconds": seconds, "hwm_kb": hwm}))
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "hwm_kb": hwm}))
 
 
 # --- the parent: data, processes, memory, table ----------------------------------------------
@@ -193,7 +209,8 @@ def run_child(kind: str, path: Path, out: Path, n_features: int, env_extra: dict
               sample_tree: bool, timeout: float) -> dict | None:
     """Run one contender; None when it took longer than ``timeout`` seconds (then killed)."""
     env = dict(os.environ)
-    for var in ("OMP_NUM_THREADS", "OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "BENCH_JOBS"):
+    for var in ("OMP_NUM_THREADS", "OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "BENCH_JOBS",
+                "BENCH_ROOT"):
         env.pop(var, None)
     env.update(env_extra)
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", kind, str(path), str(out),
@@ -225,7 +242,7 @@ def run_child(kind: str, path: Path, out: Path, n_features: int, env_extra: dict
         raise SystemExit(f"{kind} on {path.name} failed with exit status {proc.returncode}")
     report = json.loads(stdout.strip().splitlines()[-1])
     own_mb = report["hwm_kb"] / 1024
-    return {"seconds": report["seconds"], "wall": wall, "own": own_mb,
+    return {"seconds": report["seconds"], "cpu": report["cpu"], "wall": wall, "own": own_mb,
             "tree": max(peak[0] / 1024, own_mb)}
 
 
@@ -237,6 +254,7 @@ def contender(name: str) -> tuple[str, dict, bool]:
         "sv-j1": ("svmeval", {"BENCH_JOBS": "1"}, False),
         "sv": ("svmeval", {"BENCH_JOBS": "0"}, False),
         "sv-pw": ("svmeval", {"BENCH_JOBS": "0", "OMP_WAIT_POLICY": "passive"}, False),
+        "sv-old": ("svmeval", {"BENCH_JOBS": "0", "BENCH_ROOT": BASELINE[0]}, False),
         "skl": ("sklearn", {}, True),
     }[name]
 
@@ -247,6 +265,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sets", help="comma-separated subset of " + ",".join(SETS))
     ap.add_argument("--classes", nargs="?", const="100,300,1000", metavar="K[,K...]",
                     help="many classes against svm-train instead (default 100,300,1000)")
+    ap.add_argument("--baseline", metavar="DIR",
+                    help="another svmeval tree, run as the sv-old contender")
+    ap.add_argument("--skip", default="", metavar="NAMES",
+                    help="contenders to leave out, e.g. sv-pw,skl (W = lib-1t always runs)")
     ap.add_argument("--child", nargs=4, metavar=("KIND", "FILE", "OUT", "NFEAT"),
                     help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -264,6 +286,11 @@ def main(argv: list[str] | None = None) -> int:
     import sklearn
     from libsvm import svm as _svm_module  # noqa: F401  (fails early if absent)
 
+    BASELINE[0] = str(Path(args.baseline).resolve()) if args.baseline else ""
+    skip = set(args.skip.split(",")) - {"", "lib-1t"}
+    if not args.baseline:
+        skip.add("sv-old")
+    CONTENDERS[:] = [c for c in ALL_CONTENDERS if c not in skip]
     names = args.sets.split(",") if args.sets else list(QUICK_SETS if args.quick else SETS)
     for n in names:
         if n not in SETS:
@@ -295,13 +322,13 @@ def main(argv: list[str] | None = None) -> int:
                 if c == "lib-1t":
                     timeout = max(TIMEOUT_MIN, TIMEOUT_W * res[c]["seconds"])
                 preds[c] = np.load(out)
-                print(f"  {name:9s} {c:7s} {res[c]['seconds']:8.2f} s  "
+                print(f"  {name:9s} {c:7s} {res[c]['seconds']:8.2f} s  {res[c]['cpu']:.2f} s CPU "
                       f"(process {res[c]['wall']:.2f} s, {res[c]['tree']:.0f} MB)",
                       file=sys.stderr, flush=True)
             load1 = os.getloadavg()[0]
             ref = preds["lib-1t"]  # svm_cross_validation's targets (threads change nothing)
             same = all(np.array_equal(preds[c], ref)
-                       for c in ("lib", "sv-j1", "sv", "sv-pw") if c in preds)
+                       for c in ("lib", "sv-j1", "sv", "sv-pw", "sv-old") if c in preds)
             same &= "sv" in preds or "sv-pw" in preds
             all_same &= same
             rows_out.append((name, n, nfeat, res, same, load0, load1))
@@ -321,10 +348,19 @@ def _version(dist: str) -> str:
         return "?"
 
 
+#: the ratios printed, (label, numerator, denominator, denominator's scale), where both ran
+RATIOS = (("sv/lib", "sv", "lib", 1.0), ("sv/(W/2)", "sv", "lib-1t", 0.5),
+          ("old/lib", "sv-old", "lib", 1.0), ("old/(W/2)", "sv-old", "lib-1t", 0.5),
+          ("sv/skl", "sv", "skl", 1.0), ("svj1/lib", "sv-j1", "lib", 1.0),
+          ("pw/(W/2)", "sv-pw", "lib-1t", 0.5))
+TARGETS = {"sv/lib": "<=0.90", "sv/(W/2)": "<=1.10"}
+
+
 def _print_tables(rows) -> None:
-    head = (f"{'set':9s} {'rows':>6s} {'feat':>4s} | {'W lib-1t':>8s} {'lib':>7s} {'sv-j1':>7s} "
-            f"{'sv':>7s} {'sv-pw':>7s} {'skl':>7s} | {'sv/lib':>6s} {'sv/(W/2)':>8s} "
-            f"{'sv/skl':>6s} {'svj1/lib':>8s} {'pw/(W/2)':>8s} | {'same':4s} {'load':>9s}")
+    ratios = [r for r in RATIOS if r[1] in CONTENDERS and r[2] in CONTENDERS]
+    head = (f"{'set':9s} {'rows':>6s} {'feat':>4s} | "
+            + " ".join(f"{'W lib-1t' if c == 'lib-1t' else c:>8s}" for c in CONTENDERS) + " | "
+            + " ".join(f"{r[0]:>9s}" for r in ratios) + f" | {'same':4s} {'load':>9s}")
     print()
     print(head)
     print("-" * len(head))
@@ -332,26 +368,38 @@ def _print_tables(rows) -> None:
     for name, n, nfeat, res, same, load0, load1 in rows:
         for c in CONTENDERS:
             sums[c] += res[c]["seconds"]
-        print(_row(name, str(n), str(nfeat), res) + f" | {'yes' if same else 'NO':4s} "
+        print(_row(name, str(n), str(nfeat), res, ratios) + f" | {'yes' if same else 'NO':4s} "
               f"{load0:4.1f}>{load1:<4.1f}")
     if len(rows) > 1:
         print("-" * len(head))
         timed_out = {c for _, _, _, res, *_ in rows for c in CONTENDERS if res[c].get("timeout")}
         print(_row("all", "", "", {c: {"seconds": sums[c], "timeout": c in timed_out}
-                                   for c in CONTENDERS}) + " |")
-    print("targets:" + " " * 68 + "<=1.00   <=1.15 <=0.85")
+                                   for c in CONTENDERS}, ratios) + " |")
+    print("targets: " + ", ".join(f"{k} {v}" for k, v in TARGETS.items()))
     print("(>N: stopped after N s; a ratio with > or < is a bound; load: 1-min load average "
           "before>after the set)")
     print()
-    mhead = f"{'peak MB':9s} | " + " ".join(f"{c:>7s}" for c in CONTENDERS) + "   (skl: all processes)"
+    chead = f"{'CPU s':9s} | " + " ".join(f"{c:>8s}" for c in CONTENDERS) + \
+        "   (CPU seconds of the CV call, every thread; sv CPU / W: the work svmeval adds)"
+    print(chead)
+    print("-" * len(chead))
+    for name, _n, _nfeat, res, _same, _load0, _load1 in rows:
+        w = res["lib-1t"].get("cpu", float("nan"))
+        extra = f"   sv/W {res['sv']['cpu'] / w:.2f}" if "sv" in res and "cpu" in res["sv"] \
+            else ""
+        print(f"{name:9s} | " + " ".join(f"{res[c].get('cpu', float('nan')):8.2f}"
+                                         for c in CONTENDERS) + extra)
+    print()
+    mhead = f"{'peak MB':9s} | " + " ".join(f"{c:>8s}" for c in CONTENDERS) + \
+        "   (skl: all processes)"
     print(mhead)
     print("-" * len(mhead))
-    for name, n, nfeat, res, same, load0, load1 in rows:
-        print(f"{name:9s} | " + " ".join(f"{res[c]['tree']:7.0f}" for c in CONTENDERS))
+    for name, _n, _nfeat, res, _same, _load0, _load1 in rows:
+        print(f"{name:9s} | " + " ".join(f"{res[c]['tree']:8.0f}" for c in CONTENDERS))
     print()
 
 
-def _row(name: str, n: str, nfeat: str, res: dict) -> str:
+def _row(name: str, n: str, nfeat: str, res: dict, ratios) -> str:
     t = {c: res[c]["seconds"] for c in CONTENDERS}
     late = {c for c in CONTENDERS if res[c].get("timeout")}
 
@@ -362,11 +410,8 @@ def _row(name: str, n: str, nfeat: str, res: dict) -> str:
         mark = "?" if a in late and b in late else ">" if a in late else "<" if b in late else ""
         return f"{mark}{t[a] / (t[b] * scale):.2f}"
 
-    return (f"{name:9s} {n:>6s} {nfeat:>4s} | {sec('lib-1t'):>8s} {sec('lib'):>7s} "
-            f"{sec('sv-j1'):>7s} {sec('sv'):>7s} {sec('sv-pw'):>7s} {sec('skl'):>7s} | "
-            f"{ratio('sv', 'lib'):>6s} {ratio('sv', 'lib-1t', 0.5):>8s} "
-            f"{ratio('sv', 'skl'):>6s} {ratio('sv-j1', 'lib'):>8s} "
-            f"{ratio('sv-pw', 'lib-1t', 0.5):>8s}")
+    return (f"{name:9s} {n:>6s} {nfeat:>4s} | " + " ".join(f"{sec(c):>8s}" for c in CONTENDERS)
+            + " | " + " ".join(f"{ratio(a, b, k):>9s}" for _, a, b, k in ratios))
 
 
 if __name__ == "__main__":

@@ -1,32 +1,36 @@
 #!/usr/bin/env python3
-"""Benchmark svmeval-grid against grid.py's way and scikit-learn's GridSearchCV (issue 11).
+"""Benchmark svmeval-grid against grid.py's way and scikit-learn's GridSearchCV.
 
 How to run (from the project root, after ``make test``)::
 
-    .venv/bin/python scripts/bench_grid.py                    # default grid, four sets
+    .venv/bin/python scripts/bench_grid.py                    # default grid, five sets
+    .venv/bin/python scripts/bench_grid.py --rounds 3 --baseline ../base   # before/after
     .venv/bin/python scripts/bench_grid.py --sets heart_scale,dna.scale --log2c -5,15,4
 
-Data: ``../shared/data`` (a9a cut to its first 2,000 rows). Every contender runs the same grid
-(grid.py's default: log2c -5,15,2 x log2g 3,-15,-2, 110 cells), 5-fold CV, C-SVC, RBF, in one
-run, one contender after another:
+Data: ``../shared/data`` (a9a cut to its first 2,000 rows; ``diabetes_scale``, LIBSVM's
+768-row 8-feature set, where it is there, else ``breast-cancer_scale``, 683 rows of 10 dense
+features, stands in for it). Every contender runs the same grid (grid.py's default: log2c
+-5,15,2 x log2g 3,-15,-2, 110 cells), 5-fold CV, C-SVC, RBF, each in its own process, the
+contenders one after another and in turn (``--rounds``: the order alternates each round):
 
 * ``grid.py``  grid.py's way: a process pool with one worker per core, each cell one fresh
   ``svm_train(y, x, '-q -v 5 -c C -g G')`` from libsvm-official after ``srand(1)`` on one
   OpenMP thread (what one svm-train process per cell computes, svm-train as LIBSVM's Makefile
   builds it; its rate rounded as svm-train prints it);
+* ``svmeval``  ``svmeval.grid_search`` with its defaults (this tree);
+* ``before``   the same from another tree (``--baseline DIR``, its C extensions built in
+  place), to measure a change before and after in one run;
 * ``skl``      ``GridSearchCV(SVC(), {C, gamma}, cv=5, n_jobs=cores)`` (StratifiedKFold folds:
-  its accuracies are not LIBSVM's);
-* ``svmeval``  ``svmeval.grid_search`` with its defaults (the shared kernel where its cost
-  model says it pays).
+  its accuracies are not LIBSVM's; ``--skl`` adds it).
 
-Times are wall-clock seconds of the search (data read once per contender and left out). The
-table gives the ratios svmeval/grid.py and svmeval/skl and whether every cell's accuracy equals
-grid.py's way (``identical``).
+Times: wall-clock seconds of the search and its CPU seconds (every thread and worker process
+of it), data read once per contender and left out; the median over the rounds. The table gives
+svmeval / grid.py (wall and CPU), before / grid.py, whether every cell's accuracy equals
+grid.py's way (``identical``), and the 1-minute load average before and after each set.
 
 ``--dask ADDRESS`` (e.g. ``local:2``) instead compares svmeval-grid on the local threads with the
-same search through that Dask cluster (issue 12's overhead): the search alone, and with the
-cluster's start and close (a local cluster) included; ``identical``: every cell's value and the
-best cell equal.
+same search through that Dask cluster: the search alone, and with the cluster's start and close
+(a local cluster) included; ``identical``: every cell's value and the best cell equal.
 """
 
 from __future__ import annotations
@@ -44,7 +48,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
-SETS = {"heart_scale": None, "svmguide1": None, "dna.scale": None, "a9a": 2000}
+SETS = {"diabetes_scale": None, "heart_scale": None, "svmguide1": None, "dna.scale": None,
+        "a9a": 2000}
+#: a set absent from ../shared/data -> the one that stands in for it
+STAND_INS = {"diabetes_scale": "breast-cancer_scale"}
 
 
 def parse_range(text):
@@ -139,6 +146,8 @@ def bench_dask(args, sets, log2c, log2g):
 
 
 def _data(name, tmp):
+    if not (DATA / name).exists() and name in STAND_INS:
+        name = STAND_INS[name]
     src = DATA / name
     path = str(src)
     if SETS.get(name):
@@ -149,45 +158,112 @@ def _data(name, tmp):
     return path
 
 
+def _child(kind, path, log2c, log2g, cores):
+    """One contender, in this (fresh) process: JSON with its wall and CPU seconds and values."""
+    import json
+    import resource
+
+    def cpu():
+        return sum(getattr(resource.getrusage(who), f) for who in
+                   (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+                   for f in ("ru_utime", "ru_stime"))
+
+    from svmeval.workflows.grid_rules import job_order
+    cells = [(c.log2c, c.log2g) for c in job_order(log2c, log2g)]
+    if kind == "grid.py":
+        _cell((path, 1.0, 1.0))  # the parent's bindings loaded, as the workers' will be
+        c0 = cpu()
+        seconds, rates = grid_py_way(path, cells, cores)
+        values = dict(zip(cells, rates))
+    elif kind == "skl":
+        c0 = cpu()
+        seconds = sklearn_way(path, sorted({c for c, _ in cells}), sorted({g for _, g in cells}),
+                              cores)
+        values = {}
+    else:
+        from svmeval.io.data import read_dataset
+        read_dataset(path)
+        c0 = cpu()
+        seconds, values = svmeval_way(path, log2c, log2g)
+    print(json.dumps({"seconds": seconds, "cpu": cpu() - c0,
+                      "values": [[c, g, values.get((c, g))] for c, g in cells]}))
+
+
+def _run(kind, path, args, baseline):
+    import json
+    import subprocess
+    env = dict(os.environ)
+    if kind == "before":
+        env["PYTHONPATH"] = os.pathsep.join([str(Path(baseline).resolve())]
+                                            + env.get("PYTHONPATH", "").split(os.pathsep))
+    done = subprocess.run([sys.executable, __file__, "--child", kind, path,
+                           f"--log2c={args.log2c}", f"--log2g={args.log2g}",
+                           f"--cores={args.cores}"],
+                          env=env, capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"{kind} on {path} failed:\n{done.stderr}")
+    out = json.loads(done.stdout.splitlines()[-1])
+    out["values"] = {(c, g): v for c, g, v in out["values"]}
+    return out
+
+
+def _median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2] if len(xs) % 2 else (xs[len(xs) // 2 - 1] + xs[len(xs) // 2]) / 2
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--log2c", default="-5,15,2")
     ap.add_argument("--log2g", default="3,-15,-2")
     ap.add_argument("--cores", type=int, default=len(os.sched_getaffinity(0)))
-    ap.add_argument("--skip", default="", help="contenders to leave out: grid.py,skl")
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--baseline", metavar="DIR", help="another svmeval tree: the 'before' column")
+    ap.add_argument("--skl", action="store_true", help="add scikit-learn's GridSearchCV")
     ap.add_argument("--dask", metavar="ADDRESS",
                     help="compare local threads with a Dask cluster (local:2, tcp://...)")
+    ap.add_argument("--child", nargs=2, metavar=("KIND", "FILE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
-    from svmeval.workflows.grid_rules import job_order
     log2c, log2g = parse_range(args.log2c), parse_range(args.log2g)
+    if args.child:
+        return _child(args.child[0], args.child[1], log2c, log2g, args.cores)
     if args.dask:
         return bench_dask(args, args.sets.split(","), log2c, log2g)
-    cells = [(c.log2c, c.log2g) for c in job_order(log2c, log2g)]
-    cs = sorted({c for c, _ in cells})
-    gs = sorted({g for _, g in cells})
-    skip = set(args.skip.split(",")) - {""}
+    kinds = ["grid.py", "svmeval"] + (["before"] if args.baseline else []) \
+        + (["skl"] if args.skl else [])
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.sets.split(","):
             path = _data(name, tmp)
             load = os.getloadavg()[0]
-            t_sv, values = svmeval_way(path, log2c, log2g)
-            t_grid, rates = (grid_py_way(path, cells, args.cores) if "grid.py" not in skip
-                             else (float("nan"), None))
-            t_skl = sklearn_way(path, cs, gs, args.cores) if "skl" not in skip else float("nan")
-            same = "-" if rates is None else (
-                "yes" if all(values[cell] == rate for cell, rate in zip(cells, rates)) else "NO")
-            rows.append((name, len(cells), t_grid, t_skl, t_sv, same, load, os.getloadavg()[0]))
-            print(f"{name}: grid.py {t_grid:.1f}s  skl {t_skl:.1f}s  svmeval {t_sv:.1f}s  "
-                  f"identical {same}", file=sys.stderr, flush=True)
-    print(f"{args.cores} cores; grid log2c {args.log2c} x log2g {args.log2g}; 5-fold; seconds")
-    print("| set | cells | grid.py's way | scikit-learn | svmeval-grid | svmeval/grid.py | "
-          "svmeval/skl | identical | load before/after |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for name, n, tg, ts, tv, same, l0, l1 in rows:
-        print(f"| {name} | {n} | {tg:.1f} | {ts:.1f} | {tv:.1f} | {tv / tg:.2f} | {tv / ts:.2f} "
-              f"| {same} | {l0:.1f} / {l1:.1f} |")
+            runs = {k: [] for k in kinds}
+            for r in range(args.rounds):
+                for kind in (kinds if r % 2 == 0 else kinds[::-1]):
+                    runs[kind].append(_run(kind, path, args, args.baseline))
+                    print(f"{os.path.basename(path)} round {r + 1} {kind}: "
+                          f"{runs[kind][-1]['seconds']:.1f} s, {runs[kind][-1]['cpu']:.1f} s CPU"
+                          f" (load {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
+            ref = runs["grid.py"][0]["values"]
+            same = all(run["values"] == ref for k in kinds if k in ("svmeval", "before")
+                       for run in runs[k])
+            med = {k: (_median([x["seconds"] for x in runs[k]]),
+                       _median([x["cpu"] for x in runs[k]])) for k in kinds}
+            rows.append((os.path.basename(path), med, same, load, os.getloadavg()[0]))
+    print(f"{args.cores} cores; grid log2c {args.log2c} x log2g {args.log2g}; 5-fold; "
+          f"median of {args.rounds} round(s); seconds (wall / CPU)")
+    head = "| set | " + " | ".join(kinds) + " | svmeval/grid.py wall | CPU |"
+    if "before" in kinds:
+        head += " before/grid.py wall | CPU |"
+    print(head + " identical | load before/after |")
+    print("|---" * (head.count("|") + 1) + "|")
+    for name, med, same, l0, l1 in rows:
+        g = med["grid.py"]
+        line = f"| {name} | " + " | ".join(f"{med[k][0]:.1f} / {med[k][1]:.1f}" for k in kinds)
+        line += f" | {med['svmeval'][0] / g[0]:.2f} | {med['svmeval'][1] / g[1]:.2f} |"
+        if "before" in kinds:
+            line += f" {med['before'][0] / g[0]:.2f} | {med['before'][1] / g[1]:.2f} |"
+        print(line + f" {'yes' if same else 'NO'} | {l0:.1f} / {l1:.1f} |")
 
 
 if __name__ == "__main__":

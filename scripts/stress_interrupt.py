@@ -66,6 +66,10 @@ def startup_only(stderr: str, script: str) -> bool:
     if stderr.startswith(("Fatal Python error: init_", "Could not import runpy module")):
         return True
     frames = re.findall(r'File "([^"]+)"', stderr)
+    if stderr.startswith("Exception ignored in: <function _get_module_lock.<locals>.cb"):
+        # dropped by Python's import machinery before svmeval's handler: the run went on
+        head = stderr.split("KeyboardInterrupt", 1)[0]
+        return all(f.startswith("<frozen ") for f in re.findall(r'File "([^"]+)"', head))
     return (stderr.startswith("Traceback") and stderr.rstrip().endswith("KeyboardInterrupt")
             and bool(frames) and all(f.startswith("<frozen ") or f == script for f in frames))
 

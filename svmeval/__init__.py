@@ -1,61 +1,80 @@
-"""svmeval: LIBSVM cross-validation with precision, recall, F1 and more.
+"""svmeval: LIBSVM cross-validation with precision, recall, F1 and every figure beyond accuracy.
 
-From Python::
+One convention everywhere: every run takes ``data`` (a :class:`Dataset` or a LIBSVM-format
+file name) first, then its configuration(s) (:class:`SvmParams` or svm-train's options such as
+``"-c 8 -g 0.05"``), then ``folds``; everything else is a keyword with the same name and
+default wherever it appears (``seed``, ``repeat``, ``criterion``, ``confidence_level``,
+``pos_label``, ``zero_division``, ``jobs``, ``client``, ``progress``).
 
-    from svmeval import read_dataset, cross_validate, SvmParams, summarize, render
-    ds = read_dataset("data/breast_cancer.scale")
-    result = cross_validate(ds, SvmParams(C=2), 5, seed=1)   # = svm-train -c 2 -v 5
-    summary = summarize(result)
-    summary.figures["mcc"], render(summary, format="json"), summary.to_frame()
+>>> from svmeval import cross_validate, summarize, render
+>>> result = cross_validate("data/breast_cancer.scale", "-c 2", folds=5)  # svm-train -c 2 -v 5
+>>> summary = summarize(result)
+>>> round(summary.figures["mcc"], 4)
+0.933
 
-The public API: :func:`cross_validate`, :func:`grid_search` and :func:`compare` run; their
-results (:class:`CVResult`, :class:`GridResult`, :class:`Comparison`) and :func:`summarize`'s
-:class:`Summary` are rendered by :func:`render` and give ``to_dict()`` and ``to_frame()``.
-The metrics in :mod:`svmeval.metrics` work on any ``y_true, y_pred`` (or scores).
+Runs: :func:`cross_validate`, :func:`cross_validate_multilabel`, :func:`grid_search`,
+:func:`nested_cv`, :func:`compare`, :func:`benchmark`, :func:`mcnemar_files`,
+:func:`train_and_save`. Figures: :func:`summarize`, :func:`summarize_predictions`. Reports:
+:func:`render` (text, JSON, CSV; Markdown and LaTeX for a benchmark); pictures: :func:`plot`. Every result gives
+``to_dict()`` and ``to_frame()`` (also :func:`to_dict`, :func:`to_frame`). Every error svmeval
+raises is a :class:`SvmevalError`. The metrics on any ``y_true, y_pred`` are in
+:mod:`svmeval.metrics`, the statistical tests in :mod:`svmeval.stats`.
 
-``import svmeval`` loads neither LIBSVM nor numpy: each name below is imported from its module the
-first time it is used, so ``import svmeval.metrics`` costs only numpy and the metrics.
+``import svmeval`` loads neither numpy nor LIBSVM: each name is imported from its module the
+first time it is used.
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 
 from svmeval import _version
 
 __version__ = _version.__version__
 
-#: public name -> the module that defines it (imported on first use, so that the command's
+#: public name -> the module that defines it (imported on first use, so that the commands'
 #: entry point, svmeval._entry, is in place before anything heavy is imported)
 _LAZY = {
-    "CVResult": "svmeval.cv",
-    "MultilabelCVResult": "svmeval.cv",
-    "cross_validate": "svmeval.cv",
-    "train_and_save": "svmeval.cv",
-    "Dataset": "svmeval.io",
-    "read_dataset": "svmeval.io",
-    "DataFormatError": "svmeval.errors",
-    "OptionError": "svmeval.errors",
-    "ParameterError": "svmeval.errors",
-    "SvmevalError": "svmeval.errors",
+    # data and configurations
+    "Dataset": "svmeval.io.data",
+    "read_dataset": "svmeval.io.data",
     "SvmParams": "svmeval.params",
-    "Summary": "svmeval.summary",
+    # runs
+    "cross_validate": "svmeval.cv.engine",
+    "cross_validate_multilabel": "svmeval.cv.multilabel",
+    "train_and_save": "svmeval.cv.engine",
+    "grid_search": "svmeval.workflows.grid",
+    "nested_cv": "svmeval.workflows.nested",
+    "compare": "svmeval.workflows.compare",
+    "benchmark": "svmeval.workflows.benchmark_run",
+    "mcnemar_files": "svmeval.workflows.compare",
+    # figures, reports, data
     "summarize": "svmeval.summary",
     "summarize_predictions": "svmeval.summary",
     "render": "svmeval.report",
-    "grid_search": "svmeval.workflows.grid",
+    "plot": "svmeval.report.pictures",
+    "to_dict": "svmeval._tables",
+    "to_frame": "svmeval._tables",
+    # results
+    "CVResult": "svmeval.cv.results",
+    "MultilabelCVResult": "svmeval.cv.results",
+    "Summary": "svmeval.summary.core",
     "GridResult": "svmeval.workflows.grid",
     "CellResult": "svmeval.workflows.grid",
-    "compare": "svmeval.workflows.compare",
-    "mcnemar_files": "svmeval.workflows.compare",
+    "NestedResult": "svmeval.workflows.nested",
     "Comparison": "svmeval.workflows.compare",
+    "Benchmark": "svmeval.workflows.benchmark",
     "McNemarResult": "svmeval.stats.significance",
     "TTestResult": "svmeval.stats.significance",
+    # errors
+    "SvmevalError": "svmeval.errors",
+    "DataFormatError": "svmeval.errors",
+    "OptionError": "svmeval.errors",
+    "ParameterError": "svmeval.errors",
+    "ArgumentError": "svmeval.errors",
 }
 
-__all__ = sorted(_LAZY)
+__all__ = sorted(_LAZY) + ["__version__"]
 
 
 def __getattr__(name: str):
@@ -69,20 +88,3 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
-
-
-class _Package(types.ModuleType):
-    """svmeval's module type. ``svmeval.workflows.compare`` is the function :func:`compare`, also once
-    its module (of the same name, kept in ``sys.modules``) has been imported: the import system
-    records a submodule as an attribute of its package, which this property ignores."""
-
-    @property
-    def compare(self):
-        return importlib.import_module("svmeval.workflows.compare").compare
-
-    @compare.setter
-    def compare(self, value) -> None:
-        pass
-
-
-sys.modules[__name__].__class__ = _Package

@@ -8,6 +8,7 @@ imports only ``os`` and ``sys`` (loaded with the interpreter) and the built-in `
 """
 
 import _signal as signal
+import _thread
 import os
 import sys
 
@@ -18,16 +19,49 @@ _sigint = []  # Ctrl-C seen: whatever became of the KeyboardInterrupt, the run w
 
 def _on_sigint(signum, frame):
     _sigint.append(signum)
+    if frame is not None and frame.f_code in _REDELIVERING:
+        _again()  # not inside the hook that delivers a lost one again: after it
+        return
     raise KeyboardInterrupt
 
 
 def _unraisable(info) -> None:
     """A KeyboardInterrupt raised where Python cannot raise it (a weakref callback inside the
-    import machinery, a __del__) is dropped with "Exception ignored" and the run goes on: stay
-    silent, the Ctrl-C is recorded and no output is committed after it."""
+    import machinery, a __del__) is dropped with "Exception ignored" and the run would go on:
+    stay silent and deliver the Ctrl-C again (:func:`_again`)."""
     if isinstance(info.exc_value, KeyboardInterrupt):
+        _again()
         return
     sys.__unraisablehook__(info)
+
+
+def _excepthook(kind, value, tb) -> None:
+    """A KeyboardInterrupt that C code printed and cleared (PyErr_Print, as an extension
+    module's initialisation does with an error of an import it tries) would let the run go on:
+    stay silent and deliver the Ctrl-C again (:func:`_again`). Everything else as Python would
+    (an exception that leaves :func:`_run` never gets here: every one is caught there)."""
+    if isinstance(value, KeyboardInterrupt):
+        _again()
+        return
+    sys.__excepthook__(kind, value, tb)
+
+
+def _again() -> None:
+    """Send SIGINT to the main thread again, from another thread: it comes once this hook has
+    returned (the other thread needs the interpreter) and interrupts whatever the main thread
+    then waits for. The Ctrl-C is recorded meanwhile: no output is committed and no other line
+    written."""
+    try:
+        _thread.start_new_thread(signal.pthread_kill, (_MAIN[0], signal.SIGINT))
+    except BaseException:  # pragma: no cover - no thread to be had: the flag still holds
+        pass
+
+
+_MAIN = [_thread.get_ident()]  # the main thread (set again by _run)
+
+
+#: the hooks that deliver a lost Ctrl-C again, inside which the handler does not raise
+_REDELIVERING = {_unraisable.__code__, _excepthook.__code__, _again.__code__}
 
 
 def _reopen_closed_standard_streams() -> set:
@@ -53,6 +87,9 @@ _PROG = ["svmeval"]
 
 
 def _interrupted() -> None:
+    targets = sys.modules.get("svmeval.io.targets")
+    if targets is not None:  # temporary files made, not yet renamed or removed
+        targets.remove_temporaries()
     output = sys.modules.get("svmeval.io.output")
     if output is not None:  # LIBSVM's messages end before this line (none is written after)
         output.STDERR_LOCK.acquire(timeout=1)
@@ -115,9 +152,11 @@ def _run(prog: str, module: str) -> None:
     run that saw one ends with 130 whatever came of it.
     """
     _PROG[0] = prog
+    _MAIN[0] = _thread.get_ident()
     try:  # Python's own handler until svmeval's is in place: its KeyboardInterrupt ends here too
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when ignored
             sys.unraisablehook = _unraisable
+            sys.excepthook = _excepthook
             signal.signal(signal.SIGINT, _on_sigint)
         closed = _reopen_closed_standard_streams()
         from svmeval.io import output  # the first heavy import (numpy)
@@ -136,6 +175,8 @@ def _run(prog: str, module: str) -> None:
     except KeyboardInterrupt:
         _interrupted()
     except MemoryError as exc:
+        if _sigint:
+            _interrupted()
         status = _out_of_memory(exc.__traceback__)
     except SystemExit as exc:  # pragma: no cover - sys.exit() somewhere below
         status = exc.code if isinstance(exc.code, int) else 1

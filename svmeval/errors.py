@@ -54,13 +54,35 @@ def show_label(value) -> str:
 
 
 class SvmevalError(Exception):
-    """Base class of every error svmeval reports to the user."""
+    """Base class of every error svmeval reports to the user.
+
+    Examples
+    --------
+    >>> from svmeval import SvmevalError, read_dataset
+    >>> try:
+    ...     read_dataset("no_such_file.txt")
+    ... except SvmevalError as error:
+    ...     print(error)
+    no_such_file.txt: cannot read: No such file or directory
+    """
 
 
 class DataFormatError(SvmevalError):
     """A data or predictions file that cannot be read: carries the file name and line number.
 
     The file name is shown escaped (:func:`show_path`), so the message is one line.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from svmeval import DataFormatError, read_dataset
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "bad.txt"
+    >>> _ = path.write_text("1 1:0.5\\n-1 2:x\\n")
+    >>> try:
+    ...     read_dataset(path)
+    ... except DataFormatError as error:
+    ...     print(error.line, error.message)
+    2 feature "2:x": value "x" is not a number
     """
 
     def __init__(self, file: str, line: int | None, message: str):
@@ -76,17 +98,47 @@ class DataFormatError(SvmevalError):
 
 
 class OptionError(SvmevalError):
-    """A command-line option that is unknown or malformed (the CLI prints the usage too)."""
+    """A command-line option that is unknown or malformed (the CLI prints the usage too).
+
+    Examples
+    --------
+    >>> from svmeval import OptionError, SvmParams
+    >>> try:
+    ...     SvmParams.parse("-c x")
+    ... except OptionError as error:
+    ...     print(error)
+    option -c: 'x' is not a number
+    """
 
 
 class ParameterError(SvmevalError):
     """A parameter LIBSVM cannot take: a value that does not fit its C field (NaN, infinity, an
-    integer beyond C ``int``), or a combination svm_check_parameter rejects (its own message)."""
+    integer beyond C ``int``), or a combination svm_check_parameter rejects (its own message).
+
+    Examples
+    --------
+    >>> from svmeval import ParameterError, cross_validate
+    >>> try:
+    ...     cross_validate("data/wine.scale", "-s 1 -n 2")
+    ... except ParameterError as error:
+    ...     print(error)
+    nu <= 0 or nu > 1
+    """
 
 
 class ArgumentError(SvmevalError):
     """A library argument whose value does not fit the data (``argument`` names it, so the
-    command line can name its own flag instead)."""
+    command line can name its own flag instead).
+
+    Examples
+    --------
+    >>> from svmeval import ArgumentError, cross_validate, summarize
+    >>> try:
+    ...     summarize(cross_validate("data/wine.scale", folds=3), pos_label=1)
+    ... except ArgumentError as error:
+    ...     print(error.argument, "-", error.message)
+    pos_label - applies to two-class data only
+    """
 
     def __init__(self, argument: str, message: str):
         self.argument = argument

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import math
 import operator
+import re
+import shlex
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 
-from svmeval.errors import ParameterError
+from svmeval.errors import OptionError, ParameterError
 
 SVM_TYPES = ("c_svc", "nu_svc", "one_class", "epsilon_svr", "nu_svr")
 KERNEL_TYPES = ("linear", "polynomial", "rbf", "sigmoid", "precomputed")
@@ -20,6 +23,9 @@ INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
 _INT_FIELDS = ("svm_type", "kernel_type", "degree", "shrinking", "probability")
 _DOUBLE_FIELDS = ("gamma", "coef0", "C", "nu", "p", "cache_size", "eps")
+_FIELD_OF_FLAG = {"-s": "svm_type", "-t": "kernel_type", "-d": "degree", "-g": "gamma",
+                  "-r": "coef0", "-c": "C", "-n": "nu", "-p": "p", "-m": "cache_size",
+                  "-e": "eps", "-h": "shrinking", "-b": "probability"}
 
 
 def c_int(value, what: str) -> int:
@@ -53,13 +59,71 @@ def c_double(value, what: str) -> float:
     return number
 
 
+# svm-train's option values, read with its C rules but strictly (every command and
+# SvmParams.parse read them here)
+
+_INT_TEXT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_SHOWN = 40  # characters of a value quoted in a message
+
+
+def shown(text: str) -> str:
+    """A value for a message: quoted and escaped (one line), long values cut."""
+    return repr(text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "...")
+
+
+def parse_c_int(flag: str, text: str, low: int = INT_MIN, high: int = INT_MAX,
+                what: str | None = "a C int") -> int:
+    """An integer option value as C's ``atoi`` reads it, but strict: the whole value must be
+    ``[+-]digits`` in ASCII (Python's ``int()`` also takes ``1_000``, blanks and non-ASCII
+    digits; ``atoi`` stops at them), and it must lie in ``low..high`` (default: C ``int``, the
+    type the value lands in). Raises :class:`OptionError` naming ``flag``."""
+    if not isinstance(text, str) or not _INT_TEXT.fullmatch(text):
+        raise OptionError(f"option {flag}: {shown(str(text))} is not an integer")
+    digits = text.lstrip("+-").lstrip("0")
+    value = int(text) if len(digits) <= 20 else None  # beyond any range checked here
+    if value is None or not low <= value <= high:
+        where = f"{what} holds {low} to {high}" if what else f"{low} to {high}"
+        raise OptionError(f"option {flag}: {shown(text)} is out of range ({where})")
+    return value
+
+
+def parse_c_double(flag: str, text: str) -> float:
+    """A number option value as C's ``strtod``/``atof`` reads it in the C locale (decimal or
+    hexadecimal, ``1e-3``, ``.5``, ``3.``), but strict: the whole value must be the number (no
+    blanks, no ``1_000``, no non-ASCII digits, which Python's ``float()`` takes), and it must be
+    finite (``nan``, ``inf`` and overflowing values are refused). A value that underflows is the
+    double ``strtod`` returns, as ``atof`` gives svm-train."""
+    from svmeval.io._reader import parse_number  # C strtod in the C locale
+
+    if not isinstance(text, str) or not text.isascii():
+        raise OptionError(f"option {flag}: {shown(str(text))} is not a number")
+    value, status = parse_number(text.encode("ascii"))
+    if status == 1:
+        raise OptionError(f"option {flag}: {shown(text)} is not a number")
+    if status == 2 or not math.isfinite(value):
+        raise OptionError(f"option {flag}: {shown(text)} is not a finite number")
+    return value
+
+
+
 @dataclass(frozen=True)
 class SvmParams:
     """The fields of LIBSVM's ``struct svm_parameter``, with svm-train's defaults.
 
     ``gamma = 0`` means "1/num_features", resolved by :meth:`resolved` as svm-train does
     (it also turns an explicit ``-g 0`` into 1/num_features). ``weight`` holds the ``-wi``
-    pairs ``(label, factor)`` in command-line order.
+    pairs ``(label, factor)`` in command-line order. Every field is checked against the C type
+    it lands in (:class:`ParameterError`). Every function that takes a configuration also takes
+    svm-train's options as a string (:meth:`parse`).
+
+    Examples
+    --------
+    >>> from svmeval import SvmParams
+    >>> p = SvmParams(C=8, gamma=0.05, weight=((1, 2.0),))
+    >>> p.flags(), p.is_classification
+    ('-g 0.05 -c 8 -w1 2', True)
+    >>> SvmParams.parse("-s 3 -p 0.2").is_regression
+    True
     """
 
     svm_type: int = C_SVC
@@ -102,6 +166,79 @@ class SvmParams:
                            c_double(factor, f"SvmParams weight of label {label!r}")))
         object.__setattr__(self, "weight", tuple(weight))
 
+    @classmethod
+    def parse(cls, options: str | Sequence[str]) -> SvmParams:
+        """The parameters of svm-train's training options, as svm-train reads them.
+
+        Parameters
+        ----------
+        options : str or sequence of str
+            svm-train's training options, e.g. ``"-t 2 -c 8 -g 0.05 -w1 2"`` (split as a shell
+            would) or ``["-c", "8"]``. No file names and no ``-v`` / ``-q``: only the options
+            that set a training parameter. Values are read with C's rules, strictly.
+
+        Returns
+        -------
+        SvmParams
+
+        Raises
+        ------
+        OptionError
+            An unknown or misplaced option, a missing or malformed value.
+
+        Examples
+        --------
+        >>> from svmeval import SvmParams
+        >>> SvmParams.parse("-c 8 -g 0.05") == SvmParams(C=8, gamma=0.05)
+        True
+        >>> SvmParams.parse("-s 0 -w1 2 -w-1 0.5").weight
+        ((1, 2.0), (-1, 0.5))
+        """
+        if isinstance(options, str):
+            try:
+                tokens = shlex.split(options)
+            except ValueError as exc:
+                raise OptionError(f"options {shown(options)}: {exc}") from None
+        elif isinstance(options, Sequence) and all(isinstance(t, str) for t in options):
+            tokens = list(options)
+        else:
+            raise ParameterError("svm-train options must be a string or a sequence of strings, "
+                                 f"got {type(options).__name__}")
+        values: dict = {}
+        weights = []
+        i = 0
+        while i < len(tokens):
+            flag = tokens[i]
+            field = _FIELD_OF_FLAG.get(flag)
+            is_weight = flag.startswith("-w") and len(flag) > 2
+            if field is None and not is_weight:
+                what = "needs a class label: -wi weight" if flag == "-w" else "is not one of " \
+                    "svm-train's training options (" + " ".join(_FIELD_OF_FLAG) + " -wi)"
+                raise OptionError(f"option {shown(flag)} {what}")
+            if i + 1 >= len(tokens):
+                raise OptionError(f"option {flag} needs a value")
+            text = tokens[i + 1]
+            i += 2
+            if is_weight:
+                weights.append((parse_c_int("-w", flag[2:]), parse_c_double(flag, text)))
+            elif field in _INT_FIELDS:
+                values[field] = parse_c_int(flag, text)
+            else:
+                values[field] = parse_c_double(flag, text)
+        return cls(**values, weight=tuple(weights))
+
+    def flags(self) -> str:
+        """svm-train's options for the parameters that differ from its defaults
+        (``-m``, the cache size, left out: it does not change a result).
+
+        Examples
+        --------
+        >>> from svmeval import SvmParams
+        >>> SvmParams(C=8, gamma=0.05).flags()
+        '-g 0.05 -c 8'
+        """
+        return params_flags(self.as_dict())
+
     def resolved(self, n_features: int) -> "SvmParams":
         """gamma's default as svm-train sets it: 1/num_features when gamma is 0."""
         if self.gamma == 0 and n_features > 0:
@@ -126,3 +263,23 @@ class SvmParams:
         if 0 <= self.kernel_type < len(KERNEL_TYPES):
             d["kernel_type_name"] = KERNEL_TYPES[self.kernel_type]
         return d
+
+
+#: svm-train's one-letter flags of the scalar fields, in svm-train's usage order
+FLAGS = (("s", "svm_type"), ("t", "kernel_type"), ("d", "degree"), ("g", "gamma"),
+         ("r", "coef0"), ("c", "C"), ("n", "nu"), ("p", "p"), ("e", "eps"), ("h", "shrinking"),
+         ("b", "probability"))
+
+
+def params_flags(parameters: dict) -> str:
+    """svm-train's flags for the parameters (a :meth:`SvmParams.as_dict`) that differ from its
+    defaults, e.g. ``"-g 0.5 -c 8"``; "" for the defaults."""
+    default = SvmParams()
+    out = []
+    for flag, name in FLAGS:
+        value = parameters.get(name)
+        if value is not None and value != getattr(default, name):
+            out.append(f"-{flag} {value:g}")
+    for cls, weight in parameters.get("weight", ()):
+        out.append(f"-w{cls:g} {weight:g}")
+    return " ".join(out)

@@ -7,11 +7,18 @@ outputs. Tests that compare with svm-train's stored outputs need it and skip wit
 of ``data/`` of the same kind (two-class, multiclass, regression).
 
 ``SVMEVAL_TEST_NO_SHARED=1`` makes the tests behave as if ``../shared`` were absent.
+
+The oracles the tests compare svmeval with are packages of the ``test`` extra (:data:`ORACLES`).
+A test whose oracle is not installed skips, except with ``SVMEVAL_REQUIRE_ORACLES=1`` (set by
+``make test``, and so in CI): then a missing or broken oracle stops the run before any test,
+naming it. ``make test SVMEVAL_REQUIRE_ORACLES=0`` opts out.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +30,54 @@ NO_SHARED = os.environ.get("SVMEVAL_TEST_NO_SHARED", "") not in ("", "0")
 HAVE_SHARED = SHARED.is_dir() and not NO_SHARED
 DATA = SHARED / "data"
 REFERENCE = SHARED / "reference"
+
+#: the oracle packages: import name -> distribution name (pip install NAME)
+ORACLES = {
+    "sklearn": "scikit-learn",
+    "scipy": "scipy",
+    "baycomp": "baycomp",
+    "mlxtend": "mlxtend",
+    "scikit_posthocs": "scikit-posthocs",
+    "statsmodels": "statsmodels",
+}
+REQUIRE_ORACLES = os.environ.get("SVMEVAL_REQUIRE_ORACLES", "") not in ("", "0")
+
+
+def missing_oracles() -> list[str]:
+    """The oracle packages that do not import, each with the reason (imported in a child
+    process: the tests' own process keeps its modules as the tests left them)."""
+    code = ("import importlib, sys\n"
+            "for name in sys.argv[1:]:\n"
+            "    try:\n"
+            "        importlib.import_module(name)\n"
+            "    except Exception as exc:\n"
+            "        print(name, type(exc).__name__, str(exc).splitlines()[0] if str(exc) else '')\n")
+    done = subprocess.run([sys.executable, "-c", code, *ORACLES], capture_output=True,
+                          text=True, timeout=300)
+    if done.returncode != 0:
+        return [f"the import check failed: {done.stderr.strip().splitlines()[-1:]}"]
+    missing = []
+    for line in done.stdout.splitlines():
+        name, _, reason = line.partition(" ")
+        missing.append(f"{ORACLES[name]} ({reason})")
+    return missing
+
+
+def pytest_configure(config):
+    if REQUIRE_ORACLES:
+        missing = missing_oracles()
+        if missing:
+            raise pytest.UsageError(
+                "the tests' oracles must be installed (SVMEVAL_REQUIRE_ORACLES is set): "
+                f"{', '.join(missing)}; pip install -e '.[test]', or set "
+                "SVMEVAL_REQUIRE_ORACLES=0 to let their tests skip")
+
+
+def pytest_report_header(config):
+    return ("oracles: required (SVMEVAL_REQUIRE_ORACLES=1)" if REQUIRE_ORACLES else
+            "oracles: optional, their tests skip where one is missing (SVMEVAL_REQUIRE_ORACLES "
+            "unset)")
+
 
 #: shared data set -> the data/ set of the same kind that stands in for it without ../shared
 STAND_INS = {

@@ -195,11 +195,11 @@ def test_same_options_twice_are_refused(tmp_path):
 def test_benchmark_to_frame_rows_are_scikit_learns_fold_accuracies():
     pytest.importorskip("pandas")
     from svmeval import render
-    from svmeval.workflows.benchmark_run import run_benchmark
+    from svmeval import benchmark
 
     names = DATA[:2]
-    bench = run_benchmark([read_dataset(str(data_set(n))) for n in names],
-                          {"-c 1": PARAMS[0], "-c 4": PARAMS[1]}, 3, repeat=2)
+    bench = benchmark([read_dataset(str(data_set(n))) for n in names],
+                      {"-c 1": PARAMS[0], "-c 4": PARAMS[1]}, 3, repeat=2)
     frame = bench.to_frame()
     assert len(frame) == 2 * 2 * 6
     for (path, config), group in frame.groupby(["dataset", "configuration"], sort=False):

@@ -1,4 +1,4 @@
-"""run_benchmark against LIBSVM's own cross-validation (svm_cross_validation after srand(seed),
+"""benchmark() against LIBSVM's own cross-validation (svm_cross_validation after srand(seed),
 through its Python bindings): on each repetition's folds, the fold values weighted by the fold
 sizes of LIBSVM's fold rule (stratified for C-SVC, i*l/k cuts for SVR) give back the pooled
 accuracy or mean squared error of LIBSVM's predictions."""
@@ -10,7 +10,7 @@ import pytest
 
 from conftest import data_set, libsvm_cv
 
-from svmeval.workflows.benchmark_run import run_benchmark
+from svmeval import benchmark
 from svmeval.errors import SvmevalError
 from svmeval.io import read_dataset
 from svmeval.params import SvmParams
@@ -30,7 +30,7 @@ def test_classification_fold_values_reproduce_libsvm_accuracy():
     path = data_set("heart_scale")
     ds = read_dataset(path)
     k, R = 5, 2
-    bench = run_benchmark([ds], {n: p for n, (_, p) in CLASSIFIERS.items()}, k, repeat=R,
+    bench = benchmark([ds], {n: p for n, (_, p) in CLASSIFIERS.items()}, k, repeat=R,
                           seed=1, jobs=1)
     assert bench.datasets == (ds.name,) and bench.values.shape == (1, 2, R * k)
     sizes = _stratified_sizes(ds.y, k)
@@ -47,7 +47,7 @@ def test_regression_fold_values_reproduce_libsvm_mse():
     ds = read_dataset(path)
     k, R, n = 4, 2, len(ds.y)
     configs = {"-s 3": SvmParams(svm_type=3), "-s 3 -p 0.5": SvmParams(svm_type=3, p=0.5)}
-    bench = run_benchmark([ds], configs, k, repeat=R, seed=3, jobs=1, rope=0.5)
+    bench = benchmark([ds], configs, k, repeat=R, seed=3, jobs=1, rope=0.5)
     assert bench.criterion == "mse" and not bench.greater_is_better
     cuts = np.array([i * n // k for i in range(k + 1)])
     for j, options in enumerate(["-s 3", "-s 3 -p 0.5"]):
@@ -62,8 +62,8 @@ def test_regression_fold_values_reproduce_libsvm_mse():
 def test_mixed_or_too_few_configurations_are_refused():
     ds = read_dataset(data_set("heart_scale"))
     with pytest.raises(SvmevalError, match="all be classifiers or all regressions"):
-        run_benchmark([ds], {"a": SvmParams(), "b": SvmParams(svm_type=3)}, 5)
+        benchmark([ds], {"a": SvmParams(), "b": SvmParams(svm_type=3)}, 5)
     with pytest.raises(SvmevalError, match="two configurations"):
-        run_benchmark([ds], {"a": SvmParams()}, 5)
+        benchmark([ds], {"a": SvmParams()}, 5)
     with pytest.raises(SvmevalError, match="criterion 'mse'"):
-        run_benchmark([ds], {"a": SvmParams(), "b": SvmParams(C=2)}, 5, criterion="mse")
+        benchmark([ds], {"a": SvmParams(), "b": SvmParams(C=2)}, 5, criterion="mse")

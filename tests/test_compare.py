@@ -190,9 +190,12 @@ def test_compare_params_none_is_svm_train_defaults_and_others_a_typed_error():
     c = compare(dataset, None, SvmParams(), 5, repeat=1)
     assert np.array_equal(c.folds_a, c.folds_b) and c.ttest.p == 1.0
     assert 100 * c.mean_a == pytest.approx(_reference_rate("heart_scale.v5.txt"), abs=5e-4)
-    for a, b in (("-c 2", SvmParams()), (SvmParams(), {"C": 2})):
-        with pytest.raises(SvmevalError, match="must be a svmeval SvmParams"):
+    for a, b in ((2, SvmParams()), (SvmParams(), {"C": 2})):
+        with pytest.raises(SvmevalError, match="must be a svmeval SvmParams or svm-train's"):
             compare(dataset, a, b, 5, repeat=1)
+    by_options = compare(dataset, None, "-c 2", 5, repeat=1)
+    assert np.array_equal(by_options.folds_b, compare(dataset, None, SvmParams(C=2), 5,
+                                                      repeat=1).folds_b)
     with pytest.raises(SvmevalError, match="must be a svmeval Dataset or a file name"):
         compare([1, 2], SvmParams(), SvmParams(), 5, repeat=1)
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _signals import BOUND, LIMIT, sigint_when
 from conftest import ROOT, data_set, libsvm_cv
 
 distributed = pytest.importorskip("distributed")
@@ -203,8 +204,8 @@ def test_cross_validation_shares_its_kernel_on_the_cluster_when_asked(dask_clust
     _, client = dask_cluster
     dataset = read_dataset(str(data_set("heart_scale")))
     before = client.run(workers.worker_stats)
-    shared = engine.cross_validate(dataset, SvmParams(gamma=0.25), 5, repeat=2, share=True,
-                                   client=client)
+    shared = engine.run_cv(dataset, SvmParams(gamma=0.25), 5, repeat=2, share=True,
+                           client=client)
     after = client.run(workers.worker_stats)
     assert sum(after[w]["kernels"] - before.get(w, {}).get("kernels", 0) for w in after) >= 1
     np.testing.assert_array_equal(shared.y_pred, libsvm_cv(data_set("heart_scale"), "-g 0.25"))
@@ -437,6 +438,38 @@ def test_ctrl_c_exits_130_at_once_and_resume_gives_the_whole_answer(tmp_path):
     assert rules.read_out(str(out)) == {r.cell: r.value for r in whole.cells}
     b = whole.best
     assert resumed.stdout.splitlines()[-1] == f"{b.cell.C} {b.cell.gamma} {b.value}"
+
+
+def test_ctrl_c_while_waiting_for_the_cluster_is_acted_on_within_a_step(dask_cluster):
+    """A run waiting for a task that a worker runs (blocked on a Dask event until released),
+    SIGINT to the calling thread the instant the task has started, 20 times: the
+    KeyboardInterrupt within BOUND every time."""
+    import threading
+    import uuid
+
+    _, client = dask_cluster
+    delays = []
+    for k in range(20):
+        name = f"svmeval-test-{uuid.uuid4().hex}"
+
+        def blocked(name=name):  # runs on a worker (a local function: pickled by value)
+            import distributed
+            distributed.Event(f"{name}-started").set()
+            distributed.Event(f"{name}-release").wait(60)
+            return 0
+
+        started = distributed.Event(f"{name}-started", client=client)
+        release = distributed.Event(f"{name}-release", client=client)
+        ready = threading.Event()
+        threading.Thread(target=lambda: started.wait(LIMIT) and ready.set(), daemon=True).start()
+
+        def wait():
+            with cluster.Session(client) as session:
+                session.run([cluster.Job(blocked, (), k)], lambda tag, output: None)
+
+        delays.append(sigint_when(ready, release, wait))
+        release.set()
+    assert max(delays) <= BOUND, sorted(delays)[-5:]
 
 
 def test_local_cluster_leaves_the_environment_as_it_was():

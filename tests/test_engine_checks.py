@@ -30,7 +30,7 @@ RUNS = {
     "compare": lambda ds, **kw: compare(ds, SvmParams(), SvmParams(C=2), kw.pop("folds", 3),
                                         repeat=1, **kw),
 }
-FOLDS_NAME = {"cross_validate": "nr_fold", "grid_search": "folds", "compare": "nr_fold"}
+FOLDS_NAME = {"cross_validate": "folds", "grid_search": "folds", "compare": "folds"}
 
 
 @pytest.fixture(scope="module")
@@ -93,15 +93,19 @@ def test_criterion_must_fit_the_kind_of_run_everywhere(heart, run):
                               "for binary data: accuracy,")
 
 
-def test_execution_options_last_with_the_same_names_and_a_parameters_section():
-    for function in (cross_validate, grid_search, compare):
+def test_execution_options_with_the_same_names_and_a_parameters_section():
+    import svmeval
+
+    for function in (svmeval.cross_validate, svmeval.grid_search, svmeval.nested_cv,
+                     svmeval.compare, svmeval.benchmark, svmeval.cross_validate_multilabel):
         parameters = list(inspect.signature(function).parameters.values())
         kinds = {p.kind for p in parameters}
         assert inspect.Parameter.VAR_POSITIONAL not in kinds
         assert inspect.Parameter.VAR_KEYWORD not in kinds
-        assert [p.name for p in parameters[-2:]] == ["jobs", "client"], function.__name__
+        execution = [p for p in parameters if p.name in ("jobs", "client", "progress")]
+        assert {p.name for p in execution} >= {"jobs", "progress"}, function.__name__
         assert all(p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is None
-                   for p in parameters[-2:])
+                   for p in execution)
         doc = inspect.getdoc(function)
         assert "\nParameters\n----------\n" in doc, function.__name__
         section = doc.split("\nParameters\n----------\n")[1].split("\nReturns\n")[0]

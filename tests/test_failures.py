@@ -48,6 +48,28 @@ def slow_data(tmp_path_factory):
     return write_data(tmp_path_factory.mktemp("slow") / "slow.txt", 4000)
 
 
+#: the longest any event of these tests is waited for: reached, a test fails instead of hanging
+LIMIT = 120.0
+
+
+def wait_until(predicate, what: str, proc=None) -> None:
+    """Wait for an event that sends no notification (a state in /proc), checking every few
+    milliseconds, at most LIMIT seconds; fail if ``proc`` ends first."""
+    deadline = time.monotonic() + LIMIT
+    while not predicate():
+        if proc is not None and proc.poll() is not None:
+            pytest.fail(f"the run ended (exit {proc.returncode}) before {what}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what}: not within {LIMIT:g} s")
+        time.sleep(0.005)
+
+
+#: "Exception ignored in" + traceback: a KeyboardInterrupt raised in a weakref callback of the
+#: import machinery, which Python drops (printing this) and goes on
+_DROPPED = re.compile(r"Exception ignored in: <function _get_module_lock\.<locals>\.cb at [^>]*>\n"
+                      r"Traceback \(most recent call last\):\n(?:  .*\n)+KeyboardInterrupt: ?\n")
+
+
 def interrupted_inside_python(stderr: str, wrapper: str | None = None) -> bool:
     """Ctrl-C hit Python's own start-up, before any svmeval code could run: the site module
     or runpy failing to load (a fatal error of the interpreter), or a traceback whose every
@@ -58,6 +80,18 @@ def interrupted_inside_python(stderr: str, wrapper: str | None = None) -> bool:
     frames = re.findall(r'File "([^"]+)"', stderr)
     return (stderr.startswith("Traceback") and stderr.rstrip().endswith("KeyboardInterrupt")
             and bool(frames) and all(f.startswith("<frozen ") or f == wrapper for f in frames))
+
+
+def dropped_inside_python(stderr: str) -> str | None:
+    """Ctrl-C hit a weakref callback of Python's import machinery before svmeval's entry point
+    had taken SIGINT over (importing the svmeval package or its entry module): Python drops
+    that KeyboardInterrupt, prints it, and the run goes on as if no Ctrl-C had come. Returns
+    what the run wrote after it, or None if this is not that case."""
+    match = _DROPPED.match(stderr)
+    if match is None:
+        return None
+    frames = re.findall(r'File "([^"]+)"', match.group(0))
+    return stderr[match.end():] if all(f.startswith("<frozen ") for f in frames) else None
 
 
 # --- Ctrl-C --------------------------------------------------------------------------------
@@ -107,6 +141,10 @@ def test_ctrl_c_at_any_moment_exits_130_leaving_nothing(tmp_path, entry):
         assert os.listdir(tmp_path) == [] and stdout == "", (delay, stderr)
         if interrupted_inside_python(stderr, wrapper=command[0] if entry == "script" else None):
             continue  # Python's own start-up: its traceback, exit 1
+        after = dropped_inside_python(stderr)
+        if after is not None:  # dropped by Python before svmeval's handler: a run on no data
+            assert (proc.returncode, after) == (1, "<stdin>: no samples: the file is empty\n")
+            continue
         if proc.returncode == -signal.SIGINT:  # before Python installed its handler at all
             assert stderr == "", (delay, stderr)
             continue
@@ -115,18 +153,27 @@ def test_ctrl_c_at_any_moment_exits_130_leaving_nothing(tmp_path, entry):
 
 @pytest.mark.skipif(not Path("/proc/self/syscall").exists(), reason="needs /proc/PID/syscall")
 @pytest.mark.parametrize("entry", ["module", "script"])
-def test_ctrl_c_while_reading_the_data_exits_130(tmp_path, slow_data, entry):
-    proc = start_reading_stdin(svmeval_command(entry), tmp_path, "-q")
-    half = slow_data.read_bytes()
-    proc.stdin.write(half[:len(half) // 2])
-    proc.stdin.flush()
-    while not blocked_reading_stdin(proc.pid):  # svmeval's reader waits for the rest
-        if proc.poll() is not None:
-            break
-        time.sleep(0.01)
-    stdout, stderr = interrupt(proc, before=half[len(half) // 2:])
-    assert (proc.returncode, stdout, stderr) == (130, "", "svmeval: interrupted\n")
-    assert os.listdir(tmp_path) == []
+def test_ctrl_c_while_the_reader_waits_on_a_pipe_is_only_the_interrupt(tmp_path, slow_data,
+                                                                       entry):
+    """The reader blocked in read() on its pipe, with nothing, part of a line or half the data
+    read so far: SIGINT, then the pipe closed (or the rest written). CPython's read() returns
+    EINTR, checks the signals and raises the KeyboardInterrupt there: the end of the input is
+    never taken for data ("the file is empty", a short last line). 24 times for each entry
+    point: always exactly the interrupt, exit 130, no file."""
+    command = svmeval_command(entry)
+    data = slow_data.read_bytes()
+    half = data[:len(data) // 2]
+    for k in range(24):
+        before, rest = [(b"", b""), (data[:7], b""), (half, b""), (half, data[len(half):])][k % 4]
+        proc = start_reading_stdin(command, tmp_path, "-q")
+        if before:
+            proc.stdin.write(before)
+            proc.stdin.flush()
+        wait_until(lambda: blocked_reading_stdin(proc.pid), "svmeval blocked reading its pipe",
+                   proc)
+        stdout, stderr = interrupt(proc, before=rest)
+        assert (proc.returncode, stdout, stderr) == (130, "", "svmeval: interrupted\n"), k
+        assert os.listdir(tmp_path) == [], k
 
 
 @pytest.mark.parametrize("entry", ["module", "script"])
@@ -165,6 +212,95 @@ def test_ctrl_c_inside_the_bindings_bare_except_is_not_swallowed(tmp_path):
                           preexec_fn=default_sigint, timeout=120)
     assert (done.returncode, done.stderr) == (130, "svmeval: interrupted\n")
     assert sorted(os.listdir(tmp_path)) == ["fake"]
+
+
+#: what the reader does in place of reading, in the command's own process (its handler set)
+CTRL_C_THEN = {
+    # a KeyboardInterrupt swallowed (a bare except in someone's code), then a data error
+    "swallowed": """
+        try:
+            signal.raise_signal(signal.SIGINT)
+            time.sleep(5)  # the handler raises at once: never slept through
+        except KeyboardInterrupt:
+            pass
+        return read(*args, **kwargs)
+    """,
+    # raised inside a __del__, where Python drops it ("Exception ignored") and goes on
+    "dropped": """
+        class Dropping:
+            def __del__(self):
+                signal.raise_signal(signal.SIGINT)
+                time.sleep(5)  # the handler raises at once: never slept through
+
+        Dropping()
+        for _ in range(3000):  # 30 s in steps: a Ctrl-C delivered again ends it within one
+            time.sleep(0.01)
+        sys.stderr.write("went on\\n")
+        return read(*args, **kwargs)
+    """,
+    # printed and cleared by C code (PyErr_Print, as an extension's initialisation does)
+    "printed": """
+        ctypes.pythonapi.PyRun_SimpleString(b"import signal, time\\n"
+                                            b"signal.raise_signal(signal.SIGINT)\\n"
+                                            b"time.sleep(5)\\n")
+        for _ in range(3000):  # 30 s in steps: a Ctrl-C delivered again ends it within one
+            time.sleep(0.01)
+        sys.stderr.write("went on\\n")
+        return read(*args, **kwargs)
+    """,
+}
+
+
+@pytest.mark.parametrize("case", sorted(CTRL_C_THEN))
+def test_after_a_ctrl_c_python_lost_only_the_interrupt_is_reported(tmp_path, bad_tail, case):
+    """A Ctrl-C whose KeyboardInterrupt was swallowed, dropped or printed by someone else's
+    code: the run does not go on to report anything else (here the data's error on its last
+    line): exactly the interrupt, exit 130, no file. One dropped or printed (where Python
+    cannot raise it) is delivered again: it ends the wait that follows ("went on" never
+    comes)."""
+    body = textwrap.indent(textwrap.dedent(CTRL_C_THEN[case]), " " * 12)
+    done = python(f"""
+        import ctypes, signal, sys, time
+        from svmeval.io import data
+        read = data.read_dataset
+
+        def reader(*args, **kwargs):
+{body}
+        data.read_dataset = reader
+        sys.argv = ["svmeval", "-q", "-v", "5", "-o", {str(tmp_path / "r")!r}, {str(bad_tail)!r}]
+        from svmeval._entry import main
+        main()
+    """)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "svmeval: interrupted\n")
+    assert sorted(os.listdir(tmp_path)) == ["data.txt"]
+
+
+@pytest.mark.parametrize("where", ["checking the output", "writing the output"])
+def test_ctrl_c_as_a_temporary_file_is_made_leaves_none(tmp_path, where):
+    """Ctrl-C the instant a temporary file exists, before its maker has its name (the output's
+    check, or the staged report): exit 130 and no file, the temporary included."""
+    out = tmp_path / "out"
+    out.mkdir()
+    done = python(f"""
+        import signal, sys
+        from svmeval.io import output, targets
+        made = targets.new_temp
+        calls = []
+
+        def new_temp(*args, **kwargs):
+            tmp = made(*args, **kwargs)
+            calls.append(tmp)
+            if len(calls) == {1 if where == "checking the output" else 2}:
+                signal.raise_signal(signal.SIGINT)  # raised here: the name never returned
+            return tmp
+
+        targets.new_temp = output.new_temp = new_temp
+        sys.argv = ["svmeval", "-q", "-v", "5", "-o", {str(out / "r")!r}, {str(SMALL)!r}]
+        from svmeval._entry import main
+        main()
+    """)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "svmeval: interrupted\n")
+    assert os.listdir(out) == []
 
 
 # --- out of memory ---------------------------------------------------------------------------

@@ -118,9 +118,10 @@ def test_grid_frame_rows_are_each_cells_folds():
 def test_comparison_frame_is_both_configurations_on_every_fold():
     ds = read_dataset(str(TWO))
     a, b = SvmParams(C=1), SvmParams(C=8, gamma=0.5)
-    c = compare(ds, a, b, 3, repeat=2, seed=4, options_a="-c 1", options_b="-c 8 -g 0.5")
+    c = compare(ds, "-c 1", "-c 8 -g 0.5", 3, repeat=2, seed=4)
     frame = c.to_frame()
     assert len(frame) == 12
+    assert set(frame.options) == {"-c 1", "-c 8 -g 0.5"}
     for name, params in (("A", a), ("B", b)):
         for r, seed in enumerate((4, 5)):
             run = cross_validate(ds, params, 3, seed=seed)
@@ -128,6 +129,7 @@ def test_comparison_frame_is_both_configurations_on_every_fold():
                 row = frame[(frame.configuration == name) & (frame.repetition == r)
                             & (frame.fold == i)].iloc[0]
                 assert row.seed == seed
+                assert row.n_test == np.count_nonzero(run.fold == i)
                 assert row.accuracy == pytest.approx(sk.accuracy_score(
                     run.y_true[run.fold == i], run.y_pred[run.fold == i]), rel=1e-12)
     means = frame.groupby("configuration")["accuracy"].mean()

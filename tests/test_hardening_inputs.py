@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from conftest import ROOT
 
 from svmeval.cv import _libsvm
-from svmeval.cv.engine import cross_validate, repetition_seeds, train_and_save
+from svmeval.cv.engine import cross_validate, repetition_seeds, run_cv, train_and_save
 from svmeval.cv.folds import group_classes, libsvm_folds
 from svmeval.errors import (DataFormatError, OptionError, ParameterError, SvmevalError, show_label,
                             show_path)
@@ -293,16 +293,16 @@ def test_hand_built_dataset_equals_the_file(tmp_path):
 
 @pytest.mark.parametrize("call,error,message", [
     (lambda ds: cross_validate(ds, SvmParams(), 1), SvmevalError, "n must >= 2"),
-    (lambda ds: cross_validate(ds, SvmParams(), 5.0), SvmevalError, "nr_fold must be an integer"),
+    (lambda ds: cross_validate(ds, SvmParams(), 5.0), SvmevalError, "folds must be an integer"),
     (lambda ds: cross_validate(ds, SvmParams(), 2**31), SvmevalError, "fit a C int"),
     (lambda ds: cross_validate(ds, SvmParams(), 2, seed=-1), SvmevalError, "seed must be"),
     (lambda ds: cross_validate(ds, SvmParams(), 2, seed=2**32), SvmevalError, "seed must be"),
     (lambda ds: cross_validate(ds, SvmParams(), 2, jobs=0), SvmevalError, "jobs must be"),
     (lambda ds: cross_validate(ds, {"C": 1}, 2), ParameterError, "params must be"),
-    (lambda ds: cross_validate("file", SvmParams(), 2), SvmevalError, "dataset must be"),
-    (lambda ds: cross_validate(ds, SvmParams(), 2, y=[1.0]), SvmevalError, "y must be 1-D"),
-    (lambda ds: cross_validate(ds, SvmParams(), 2, y=[[1.0, -1.0]]), SvmevalError, "y must be 1-D"),
-    (lambda ds: cross_validate(ds, SvmParams(), 2, y=[1.0, np.nan]), SvmevalError, "not finite"),
+    (lambda ds: cross_validate(42, SvmParams(), 2), SvmevalError, "data must be"),
+    (lambda ds: run_cv(ds, SvmParams(), 2, y=[1.0]), SvmevalError, "y must be 1-D"),
+    (lambda ds: run_cv(ds, SvmParams(), 2, y=[[1.0, -1.0]]), SvmevalError, "y must be 1-D"),
+    (lambda ds: run_cv(ds, SvmParams(), 2, y=[1.0, np.nan]), SvmevalError, "not finite"),
     (lambda ds: train_and_save(ds, SvmParams(), "/nonexistent/m", seed=-5), SvmevalError,
      "seed must be"),
     (lambda ds: read_dataset(None), DataFormatError, "not a file name"),
@@ -516,7 +516,7 @@ def test_every_declared_option_parses(tmp_path):
     SVMEVAL_OPTIONS = tuple(o for o in LONG_OPTIONS if "svmeval" in o.commands)
     values = {"int": "2", "double": "0.5", "str": "text"}
     for option in SVM_TRAIN_OPTIONS + SVMEVAL_OPTIONS:
-        if option.field in ("help", "score", "predictions", "plot", "output", "format",
+        if option.field in ("help", "version", "score", "predictions", "plot", "output", "format",
                             "zero_division", "pos_label", "full"):
             continue  # each checked with its own rules elsewhere
         flag = "-w1" if option.flags == ("-wi",) else option.flags[0]

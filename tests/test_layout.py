@@ -36,28 +36,35 @@ def test_the_scan_sees_imports():
     assert {"libsvm", "ctypes"} <= imported_modules(engine)
 
 
-def test_metrics_import_nothing_of_svmeval_but_metrics():
-    for path in (PACKAGE / "metrics").glob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
-                module = node.module or ""
-                assert node.level <= 1 and not (node.level == 0 and module.startswith("svmeval")
-                                                and not module.startswith("svmeval.metrics")), \
-                    f"{path.name} imports {module}"
-
-
 MODULE_LINES, FUNCTION_LINES = 400, 60
+
+
+def _docstring_lines(tree) -> dict:
+    """node -> the lines of its docstring, for the module, its classes and functions."""
+    out = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                out[node] = body[0].end_lineno - body[0].lineno + 1
+    return out
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_modules_and_functions_stay_small(path):
-    """One module, one job: at most 400 lines a module and 60 a function (its decorators and
-    docstring included), so that a module over the limit is split by job, not left to grow."""
+    """One module, one job: at most 400 lines of code a module and 60 a function (its
+    decorators included), so that a module over the limit is split by job, not left to grow.
+    Docstrings do not count: a public function's reference (Parameters, Returns, Examples) is
+    as long as it needs to be."""
     text = path.read_text(encoding="utf-8")
-    assert text.count("\n") <= MODULE_LINES, f"{path.relative_to(PACKAGE)}: over {MODULE_LINES}"
-    long = [f"{node.name} ({node.end_lineno - node.lineno + 1} lines)"
-            for node in ast.walk(ast.parse(text))
+    tree = ast.parse(text)
+    docs = _docstring_lines(tree)
+    code = text.count("\n") - sum(docs.values())
+    assert code <= MODULE_LINES, f"{path.relative_to(PACKAGE)}: over {MODULE_LINES}"
+    long = [f"{node.name} ({length} lines)"
+            for node in ast.walk(tree)
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and node.end_lineno - node.lineno + 1 > FUNCTION_LINES]
+            and (length := node.end_lineno - node.lineno + 1 - docs.get(node, 0))
+            > FUNCTION_LINES]
     assert not long, f"{path.relative_to(PACKAGE)}: {', '.join(long)}"

@@ -227,7 +227,7 @@ class TestStreaming:
 def assert_same_report(a: ClassificationReport, b: ClassificationReport):
     np.testing.assert_array_equal(a.labels, b.labels)
     np.testing.assert_array_equal(a.confusion_matrix, b.confusion_matrix)
-    for name, metric in METRICS.items():
+    for name in METRICS:
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
     assert a.averages == b.averages
     assert a.zero_division_applied == b.zero_division_applied

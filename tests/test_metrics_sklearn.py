@@ -109,9 +109,11 @@ def test_counts_and_overall(y_true, y_pred, labels):
 def test_precision_recall_f(y_true, y_pred, labels, zero_division):
     lab = np.union1d(y_true, y_pred) if labels is None else labels
     r = evaluate(y_true, y_pred, labels=labels, zero_division=zero_division, beta=2.0)
-    prfs = lambda average, zd, beta=1.0: sk.precision_recall_fscore_support(  # noqa: E731
-        y_true, y_pred, labels=lab, average=average, zero_division=zd, beta=beta
-    )
+
+    def prfs(average, zd, beta=1.0):
+        return sk.precision_recall_fscore_support(y_true, y_pred, labels=lab, average=average,
+                                                  zero_division=zd, beta=beta)
+
     # per class: NaN exactly where scikit-learn's nan policy gives NaN
     p, rc, f, s = prfs(None, np.nan)
     close(r.precision, p)

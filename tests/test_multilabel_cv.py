@@ -18,12 +18,8 @@ from svmeval.cv import _libsvm
 from svmeval.io.data import read_dataset
 from svmeval.errors import DataFormatError, ParameterError, SvmevalError
 from svmeval.cv.folds import libsvm_folds
-from svmeval.cv.multilabel import (
-    MultilabelCVResult,
-    cross_validate_multilabel,
-    dataset_indicator,
-    dataset_label_sets,
-)
+from svmeval.cv.multilabel import MultilabelCVResult, cross_validate_multilabel
+from svmeval.io.label_sets import dataset_indicator, dataset_label_sets
 from svmeval.summary.multilabel import score_label_sets, summarize_multilabel
 from svmeval.params import SvmParams
 from svmeval.io.predictions import format_label_set_predictions, read_label_set_predictions

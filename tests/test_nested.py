@@ -313,7 +313,7 @@ def test_rows_of_keeps_the_rows_in_the_order_given():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"nr_fold": 1}, "n must >= 2"), ({"inner_folds": 1}, "n must >= 2"),
+    ({"folds": 1}, "n must >= 2"), ({"inner_folds": 1}, "n must >= 2"),
     ({"repeat": 0}, "repeat must be >= 1"), ({"criterion": "nonsense"}, "unknown criterion"),
     ({"criterion": "mse"}, "does not apply")])
 def test_bad_arguments_raise_svmeval_errors_before_training(kwargs, message):

@@ -62,8 +62,7 @@ def test_compare_cli_prints_the_rendered_comparison(tmp_path):
                            "--format", "csv", str(SMALL), "--", "-c", "1", "--", "-c", "4"],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    c = compare(read_dataset(str(SMALL)), SvmParams(C=1), SvmParams(C=4), 3, repeat=1,
-                options_a="-c 1", options_b="-c 4")
+    c = compare(read_dataset(str(SMALL)), "-c 1", "-c 4", 3, repeat=1)
     assert isinstance(c, Comparison)
     assert done.stdout == render(c, format="csv")
 
@@ -75,7 +74,7 @@ def test_render_dispatches_on_the_type_of_every_result(tmp_path):
     assert render(summary).startswith("Cross Validation Accuracy = ")
     pa = tmp_path / "a"
     pa.write_text("".join(f"{v:g}\n" for v in ds.y))
-    m = mcnemar_files(str(pa), str(pa), str(WINE))
+    m = mcnemar_files(str(WINE), str(pa), str(pa))
     assert render(m).splitlines()[0] == f"McNemar's test ({len(ds.y)} samples):"
     assert json.loads(render(m, format="json"))["mcnemar"]["a_right_b_wrong"] == 0
     with pytest.raises(TypeError, match="not dict"):

@@ -1,6 +1,6 @@
 """``svmeval-compare DATA... -- A -- B [-- C ...]``: many data sets x many configurations.
 
-Thin over :func:`svmeval.workflows.benchmark_run.run_benchmark`: every configuration on every data set
+Thin over :func:`svmeval.workflows.benchmark_run.benchmark`: every configuration on every data set
 over the same seeded folds, the :class:`~svmeval.workflows.benchmark.Benchmark` rendered as text, json,
 csv, markdown or latex (:mod:`svmeval.report.benchmark`), and ``--plot FILE`` its
 critical-difference diagram (:mod:`svmeval.report.cd_plot`). ``--test 5x2cv`` is 5
@@ -43,22 +43,20 @@ def names_of(configurations: tuple) -> list[str]:
     return [" ".join(c) or "defaults" for c in configurations]
 
 
-def run_benchmark_line(o) -> int:
-    from svmeval.workflows.benchmark_run import run_benchmark
+def run_benchmark_line(o, command: runner.Command) -> int:
+    from svmeval.workflows.benchmark_run import benchmark
     from svmeval.report import render
-    from svmeval.stats.rank_tests import clean_level
 
     datasets = [runner.read_single_label(path, PROG) for path in o.files]
     configurations = dict(zip(names_of(o.configurations), o.params))
     if len(configurations) < len(o.params):
         raise OptionError("two configurations have the same options: give each its own")
-    bench = run_benchmark(datasets, configurations, o.nr_fold, repeat=o.repeat, seed=o.seed,
-                          criterion=o.criterion, pos_label=o.pos_label,
-                          zero_division=o.zero_division, jobs=o.jobs,
-                          level=clean_level(1.0 - o.confidence), rope=o.rope, test=o.test)
+    bench = benchmark(datasets, configurations, o.nr_fold, repeat=o.repeat, seed=o.seed,
+                      criterion=o.criterion, pos_label=o.pos_label,
+                      zero_division=o.zero_division, jobs=o.jobs, client=o.dask,
+                      confidence_level=o.confidence, rope=o.rope, test=o.test)
     text = render(bench, format=o.format)
-    from svmeval.cli.compare import COMMAND
-    targets = {t.what: t for t in runner.check_files(COMMAND, o)}  # the files may have changed
+    targets = {t.what: t for t in runner.check_files(command, o)}  # the files may have changed
     report = targets["-o" if o.output else "the report"]
     if not o.plot:
         output.write_outputs([(report, text)])

@@ -165,21 +165,21 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(o: CompareOptions) -> int:
-    from svmeval.workflows.compare import compare, mcnemar_files
+    from svmeval.workflows.compare import mcnemar_files, run_compare
     from svmeval.report import render
 
     if o.benchmark:
         from svmeval.cli.benchmark import run_benchmark_line
-        return run_benchmark_line(o)
+        return run_benchmark_line(o, COMMAND)
     if o.mcnemar:
-        result = mcnemar_files(*o.files)
+        result = mcnemar_files(o.files[2], o.files[0], o.files[1])
     else:
         dataset = runner.read_single_label(o.files[0], PROG)
-        result = compare(dataset, o.params_a, o.params_b, o.nr_fold, repeat=o.repeat,
-                         seed=o.seed, criterion=o.criterion, pos_label=o.pos_label,
-                         zero_division=o.zero_division, confidence=o.confidence,
-                         options_a=" ".join(o.a), options_b=" ".join(o.b), jobs=o.jobs,
-                         client=o.dask, rope=o.rope)
+        result = run_compare(dataset, o.params_a, o.params_b, o.nr_fold, repeat=o.repeat,
+                             seed=o.seed, criterion=o.criterion, pos_label=o.pos_label,
+                             zero_division=o.zero_division, confidence=o.confidence,
+                             options_a=" ".join(o.a), options_b=" ".join(o.b), jobs=o.jobs,
+                             client=o.dask, rope=o.rope)
     text = render(result, format=o.format)
     targets = runner.check_files(COMMAND, o)  # again: the files may have changed meanwhile
     output.write_outputs([(targets[0], text)])

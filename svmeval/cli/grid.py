@@ -152,7 +152,7 @@ def run(o: GridOptions) -> int:
 
     if o.nested is not None:
         from svmeval.cli.nested import run_nested
-        return run_nested(o)
+        return run_nested(o, COMMAND)
 
     targets = {t.what: t for t in runner.check_files(COMMAND, o)}
     resume = rules.read_resume(o.resume, o.criterion) if o.resume else {}

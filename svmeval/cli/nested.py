@@ -57,7 +57,7 @@ def folds_text(result) -> str:
     return "".join(f"{int(f) + 1}\n" for f in result.fold.tolist())
 
 
-def run_nested(o) -> int:
+def run_nested(o, command: runner.Command) -> int:
     from svmeval.io.predictions import format_predictions
     from svmeval.workflows.nested import nested_cv
     from svmeval.report import render
@@ -72,8 +72,7 @@ def run_nested(o) -> int:
                        share=False if o.kernel_memory == 0 else None, progress=bar)
     text = render(result, format=o.format)
     runner.end_bar_line()
-    from svmeval.cli.grid import COMMAND
-    targets = {t.what: t for t in runner.check_files(COMMAND, o)}  # the files may have changed
+    targets = {t.what: t for t in runner.check_files(command, o)}  # the files may have changed
     items = []
     if o.predictions:
         items.append((targets["--predictions"], format_predictions(result.outer)))

@@ -218,6 +218,7 @@ LONG_OPTIONS = (
            "\t(default 2048); above it, or where sharing does not pay, LIBSVM computes its "
            "own;\n\t0: no matrix is shared", commands=frozenset({GRID}), read=parse_megabytes),
     Option(("--help",), "", "help", "flag", "show this help"),
+    Option(("--version",), "", "version", "flag", "show svmeval's version"),
 )
 
 def _log2_axis(name: str, default: str) -> Option:
@@ -387,10 +388,16 @@ def scan(argv: list[str], command: str) -> Scan:
 
 def asks_for_help(argv: list[str]) -> bool:
     """``--help`` before any ``--``, but not as an option's value (``-d --help`` is -d's)."""
+    return asks_for(argv) == "--help"
+
+
+def asks_for(argv: list[str]) -> str | None:
+    """The first ``--help`` or ``--version`` before any ``--`` that is not an option's value
+    (``-d --help`` is -d's); None where there is none."""
     takes_value = {f for o in TABLE if o.kind not in ("flag", "optional") for f in o.flags}
     value_next = False
     for arg in argv:
-        if not value_next and arg in ("--", "--help"):
-            return arg == "--help"
+        if not value_next and arg in ("--", "--help", "--version"):
+            return None if arg == "--" else arg
         value_next = not value_next and (arg in takes_value or arg[:2] == "-w" and len(arg) > 2)
-    return False
+    return None

@@ -7,6 +7,10 @@ every output path of the run is checked before any work (:func:`svmeval.io.outpu
 not an input, not another output, through any spelling or link; directories and missing
 parents refused), and the run's typed errors become one line and exit status 1. Ctrl-C ends
 the command at once with status 130; a reader that went away ends it quietly with status 1.
+Once a Ctrl-C was seen, whatever became of its KeyboardInterrupt (Python drops one raised inside
+a weakref callback of the import machinery, and the run goes on), no other line is written: an
+error that follows it (the end of a half-read input taken for an empty file) ends the command
+as interrupted.
 """
 
 from __future__ import annotations
@@ -16,8 +20,11 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
+from svmeval._version import __version__
+from svmeval.cli.options import asks_for
 from svmeval.errors import ArgumentError, DataFormatError, OptionError, ParameterError, SvmevalError
 from svmeval.io import output
+from svmeval.io.targets import remove_temporaries
 
 #: library arguments as the command lines spell them
 FLAGS = {"pos_label": "--pos-label", "zero_division": "--zero-division", "repeat": "--repeat",
@@ -61,6 +68,10 @@ def main(command: Command, argv: list[str] | None = None) -> int:
     """Run ``command`` on ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     argv = sys.argv[1:] if argv is None else argv
     try:
+        if asks_for(argv) == "--version":
+            line = f"{command.prog} {__version__}\n"
+            output.write_outputs([(output.resolve(output.STDOUT, "the version"), line)])
+            return 0
         try:
             options = command.parse(argv)
         except OptionError as exc:
@@ -77,8 +88,9 @@ def main(command: Command, argv: list[str] | None = None) -> int:
         # Folds still training in LIBSVM's C code cannot be stopped from Python, and the
         # interpreter would wait for them at exit: leave at once. Output files are written
         # whole (temporary file + rename), or as they go (-out), so none is left half-written.
+        remove_temporaries()  # a Ctrl-C can come as one is made, before it is recorded
         output.STDERR_LOCK.acquire(timeout=1)  # LIBSVM's messages end before this line
-        fail(f"{command.prog}: interrupted")
+        _write_line(f"{command.prog}: interrupted")
         os._exit(130)
     except BrokenPipeError:
         # the reader went away: nothing more to say (nor any more output to flush)
@@ -111,12 +123,19 @@ def error_line(exc: SvmevalError, prog: str) -> str:
 
 
 def fail(message: str) -> int:
-    """One line on stderr (after ending a progress bar's line), exit status 1."""
+    """One line on stderr (after ending a progress bar's line), exit status 1; after a Ctrl-C,
+    a KeyboardInterrupt instead (the interrupt is the only thing reported)."""
+    if output.INTERRUPTS:
+        raise KeyboardInterrupt
+    _write_line(message)
+    return 1
+
+
+def _write_line(message: str) -> None:
     end_bar_line()
     with _quietly():  # a closed or full stderr cannot take the message: the status says it
         sys.stderr.write(message + "\n")
         sys.stderr.flush()
-    return 1
 
 
 def say(line: str) -> None:

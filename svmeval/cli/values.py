@@ -11,50 +11,7 @@ import math
 import re
 
 from svmeval.errors import OptionError
-from svmeval.params import INT_MAX, INT_MIN
-
-_INT_TEXT = re.compile(r"[+-]?[0-9]+", re.ASCII)
-_SHOWN = 40  # characters of a value quoted in a message
-
-
-def shown(text: str) -> str:
-    """A value for a message: quoted and escaped (one line), long values cut."""
-    return repr(text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "...")
-
-
-def parse_c_int(flag: str, text: str, low: int = INT_MIN, high: int = INT_MAX,
-                what: str | None = "a C int") -> int:
-    """An integer option value as C's ``atoi`` reads it, but strict: the whole value must be
-    ``[+-]digits`` in ASCII (Python's ``int()`` also takes ``1_000``, blanks and non-ASCII
-    digits; ``atoi`` stops at them), and it must lie in ``low..high`` (default: C ``int``, the
-    type the value lands in). Raises :class:`OptionError` naming ``flag``."""
-    if not isinstance(text, str) or not _INT_TEXT.fullmatch(text):
-        raise OptionError(f"option {flag}: {shown(str(text))} is not an integer")
-    digits = text.lstrip("+-").lstrip("0")
-    value = int(text) if len(digits) <= 20 else None  # beyond any range checked here
-    if value is None or not low <= value <= high:
-        where = f"{what} holds {low} to {high}" if what else f"{low} to {high}"
-        raise OptionError(f"option {flag}: {shown(text)} is out of range ({where})")
-    return value
-
-
-def parse_c_double(flag: str, text: str) -> float:
-    """A number option value as C's ``strtod``/``atof`` reads it in the C locale (decimal or
-    hexadecimal, ``1e-3``, ``.5``, ``3.``), but strict: the whole value must be the number (no
-    blanks, no ``1_000``, no non-ASCII digits, which Python's ``float()`` takes), and it must be
-    finite (``nan``, ``inf`` and overflowing values are refused). A value that underflows is the
-    double ``strtod`` returns, as ``atof`` gives svm-train."""
-    from svmeval.io._reader import parse_number  # C strtod in the C locale
-
-    if not isinstance(text, str) or not text.isascii():
-        raise OptionError(f"option {flag}: {shown(str(text))} is not a number")
-    value, status = parse_number(text.encode("ascii"))
-    if status == 1:
-        raise OptionError(f"option {flag}: {shown(text)} is not a number")
-    if status == 2 or not math.isfinite(value):
-        raise OptionError(f"option {flag}: {shown(text)} is not a finite number")
-    return value
-
+from svmeval.params import INT_MAX, INT_MIN, parse_c_double, parse_c_int, shown  # noqa: F401
 
 def parse_open_unit(flag: str, text: str) -> float:
     """A number strictly between 0 and 1 (a confidence level)."""

@@ -2,13 +2,32 @@
 
 Folds (LIBSVM's own, seeded) become (candidate, seed, fold) units of the evaluation core
 (:mod:`~svmeval.cv.evaluate`), an executor runs them (:mod:`~svmeval.cv.executors`: threads
-here, or a Dask cluster), and each unit's predictions and scores become a :class:`CVResult`.
-Argument checks live in :mod:`~svmeval.cv.checks`.
+here, or a Dask cluster), and each unit's predictions and scores become a
+:class:`~svmeval.cv.results.CVResult`. Argument checks live in :mod:`~svmeval.cv.checks`.
+
+The names below are imported on first use: ``svmeval.cv.results`` (the result types) loads no
+part of the engine.
 """
 
-from svmeval.cv.engine import cross_validate, train_and_save
-from svmeval.cv.multilabel import MultilabelCVResult, cross_validate_multilabel
-from svmeval.cv.plan import CVResult
+from __future__ import annotations
 
-__all__ = ["CVResult", "MultilabelCVResult", "cross_validate", "cross_validate_multilabel",
-           "train_and_save"]
+import importlib
+
+_LAZY = {
+    "CVResult": "svmeval.cv.results",
+    "MultilabelCVResult": "svmeval.cv.results",
+    "cross_validate": "svmeval.cv.engine",
+    "train_and_save": "svmeval.cv.engine",
+    "cross_validate_multilabel": "svmeval.cv.multilabel",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'svmeval.cv' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

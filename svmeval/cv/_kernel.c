@@ -136,19 +136,22 @@ kernel_value(const svmeval_node *xi, const svmeval_node *xj, double sq_i, double
 }
 
 /*
- * Fill rows start, start + step, ... (< n) of the n x (n + 2) node matrix ``out``: each such row
- * i gets its serial node, its terminator and K(i, j) for j >= i, mirrored into row j. Calls with
- * the same step and different starts write disjoint nodes. ``x_square`` is used by the training
+ * Fill rows first .. last - 1 (< n) of the n x (n + 2) node matrix ``out``: each such row i gets
+ * its serial node, its terminator and K(i, j) for j >= i, mirrored into row j. Calls with disjoint
+ * row ranges write disjoint nodes. Consecutive rows mirror into neighbouring nodes of each row
+ * j, so a range of consecutive rows reuses the cache lines it mirrors into. ``x_square`` is used by the training
  * rbf only (may be NULL otherwise). ``prediction``: k_function's arithmetic instead of
  * kernel_function's.
  */
 void
 svmeval_kernel_fill(const svmeval_node *const *x, long n, int kernel_type, int degree,
                     double gamma, double coef0, const double *x_square, int prediction,
-                    svmeval_node *out, long start, long step)
+                    svmeval_node *out, long first, long last)
 {
     const long width = n + 2;
-    for (long i = start; i < n; i += step) {
+    if (last > n)
+        last = n;
+    for (long i = first; i < last; i++) {
         svmeval_node *row = out + i * width;
         row[0].index = 0;
         row[0].value = (double)(i + 1);

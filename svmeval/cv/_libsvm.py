@@ -21,15 +21,15 @@ import os
 import signal
 import sys
 import threading
-from ctypes import POINTER, byref, c_char_p, c_double, c_int, c_void_p
+from ctypes import POINTER, c_char_p, c_double, c_int, c_void_p
 from types import SimpleNamespace
 
 import numpy as np
 
 from svmeval.errors import ParameterError, SvmevalError
 from svmeval.io import output
-from svmeval.params import C_SVC, NU_SVC, SvmParams
-from svmeval.cv import schedule
+from svmeval.params import SvmParams
+from svmeval.cv import schedule, waits
 
 #: one ``struct svm_node {int index; double value;}``, padded as the C compiler pads it
 NODE = np.dtype([("index", np.int32), ("value", np.float64)], align=True)
@@ -185,7 +185,7 @@ def c_state(func):
     @functools.wraps(func)
     def holding(*args, **kwargs):
         schedule.wait_abandoned()
-        with _STATE_LOCK:
+        with waits.hold(_STATE_LOCK):  # WAIT_STEP at a time
             _c()
             return func(*args, **kwargs)
     return holding
@@ -207,19 +207,52 @@ def set_omp_threads(n: int) -> None:
         _C.omp_set_num_threads(max(1, int(n)))
 
 
+_thread = threading.local()  # pair_training(): this thread's "Total nSV" lines are dropped
+_quiet = [True]
+
+
 def _to_stderr(message: bytes) -> None:
     # LIBSVM's messages: a closed or full stderr is ignored; none after "interrupted"
+    if getattr(_thread, "pair", False) and message.startswith(b"Total nSV"):
+        return  # a one-vs-one pair's: its fold prints the model's own total
     with output.STDERR_LOCK, contextlib.suppress(OSError, ValueError, AttributeError):
         if not output.INTERRUPTS:
             sys.stderr.write(message.decode("utf-8", "replace"))
             sys.stderr.flush()
 
 
+@contextlib.contextmanager
+def pair_training():
+    """Train one pair of a multiclass fold in this thread (:mod:`svmeval.cv.pairs`)."""
+    _thread.pair = True
+    try:
+        yield
+    finally:
+        _thread.pair = False
+
+
+def print_message(text: str) -> None:
+    """A training message as LIBSVM prints one (nowhere when quiet)."""
+    if not _quiet[0]:
+        _to_stderr(text.encode())
+
+
 def set_quiet(quiet: bool) -> None:
     """LIBSVM's training messages: to stderr, or nowhere with -q. Never to stdout."""
     c = _c()
     with _STATE_LOCK:
+        _quiet[0] = bool(quiet)
         c.set_print(c.print_null if quiet else c.print_stderr)
+
+
+def library():
+    """The loaded library's entry points (``.svm``: the bindings' module)."""
+    return _c()
+
+
+def svm_model():
+    """The bindings' ``struct svm_model``."""
+    return _c().svm.svm_model
 
 
 # --- problems and parameters ---------------------------------------------------------------
@@ -306,95 +339,5 @@ def check_parameter(problem: Problem, params: SvmParams) -> None:
         raise ParameterError(message.decode())
 
 
-# --- models ---------------------------------------------------------------------------------
-class Model:
-    """A trained LIBSVM model; frees itself. Holds its problem, whose rows its SVs point into."""
-
-    def __init__(self, problem: Problem, params: SvmParams):
-        self._problem = problem
-        self._param = Parameter(params)
-        self.params = params
-        c = self._lib = _c()
-        self._ptr = c.train(problem.address, self._param.address)
-        if not self._ptr:  # pragma: no cover - LIBSVM returns NULL only on allocation failure
-            raise SvmevalError("LIBSVM could not train a model (out of memory?)")
-        schedule.check_cancelled()  # an interrupted run's fold goes no further
-        self.nr_class = c.get_nr_class(self._ptr)
-        labels = (c_int * max(self.nr_class, 1))()
-        c.get_labels(self._ptr, labels)
-        #: the model's class labels in LIBSVM's order (classification models only)
-        self.labels = np.array(labels[: self.nr_class], dtype=np.float64)
-
-    def __del__(self):
-        ptr = getattr(self, "_ptr", None)
-        if ptr:
-            self._lib.free_model(byref(c_void_p(ptr)))
-            self._ptr = None
-
-    @property
-    def n_decision_values(self) -> int:
-        k = self.nr_class
-        return k * (k - 1) // 2 if self.params.svm_type in (C_SVC, NU_SVC) else 1
-
-    def predict(self, rows: np.ndarray, *, probability: bool = False):
-        """Predict rows (node addresses) as svm_predict does, keeping the decision values.
-
-        Returns ``(labels, decision_values, probabilities)``; probabilities (in the model's
-        label order) only with ``probability=True`` for C-SVC / nu-SVC, where the label is
-        svm_predict_probability's, as in LIBSVM's cross-validation.
-        """
-        n = len(rows)
-        pred = np.empty(n, dtype=np.float64)
-        dec = np.empty((n, self.n_decision_values), dtype=np.float64)
-        probs = np.empty((n, self.nr_class), dtype=np.float64) if probability else None
-        model = self._ptr
-        predict_values, predict_probability = self._lib.predict_values, \
-            self._lib.predict_probability
-        check_cancelled = schedule.check_cancelled
-        for i, row in enumerate(rows.tolist()):
-            if not i & 1023:
-                check_cancelled()
-            label = predict_values(model, row, dec[i].ctypes.data)
-            if probability:
-                label = predict_probability(model, row, probs[i].ctypes.data)
-            pred[i] = label
-        check_cancelled()
-        return pred, dec, probs
-
-    def predict_parallel(self, rows: np.ndarray, threads: int, *, probability: bool = False):
-        """:meth:`predict` on one OpenMP thread, the rows split among ``threads`` threads
-        (each row's result is the same whichever thread predicts it)."""
-        if threads <= 1 or len(rows) < 2 * threads:
-            set_omp_threads(1)
-            return self.predict(rows, probability=probability)
-        chunks = np.array_split(np.arange(len(rows)), threads)
-        parts = [None] * len(chunks)
-        token = schedule.current_token()
-        errors = []
-
-        def work(k):
-            schedule.bind_token(token)  # cancelled with the task that started it
-            try:
-                set_omp_threads(1)
-                parts[k] = self.predict(rows[chunks[k]], probability=probability)
-            except BaseException as exc:  # raised in the task's own thread, below
-                errors.append(exc)
-
-        workers = [threading.Thread(target=work, args=(k,)) for k in range(1, len(chunks))]
-        for t in workers:
-            t.start()
-        work(0)
-        for t in workers:
-            t.join()
-        if errors:
-            raise errors[0]
-        pred = np.concatenate([p[0] for p in parts])
-        dec = np.concatenate([p[1] for p in parts])
-        probs = np.concatenate([p[2] for p in parts]) if probability else None
-        return pred, dec, probs
-
-    def save(self, path: str) -> None:
-        """Write the model as svm-train does, atomically (a temporary file, then rename)."""
-        with output.atomic_path(path, "the model file") as tmp:
-            if self._lib.save_model(os.fsencode(tmp), self._ptr) != 0:
-                raise SvmevalError(f"{path}: cannot save model file")
+# --- models: svmeval/cv/_model.py ------------------------------------------------------------
+from svmeval.cv._model import Model  # noqa: E402,F401 - needs the names above

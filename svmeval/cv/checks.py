@@ -14,7 +14,7 @@ import os
 
 import numpy as np
 
-from svmeval.errors import ArgumentError, DataFormatError, ParameterError, SvmevalError, show_label, \
+from svmeval.errors import ArgumentError, DataFormatError, OptionError, ParameterError, SvmevalError, show_label, \
     show_path
 from svmeval.io.data import Dataset
 from svmeval.params import INT_MAX, INT_MIN, ONE_CLASS, SvmParams
@@ -38,7 +38,7 @@ def _integer(value, name: str) -> int:
     return int(value.__index__())
 
 
-def check_folds(folds, name: str = "nr_fold") -> int:
+def check_folds(folds, name: str = "folds") -> int:
     """The number of folds: an integer from 2 to C's INT_MAX (LIBSVM's ``int nr_fold``)."""
     number = _integer(folds, name)
     if number < 2:
@@ -77,8 +77,8 @@ def check_execution(jobs=None, client=None) -> None:
                             f"(or local[:N]), got {type(client).__name__}")
 
 
-def as_dataset(dataset, name: str = "dataset") -> Dataset:
-    """A :class:`Dataset`, read first when ``dataset`` is a file name."""
+def as_dataset(dataset, name: str = "data") -> Dataset:
+    """A :class:`Dataset`, read first when ``dataset`` is a file name (str or os.PathLike)."""
     if isinstance(dataset, (str, os.PathLike)):
         from svmeval.io.data import read_dataset
         return read_dataset(os.fspath(dataset))
@@ -89,11 +89,18 @@ def as_dataset(dataset, name: str = "dataset") -> Dataset:
 
 
 def as_params(params, name: str = "params") -> SvmParams:
-    """An :class:`SvmParams`; None means svm-train's defaults."""
+    """An :class:`SvmParams`: given, read from svm-train's options (a string such as
+    ``"-c 8 -g 0.05"``, :meth:`SvmParams.parse`), or svm-train's defaults for None."""
     if params is None:
         return SvmParams()
+    if isinstance(params, str):
+        try:
+            return SvmParams.parse(params)
+        except OptionError as exc:
+            raise OptionError(f"{name} {params!r}: {exc}") from None
     if not isinstance(params, SvmParams):
-        raise ParameterError(f"{name} must be a svmeval SvmParams, got {type(params).__name__}")
+        raise ParameterError(f"{name} must be a svmeval SvmParams or svm-train's options "
+                             f"(a string such as '-c 8 -g 0.05'), got {type(params).__name__}")
     return params
 
 

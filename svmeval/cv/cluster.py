@@ -17,6 +17,9 @@ and a worker that steals one computes that kernel too.
 ``-b 1`` trains with C ``rand()`` (probability's inner CV), so a cross-validation there is one
 task that runs its folds in order after ``srand(seed)``, as the local run does.
 
+The client's blocking calls and the loop over a run's results run on helper threads while the
+caller waits a step at a time (:mod:`svmeval.cv.waits`): a Ctrl-C is acted on within it.
+
 Only this module imports dask; nothing imports it without ``--dask`` or a client.
 """
 
@@ -26,7 +29,6 @@ import contextlib
 import itertools
 import os
 import re
-import sys
 import threading
 import uuid
 from dataclasses import dataclass
@@ -34,6 +36,7 @@ from typing import Callable, Iterator
 
 from svmeval.errors import SvmevalError
 from svmeval._version import __version__
+from svmeval.cv.waits import call, in_steps
 from svmeval.cv.workers import forget, worker_version
 
 INSTALL_HINT = "--dask needs the optional dask and distributed: pip install 'svmeval[dask]'"
@@ -92,32 +95,6 @@ def parse_address(address: str) -> tuple[str, int | None]:
     return "remote", None
 
 
-#: the local cluster's settings: the data stay on every worker for the whole run (no replica
-#: dropped by the active memory manager, which would send them again), and the workers' C
-#: allocator keeps glibc's defaults (Dask's MALLOC_TRIM_THRESHOLD_ turns off glibc's adaptive
-#: mmap threshold, and LIBSVM trains about 10% slower under it)
-LOCAL_CONFIG = {
-    "distributed.scheduler.active-memory-manager.start": False,
-    "distributed.nanny.pre-spawn-environ": {
-        "OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1, "OPENBLAS_NUM_THREADS": 1},
-}
-
-
-_TRACKER_QUIET = "ignore::UserWarning:multiprocessing.resource_tracker"
-
-
-@contextlib.contextmanager
-def _environment_kept():
-    """Dask's nanny writes its workers' variables into this process's environment: undo it."""
-    before = dict(os.environ)
-    try:
-        yield
-    finally:
-        for key in [k for k in os.environ if k not in before]:
-            del os.environ[key]
-        os.environ.update(before)
-
-
 @contextlib.contextmanager
 def connect(address: str, *, worker_timeout: float = WORKER_TIMEOUT) -> Iterator:
     """A ``distributed.Client`` for ``address``, closed at the end.
@@ -133,33 +110,28 @@ def connect(address: str, *, worker_timeout: float = WORKER_TIMEOUT) -> Iterator
 
     cluster = None
     if kind == "local":
-        import dask
+        from svmeval.cv.local_cluster import new_cluster
 
-        from svmeval.cv.schedule import available_cores
-
-        # multiprocessing's resource tracker (a process started with this interpreter's -W
-        # options) warns about the local workers' semaphores when Ctrl-C ends the command
-        # at once; the operating system frees them
-        if _TRACKER_QUIET not in sys.warnoptions:
-            sys.warnoptions.append(_TRACKER_QUIET)
         try:
-            with dask.config.set(LOCAL_CONFIG), _environment_kept():
-                cluster = distributed.LocalCluster(
-                    n_workers=n or available_cores(), threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=logging.CRITICAL, host="127.0.0.1",
-                    # the scheduler's HTTP routes on a free port, not Dask's 8787 (and no
-                    # warning when another cluster holds it)
-                    scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"})
-            client = distributed.Client(cluster, timeout=CONNECT_TIMEOUT)
+            # interrupted, the start goes on in the background and what it opened is closed
+            cluster = call(new_cluster, distributed, n,
+                           on_abandoned=lambda started: _close(None, started))
+            client = call(distributed.Client, cluster, timeout=CONNECT_TIMEOUT,
+                          on_abandoned=lambda c: _close(c, None))
+        except KeyboardInterrupt:
+            if cluster is not None:
+                _in_background(_close, None, cluster)
+            raise
         except Exception as exc:  # noqa: BLE001 - any failure to start is one line
             if cluster is not None:
-                _close(None, cluster)
+                call(_close, None, cluster)
             raise ClusterError(f"--dask {address}: cannot start a local cluster: "
                                f"{_reason(exc)}") from None
     else:
         _quiet_distributed_logs(logging)
         try:
-            client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+            client = call(distributed.Client, address, timeout=CONNECT_TIMEOUT,
+                          on_abandoned=lambda c: _close(c, None))
         except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ValueError, ...
             raise ClusterError(f"cannot reach the Dask scheduler at {address}: "
                                f"{_reason(exc)}") from None
@@ -172,9 +144,9 @@ def connect(address: str, *, worker_timeout: float = WORKER_TIMEOUT) -> Iterator
         _in_background(_close, client, cluster)
         raise
     except BaseException:
-        _close(client, cluster)
+        call(_close, client, cluster)
         raise
-    _close(client, cluster)
+    call(_close, client, cluster)
 
 
 @contextlib.contextmanager
@@ -220,26 +192,35 @@ def _reason(exc: BaseException) -> str:
 
 
 def check_workers(client, address: str = "", *, timeout: float = WORKER_TIMEOUT) -> dict:
-    """Wait for at least one worker and check that every worker runs this svmeval version;
-    returns worker address -> version. Raises :class:`ClusterError`."""
+    """Wait for at least one worker and check that every worker runs this build of svmeval:
+    the same version and the same sources (:func:`~svmeval._version.source_digest`);
+    returns worker address -> (version, digest). Raises :class:`ClusterError`."""
     where = address or _address_of(client)
     try:
-        client.wait_for_workers(1, timeout=timeout)
+        call(client.wait_for_workers, 1, timeout=timeout)
     except Exception:  # noqa: BLE001 - TimeoutError and friends
         raise ClusterError(f"no Dask worker joined the scheduler at {where} within "
                            f"{timeout:g} s") from None
     try:
-        versions = client.run(worker_version)
+        builds = call(client.run, worker_version)
     except Exception as exc:  # noqa: BLE001 - a worker without svmeval fails to unpickle
         raise ClusterError(f"the Dask workers at {where} cannot run svmeval "
                            f"({_reason(exc)}): install svmeval {__version__} on every worker"
                            ) from None
-    wrong = {w: v for w, v in versions.items() if v != __version__}
+    ours = worker_version()
+    # a worker of svmeval 0.1 answers its version alone
+    builds = {w: tuple(b) if isinstance(b, (tuple, list)) else (str(b), "unknown")
+              for w, b in builds.items()}
+    wrong = {w: b for w, b in builds.items() if b != ours}
     if wrong:
-        worker, version = sorted(wrong.items())[0]
-        raise ClusterError(f"the Dask worker {worker} at {where} runs svmeval {version}, "
-                           f"this is {__version__}: install the same version on every worker")
-    return versions
+        worker, (version, digest) = sorted(wrong.items())[0]
+        if version != ours[0]:
+            raise ClusterError(f"the Dask worker {worker} at {where} runs svmeval {version}, "
+                               f"this is {ours[0]}: install the same version on every worker")
+        raise ClusterError(f"the Dask worker {worker} at {where} runs another build of svmeval "
+                           f"{version} (sources {digest[:12]}, here {ours[1][:12]}): install "
+                           "the same build on every worker")
+    return builds
 
 
 def _address_of(client) -> str:
@@ -247,7 +228,6 @@ def _address_of(client) -> str:
         return str(client.scheduler.address)
     except Exception:  # noqa: BLE001
         return "the client's scheduler"
-
 
 
 
@@ -293,7 +273,7 @@ class Session:
         self.cancel()
         self._data = None
         with contextlib.suppress(Exception):
-            self.client.run(forget, self.token)
+            call(self.client.run, forget, self.token)
 
     def data(self, dataset):
         """The data set, scattered to every worker once; a task's first two arguments."""
@@ -304,14 +284,14 @@ class Session:
     def scatter(self, value):
         """``value`` on every worker (sent once, referenced by the tasks)."""
         try:
-            return self.client.scatter(value, broadcast=True, hash=False)
+            return call(self.client.scatter, value, broadcast=True, hash=False)
         except Exception as exc:  # noqa: BLE001
             raise ClusterError(f"cannot send the data to the Dask workers at "
                                f"{_address_of(self.client)}: {_reason(exc)}") from None
 
     def workers(self) -> list[str]:
         try:
-            return sorted(self.client.scheduler_info().get("workers", {}))
+            return sorted(call(self.client.scheduler_info).get("workers", {}))
         except Exception:  # noqa: BLE001
             return []
 
@@ -332,30 +312,32 @@ class Session:
             futures[future] = job.tag
         self._futures = list(futures)
         try:
-            for future in distributed.as_completed(list(futures)):
-                try:
-                    output = future.result()
-                except distributed.KilledWorker as exc:
-                    raise ClusterError(f"the Dask workers running a task kept dying: "
-                                       f"{_reason(exc)}") from None
-                except (distributed.CancelledError, distributed.comm.CommClosedError,
-                        OSError) as exc:
-                    raise ClusterError(f"lost the Dask scheduler at "
-                                       f"{_address_of(self.client)}: {_reason(exc)}") from None
+            for future, output in in_steps(lambda: self._finished(distributed, list(futures))):
                 on_done(futures.pop(future), output)
                 future.release()
-        except KeyboardInterrupt:
-            raise  # the pending tasks are cancelled on the way out (__exit__)
-        except BaseException:
+        except Exception:  # a Ctrl-C: the pending tasks are cancelled on the way out (__exit__)
             self.cancel()
             raise
+
+    def _finished(self, distributed, futures: list) -> Iterator[tuple]:
+        """(future, output) of each of ``futures`` as it finishes."""
+        for future in distributed.as_completed(futures):
+            try:
+                output = future.result()
+            except distributed.KilledWorker as exc:
+                raise ClusterError(f"the Dask workers running a task kept dying: "
+                                   f"{_reason(exc)}") from None
+            except (distributed.CancelledError, distributed.comm.CommClosedError, OSError) as exc:
+                raise ClusterError(f"lost the Dask scheduler at "
+                                   f"{_address_of(self.client)}: {_reason(exc)}") from None
+            yield future, output
 
     def cancel(self) -> None:
         """Cancel the tasks still pending (Ctrl-C, an error)."""
         pending = [f for f in self._futures if not f.done()]
         if pending:
-            with contextlib.suppress(BaseException):
-                self.client.cancel(pending, asynchronous=False)
+            with contextlib.suppress(Exception):
+                call(self.client.cancel, pending, asynchronous=False)
 
 
 def _place_groups(jobs: list[Job], workers: list[str]) -> dict:

@@ -1,6 +1,6 @@
 """Cross-validation as svm-train runs it, and svm-train without ``-v``.
 
-:func:`cross_validate` is the evaluation core's (:mod:`svmeval.cv.evaluate`) one candidate
+:func:`cross_validate` (:func:`run_cv` with the engine's own arguments) is the evaluation core's (:mod:`svmeval.cv.evaluate`) one candidate
 over R seeds: LIBSVM's own folds after ``srand(seed)``, each fold's training set in LIBSVM's
 order and the same predict call (:class:`~svmeval.cv.plan.CVPlan`), so predictions are
 bit-identical to LIBSVM's ``svm_cross_validation``, with what LIBSVM throws away kept: decision
@@ -9,6 +9,7 @@ values, probabilities, the fold of each sample. Results do not depend on ``jobs`
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from typing import Callable
 
@@ -21,6 +22,7 @@ from svmeval.cv.evaluate import evaluate
 from svmeval.cv.executors import executor_for
 from svmeval.cv.folds import libsvm_folds  # noqa: F401 - where the tests draw LIBSVM's folds
 from svmeval.cv.plan import CVPlan, CVResult, FoldOutput, Repetition, repetition  # noqa: F401
+from svmeval.cv.schedule import run_tasks
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import Dataset, check_precomputed
 from svmeval.params import PRECOMPUTED, SvmParams
@@ -46,59 +48,103 @@ def prepare(dataset, params: SvmParams, *, y: np.ndarray | None = None, quiet: b
     return problem, params
 
 
-@_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
-def cross_validate(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
-                   repeat: int = 1, quiet: bool = True, y: np.ndarray | None = None,
-                   progress: Callable[[int, int], None] | None = None, problem=None,
-                   keep_decision_values: bool = False, keep_repeats: bool = False,
-                   share: bool | None = None, jobs: int | None = None,
-                   client=None) -> CVResult:
-    """k-fold cross-validation exactly as LIBSVM's ``svm_cross_validation`` after ``srand(seed)``.
+def cross_validate(data, params=None, folds: int = 5, *, seed: int = 1, repeat: int = 1,
+                   jobs: int | None = None, client=None,
+                   progress: Callable[[int, int], None] | None = None, quiet: bool = True,
+                   keep_decision_values: bool = False,
+                   keep_repeats: bool = False) -> CVResult:
+    """k-fold cross-validation exactly as LIBSVM's ``svm-train -v k``, every prediction kept.
+
+    LIBSVM's own folds after ``srand(seed)``, each fold's training set in LIBSVM's order and
+    the same predict call, so the predictions are bit-identical to LIBSVM's
+    ``svm_cross_validation``; what LIBSVM throws away is kept: decision values, class scores,
+    probabilities (``-b 1``), the fold of each sample. Results do not depend on ``jobs`` or
+    ``client``.
 
     Parameters
     ----------
-    dataset : Dataset
-        The data (:func:`svmeval.read_dataset`).
-    params : SvmParams
-        svm-train's options (gamma 0 = 1/num_features, resolved here as svm-train does).
-    nr_fold : int
-        k, at least 2; more folds than rows is leave-one-out (``result.n_folds`` is drawn).
+    data : Dataset or str or os.PathLike
+        The data: a :class:`Dataset` or a LIBSVM-format file name (read first). One label a
+        sample (multi-label data: :func:`cross_validate_multilabel`).
+    params : SvmParams or str, optional
+        The configuration: :class:`SvmParams` or svm-train's training options
+        (``"-c 8 -g 0.05"``); default svm-train's defaults. gamma 0 is 1/num_features.
+    folds : int, default 5
+        k, at least 2; more folds than samples is leave-one-out (``result.n_folds`` tells the
+        folds drawn).
     seed : int, default 1
-        C ``srand``'s seed before the folds are drawn (0 to 2**32 - 1; 1 = svm-train's folds).
+        C ``srand``'s seed before the folds are drawn (0 to 2**32 - 1); 1 gives svm-train's
+        folds.
     repeat : int, default 1
-        R cross-validations with seeds ``repetition_seeds(seed, R)``; the result is the first
-        one's, with the others' counts and ranking figures in ``repeats``.
+        R cross-validations, with seeds ``seed``, ``seed + 1``, ...; the result is the first
+        one's, with the others' figures in ``repeats``.
+    jobs : int, optional
+        Folds trained at once on this machine (default: the cores). Results are identical for
+        every value. With ``-b 1`` the folds run in order (probability training draws from C
+        ``rand()``).
+    client : distributed.Client or str, optional
+        A Dask client or a scheduler's address (``tcp://host:8786``, ``local[:N]``): the folds
+        run as tasks on that cluster, with results identical to a local run.
+    progress : callable, optional
+        ``progress(done, total)``, called as folds end (over every repetition).
     quiet : bool, default True
         Silence LIBSVM's training messages (else they go to standard error).
-    y : array, optional
-        Labels replacing the data set's.
-    progress : callable, optional
-        ``progress(done, total)`` as folds end (over all repetitions).
-    problem : optional
-        The data's LIBSVM problem, if the caller has built it.
     keep_decision_values : bool, default False
         Keep the n x k(k-1)/2 one-vs-one decision values of k > 2 classes (by default only
         the n x k class scores they give).
     keep_repeats : bool, default False
-        Keep the further repetitions' whole results in ``repeat_results``.
-    share : bool or None, default None
-        Whether the folds train on one kernel matrix computed once
-        (:class:`~svmeval.cv.kernel.SharedKernel`, LIBSVM's ``-t 4``; results bit-identical):
-        None where the cost model says it pays, True always, False never. Never with ``-b 1``,
-        a precomputed kernel or matrices over :data:`~svmeval.cv.kernel.DEFAULT_MEMORY_MB`.
-    jobs : int, optional
-        Folds trained at once here (default: the cores); results identical for every value.
-        With ``-b 1`` the folds run in order (LIBSVM's probability training draws from C
-        ``rand()``).
-    client : distributed.Client or str, optional
-        A Dask client or address (``tcp://host:8786``, ``local[:N]``): the folds run as tasks
-        on that cluster (the data sent to each worker once), with results identical to a local
-        run.
+        Keep every further repetition's whole result in ``repeat_results``
+        (``to_frame()`` of a repeated run needs them).
 
     Returns
     -------
     CVResult
+        Every sample's label, prediction, fold and scores; :func:`summarize` gives its figures.
+
+    Raises
+    ------
+    DataFormatError
+        The file cannot be read (the message names file and line).
+    ParameterError, OptionError
+        A configuration LIBSVM would refuse, or malformed options.
+    SvmevalError
+        Any other argument that cannot be used (the base of every svmeval error).
+
+    See Also
+    --------
+    summarize : every figure of the result.
+    grid_search : cross-validate a grid of C and gamma.
+
+    Examples
+    --------
+    >>> from svmeval import cross_validate, summarize
+    >>> result = cross_validate("data/breast_cancer.scale", "-c 2", folds=5)
+    >>> result.n_samples, result.n_folds
+    (569, 5)
+    >>> round(summarize(result).figures["accuracy"], 4)
+    0.9684
     """
+    from svmeval.cv import checks
+
+    data = checks.as_dataset(data, "data")
+    params = checks.as_params(params, "params")
+    return run_cv(data, params, folds, seed=seed, repeat=repeat, jobs=jobs, client=client,
+                  progress=progress, quiet=quiet, keep_decision_values=keep_decision_values,
+                  keep_repeats=keep_repeats)
+
+
+@_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
+def run_cv(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
+           repeat: int = 1, quiet: bool = True, y: np.ndarray | None = None,
+           progress: Callable[[int, int], None] | None = None, problem=None,
+           keep_decision_values: bool = False, keep_repeats: bool = False,
+           share: bool | None = None, jobs: int | None = None,
+           client=None) -> CVResult:
+    """:func:`cross_validate` with the engine's own arguments: ``y`` (labels replacing the
+    data set's), ``problem`` (the data's LIBSVM problem, if built), ``share`` (whether the folds
+    train on one kernel matrix computed once, :class:`~svmeval.cv.kernel.SharedKernel`: None
+    where the cost model says it pays, True always, False never; never with ``-b 1``, a
+    precomputed kernel or matrices over :data:`~svmeval.cv.kernel.DEFAULT_MEMORY_MB`)."""
     nr_fold, seed, repeat = check_folds(nr_fold), check_seed(seed), check_repeat(repeat)
     check_execution(jobs, client)
     problem, params = prepare(dataset, params, y=y, quiet=quiet, problem=problem)
@@ -151,17 +197,50 @@ def repetition_seeds(seed: int, repeat: int) -> list[int]:
     return seeds
 
 
-@_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
-def train_and_save(dataset, params: SvmParams, model_file: str, *, seed: int = 1,
-                   quiet: bool = True) -> None:
-    """svm-train without -v: train on every sample and save the model file svm-train writes.
+def train_and_save(data, params, model_file, *, seed: int = 1, quiet: bool = True) -> None:
+    """svm-train without ``-v``: train on every sample and save the model file svm-train
+    writes (``svm-predict`` reads it).
 
-    C ``rand()`` is seeded first (``-b 1`` training draws from it), as in a fresh svm-train.
+    Parameters
+    ----------
+    data : Dataset or str or os.PathLike
+        The training data (a file name is read first).
+    params : SvmParams or str or None
+        The configuration, or svm-train's options; None is svm-train's defaults.
+    model_file : str or os.PathLike
+        Where the model is written.
+    seed : int, default 1
+        C ``srand``'s seed before training (``-b 1`` draws from ``rand()``), as a fresh
+        svm-train.
+    quiet : bool, default True
+        Silence LIBSVM's training messages.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from svmeval import train_and_save
+    >>> model = pathlib.Path(tempfile.mkdtemp()) / "breast_cancer.model"
+    >>> train_and_save("data/breast_cancer.scale", "-c 2", model)
+    >>> model.read_text().splitlines()[:2]
+    ['svm_type c_svc', 'kernel_type rbf']
     """
+    from svmeval.cv import checks
+
+    return _train_and_save(checks.as_dataset(data), checks.as_params(params),
+                           os.fspath(model_file), seed=seed, quiet=quiet)
+
+
+@_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
+def _train_and_save(dataset, params: SvmParams, model_file: str, *, seed: int = 1,
+                    quiet: bool = True) -> None:
     seed = check_seed(seed)
     if isinstance(dataset, Dataset) and dataset.y is None:
         raise SvmevalError(f"{show_path(dataset.name)}: multi-label data: use --multilabel "
                            "with -v")
     problem, params = prepare(dataset, params, quiet=quiet)
     _libsvm.srand(seed)
-    _libsvm.Model(problem, params).save(model_file)
+    models = []
+    # trained on a worker thread while the calling thread waits: a Ctrl-C is acted on at once,
+    # not when LIBSVM returns (the training's OpenMP threads as the caller's would be)
+    run_tasks([lambda _share: models.append(_libsvm.Model(problem, params))], jobs=1)
+    models[0].save(model_file)

@@ -92,12 +92,12 @@ def evaluate(dataset, problem, candidates: Sequence[SvmParams], seeds: Sequence[
     in_order = tuple(u for u in units if u.params.probability)
     rest = [u for u in units if not u.params.probability]
     batch = Batch(problem, dataset, nr_fold, in_order,
-                  _groups(problem, len(dataset.indices), rest, share, memory),
+                  _groups(problem, dataset, rest, share, memory),
                   keep_decision_values, memory)
     executor.run(batch, finish, FoldCount(batch.total_folds, progress))
 
 
-def _groups(problem, nonzeros: int, units: list, share: bool | None, memory_mb: float) -> tuple:
+def _groups(problem, dataset, units: list, share: bool | None, memory_mb: float) -> tuple:
     """The units by shared kernel, where sharing pays (else one group on the features)."""
     if not units:
         return ()
@@ -107,14 +107,15 @@ def _groups(problem, nonzeros: int, units: list, share: bool | None, memory_mb: 
     n_folds = units[0].folds.n_folds
     per_kernel = max(len({u.candidate for u in g}) for g in groups.values()) \
         * len({u.repetition for u in units}) * n_folds
-    if not sharing_pays(problem.n_samples, nonzeros, units[0].params, per_kernel, n_folds,
-                        share, memory_mb):
+    if not sharing_pays(problem.n_samples, len(dataset.indices), units[0].params, per_kernel,
+                        n_folds, share, memory_mb, n_features=dataset.n_features):
         return ((None, tuple(units)),)
     return tuple((group[0].params, tuple(group)) for group in groups.values())
 
 
 def sharing_pays(n_rows: int, nonzeros: int, params: SvmParams, trainings_per_kernel: int,
-                 n_folds: int, share: bool | None, memory_mb: float) -> bool:
+                 n_folds: int, share: bool | None, memory_mb: float, *,
+                 n_features: int | None = None) -> bool:
     """Whether folds train on a shared kernel: never with ``-b 1``, an already precomputed
     kernel or matrices over ``memory_mb``; else ``share``, or the cost model when None."""
     if share is False or params.probability or n_rows < 2 \
@@ -124,4 +125,4 @@ def sharing_pays(n_rows: int, nonzeros: int, params: SvmParams, trainings_per_ke
     if share:
         return True
     return shared_kernel.plan_sharing(n_rows, nonzeros, params, trainings_per_kernel, n_folds,
-                                      memory_mb=memory_mb).share
+                                      memory_mb=memory_mb, n_features=n_features).share

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import queue
 import threading
+import time
 from typing import Callable, Iterator
 
 from svmeval.cv.plan import CVPlan, in_order
@@ -39,7 +40,14 @@ def _weight(unit) -> float:
 
 
 class LocalExecutor:
-    """Fold tasks on this machine's threads (:func:`~svmeval.cv.schedule.run_tasks`)."""
+    """Fold tasks on this machine's threads (:func:`~svmeval.cv.schedule.run_tasks`).
+
+    Every unit of a batch goes into one run of the scheduler, kernel group by kernel group
+    (the costliest group first), each unit's tasks the biggest first: no group waits for the
+    one before it to end, and the only tail is the batch's own. A group's shared kernel is
+    computed by the threads of its first tasks together (:meth:`SharedKernel.ensure`), when
+    they start, and freed when its last task ends; the kernels alive at once stay within the
+    batch's memory budget (:class:`_Budget`)."""
 
     def __init__(self, jobs: int | None = None):
         self.jobs = jobs
@@ -50,57 +58,169 @@ class LocalExecutor:
                 run_tasks(tasks, jobs=1, progress=lambda done, total: count.add())
             finish(unit, in_order(batch.problem, unit.params, batch.nr_fold, unit.seed,
                                   batch.keep_decision_values, run))
-        for kernel_params, units in batch.groups:
-            if kernel_params is None:
-                self._run({u: CVPlan(batch.problem, u.params, u.folds, u.seed,
-                                     keep_decision_values=batch.keep_decision_values)
-                           for u in units}, None, finish, count)
-                continue
-            from svmeval.cv.kernel import SharedKernel
+        if not batch.groups:
+            return
+        from svmeval.cv.kernel import SharedKernel
 
-            kernel = SharedKernel(batch.problem, kernel_params,
-                                  threads=self.jobs or available_cores())
-            self._run({u: CVPlan(kernel.cv_problem, kernel.train_params(u.params), u.folds,
-                                 u.seed, keep_decision_values=batch.keep_decision_values)
-                       for u in units}, kernel, finish, count)
-            del kernel
+        budget = _Budget(batch.memory_mb * 2**20)
+        plans, kernels, tasks = {}, {}, []
+        ranked = sorted(batch.groups, key=lambda g: -sum(_weight(u) for u in g[1]))
+        for rank, (kernel_params, units) in enumerate(ranked):
+            kernel = None if kernel_params is None else SharedKernel(
+                batch.problem, kernel_params, lazy=True, budget=budget)
+            problem = batch.problem if kernel is None else kernel.cv_problem
+            group = []
+            for seq, u in enumerate(sorted(units, key=lambda u: -u.cost)):
+                params = u.params if kernel is None else kernel.train_params(u.params)
+                plans[u] = CVPlan(problem, params, u.folds, u.seed,
+                                  keep_decision_values=batch.keep_decision_values)
+                kernels[u] = kernel
+                group += [((rank, seq, -t.size), u, t) for t in plans[u].tasks]
+            if kernel is not None:
+                group = _releasing(group, kernel)
+            tasks += group
+        tasks.sort(key=lambda t: t[0])
+        self._run(plans, kernels, tasks, finish, count)
 
-    def _run(self, plans: dict, kernel, finish: Callable, count) -> None:
-        """The folds of these units as one batch of tasks, longest first."""
+    def _run(self, plans: dict, kernels: dict, tasks: list, finish: Callable, count) -> None:
+        """The tasks of these units as one run of the scheduler."""
         finished: queue.SimpleQueue = queue.SimpleQueue()
-        left = {unit: plan.folds.n_folds for unit, plan in plans.items()}
-        tasks = [(unit.cost, _counted(task, unit, left, finished))
-                 for unit, plan in plans.items() for task in plan.tasks]
-        tasks.sort(key=lambda t: -t[0])
+        left = {unit: len(plan.tasks) for unit, plan in plans.items()}
+        folds = [0, 0]  # folds completed, folds counted
+        runs = [_Counted(task, unit, left, finished, folds, position)
+                for position, (_, unit, task) in enumerate(tasks)]
 
         def drain() -> None:
             while not finished.empty():
                 unit = finished.get()
                 result = plans.pop(unit).result()
+                kernel = kernels.pop(unit)
                 finish(unit, result if kernel is None else kernel.restore(result, unit.params))
 
-        def fold_done(_done, _total) -> None:
-            count.add()
+        def task_done(_done, _total) -> None:
+            with _LOCK:
+                new, folds[1] = folds[0] - folds[1], folds[0]
+            if new:
+                count.add(new)
             drain()
 
-        run_tasks([t for _, t in tasks], jobs=self.jobs, progress=fold_done)
+        run_tasks(runs, jobs=self.jobs, progress=task_done)
         drain()
+
+
+class _Budget:
+    """Bytes of shared kernel matrices alive at once: a kernel waits for room before it is
+    computed. Tasks run kernel group by kernel group, so a kernel that waits waits for groups
+    whose tasks have all started: room is made. A freed kernel's matrices are kept for the next
+    kernel of the same size (fresh memory costs the kernel a page fault per 4 KB, zeroed):
+    what is kept counts as free room and is dropped with the batch."""
+
+    def __init__(self, nbytes: float):
+        self.free, self.held = nbytes, 0
+        self._room = threading.Condition()
+        self._spare: list = []
+
+    def take(self, nbytes: int) -> None:
+        from svmeval.cv.schedule import check_cancelled
+
+        with self._room:
+            while self.free < nbytes and self.held:
+                self._room.wait(0.05)
+                check_cancelled()
+            self.free -= nbytes
+            self.held += 1
+
+    def give(self, nbytes: int, arrays=()) -> None:
+        with self._room:
+            self.free += nbytes
+            self.held -= 1
+            self._spare.extend(a for a in arrays if a is not None)
+            self._room.notify_all()
+
+    def array(self, size: int, dtype):
+        """A kept array of ``size`` elements of ``dtype`` (its contents stale), or a new one."""
+        import numpy as np
+
+        with self._room:
+            for k, a in enumerate(self._spare):
+                if a.size == size and a.dtype == dtype:
+                    return self._spare.pop(k)
+            self._spare.clear()  # another size: the room goes to the new array
+        return np.empty(size, dtype=dtype)
+
+
+def _releasing(group: list, kernel) -> list:
+    """The group's tasks, the last of them to end freeing its kernel."""
+    left = [len(group)]
+
+    def wrap(task):
+        def run(omp_threads):
+            try:
+                return task(omp_threads)
+            finally:
+                with _LOCK:
+                    left[0] -= 1
+                    last = left[0] == 0
+                if last:
+                    kernel.release()
+        return _Task(run, task)
+    return [(key, unit, wrap(task)) for key, unit, task in group]
 
 
 _LOCK = threading.Lock()
 
 
-def _counted(task, unit, left: dict, finished: queue.SimpleQueue):
-    """The task, and when it is the unit's last fold to end, the unit on ``finished``."""
+class _Task:
+    """A task wrapped, keeping what the scheduler reads of it (``size``, ``max_threads``)."""
+
+    __slots__ = ("run", "size", "max_threads")
+
+    def __init__(self, run, inner):
+        self.run = run
+        self.size = getattr(inner, "size", 0)
+        self.max_threads = getattr(inner, "max_threads", None)
+
+    def __call__(self, omp_threads):
+        return self.run(omp_threads)
+
+
+#: while :func:`recording` is on, a list of what each local task did (a scheduler's replay)
+_RECORD: list = []
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[list]:
+    """Record every task local executors run: ``(position, seconds, omp_threads, size,
+    max_threads, folds completed)``, position being the task's place in its run's order
+    (``scripts/simulate_cores.py`` replays them on simulated cores)."""
+    record: list = []
+    _RECORD.append(record)
+    try:
+        yield record
+    finally:
+        _RECORD.remove(record)
+
+
+def _Counted(task, unit, left: dict, finished: queue.SimpleQueue, folds: list,
+             position: int = 0):
+    """The task; the folds it completed are counted, and when it is the unit's last task to
+    end, the unit goes on ``finished``."""
 
     def run(omp_threads):
-        task(omp_threads)
+        start = time.perf_counter()
+        done = task(omp_threads) or 0
+        if _RECORD:
+            _RECORD[-1].append((position, time.perf_counter() - start, omp_threads,
+                                getattr(task, "size", 0), getattr(task, "max_threads", 1),
+                                done))
         with _LOCK:
+            folds[0] += done
             left[unit] -= 1
             last = left[unit] == 0
         if last:
             finished.put(unit)
-    return run
+        return done
+    return _Task(run, task)
 
 
 class DaskExecutor:

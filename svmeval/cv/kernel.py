@@ -29,6 +29,7 @@ import numpy as np
 from svmeval.cv import _kernel
 from svmeval.cv._libsvm import NODE, Problem
 from svmeval.cv.schedule import available_cores
+from svmeval.cv.waits import join
 from svmeval.params import LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID, SvmParams
 
 _lib = ctypes.CDLL(_kernel.__file__)
@@ -71,6 +72,11 @@ def kernel_key(params: SvmParams) -> tuple:
     return (params.kernel_type, params.gamma, params.coef0, params.degree)
 
 
+#: a matrix is filled in ranges of consecutive rows holding about 1/FILL_PARTS of its values
+#: each: the units of work that the threads needing the kernel claim, the costliest first
+FILL_PARTS = 64
+
+
 class SharedKernel:
     """The kernel matrices of one problem for one set of kernel parameters.
 
@@ -79,48 +85,96 @@ class SharedKernel:
     prediction matrix; :meth:`train_params` turns a cell's parameters into the ``-t 4`` ones.
     A cross-validation on it: ``CVPlan(kernel.cv_problem, kernel.train_params(params), ...)``,
     whose result carries the ``-t 4`` parameters (:meth:`restore` puts the cell's back).
+
+    ``lazy=True``: nothing is computed until a task calls :meth:`ensure`; every task that
+    calls it while the matrices are being filled takes blocks of rows too (the threads of the
+    tasks that need the kernel compute it together), and :meth:`release` frees the matrices
+    once their last task is done.
     """
 
-    def __init__(self, features: Problem, params: SvmParams, *, threads: int | None = None):
+    def __init__(self, features: Problem, params: SvmParams, *, threads: int | None = None,
+                 lazy: bool = False, budget=None):
         if params.kernel_type not in SHAREABLE:
             raise ValueError("only linear, polynomial, RBF and sigmoid kernels can be shared")
         self.params = params
-        n = features.n_samples
-        self.n = n
-        threads = max(1, min(threads or available_cores(), n or 1))
-        x = features.rows  # uintp addresses: a C array of svm_node pointers
-        x_square = None
-        if params.kernel_type == RBF:
-            x_square = np.empty(n, dtype=np.float64)
-            _x_square(x.ctypes.data, n, x_square.ctypes.data)
-        self._train = self._matrix(x, x_square, params, threads, prediction=False)
-        if params.kernel_type == RBF:
-            self._test = self._matrix(x, None, params, threads, prediction=True)
-        else:
-            self._test = self._train
-        self.problem = Problem(features.y, self._rows(self._train), self._train)
-        self.test_rows = self._rows(self._test)
-        self._features = features  # the rows the matrices were computed from stay alive
-        #: what :class:`~svmeval.cv.engine.CVPlan` takes as its problem (with
+        self.n = features.n_samples
+        self._features = features  # the rows the matrices are computed from stay alive
+        self._lock = threading.Lock()
+        self._ready = threading.Event()
+        self._blocks: list = []  # (matrix, first row) still to fill
+        self._pending = 0  # blocks claimed or to claim, not yet filled
+        self._train = self._test = None
+        self._budget = budget  # take(nbytes) before computing, give(nbytes) on release
+        #: what :class:`~svmeval.cv.plan.CVPlan` takes as its problem (with
         #: :meth:`train_params`): folds train on the training matrix, predict from the other
-        self.cv_problem = _CVProblem(self)
+        self.cv_problem = _CVProblem(self, features.y)
+        if not lazy:
+            threads = max(1, min(threads or available_cores(), self.n or 1))
+            helpers = [threading.Thread(target=self.ensure) for _ in range(1, threads)]
+            for h in helpers:
+                h.start()
+            self.ensure()
+            for h in helpers:
+                join(h)
 
-    def _matrix(self, x, x_square, params, threads, *, prediction):
-        n = self.n
-        nodes = np.empty(n * (n + 2), dtype=NODE)
-        sq = 0 if x_square is None else x_square.ctypes.data
+    def _start(self) -> None:
+        """Allocate the matrices and list their blocks of rows (under the lock)."""
+        n, params = self.n, self.params
+        if self._budget is not None:
+            self._budget.take(self.nbytes)
+        x = self._features.rows  # uintp addresses: a C array of svm_node pointers
+        self._x_square = None
+        if params.kernel_type == RBF:
+            self._x_square = np.empty(n, dtype=np.float64)
+            _x_square(x.ctypes.data, n, self._x_square.ctypes.data)
+        new = np.empty if self._budget is None else self._budget.array
+        self._train = new(n * (n + 2), NODE)
+        self._test = new(n * (n + 2), NODE) if params.kernel_type == RBF else self._train
+        matrices = [self._train] + ([self._test] if params.kernel_type == RBF else [])
+        self._blocks = [(m, rows) for rows in fill_ranges(n, FILL_PARTS) for m in matrices]
+        self._blocks.reverse()  # popped from the end: the costliest (first rows) first
+        self._pending = len(self._blocks)
 
-        def fill(start):
-            _fill(x.ctypes.data, n, params.kernel_type, params.degree, params.gamma,
-                  params.coef0, sq, int(prediction), nodes.ctypes.data, start, threads)
+    def ensure(self) -> None:
+        """Make sure the matrices are computed: fill blocks of rows while some are left, then
+        wait for the ones other threads are filling."""
+        from svmeval.cv.schedule import check_cancelled
 
-        workers = [threading.Thread(target=fill, args=(t,)) for t in range(1, threads)]
-        for w in workers:
-            w.start()
-        fill(0)
-        for w in workers:
-            w.join()
-        return nodes
+        if self._ready.is_set():
+            return
+        while True:
+            with self._lock:
+                if self._train is None:
+                    self._start()
+                if not self._blocks:
+                    break
+                nodes, rows = self._blocks.pop()
+            self._fill(nodes, rows, prediction=nodes is not self._train)
+            with self._lock:
+                self._pending -= 1
+                if self._pending == 0:
+                    self._finish()
+        while not self._ready.wait(0.05):
+            check_cancelled()
+
+    def _fill(self, nodes, rows: tuple, *, prediction: bool) -> None:
+        p = self.params
+        sq = 0 if self._x_square is None or prediction else self._x_square.ctypes.data
+        _fill(self._features.rows.ctypes.data, self.n, p.kernel_type, p.degree, p.gamma,
+              p.coef0, sq, int(prediction), nodes.ctypes.data, rows[0], rows[1])
+
+    def _finish(self) -> None:
+        self.problem = Problem(self._features.y, self._rows(self._train), self._train)
+        self.test_rows = self._rows(self._test)
+        self._ready.set()
+
+    def release(self) -> None:
+        """Free the matrices (every task that used them is done)."""
+        with self._lock:
+            arrays = (self._train,) + ((self._test,) if self._test is not self._train else ())
+            self._train = self._test = self.problem = self.test_rows = None
+        if arrays[0] is not None and self._budget is not None:
+            self._budget.give(self.nbytes, arrays)
 
     def _rows(self, nodes) -> np.ndarray:
         width = (self.n + 2) * NODE.itemsize
@@ -139,23 +193,44 @@ class SharedKernel:
 
     @property
     def nbytes(self) -> int:
-        return self._train.nbytes + (self._test.nbytes if self._test is not self._train else 0)
+        return matrix_bytes(self.n, self.params.kernel_type)
+
+
+def fill_ranges(n: int, parts: int) -> list:
+    """Ranges of consecutive rows (first, last) of an n-row triangle (row i holds n - i values),
+    each about 1/parts of the values, in row order."""
+    ranges, first, total = [], 0, n * (n + 1) / 2
+    target = max(1.0, total / max(1, parts))
+    while first < n:
+        last, values = first, 0.0
+        while last < n and (values < target or last == first):
+            values += n - last
+            last += 1
+        ranges.append((first, last))
+        first = last
+    return ranges
 
 
 class _CVProblem:
     """A problem as CVPlan uses one: ``y``, ``subset(rows)`` to train a fold (rows of the
-    training matrix) and ``rows`` to predict its test rows (rows of the prediction matrix)."""
+    training matrix) and ``rows`` to predict its test rows (rows of the prediction matrix);
+    a lazy kernel is computed on first use."""
 
-    def __init__(self, kernel: SharedKernel):
+    def __init__(self, kernel: SharedKernel, y: np.ndarray):
         self._kernel = kernel
-        self.y = kernel.problem.y
-        self.rows = kernel.test_rows
+        self.y = y
 
     @property
     def n_samples(self) -> int:
         return len(self.y)
 
+    @property
+    def rows(self) -> np.ndarray:
+        self._kernel.ensure()
+        return self._kernel.test_rows
+
     def subset(self, order: np.ndarray, y: np.ndarray | None = None) -> Problem:
+        self._kernel.ensure()
         return self._kernel.problem.subset(order, y)
 
 
@@ -193,7 +268,7 @@ _COLUMNS_FRACTION = 0.12
 
 def plan_sharing(n_rows: int, nonzeros: int, params: SvmParams, trainings_per_kernel: int,
                  n_folds: int, *, memory_mb: float = DEFAULT_MEMORY_MB,
-                 probability: bool = False) -> SharingPlan:
+                 probability: bool = False, n_features: int | None = None) -> SharingPlan:
     """Decide whether computing each kernel once pays for ``trainings_per_kernel`` trainings
     (cells x folds that share one kernel in a grid, repetitions x folds in a cross-validation)
     on ``n_rows`` rows with ``nonzeros`` stored features.
@@ -214,6 +289,9 @@ def plan_sharing(n_rows: int, nonzeros: int, params: SvmParams, trainings_per_ke
         return SharingPlan(False, f"the kernel needs {mb:.0f} MB, over the {memory_mb:g} MB budget",
                            mb)
     per_row = nonzeros / n_rows
+    if n_features and not lookup_pays(n_rows, per_row, n_features, params.kernel_type):
+        return SharingPlan(False, "on so few features a kernel value costs about as much as "
+                           "looking it up in a matrix this size", mb)
     eval_cost = _EVAL_BASE + _EVAL_PER_NONZERO * 2 * per_row
     n_train = n_rows * (n_folds - 1) / n_folds
     # LIBSVM's own kernel: each training computes some columns of its Q matrix, and each fold's
@@ -226,3 +304,53 @@ def plan_sharing(n_rows: int, nonzeros: int, params: SvmParams, trainings_per_ke
     if shared < own:
         return SharingPlan(True, f"estimated {own / shared:.1f}x fewer kernel operations", mb)
     return SharingPlan(False, "computing each kernel value stays as cheap as looking it up", mb)
+
+
+# A lookup in a shared matrix is two dependent loads (row j's serial number, then K(i, j)), a
+# cache miss each once the matrix outgrows the caches; a feature-space value is a merge of two
+# rows (a step per feature of a dense row, about two per stored feature of a sparse one) and,
+# for RBF and sigmoid, exp or tanh. Profiled on the default grid (two cores): on dense rows of
+# 4-13 features (svmguide1, breast-cancer_scale, an 8-feature 768-row set) the lookups saved
+# next to nothing, while the matrices cost their computation and fresh memory; on sparse rows
+# (a9a: 14 stored of 123, dna: 46 of 180) a lookup is 3-11x cheaper (measured per training).
+_LOOKUP_NS_L2, _LOOKUP_NS_CACHED, _LOOKUP_NS_MEMORY = 5.0, 20.0, 40.0
+_STEP_NS_DENSE, _STEP_NS_SPARSE, _TRANSCENDENTAL_NS = 1.5, 2.5, 15.0
+#: sharing needs a lookup at least this many times cheaper than a value
+_LOOKUP_GAIN = 2.0
+
+
+def lookup_pays(n_rows: int, per_row: float, n_features: int, kernel_type: int) -> bool:
+    """Whether a lookup in the shared matrix is clearly cheaper than a feature-space value."""
+    dense = per_row >= 0.5 * max(1, n_features)
+    steps = per_row * (1 if dense else 2)
+    value = 2.0 + steps * (_STEP_NS_DENSE if dense else _STEP_NS_SPARSE) \
+        + (_TRANSCENDENTAL_NS if kernel_type in (RBF, SIGMOID) else 0.0)
+    size = n_rows * (n_rows + 2) * NODE.itemsize
+    lookup = _LOOKUP_NS_L2 if size <= 2 * 2**20 else _LOOKUP_NS_CACHED if size <= 32 * 2**20 \
+        else _LOOKUP_NS_MEMORY
+    return value >= _LOOKUP_GAIN * lookup
+
+
+# OpenMP: LIBSVM computes each kernel column in an OpenMP loop that ends at a barrier. A second
+# thread pays only where a column takes long against that barrier (a few microseconds, more
+# when the machine is busy): on 8-13 dense features, a fold of a few hundred rows computes a
+# column in about 5 us and runs slower on two threads than on one (scripts/bench_grid.py).
+#: nanoseconds of one kernel value: a lookup in a shared matrix, or a feature-space value
+_LOOKUP_NS, _VALUE_NS, _VALUE_NS_PER_NONZERO = 8.0, 8.0, 2.0
+#: a column must take this many microseconds for LIBSVM's OpenMP threads to pay
+_OPENMP_COLUMN_US = 50.0
+
+
+def useful_threads(problem, params: SvmParams, train_rows: int) -> int:
+    """The OpenMP threads a training on ``train_rows`` rows of ``problem`` puts to use: every
+    core where a kernel column is costly, else one."""
+    if params.kernel_type == PRECOMPUTED:
+        value_ns = _LOOKUP_NS
+    else:
+        nodes = getattr(problem, "_nodes", None)
+        n = max(1, problem.n_samples)
+        per_row = (len(nodes) - n) / n if nodes is not None else 0.0
+        value_ns = _VALUE_NS + _VALUE_NS_PER_NONZERO * per_row
+    if train_rows * value_ns < _OPENMP_COLUMN_US * 1000:
+        return 1
+    return available_cores()

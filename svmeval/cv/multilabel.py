@@ -33,6 +33,7 @@ from run to run. Without ``-b 1`` the tasks run ``jobs`` at once and results do 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -42,113 +43,22 @@ from svmeval.cv import _libsvm
 from svmeval.cv.checks import check_execution, check_folds, check_seed
 from svmeval.cv.engine import prepare
 from svmeval.cv.plan import CVPlan
+from svmeval.cv.results import MultilabelCVResult
+from svmeval.io.label_sets import check_multilabel as _check_multilabel, dataset_indicator  # noqa: F401
 from svmeval.errors import ParameterError, SvmevalError, show_label, show_path
 from svmeval.cv.folds import Folds, libsvm_folds
 from svmeval.params import SVM_TYPES, SvmParams
 from svmeval.cv.schedule import run_tasks
 
-__all__ = [
-    "MultilabelCVResult",
-    "cross_validate_multilabel",
-    "dataset_indicator",
-    "dataset_label_sets",
-]
+__all__ = ["MultilabelCVResult", "cross_validate_multilabel"]
 
 #: the constant score of a label x fold whose training set held one class only
 CONSTANT_SCORE = 1.0
 
 
 # --------------------------------------------------------------------------------------------
-# Label sets of a data set
-# --------------------------------------------------------------------------------------------
-
-
-def _check_multilabel(dataset) -> None:
-    if not getattr(dataset, "is_multilabel", False):
-        raise SvmevalError(f"{show_path(dataset.name)}: not read as multi-label data "
-                           "(read_dataset(path, multilabel=True))")
-
-
-def dataset_indicator(dataset, labels=None) -> tuple[np.ndarray, np.ndarray]:
-    """``(Y, label_names)`` of a multi-label :class:`~svmeval.io.data.Dataset`.
-
-    ``label_names``: float64, ascending, the labels seen in the file (or ``labels``, which must
-    hold them all); ``Y``: int8 n_samples x n_labels, ``Y[i, j] = 1`` iff sample i has
-    ``label_names[j]`` (a label repeated on a line counts once).
-    """
-    _check_multilabel(dataset)
-    values = np.asarray(dataset.label_values, dtype=np.float64)
-    names = np.unique(values) if labels is None else np.unique(np.asarray(labels, np.float64))
-    missing = np.setdiff1d(np.unique(values), names)
-    if missing.size:
-        raise SvmevalError(f"{show_path(dataset.name)}: label {show_label(missing[0])} is not "
-                           "among the labels given")
-    n = dataset.n_samples
-    rows = np.repeat(np.arange(n), np.diff(np.asarray(dataset.label_indptr)))
-    Y = np.zeros((n, len(names)), dtype=np.int8)
-    Y[rows, np.searchsorted(names, values)] = 1
-    return Y, names
-
-
-def dataset_label_sets(dataset) -> list[tuple]:
-    """Each sample's labels as a sorted tuple of floats (duplicates removed)."""
-    _check_multilabel(dataset)
-    ip, v = dataset.label_indptr, dataset.label_values
-    return [tuple(sorted(set(v[ip[i]:ip[i + 1]].tolist()))) for i in range(dataset.n_samples)]
-
-
-# --------------------------------------------------------------------------------------------
 # Cross-validation
 # --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class MultilabelCVResult:
-    """One binary-relevance cross-validation.
-
-    ``label_names``: float64, the labels seen in the file, ascending (the columns of every
-    matrix). ``Y_true`` / ``Y_pred``: int8 indicator matrices n_samples x n_labels (input order).
-    ``scores``: float64, each label's decision value (positive = "has the label"; +1.0 / -1.0
-    where ``constant``). ``probabilities``: P(has the label) with ``-b 1``, else None.
-    ``constant``: bool, True where the label's model for that sample's fold was trained on one
-    class only (it predicts that class always). ``fold``: the fold that tested each sample.
-    ``params``: the LIBSVM parameters used (gamma resolved).
-    """
-
-    label_names: np.ndarray
-    Y_true: np.ndarray
-    Y_pred: np.ndarray
-    scores: np.ndarray
-    fold: np.ndarray
-    n_folds: int
-    seed: int
-    params: SvmParams
-    probabilities: np.ndarray | None = None
-    constant: np.ndarray | None = None
-    folds: Folds | None = field(default=None, repr=False)
-
-    @property
-    def n_samples(self) -> int:
-        return self.Y_true.shape[0]
-
-    @property
-    def n_labels(self) -> int:
-        return self.Y_true.shape[1]
-
-    @property
-    def ranking_scores(self) -> np.ndarray:
-        """The scores the ranking figures use: probabilities with ``-b 1``, else ``scores``."""
-        return self.scores if self.probabilities is None else self.probabilities
-
-    def to_dict(self) -> dict:
-        """The run and its per-sample matrices as plain JSON types."""
-        from svmeval.report.frames import cv_dict
-        return cv_dict(self)
-
-    def to_frame(self, *, zero_division=0.0):
-        """A pandas DataFrame, one row per fold with the multi-label figures of that fold."""
-        from svmeval.report.frames import cv_frame
-        return cv_frame(self, zero_division=zero_division)
 
 
 def _check_type(params: SvmParams) -> None:
@@ -160,24 +70,67 @@ def _check_type(params: SvmParams) -> None:
 
 
 @_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
-def cross_validate_multilabel(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
-                              jobs: int | None = None, quiet: bool = True,
-                              progress: Callable[[int, int], None] | None = None
-                              ) -> MultilabelCVResult:
-    """Binary-relevance k-fold cross-validation of a multi-label data set.
+def cross_validate_multilabel(data, params=None, folds: int = 5, *, seed: int = 1,
+                              jobs: int | None = None,
+                              progress: Callable[[int, int], None] | None = None,
+                              quiet: bool = True) -> MultilabelCVResult:
+    """Binary-relevance k-fold cross-validation of multi-label data.
 
-    One SVM of type ``params.svm_type`` (C-SVC or nu-SVC; other types raise
-    :class:`SvmevalError`) per label, "has it" (+1) against "has not" (-1), all labels on the
-    same folds: ``libsvm_folds(..., stratified=False)`` drawn right after ``srand(seed)``.
-    ``params`` as given on the command line (gamma 0 = 1/num_features). ``-w1`` / ``-w-1``
-    weigh the "has" / "has not" side of every label.
+    One SVM per label ("has it", +1, against "has not", -1), every label on the same folds:
+    LIBSVM's unstratified folds drawn right after ``srand(seed)``. ``-w1`` / ``-w-1`` weigh the
+    "has" / "has not" side of every label. With ``-b 1`` the label x fold tasks run in order.
 
-    ``jobs``: label x fold tasks trained at once (default: the cores); results are identical for
-    every value. With ``-b 1`` the tasks run one at a time, in order (see the module notes).
-    ``progress(done, total)`` is called as tasks end (total = labels x folds).
-    Raises :class:`ParameterError` (prefixed with the label) when LIBSVM rejects the parameters
-    for a label's problem, e.g. an infeasible nu.
+    Parameters
+    ----------
+    data : Dataset or str or os.PathLike
+        Multi-label data: a :class:`Dataset` read with ``multilabel=True``, or a file name
+        (read so). A line's first token is its comma-separated label set.
+    params : SvmParams or str, optional
+        C-SVC or nu-SVC parameters, or svm-train's options; default svm-train's.
+    folds : int, default 5
+        k, at least 2.
+    seed : int, default 1
+        C ``srand``'s seed before the folds are drawn.
+    jobs : int, optional
+        Label x fold tasks trained at once (default: the cores); results identical.
+    progress : callable, optional
+        ``progress(done, total)`` as tasks end (total = labels x folds).
+    quiet : bool, default True
+        Silence LIBSVM's training messages.
+
+    Returns
+    -------
+    MultilabelCVResult
+        The indicator matrices of true and predicted label sets, scores and folds;
+        :func:`summarize` gives the multi-label figures.
+
+    Raises
+    ------
+    ParameterError
+        LIBSVM rejects the parameters for a label's problem (the message names the label).
+    SvmevalError
+        Data not read as multi-label, a type that is not a classifier, too few samples.
+
+    Examples
+    --------
+    >>> from svmeval import cross_validate_multilabel, summarize
+    >>> import pathlib, tempfile
+    >>> lines = ["1,2 1:0.1 2:0.9", "2 1:0.2 2:0.8", "1 1:0.9 2:0.1", "1,2 1:0.5 2:0.5",
+    ...          "2 1:0.1 2:0.7", "1 1:0.8 2:0.2"] * 3
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "tiny.txt"
+    >>> _ = path.write_text("\\n".join(lines) + "\\n")
+    >>> result = cross_validate_multilabel(path, "-c 4", folds=3)
+    >>> result.Y_true.shape, result.label_names.tolist()
+    ((18, 2), [1.0, 2.0])
+    >>> sorted(summarize(result).figures)[:3]
+    ['hamming_loss', 'lrap', 'macro_f1']
     """
+    from svmeval.cv.checks import as_params
+
+    if isinstance(data, (str, os.PathLike)):
+        from svmeval.io.data import read_dataset
+        data = read_dataset(os.fspath(data), multilabel=True)
+    dataset, nr_fold, params = data, folds, as_params(params)
     _check_multilabel(dataset)
     _check_type(params)
     nr_fold, seed = check_folds(nr_fold), check_seed(seed)

@@ -20,75 +20,7 @@ from svmeval.metrics.ovo import class_scores
 from svmeval.metrics.scores import class_ranking
 from svmeval.cv.folds import Folds, group_classes, libsvm_folds
 from svmeval.params import SvmParams
-
-
-@dataclass(frozen=True, eq=False)
-class CVResult:
-    """One cross-validation run (the first of them with ``repeat`` > 1).
-
-    ``y_true``/``y_pred``: per sample, input order. ``fold``: the fold that tested it.
-    ``labels``: the classes in LIBSVM's order for the whole data set (first appearance, +1
-    before -1), the order of ``scores``' and ``probabilities``' columns and of the one-vs-one
-    pairs of ``decision_values`` (pair (i, j), i < j, positive towards ``labels[i]``), whatever
-    order a fold's own model had. Regression and one-class: one decision value per sample;
-    ``labels`` empty.
-
-    ``scores``: per sample and class, the score the ranking figures use: for two classes the
-    decision value towards each class (``d``, ``-d``); for more, one-vs-rest scores from the
-    one-vs-one values (:func:`~svmeval.metrics.scores.ovr_scores_from_ovo`); None for regression.
-    ``decision_values``: kept for two classes, regression and one-class (one column), and for
-    more classes only with ``keep_decision_values=True`` (n x k(k-1)/2 values), else None.
-    ``repeats``: with ``repeat`` > 1, one :class:`Repetition` per further repetition (its
-    counts and ranking figures, not its per-sample arrays); ``repeat_results``: those
-    repetitions' whole results, kept only with ``keep_repeats=True``. ``data_name``: the data
-    set's name (its file).
-    """
-
-    y_true: np.ndarray
-    y_pred: np.ndarray
-    fold: np.ndarray
-    decision_values: np.ndarray | None
-    probabilities: np.ndarray | None
-    labels: np.ndarray
-    params: SvmParams
-    n_folds: int
-    seed: int
-    folds: Folds = field(repr=False)
-    scores: np.ndarray | None = None
-    repeats: tuple = ()
-    repeat_results: tuple = ()
-    data_name: str = ""
-
-    @property
-    def n_samples(self) -> int:
-        return len(self.y_true)
-
-    @property
-    def n_repeats(self) -> int:
-        return 1 + len(self.repeats)
-
-    def to_dict(self) -> dict:
-        """The run and its per-sample arrays as plain JSON types."""
-        from svmeval.report.frames import cv_dict
-        return cv_dict(self)
-
-    def to_frame(self, *, pos_label=None, zero_division=0.0):
-        """A pandas DataFrame, one row per (repetition, fold) with the figures of that fold
-        (repetitions beyond the first need ``keep_repeats=True``)."""
-        from svmeval.report.frames import cv_frame
-        return cv_frame(self, pos_label=pos_label, zero_division=zero_division)
-
-
-@dataclass(frozen=True, eq=False)
-class Repetition:
-    """What the figures of one further repetition need: its seed, its predictions' confusion
-    counts (``labels`` ascending, rows true) or regression figures, and its scores' ranking
-    figures (per class, ascending labels), not its per-sample arrays."""
-
-    seed: int
-    confusion: object | None  # metrics.ConfusionCounts
-    regression: object | None  # metrics.RegressionReport
-    ranking: dict | None  # "labels", "roc_auc", "average_precision", and overall figures
+from svmeval.cv.results import CVResult, Repetition
 
 
 def libsvm_label_order(y: np.ndarray) -> np.ndarray:
@@ -117,6 +49,20 @@ def _pair_map(model_labels: np.ndarray, labels: np.ndarray):
 #: the most one-vs-one decision values a fold predicts at once (test rows are predicted in
 #: chunks of rows so that a chunk's n_rows x k(k-1)/2 values stay within this many bytes)
 PREDICT_CHUNK_BYTES = 32 << 20
+
+
+class Task:
+    """One task of a plan: ``task(omp_threads)`` runs it and returns the folds it completed
+    (1, or 0 for a pair of a fold whose other pairs are still running); ``size``: its training
+    rows (the biggest start first); ``max_threads``: the OpenMP threads it can put to use."""
+
+    __slots__ = ("run", "size", "max_threads")
+
+    def __init__(self, run, size: int, max_threads: int):
+        self.run, self.size, self.max_threads = run, size, max_threads
+
+    def __call__(self, omp_threads: int) -> int:
+        return self.run(omp_threads)
 
 
 @dataclass(frozen=True, eq=False)
@@ -164,16 +110,41 @@ class CVPlan:
                                     if self.keep_decision_values else None)
             self.scores = np.full((n, m), np.nan) if self.has_scores else None
             self.probabilities = np.zeros((n, m)) if self.probability else None
-        self.tasks = [partial(self._fold, i) for i in range(folds.n_folds)]
+        self.tasks = [task for i in range(folds.n_folds) for task in self._fold_tasks(i)]
 
-    def _fold(self, i: int, omp_threads: int) -> None:
+    def _fold_tasks(self, i: int) -> list:
+        """Fold ``i``'s tasks: the fold, or with three classes or more (C-SVC, nu-SVC, no
+        ``-b 1``) its one-vs-one pairs (:mod:`svmeval.cv.pairs`)."""
+        if self.classification and not self.probability and len(self.labels) > 2:
+            from svmeval.cv import pairs
+
+            if not pairs.ENABLED:
+                size = len(self.folds.train(i))
+                return [Task(partial(self._fold, i), size, self.useful_threads(size))]
+            paired = pairs.PairedFold(self, i)
+            if paired.n_classes > 2:
+                return paired.tasks()
+        size = len(self.folds.perm) - len(self.folds.test(i))
+        return [Task(partial(self._fold, i), size, self.useful_threads(size))]
+
+    def useful_threads(self, train_rows: int) -> int:
+        """The OpenMP threads a training on ``train_rows`` rows of this problem puts to use."""
+        from svmeval.cv.kernel import useful_threads
+        return useful_threads(self.problem, self.params, train_rows)
+
+    def _fold(self, i: int, omp_threads: int) -> int:
         self.store(i, self.fold_output(i, omp_threads))
+        return 1
 
     def fold_output(self, i: int, omp_threads: int = 1) -> FoldOutput:
         """Train fold ``i`` and predict its test rows (LIBSVM on ``omp_threads`` threads)."""
         _libsvm.set_omp_threads(omp_threads)
-        test = self.folds.test(i)
         model = _libsvm.Model(self.problem.subset(self.folds.train(i)), self.params)
+        return self.predict_fold(model, i, omp_threads)
+
+    def predict_fold(self, model, i: int, omp_threads: int) -> FoldOutput:
+        """Fold ``i``'s test rows as ``model`` (trained on its training rows) predicts them."""
+        test = self.folds.test(i)
         cols, signs = _pair_map(model.labels, self.labels) if self.classification else (None, None)
         t, m = len(test), len(self.labels)
         out = FoldOutput(

@@ -33,6 +33,9 @@ LIBSVM's C code, are told to stop at their next check (:func:`check_cancelled`, 
 svmeval's LIBSVM layer after training and while predicting): they write nothing more. Until
 they have ended they are "abandoned"; the next run waits for them (:func:`wait_abandoned`)
 before it touches C's global state.
+
+The calling thread only waits, and never more than a step at a time
+(:mod:`svmeval.cv.waits`): a Ctrl-C is acted on within :data:`~svmeval.cv.waits.WAIT_STEP`.
 """
 
 from __future__ import annotations
@@ -40,8 +43,10 @@ from __future__ import annotations
 import os
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Sequence
+
+from svmeval.cv.waits import join, wait_all, wait_any
 
 #: hold the last tasks for a wider share: None = decide by :func:`omp_waits_passively`
 WIDE_TAIL: bool | None = None
@@ -140,8 +145,7 @@ def wait_abandoned() -> None:
     """Wait until no task of an interrupted run is running any more."""
     with _abandoned_lock:
         pending = list(_abandoned)
-    if pending:
-        wait(pending)
+    wait_all(pending)
 
 
 def _abandon(futures) -> None:
@@ -179,11 +183,14 @@ def _start(pool, tasks, next_task: int, started: dict, durations: list, token, *
         left = total - next_task
         # the cores shared by the tasks that will run side by side from now on
         share = max(1, cores // min(jobs, len(started) + left))
+        # a task may say how many OpenMP threads it can put to use (``max_threads``)
+        useful = getattr(tasks[next_task], "max_threads", None) or cores
+        share = min(share, useful)
         earlier = any(t < this_round for t in started.values())
         if earlier and hold_tail and left < jobs:
             # few left: wait for the running tasks if they end soon, then share every core
             # among the left ones
-            wide = max(1, cores // left)
+            wide = min(max(1, cores // left), useful)
             if wide > share and _ending_soon(started, durations, clock()):
                 break
         future = pool.submit(_bound(tasks[next_task], token), share)
@@ -211,22 +218,31 @@ def run_tasks(tasks: Sequence[Callable[[int], None]], *, jobs: int | None = None
     started: dict = {}  # running future -> its start time
     durations: list[float] = []
     next_task = 0
-    # Even one job runs on a worker thread: the calling thread only waits, so a Ctrl-C reaches
-    # it at once instead of when LIBSVM returns from a fold.
+    # Even one job runs on a worker thread: the calling thread only waits (WAIT_STEP at a
+    # time), so a Ctrl-C reaches it at once instead of when LIBSVM returns from a fold.
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="svmeval-fold")
     token = threading.Event()  # set: the running tasks stop at their next check
     try:
-        while next_task < total or started:
-            next_task = _start(pool, tasks, next_task, started, durations, token, jobs=jobs,
-                               cores=cores, hold_tail=hold_tail)
-            finished, _ = wait(started, return_when=FIRST_COMPLETED)
-            now = clock()
-            for future in finished:
-                durations.append(now - started.pop(future))
-                future.result()
-                done += 1
-                if progress:
-                    progress(done, total)
+        try:
+            while next_task < total or started:
+                next_task = _start(pool, tasks, next_task, started, durations, token,
+                                   jobs=jobs, cores=cores, hold_tail=hold_tail)
+                finished = wait_any(started)
+                now = clock()
+                for future in finished:
+                    durations.append(now - started.pop(future))
+                    future.result()
+                    done += 1
+                    if progress:
+                        progress(done, total)
+        except KeyboardInterrupt:
+            raise
+        except BaseException:
+            token.set()
+            wait_all(started)  # the running tasks end first
+            _shut_down(pool, cancel=True)
+            raise
+        _shut_down(pool)
     except KeyboardInterrupt:
         # a fold inside LIBSVM cannot be stopped: do not wait for it (the command line exits
         # at once on Ctrl-C); tasks not started are dropped, running ones stop at their next
@@ -235,11 +251,14 @@ def run_tasks(tasks: Sequence[Callable[[int], None]], *, jobs: int | None = None
         _abandon(list(started))
         pool.shutdown(wait=False, cancel_futures=True)
         raise
-    except BaseException:
-        token.set()
-        pool.shutdown(wait=True, cancel_futures=True)  # the running tasks end first
-        raise
-    pool.shutdown(wait=True)
+
+
+def _shut_down(pool: ThreadPoolExecutor, *, cancel: bool = False) -> None:
+    """Shut the pool down (tasks not started dropped with ``cancel``) and join its threads,
+    WAIT_STEP at a time."""
+    pool.shutdown(wait=False, cancel_futures=cancel)
+    for thread in list(getattr(pool, "_threads", ())):
+        join(thread)
 
 
 def _ending_soon(started: dict, durations: list[float], now: float) -> bool:

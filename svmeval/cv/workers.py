@@ -13,10 +13,12 @@ import threading
 from collections import OrderedDict
 
 
-def worker_version() -> str:
-    """The svmeval version this worker runs (checked by the client when it connects)."""
-    from svmeval._version import __version__
-    return __version__
+def worker_version() -> tuple[str, str]:
+    """The svmeval version this worker runs and the digest of its sources (checked by the
+    client when it connects: :func:`svmeval._version.source_digest`)."""
+    from svmeval import _version
+
+    return _version.__version__, _version.source_digest()
 
 
 _worker_lock = threading.Lock()

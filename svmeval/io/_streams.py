@@ -105,6 +105,7 @@ class open_data:
         kind = next((k for magic, k in _MAGIC if head.startswith(magic)), None)
         if kind is None and path != "-":
             kind = _SUFFIX.get(os.path.splitext(path)[1].lower())
+        stream: BinaryIO | io.BufferedIOBase
         if kind == "gzip":
             stream = gzip.GzipFile(fileobj=base, mode="rb")
         elif kind == "bzip2":
@@ -143,7 +144,8 @@ def pump(stream: BinaryIO, reader, name: str, kind: str | None,
                 chunk = stream.read(CHUNK_SIZE)
         except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:
             if kind is None:
-                raise DataFormatError(name, None, f"cannot read: {exc.strerror or exc}") from None
+                reason = getattr(exc, "strerror", None) or exc
+                raise DataFormatError(name, None, f"cannot read: {reason}") from None
             raise DataFormatError(name, None, f"cannot decompress ({kind}): {exc}") from None
         if not chunk:
             return

@@ -31,14 +31,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from svmeval.errors import DataFormatError, SvmevalError
+from svmeval.io._messages import message as _message
 from svmeval.io._streams import STDIN_NAME, memory_available, open_data, pump
 
 __all__ = ["Dataset", "MAX_LINE_BYTES", "STDIN_NAME", "check_precomputed",
            "read_dataset"]
 
 MAX_LINE_BYTES = 64 << 20  # the longest line read_dataset accepts by default
-
-_TOKEN_SHOWN = 60  # characters of a token quoted in a message
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,6 +51,18 @@ class Dataset:
     ``n_features``: the largest feature index in the file (0 when there is none), as svm-train
     computes it for gamma's default.
     ``name``: the file name used in messages.
+
+    A Dataset built by hand is checked as the reader checks a file (:meth:`validate`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmeval import Dataset
+    >>> ds = Dataset(y=np.array([1.0, -1.0]), indptr=np.array([0, 2, 3]),
+    ...              indices=np.array([1, 3], dtype=np.int32)[[0, 1, 0]],
+    ...              values=np.array([0.5, -1.0, 0.25]), n_features=3, name="two rows")
+    >>> ds.n_samples, ds.n_features
+    (2, 3)
     """
 
     y: np.ndarray | None
@@ -199,20 +210,38 @@ def _check_label_sets(name: str, n: int, lip: np.ndarray, lv: np.ndarray) -> Non
 
 def read_dataset(source: str | os.PathLike, *, multilabel: bool = False,
                  max_line_bytes: int = MAX_LINE_BYTES) -> Dataset:
-    """Read a LIBSVM-format file (``-`` for standard input) into a :class:`Dataset`.
+    """Read a LIBSVM-format file into a :class:`Dataset`, strictly and at C speed.
 
-    ``Dataset.name`` and messages use the path as given, ``<stdin>`` for ``-``.
+    Parameters
+    ----------
+    source : str or os.PathLike
+        The file (gzip, bzip2 or xz compressed too); ``-`` reads standard input. The name is
+        kept as given in ``Dataset.name`` and in messages (``<stdin>`` for ``-``).
+    multilabel : bool, default False
+        Read a line's first token as a comma-separated label set (possibly absent); ``y`` is
+        then None. Otherwise a comma in a label is an error that says the file looks
+        multi-label.
+    max_line_bytes : int, default 64 MiB
+        The longest line accepted, refused before more is held: ``/dev/zero``, a
+        decompression bomb or a file without newlines fails with ``FILE:LINE:``.
 
-    With ``multilabel=True`` the first token of a line is a comma-separated label set (possibly
-    absent: a line may start with its first feature) and ``y`` is None; each sample's labels are
-    kept in file order, as written. Otherwise a comma in a label is an error that says the file
-    looks multi-label. Raises :class:`~svmeval.errors.DataFormatError` for a file that cannot be read or
-    decompressed, for a malformed line (with its physical line number), and for a file with no
-    samples.
+    Returns
+    -------
+    Dataset
+        Labels and CSR feature arrays.
 
-    A line longer than ``max_line_bytes`` (default 64 MiB) is an error, raised before more than
-    that is held, so ``/dev/zero``, a decompression bomb or a file without newlines fails with
-    ``FILE:LINE:`` instead of exhausting memory.
+    Raises
+    ------
+    DataFormatError
+        A file that cannot be read or decompressed, a malformed line (with its physical line
+        number and the token at fault), a file with no samples.
+
+    Examples
+    --------
+    >>> from svmeval import read_dataset
+    >>> ds = read_dataset("data/wine.scale")
+    >>> ds.n_samples, ds.n_features, sorted(set(ds.y.tolist()))
+    (178, 13, [1.0, 2.0, 3.0])
     """
     _reader = _load_extension()
     try:
@@ -313,81 +342,6 @@ def _load_extension():
             f"in the source tree ({exc})"
         ) from None
     return _reader
-
-
-def _show(token: bytes) -> str:
-    """A token for a message: printable text as is, other bytes escaped, long tokens cut."""
-    out = []
-    for ch in token.decode("utf-8", "surrogateescape"):
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif "\udc80" <= ch <= "\udcff":  # a byte that is not UTF-8
-            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
-        elif ch.isprintable():
-            out.append(ch)
-        else:
-            out.append(ch.encode("unicode_escape").decode("ascii"))
-    shown = "".join(out)
-    if len(shown) > _TOKEN_SHOWN:
-        shown = shown[: _TOKEN_SHOWN - 3] + "..."
-    return shown
-
-
-_NONFINITE = "is not finite (LIBSVM cannot use NaN or infinity)"
-_RANGE = "is too large for a double"
-_UNDERFLOW = "is too small for a double (strtod underflows; svm-train refuses it)"
-# svm-train checks errno after strtod for feature values only: a label that underflows is read,
-# and LIBSVM's classes are the labels' integer parts (svm_group_classes' (int) cast)
-_LABEL_UNDERFLOW = ("is too small for a double (strtod underflows; svm-train reads it, and "
-                    "LIBSVM, which groups classes by a label's integer part, trains it as "
-                    "class 0)")
-_LABELSET_UNDERFLOW = "is too small for a double (strtod underflows)"
-
-
-def _message(kind: str, token: bytes | None, detail: bytes | None) -> str:
-    """The message for a ParseError raised by the C parser."""
-    t = _show(token) if token is not None else ""
-    d = _show(detail) if detail is not None else ""
-    feature = f'feature "{t}"'
-    messages = {
-        "empty": "empty line (each line must hold a label)",
-        "line_long": f"line longer than {d} bytes, the most a line may hold (not a LIBSVM "
-        "data file?)",
-        "label_bad": f'label "{t}" is not a number',
-        "label_colon": f'label "{t}" is not a number (the line has no label?)',
-        "label_nonfinite": f'label "{t}" {_NONFINITE}',
-        "label_range": f'label "{t}" {_RANGE}',
-        "label_underflow": f'label "{t}" {_LABEL_UNDERFLOW}',
-        "label_comma": f'label "{t}" contains a comma: the file looks multi-label; '
-        "use --multilabel",
-        "labelset_bad": f'label set "{t}": label "{d}" is not a number',
-        "labelset_nonfinite": f'label set "{t}": label "{d}" {_NONFINITE}',
-        "labelset_range": f'label set "{t}": label "{d}" {_RANGE}',
-        "labelset_underflow": f'label set "{t}": label "{d}" {_LABELSET_UNDERFLOW}',
-        "feature_nocolon": f'{feature} is not of the form idx:val (no ":")',
-        "index_missing": f"{feature}: the index before the colon is missing",
-        "index_bad": f'{feature}: index "{d}" is not an integer',
-        "index_negative": f"{feature}: index {d} is negative",
-        "index_large": f"{feature}: index {d} is too large (the largest is 2147483647)",
-        "index_order": f"{feature}: index {_index_of(token)} does not follow the previous index "
-        f"{d} (indices must be strictly ascending)",
-        "value_missing": f"{feature}: the value after the colon is missing",
-        "value_bad": f'{feature}: value "{d}" is not a number',
-        "value_nonfinite": f'{feature}: value "{d}" {_NONFINITE}',
-        "value_range": f'{feature}: value "{d}" {_RANGE}',
-        "value_underflow": f'{feature}: value "{d}" {_UNDERFLOW}',
-    }
-    return messages.get(kind, f"malformed line ({kind})")
-
-
-def _index_of(token: bytes | None) -> str:
-    if not token:
-        return ""
-    head = token.split(b":", 1)[0]
-    try:
-        return str(int(head))
-    except ValueError:  # pragma: no cover - the parser only reports parsed indices
-        return _show(head)
 
 
 def _feature(ds: Dataset, k) -> str:

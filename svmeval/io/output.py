@@ -20,6 +20,7 @@ import stat
 import tempfile
 import threading
 from collections.abc import Iterator, Sequence
+from typing import TypeVar
 
 from svmeval.io.targets import (  # noqa: F401 - the checks, named here for the writers' callers
     CLOSED_STREAMS,
@@ -31,6 +32,8 @@ from svmeval.io.targets import (  # noqa: F401 - the checks, named here for the 
     check_readable_stdin,
     new_temp,
     reason_of,
+    remove_temp,
+    renamed_temp,
     resolve,
 )
 
@@ -78,6 +81,16 @@ def _write_file(path: str, data: bytes) -> None:
         os.close(fd)
 
 
+_T = TypeVar("_T")
+
+
+def _known(value: _T | None) -> _T:
+    """A field the target's kind sets (its path, its descriptor, its temporary file)."""
+    if value is None:  # pragma: no cover - each kind sets what writing it uses
+        raise TypeError("an output without the path or descriptor its kind needs")
+    return value
+
+
 class _Staged:
     """One output on its way: its temporary file (regular files) or its bytes (streams)."""
 
@@ -86,7 +99,7 @@ class _Staged:
         self.tmp: str | None = None
         self.data = data
         if target.kind == "file":
-            self.tmp = new_temp(os.path.dirname(target.real))
+            self.tmp = new_temp(os.path.dirname(_known(target.real)))
             if data is not None:
                 try:
                     _write_file(self.tmp, data)
@@ -94,8 +107,7 @@ class _Staged:
                     self.discard()
                     raise
         elif data is None:  # a writer that needs a path: a temporary file elsewhere, copied
-            fd, self.tmp = tempfile.mkstemp(prefix=".svmeval-", suffix=".tmp")
-            os.close(fd)
+            self.tmp = new_temp(tempfile.gettempdir(), 0o600)  # as mkstemp
 
     def finish_file(self) -> None:
         """After the content is in ``tmp``: give it the mode a replaced file had."""
@@ -103,12 +115,12 @@ class _Staged:
         if t.kind != "file" or not t.exists:
             return
         try:
-            st = os.stat(t.real)
+            st = os.stat(_known(t.real))
         except OSError:
             return  # gone meanwhile: a new file, fopen's permissions
-        os.chmod(self.tmp, stat.S_IMODE(st.st_mode) & 0o777)
+        os.chmod(_known(self.tmp), stat.S_IMODE(st.st_mode) & 0o777)
         with contextlib.suppress(OSError):
-            os.chown(self.tmp, st.st_uid, st.st_gid)
+            os.chown(_known(self.tmp), st.st_uid, st.st_gid)
 
     def deliver(self) -> None:
         """Streams and in-place files: copy the temporary's bytes where they go."""
@@ -117,32 +129,32 @@ class _Staged:
             return
         data = self.data
         if data is None:
-            with open(self.tmp, "rb") as fh:
+            with open(_known(self.tmp), "rb") as fh:
                 data = fh.read()
         if t.kind == "fd":
             import sys
 
             with contextlib.suppress(Exception):
                 sys.stdout.flush()
-            _write_all(t.fd, data)
+            _write_all(_known(t.fd), data)
         elif t.kind == "stream":
-            fd = os.open(t.real, os.O_WRONLY | os.O_CLOEXEC)
+            fd = os.open(_known(t.real), os.O_WRONLY | os.O_CLOEXEC)
             try:
                 _write_all(fd, data)
             finally:
                 os.close(fd)
         else:  # inplace
-            _write_file(t.real, data)
+            _write_file(_known(t.real), data)
 
     def rename(self) -> None:
         if self.target.kind == "file":
-            os.rename(self.tmp, self.target.real)
+            renamed_temp(_known(self.tmp), _known(self.target.real))
             self.tmp = None
 
     def discard(self) -> None:
         if self.tmp is not None:
             with contextlib.suppress(OSError):
-                os.unlink(self.tmp)
+                remove_temp(self.tmp)
             self.tmp = None
 
 
@@ -218,10 +230,10 @@ def atomic_paths(paths: Sequence[Target | str], what: str = "output") -> Iterato
                 staged.append(_Staged(target))
             except OSError as exc:
                 raise _oserror(target, exc) from None
-        yield [s.tmp for s in staged]
+        yield [_known(s.tmp) for s in staged]
         for s in staged:
             try:
-                with open(s.tmp, "rb+") as fh:
+                with open(_known(s.tmp), "rb+") as fh:
                     os.fsync(fh.fileno())
             except OSError as exc:
                 raise _oserror(s.target, exc) from None

@@ -132,22 +132,24 @@ def read_probabilities(path: str) -> tuple[np.ndarray, np.ndarray] | None:
     with the columns in the header's order, or None for a file without a ``labels`` header.
     Numbers are read as :func:`read_predictions` reads them (call it first: it checks the
     predictions themselves)."""
-    labels, rows = None, []
+    labels: np.ndarray | None = None
+    n_labels, rows = 0, []
     for lineno, line in _lines(path):
         tokens = line.split()
         if lineno == 1:
             if tokens[:1] != ["labels"]:
                 return None
-            labels = [_c_number(t) for t in tokens[1:]]
-            if not all(ok and math.isfinite(v) for v, ok in labels):
+            header = [_c_number(t) for t in tokens[1:]]
+            if not all(ok and math.isfinite(v) for v, ok in header):
                 raise DataFormatError(path, 1, "the labels header holds a label that is not a "
                                                "finite number")
-            labels = np.array([v for v, _ in labels], dtype=np.float64)
+            labels = np.array([v for v, _ in header], dtype=np.float64)
+            n_labels = len(header)
             continue
         values = [_c_number(t) for t in tokens[1:]]
-        if len(values) != len(labels):
+        if len(values) != n_labels:
             raise DataFormatError(path, lineno, f"{len(values)} probabilities for the "
-                                                f"{len(labels)} labels of the header")
+                                                f"{n_labels} labels of the header")
         if not all(ok and math.isfinite(v) for v, ok in values):
             raise DataFormatError(path, lineno, "a probability is not a finite number")
         rows.append([v for v, _ in values])

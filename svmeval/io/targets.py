@@ -186,21 +186,56 @@ def _temp_name() -> str:
     return f".svmeval-{secrets.token_hex(4)}.tmp"
 
 
-def new_temp(directory: str) -> str:
-    """A new empty file in ``directory`` with fopen's permissions (0666 less the umask)."""
+#: temporary files made and not yet renamed or removed, each named here before it is made: a
+#: Ctrl-C can come between two lines of Python anywhere, and the command line removes these
+#: before it exits (svmeval._entry)
+TEMPORARIES: set[str] = set()
+
+
+def new_temp(directory: str, mode: int = 0o666) -> str:
+    """A new empty file in ``directory`` (by default with fopen's permissions: 0666 less the
+    umask), in :data:`TEMPORARIES` until :func:`remove_temp` or :func:`renamed_temp`."""
     for _ in range(100):
         tmp = os.path.join(directory, _temp_name())
+        TEMPORARIES.add(tmp)
         try:
-            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666))
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode))
             return tmp
         except FileExistsError:  # pragma: no cover - 32 random bits
+            TEMPORARIES.discard(tmp)  # someone else's
             continue
+        except BaseException:
+            TEMPORARIES.discard(tmp)
+            raise
     raise OSError(errno.EEXIST, "cannot make a temporary file")  # pragma: no cover
 
 
+def remove_temp(tmp: str) -> None:
+    """Remove a temporary file of :func:`new_temp` (already gone: nothing to do)."""
+    try:
+        os.unlink(tmp)
+    except FileNotFoundError:
+        pass
+    TEMPORARIES.discard(tmp)
+
+
+def renamed_temp(tmp: str, path: str) -> None:
+    """Rename a temporary file of :func:`new_temp` to ``path``."""
+    os.rename(tmp, path)
+    TEMPORARIES.discard(tmp)
+
+
+def remove_temporaries() -> None:
+    """Remove every temporary file not yet renamed or removed (a command interrupted)."""
+    for tmp in list(TEMPORARIES):
+        try:
+            remove_temp(tmp)
+        except OSError:
+            pass
+
+
 def _probe(directory: str) -> None:
-    tmp = new_temp(directory)
-    os.unlink(tmp)
+    remove_temp(new_temp(directory))
 
 
 def input_identity(path: str) -> tuple | None:

@@ -32,6 +32,7 @@ from svmeval.metrics.classification import (
     evaluate,
 )
 from svmeval.metrics.averaging import AVERAGES, Average, Averaging
+from svmeval.metrics.figures import FIGURES, Figure, figure_names
 from svmeval.metrics.measures import METRICS, Metric, parse_zero_division
 from svmeval.metrics.multilabel import (
     MULTILABEL_AVERAGES,
@@ -93,6 +94,9 @@ SKLEARN_CONTRACT = (
 )
 
 __all__ = [
+    "FIGURES",
+    "Figure",
+    "figure_names",
     "SKLEARN_CONTRACT",
     "InvalidParameterError",
     "UndefinedMetricWarning",

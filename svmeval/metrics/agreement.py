@@ -144,7 +144,7 @@ def _kappa_weights(n: int, weights) -> np.ndarray:
                   "replace_undefined_by": [Interval(numbers.Real, -1.0, 1.0, closed="both"),
                                            "nan"]})
 def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None,
-                      replace_undefined_by=np.nan) -> float:
+                      replace_undefined_by: float = np.nan) -> float:
     """Cohen's kappa (unweighted, or with "linear" / "quadratic" disagreement weights); where it
     is undefined (0/0) it is ``replace_undefined_by`` and an UndefinedMetricWarning is raised.
     As ``sklearn.metrics.cohen_kappa_score``.  Reference: Cohen (1960)."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -91,10 +91,10 @@ def _count_pairs(t: np.ndarray, p: np.ndarray):
             ti += pi
             full += np.bincount(ti, minlength=cells)
         else:
-            full = full.reshape(span, span)
-            in_true, in_pred = full.any(axis=1), full.any(axis=0)
+            square = full.reshape(span, span)
+            in_true, in_pred = np.any(square, axis=1), np.any(square, axis=0)
             seen = np.flatnonzero(in_true | in_pred)
-            return (seen + lo, full[np.ix_(seen, seen)], in_true[seen], in_pred[seen])
+            return (seen + lo, square[np.ix_(seen, seen)], in_true[seen], in_pred[seen])
     labels_true, labels_pred = _distinct(t), _distinct(p)
     labels = _distinct(np.concatenate([labels_true, labels_pred]))
     k = labels.size
@@ -213,10 +213,10 @@ class ConfusionCounts:
         counts = Counts.from_matrix(self._matrix, beta=check_beta(beta))
         values = {name: m.compute(counts) for name, m in METRICS.items()}
         averages, applied = average_all(values, counts, z, SINGLE_LABEL_AVERAGES)
-        arrays = {
+        arrays: dict[str, Any] = {
             name: _readonly(values[name]) for name, m in METRICS.items() if m.scope != "overall"
         }
-        overall = {name: float(values[name]) for name, m in METRICS.items() if m.scope == "overall"}
+        overall: dict[str, Any] = {name: float(values[name]) for name, m in METRICS.items() if m.scope == "overall"}
         if math.isnan(overall["mcc"]) and self.n_samples and not math.isnan(z):
             # one class predicted or one class true: 0/0, which scikit-learn reports as 0.0
             overall["mcc"] = z

@@ -35,7 +35,7 @@ _CURVE = {"y_true": ["array-like"], "y_score": ["array-like"],
 
 __all__ = ["precision_recall_curve", "roc_curve", "binary_roc_auc", "binary_average_precision"]
 
-_trapezoid = getattr(np, "trapezoid", None) or np.trapz
+_trapezoid = getattr(np, "trapezoid", None) or np.trapz  # type: ignore[attr-defined]  # noqa: NPY201 - numpy < 2
 
 
 def check_finite(values: np.ndarray, name: str) -> None:

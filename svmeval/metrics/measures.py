@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -140,8 +140,15 @@ def _fbeta(c: Counts) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 
 
+def _matrix(c: Counts) -> np.ndarray:
+    """The confusion matrix of single-label counts (multi-label counts have none)."""
+    if c.matrix is None:
+        raise ValueError("an overall measure needs the confusion matrix of single-label counts")
+    return c.matrix
+
+
 def _accuracy(c: Counts) -> float:
-    m = c.matrix
+    m = _matrix(c)
     return float(_ratio(np.trace(m), m.sum()))
 
 
@@ -152,7 +159,7 @@ def _balanced_accuracy(c: Counts) -> float:
 
 
 def _mcc(c: Counts) -> float:
-    m = c.matrix.astype(np.float64)
+    m = _matrix(c).astype(np.float64)
     t_sum = m.sum(axis=1)
     p_sum = m.sum(axis=0)
     n_correct = np.trace(m)
@@ -167,7 +174,7 @@ def _mcc(c: Counts) -> float:
 
 
 def _kappa(c: Counts) -> float:
-    m = c.matrix.astype(np.float64)
+    m = _matrix(c).astype(np.float64)
     n = m.sum()
     if n == 0:
         return math.nan
@@ -200,7 +207,7 @@ class Metric:
     formula: str
     undefined: str
     reference: str
-    compute: Callable[[Counts], object]
+    compute: Callable[[Counts], Any]  # an array (count, per_class) or a float (overall)
 
 
 _SKLEARN = "scikit-learn sklearn/metrics/_classification.py"

@@ -94,10 +94,10 @@ def _as_indicator(Y, name: str) -> np.ndarray:
 
 def _ovr_counts(T: np.ndarray, P: np.ndarray, axis: int) -> Counts:
     """One-vs-rest counts summed along ``axis`` (0: per label, 1: per sample)."""
-    tp = np.sum(T & P, axis=axis, dtype=np.int64)
-    fp = np.sum(~T & P, axis=axis, dtype=np.int64)
-    fn = np.sum(T & ~P, axis=axis, dtype=np.int64)
-    tn = np.sum(~T & ~P, axis=axis, dtype=np.int64)
+    tp = (T & P).sum(axis=axis, dtype=np.int64)
+    fp = (~T & P).sum(axis=axis, dtype=np.int64)
+    fn = (T & ~P).sum(axis=axis, dtype=np.int64)
+    tn = (~T & ~P).sum(axis=axis, dtype=np.int64)
     return Counts(tp=tp, fp=fp, fn=fn, tn=tn)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from svmeval.metrics import _ovo
+import svmeval.metrics._ovo as _ovo
 
 __all__ = ["class_scores"]
 

@@ -202,7 +202,7 @@ def validate_params(constraints: dict):
             finally:
                 _CHECKING.reset(token)
 
-        checked.parameter_constraints = made
+        checked.parameter_constraints = made  # type: ignore[attr-defined]
         return checked
 
     return decorate

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import functools
 
+from svmeval.errors import SvmevalError
+
 from svmeval.report import csvfmt, jsonfmt, multilabel, text
 
 FORMATS = ("text", "json", "csv")
@@ -50,9 +52,9 @@ def _nested(result, format: str, digits: int, full: bool) -> str:
     return render_nested(result, format, digits, full)
 
 
-def _benchmark(result, format: str, digits: int, full: bool) -> str:
+def _benchmark(result, format: str, digits: int | None, full: bool) -> str:
     from svmeval.report.benchmark import render as render_benchmark
-    return render_benchmark(result, format=format)
+    return render_benchmark(result, format=format, digits=3 if digits is None else digits)
 
 
 @functools.cache
@@ -69,13 +71,44 @@ def renderers() -> dict:
             McNemarResult: _mcnemar, NestedResult: _nested, Benchmark: _benchmark}
 
 
-def render(result, *, format: str = "text", digits: int = 4, full: bool = False) -> str:
-    """The report of ``result`` in ``format`` ("text", "json" or "csv").
+def render(result, *, format: str = "text", digits: int | None = None,
+           full: bool = False) -> str:
+    """The report of any result of svmeval, as the commands print it.
 
-    ``result``: a :class:`~svmeval.summary.Summary`, a :class:`~svmeval.workflows.grid.GridResult`, a
-    :class:`~svmeval.workflows.compare.Comparison` or a
-    :class:`~svmeval.stats.significance.McNemarResult`. ``digits`` and ``full`` shape a
-    Summary's text (figures' decimals; every figure and the per-fold table)."""
+    Parameters
+    ----------
+    result : Summary, GridResult, NestedResult, Comparison, Benchmark or McNemarResult
+        What to report (a :class:`CVResult` is reported through :func:`summarize`).
+    format : {"text", "json", "csv", "markdown", "latex"}, default "text"
+        "text" is svmeval's report (its first lines svm-train's, byte for byte); "json" and
+        "csv" the machine-readable forms; "markdown" and "latex" a benchmark's table as
+        papers print it.
+    digits : int, optional
+        Decimals of the figures (default 4; 3 in a benchmark's table).
+    full : bool, default False
+        A summary's text with every figure and the per-fold table.
+
+    Returns
+    -------
+    str
+        The report, ending with a newline.
+
+    Raises
+    ------
+    SvmevalError
+        An unknown format, or ``result`` is not a result svmeval reports (this error is also
+        a TypeError).
+
+    Examples
+    --------
+    >>> from svmeval import cross_validate, render, summarize
+    >>> summary = summarize(cross_validate("data/breast_cancer.scale", "-c 2", folds=5))
+    >>> print(render(summary).splitlines()[0])
+    Cross Validation Accuracy = 96.8366%
+    >>> render(summary, format="json").startswith("{")
+    True
+    """
+    digits = 4 if digits is None and not _is_benchmark(result) else digits
     table = renderers()
     for cls in type(result).__mro__:
         if cls in table:
@@ -85,5 +118,15 @@ def render(result, *, format: str = "text", digits: int = 4, full: bool = False)
             return table[cls](result, format, digits, full)
     if format not in FORMATS + TABLE_FORMATS:
         raise ValueError(f"unknown report format {format!r} (text, json or csv)")
-    raise TypeError(f"render() takes a Summary, GridResult, Comparison, McNemarResult, "
-                    f"NestedResult or Benchmark, not {type(result).__name__}")
+    raise RenderTypeError(f"render() takes a Summary, GridResult, Comparison, McNemarResult, "
+                          f"NestedResult or Benchmark, not {type(result).__name__}"
+                          + ("; summarize(result) first" if hasattr(result, "y_pred")
+                             or hasattr(result, "Y_pred") else ""))
+
+
+class RenderTypeError(SvmevalError, TypeError):
+    """render() of something that is not a result it can report."""
+
+
+def _is_benchmark(result) -> bool:
+    return renderers().get(type(result)) is _benchmark

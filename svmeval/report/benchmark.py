@@ -70,8 +70,11 @@ def _text_table(bench, digits: int) -> list[str]:
     rows.append(["average rank"] + [f"{r:.3f} " for r in bench.ranks])
     head = ["data set"] + [n + " " for n in names]
     widths = [max(len(r[c]) for r in rows + [head]) for c in range(len(head))]
-    fmt = lambda r: "  ".join(  # noqa: E731
-        (r[0].ljust(widths[0]),) + tuple(v.rjust(w) for v, w in zip(r[1:], widths[1:])))
+
+    def fmt(r):
+        return "  ".join((r[0].ljust(widths[0]),)
+                         + tuple(v.rjust(w) for v, w in zip(r[1:], widths[1:])))
+
     return [fmt(head)] + [fmt(r) for r in rows[:-1]] + ["-" * len(fmt(head)), fmt(rows[-1])]
 
 

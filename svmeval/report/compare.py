@@ -1,7 +1,7 @@
 """The reports of a comparison (:class:`~svmeval.workflows.compare.Comparison`) and of McNemar's test
 alone (:class:`~svmeval.stats.significance.McNemarResult`): text, JSON and CSV.
 
-``comparison_object`` is the JSON report's object (and ``Comparison.to_dict()``)."""
+Their JSON objects are the results' own ``to_dict()``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import math
 from svmeval.metrics.figures import FIGURES
 from svmeval.stats.significance import MCNEMAR_EXACT_BELOW, McNemarResult
 
-__all__ = ["comparison_object", "mcnemar_object", "render_comparison", "render_mcnemar"]
+__all__ = ["render_comparison", "render_mcnemar"]
 
 
 def _num(value: float, digits: int = 4) -> str:
@@ -86,43 +86,6 @@ def _bayesian_sentence(c) -> str:
             f"probability {better_b:.3f}, A with probability {better_a:.3f}")
 
 
-def _plain(value):
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
-def mcnemar_object(m: McNemarResult) -> dict:
-    """McNemar's test as the JSON report's ``mcnemar`` object."""
-    return {"n": m.n, "both_right": m.both_right, "both_wrong": m.both_wrong,
-            "a_right_b_wrong": m.a_only, "a_wrong_b_right": m.b_only, "method": m.method,
-            "exact_below": MCNEMAR_EXACT_BELOW, "statistic": _plain(m.statistic), "p": m.p}
-
-
-def comparison_object(c) -> dict:
-    """A :class:`~svmeval.workflows.compare.Comparison` as the JSON report's object."""
-    t = c.ttest
-    return {
-        "data_file": c.data_name, "criterion": c.criterion,
-        "greater_is_better": c.greater_is_better, "n_folds": c.n_folds, "repeat": c.repeat,
-        "seeds": list(c.seeds), "n_samples": c.n_samples,
-        "a": {"options": c.options_a, "mean": _plain(c.mean_a), "sd": _plain(c.sd_a),
-              "folds": [_plain(float(v)) for v in c.folds_a]},
-        "b": {"options": c.options_b, "mean": _plain(c.mean_b), "sd": _plain(c.sd_b),
-              "folds": [_plain(float(v)) for v in c.folds_b]},
-        "difference": {"mean": t.mean, "sd": t.sd, "n": t.n, "undefined_folds": c.n_undefined},
-        "corrected_ttest": {"t": _plain(t.t), "df": t.df, "p": t.p,
-                            "test_train_ratio": t.test_train_ratio,
-                            "confidence": t.confidence, "ci": list(t.ci)},
-        "uncorrected_ttest": {"t": _plain(t.t_uncorrected), "df": t.df, "p": t.p_uncorrected,
-                              "ci": list(t.ci_uncorrected), "optimistic": True},
-        "mcnemar": mcnemar_object(c.mcnemar) if c.mcnemar is not None else None,
-        **({} if c.bayesian is None else {"bayesian": {
-            "rope": c.bayesian.rope, "p_left": c.bayesian.p_left,
-            "p_rope": c.bayesian.p_rope, "p_right": c.bayesian.p_right}}),
-    }
-
-
 def _csv(rows) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -152,7 +115,7 @@ def _csv_rows(c):
 
 
 def _mcnemar_csv_rows(m: McNemarResult):
-    for key, value in mcnemar_object(m).items():
+    for key, value in m.to_dict().items():
         yield ("mcnemar", key, value if value is not None else math.nan)
 
 
@@ -161,7 +124,7 @@ def _mcnemar_csv_rows(m: McNemarResult):
 def render_comparison(c, format: str) -> str:
     """The report of a :class:`~svmeval.workflows.compare.Comparison` in ``format``."""
     if format == "json":
-        return json.dumps(comparison_object(c), indent=2) + "\n"
+        return json.dumps(c.to_dict(), indent=2) + "\n"
     if format == "csv":
         return _csv(_csv_rows(c))
     return _text(c)
@@ -170,7 +133,7 @@ def render_comparison(c, format: str) -> str:
 def render_mcnemar(m: McNemarResult, format: str) -> str:
     """The report of McNemar's test alone in ``format``."""
     if format == "json":
-        return json.dumps({"mcnemar": mcnemar_object(m)}, indent=2) + "\n"
+        return json.dumps({"mcnemar": m.to_dict()}, indent=2) + "\n"
     if format == "csv":
         return _csv(_mcnemar_csv_rows(m))
     return "\n".join([f"McNemar's test ({m.n} samples):"] + _mcnemar_lines(m)) + "\n"

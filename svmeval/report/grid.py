@@ -3,35 +3,14 @@ figures with their fold spread as JSON (``--results FILE.json``) or CSV (one row
 figure's columns: pooled value, fold mean, fold sd), and as text grid.py's own lines (each
 cell's ``-out`` line, then the best C, gamma and value).
 
-``grid_object`` is the JSON report's object (and ``GridResult.to_dict()``)."""
+The JSON object is ``GridResult.to_dict()``."""
 
 from __future__ import annotations
 
 import json
 import math
 
-__all__ = ["grid_object", "render_grid"]
-
-
-def _json_number(v):
-    return None if v is None or (isinstance(v, float) and not math.isfinite(v)) else v
-
-
-def _cell_object(r) -> dict:
-    c = r.cell
-    return {"log2c": c.log2c, "log2g": c.log2g, "log2p": c.log2p, "C": c.C,
-            "gamma": c.gamma, "p": c.p, "value": _json_number(r.value),
-            "resumed": r.resumed,
-            "figures": {k: _json_number(v) for k, v in r.figures.items()},
-            "fold_spread": {k: {"mean": _json_number(m), "sd": _json_number(s)}
-                            for k, (m, s) in r.fold_spread.items()}}
-
-
-def grid_object(result) -> dict:
-    """JSON-friendly: criterion, best cell, every cell with its figures and fold spread."""
-    return {"criterion": result.criterion, "greater_is_better": result.greater_is_better,
-            "kind": result.kind, "n_folds": result.n_folds, "seed": result.seed,
-            "best": _cell_object(result.best), "cells": [_cell_object(r) for r in result.cells]}
+__all__ = ["render_grid"]
 
 
 def _num(v) -> str:
@@ -68,7 +47,7 @@ def _text(result) -> str:
 def render_grid(result, format: str) -> str:
     """The report of a :class:`~svmeval.workflows.grid.GridResult` in ``format``."""
     if format == "json":
-        return json.dumps(grid_object(result), indent=1) + "\n"
+        return json.dumps(result.to_dict(), indent=1) + "\n"
     if format == "csv":
         return _csv(result)
     return _text(result)

@@ -21,9 +21,8 @@ from svmeval.errors import show_label
 from svmeval.metrics.figures import FIGURES
 from svmeval.metrics.multilabel import MULTILABEL_AVERAGES
 from svmeval.report.csvfmt import cell
-from svmeval.report.jsonfmt import SCHEMA_VERSION, plain
 
-__all__ = ["AVERAGE_NOTES", "render", "report_object"]
+__all__ = ["AVERAGE_NOTES", "render"]
 
 #: each average's name in reports and its one-line meaning
 AVERAGE_NOTES = {
@@ -144,47 +143,8 @@ def _text(summary, digits: int) -> str:
     return out[0] + "".join(out[1:]) + "\n".join(lines) + "\n"
 
 
-def report_object(summary) -> dict:
-    """The JSON object (schema_version 1; keys may be added, never renamed)."""
-    r, rk = summary.multilabel, summary.ranking
-    per_label = []
-    for k, label in enumerate(summary.label_names):
-        obj = {"label": label, "support": r.support[k], "tp": r.tp[k], "fp": r.fp[k],
-               "fn": r.fn[k], "tn": r.tn[k], "precision": r.precision[k],
-               "recall": r.recall[k], "f1": r.f1[k]}
-        if rk is not None:
-            obj["average_precision"] = rk.average_precision[k]
-        per_label.append(obj)
-    obj = {"schema_version": SCHEMA_VERSION, "kind": "multilabel",
-           "n_samples": summary.n_samples}
-    obj.update(summary.meta)
-    obj.update({
-        "labels": summary.label_names,
-        "per_label": per_label,
-        "averages": {name: {"precision": r.averages[name].precision,
-                            "recall": r.averages[name].recall, "f1": r.averages[name].f1}
-                     for name in MULTILABEL_AVERAGES},
-        "subset_accuracy": r.subset_accuracy,
-        "hamming_loss": r.hamming_loss,
-        "ranking": None if rk is None else {
-            "source": rk.source, "lrap": rk.lrap, "coverage_error": rk.coverage_error,
-            "ranking_loss": rk.ranking_loss,
-            "mean_average_precision": rk.mean_average_precision},
-        "folds": {"figures": [{"fold": i, "n_samples": size, **f} for i, (size, f) in
-                              enumerate(zip(summary.fold_sizes, summary.fold_figures))],
-                  "mean": {k: m for k, (m, _) in summary.fold_spread.items()},
-                  "sd": {k: sd for k, (_, sd) in summary.fold_spread.items()}}
-        if summary.fold_figures else None,
-        "figures": summary.figures,
-        "empty_samples": summary.empty_samples,
-        "zero_division": "nan" if math.isnan(summary.zero_division) else summary.zero_division,
-        "zero_division_applied": list(r.zero_division_applied),
-    })
-    return plain(obj)
-
-
 def _json(summary, digits: int) -> str:
-    return json.dumps(report_object(summary), indent=2, allow_nan=False) + "\n"
+    return json.dumps(summary.to_dict(), indent=2, allow_nan=False) + "\n"
 
 
 COLUMNS = ("row", "name", "precision", "recall", "f1", "support", "tp", "fp", "fn", "tn",

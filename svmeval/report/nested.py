@@ -15,24 +15,17 @@ import io
 import json
 
 from svmeval.report.csvfmt import cell
-from svmeval.report.jsonfmt import plain
 
 COLUMNS = ("repetition", "fold", "seed", "log2c", "log2g", "log2p", "C", "gamma", "p", "value",
            "n_train", "n_test")
 
 
-def nested_object(result) -> dict:
-    """The JSON report's object (and ``NestedResult.to_dict()``)."""
-    from svmeval.report.frames import summary_dict
-    return plain({"outer": summary_dict(result.summary()), "nested": result.as_dict()})
-
-
 def render_nested(result, format: str = "text", digits: int = 4, full: bool = False) -> str:
-    from svmeval.report import REPORTERS
+    from svmeval.report.text import render as text_report
     from svmeval.workflows.nested import chosen_text
 
     if format == "json":
-        return json.dumps(nested_object(result), indent=2, allow_nan=False) + "\n"
+        return json.dumps(result.to_dict(), indent=2, allow_nan=False) + "\n"
     if format == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -40,5 +33,5 @@ def render_nested(result, format: str = "text", digits: int = 4, full: bool = Fa
         for row in result.as_dict()["folds"]:
             w.writerow([cell(row[k]) for k in COLUMNS])
         return buf.getvalue()
-    report = REPORTERS["text"](result.summary(), digits=digits, full=full)
+    report = text_report(result.summary(), digits=digits, full=full)
     return report + chosen_text(result)

@@ -21,6 +21,7 @@ import os
 import numpy as np
 
 from svmeval.errors import SvmevalError
+from svmeval.params import params_flags
 from svmeval.report.panels import confusion_panels, curve_panels, fold_panel, fold_series_panel, label
 
 __all__ = ["INSTALL_HINT", "PlotUnavailable", "SUFFIXES", "check_path", "draw_sheet",
@@ -50,23 +51,6 @@ def figure_class():
     except ImportError:
         raise PlotUnavailable(f"pictures need matplotlib: {INSTALL_HINT}") from None
     return Figure
-
-
-def params_flags(parameters: dict) -> str:
-    """svm-train's flags for the parameters that differ from its defaults."""
-    from svmeval.params import SvmParams
-    default = SvmParams()
-    flags = [("s", "svm_type"), ("t", "kernel_type"), ("d", "degree"), ("g", "gamma"),
-             ("r", "coef0"), ("c", "C"), ("n", "nu"), ("p", "p"), ("e", "eps"),
-             ("h", "shrinking"), ("b", "probability")]
-    out = []
-    for flag, name in flags:
-        value = parameters.get(name)
-        if value is not None and value != getattr(default, name):
-            out.append(f"-{flag} {value:g}")
-    for cls, weight in parameters.get("weight", ()):
-        out.append(f"-w{cls:g} {weight:g}")
-    return " ".join(out)
 
 
 def sheet_title(summary, *, options: str | None = None) -> str:

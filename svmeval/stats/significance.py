@@ -68,6 +68,14 @@ class TTestResult:
     ``ci`` (the ``confidence`` interval of the mean difference) with the corrected variance;
     ``t_uncorrected``, ``p_uncorrected``, ``ci_uncorrected``: the plain paired t-test
     (optimistic: it ignores the training data the folds share).
+
+    Examples
+    --------
+    >>> from svmeval.stats.significance import corrected_resampled_ttest
+    >>> d = [0.01, 0.02, -0.01, 0.03, 0.0, 0.02, 0.01, 0.02, 0.0, 0.01]
+    >>> t = corrected_resampled_ttest(d, 1 / 9)
+    >>> round(t.t, 4), round(t.p, 4), t.df
+    (1.9997, 0.0766, 9)
     """
 
     mean: float
@@ -124,6 +132,10 @@ def corrected_resampled_ttest(differences, test_train_ratio: float, *,
                        ci_uncorrected=ciu)
 
 
+def _finite_or_none(value):
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
 @dataclass(frozen=True)
 class McNemarResult:
     """McNemar's test of two classifiers on the same samples.
@@ -132,6 +144,13 @@ class McNemarResult:
     ``b_only`` (c: A wrong, B right); ``method``: "exact" (two-sided binomial test of b among
     b + c at 1/2) or "chi2" (``statistic`` = (|b - c| - 1)^2 / (b + c), continuity corrected,
     floored at 0, 1 degree of freedom); ``p``: two-sided p-value.
+
+    Examples
+    --------
+    >>> from svmeval.stats.significance import mcnemar
+    >>> m = mcnemar([1, 1, 1, -1, -1], [1, 1, -1, -1, -1], [1, -1, -1, -1, 1])
+    >>> m.a_only, m.b_only, m.method, m.p
+    (2, 0, 'exact', 0.5)
     """
 
     n: int
@@ -142,6 +161,18 @@ class McNemarResult:
     method: str
     statistic: float
     p: float
+
+    def to_dict(self) -> dict:
+        """The test as plain JSON types (the JSON report's ``mcnemar`` object)."""
+        return {"n": self.n, "both_right": self.both_right, "both_wrong": self.both_wrong,
+                "a_right_b_wrong": self.a_only, "a_wrong_b_right": self.b_only,
+                "method": self.method, "exact_below": MCNEMAR_EXACT_BELOW,
+                "statistic": _finite_or_none(self.statistic), "p": self.p}
+
+    def to_frame(self):
+        """A pandas DataFrame of one row: the columns of :meth:`to_dict`."""
+        from svmeval._tables import frame
+        return frame([self.to_dict()])
 
 
 def mcnemar(y_true, pred_a, pred_b, *, exact: bool | None = None) -> McNemarResult:

@@ -7,6 +7,7 @@ in :data:`svmeval.metrics.FIGURES`; reporters format a Summary and compute nothi
 
 from __future__ import annotations
 
+from svmeval.errors import SvmevalError
 from svmeval.summary.core import Summary, spread
 from svmeval.summary.multilabel import score_label_sets, summarize_multilabel
 from svmeval.summary.single import positive_label, summarize_cv, summarize_predictions
@@ -17,15 +18,51 @@ __all__ = ["Summary", "positive_label", "score_label_sets", "spread", "summarize
 
 def summarize(result, *, pos_label=None, zero_division=0.0, meta: dict | None = None,
               per_fold: bool = True) -> Summary:
-    """Every figure of a cross-validation result: a :class:`~svmeval.cv.CVResult` (kind
-    "classification" or "regression") or a :class:`~svmeval.cv.MultilabelCVResult` (kind
-    "multilabel"). ``pos_label``: the positive class of two-class data (default 1 if present,
-    else the larger label); ``zero_division``: 0 (default), 1 or "nan", how undefined ratios
-    enter averages and figures; ``meta`` adds to the run's description; ``per_fold=False``
-    leaves out the per-fold figures (single-label results)."""
-    if getattr(result, "Y_true", None) is not None:
+    """Every figure of a cross-validation result, computed once.
+
+    Pooled over the folds (as svm-train's accuracy is), per fold with their mean and sd, and
+    per repetition: precision, recall and F1 per class and averaged (macro, micro, weighted),
+    MCC, kappa, balanced accuracy, ROC AUC and average precision from the decision values;
+    mse and squared correlation for regression; the multi-label figures for binary relevance.
+
+    Parameters
+    ----------
+    result : CVResult or MultilabelCVResult
+        A cross-validation (:func:`cross_validate`, :func:`cross_validate_multilabel`).
+    pos_label : label, optional
+        The positive class of two-class data (default 1 if present, else the larger label).
+    zero_division : {0.0, 1.0, "nan"}, default 0.0
+        The value an undefined ratio (0/0) takes in the averages and figures; "nan" leaves it
+        out. The per-class view keeps it undefined.
+    meta : dict, optional
+        Added to the run's description (``Summary.meta``: data file, folds, seed, parameters).
+    per_fold : bool, default True
+        False leaves out the per-fold figures (single-label results).
+
+    Returns
+    -------
+    Summary
+        ``figures`` (name -> value, the names of :data:`svmeval.metrics.FIGURES`),
+        ``fold_figures``, ``fold_spread``, ``repeat_figures``, the per-class report.
+
+    Examples
+    --------
+    >>> from svmeval import cross_validate, summarize
+    >>> summary = summarize(cross_validate("data/wine.scale", folds=5))
+    >>> summary.kind, summary.figure_kind, summary.n_samples
+    ('classification', 'multiclass', 178)
+    >>> round(summary.figures["macro_f1"], 4), len(summary.fold_figures)
+    (0.9775, 5)
+    """
+    from svmeval.cv.results import CVResult, MultilabelCVResult
+
+    if isinstance(result, MultilabelCVResult):
         if pos_label is not None:
             raise ValueError("pos_label does not apply to multi-label results")
         return summarize_multilabel(result, zero_division=zero_division, meta=meta)
+    if not isinstance(result, CVResult):
+        raise SvmevalError(f"summarize() takes a CVResult or a MultilabelCVResult (from "
+                           f"cross_validate), not {type(result).__name__}; predictions from "
+                           "elsewhere: summarize_predictions(y_true, y_pred)")
     return summarize_cv(result, pos_label=pos_label, zero_division=zero_division, meta=meta,
                         per_fold=per_fold)

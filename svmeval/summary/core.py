@@ -33,6 +33,15 @@ class Summary:
     :class:`~svmeval.summary.multilabel.LabelRanking`), None without scores.
     ``meta``: where the predictions came from (mode "cv" or "score", data file, folds, seed,
     LIBSVM parameters).
+
+    Examples
+    --------
+    >>> from svmeval import cross_validate, summarize
+    >>> summary = summarize(cross_validate("data/wine.scale", folds=3))
+    >>> round(summary.figure("accuracy"), 4), round(summary.fold_spread["accuracy"][0], 4)
+    (0.9719, 0.972)
+    >>> summary.classification.labels.tolist()
+    [1.0, 2.0, 3.0]
     """
 
     kind: str
@@ -77,13 +86,13 @@ class Summary:
 
     def to_dict(self) -> dict:
         """The JSON report's object (plain JSON types, undefined values None)."""
-        from svmeval.report.frames import summary_dict
-        return summary_dict(self)
+        from svmeval.summary.data import summary_object
+        return summary_object(self)
 
     def to_frame(self):
         """A pandas DataFrame, one row per fold (columns: dataset, configuration, repetition,
-        seed, fold, n_test, then the figures); see :mod:`svmeval.report.frames`."""
-        from svmeval.report.frames import summary_frame
+        seed, fold, n_test, then the figures); see :mod:`svmeval.summary.data`."""
+        from svmeval.summary.data import summary_frame
         return summary_frame(self)
 
 

@@ -14,19 +14,16 @@ import numpy as np
 
 from svmeval.errors import SvmevalError
 from svmeval.metrics.measures import parse_zero_division
-from svmeval.metrics.multilabel import (
-    MultilabelReport,
-    evaluate_multilabel,
-    label_sets_to_indicator,
-)
+from svmeval.metrics.multilabel import evaluate_multilabel, label_sets_to_indicator
 from svmeval.metrics.ranking import (
     coverage,
     label_ranking_average_precision,
     per_label_average_precision,
     ranking_loss,
 )
-from svmeval.cv.multilabel import MultilabelCVResult, _check_multilabel, dataset_indicator
-from svmeval.metrics.figures import figure_names
+from svmeval.cv.results import MultilabelCVResult
+from svmeval.io.label_sets import check_multilabel as _check_multilabel, dataset_indicator
+from svmeval.metrics.run_figures import multilabel_figures, multilabel_fold_figures
 from svmeval.summary.core import Summary, spread
 
 __all__ = ["LabelRanking", "score_label_sets", "summarize_multilabel"]
@@ -62,29 +59,6 @@ def _ranking(Y_true, scores, source: str) -> LabelRanking:
         mean_average_precision=float(defined.mean()) if defined.size else math.nan,
         source=source,
     )
-
-
-def multilabel_figures(report: MultilabelReport, lrap: float | None) -> dict:
-    """The registry's multi-label figures, in registry order (LRAP only with scores)."""
-    values = {"samples_f1": report.averages["samples"].f1,
-              "macro_f1": report.averages["macro"].f1,
-              "micro_f1": report.averages["micro"].f1,
-              "subset_accuracy": report.subset_accuracy,
-              "hamming_loss": report.hamming_loss,
-              "lrap": lrap}
-    return {name: float(values[name]) for name in figure_names("multilabel")
-            if values.get(name) is not None}
-
-
-def _fold_figures(Y_true, Y_pred, scores, fold, n_folds, z) -> list[dict]:
-    out = []
-    for i in range(n_folds):
-        rows = fold == i
-        rep = evaluate_multilabel(Y_true[rows], Y_pred[rows], zero_division=z)
-        lrap = (label_ranking_average_precision(Y_true[rows], scores[rows])
-                if scores is not None else None)
-        out.append(multilabel_figures(rep, lrap))
-    return out
 
 
 def summarize_multilabel(result_or_arrays, *, zero_division=0, meta: dict | None = None,
@@ -131,7 +105,7 @@ def summarize_multilabel(result_or_arrays, *, zero_division=0, meta: dict | None
             scores = None  # an overflowing kernel: no ranking of the labels to report
         else:
             ranking = _ranking(T, scores, source)
-    folds = _fold_figures(T, P, scores, fold, n_folds, z) if fold is not None else []
+    folds = multilabel_fold_figures(T, P, scores, fold, n_folds, z) if fold is not None else []
     sizes = tuple(int(v) for v in np.bincount(fold, minlength=n_folds)) if folds else ()
     empty = int(np.count_nonzero(~T.any(axis=1) & ~P.any(axis=1)))
     figures = multilabel_figures(report, ranking.lrap if ranking is not None else None)

@@ -9,16 +9,22 @@ ranking figures (:class:`~svmeval.cv.engine.Repetition`), not their per-sample a
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from svmeval.errors import ArgumentError, SvmevalError, show_label, show_path
-from svmeval.metrics.classification import ClassificationReport, ConfusionCounts
-from svmeval.metrics.figures import figure_names
+from svmeval.metrics.classification import ConfusionCounts
 from svmeval.metrics.measures import parse_zero_division
-from svmeval.metrics.regression import RegressionReport, regression_report
-from svmeval.metrics.scores import ClassRanking, class_ranking
+from svmeval.metrics.regression import regression_report
+from svmeval.metrics.scores import class_ranking
+from svmeval.metrics.run_figures import (
+    classification_figures,
+    classification_fold_figures,
+    fold_counts,
+    positive_and_negative,
+    positive_label,
+    regression_figures,
+    regression_fold_figures,
+)
 from svmeval.summary.core import Summary, spread
 
 __all__ = ["FractionalPredictions", "check_pos_label", "positive_label", "summarize_cv",
@@ -30,18 +36,6 @@ class FractionalPredictions(ArgumentError):
     these are a regression's (``regression=True``)."""
 
 
-def positive_label(labels: np.ndarray, pos_label: float | None = None) -> float:
-    """The positive class of two-class data: ``pos_label`` if given, else 1 when present, else
-    the larger label."""
-    if pos_label is not None:
-        if pos_label not in labels:
-            shown = ", ".join(show_label(v) for v in labels)
-            raise ArgumentError("pos_label", f"{show_label(pos_label)} is not one of the labels "
-                                             f"({shown})")
-        return float(pos_label)
-    return 1.0 if 1.0 in labels else float(labels.max())
-
-
 def check_pos_label(y, pos_label, data_name: str | None = None) -> None:
     """Refuse, before any work, the ``pos_label`` that the summary of a classifier's
     cross-validation on labels ``y`` would refuse (a class predicted is a class of ``y``);
@@ -50,7 +44,7 @@ def check_pos_label(y, pos_label, data_name: str | None = None) -> None:
         return
     labels = np.unique(np.asarray(y, dtype=np.float64))
     if data_name is None:
-        _positive(labels, pos_label)
+        positive_and_negative(labels, pos_label)
         return
     name = show_path(data_name)
     if len(labels) != 2:
@@ -61,49 +55,6 @@ def check_pos_label(y, pos_label, data_name: str | None = None) -> None:
         shown = ", ".join(show_label(v) for v in labels)
         raise ArgumentError("pos_label", f"{show_label(pos_label)} is not one of the labels "
                                          f"of {name} ({shown})")
-
-
-def _with_policy(value: float, z: float) -> float:
-    return z if math.isnan(value) else float(value)
-
-
-def classification_figures(report: ClassificationReport, ranking: ClassRanking | None,
-                           positive: float | None) -> dict:
-    """The registry's figures of a classification, in registry order."""
-    z = report.zero_division
-    values = {"accuracy": report.accuracy, "balanced_accuracy": report.balanced_accuracy,
-              "mcc": report.mcc, "kappa": report.kappa}
-    if positive is not None:
-        k = int(np.flatnonzero(report.labels == positive)[0])
-        for name in ("precision", "recall", "f1"):
-            values[name] = _with_policy(float(getattr(report, name)[k]), z)
-    for name in ("macro", "macro_harmonic", "micro", "weighted"):
-        values[f"{name}_f1"] = report.averages[name].f1
-    if ranking is not None:
-        values.update(ranking.overall_for(positive))
-    kind = "binary" if positive is not None else "multiclass"
-    return {name: float(values[name]) for name in figure_names(kind) if name in values}
-
-
-def regression_figures(report: RegressionReport) -> dict:
-    return {"mse": report.mean_squared_error, "scc": report.squared_correlation}
-
-
-def _positive(labels: np.ndarray, pos_label):
-    if len(labels) == 2:
-        positive = positive_label(labels, pos_label)
-        return positive, float(labels[labels != positive][0])
-    if pos_label is not None:
-        raise ArgumentError("pos_label", "applies to two-class data only")
-    return None, None
-
-
-def _fold_counts(y_true, y_pred, fold, n_folds: int, labels: np.ndarray) -> np.ndarray:
-    """n_folds x k x k confusion matrices from one bincount over label codes."""
-    k = len(labels)
-    code = (fold.astype(np.int64) * k + np.searchsorted(labels, y_true)) * k \
-        + np.searchsorted(labels, y_pred)
-    return np.bincount(code, minlength=n_folds * k * k).reshape(n_folds, k, k)
 
 
 def _as_vectors(y_true, y_pred):
@@ -136,27 +87,24 @@ def summarize_cv(result, *, pos_label=None, zero_division=0.0, meta: dict | None
     sizes = tuple(int(v) for v in np.bincount(fold, minlength=n_folds))
     if result.params.is_regression:
         report = regression_report(y_true, y_pred)
-        folds = [regression_figures(regression_report(y_true[fold == i], y_pred[fold == i]))
-                 for i in range(n_folds if per_fold else 0)]
+        folds = regression_fold_figures(y_true, y_pred, fold, n_folds) if per_fold else []
         reps = [regression_figures(report)] + [regression_figures(r.regression)
                                                for r in result.repeats]
         return _regression_summary(report, len(y_true), z, meta, folds, sizes,
                                    reps if result.repeats else [])
     labels = np.union1d(y_true, y_pred)
-    matrices = _fold_counts(y_true, y_pred, fold, n_folds, labels)
+    matrices = fold_counts(y_true, y_pred, fold, n_folds, labels)
     report = ConfusionCounts.from_matrix(labels, matrices.sum(axis=0)).report(zero_division=z)
-    positive, negative = _positive(report.labels, pos_label)
+    positive, negative = positive_and_negative(report.labels, pos_label)
     source_scores, source = ((result.probabilities, "probabilities")
                              if result.probabilities is not None
                              else (result.scores, "decision values"))
     rank = class_ranking(y_true, source_scores, result.labels, source=source)
-    folds = []
-    for i in range(n_folds if per_fold else 0):
-        rows = fold == i
-        fold_report = ConfusionCounts.from_matrix(labels, matrices[i]).report(zero_division=z)
-        fold_rank = (class_ranking(y_true[rows], source_scores[rows], result.labels,
-                                   source=source) if rank is not None else None)
-        folds.append(classification_figures(fold_report, fold_rank, positive))
+    folds = (classification_fold_figures(y_true, y_pred, fold, n_folds, positive=positive,
+                                         scores=source_scores if rank is not None else None,
+                                         score_labels=result.labels, source=source,
+                                         zero_division=z, matrices=matrices)
+             if per_fold else [])
     reps = []
     if result.repeats:
         reps.append(classification_figures(report, rank, positive))
@@ -172,8 +120,33 @@ def summarize_predictions(y_true, y_pred, *, regression: bool = False, pos_label
                           meta: dict | None = None) -> Summary:
     """Every figure of predictions from anywhere (an svm-predict output, another tool).
 
-    ``scores``: optional per-class scores (e.g. -b 1 probabilities) whose columns follow
-    ``score_labels``, for the ranking figures. No fold or repetition figures.
+    Parameters
+    ----------
+    y_true, y_pred : array-like of numbers
+        The true labels and the predictions, one per sample.
+    regression : bool, default False
+        Score a regression (mse, squared correlation) instead of classes.
+    pos_label, zero_division
+        As :func:`summarize` takes them.
+    scores : array-like, optional
+        Per-class scores (e.g. ``-b 1`` probabilities) whose columns follow ``score_labels``,
+        for the ranking figures.
+    score_labels : array-like, optional
+        The class of each column of ``scores``.
+    meta : dict, optional
+        Added to ``Summary.meta``.
+
+    Returns
+    -------
+    Summary
+        The pooled figures (no fold or repetition figures).
+
+    Examples
+    --------
+    >>> from svmeval import summarize_predictions
+    >>> s = summarize_predictions([1, 1, -1, -1, 1], [1, -1, -1, -1, 1])
+    >>> s.positive, round(s.figures["precision"], 4), round(s.figures["recall"], 4)
+    (1.0, 1.0, 0.6667)
     """
     z = parse_zero_division(zero_division)
     y_true, y_pred = _as_vectors(y_true, y_pred)
@@ -185,7 +158,7 @@ def summarize_predictions(y_true, y_pred, *, regression: bool = False, pos_label
         raise FractionalPredictions("regression", "predictions are not class labels (not "
                                     "integers); summarize them with regression=True")
     report = ConfusionCounts().update(y_true, y_pred).report(zero_division=z)
-    positive, negative = _positive(report.labels, pos_label)
+    positive, negative = positive_and_negative(report.labels, pos_label)
     rank = None
     if scores is not None:
         rank = class_ranking(y_true, scores, score_labels, source="probabilities")

@@ -37,6 +37,7 @@ from functools import cached_property
 
 import numpy as np
 
+from svmeval import _tables as tables
 from svmeval.errors import SvmevalError
 from svmeval.stats.bayesian import BayesianResult, correlated_ttest
 from svmeval.metrics.figures import FIGURES
@@ -101,7 +102,19 @@ def _names(names, count: int, what: str) -> tuple:
 
 @dataclass(frozen=True, eq=False)
 class Benchmark:
-    """Fold values of configurations on data sets and the tests over them (module notes)."""
+    """Fold values of configurations on data sets and the tests over them (module notes).
+
+    The values may come from anywhere: a data set x configuration x fold array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmeval import Benchmark
+    >>> values = np.array([[[0.8, 0.9], [0.7, 0.6]], [[0.5, 0.6], [0.4, 0.45]]])
+    >>> b = Benchmark(values, ["x", "y"], ["A", "B"], "accuracy", n_folds=2)
+    >>> b.ranks.tolist()
+    [1.0, 2.0]
+    """
 
     values: np.ndarray
     datasets: tuple
@@ -112,6 +125,8 @@ class Benchmark:
     level: float = 0.05
     rope: float | None = None
     test: str = "corrected"
+    seeds: tuple = ()  # each repetition's C srand seed, where known
+    fold_sizes: tuple = ()  # per data set, each fold's test samples (repetition-major)
 
     def __post_init__(self):
         v = np.array(self.values, dtype=np.float64)
@@ -276,8 +291,16 @@ class Benchmark:
     def to_frame(self):
         """A pandas DataFrame, one row per (data set, configuration, repetition, fold) with
         the criterion's value on that fold (``groupby(["dataset", "configuration"])``)."""
-        from svmeval.report.frames import benchmark_frame
-        return benchmark_frame(self)
+        per = self.values.shape[2] // self.repeat
+        seeds = self.seeds or (None,) * self.repeat
+        rows = [{"dataset": name, "configuration": config, "repetition": f // per,
+                 "seed": seeds[f // per], "fold": f % per,
+                 "n_test": (int(self.fold_sizes[i][f]) if len(self.fold_sizes) else None),
+                 self.criterion: float(self.values[i, j, f])}
+                for i, name in enumerate(self.datasets)
+                for j, config in enumerate(self.configurations)
+                for f in range(self.values.shape[2])]
+        return tables.frame(rows)
 
     def to_dict(self) -> dict:
         """Plain data, JSON-ready (NaN and infinities as None): "datasets", "configurations",

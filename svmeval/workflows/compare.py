@@ -13,11 +13,15 @@ The command line, ``svmeval-compare``, is :mod:`svmeval.cli.compare`.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
+from svmeval import _tables as tables
 from svmeval.errors import SvmevalError, show_path
+from svmeval.params import SvmParams
 from svmeval.stats.significance import (
     McNemarResult,
     TTestResult,
@@ -25,7 +29,7 @@ from svmeval.stats.significance import (
     mcnemar,
 )
 
-__all__ = ["Comparison", "compare", "mcnemar_files"]
+__all__ = ["Comparison", "compare", "mcnemar_files", "run_compare"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -39,6 +43,15 @@ class Comparison:
     test on the first repetition's pooled predictions (None for regression); ``bayesian``:
     with a rope, the Bayesian correlated t-test of B - A
     (:func:`~svmeval.stats.bayesian.correlated_ttest`, rho = 1/k), else None.
+
+    Examples
+    --------
+    >>> from svmeval import compare
+    >>> c = compare("data/wine.scale", "-c 1", "-t 0", folds=3, repeat=2)
+    >>> c.options_a, c.options_b, c.folds_a.shape
+    ('-c 1', '-t 0', (6,))
+    >>> sorted(c.to_dict())[:3]
+    ['a', 'b', 'corrected_ttest']
     """
 
     data_name: str
@@ -56,6 +69,7 @@ class Comparison:
     ttest: TTestResult
     mcnemar: McNemarResult | None
     bayesian: object = None  # BayesianResult of B - A with a rope (compare(..., rope=R))
+    fold_sizes: tuple = ()  # each fold's test samples, repetition-major as folds_a
 
     @property
     def mean_a(self) -> float:
@@ -74,17 +88,27 @@ class Comparison:
         return float(np.nanstd(self.folds_b, ddof=1))
 
     def to_dict(self) -> dict:
-        """The JSON report's object (plain JSON types)."""
-        from svmeval.report.compare import comparison_object
-        return comparison_object(self)
+        """The JSON report's object (plain JSON types, undefined values None)."""
+        return _comparison_object(self)
 
     def to_frame(self):
-        """A pandas DataFrame, one row per (data set, configuration, repetition, fold)."""
-        from svmeval.report.frames import comparison_frame
-        return comparison_frame(self)
+        """A pandas DataFrame, one row per (configuration, repetition, fold): ``dataset``,
+        ``configuration`` ("A" or "B"), ``options``, ``repetition``, ``seed``, ``fold``,
+        ``n_test``, then the criterion's value on that fold."""
+        per = len(self.folds_a) // self.repeat
+        rows = []
+        for name, options, values in (("A", self.options_a, self.folds_a),
+                                      ("B", self.options_b, self.folds_b)):
+            for i, value in enumerate(values):
+                rows.append({"dataset": self.data_name, "configuration": name,
+                             "options": options, "repetition": i // per,
+                             "seed": self.seeds[i // per], "fold": i % per,
+                             "n_test": int(self.fold_sizes[i]) if self.fold_sizes else None,
+                             self.criterion: float(value)})
+        return tables.frame(rows)
 
 
-def _runs(dataset, params_a, params_b, nr_fold, seeds, jobs, client) -> tuple:
+def _runs(dataset, params_a, params_b, nr_fold, seeds, jobs, client, progress=None) -> tuple:
     """A's and B's cross-validations on every seed's folds (the evaluation core's 2
     candidates x R seeds): two lists of CV results, repetition-major."""
     from svmeval.cv.engine import prepare
@@ -100,7 +124,7 @@ def _runs(dataset, params_a, params_b, nr_fold, seeds, jobs, client) -> tuple:
 
     with executor_for(jobs, client) as executor:
         evaluate(dataset, problem, [params_a, params_b], seeds, nr_fold, executor=executor,
-                 finish=finish)
+                 finish=finish, progress=progress)
     return runs
 
 
@@ -113,48 +137,90 @@ def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
     return np.array(values, dtype=np.float64)
 
 
-def compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10, seed: int = 1,
-            criterion: str | None = None, pos_label=None, zero_division=0.0,
-            confidence: float = 0.95, options_a: str = "", options_b: str = "",
-            rope: float | None = None, jobs: int | None = None, client=None) -> Comparison:
-    """Compare two LIBSVM configurations on the same repeated cross-validation: fold j of
-    repetition r holds the same samples for A and B (the tests: see the module's notes).
+def compare(data, a, b, folds: int = 10, *, repeat: int = 10, seed: int = 1,
+            criterion: str | None = None, confidence_level: float = 0.95,
+            rope: float | None = None, pos_label=None, zero_division=0.0,
+            jobs: int | None = None, client=None,
+            progress: Callable[[int, int], None] | None = None) -> Comparison:
+    """Compare two LIBSVM configurations on one data set, on the same repeated folds.
+
+    Fold j of repetition r holds the same samples for A and B (LIBSVM's folds after
+    ``srand(seed + r)``), so the per-fold differences are paired: the corrected resampled
+    t-test (Nadeau and Bengio 2003) of B - A, the plain paired t-test beside it, McNemar's
+    test on the first repetition's predictions, and with a rope the Bayesian correlated
+    t-test (Benavoli et al. 2017). The default 10 x 10 folds are the protocol the corrected
+    test was calibrated for (Bouckaert and Frank 2004).
 
     Parameters
     ----------
-    dataset : Dataset or str
-        Single-label data (a file name is read first).
-    params_a, params_b : SvmParams or None
-        The two configurations (None: svm-train's defaults); both classifiers or both
+    data : Dataset or str or os.PathLike
+        The data (a file name is read first); one label a sample.
+    a, b : SvmParams or str or None
+        The two configurations: :class:`SvmParams` or svm-train's options
+        (``"-c 8 -g 0.05"``); None is svm-train's defaults. Both classifiers or both
         regressions.
-    nr_fold : int, default 10
-        k of each cross-validation (at least 2); more folds than rows is leave-one-out, and
-        the comparison records the folds drawn.
+    folds : int, default 10
+        k of each cross-validation; more folds than samples is leave-one-out.
     repeat : int, default 10
-        R repetitions with seeds ``seed``, ... (as :func:`svmeval.cv.cross_validate`).
+        R repetitions, with seeds ``seed``, ``seed + 1``, ...
     seed : int, default 1
         The first repetition's C ``srand`` seed (0 to 2**32 - 1).
     criterion : str, optional
-        The figure compared, a registry name that fits the data (default accuracy, mse for
-        -s 3 / -s 4).
-    pos_label, zero_division
-        As for :func:`svmeval.summarize`.
-    confidence : float, default 0.95
-        Level of the confidence interval of the difference (between 0 and 1).
-    options_a, options_b : str
-        How to show A and B in reports.
+        The figure compared, a name of :data:`svmeval.metrics.FIGURES` that fits the data
+        (default accuracy; mse for regression).
+    confidence_level : float, default 0.95
+        The level of the confidence interval of B - A (between 0 and 1).
     rope : float, optional
-        Half-width of the rope (figure's units): adds the Bayesian correlated t-test of B - A.
+        Half-width of the region of practical equivalence, in the figure's units: adds the
+        Bayesian correlated t-test of B - A.
+    pos_label, zero_division
+        As :func:`summarize` takes them.
     jobs : int, optional
-        Folds trained at once here (default: the cores); results identical for every value.
+        Folds trained at once on this machine (default: the cores); results identical.
     client : distributed.Client or str, optional
-        A Dask client or address (``tcp://host:8786``, ``local[:N]``): the folds run as tasks
-        on that cluster, with the same results as here.
+        A Dask client or a scheduler's address: the folds run on that cluster.
+    progress : callable, optional
+        ``progress(done, total)`` as folds end.
 
     Returns
     -------
     Comparison
+        Both configurations' value on every fold and the tests of B - A.
+
+    See Also
+    --------
+    benchmark : many configurations over many data sets.
+
+    Examples
+    --------
+    >>> from svmeval import compare
+    >>> c = compare("data/breast_cancer.scale", "-c 1", "-c 8 -g 0.5", folds=5, repeat=2)
+    >>> c.criterion, len(c.folds_a), c.options_b
+    ('accuracy', 10, '-c 8 -g 0.5')
+    >>> round(c.mean_a, 4), round(c.ttest.p, 4)
+    (0.9613, 0.2254)
     """
+    from svmeval.cv import checks
+
+    params_a, params_b = checks.as_params(a, "a"), checks.as_params(b, "b")
+    return run_compare(data, params_a, params_b, folds, repeat=repeat, seed=seed,
+                       criterion=criterion, pos_label=pos_label, zero_division=zero_division,
+                       confidence=confidence_level, options_a=_shown(a, params_a),
+                       options_b=_shown(b, params_b), rope=rope, jobs=jobs, client=client,
+                       progress=progress)
+
+
+def _shown(config, params: SvmParams) -> str:
+    """How a configuration is shown in reports: its options as given, or its flags."""
+    return " ".join(config.split()) if isinstance(config, str) else params.flags()
+
+
+def run_compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10,
+                seed: int = 1, criterion: str | None = None, pos_label=None,
+                zero_division=0.0, confidence: float = 0.95, options_a: str = "",
+                options_b: str = "", rope: float | None = None, jobs: int | None = None,
+                client=None, progress=None) -> Comparison:
+    """:func:`compare` with the names A and B are shown by (``options_a``, ``options_b``)."""
     from svmeval.cv import checks, engine
 
     nr_fold, repeat, seed = (checks.check_folds(nr_fold), checks.check_repeat(repeat),
@@ -169,14 +235,15 @@ def compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10,
                                     checks.common_kind(dataset.y, (params_a, params_b)))
     _check_rope_and_label(rope, dataset, params_a, pos_label)
     runs_a, runs_b = _runs(dataset, params_a, params_b, nr_fold,
-                           engine.repetition_seeds(seed, repeat), jobs, client)
+                           engine.repetition_seeds(seed, repeat), jobs, client, progress)
     return _comparison(runs_a, runs_b, figure, pos_label=pos_label, zero_division=zero_division,
                        confidence=confidence, data_name=getattr(dataset, "name", ""),
                        options_a=options_a, options_b=options_b, rope=rope)
 
 
 def _check_rope(rope) -> None:
-    if rope is not None and not (isinstance(rope, (int, float)) and 0 <= rope < math.inf):
+    if rope is not None and (isinstance(rope, bool) or not isinstance(rope, (int, float))
+                             or not 0 <= rope < math.inf):
         raise SvmevalError(f"rope must be a finite number >= 0, got {rope!r}")
 
 
@@ -220,17 +287,76 @@ def _comparison(runs_a: list, runs_b: list, figure, *, pos_label, zero_division,
                       repeat=len(runs_a), seeds=tuple(r.seed for r in runs_a), n_samples=n,
                       options_a=options_a, options_b=options_b, folds_a=folds_a,
                       folds_b=folds_b, n_undefined=int(np.count_nonzero(~defined)),
-                      ttest=ttest, mcnemar=test, bayesian=bayesian)
+                      ttest=ttest, mcnemar=test, bayesian=bayesian,
+                      fold_sizes=tuple(int(v) for run in runs_a
+                                       for v in np.bincount(run.fold, minlength=run.n_folds)))
 
 
-def mcnemar_files(pred_a: str, pred_b: str, data_file: str) -> McNemarResult:
-    """McNemar's test of two predictions files (svm-predict's format) of ``data_file``."""
-    from svmeval.io import read_dataset
+def _finite(value):
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
+def _comparison_object(c) -> dict:
+    """A :class:`~svmeval.workflows.compare.Comparison` as the JSON report's object."""
+    t = c.ttest
+    return {
+        "data_file": c.data_name, "criterion": c.criterion,
+        "greater_is_better": c.greater_is_better, "n_folds": c.n_folds, "repeat": c.repeat,
+        "seeds": list(c.seeds), "n_samples": c.n_samples,
+        "a": {"options": c.options_a, "mean": _finite(c.mean_a), "sd": _finite(c.sd_a),
+              "folds": [_finite(float(v)) for v in c.folds_a]},
+        "b": {"options": c.options_b, "mean": _finite(c.mean_b), "sd": _finite(c.sd_b),
+              "folds": [_finite(float(v)) for v in c.folds_b]},
+        "difference": {"mean": t.mean, "sd": t.sd, "n": t.n, "undefined_folds": c.n_undefined},
+        "corrected_ttest": {"t": _finite(t.t), "df": t.df, "p": t.p,
+                            "test_train_ratio": t.test_train_ratio,
+                            "confidence": t.confidence, "ci": list(t.ci)},
+        "uncorrected_ttest": {"t": _finite(t.t_uncorrected), "df": t.df, "p": t.p_uncorrected,
+                              "ci": list(t.ci_uncorrected), "optimistic": True},
+        "mcnemar": c.mcnemar.to_dict() if c.mcnemar is not None else None,
+        **({} if c.bayesian is None else {"bayesian": {
+            "rope": c.bayesian.rope, "p_left": c.bayesian.p_left,
+            "p_rope": c.bayesian.p_rope, "p_right": c.bayesian.p_right}}),
+    }
+
+
+def mcnemar_files(data, predictions_a, predictions_b) -> McNemarResult:
+    """McNemar's test of two classifiers' predictions files (svm-predict's format) of ``data``.
+
+    Parameters
+    ----------
+    data : Dataset or str or os.PathLike
+        The data the predictions are of (its labels are the truth).
+    predictions_a, predictions_b : str or os.PathLike
+        The two predictions files: one label a line, in the data's order.
+
+    Returns
+    -------
+    McNemarResult
+        The 2 x 2 counts, the method (exact binomial below 25 discordant pairs, else
+        chi-square with continuity correction) and the p-value.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from svmeval import mcnemar_files, read_dataset
+    >>> truth = read_dataset("data/breast_cancer.scale").y
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a").write_text("".join(f"{y:g}\\n" for y in truth))
+    >>> wrong = truth.copy(); wrong[:30] = -wrong[:30]
+    >>> _ = (folder / "b").write_text("".join(f"{y:g}\\n" for y in wrong))
+    >>> m = mcnemar_files("data/breast_cancer.scale", folder / "a", folder / "b")
+    >>> m.a_only, m.b_only, m.method, m.p < 1e-6
+    (30, 0, 'chi2', True)
+    """
+    from svmeval.cv import checks
     from svmeval.io.predictions import read_predictions
-    dataset = read_dataset(data_file)
+
+    dataset = checks.as_dataset(data)
+    pred_a, pred_b = os.fspath(predictions_a), os.fspath(predictions_b)
     if dataset.y is None:
-        raise SvmevalError(f"{data_file}: multi-label data: McNemar's test needs one label a "
-                           "sample")
+        raise SvmevalError(f"{show_path(dataset.name)}: multi-label data: McNemar's test needs "
+                           "one label a sample")
     a = read_predictions(pred_a, expected=dataset.n_samples)
     b = read_predictions(pred_b, expected=dataset.n_samples)
     for path, values in ((pred_a, a), (pred_b, b)):
@@ -238,10 +364,3 @@ def mcnemar_files(pred_a: str, pred_b: str, data_file: str) -> McNemarResult:
             raise SvmevalError(f"{show_path(path)}: predictions are not class labels (not "
                                "integers): McNemar's test compares two classifiers")
     return mcnemar(dataset.y, a, b)
-
-
-if __name__ == "__main__":  # python -m svmeval.workflows.compare: as svmeval-compare runs it (this file
-    # runs as __main__; the command uses the module svmeval.workflows.compare, whose types render() knows)
-    from svmeval._entry import compare_main
-
-    compare_main()

@@ -18,8 +18,10 @@ from typing import Callable
 import numpy as np
 
 from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
+from svmeval import _tables as tables
 from svmeval.errors import SvmevalError
-from svmeval.params import EPSILON_SVR, SvmParams
+from svmeval.params import EPSILON_SVR, SvmParams, params_flags
+from svmeval.summary.data import summary_rows
 from svmeval.workflows import grid_rules as rules
 from svmeval.workflows.grid_rules import Cell, cell_params
 
@@ -34,6 +36,14 @@ class CellResult:
     (mean, sd) over folds. Both are computed from the cell's CV result when first asked for
     (the search itself needs only the criterion). A cell taken from a resumed ``-out`` file has
     only its value.
+
+    Examples
+    --------
+    >>> from svmeval import grid_search
+    >>> grid = grid_search("data/wine.scale", log2c=(-1, 3, 2), log2g=(-5, -1, 2), folds=3)
+    >>> first = grid.cells[0]
+    >>> first.cell.C, first.cell.gamma, first.value, first.resumed
+    (2.0, 0.125, 97.7528, False)
     """
 
     cell: Cell
@@ -61,7 +71,17 @@ class GridResult:
     """A finished search: ``cells`` in grid.py's order (the resumed cells first, in their
     file's order, then the others in grid.py's job order), ``best`` the one grid.py's rule picks; ``data_name`` the data set's name (its
     file). :func:`svmeval.report.render` gives its reports; ``to_dict()`` and ``to_frame()``
-    its data."""
+    its data.
+
+    Examples
+    --------
+    >>> from svmeval import grid_search
+    >>> grid = grid_search("data/wine.scale", log2c=(-1, 3, 2), log2g=(-5, -1, 2), folds=3)
+    >>> len(grid.cells), grid.best.cell.log2c, grid.best.cell.log2g, grid.best.value
+    (9, -1.0, -1.0, 98.3146)
+    >>> grid.to_frame().shape  # one row per (cell, fold)
+    (27, 26)
+    """
 
     criterion: str
     greater_is_better: bool
@@ -81,13 +101,54 @@ class GridResult:
     def to_dict(self) -> dict:
         """The JSON report's object (``--results FILE.json``): criterion, best cell, every cell
         with its figures and fold spread."""
-        from svmeval.report.grid import grid_object
-        return grid_object(self)
+        return _grid_object(self)
 
     def to_frame(self):
-        """A pandas DataFrame, one row per (cell, fold) with the cell's figures on that fold."""
-        from svmeval.report.frames import grid_frame
-        return grid_frame(self)
+        """A pandas DataFrame, one row per (cell, fold): the columns of a results table
+        (``dataset``, ``configuration``, ``repetition``, ``seed``, ``fold``, ``n_test``), the
+        cell's ``log2c``, ``log2g``, ``log2p``, ``C``, ``gamma``, ``p``, ``value`` (the
+        criterion as the search compared it), ``resumed`` and ``best``, then the figures of
+        that fold; a cell resumed from an ``-out`` file is one row with ``fold`` None."""
+        tables.pandas()
+        rows = []
+        base = self.params.as_dict()
+        for r in self.cells:
+            c = r.cell
+            cell = {"log2c": c.log2c, "log2g": c.log2g, "log2p": c.log2p, "C": c.C,
+                    "gamma": c.gamma, "p": c.p, "value": r.value, "resumed": r.resumed,
+                    "best": r is self.best}
+            flags = params_flags({**base, **{k: v for k, v in (("C", c.C), ("gamma", c.gamma),
+                                                               ("p", c.p)) if v is not None}})
+            if r.summary is None:
+                rows.append({"dataset": self.data_name, "configuration": flags,
+                             "repetition": 0, "seed": self.seed, "fold": None,
+                             "n_test": None, **cell})
+                continue
+            for row in summary_rows(r.summary, configuration=flags, dataset=self.data_name):
+                figures = {k: row.pop(k) for k in list(row) if k not in tables.KEYS}
+                rows.append({**row, **cell, **figures})
+        return tables.frame(rows)
+
+
+def _json_number(v):
+    return None if v is None or (isinstance(v, float) and not math.isfinite(v)) else v
+
+
+def _cell_object(r) -> dict:
+    c = r.cell
+    return {"log2c": c.log2c, "log2g": c.log2g, "log2p": c.log2p, "C": c.C,
+            "gamma": c.gamma, "p": c.p, "value": _json_number(r.value),
+            "resumed": r.resumed,
+            "figures": {k: _json_number(v) for k, v in r.figures.items()},
+            "fold_spread": {k: {"mean": _json_number(m), "sd": _json_number(s)}
+                            for k, (m, s) in r.fold_spread.items()}}
+
+
+def _grid_object(result) -> dict:
+    """JSON-friendly: criterion, best cell, every cell with its figures and fold spread."""
+    return {"criterion": result.criterion, "greater_is_better": result.greater_is_better,
+            "kind": result.kind, "n_folds": result.n_folds, "seed": result.seed,
+            "best": _cell_object(result.best), "cells": [_cell_object(r) for r in result.cells]}
 
 
 def _summarize(result, pos_label, zero_division):
@@ -142,61 +203,87 @@ class _Cells:
                 self.on_cell(r, self.best)
 
 
-def grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAULT_LOG2C,
-                log2g=rules.DEFAULT_LOG2G, log2p=None, folds: int = 5,
-                criterion: str | None = None, seed: int = 1, pos_label=None,
-                zero_division=0.0, resume: dict | None = None,
-                kernel_memory: float | None = None, share: bool | None = None,
+def grid_search(data, params=None, folds: int = 5, *, log2c=rules.DEFAULT_LOG2C,
+                log2g=rules.DEFAULT_LOG2G, log2p=None, criterion: str | None = None,
+                seed: int = 1, pos_label=None, zero_division=0.0, jobs: int | None = None,
+                client=None, progress: Callable | None = None,
+                kernel_memory: float | None = None, resume: dict | None = None,
                 on_start: Callable | None = None, on_cell: Callable | None = None,
-                on_finish: Callable | None = None, progress: Callable | None = None,
-                jobs: int | None = None, client=None) -> GridResult:
-    """Search C and gamma (and epsilon-SVR's epsilon) as LIBSVM's grid.py does.
+                on_finish: Callable | None = None, share: bool | None = None) -> GridResult:
+    """Search C and gamma (and epsilon-SVR's epsilon) as LIBSVM's grid.py does, by any figure.
 
-    Every cell is cross-validated on the same folds (LIBSVM's, after ``srand(seed)``) by the
-    evaluation core (:mod:`svmeval.cv.evaluate`), C's global state held for the whole search.
+    Every cell is cross-validated on the same folds (LIBSVM's, after ``srand(seed)``), each
+    (kernel, gamma) kernel computed once where that pays; the best cell is grid.py's (its job
+    order, its ties) under the criterion's direction. With the defaults the cells' accuracies
+    are grid.py's, cell for cell.
 
     Parameters
     ----------
-    dataset : Dataset or str
-        The data (a file name is read first); single-label.
-    params : SvmParams, optional
-        The other LIBSVM parameters (C, gamma and p replaced per cell); default svm-train's.
-    log2c, log2g, log2p : (begin, end, step) or None
-        The searched ranges; None: not searched (gamma then stays ``params.gamma``).
-        ``log2p`` searches epsilon-SVR's epsilon (``-s 3``).
+    data : Dataset or str or os.PathLike
+        The data (a file name is read first); one label a sample.
+    params : SvmParams or str, optional
+        The other LIBSVM parameters (C, gamma and p are replaced per cell), as
+        :class:`SvmParams` or svm-train's options; default svm-train's.
     folds : int, default 5
-        k of the k-fold cross-validation (at least 2).
+        k of every cell's k-fold cross-validation (grid.py's ``-v``, default 5).
+    log2c, log2g, log2p : (begin, end, step) or None
+        The searched ranges of log2 C, log2 gamma and log2 epsilon (grid.py's ``-log2c``,
+        ``-log2g``; ``log2p`` searches epsilon-SVR's epsilon, ``-s 3``). None: not searched
+        (gamma then stays ``params.gamma``). Defaults: grid.py's (-5, 15, 2) and (3, -15, -2).
     criterion : str, optional
-        A figure name from the registry (:data:`svmeval.metrics.figures.FIGURES`) that fits
-        the run (default accuracy, mse for -s 3 / -s 4); its direction comes from the registry.
+        The figure maximised (or minimised, by its direction), a name of
+        :data:`svmeval.metrics.FIGURES` that fits the data (default accuracy; mse for
+        regression).
     seed : int, default 1
-        C ``rand()``'s seed before the folds are drawn (0 to 2**32 - 1; 1 = svm-train's).
-    pos_label, zero_division
-        As for :func:`svmeval.summarize`.
-    resume : mapping, optional
-        Cell -> value already known (a ``-out`` file's, :func:`rules.read_out`).
-    kernel_memory, share
-        MB for the shared kernel matrices (default 2048); force (True) or forbid (False) the
-        shared kernel (None: the cost model decides).
-    on_start : callable, optional
-        ``on_start()`` once every argument is checked and a cluster connected.
-    on_cell : callable, optional
-        ``on_cell(cell_result, best_so_far)`` for every cell in grid.py's order (a cell waits
-        for the ones before it).
-    on_finish : callable, optional
-        ``on_finish(cell_result)`` as soon as a cell's folds are all done (any order: the
-        place to write an ``-out`` line).
+        C ``srand``'s seed before the folds are drawn (1: svm-train's and grid.py's folds).
+    pos_label : label, optional
+        The positive class of two-class data (default 1 if present, else the larger label).
+    zero_division : {0.0, 1.0, "nan"}, default 0.0
+        The value an undefined ratio takes in every average and figure.
+    jobs : int, optional
+        Folds trained at once on this machine (default: the cores); results identical for
+        every value.
+    client : distributed.Client or str, optional
+        A Dask client or a scheduler's address (``tcp://host:8786``, ``local[:N]``): the
+        cells' folds run on that cluster, with the same results.
     progress : callable, optional
         ``progress(done, total, best)`` as cells finish.
-    jobs : int, optional
-        Folds trained at once here (default: the cores); results identical for every value.
-    client : distributed.Client or str, optional
-        A Dask client or address (``tcp://host:8786``, ``local[:N]``): the cells' folds run as
-        tasks on that cluster, with the same results as here.
+    kernel_memory : float, optional
+        MB for the kernel matrices shared by the cells of one gamma (default 2048; 0: no
+        matrix is shared).
+    resume : mapping, optional
+        Cell -> value already known (an ``-out`` file's lines): those cells are not run.
+    on_start, on_cell, on_finish : callable, optional
+        ``on_start()`` once every argument is checked; ``on_cell(cell_result, best_so_far)``
+        for every cell in grid.py's order; ``on_finish(cell_result)`` as soon as a cell's folds
+        are done (any order).
+    share : bool, optional
+        Force (True) or forbid (False) the shared kernel matrices; None: the cost model
+        decides. Results are identical either way.
 
     Returns
     -------
     GridResult
+        Every cell's value and figures, the best cell, ``best_params`` for a final model.
+
+    Raises
+    ------
+    SvmevalError
+        An argument that cannot be used (a criterion that does not fit the data, a bad range).
+
+    See Also
+    --------
+    nested_cv : an honest estimate of the tuned model.
+
+    Examples
+    --------
+    >>> from svmeval import grid_search
+    >>> grid = grid_search("data/breast_cancer.scale", log2c=(-1, 3, 2), log2g=(-5, -1, 2),
+    ...                    criterion="mcc")
+    >>> len(grid.cells), grid.best.cell.log2c, grid.best.cell.log2g
+    (9, 1.0, -3.0)
+    >>> round(grid.best.value, 4), grid.best_params.flags()
+    (0.9626, '-g 0.125 -c 2')
     """
     arguments = dict(locals())
     from svmeval.cv import _libsvm
@@ -204,7 +291,7 @@ def grid_search(dataset, params: SvmParams | None = None, *, log2c=rules.DEFAULT
     return _libsvm.c_state(_search)(**arguments)
 
 
-def _search(dataset, params, *, log2c, log2g, log2p, folds, criterion, seed, pos_label,
+def _search(data, params, folds, *, log2c, log2g, log2p, criterion, seed, pos_label,
             zero_division, resume, kernel_memory, share, on_start, on_cell, on_finish,
             progress, jobs, client) -> GridResult:
     from svmeval.cv import checks
@@ -215,7 +302,7 @@ def _search(dataset, params, *, log2c, log2g, log2p, folds, criterion, seed, pos
     resume = checks.check_resume(resume)
     checks.check_memory(kernel_memory)
     checks.check_execution(jobs, client)
-    dataset, params = checks.as_dataset(dataset), checks.as_params(params)
+    dataset, params = checks.as_dataset(data), checks.as_params(params)
     checks.single_label(dataset, "the grid search")
     order = _order(params, log2c, log2g, log2p)
     criterion = criterion or checks.default_criterion(params)

@@ -32,7 +32,9 @@ import numpy as np
 
 from svmeval.workflows import grid_rules as rules
 from svmeval.workflows.grid import check_criterion, default_criterion, kind_of
+from svmeval import _tables as tables
 from svmeval.params import SvmParams
+from svmeval.summary.data import summary_rows
 
 __all__ = ["NestedResult", "OuterFold", "nested_cv", "chosen_text"]
 
@@ -70,6 +72,16 @@ class NestedResult:
     (further repetitions' counts and ranking figures in ``outer.repeats``, their whole results
     in ``repeat_results``); ``folds``: every :class:`OuterFold`, repetition by repetition;
     ``criterion`` and its direction ``greater_is_better``; ``inner_folds``.
+
+    Examples
+    --------
+    >>> from svmeval import nested_cv
+    >>> result = nested_cv("data/wine.scale", folds=3, inner_folds=3, log2c=(-1, 3, 2),
+    ...                    log2g=(-5, -1, 2))
+    >>> [fold.cell.log2c for fold in result.folds]
+    [1.0, 1.0, -1.0]
+    >>> result.to_frame().shape  # one row per outer fold
+    (3, 24)
     """
 
     outer: object
@@ -149,14 +161,29 @@ class NestedResult:
     def to_dict(self) -> dict:
         """The JSON report's object: ``"outer"`` (svmeval's report object of the outer
         predictions) and ``"nested"`` (:meth:`as_dict`)."""
-        from svmeval.report.nested import nested_object
-        return nested_object(self)
+        return tables.plain({"outer": self.summary().to_dict(), "nested": self.as_dict()})
 
     def to_frame(self):
-        """A pandas DataFrame, one row per (repetition, outer fold): the chosen cell, its inner
-        value and the outer fold's figures."""
-        from svmeval.report.frames import nested_frame
-        return nested_frame(self)
+        """A pandas DataFrame, one row per (repetition, outer fold): the columns of a results
+        table, the chosen cell (``log2c``, ``log2g``, ``log2p``, ``C``, ``gamma``, ``p``),
+        ``inner_value`` (the criterion on the inner folds) and the outer fold's figures;
+        ``configuration`` is the base parameters' flags (each fold's own C / gamma are its
+        columns)."""
+        from svmeval.summary import summarize
+
+        tables.pandas()
+        rows = []
+        for r, run in enumerate([self.outer, *self.repeat_results]):
+            summary = summarize(run, pos_label=self.pos_label, zero_division=self.zero_division)
+            chosen = [f for f in self.folds if f.repetition == r]
+            for f, row in zip(chosen, summary_rows(summary, repetition=r,
+                                                   dataset=self.outer.data_name)):
+                c = f.cell
+                figures = {k: row.pop(k) for k in list(row) if k not in tables.KEYS}
+                rows.append({**row, "seed": f.seed, "log2c": c.log2c, "log2g": c.log2g,
+                             "log2p": c.log2p, "C": c.C, "gamma": c.gamma, "p": c.p,
+                             "inner_value": f.value, **figures})
+        return tables.frame(rows)
 
 
 def rows_of(dataset, rows: np.ndarray):
@@ -175,24 +202,62 @@ def rows_of(dataset, rows: np.ndarray):
                    name=dataset.name)
 
 
-def nested_cv(dataset, params: SvmParams | None = None, nr_fold: int = 5, *,
+def nested_cv(data, params=None, folds: int = 5, *, inner_folds: int = 5,
               log2c=rules.DEFAULT_LOG2C, log2g=rules.DEFAULT_LOG2G, log2p=None,
-              inner_folds: int = 5, criterion: str | None = None, seed: int = 1,
-              repeat: int = 1, pos_label=None, zero_division=0.0, jobs: int | None = None,
-              client=None, kernel_memory: float | None = None, share: bool | None = None,
-              progress: Callable[[int, int], None] | None = None) -> NestedResult:
-    """Nested cross-validation of :func:`svmeval.workflows.grid.grid_search` (see the module's text).
+              criterion: str | None = None, seed: int = 1, repeat: int = 1, pos_label=None,
+              zero_division=0.0, jobs: int | None = None, client=None,
+              progress: Callable[[int, int], None] | None = None,
+              kernel_memory: float | None = None, share: bool | None = None) -> NestedResult:
+    """Nested cross-validation: an honest estimate of the model :func:`grid_search` tunes.
 
-    ``dataset``: a :class:`~svmeval.io.Dataset` or a file name (single-label). ``params``: the
-    other LIBSVM parameters (:class:`SvmParams`). ``nr_fold``: the outer folds;
-    ``inner_folds``: the grid's folds. ``log2c``, ``log2g``, ``log2p``, ``criterion``,
-    ``pos_label``, ``zero_division``, ``jobs``, ``kernel_memory``, ``share``: as
-    :func:`~svmeval.workflows.grid.grid_search` takes them, for every inner grid. ``seed``: C ``rand()``'s
-    seed of the outer folds and of the inner grids. ``repeat``: outer cross-validations, seeds
-    :func:`~svmeval.cv.engine.repetition_seeds`. ``client``: a ``distributed.Client`` or an
-    address: every inner grid's cells run on that Dask cluster (connected once). ``progress``:
-    ``progress(done, total)`` as outer folds end (over every repetition). The run holds C's
-    global state (rand(), the print hook) for its whole length.
+    Each outer fold runs the whole grid search on its training rows only (inner folds drawn
+    from those rows), trains the chosen cell there and predicts the outer test rows: the outer
+    predictions estimate the tuned model, untouched by the choice. See the user guide for the
+    folds' seeds and LIBSVM's order.
+
+    Parameters
+    ----------
+    data : Dataset or str or os.PathLike
+        The data (a file name is read first); one label a sample.
+    params : SvmParams or str, optional
+        The other LIBSVM parameters (C, gamma, p chosen per outer fold); default svm-train's.
+    folds : int, default 5
+        The outer folds.
+    inner_folds : int, default 5
+        Each inner grid's folds.
+    log2c, log2g, log2p, criterion, pos_label, zero_division, kernel_memory, share
+        As :func:`grid_search` takes them, for every inner grid.
+    seed : int, default 1
+        C ``srand``'s seed of the outer folds and of the inner grids.
+    repeat : int, default 1
+        Outer cross-validations, with seeds ``seed``, ``seed + 1``, ...
+    jobs : int, optional
+        Folds trained at once on this machine (default: the cores); results identical.
+    client : distributed.Client or str, optional
+        A Dask client or address: every inner grid's cells run on that cluster (connected
+        once).
+    progress : callable, optional
+        ``progress(done, total)`` as outer folds end (over every repetition).
+
+    Returns
+    -------
+    NestedResult
+        The outer predictions (``outer``, a :class:`CVResult`), each outer fold's chosen cell
+        and inner value; ``summary()`` gives the figures.
+
+    See Also
+    --------
+    grid_search : the search each outer fold runs.
+
+    Examples
+    --------
+    >>> from svmeval import nested_cv
+    >>> result = nested_cv("data/wine.scale", folds=3, inner_folds=3, log2c=(-1, 3, 2),
+    ...                    log2g=(-5, -1, 2))
+    >>> len(result.folds), result.outer.n_samples
+    (3, 178)
+    >>> round(result.summary().figures["accuracy"], 4)
+    0.9719
     """
     arguments = dict(locals())
     from svmeval.cv import _libsvm
@@ -201,14 +266,15 @@ def nested_cv(dataset, params: SvmParams | None = None, nr_fold: int = 5, *,
         return _libsvm.c_state(_nested_cv)(_stack=stack, **arguments)
 
 
-def _nested_cv(dataset, params, nr_fold, *, log2c, log2g, log2p, inner_folds, criterion,
+def _nested_cv(data, params, folds, *, log2c, log2g, log2p, inner_folds, criterion,
                seed, repeat, pos_label, zero_division, jobs, client, kernel_memory, share,
                progress, _stack) -> NestedResult:
     from svmeval.cv import _libsvm, engine
     from svmeval.cv.folds import libsvm_folds
 
-    dataset, params, problem, base = _checked(dataset, params, nr_fold, inner_folds, seed,
-                                              jobs, repeat)
+    dataset, params, problem, base = _checked(data, params, folds, inner_folds, seed, jobs,
+                                              repeat)
+    nr_fold = folds
     nr_fold, inner_folds, seed, repeat = int(nr_fold), int(inner_folds), int(seed), int(repeat)
     criterion = criterion or default_criterion(base)
     figure = check_criterion(criterion, kind_of(problem.y, base))

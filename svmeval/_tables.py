@@ -1,0 +1,127 @@
+"""Results as data: plain JSON types and pandas tables, for every result type's ``to_dict`` and
+``to_frame``.
+
+A results table has one row per (data set, configuration, repetition, fold): the columns
+``dataset``, ``configuration`` (svm-train's flags that differ from its defaults), ``repetition``
+(0, 1, …), ``seed``, ``fold`` (0 … k-1), ``n_test`` (the fold's samples), then the figures by
+their registry names (:data:`svmeval.metrics.FIGURES`), so that
+``frame.groupby(["dataset", "configuration"])`` gives what a paper tabulates.
+
+pandas is an optional extra (``pip install 'svmeval[frame]'``), imported only here and only
+when a table is made.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from svmeval.errors import SvmevalError
+
+__all__ = ["INSTALL_HINT", "KEYS", "frame", "pandas", "plain", "to_dict", "to_frame"]
+
+INSTALL_HINT = "pip install 'svmeval[frame]'"
+
+#: the columns that say which run and fold a row is; the figures follow them
+KEYS = ("dataset", "configuration", "repetition", "seed", "fold", "n_test")
+
+
+def plain(value):
+    """numpy and float values as JSON values, NaN and infinities as None (null)."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return plain(value.tolist())
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if math.isnan(value) or math.isinf(value):
+            return None
+        return int(value) if value.is_integer() and abs(value) < 2**53 else value
+    return value
+
+
+def pandas():
+    """The pandas module, or a :class:`SvmevalError` saying how to install it."""
+    try:
+        import pandas
+    except ImportError:
+        raise SvmevalError(f"to_frame() needs pandas: {INSTALL_HINT}") from None
+    return pandas
+
+
+def frame(rows: list[dict], columns: list[str] | None = None):
+    """A DataFrame of ``rows`` (``columns`` when there may be no row)."""
+    return pandas().DataFrame.from_records(rows, columns=columns)
+
+
+def _result_method(result, method: str):
+    bound = getattr(result, method, None)
+    if bound is None or isinstance(result, type) or not callable(bound):
+        raise SvmevalError(f"{method}() takes a result of svmeval (CVResult, Summary, "
+                           f"GridResult, NestedResult, Comparison, Benchmark, McNemarResult), "
+                           f"not {type(result).__name__}")
+    return bound
+
+
+def to_dict(result) -> dict:
+    """Any result of svmeval as plain JSON types: ``result.to_dict()``.
+
+    Parameters
+    ----------
+    result : CVResult, Summary, GridResult, NestedResult, Comparison, Benchmark, ...
+        Any result of svmeval.
+
+    Returns
+    -------
+    dict
+        JSON types only (NaN and infinities as None): ``json.dumps`` takes it as it is.
+
+    Examples
+    --------
+    >>> import json
+    >>> from svmeval import cross_validate, summarize, to_dict
+    >>> summary = summarize(cross_validate("data/wine.scale", folds=3))
+    >>> sorted(to_dict(summary))[:3]
+    ['accuracy', 'averages', 'balanced_accuracy']
+    >>> json.loads(json.dumps(to_dict(summary)))["n_samples"]
+    178
+    """
+    return _result_method(result, "to_dict")()
+
+
+def to_frame(result, **kwargs):
+    """Any result of svmeval as a pandas DataFrame, one row per (data set, configuration,
+    repetition, fold): ``result.to_frame(**kwargs)``.
+
+    Parameters
+    ----------
+    result : CVResult, Summary, GridResult, NestedResult, Comparison, Benchmark, ...
+        Any result of svmeval.
+    **kwargs
+        What the result's own ``to_frame`` takes (a CVResult: ``pos_label``,
+        ``zero_division``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns ``dataset``, ``configuration``, ``repetition``, ``seed``, ``fold``,
+        ``n_test``, then the result's own and the figures by registry name. Needs pandas
+        (``pip install 'svmeval[frame]'``).
+
+    Examples
+    --------
+    >>> from svmeval import cross_validate, to_frame
+    >>> frame = to_frame(cross_validate("data/wine.scale", folds=3))
+    >>> list(frame.columns[:6])
+    ['dataset', 'configuration', 'repetition', 'seed', 'fold', 'n_test']
+    >>> int(frame["n_test"].sum())
+    178
+    """
+    return _result_method(result, "to_frame")(**kwargs)

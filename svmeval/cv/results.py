@@ -1,0 +1,225 @@
+"""The results of a cross-validation: plain data, with their figures as tables.
+
+:class:`CVResult` (single-label: classification, regression, one-class) and
+:class:`MultilabelCVResult` (binary relevance) hold every per-sample prediction, score and
+fold; ``to_dict()`` gives them as JSON types and ``to_frame()`` one row per fold with that
+fold's figures (computed by :mod:`svmeval.metrics.run_figures`, as the summaries compute them).
+This module imports no part of the engine: a result can be read, scored and tabled without
+loading LIBSVM.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from svmeval import _tables as tables
+from svmeval.errors import SvmevalError
+from svmeval.metrics.measures import parse_zero_division
+from svmeval.metrics.run_figures import (
+    classification_fold_figures,
+    multilabel_fold_figures,
+    positive_and_negative,
+    regression_fold_figures,
+)
+from svmeval.metrics.scores import class_ranking
+from svmeval.params import SvmParams, params_flags
+
+if TYPE_CHECKING:
+    from svmeval.cv.folds import Folds
+
+__all__ = ["CVResult", "MultilabelCVResult", "Repetition"]
+
+
+@dataclass(frozen=True, eq=False)
+class CVResult:
+    """One cross-validation run (the first of them with ``repeat`` > 1).
+
+    ``y_true``/``y_pred``: per sample, input order. ``fold``: the fold that tested it.
+    ``labels``: the classes in LIBSVM's order for the whole data set (first appearance, +1
+    before -1), the order of ``scores``' and ``probabilities``' columns and of the one-vs-one
+    pairs of ``decision_values`` (pair (i, j), i < j, positive towards ``labels[i]``), whatever
+    order a fold's own model had. Regression and one-class: one decision value per sample;
+    ``labels`` empty.
+
+    ``scores``: per sample and class, the score the ranking figures use: for two classes the
+    decision value towards each class (``d``, ``-d``); for more, one-vs-rest scores from the
+    one-vs-one values (:func:`~svmeval.metrics.scores.ovr_scores_from_ovo`); None for regression.
+    ``decision_values``: kept for two classes, regression and one-class (one column), and for
+    more classes only with ``keep_decision_values=True`` (n x k(k-1)/2 values), else None.
+    ``repeats``: with ``repeat`` > 1, one :class:`Repetition` per further repetition (its
+    counts and ranking figures, not its per-sample arrays); ``repeat_results``: those
+    repetitions' whole results, kept only with ``keep_repeats=True``. ``data_name``: the data
+    set's name (its file).
+
+    Examples
+    --------
+    >>> from svmeval import cross_validate
+    >>> result = cross_validate("data/wine.scale", folds=3)
+    >>> result.labels.tolist(), result.scores.shape, result.n_folds
+    ([1.0, 2.0, 3.0], (178, 3), 3)
+    >>> result.to_frame().shape  # one row per fold: its keys, then its figures
+    (3, 17)
+    """
+
+    y_true: np.ndarray
+    y_pred: np.ndarray
+    fold: np.ndarray
+    decision_values: np.ndarray | None
+    probabilities: np.ndarray | None
+    labels: np.ndarray
+    params: SvmParams
+    n_folds: int
+    seed: int
+    folds: Folds = field(repr=False)
+    scores: np.ndarray | None = None
+    repeats: tuple = ()
+    repeat_results: tuple = ()
+    data_name: str = ""
+
+    @property
+    def n_samples(self) -> int:
+        return len(self.y_true)
+
+    @property
+    def n_repeats(self) -> int:
+        return 1 + len(self.repeats)
+
+    def to_dict(self) -> dict:
+        """The run and its per-sample arrays as plain JSON types (NaN as None)."""
+        return _cv_dict(self, ("labels", "y_true", "y_pred", "fold", "scores",
+                               "decision_values", "probabilities"))
+
+    def to_frame(self, *, pos_label=None, zero_division=0.0):
+        """A pandas DataFrame, one row per (repetition, fold): ``dataset``,
+        ``configuration``, ``repetition``, ``seed``, ``fold``, ``n_test``, then that fold's
+        figures by registry name (repetitions beyond the first need ``keep_repeats=True``)."""
+        tables.pandas()
+        rows = []
+        for r, run in enumerate(_runs(self)):
+            positive = None
+            if not run.params.is_regression:
+                labels = np.union1d(run.y_true, run.y_pred)
+                positive = positive_and_negative(labels, pos_label)[0]
+            rows += _fold_rows(run, r, _fold_figures(run, positive, zero_division),
+                               self.data_name)
+        return tables.frame(rows)
+
+
+@dataclass(frozen=True, eq=False)
+class Repetition:
+    """What the figures of one further repetition need: its seed, its predictions' confusion
+    counts (``labels`` ascending, rows true) or regression figures, and its scores' ranking
+    figures (per class, ascending labels), not its per-sample arrays."""
+
+    seed: int
+    confusion: object | None  # metrics.ConfusionCounts
+    regression: object | None  # metrics.RegressionReport
+    ranking: dict | None  # "labels", "roc_auc", "average_precision", and overall figures
+
+
+@dataclass(frozen=True, eq=False)
+class MultilabelCVResult:
+    """One binary-relevance cross-validation.
+
+    ``label_names``: float64, the labels seen in the file, ascending (the columns of every
+    matrix). ``Y_true`` / ``Y_pred``: int8 indicator matrices n_samples x n_labels (input order).
+    ``scores``: float64, each label's decision value (positive = "has the label"; +1.0 / -1.0
+    where ``constant``). ``probabilities``: P(has the label) with ``-b 1``, else None.
+    ``constant``: bool, True where the label's model for that sample's fold was trained on one
+    class only (it predicts that class always). ``fold``: the fold that tested each sample.
+    ``params``: the LIBSVM parameters used (gamma resolved).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from svmeval import cross_validate_multilabel
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "sets.txt"
+    >>> _ = path.write_text("1,2 1:0.1\\n2 1:0.3\\n1 1:0.9\\n1,2 1:0.2\\n2 1:0.4\\n1 1:0.8\\n" * 2)
+    >>> result = cross_validate_multilabel(path, folds=2)
+    >>> result.n_samples, result.n_labels, result.Y_pred.shape
+    (12, 2, (12, 2))
+    """
+
+    label_names: np.ndarray
+    Y_true: np.ndarray
+    Y_pred: np.ndarray
+    scores: np.ndarray
+    fold: np.ndarray
+    n_folds: int
+    seed: int
+    params: SvmParams
+    probabilities: np.ndarray | None = None
+    constant: np.ndarray | None = None
+    folds: Folds | None = field(default=None, repr=False)
+    data_name: str = ""
+
+    @property
+    def n_samples(self) -> int:
+        return self.Y_true.shape[0]
+
+    @property
+    def n_labels(self) -> int:
+        return self.Y_true.shape[1]
+
+    @property
+    def ranking_scores(self) -> np.ndarray:
+        """The scores the ranking figures use: probabilities with ``-b 1``, else ``scores``."""
+        return self.scores if self.probabilities is None else self.probabilities
+
+    def to_dict(self) -> dict:
+        """The run and its per-sample matrices as plain JSON types (NaN as None)."""
+        return _cv_dict(self, ("label_names", "Y_true", "Y_pred", "fold", "scores",
+                               "probabilities"))
+
+    def to_frame(self, *, zero_division=0.0):
+        """A pandas DataFrame, one row per fold: ``dataset``, ``configuration``,
+        ``repetition``, ``seed``, ``fold``, ``n_test``, then the multi-label figures of that
+        fold by registry name."""
+        tables.pandas()
+        z = parse_zero_division(zero_division)
+        T, P = self.Y_true.astype(bool), self.Y_pred.astype(bool)
+        scores = np.asarray(self.ranking_scores, dtype=np.float64)
+        figures = multilabel_fold_figures(T, P, scores if np.isfinite(scores).all() else None,
+                                          self.fold, self.n_folds, z)
+        return tables.frame(_fold_rows(self, 0, figures, self.data_name))
+
+
+def _runs(result) -> list:
+    if len(getattr(result, "repeats", ())) and not result.repeat_results:
+        raise SvmevalError("to_frame() of a repeated cross-validation needs every "
+                           "repetition's predictions: cross_validate(..., keep_repeats=True)")
+    return [result, *getattr(result, "repeat_results", ())]
+
+
+def _fold_figures(run: CVResult, positive, zero_division) -> list[dict]:
+    z = parse_zero_division(zero_division)
+    if run.params.is_regression:
+        return regression_fold_figures(run.y_true, run.y_pred, run.fold, run.n_folds)
+    scores, source = ((run.probabilities, "probabilities") if run.probabilities is not None
+                      else (run.scores, "decision values"))
+    if class_ranking(run.y_true, scores, run.labels, source=source) is None:
+        scores = None  # as the summary: no ranking figures where the pooled scores have none
+    return classification_fold_figures(run.y_true, run.y_pred, run.fold, run.n_folds,
+                                       positive=positive, scores=scores,
+                                       score_labels=run.labels, source=source,
+                                       zero_division=z)
+
+
+def _fold_rows(run, repetition: int, figures: list[dict], dataset: str) -> list[dict]:
+    sizes = np.bincount(run.fold, minlength=run.n_folds)
+    head = {"dataset": dataset, "configuration": params_flags(run.params.as_dict()),
+            "repetition": repetition, "seed": run.seed}
+    return [{**head, "fold": i, "n_test": int(sizes[i]), **f} for i, f in enumerate(figures)]
+
+
+def _cv_dict(result, names: tuple) -> dict:
+    """A cross-validation result's arrays and run as plain JSON types (NaN as None)."""
+    out = {"data_file": result.data_name, "n_folds": result.n_folds, "seed": result.seed,
+           "seeds": [result.seed] + [r.seed for r in getattr(result, "repeats", ())],
+           "parameters": result.params.as_dict()}
+    for name in names:
+        out[name] = getattr(result, name)
+    return tables.plain(out)

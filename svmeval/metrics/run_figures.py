@@ -1,0 +1,137 @@
+"""The registry's figures of one run's predictions, pooled and fold by fold.
+
+A run's predictions come with the fold that tested each sample; every figure of
+:data:`svmeval.metrics.FIGURES` comes from counts: one bincount over (fold, true class,
+predicted class) gives each fold's confusion matrix, reduced by
+:meth:`~svmeval.metrics.ConfusionCounts.report`; the ranking figures come from the class scores
+(:func:`~svmeval.metrics.scores.class_ranking`). The summaries (:mod:`svmeval.summary`) and
+every result's ``to_frame()`` use these functions, so a table and a report never disagree.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from svmeval.errors import ArgumentError, show_label
+from svmeval.metrics.classification import ClassificationReport, ConfusionCounts
+from svmeval.metrics.figures import figure_names
+from svmeval.metrics.multilabel import MultilabelReport, evaluate_multilabel
+from svmeval.metrics.ranking import label_ranking_average_precision
+from svmeval.metrics.regression import RegressionReport, regression_report
+from svmeval.metrics.scores import ClassRanking, class_ranking
+
+__all__ = ["classification_figures", "classification_fold_figures", "fold_counts",
+           "multilabel_figures", "multilabel_fold_figures", "positive_and_negative",
+           "positive_label", "regression_figures", "regression_fold_figures"]
+
+
+def positive_label(labels: np.ndarray, pos_label: float | None = None) -> float:
+    """The positive class of two-class data: ``pos_label`` if given, else 1 when present, else
+    the larger label."""
+    if pos_label is not None:
+        if pos_label not in labels:
+            shown = ", ".join(show_label(v) for v in labels)
+            raise ArgumentError("pos_label", f"{show_label(pos_label)} is not one of the labels "
+                                             f"({shown})")
+        return float(pos_label)
+    return 1.0 if 1.0 in labels else float(labels.max())
+
+
+def positive_and_negative(labels: np.ndarray, pos_label) -> tuple:
+    """``(positive, negative)`` labels of two-class data; ``(None, None)`` for more classes
+    (where ``pos_label`` is refused)."""
+    if len(labels) == 2:
+        positive = positive_label(labels, pos_label)
+        return positive, float(labels[labels != positive][0])
+    if pos_label is not None:
+        raise ArgumentError("pos_label", "applies to two-class data only")
+    return None, None
+
+
+def _with_policy(value: float, z: float) -> float:
+    return z if math.isnan(value) else float(value)
+
+
+def classification_figures(report: ClassificationReport, ranking: ClassRanking | None,
+                           positive: float | None) -> dict:
+    """The registry's figures of a classification, in registry order."""
+    z = report.zero_division
+    values = {"accuracy": report.accuracy, "balanced_accuracy": report.balanced_accuracy,
+              "mcc": report.mcc, "kappa": report.kappa}
+    if positive is not None:
+        k = int(np.flatnonzero(report.labels == positive)[0])
+        for name in ("precision", "recall", "f1"):
+            values[name] = _with_policy(float(getattr(report, name)[k]), z)
+    for name in ("macro", "macro_harmonic", "micro", "weighted"):
+        values[f"{name}_f1"] = report.averages[name].f1
+    if ranking is not None:
+        values.update(ranking.overall_for(positive))
+    kind = "binary" if positive is not None else "multiclass"
+    return {name: float(values[name]) for name in figure_names(kind) if name in values}
+
+
+def regression_figures(report: RegressionReport) -> dict:
+    """The registry's figures of a regression: mean squared error, squared correlation."""
+    return {"mse": report.mean_squared_error, "scc": report.squared_correlation}
+
+
+def multilabel_figures(report: MultilabelReport, lrap: float | None) -> dict:
+    """The registry's multi-label figures, in registry order (LRAP only with scores)."""
+    values: dict[str, float | None] = {"samples_f1": report.averages["samples"].f1,
+              "macro_f1": report.averages["macro"].f1,
+              "micro_f1": report.averages["micro"].f1,
+              "subset_accuracy": report.subset_accuracy,
+              "hamming_loss": report.hamming_loss,
+              "lrap": lrap}
+    return {name: float(value) for name in figure_names("multilabel")
+            if (value := values.get(name)) is not None}
+
+
+def fold_counts(y_true, y_pred, fold, n_folds: int, labels: np.ndarray) -> np.ndarray:
+    """n_folds x k x k confusion matrices (rows true, columns predicted, ``labels``
+    ascending) from one bincount over label codes."""
+    k = len(labels)
+    code = (fold.astype(np.int64) * k + np.searchsorted(labels, y_true)) * k \
+        + np.searchsorted(labels, y_pred)
+    return np.bincount(code, minlength=n_folds * k * k).reshape(n_folds, k, k)
+
+
+def classification_fold_figures(y_true, y_pred, fold, n_folds: int, *, positive=None,
+                                scores=None, score_labels=None, source="decision values",
+                                zero_division=0.0, matrices=None) -> list[dict]:
+    """Each fold's figures (one dict per fold, registry order). ``positive``: the positive
+    class of two-class data (None for more classes); ``scores``: per-class scores whose
+    columns follow ``score_labels`` (None: no ranking figures); ``matrices``: the folds'
+    confusion matrices when already counted (:func:`fold_counts`)."""
+    labels = np.union1d(y_true, y_pred)
+    if matrices is None:
+        matrices = fold_counts(y_true, y_pred, fold, n_folds, labels)
+    out = []
+    for i in range(n_folds):
+        rows = fold == i
+        report = ConfusionCounts.from_matrix(labels, matrices[i]).report(
+            zero_division=zero_division)
+        rank = (class_ranking(y_true[rows], scores[rows], score_labels, source=source)
+                if scores is not None else None)
+        out.append(classification_figures(report, rank, positive))
+    return out
+
+
+def regression_fold_figures(y_true, y_pred, fold, n_folds: int) -> list[dict]:
+    """Each fold's mean squared error and squared correlation."""
+    return [regression_figures(regression_report(y_true[fold == i], y_pred[fold == i]))
+            for i in range(n_folds)]
+
+
+def multilabel_fold_figures(Y_true, Y_pred, scores, fold, n_folds: int, z) -> list[dict]:
+    """Each fold's multi-label figures (LRAP only with ``scores``)."""
+    out = []
+    for i in range(n_folds):
+        rows = fold == i
+        rep = evaluate_multilabel(Y_true[rows], Y_pred[rows], zero_division=z)
+        lrap = (label_ranking_average_precision(Y_true[rows], scores[rows])
+                if scores is not None else None)
+        out.append(multilabel_figures(rep, lrap))
+    return out

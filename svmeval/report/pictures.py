@@ -1,0 +1,98 @@
+"""``plot(result)``: the picture of any result, as a matplotlib Figure or a file.
+
+A cross-validation (or a nested one's outer predictions): the figure sheet
+(:mod:`svmeval.report.plot`); a grid search: the criterion over log2 C and log2 gamma with the
+chosen cell (:mod:`svmeval.report.grid_plot`); a benchmark: the critical-difference diagram
+(:mod:`svmeval.report.cd_plot`). matplotlib (the ``plot`` extra) is imported only when a
+picture is drawn.
+"""
+
+from __future__ import annotations
+
+import os
+
+from svmeval.errors import SvmevalError
+
+__all__ = ["plot"]
+
+
+def _figure(result, title, pos_label, zero_division):
+    from svmeval.cv.results import CVResult, MultilabelCVResult
+    from svmeval.report import cd_plot, grid_plot
+    from svmeval.report import plot as sheet
+    from svmeval.summary import summarize
+    from svmeval.summary.core import Summary
+    from svmeval.workflows.benchmark import Benchmark
+    from svmeval.workflows.grid import GridResult
+    from svmeval.workflows.nested import NestedResult
+
+    if isinstance(result, NestedResult):
+        result = result.outer
+    if isinstance(result, (CVResult, MultilabelCVResult)):
+        kwargs = {} if isinstance(result, MultilabelCVResult) else {"pos_label": pos_label}
+        summary = summarize(result, zero_division=zero_division,
+                            meta={"data_file": result.data_name}, **kwargs)
+        return sheet.draw_sheet(summary, title=title, **sheet.result_arrays(result))
+    if isinstance(result, Summary):
+        return sheet.draw_sheet(result, title=title)
+    if isinstance(result, GridResult):
+        return grid_plot.draw_grid(result, title=title if title is not None else
+                                   os.path.basename(result.data_name))
+    if isinstance(result, Benchmark):
+        return cd_plot.draw_cd_diagram(result, title=title)
+    raise PictureTypeError(f"plot() draws a CVResult, MultilabelCVResult, Summary, "
+                           f"GridResult, NestedResult or Benchmark, not {type(result).__name__}")
+
+
+class PictureTypeError(SvmevalError, TypeError):
+    """plot() of something svmeval draws no picture of."""
+
+
+def plot(result, file: str | os.PathLike | None = None, *, title: str | None = None,
+         pos_label=None, zero_division=0.0):
+    """The picture of a result: drawn, and written to ``file`` if one is given.
+
+    Parameters
+    ----------
+    result : CVResult, MultilabelCVResult, Summary, GridResult, NestedResult or Benchmark
+        A cross-validation (or a nested CV's outer predictions): the figure sheet (confusion
+        matrix, ROC and precision-recall curves, per-fold figures; for regression the
+        predictions and residuals); a :class:`Summary` alone: its sheet without the curves;
+        a grid search: the criterion over the grid with the chosen cell; a benchmark: the
+        critical-difference diagram (Demšar 2006).
+    file : str or os.PathLike, optional
+        Where to write the picture, PNG, SVG or PDF by its suffix (written whole or not at
+        all).
+    title : str, optional
+        The picture's title (default: the data set and the run).
+    pos_label, zero_division
+        As :func:`summarize` takes them, for a cross-validation's sheet.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Drawn without pyplot (no display is needed).
+
+    Raises
+    ------
+    SvmevalError
+        matplotlib is missing (``pip install 'svmeval[plot]'``), the file name has no known
+        suffix, or ``result`` is not one svmeval draws.
+
+    Examples
+    --------
+    >>> from svmeval import cross_validate, plot
+    >>> figure = plot(cross_validate("data/breast_cancer.scale", folds=5))
+    >>> len(figure.axes) >= 4
+    True
+    """
+    from svmeval.report.plot import check_path
+
+    fmt = check_path(os.fspath(file)) if file is not None else None
+    figure = _figure(result, title, pos_label, zero_division)
+    if file is not None:
+        from svmeval.io.output import atomic_path
+
+        with atomic_path(os.fspath(file)) as tmp:
+            figure.savefig(tmp, format=fmt, dpi=120)
+    return figure

@@ -1,0 +1,180 @@
+"""The layers of svmeval import only downward, at import time and in deferred imports alike,
+and no module imports itself through others (no cycle).
+
+    L0  svmeval, errors, params, io/, _tables, _version, progress
+    L1  metrics/ (y_true, y_pred -> figures) and stats/ (per-fold values -> inference)
+    L2  cv/: the only code that knows LIBSVM
+    L3  summary/: a CV result -> Summary
+    L4  workflows/: grid search, nested CV, comparisons
+    L5  report/: results -> text, JSON, CSV, pictures
+    L6  cli/ and the commands' entry point
+
+The static checks read every import statement of every module (those inside functions too);
+the run-time checks import each package in a fresh interpreter and look at what it loaded.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "svmeval"
+
+LAYERS = {
+    "svmeval": 0, "svmeval._version": 0, "svmeval.errors": 0, "svmeval.params": 0,
+    "svmeval.io": 0, "svmeval._tables": 0, "svmeval.progress": 0,
+    "svmeval.metrics": 1, "svmeval.stats": 1,
+    "svmeval.cv": 2,
+    "svmeval.summary": 3,
+    "svmeval.workflows": 4,
+    "svmeval.report": 5,
+    "svmeval.cli": 6, "svmeval._entry": 6, "svmeval.__main__": 6,
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def group(module: str) -> str:
+    """The layer group of a module: the longest prefix named in LAYERS."""
+    parts = module.split(".")
+    for n in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:n])
+        if prefix in LAYERS and (n > 1 or module == "svmeval"):
+            return prefix
+    raise KeyError(module)
+
+
+def imports(path: Path, package: str | None = None) -> set[str]:
+    """The svmeval modules ``path`` imports anywhere in its code: ``from X import Y`` counts
+    as X.Y where that is a module, else as X. ``package``: the package the file is in."""
+    out = set()
+    if package is None:
+        name = module_name(path)
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.split(".")[0] == "svmeval")
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            if source.split(".")[0] != "svmeval":
+                continue
+            for alias in node.names:
+                sub = f"{source}.{alias.name}"
+                out.add(sub if sub in MODULES else source)
+    return {m for m in out if m in MODULES or m.rsplit(".", 1)[0] in MODULES}
+
+
+GRAPH = {m: imports(p) - {m} for m, p in MODULES.items()}
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_every_import_goes_down_or_stays_in_its_package(module):
+    mine = group(module)
+    for target in sorted(GRAPH[module]):
+        theirs = group(target)
+        if theirs == mine or target == "svmeval" or LAYERS[theirs] == LAYERS[mine] in (0, 6):
+            continue  # the foundation (errors, params, io, ...) is one layer, the commands one
+        assert LAYERS[theirs] < LAYERS[mine], (
+            f"{module} (L{LAYERS[mine]}) imports {target} (L{LAYERS[theirs]})")
+
+
+def cycles(graph: dict) -> list:
+    """The import cycles of ``graph`` (module -> imported modules): Tarjan's strongly
+    connected components of more than one module."""
+    index, low, stack, on, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in graph:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycle_anywhere():
+    """Every import counts, deferred ones included."""
+    assert cycles(GRAPH) == []
+
+
+def test_the_scan_sees_deferred_imports_and_cycles(tmp_path):
+    """The checks above can fail: a deferred upward import is seen, and so is a cycle."""
+    probe = tmp_path / "probe.py"
+    probe.write_text("def f():\n    from svmeval.report import render\n"
+                     "    from . import plot\n")
+    assert imports(probe, "svmeval.summary") == {"svmeval.report", "svmeval.summary"}
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+LOADED = """
+import importlib, json, sys
+importlib.import_module(sys.argv[1])
+print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] == "svmeval")))
+"""
+
+
+@pytest.mark.parametrize("package", ["svmeval", "svmeval.errors", "svmeval.params",
+                                     "svmeval.io.data", "svmeval.metrics", "svmeval.stats",
+                                     "svmeval.cv.engine", "svmeval.summary", "svmeval.workflows.grid",
+                                     "svmeval.workflows.benchmark_run", "svmeval.report"])
+def test_importing_a_layer_loads_nothing_above_it(package):
+    """Each package in a fresh interpreter: nothing of a higher layer is loaded."""
+    done = subprocess.run([sys.executable, "-c", LOADED, package], capture_output=True,
+                          text=True, check=True, cwd=ROOT, timeout=120)
+    loaded = json.loads(done.stdout)
+    mine = LAYERS[group(package)]
+    above = [m for m in loaded if m != "svmeval" and LAYERS[group(m)] > mine]
+    assert above == []
+
+
+def test_scoring_loads_no_part_of_the_engine():
+    """``import svmeval.summary`` (to score predictions from anywhere) loads of cv/ only the
+    result types, never LIBSVM nor the C kernel."""
+    done = subprocess.run([sys.executable, "-c", LOADED, "svmeval.summary"],
+                          capture_output=True, text=True, check=True, cwd=ROOT, timeout=120)
+    loaded = json.loads(done.stdout)
+    assert [m for m in loaded if m.startswith("svmeval.cv")] == ["svmeval.cv",
+                                                                  "svmeval.cv.results"]
+    done = subprocess.run([sys.executable, "-c", "import sys, svmeval.summary; "
+                           "print(sorted(m for m in sys.modules if m.split('.')[0] == 'libsvm'))"],
+                          capture_output=True, text=True, check=True, cwd=ROOT, timeout=120)
+    assert done.stdout.strip() == "[]"
