@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from conftest import LOCAL
 
 RECORDED = Path(__file__).resolve().parent / "grid_py"

@@ -14,13 +14,13 @@ import os
 import sys
 from dataclasses import dataclass, field, replace
 
+from svmeval.cli import runner
+from svmeval.cli.options import GRID, asks_for_help, scan, usage_text
 from svmeval.errors import OptionError, ParameterError, SvmevalError, show_path
-from svmeval.workflows import grid_rules as rules
 from svmeval.io import output
 from svmeval.params import SvmParams
 from svmeval.progress import ProgressBar, _is_terminal
-from svmeval.cli import runner
-from svmeval.cli.options import GRID, asks_for_help, scan, usage_text
+from svmeval.workflows import grid_rules as rules
 
 PROG = "svmeval-grid"
 USAGE = usage_text(GRID)
