@@ -383,7 +383,7 @@ def test_without_dask_one_line_says_how_to_install(tmp_path):
 @pytest.mark.parametrize("args,message", [
     (["--dask", "local:0"], "svmeval-grid: --dask local:0: a local cluster needs at least 1 "
                             "worker"),
-    (["--dask", ""], "svmeval-grid: --dask needs an address"),
+    (["--dask", ""], "svmeval-grid: option --dask: the value is empty"),
     (["--dask", "local", "--jobs", "2"], "svmeval-grid: --jobs sets the local threads; with "
                                          "--dask the cluster's workers run the folds"),
 ])

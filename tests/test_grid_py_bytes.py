@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from conftest import LOCAL
 
 RECORDED = Path(__file__).resolve().parent / "grid_py"
@@ -37,8 +38,8 @@ def run_grid(program: list, tmp_path: Path, options: list, resume: str) -> tuple
     shutil.copy(DATA, tmp_path / DATA.name)
     out = tmp_path / "grid.out"
     args = [*program, "-svmtrain", "./svm-train", "-gnuplot", "null", "-out", out.name]
-    if resume:
-        out.write_bytes((RECORDED / resume).read_bytes())
+    if resume:  # a file of tests/grid_py, or a path
+        out.write_bytes((resume if isinstance(resume, Path) else RECORDED / resume).read_bytes())
         args += ["-resume", out.name]
     done = subprocess.run([*args, *options, DATA.name], cwd=tmp_path, capture_output=True,
                           text=True, timeout=300)
@@ -75,3 +76,20 @@ def test_recorded_grid_py_outputs_are_grid_pys(tmp_path, name, options, resume):
     stdout, out = run_grid([sys.executable, str(grid_py)], tmp_path, options, resume)
     assert stdout == (RECORDED / f"{name}.stdout").read_text()
     assert out == (RECORDED / f"{name}.out").read_text()
+
+
+def test_resume_of_an_interrupted_out_file_gives_the_whole_answer(tmp_path):
+    """The -out file holds the cells in grid.py's order, so a search stopped after any cell
+    leaves a prefix of the whole run's file; resuming from it (grid.py's rule: the file's
+    cells first, in its order) ends on the whole run's best, ties included (wine's grid has
+    cells of equal rates), and completes the file to the whole run's file."""
+    whole, whole_out = run_grid([sys.executable, "-m", "svmeval.cli", "grid"], tmp_path, [], "")
+    lines = whole_out.splitlines(keepends=True)
+    rates = [line.rsplit("=", 1)[1] for line in lines]
+    assert len(set(rates)) < len(rates)  # ties to break
+    for k in (1, 17, 60):
+        (tmp_path / f"prefix{k}").write_text("".join(lines[:k]))
+        stdout, out = run_grid([sys.executable, "-m", "svmeval.cli", "grid"], tmp_path, [],
+                               tmp_path / f"prefix{k}")
+        assert stdout.splitlines()[-1] == whole.splitlines()[-1]
+        assert out == whole_out

@@ -16,10 +16,11 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import LOCAL
 
 from svmeval.stats import rank_tests as rt
 from svmeval.workflows.benchmark import Benchmark
+
+from conftest import LOCAL
 
 # Demšar 2006, Table 5(a): critical values of the two-tailed Nemenyi test, k = 2 .. 10
 DEMSAR_Q = {
@@ -92,13 +93,12 @@ def test_nemenyi_command_line_hits_demsar_table_and_prints_clean_level(confidenc
 
 
 def test_nemenyi_command_line_and_python_agree():
-    from svmeval.params import SvmParams
-    from svmeval.workflows.benchmark_run import run_benchmark
+    from svmeval import benchmark
 
     text = compare_json("--confidence", "0.95", ["--", "-c", "1", "--", "-c", "8", "--",
                                                  "-t", "0"])
-    bench = run_benchmark([str(LOCAL / "breast_cancer.scale"), str(LOCAL / "wine.scale")],
-                          {"-c 1": SvmParams(C=1), "-c 8": SvmParams(C=8),
-                           "-t 0": SvmParams(kernel_type=0)}, 2, level=1 - 0.95)
+    bench = benchmark([str(LOCAL / "breast_cancer.scale"), str(LOCAL / "wine.scale")],
+                      {"-c 1": "-c 1", "-c 8": "-c 8", "-t 0": "-t 0"}, 2, repeat=1,
+                      confidence_level=0.95)
     cli = json.loads(text)["nemenyi"]
     assert cli == {"alpha": bench.level, "q": bench.nemenyi_q, "cd": bench.critical_difference}

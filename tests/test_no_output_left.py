@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import LOCAL
 from test_command_lines import run
+
+from conftest import LOCAL
 
 # every output each command can be asked for (svmeval-grid: with and without --nested)
 OUTPUTS = {

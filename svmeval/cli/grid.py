@@ -14,13 +14,13 @@ import os
 import sys
 from dataclasses import dataclass, field, replace
 
+from svmeval.cli import runner
+from svmeval.cli.options import GRID, asks_for_help, scan, usage_text
 from svmeval.errors import OptionError, ParameterError, SvmevalError, show_path
-from svmeval.workflows import grid_rules as rules
 from svmeval.io import output
 from svmeval.params import SvmParams
 from svmeval.progress import ProgressBar, _is_terminal
-from svmeval.cli import runner
-from svmeval.cli.options import GRID, asks_for_help, scan, usage_text
+from svmeval.workflows import grid_rules as rules
 
 PROG = "svmeval-grid"
 USAGE = usage_text(GRID)
@@ -159,16 +159,11 @@ def run(o: GridOptions) -> int:
     dataset = runner.read_single_label(o.dataset, PROG)
     out = _OutFile(targets.get("-out"), append=bool(o.resume), criterion=o.criterion)
 
-    finished = {}  # cells done, their -out line not yet written (in the order they finished)
-
-    def on_finish(r):
-        finished[r.cell] = r
-
     def on_cell(r, best):  # grid.py's order: its lines, and its -out lines (one local worker)
         _clear_line(bar)
         runner.say(rules.stdout_line("resumed" if r.resumed else "local", r.cell, r.value,
                                      best.cell, best.value, best_resumed=best.resumed))
-        if finished.pop(r.cell, None) is not None:
+        if not r.resumed:
             out.write_cell(r)
 
     def progress(done, total, best):
@@ -185,10 +180,8 @@ def run(o: GridOptions) -> int:
                              folds=o.nr_fold, criterion=o.criterion, seed=o.seed, jobs=o.jobs,
                              pos_label=o.pos_label, zero_division=o.zero_division,
                              resume=resume, kernel_memory=o.kernel_memory or None,
-                             share=share, on_cell=on_cell,
-                             on_finish=on_finish, progress=progress, client=o.dask)
+                             share=share, on_cell=on_cell, progress=progress, client=o.dask)
     finally:
-        out.salvage(finished.values())  # a search stopped: no finished cell is lost
         out.close()
     runner.end_bar_line()
     runner.say(rules.last_line(result.best.cell, result.best.value,
@@ -224,7 +217,10 @@ def _write_after(o: GridOptions, targets: dict, result, dataset) -> None:
 
 class _OutFile:
     """The ``-out`` file, written as it goes (grid.py's contract): a line per cell in grid.py's
-    order (the order grid.py with its one local worker writes), flushed. The file is opened
+    order (the order grid.py with its one local worker writes), flushed; a search stopped
+    leaves the cells before the first unfinished one, so that resuming from the file (its
+    cells first, in its order, as grid.py) takes every cell in the order of a whole run and
+    finds the same best. The file is opened
     when the first cell's line is due, so a run that fails before (a data set or an argument
     refused, a Ctrl-C) leaves no file, and an existing one untouched. Resuming appends, after
     cutting a last line that lacks its newline (a run stopped while writing it: that cell is
@@ -265,16 +261,6 @@ class _OutFile:
             self.fh.flush()
         except OSError as exc:
             raise self._error(exc) from None
-
-    def salvage(self, results) -> None:
-        """The lines of cells that finished after a cell still running when the search
-        stopped (grid.py with several workers writes in that order too); a file that cannot
-        take them is left as it is."""
-        try:
-            for r in results:
-                self.write_cell(r)
-        except SvmevalError:
-            pass
 
     def close(self) -> None:
         if self.fh is not None:

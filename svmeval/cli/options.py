@@ -9,13 +9,22 @@ the same thing, or is refused with the same words, in all three commands.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Callable
 
+from svmeval.cli.values import (
+    parse_c_double,
+    parse_c_int,
+    parse_choice,
+    parse_dask_address,
+    parse_folds,
+    parse_log2_range,
+    parse_megabytes,
+    parse_nonnegative,
+    parse_open_unit,
+)
 from svmeval.errors import OptionError, show_path
 from svmeval.params import INT_MAX, INT_MIN
-from svmeval.cli.values import (parse_c_double, parse_c_int, parse_choice, parse_dask_address, parse_folds,
-                     parse_log2_range, parse_megabytes, parse_nonnegative, parse_open_unit)
 
 SVMEVAL, GRID, COMPARE = "svmeval", "grid", "compare"
 ALL = frozenset({SVMEVAL, GRID, COMPARE})

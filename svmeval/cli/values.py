@@ -7,11 +7,9 @@ svmeval-compare. Each raises :class:`~svmeval.errors.OptionError` naming the fla
 
 from __future__ import annotations
 
-import math
-import re
-
 from svmeval.errors import OptionError
 from svmeval.params import INT_MAX, INT_MIN, parse_c_double, parse_c_int, shown  # noqa: F401
+
 
 def parse_open_unit(flag: str, text: str) -> float:
     """A number strictly between 0 and 1 (a confidence level)."""
@@ -32,8 +30,8 @@ def parse_choice(flag: str, text: str, choices: dict):
 def parse_log2_range(flag: str, text: str):
     """``begin,end,step`` (three numbers, each the whole of its part as C's ``strtod`` reads
     it) or ``null``: grid.py's ranges."""
-    from svmeval.workflows.grid_rules import RangeError, check_range
     from svmeval.io._reader import parse_number
+    from svmeval.workflows.grid_rules import RangeError, check_range
 
     if text == "null":
         return None

@@ -25,27 +25,27 @@ from svmeval.metrics.agreement import (
     confusion_matrix,
     matthews_corrcoef,
 )
+from svmeval.metrics.areas import average_precision_score, roc_auc_score
+from svmeval.metrics.averaging import AVERAGES, Average, Averaging
 from svmeval.metrics.classification import (
     SINGLE_LABEL_AVERAGES,
     ClassificationReport,
     ConfusionCounts,
     evaluate,
 )
-from svmeval.metrics.averaging import AVERAGES, Average, Averaging
+from svmeval.metrics.curves import precision_recall_curve, roc_curve
 from svmeval.metrics.figures import FIGURES, Figure, figure_names
+from svmeval.metrics.label_ranking import (
+    coverage_error,
+    label_ranking_average_precision_score,
+    label_ranking_loss,
+)
 from svmeval.metrics.measures import METRICS, Metric, parse_zero_division
 from svmeval.metrics.multilabel import (
     MULTILABEL_AVERAGES,
     MultilabelReport,
     evaluate_multilabel,
     label_sets_to_indicator,
-)
-from svmeval.metrics.areas import average_precision_score, roc_auc_score
-from svmeval.metrics.curves import precision_recall_curve, roc_curve
-from svmeval.metrics.label_ranking import (
-    coverage_error,
-    label_ranking_average_precision_score,
-    label_ranking_loss,
 )
 from svmeval.metrics.ranking import (
     average_precision,

@@ -6,9 +6,9 @@ where it changed something."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Callable, Mapping
 
 import numpy as np
 

@@ -21,9 +21,10 @@ Definitions, 0/0 behaviour and references of every measure are in
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -132,7 +133,7 @@ class ConfusionCounts:
         self._matrix = np.zeros((k, k), dtype=np.int64)
 
     @classmethod
-    def from_matrix(cls, labels, matrix) -> "ConfusionCounts":
+    def from_matrix(cls, labels, matrix) -> ConfusionCounts:
         """Counts from a confusion matrix whose rows/columns follow ``labels`` (ascending)."""
         lab = _as_label_vector(labels, "labels")
         if lab.size > 1 and not np.all(np.diff(lab) > 0):
@@ -180,7 +181,7 @@ class ConfusionCounts:
         grown[np.ix_(index, index)] = self._matrix
         self._labels, self._matrix = union, grown
 
-    def update(self, y_true, y_pred) -> "ConfusionCounts":
+    def update(self, y_true, y_pred) -> ConfusionCounts:
         """Add the pairs (y_true[i], y_pred[i]) to the counts; return self."""
         t = _as_label_vector(y_true, "y_true")
         p = _as_label_vector(y_pred, "y_pred")
@@ -197,7 +198,7 @@ class ConfusionCounts:
         self._matrix[np.ix_(index, index)] += matrix
         return self
 
-    def merge(self, other: "ConfusionCounts") -> "ConfusionCounts":
+    def merge(self, other: ConfusionCounts) -> ConfusionCounts:
         """Add another ConfusionCounts' counts (label sets are united); return self."""
         if not isinstance(other, ConfusionCounts):
             raise TypeError(f"can only merge a ConfusionCounts, got {type(other).__name__}")
@@ -207,7 +208,7 @@ class ConfusionCounts:
         self._matrix[np.ix_(index, index)] += other_matrix
         return self
 
-    def report(self, *, zero_division=0, beta: float = 1.0) -> "ClassificationReport":
+    def report(self, *, zero_division=0, beta: float = 1.0) -> ClassificationReport:
         """Every figure from the counts: the one reduce step behind :func:`evaluate`."""
         z = parse_zero_division(zero_division)
         counts = Counts.from_matrix(self._matrix, beta=check_beta(beta))

@@ -18,8 +18,8 @@ import numpy as np
 
 from svmeval.metrics.targets import (
     as_array,
-    check_consistent_length,
     assert_all_finite,
+    check_consistent_length,
     check_sample_weight,
     column_or_1d,
     type_of_target,

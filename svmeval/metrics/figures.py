@@ -14,9 +14,9 @@ Kinds: ``"binary"`` (two-class classification), ``"multiclass"``, ``"regression"
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping
 
 __all__ = ["FIGURES", "KINDS", "Figure", "criteria_for", "figure_names"]
 

@@ -30,9 +30,10 @@ Every averaged figure for which the policy changed something is recorded by name
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -78,7 +79,7 @@ class Counts:
         return self.tp + self.fn
 
     @classmethod
-    def from_matrix(cls, matrix: np.ndarray, beta: float = 1.0) -> "Counts":
+    def from_matrix(cls, matrix: np.ndarray, beta: float = 1.0) -> Counts:
         """One-vs-rest counts of every class of a K x K confusion matrix."""
         m = np.asarray(matrix, dtype=np.int64)
         tp = np.diagonal(m).copy()

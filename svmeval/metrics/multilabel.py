@@ -15,9 +15,9 @@ averages through ``zero_division`` (0, 1 or "nan" = left out; default 0, as scik
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping, Sequence
 
 import numpy as np
 

@@ -30,16 +30,28 @@ from __future__ import annotations
 
 import numpy as np
 
+from svmeval.metrics.rankstats import RankStats as _RankStats
 from svmeval.metrics.rankstats import (
     ap_from_stats as _ap_from_stats,
+)
+from svmeval.metrics.rankstats import (
     as_labels_1d as _as_labels_1d,
+)
+from svmeval.metrics.rankstats import (
     as_scores as _as_scores,
+)
+from svmeval.metrics.rankstats import (
     auc_from_stats as _auc_from_stats,
+)
+from svmeval.metrics.rankstats import (
     binary_positives as _binary_positives,
+)
+from svmeval.metrics.rankstats import (
     check_same_length as _check_same_length,
+)
+from svmeval.metrics.rankstats import (
     rank_stats as _rank_stats,
 )
-from svmeval.metrics.rankstats import RankStats as _RankStats
 
 __all__ = [
     "roc_auc",

@@ -16,7 +16,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from svmeval.metrics.ranking import label_ranking_average_precision, ovr_average_precision, ovr_roc_auc
+from svmeval.metrics.ranking import (
+    label_ranking_average_precision,
+    ovr_average_precision,
+    ovr_roc_auc,
+)
 
 __all__ = ["ClassRanking", "class_ranking", "ovr_scores_from_ovo"]
 
