@@ -90,6 +90,7 @@ def libsvm_cv(path: str, options: str) -> tuple:
 
     import numpy as np
     from libsvm import svmutil
+
     y, x = svmutil.svm_read_problem(path)
     prob = svmutil.svm_problem(y, x)
     kept, real = {}, svmutil.libsvm
@@ -117,6 +118,7 @@ def libsvm_cv_one_thread(path: str) -> tuple:
     """:func:`libsvm_cv` with svm-train's defaults and -v 5 on one OpenMP thread, in this
     process (W: the single-thread work)."""
     from svmeval.cv import _libsvm
+
     _libsvm.set_omp_threads(1)
     return libsvm_cv(path, "-q -v 5")
 
@@ -126,9 +128,11 @@ def child(kind: str, path: str, out: str, n_features: int) -> None:
         jobs = int(os.environ["BENCH_JOBS"]) or None
         sys.path.insert(0, os.environ.get("BENCH_ROOT") or str(ROOT))
         import numpy as np
-        from svmeval.io.data import read_dataset
+
         from svmeval.cv.engine import cross_validate
+        from svmeval.io.data import read_dataset
         from svmeval.params import SvmParams
+
         ds = read_dataset(path)
         t, cpu = time.perf_counter(), time.process_time()
         result = cross_validate(ds, SvmParams(), 5, jobs=jobs)
@@ -136,6 +140,7 @@ def child(kind: str, path: str, out: str, n_features: int) -> None:
         np.save(out, result.y_pred)
     elif kind == "libsvm":
         import numpy as np
+
         cpu = time.process_time()
         seconds, target = libsvm_cv(path, "-q -v 5")
         cpu = time.process_time() - cpu
@@ -145,9 +150,11 @@ def child(kind: str, path: str, out: str, n_features: int) -> None:
         from sklearn.datasets import load_svmlight_file
         from sklearn.model_selection import cross_val_predict
         from sklearn.svm import SVC
+
         X, y = load_svmlight_file(path, n_features=n_features)
-        svc = SVC(C=1, gamma=1.0 / n_features, kernel="rbf", cache_size=100, tol=1e-3,
-                  shrinking=True)
+        svc = SVC(
+            C=1, gamma=1.0 / n_features, kernel="rbf", cache_size=100, tol=1e-3, shrinking=True
+        )
         t, cpu = time.perf_counter(), float("nan")  # its work is in worker processes
         pred = cross_val_predict(svc, X, y, cv=5, n_jobs=2)
         seconds = time.perf_counter() - t
@@ -205,16 +212,29 @@ def _tree_rss(pid: int) -> int:
     return total
 
 
-def run_child(kind: str, path: Path, out: Path, n_features: int, env_extra: dict,
-              sample_tree: bool, timeout: float) -> dict | None:
+def run_child(
+    kind: str,
+    path: Path,
+    out: Path,
+    n_features: int,
+    env_extra: dict,
+    sample_tree: bool,
+    timeout: float,
+) -> dict | None:
     """Run one contender; None when it took longer than ``timeout`` seconds (then killed)."""
     env = dict(os.environ)
-    for var in ("OMP_NUM_THREADS", "OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "BENCH_JOBS",
-                "BENCH_ROOT"):
+    for var in ("OMP_NUM_THREADS", "OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "BENCH_JOBS", "BENCH_ROOT"):
         env.pop(var, None)
     env.update(env_extra)
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", kind, str(path), str(out),
-           str(n_features)]
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--child",
+        kind,
+        str(path),
+        str(out),
+        str(n_features),
+    ]
     wall = time.perf_counter()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, text=True)
     peak = [0]
@@ -242,8 +262,13 @@ def run_child(kind: str, path: Path, out: Path, n_features: int, env_extra: dict
         raise SystemExit(f"{kind} on {path.name} failed with exit status {proc.returncode}")
     report = json.loads(stdout.strip().splitlines()[-1])
     own_mb = report["hwm_kb"] / 1024
-    return {"seconds": report["seconds"], "cpu": report["cpu"], "wall": wall, "own": own_mb,
-            "tree": max(peak[0] / 1024, own_mb)}
+    return {
+        "seconds": report["seconds"],
+        "cpu": report["cpu"],
+        "wall": wall,
+        "own": own_mb,
+        "tree": max(peak[0] / 1024, own_mb),
+    }
 
 
 def contender(name: str) -> tuple[str, dict, bool]:
@@ -263,14 +288,25 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer, smaller data sets")
     ap.add_argument("--sets", help="comma-separated subset of " + ",".join(SETS))
-    ap.add_argument("--classes", nargs="?", const="100,300,1000", metavar="K[,K...]",
-                    help="many classes against svm-train instead (default 100,300,1000)")
-    ap.add_argument("--baseline", metavar="DIR",
-                    help="another svmeval tree, run as the sv-old contender")
-    ap.add_argument("--skip", default="", metavar="NAMES",
-                    help="contenders to leave out, e.g. sv-pw,skl (W = lib-1t always runs)")
-    ap.add_argument("--child", nargs=4, metavar=("KIND", "FILE", "OUT", "NFEAT"),
-                    help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--classes",
+        nargs="?",
+        const="100,300,1000",
+        metavar="K[,K...]",
+        help="many classes against svm-train instead (default 100,300,1000)",
+    )
+    ap.add_argument(
+        "--baseline", metavar="DIR", help="another svmeval tree, run as the sv-old contender"
+    )
+    ap.add_argument(
+        "--skip",
+        default="",
+        metavar="NAMES",
+        help="contenders to leave out, e.g. sv-pw,skl (W = lib-1t always runs)",
+    )
+    ap.add_argument(
+        "--child", nargs=4, metavar=("KIND", "FILE", "OUT", "NFEAT"), help=argparse.SUPPRESS
+    )
     args = ap.parse_args(argv)
     if args.child:
         kind, path, out, nfeat = args.child
@@ -278,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.classes:
         import bench_classes  # scripts/bench_classes.py, beside this file
+
         return bench_classes.main([int(k) for k in args.classes.split(",")])
     if not DATA.is_dir():
         print(f"{DATA} is absent: the benchmark reads the shared LIBSVM data sets", file=sys.stderr)
@@ -296,12 +333,16 @@ def main(argv: list[str] | None = None) -> int:
         if n not in SETS:
             ap.error(f"unknown set {n!r}; choose from {', '.join(SETS)}")
     cores = len(os.sched_getaffinity(0))
-    print(f"# svmeval CV benchmark: {cores} cores, {platform.processor() or platform.machine()}, "
-          f"Python {platform.python_version()}, numpy {np.__version__}, "
-          f"scikit-learn {sklearn.__version__}, libsvm-official "
-          f"{_version('libsvm-official')}{', quick' if args.quick else ''}")
-    print("# 5-fold C-SVC, RBF, C=1, gamma=1/num_features, -m 100 -e 0.001 -h 1; "
-          "seconds of the CV call; one run each")
+    print(
+        f"# svmeval CV benchmark: {cores} cores, {platform.processor() or platform.machine()}, "
+        f"Python {platform.python_version()}, numpy {np.__version__}, "
+        f"scikit-learn {sklearn.__version__}, libsvm-official "
+        f"{_version('libsvm-official')}{', quick' if args.quick else ''}"
+    )
+    print(
+        "# 5-fold C-SVC, RBF, C=1, gamma=1/num_features, -m 100 -e 0.001 -h 1; "
+        "seconds of the CV call; one run each"
+    )
     rows_out, all_same = [], True
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="bench_cv.") as tmpdir:
@@ -322,20 +363,28 @@ def main(argv: list[str] | None = None) -> int:
                 if c == "lib-1t":
                     timeout = max(TIMEOUT_MIN, TIMEOUT_W * res[c]["seconds"])
                 preds[c] = np.load(out)
-                print(f"  {name:9s} {c:7s} {res[c]['seconds']:8.2f} s  {res[c]['cpu']:.2f} s CPU "
-                      f"(process {res[c]['wall']:.2f} s, {res[c]['tree']:.0f} MB)",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"  {name:9s} {c:7s} {res[c]['seconds']:8.2f} s  {res[c]['cpu']:.2f} s CPU "
+                    f"(process {res[c]['wall']:.2f} s, {res[c]['tree']:.0f} MB)",
+                    file=sys.stderr,
+                    flush=True,
+                )
             load1 = os.getloadavg()[0]
             ref = preds["lib-1t"]  # svm_cross_validation's targets (threads change nothing)
-            same = all(np.array_equal(preds[c], ref)
-                       for c in ("lib", "sv-j1", "sv", "sv-pw", "sv-old") if c in preds)
+            same = all(
+                np.array_equal(preds[c], ref)
+                for c in ("lib", "sv-j1", "sv", "sv-pw", "sv-old")
+                if c in preds
+            )
             same &= "sv" in preds or "sv-pw" in preds
             all_same &= same
             rows_out.append((name, n, nfeat, res, same, load0, load1))
     total = time.perf_counter() - started
     _print_tables(rows_out)
-    print(f"identical: {'yes' if all_same else 'no'}  (svmeval --jobs 1 and default vs "
-          f"svm_cross_validation after srand(1), per sample, every set)")
+    print(
+        f"identical: {'yes' if all_same else 'no'}  (svmeval --jobs 1 and default vs "
+        f"svm_cross_validation after srand(1), per sample, every set)"
+    )
     print(f"# benchmark wall time {total:.0f} s")
     return 0 if all_same else 1
 
@@ -343,24 +392,34 @@ def main(argv: list[str] | None = None) -> int:
 def _version(dist: str) -> str:
     try:
         from importlib.metadata import version
+
         return version(dist)
     except Exception:  # pragma: no cover - metadata missing
         return "?"
 
 
 #: the ratios printed, (label, numerator, denominator, denominator's scale), where both ran
-RATIOS = (("sv/lib", "sv", "lib", 1.0), ("sv/(W/2)", "sv", "lib-1t", 0.5),
-          ("old/lib", "sv-old", "lib", 1.0), ("old/(W/2)", "sv-old", "lib-1t", 0.5),
-          ("sv/skl", "sv", "skl", 1.0), ("svj1/lib", "sv-j1", "lib", 1.0),
-          ("pw/(W/2)", "sv-pw", "lib-1t", 0.5))
+RATIOS = (
+    ("sv/lib", "sv", "lib", 1.0),
+    ("sv/(W/2)", "sv", "lib-1t", 0.5),
+    ("old/lib", "sv-old", "lib", 1.0),
+    ("old/(W/2)", "sv-old", "lib-1t", 0.5),
+    ("sv/skl", "sv", "skl", 1.0),
+    ("svj1/lib", "sv-j1", "lib", 1.0),
+    ("pw/(W/2)", "sv-pw", "lib-1t", 0.5),
+)
 TARGETS = {"sv/lib": "<=0.90", "sv/(W/2)": "<=1.10"}
 
 
 def _print_tables(rows) -> None:
     ratios = [r for r in RATIOS if r[1] in CONTENDERS and r[2] in CONTENDERS]
-    head = (f"{'set':9s} {'rows':>6s} {'feat':>4s} | "
-            + " ".join(f"{'W lib-1t' if c == 'lib-1t' else c:>8s}" for c in CONTENDERS) + " | "
-            + " ".join(f"{r[0]:>9s}" for r in ratios) + f" | {'same':4s} {'load':>9s}")
+    head = (
+        f"{'set':9s} {'rows':>6s} {'feat':>4s} | "
+        + " ".join(f"{'W lib-1t' if c == 'lib-1t' else c:>8s}" for c in CONTENDERS)
+        + " | "
+        + " ".join(f"{r[0]:>9s}" for r in ratios)
+        + f" | {'same':4s} {'load':>9s}"
+    )
     print()
     print(head)
     print("-" * len(head))
@@ -368,30 +427,48 @@ def _print_tables(rows) -> None:
     for name, n, nfeat, res, same, load0, load1 in rows:
         for c in CONTENDERS:
             sums[c] += res[c]["seconds"]
-        print(_row(name, str(n), str(nfeat), res, ratios) + f" | {'yes' if same else 'NO':4s} "
-              f"{load0:4.1f}>{load1:<4.1f}")
+        print(
+            _row(name, str(n), str(nfeat), res, ratios) + f" | {'yes' if same else 'NO':4s} "
+            f"{load0:4.1f}>{load1:<4.1f}"
+        )
     if len(rows) > 1:
         print("-" * len(head))
         timed_out = {c for _, _, _, res, *_ in rows for c in CONTENDERS if res[c].get("timeout")}
-        print(_row("all", "", "", {c: {"seconds": sums[c], "timeout": c in timed_out}
-                                   for c in CONTENDERS}, ratios) + " |")
+        print(
+            _row(
+                "all",
+                "",
+                "",
+                {c: {"seconds": sums[c], "timeout": c in timed_out} for c in CONTENDERS},
+                ratios,
+            )
+            + " |"
+        )
     print("targets: " + ", ".join(f"{k} {v}" for k, v in TARGETS.items()))
-    print("(>N: stopped after N s; a ratio with > or < is a bound; load: 1-min load average "
-          "before>after the set)")
+    print(
+        "(>N: stopped after N s; a ratio with > or < is a bound; load: 1-min load average "
+        "before>after the set)"
+    )
     print()
-    chead = f"{'CPU s':9s} | " + " ".join(f"{c:>8s}" for c in CONTENDERS) + \
-        "   (CPU seconds of the CV call, every thread; sv CPU / W: the work svmeval adds)"
+    chead = (
+        f"{'CPU s':9s} | "
+        + " ".join(f"{c:>8s}" for c in CONTENDERS)
+        + "   (CPU seconds of the CV call, every thread; sv CPU / W: the work svmeval adds)"
+    )
     print(chead)
     print("-" * len(chead))
     for name, _n, _nfeat, res, _same, _load0, _load1 in rows:
         w = res["lib-1t"].get("cpu", float("nan"))
-        extra = f"   sv/W {res['sv']['cpu'] / w:.2f}" if "sv" in res and "cpu" in res["sv"] \
-            else ""
-        print(f"{name:9s} | " + " ".join(f"{res[c].get('cpu', float('nan')):8.2f}"
-                                         for c in CONTENDERS) + extra)
+        extra = f"   sv/W {res['sv']['cpu'] / w:.2f}" if "sv" in res and "cpu" in res["sv"] else ""
+        print(
+            f"{name:9s} | "
+            + " ".join(f"{res[c].get('cpu', float('nan')):8.2f}" for c in CONTENDERS)
+            + extra
+        )
     print()
-    mhead = f"{'peak MB':9s} | " + " ".join(f"{c:>8s}" for c in CONTENDERS) + \
-        "   (skl: all processes)"
+    mhead = (
+        f"{'peak MB':9s} | " + " ".join(f"{c:>8s}" for c in CONTENDERS) + "   (skl: all processes)"
+    )
     print(mhead)
     print("-" * len(mhead))
     for name, _n, _nfeat, res, _same, _load0, _load1 in rows:
@@ -410,8 +487,12 @@ def _row(name: str, n: str, nfeat: str, res: dict, ratios) -> str:
         mark = "?" if a in late and b in late else ">" if a in late else "<" if b in late else ""
         return f"{mark}{t[a] / (t[b] * scale):.2f}"
 
-    return (f"{name:9s} {n:>6s} {nfeat:>4s} | " + " ".join(f"{sec(c):>8s}" for c in CONTENDERS)
-            + " | " + " ".join(f"{ratio(a, b, k):>9s}" for _, a, b, k in ratios))
+    return (
+        f"{name:9s} {n:>6s} {nfeat:>4s} | "
+        + " ".join(f"{sec(c):>8s}" for c in CONTENDERS)
+        + " | "
+        + " ".join(f"{ratio(a, b, k):>9s}" for _, a, b, k in ratios)
+    )
 
 
 if __name__ == "__main__":

@@ -20,10 +20,9 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-
-import numpy as np
 import warnings
 
+import numpy as np
 import sklearn.metrics as sk
 from sklearn.metrics import classification_report
 
@@ -46,14 +45,20 @@ def check_equal(ours, theirs, labels) -> None:
     """Per-class precision, recall, F1 and support, macro and weighted averages and accuracy."""
     for i, label in enumerate(labels):
         row = theirs[str(label)]
-        for key, ours_values in (("precision", ours.precision), ("recall", ours.recall),
-                                 ("f1-score", ours.f1)):
+        for key, ours_values in (
+            ("precision", ours.precision),
+            ("recall", ours.recall),
+            ("f1-score", ours.f1),
+        ):
             assert abs(ours_values[i] - row[key]) <= 1e-12, (label, key)
         assert ours.support[i] == row["support"], (label, "support")
     for ours_name, their_name in (("macro", "macro avg"), ("weighted", "weighted avg")):
         avg, row = ours.averages[ours_name], theirs[their_name]
-        for key, value in (("precision", avg.precision), ("recall", avg.recall),
-                           ("f1-score", avg.f1)):
+        for key, value in (
+            ("precision", avg.precision),
+            ("recall", avg.recall),
+            ("f1-score", avg.f1),
+        ):
             assert abs(value - row[key]) <= 1e-12, (ours_name, key)
     assert abs(ours.accuracy - theirs["accuracy"]) <= 1e-15
 
@@ -68,18 +73,26 @@ def contract_inputs(y_true, y_pred, classes: int, rng):
     Y_pred = np.where(rng.random(Y.shape) < 0.8, Y, 1 - Y)
     return [
         ("plain labels, macro", (y_true, y_pred), {"average": "macro"}),
-        ("sample_weight, weighted", (y_true, y_pred), {"average": "weighted",
-                                                        "sample_weight": weight}),
-        ("string labels, macro", (names[y_true.astype(np.int64)], names[y_pred.astype(np.int64)]),
-         {"average": "macro"}),
+        (
+            "sample_weight, weighted",
+            (y_true, y_pred),
+            {"average": "weighted", "sample_weight": weight},
+        ),
+        (
+            "string labels, macro",
+            (names[y_true.astype(np.int64)], names[y_pred.astype(np.int64)]),
+            {"average": "macro"},
+        ),
         (f"indicator {rows:,} x {width}, samples", (Y, Y_pred), {"average": "samples"}),
     ]
 
 
 def contract(y_true, y_pred, classes: int, repeat: int, rng) -> None:
     """svmeval.metrics.f1_score beside sklearn.metrics.f1_score on each contract input."""
-    print(f"\nf1_score on the inputs of scikit-learn's contract, {repeat} runs each: median "
-          "wall seconds")
+    print(
+        f"\nf1_score on the inputs of scikit-learn's contract, {repeat} runs each: median "
+        "wall seconds"
+    )
     print(f"{'':42}{'svmeval':>9}{'sklearn':>9}{'ratio':>8}")
     for name, args, kwargs in contract_inputs(y_true, y_pred, classes, rng):
         with warnings.catch_warnings():
@@ -96,8 +109,11 @@ def main() -> None:
     ap.add_argument("--classes", type=int, default=100)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--float-labels", action="store_true", help="float64 labels instead of int64")
-    ap.add_argument("--only-contract", action="store_true",
-                    help="only the f1_score cases, not evaluate beside classification_report")
+    ap.add_argument(
+        "--only-contract",
+        action="store_true",
+        help="only the f1_score cases, not evaluate beside classification_report",
+    )
     args = ap.parse_args()
 
     rng = np.random.default_rng(0)
@@ -116,17 +132,22 @@ def report(y_true, y_pred, args) -> None:
     ours, ours_wall, ours_cpu = timed(lambda: metrics.evaluate(y_true, y_pred), args.repeat)
     theirs, skl_wall, skl_cpu = timed(
         lambda: classification_report(y_true, y_pred, output_dict=True, zero_division=0),
-        args.repeat)
+        args.repeat,
+    )
     check_equal(ours, theirs, np.unique(y_true))
 
     kind = "float64" if args.float_labels else "int64"
-    print(f"{args.n:,} predictions, {args.classes} classes ({kind} labels), "
-          f"{args.repeat} runs each: median seconds")
+    print(
+        f"{args.n:,} predictions, {args.classes} classes ({kind} labels), "
+        f"{args.repeat} runs each: median seconds"
+    )
     print(f"{'':38}{'wall':>8}{'CPU':>8}")
     print(f"{'svmeval metrics.evaluate':38}{ours_wall:8.3f}{ours_cpu:8.3f}")
     print(f"{'scikit-learn classification_report':38}{skl_wall:8.3f}{skl_cpu:8.3f}")
-    print(f"ratio scikit-learn / svmeval: wall {skl_wall / ours_wall:.1f}x, CPU "
-          f"{skl_cpu / ours_cpu:.1f}x; results equal (per class, macro, weighted, accuracy)")
+    print(
+        f"ratio scikit-learn / svmeval: wall {skl_wall / ours_wall:.1f}x, CPU "
+        f"{skl_cpu / ours_cpu:.1f}x; results equal (per class, macro, weighted, accuracy)"
+    )
 
 
 if __name__ == "__main__":

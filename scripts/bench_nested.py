@@ -45,6 +45,7 @@ def parse_range(text):
 def svmeval_way(path, k, inner, log2c, log2g, cores):
     from svmeval.io.data import read_dataset
     from svmeval.workflows.nested import nested_cv
+
     ds = read_dataset(path)
     start = time.perf_counter()
     result = nested_cv(ds, None, k, inner_folds=inner, log2c=log2c, log2g=log2g, jobs=cores)
@@ -56,13 +57,17 @@ def sklearn_way(path, k, inner, cs, gs, cores):
     from sklearn.datasets import load_svmlight_file
     from sklearn.model_selection import GridSearchCV, cross_validate
     from sklearn.svm import SVC
+
     X, y = load_svmlight_file(path)
     X.indices = X.indices.astype("int32")
     X.indptr = X.indptr.astype("int32")
     start = time.perf_counter()
-    search = GridSearchCV(SVC(kernel="rbf", cache_size=100, tol=1e-3),
-                          {"C": [2.0 ** c for c in cs], "gamma": [2.0 ** g for g in gs]},
-                          cv=inner, n_jobs=cores)
+    search = GridSearchCV(
+        SVC(kernel="rbf", cache_size=100, tol=1e-3),
+        {"C": [2.0**c for c in cs], "gamma": [2.0**g for g in gs]},
+        cv=inner,
+        n_jobs=cores,
+    )
     scores = cross_validate(search, X, y, cv=k, scoring="accuracy")
     seconds = time.perf_counter() - start
     return seconds, float(scores["test_score"].mean())
@@ -89,6 +94,7 @@ def main():
     ap.add_argument("--cores", type=int, default=len(os.sched_getaffinity(0)))
     args = ap.parse_args()
     from svmeval.workflows.grid_rules import job_order
+
     log2c, log2g = parse_range(args.log2c), parse_range(args.log2g)
     cells = [(c.log2c, c.log2g) for c in job_order(log2c, log2g)]
     cs = sorted({c for c, _ in cells})
@@ -101,17 +107,22 @@ def main():
             t_sv, acc_sv = svmeval_way(path, args.nested, args.folds, log2c, log2g, args.cores)
             print(f"{name}: svmeval {t_sv:.1f}s", file=sys.stderr, flush=True)
             t_skl, acc_skl = sklearn_way(path, args.nested, args.folds, cs, gs, args.cores)
-            rows.append((name, len(cells), t_sv, t_skl, acc_sv, acc_skl, load,
-                         os.getloadavg()[0]))
+            rows.append((name, len(cells), t_sv, t_skl, acc_sv, acc_skl, load, os.getloadavg()[0]))
             print(f"{name}: skl {t_skl:.1f}s", file=sys.stderr, flush=True)
-    print(f"{args.cores} cores; nested CV {args.nested} outer x {args.folds} inner folds; grid "
-          f"log2c {args.log2c} x log2g {args.log2g}; seconds")
-    print("| set | cells | svmeval | scikit-learn | svmeval/skl | accuracy svmeval | "
-          "accuracy skl | load before/after |")
+    print(
+        f"{args.cores} cores; nested CV {args.nested} outer x {args.folds} inner folds; grid "
+        f"log2c {args.log2c} x log2g {args.log2g}; seconds"
+    )
+    print(
+        "| set | cells | svmeval | scikit-learn | svmeval/skl | accuracy svmeval | "
+        "accuracy skl | load before/after |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for name, n, tv, ts, av, as_, l0, l1 in rows:
-        print(f"| {name} | {n} | {tv:.1f} | {ts:.1f} | {tv / ts:.2f} | {av:.4f} | {as_:.4f} "
-              f"| {l0:.1f} / {l1:.1f} |")
+        print(
+            f"| {name} | {n} | {tv:.1f} | {ts:.1f} | {tv / ts:.2f} | {av:.4f} | {as_:.4f} "
+            f"| {l0:.1f} / {l1:.1f} |"
+        )
 
 
 if __name__ == "__main__":

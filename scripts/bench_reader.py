@@ -94,7 +94,10 @@ def measure(contender: str, path: Path, repeat: int) -> dict:
     env = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
     r = subprocess.run(
         [sys.executable, "-c", CHILD, contender, str(path), str(repeat)],
-        capture_output=True, text=True, env=env, cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
     )
     if r.returncode != 0:
         raise SystemExit(f"{contender} on {path} failed:\n{r.stderr}")
@@ -127,10 +130,18 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="*", type=Path, help="more LIBSVM files to read")
     ap.add_argument("--repeat", type=int, default=3, help="runs per contender (best is kept)")
-    ap.add_argument("--big-mb", type=float, default=60.0,
-                    help="size of the generated large file (a9a repeated); 0 for none")
-    ap.add_argument("--only", choices=CONTENDERS, action="append",
-                    help="measure only this contender (repeatable)")
+    ap.add_argument(
+        "--big-mb",
+        type=float,
+        default=60.0,
+        help="size of the generated large file (a9a repeated); 0 for none",
+    )
+    ap.add_argument(
+        "--only",
+        choices=CONTENDERS,
+        action="append",
+        help="measure only this contender (repeatable)",
+    )
     args = ap.parse_args(argv)
     contenders = args.only or CONTENDERS
 
@@ -139,23 +150,30 @@ def main(argv: list[str] | None = None) -> int:
         if not files:
             print(f"no data: {SHARED} not found and no FILE given", file=sys.stderr)
             return 1
-        print(f"python {sys.version.split()[0]}, best of {args.repeat} runs, one subprocess per "
-              f"contender and file, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '1')}")
+        print(
+            f"python {sys.version.split()[0]}, best of {args.repeat} runs, one subprocess per "
+            f"contender and file, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '1')}"
+        )
         for path in files:
             mb = path.stat().st_size / 2**20
             res = {c: measure(c, path, args.repeat) for c in contenders}
             csr = res.get("svmeval", {}).get("csr_mb")
             head = f"\n{path.name}: {mb:.1f} MB of text"
-            print(head + (f", {csr:.1f} MB of CSR arrays (y, indptr, indices, values)"
-                          if csr else ""))
-            print(f"  {'contender':<13}{'seconds':>9}{'MB/s':>9}{'svmeval x':>11}"
-                  f"{'peak RSS MB':>13}{'RSS growth MB':>15}")
+            print(
+                head + (f", {csr:.1f} MB of CSR arrays (y, indptr, indices, values)" if csr else "")
+            )
+            print(
+                f"  {'contender':<13}{'seconds':>9}{'MB/s':>9}{'svmeval x':>11}"
+                f"{'peak RSS MB':>13}{'RSS growth MB':>15}"
+            )
             ours = res.get("svmeval", {}).get("seconds")
             for c in contenders:
                 r = res[c]
                 speedup = f"{r['seconds'] / ours:.2f}" if ours else "-"
-                print(f"  {c:<13}{r['seconds']:>9.3f}{mb / r['seconds']:>9.1f}{speedup:>11}"
-                      f"{r['peak_mb']:>13.0f}{r['peak_mb'] - r['base_mb']:>15.0f}")
+                print(
+                    f"  {c:<13}{r['seconds']:>9.3f}{mb / r['seconds']:>9.1f}{speedup:>11}"
+                    f"{r['peak_mb']:>13.0f}{r['peak_mb'] - r['base_mb']:>15.0f}"
+                )
     print("\nsvmeval x: the contender's time over svmeval's (svmeval is that many times faster).")
     return 0
 

@@ -47,30 +47,45 @@ def main() -> None:
     py = args.python
     contenders = {
         "svmeval -q -v 5": [py, "-m", "svmeval", "-q", "-v", "5", args.file],
-        "libsvm-python -v 5": [py, "-c",
-                               "import sys; from libsvm.svmutil import svm_read_problem, svm_train;"
-                               "y, x = svm_read_problem(sys.argv[1]); svm_train(y, x, '-q -v 5')",
-                               args.file],
+        "libsvm-python -v 5": [
+            py,
+            "-c",
+            "import sys; from libsvm.svmutil import svm_read_problem, svm_train;"
+            "y, x = svm_read_problem(sys.argv[1]); svm_train(y, x, '-q -v 5')",
+            args.file,
+        ],
         "python startup only": [py, "-c", "pass"],
     }
     runs = {name: [] for name in contenders}
     for _ in range(args.repeat):
         for name, cmd in contenders.items():
             runs[name].append(run_once(cmd))
-    results = {name: (statistics.median(w for w, _, _ in r), max(m for _, m, _ in r),
-                      statistics.median(c for _, _, c in r))
-               for name, r in runs.items()}
-    scipy = subprocess.run([py, "-c", "import importlib.util as u; print(bool(u.find_spec('scipy')))"],
-                           capture_output=True, text=True).stdout.strip()
-    print(f"file: {args.file}   runs per command: {args.repeat}, taking turns "
-          "(median wall, max peak RSS, median CPU)")
+    results = {
+        name: (
+            statistics.median(w for w, _, _ in r),
+            max(m for _, m, _ in r),
+            statistics.median(c for _, _, c in r),
+        )
+        for name, r in runs.items()
+    }
+    scipy = subprocess.run(
+        [py, "-c", "import importlib.util as u; print(bool(u.find_spec('scipy')))"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    print(
+        f"file: {args.file}   runs per command: {args.repeat}, taking turns "
+        "(median wall, max peak RSS, median CPU)"
+    )
     print(f"python: {py}   scipy installed: {scipy}")
     print(f"{'command':<22}{'wall s':>9}{'peak MiB':>10}{'CPU s':>9}")
     for name, (wall, peak, cpu) in results.items():
         print(f"{name:<22}{wall:>9.3f}{peak:>10.1f}{cpu:>9.3f}")
     (sw, sm, sc), (lw, lm, lc) = results["svmeval -q -v 5"], results["libsvm-python -v 5"]
-    print(f"ratio svmeval / libsvm-python: wall {sw / lw:.2f}x, peak memory {sm / lm:.2f}x, "
-          f"CPU {sc / lc:.2f}x")
+    print(
+        f"ratio svmeval / libsvm-python: wall {sw / lw:.2f}x, peak memory {sm / lm:.2f}x, "
+        f"CPU {sc / lc:.2f}x"
+    )
 
 
 if __name__ == "__main__":

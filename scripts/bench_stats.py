@@ -38,29 +38,53 @@ def _contenders(values, rope):
     mean = values.mean(axis=2)
     k = values.shape[1]
     pairs = list(itertools.combinations(range(k), 2))
-    out = [("Friedman", lambda: rank_tests.friedman(mean).p,
-            lambda: stats.friedmanchisquare(*mean.T).pvalue),
-           ("Wilcoxon, every pair", lambda: [rank_tests.wilcoxon(mean[:, b], mean[:, a]).p
-                                             for a, b in pairs],
-            lambda: [stats.wilcoxon(mean[:, b], mean[:, a]).pvalue for a, b in pairs])]
+    out = [
+        (
+            "Friedman",
+            lambda: rank_tests.friedman(mean).p,
+            lambda: stats.friedmanchisquare(*mean.T).pvalue,
+        ),
+        (
+            "Wilcoxon, every pair",
+            lambda: [rank_tests.wilcoxon(mean[:, b], mean[:, a]).p for a, b in pairs],
+            lambda: [stats.wilcoxon(mean[:, b], mean[:, a]).pvalue for a, b in pairs],
+        ),
+    ]
     raw = [stats.wilcoxon(mean[:, b], mean[:, a]).pvalue for a, b in pairs]
     try:
         from statsmodels.stats.multitest import multipletests
-        out.append(("Holm", lambda: list(rank_tests.holm(raw)),
-                    lambda: list(multipletests(raw, method="holm")[1])))
+
+        out.append(
+            (
+                "Holm",
+                lambda: list(rank_tests.holm(raw)),
+                lambda: list(multipletests(raw, method="holm")[1]),
+            )
+        )
     except ImportError:
         pass
     try:
         import baycomp
+
         n_folds = 10
         runs = values.shape[2] // n_folds
-        out.append(("Bayesian t-test, every pair and data set",
-                    lambda: [bayesian.correlated_ttest(values[i, b] - values[i, a], n_folds,
-                                                       rope=rope).p_rope
-                             for i in range(len(values)) for a, b in pairs],
-                    lambda: [baycomp.two_on_single(values[i, a], values[i, b], rope=rope,
-                                                   runs=runs)[1]
-                             for i in range(len(values)) for a, b in pairs]))
+        out.append(
+            (
+                "Bayesian t-test, every pair and data set",
+                lambda: [
+                    bayesian.correlated_ttest(
+                        values[i, b] - values[i, a], n_folds, rope=rope
+                    ).p_rope
+                    for i in range(len(values))
+                    for a, b in pairs
+                ],
+                lambda: [
+                    baycomp.two_on_single(values[i, a], values[i, b], rope=rope, runs=runs)[1]
+                    for i in range(len(values))
+                    for a, b in pairs
+                ],
+            )
+        )
     except ImportError:
         pass
     return out
@@ -74,17 +98,23 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
     rng = np.random.default_rng(0)
-    values = (rng.uniform(0.6, 0.95, (args.datasets, 1, 1))
-              + np.linspace(0, 0.02, args.configurations)[None, :, None]
-              + rng.normal(0, 0.03, (args.datasets, args.configurations, args.folds)))
-    print(f"{args.datasets} data sets x {args.configurations} configurations x "
-          f"{args.folds} folds, median of {args.repeat} runs (CPU seconds)")
+    values = (
+        rng.uniform(0.6, 0.95, (args.datasets, 1, 1))
+        + np.linspace(0, 0.02, args.configurations)[None, :, None]
+        + rng.normal(0, 0.03, (args.datasets, args.configurations, args.folds))
+    )
+    print(
+        f"{args.datasets} data sets x {args.configurations} configurations x "
+        f"{args.folds} folds, median of {args.repeat} runs (CPU seconds)"
+    )
     for name, ours, theirs in _contenders(values, 0.01):
         a, t_ours = timed(ours, args.repeat)
         b, t_theirs = timed(theirs, args.repeat)
         assert np.allclose(a, b, rtol=1e-9, atol=1e-12), name
-        print(f"  {name:<42} svmeval {t_ours:9.5f}  peer {t_theirs:9.5f}  "
-              f"ratio {t_ours / t_theirs:.3g}")
+        print(
+            f"  {name:<42} svmeval {t_ours:9.5f}  peer {t_theirs:9.5f}  "
+            f"ratio {t_ours / t_theirs:.3g}"
+        )
 
 
 if __name__ == "__main__":

@@ -36,8 +36,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"
 WHOLE_FILES = ("test_failures.py", "test_schedule.py", "test_dask.py", "test_time_limit.py")
-TIMING = re.compile(r"Popen|send_signal|pthread_kill|os\.kill|threading\.(?:Thread|Event|Timer)"
-                    r"|mkfifo|distributed")
+TIMING = re.compile(
+    r"Popen|send_signal|pthread_kill|os\.kill|threading\.(?:Thread|Event|Timer)"
+    r"|mkfifo|distributed"
+)
 
 
 def hunted_tests() -> list[str]:
@@ -49,15 +51,20 @@ def hunted_tests() -> list[str]:
             continue
         source = path.read_text()
         tree = ast.parse(source)
-        helpers = {node.name: ast.get_source_segment(source, node) or ""
-                   for node in tree.body if isinstance(node, ast.FunctionDef)
-                   and not node.name.startswith("test_")}
+        helpers = {
+            node.name: ast.get_source_segment(source, node) or ""
+            for node in tree.body
+            if isinstance(node, ast.FunctionDef) and not node.name.startswith("test_")
+        }
         for node in tree.body:
             if not (isinstance(node, ast.FunctionDef) and node.name.startswith("test_")):
                 continue
             text = ast.get_source_segment(source, node) or ""
-            called = {n.func.id for n in ast.walk(node)
-                      if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+            called = {
+                n.func.id
+                for n in ast.walk(node)
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+            }
             text += "".join(helpers.get(name, "") for name in called)
             if TIMING.search(text):
                 selected.append(f"{path.relative_to(ROOT)}::{node.name}")
@@ -82,9 +89,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=30, help="pytest runs, one after another")
     ap.add_argument("--busy", type=int, default=0, help="busy-loop processes beside the runs")
-    ap.add_argument("--logs", type=Path, default=None,
-                    help="where the output of failed rounds is kept (default: a new temporary "
-                         "directory)")
+    ap.add_argument(
+        "--logs",
+        type=Path,
+        default=None,
+        help="where the output of failed rounds is kept (default: a new temporary directory)",
+    )
     ap.add_argument("--list", action="store_true", help="print the tests hunted and stop")
     ap.add_argument("pytest_args", nargs="*", help="more arguments for pytest (after --)")
     opts = ap.parse_args()
@@ -94,11 +104,22 @@ def main() -> int:
         return 0
     logs = opts.logs or Path(tempfile.mkdtemp(prefix="flake_hunt."))
     logs.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfEs",
-               *opts.pytest_args, *tests]
-    print(f"flake_hunt: {len(tests)} test files or functions, {opts.rounds} rounds, "
-          f"{opts.busy} busy loops, {os.cpu_count()} cores; failed rounds' output in {logs}",
-          flush=True)
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-rfEs",
+        *opts.pytest_args,
+        *tests,
+    ]
+    print(
+        f"flake_hunt: {len(tests)} test files or functions, {opts.rounds} rounds, "
+        f"{opts.busy} busy loops, {os.cpu_count()} cores; failed rounds' output in {logs}",
+        flush=True,
+    )
     busy = [subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(opts.busy)]
     failures: collections.Counter = collections.Counter()
     skips: collections.Counter = collections.Counter()
@@ -123,16 +144,21 @@ def main() -> int:
                 streak = 0
                 failures.update(failed_ids(output) or [f"pytest exit {done.returncode}"])
                 (logs / f"round{r}.log").write_text(output)
-            print(f"round {r:3d}: {'pass' if done.returncode == 0 else 'FAIL'}  {seconds:6.1f} s"
-                  f"  load {before:5.2f} -> {after:5.2f}  {summary}", flush=True)
+            print(
+                f"round {r:3d}: {'pass' if done.returncode == 0 else 'FAIL'}  {seconds:6.1f} s"
+                f"  load {before:5.2f} -> {after:5.2f}  {summary}",
+                flush=True,
+            )
     finally:
         for b in busy:
             b.kill()
             b.wait()
     loads.sort()
-    print(f"passed {passed} of {opts.rounds} rounds, {best} in a row; busy loops {opts.busy}; "
-          f"1-minute load average min {loads[0]:.2f}, median {loads[len(loads) // 2]:.2f}, "
-          f"max {loads[-1]:.2f} ({os.cpu_count()} cores)")
+    print(
+        f"passed {passed} of {opts.rounds} rounds, {best} in a row; busy loops {opts.busy}; "
+        f"1-minute load average min {loads[0]:.2f}, median {loads[len(loads) // 2]:.2f}, "
+        f"max {loads[-1]:.2f} ({os.cpu_count()} cores)"
+    )
     for test, count in failures.most_common():
         print(f"failed {count}x: {test}")
     for reason, count in skips.most_common():

@@ -85,9 +85,12 @@ def record(path: Path) -> tuple[list, float]:
 def _wide(ds, size: int) -> bool:
     """Whether a task of ``size`` training rows of ``ds`` puts OpenMP threads to use."""
     from svmeval.cv import kernel
+
     per_row = len(ds.indices) / max(1, ds.n_samples)
-    return size * (kernel._VALUE_NS + kernel._VALUE_NS_PER_NONZERO * per_row) \
+    return (
+        size * (kernel._VALUE_NS + kernel._VALUE_NS_PER_NONZERO * per_row)
         >= kernel._OPENMP_COLUMN_US * 1000
+    )
 
 
 def real_run(path: Path, jobs: int) -> float:
@@ -107,15 +110,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cores", default="2,4,8,16")
     ap.add_argument("--openmp-efficiency", type=float, default=0.5)
     ap.add_argument("--quick", action="store_true", help="bench_cv.py's smaller subsets")
-    ap.add_argument("--validate", action="store_true",
-                    help="compare the 2-core prediction with a real 2-job run")
+    ap.add_argument(
+        "--validate",
+        action="store_true",
+        help="compare the 2-core prediction with a real 2-job run",
+    )
     args = ap.parse_args(argv)
     cores = [int(c) for c in args.cores.split(",")]
     e = args.openmp_efficiency
-    print(f"# svmeval CV on c simulated cores: 5-fold C-SVC, svm-train's defaults; "
-          f"recorded on {len(os.sched_getaffinity(0))} cores; OpenMP efficiency {e}")
+    print(
+        f"# svmeval CV on c simulated cores: 5-fold C-SVC, svm-train's defaults; "
+        f"recorded on {len(os.sched_getaffinity(0))} cores; OpenMP efficiency {e}"
+    )
     head = f"{'set':9s} {'rows':>6s} {'tasks':>6s} {'W s':>8s} {'sum s':>8s} | " + " ".join(
-        f"{'T' + str(c):>7s} {'/(W/' + str(c) + ')':>8s}" for c in cores)
+        f"{'T' + str(c):>7s} {'/(W/' + str(c) + ')':>8s}" for c in cores
+    )
     if args.validate:
         head += f" | {'real 2j':>7s} {'T2':>6s} {'T2/real':>7s}"
     print(head + " | load")
@@ -128,8 +137,10 @@ def main(argv: list[str] | None = None) -> int:
             tasks, _ = record(path)
             total = sum(s for s, _ in tasks)
             row = f"{name:9s} {n:>6d} {len(tasks):>6d} {w:>8.2f} {total:>8.2f} | "
-            row += " ".join(f"{simulate(tasks, c, e):>7.2f} {simulate(tasks, c, e) / (w / c):>8.2f}"
-                            for c in cores)
+            row += " ".join(
+                f"{simulate(tasks, c, e):>7.2f} {simulate(tasks, c, e) / (w / c):>8.2f}"
+                for c in cores
+            )
             if args.validate:
                 real = real_run(path, 2)
                 t2 = simulate(tasks, 2, e)

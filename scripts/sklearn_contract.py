@@ -29,8 +29,18 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "contract.json"
         env = dict(os.environ, SVMEVAL_CONTRACT_REPORT=str(report))
-        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W", "ignore",
-               str(ROOT / "tests" / "sklearn_contract"), *argv]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-W",
+            "ignore",
+            str(ROOT / "tests" / "sklearn_contract"),
+            *argv,
+        ]
         done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
         if not report.exists():
             sys.stderr.write(done.stdout[-3000:] + done.stderr[-3000:])
@@ -38,10 +48,14 @@ def main(argv: list[str]) -> int:
         data = json.loads(report.read_text())
     called, outcomes = set(data["called"]), data["outcomes"]
     ended = collections.Counter(outcomes[t] for t in called if t in outcomes)
-    print(f"scikit-learn {sklearn.__version__}: {len(outcomes)} tests run from "
-          "sklearn/metrics/tests (test_classification, test_ranking, test_common)")
-    print(f"{len(called)} call svmeval's scikit-learn-named functions: "
-          + ", ".join(f"{n} {k}" for k, n in sorted(ended.items())))
+    print(
+        f"scikit-learn {sklearn.__version__}: {len(outcomes)} tests run from "
+        "sklearn/metrics/tests (test_classification, test_ranking, test_common)"
+    )
+    print(
+        f"{len(called)} call svmeval's scikit-learn-named functions: "
+        + ", ".join(f"{n} {k}" for k, n in sorted(ended.items()))
+    )
     for test in sorted(t for t in called if outcomes.get(t) == "failed"):
         print("failed:", test)
     return 0 if ended.get("failed", 0) == 0 else 1

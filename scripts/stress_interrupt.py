@@ -43,10 +43,34 @@ import numpy as np
 BIN = Path(sys.executable).parent
 COMMANDS = {
     "svmeval": ["-v", "5", "-c", "100", "-o", "r", "--predictions", "p", "{data}"],
-    "svmeval-grid": ["-log2c", "5,9,2", "-log2g", "-3,-3,1", "-v", "5", "-out", "g.out",
-                     "-png", "g.png", "{data}"],
-    "svmeval-compare": ["-v", "5", "--repeat", "2", "-o", "r", "{data}", "--", "-c", "100",
-                        "--", "-c", "50"],
+    "svmeval-grid": [
+        "-log2c",
+        "5,9,2",
+        "-log2g",
+        "-3,-3,1",
+        "-v",
+        "5",
+        "-out",
+        "g.out",
+        "-png",
+        "g.png",
+        "{data}",
+    ],
+    "svmeval-compare": [
+        "-v",
+        "5",
+        "--repeat",
+        "2",
+        "-o",
+        "r",
+        "{data}",
+        "--",
+        "-c",
+        "100",
+        "--",
+        "-c",
+        "50",
+    ],
 }
 RESUME_LOG = {"svmeval-grid": {"g.out"}}  # written line by line by design: resumable
 
@@ -55,8 +79,12 @@ def write_data(path: Path, n: int = 6000, seed: int = 0) -> None:
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, 20))
     y = np.where(X[:, 0] + rng.normal(scale=2, size=n) > 0, 1, -1)
-    path.write_text("".join(f"{yi} " + " ".join(f"{j + 1}:{v:.4f}" for j, v in enumerate(row))
-                            + "\n" for yi, row in zip(y, X)))
+    path.write_text(
+        "".join(
+            f"{yi} " + " ".join(f"{j + 1}:{v:.4f}" for j, v in enumerate(row)) + "\n"
+            for yi, row in zip(y, X)
+        )
+    )
 
 
 def startup_only(stderr: str, script: str) -> bool:
@@ -70,16 +98,25 @@ def startup_only(stderr: str, script: str) -> bool:
         # dropped by Python's import machinery before svmeval's handler: the run went on
         head = stderr.split("KeyboardInterrupt", 1)[0]
         return all(f.startswith("<frozen ") for f in re.findall(r'File "([^"]+)"', head))
-    return (stderr.startswith("Traceback") and stderr.rstrip().endswith("KeyboardInterrupt")
-            and bool(frames) and all(f.startswith("<frozen ") or f == script for f in frames))
+    return (
+        stderr.startswith("Traceback")
+        and stderr.rstrip().endswith("KeyboardInterrupt")
+        and bool(frames)
+        and all(f.startswith("<frozen ") or f == script for f in frames)
+    )
 
 
 def one_run(prog: str, data: Path, delay: float, work: Path) -> tuple[str, str, list]:
     script = str(BIN / prog)
     args = [a.format(data=data) for a in COMMANDS[prog]]
-    proc = subprocess.Popen([script, *args], cwd=work, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        [script, *args],
+        cwd=work,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     time.sleep(delay)
     finished = proc.poll() is not None
     if not finished:
@@ -88,8 +125,12 @@ def one_run(prog: str, data: Path, delay: float, work: Path) -> tuple[str, str, 
     left = sorted(set(os.listdir(work)) - RESUME_LOG.get(prog, set()))
     if finished:
         return "finished", stderr, left
-    if (proc.returncode == 130 and stdout == "" and "Traceback" not in stderr
-            and stderr.endswith(f"{prog}: interrupted\n")):  # after LIBSVM's chatter
+    if (
+        proc.returncode == 130
+        and stdout == ""
+        and "Traceback" not in stderr
+        and stderr.endswith(f"{prog}: interrupted\n")
+    ):  # after LIBSVM's chatter
         return "svmeval", stderr, left
     if proc.returncode == -signal.SIGINT and stderr == "":
         return "startup", stderr, left
@@ -113,7 +154,9 @@ def main() -> int:
     progs = opts.commands.split(",")
     missing = [p for p in progs if not (BIN / p).exists()]
     if missing:
-        print(f"stress_interrupt: not installed beside {sys.executable}: {missing}", file=sys.stderr)
+        print(
+            f"stress_interrupt: not installed beside {sys.executable}: {missing}", file=sys.stderr
+        )
         return 1
     rng = random.Random(opts.seed)
     busy = [subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(opts.busy)]
@@ -146,8 +189,10 @@ def main() -> int:
         print(f"{prog:16s} " + "  ".join(f"{k} {v}" for k, v in sorted(counts[prog].items())))
     interrupted = sum(v for k, v in total.items() if k not in ("finished", "LEFT"))
     bad = sum(v for k, v in total.items() if k.isupper())
-    print(f"busy loops {opts.busy}, interrupted runs {interrupted}, finished first "
-          f"{total['finished']}, lost/other/traceback/left {bad}")
+    print(
+        f"busy loops {opts.busy}, interrupted runs {interrupted}, finished first "
+        f"{total['finished']}, lost/other/traceback/left {bad}"
+    )
     for (prog, kind), text in first.items():
         print(f"first {kind} of {prog}: {text!r}")
     return 1 if bad else 0

@@ -104,11 +104,17 @@ def _interrupted() -> None:
 
 
 #: what a command was doing, by the svmeval module whose frame was innermost (longest prefix)
-_STAGES = (("svmeval.io.data", "reading the data"), ("svmeval.io._streams", "reading the data"),
-           ("svmeval.io", "writing the output"), ("svmeval.cv", "cross-validating"),
-           ("svmeval.metrics", "computing the figures"), ("svmeval.summary", "computing the figures"),
-           ("svmeval.report", "writing the report"), ("svmeval.workflows", "searching"),
-           ("svmeval", "running"))
+_STAGES = (
+    ("svmeval.io.data", "reading the data"),
+    ("svmeval.io._streams", "reading the data"),
+    ("svmeval.io", "writing the output"),
+    ("svmeval.cv", "cross-validating"),
+    ("svmeval.metrics", "computing the figures"),
+    ("svmeval.summary", "computing the figures"),
+    ("svmeval.report", "writing the report"),
+    ("svmeval.workflows", "searching"),
+    ("svmeval", "running"),
+)
 
 
 def _out_of_memory(tb) -> int:

@@ -64,9 +64,11 @@ def frame(rows: list[dict], columns: list[str] | None = None):
 def _result_method(result, method: str):
     bound = getattr(result, method, None)
     if bound is None or isinstance(result, type) or not callable(bound):
-        raise SvmevalError(f"{method}() takes a result of svmeval (CVResult, Summary, "
-                           f"GridResult, NestedResult, Comparison, Benchmark, McNemarResult), "
-                           f"not {type(result).__name__}")
+        raise SvmevalError(
+            f"{method}() takes a result of svmeval (CVResult, Summary, "
+            f"GridResult, NestedResult, Comparison, Benchmark, McNemarResult), "
+            f"not {type(result).__name__}"
+        )
     return bound
 
 

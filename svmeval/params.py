@@ -23,9 +23,20 @@ INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
 _INT_FIELDS = ("svm_type", "kernel_type", "degree", "shrinking", "probability")
 _DOUBLE_FIELDS = ("gamma", "coef0", "C", "nu", "p", "cache_size", "eps")
-_FIELD_OF_FLAG = {"-s": "svm_type", "-t": "kernel_type", "-d": "degree", "-g": "gamma",
-                  "-r": "coef0", "-c": "C", "-n": "nu", "-p": "p", "-m": "cache_size",
-                  "-e": "eps", "-h": "shrinking", "-b": "probability"}
+_FIELD_OF_FLAG = {
+    "-s": "svm_type",
+    "-t": "kernel_type",
+    "-d": "degree",
+    "-g": "gamma",
+    "-r": "coef0",
+    "-c": "C",
+    "-n": "nu",
+    "-p": "p",
+    "-m": "cache_size",
+    "-e": "eps",
+    "-h": "shrinking",
+    "-b": "probability",
+}
 
 
 def c_int(value, what: str) -> int:
@@ -38,8 +49,10 @@ def c_int(value, what: str) -> int:
     except TypeError:
         raise ParameterError(f"{what} must be an integer, got {value!r}") from None
     if not INT_MIN <= number <= INT_MAX:
-        raise ParameterError(f"{what} = {number} does not fit a C int "
-                             f"({INT_MIN} to {INT_MAX}), which LIBSVM stores it in")
+        raise ParameterError(
+            f"{what} = {number} does not fit a C int "
+            f"({INT_MIN} to {INT_MAX}), which LIBSVM stores it in"
+        )
     return int(number)
 
 
@@ -54,8 +67,7 @@ def c_double(value, what: str) -> float:
     except (TypeError, ValueError):
         raise ParameterError(f"{what} must be a number, got {value!r}") from None
     if not math.isfinite(number):
-        raise ParameterError(f"{what} = {number} is not finite (LIBSVM cannot use NaN or "
-                             "infinity)")
+        raise ParameterError(f"{what} = {number} is not finite (LIBSVM cannot use NaN or infinity)")
     return number
 
 
@@ -71,8 +83,9 @@ def shown(text: str) -> str:
     return repr(text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "...")
 
 
-def parse_c_int(flag: str, text: str, low: int = INT_MIN, high: int = INT_MAX,
-                what: str | None = "a C int") -> int:
+def parse_c_int(
+    flag: str, text: str, low: int = INT_MIN, high: int = INT_MAX, what: str | None = "a C int"
+) -> int:
     """An integer option value as C's ``atoi`` reads it, but strict: the whole value must be
     ``[+-]digits`` in ASCII (Python's ``int()`` also takes ``1_000``, blanks and non-ASCII
     digits; ``atoi`` stops at them), and it must lie in ``low..high`` (default: C ``int``, the
@@ -103,7 +116,6 @@ def parse_c_double(flag: str, text: str) -> float:
     if status == 2 or not math.isfinite(value):
         raise OptionError(f"option {flag}: {shown(text)} is not a finite number")
     return value
-
 
 
 @dataclass(frozen=True)
@@ -153,17 +165,23 @@ class SvmParams:
         try:
             pairs = tuple(self.weight)
         except TypeError:
-            raise ParameterError("SvmParams weight must be a sequence of (label, factor) "
-                                 f"pairs, got {self.weight!r}") from None
+            raise ParameterError(
+                f"SvmParams weight must be a sequence of (label, factor) pairs, got {self.weight!r}"
+            ) from None
         weight = []
         for pair in pairs:
             try:
                 label, factor = pair
             except (TypeError, ValueError):
-                raise ParameterError("SvmParams weight must be a sequence of (label, factor) "
-                                     f"pairs, got {pair!r}") from None
-            weight.append((c_int(label, "SvmParams weight label"),
-                           c_double(factor, f"SvmParams weight of label {label!r}")))
+                raise ParameterError(
+                    f"SvmParams weight must be a sequence of (label, factor) pairs, got {pair!r}"
+                ) from None
+            weight.append(
+                (
+                    c_int(label, "SvmParams weight label"),
+                    c_double(factor, f"SvmParams weight of label {label!r}"),
+                )
+            )
         object.__setattr__(self, "weight", tuple(weight))
 
     @classmethod
@@ -202,8 +220,10 @@ class SvmParams:
         elif isinstance(options, Sequence) and all(isinstance(t, str) for t in options):
             tokens = list(options)
         else:
-            raise ParameterError("svm-train options must be a string or a sequence of strings, "
-                                 f"got {type(options).__name__}")
+            raise ParameterError(
+                "svm-train options must be a string or a sequence of strings, "
+                f"got {type(options).__name__}"
+            )
         values: dict = {}
         weights = []
         i = 0
@@ -212,8 +232,12 @@ class SvmParams:
             field = _FIELD_OF_FLAG.get(flag)
             is_weight = flag.startswith("-w") and len(flag) > 2
             if field is None and not is_weight:
-                what = "needs a class label: -wi weight" if flag == "-w" else "is not one of " \
+                what = (
+                    "needs a class label: -wi weight"
+                    if flag == "-w"
+                    else "is not one of "
                     "svm-train's training options (" + " ".join(_FIELD_OF_FLAG) + " -wi)"
+                )
                 raise OptionError(f"option {shown(flag)} {what}")
             if i + 1 >= len(tokens):
                 raise OptionError(f"option {flag} needs a value")
@@ -239,7 +263,7 @@ class SvmParams:
         """
         return params_flags(self.as_dict())
 
-    def resolved(self, n_features: int) -> "SvmParams":
+    def resolved(self, n_features: int) -> SvmParams:
         """gamma's default as svm-train sets it: 1/num_features when gamma is 0."""
         if self.gamma == 0 and n_features > 0:
             return replace(self, gamma=1.0 / n_features)
@@ -266,9 +290,19 @@ class SvmParams:
 
 
 #: svm-train's one-letter flags of the scalar fields, in svm-train's usage order
-FLAGS = (("s", "svm_type"), ("t", "kernel_type"), ("d", "degree"), ("g", "gamma"),
-         ("r", "coef0"), ("c", "C"), ("n", "nu"), ("p", "p"), ("e", "eps"), ("h", "shrinking"),
-         ("b", "probability"))
+FLAGS = (
+    ("s", "svm_type"),
+    ("t", "kernel_type"),
+    ("d", "degree"),
+    ("g", "gamma"),
+    ("r", "coef0"),
+    ("c", "C"),
+    ("n", "nu"),
+    ("p", "p"),
+    ("e", "eps"),
+    ("h", "shrinking"),
+    ("b", "probability"),
+)
 
 
 def params_flags(parameters: dict) -> str:

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 BAR_WIDTH = 20
 
@@ -39,8 +40,14 @@ class ProgressBar:
     draws ``0/total`` at once, so the bar shows before the first fold ends.
     """
 
-    def __init__(self, stream: TextIO, *, total: int | None = None, unit: str = "folds",
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        stream: TextIO,
+        *,
+        total: int | None = None,
+        unit: str = "folds",
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.stream, self.unit, self.clock = stream, unit, clock
         self.start = clock()
         self._width = 0  # length of the line on screen, to blank what a shorter one leaves
@@ -55,8 +62,10 @@ class ProgressBar:
         filled = int(BAR_WIDTH * frac)
         eta = elapsed * (total - done) / done if 0 < done <= total else float("nan")
         digits = len(str(total))
-        text = (f"[{'#' * filled}{'-' * (BAR_WIDTH - filled)}] {done:>{digits}}/{total} "
-                f"{self.unit}  elapsed {format_seconds(elapsed)}")
+        text = (
+            f"[{'#' * filled}{'-' * (BAR_WIDTH - filled)}] {done:>{digits}}/{total} "
+            f"{self.unit}  elapsed {format_seconds(elapsed)}"
+        )
         return text + ("" if done >= total else f"  ETA {format_seconds(eta)}")
 
     def __call__(self, done: int, total: int) -> None:
@@ -83,9 +92,14 @@ def _is_terminal(stream) -> bool:
         return False
 
 
-def make_progress(stream: TextIO | None = None, *, enabled: bool = True,
-                  total: int | None = None, unit: str = "folds",
-                  clock: Callable[[], float] = time.monotonic) -> ProgressBar | None:
+def make_progress(
+    stream: TextIO | None = None,
+    *,
+    enabled: bool = True,
+    total: int | None = None,
+    unit: str = "folds",
+    clock: Callable[[], float] = time.monotonic,
+) -> ProgressBar | None:
     """The progress callback for a run, or ``None`` when nothing should be shown.
 
     ``stream``: standard error by default. ``enabled``: False with ``-q``. A stream that is not

@@ -46,14 +46,17 @@ REQUIRE_ORACLES = os.environ.get("SVMEVAL_REQUIRE_ORACLES", "") not in ("", "0")
 def missing_oracles() -> list[str]:
     """The oracle packages that do not import, each with the reason (imported in a child
     process: the tests' own process keeps its modules as the tests left them)."""
-    code = ("import importlib, sys\n"
-            "for name in sys.argv[1:]:\n"
-            "    try:\n"
-            "        importlib.import_module(name)\n"
-            "    except Exception as exc:\n"
-            "        print(name, type(exc).__name__, str(exc).splitlines()[0] if str(exc) else '')\n")
-    done = subprocess.run([sys.executable, "-c", code, *ORACLES], capture_output=True,
-                          text=True, timeout=300)
+    code = (
+        "import importlib, sys\n"
+        "for name in sys.argv[1:]:\n"
+        "    try:\n"
+        "        importlib.import_module(name)\n"
+        "    except Exception as exc:\n"
+        "        print(name, type(exc).__name__, str(exc).splitlines()[0] if str(exc) else '')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, *ORACLES], capture_output=True, text=True, timeout=300
+    )
     if done.returncode != 0:
         return [f"the import check failed: {done.stderr.strip().splitlines()[-1:]}"]
     missing = []
@@ -70,13 +73,17 @@ def pytest_configure(config):
             raise pytest.UsageError(
                 "the tests' oracles must be installed (SVMEVAL_REQUIRE_ORACLES is set): "
                 f"{', '.join(missing)}; pip install -e '.[test]', or set "
-                "SVMEVAL_REQUIRE_ORACLES=0 to let their tests skip")
+                "SVMEVAL_REQUIRE_ORACLES=0 to let their tests skip"
+            )
 
 
 def pytest_report_header(config):
-    return ("oracles: required (SVMEVAL_REQUIRE_ORACLES=1)" if REQUIRE_ORACLES else
-            "oracles: optional, their tests skip where one is missing (SVMEVAL_REQUIRE_ORACLES "
-            "unset)")
+    return (
+        "oracles: required (SVMEVAL_REQUIRE_ORACLES=1)"
+        if REQUIRE_ORACLES
+        else "oracles: optional, their tests skip where one is missing (SVMEVAL_REQUIRE_ORACLES "
+        "unset)"
+    )
 
 
 #: shared data set -> the data/ set of the same kind that stands in for it without ../shared
@@ -100,7 +107,9 @@ def shared_file(*parts: str) -> Path:
     if NO_SHARED:
         pytest.skip(f"{path}: SVMEVAL_TEST_NO_SHARED is set")
     if not path.exists():
-        pytest.skip(f"{path} is absent (the shared data sets and reference outputs live in ../shared)")
+        pytest.skip(
+            f"{path} is absent (the shared data sets and reference outputs live in ../shared)"
+        )
     return path
 
 
@@ -125,8 +134,9 @@ def zero_one_data(directory: Path) -> Path:
         return path
     lines = (LOCAL / "breast_cancer.scale").read_text().splitlines(True)
     out = directory / "breast_cancer01.scale"
-    out.write_text("".join(("0" + line[2:]) if line.startswith("-1 ") else line[1:]
-                           for line in lines))
+    out.write_text(
+        "".join(("0" + line[2:]) if line.startswith("-1 ") else line[1:] for line in lines)
+    )
     return out
 
 
@@ -176,8 +186,11 @@ def linear_kernel_file(directory: Path) -> Path:
     path = Path(directory) / "heart.kernel"
     with open(path, "w") as fh:
         for i, label in enumerate(ds.y):
-            fh.write(f"{label:g} 0:{i + 1} " + " ".join(f"{j + 1}:{K[i, j]:.17g}"
-                                                        for j in range(ds.n_samples)) + "\n")
+            fh.write(
+                f"{label:g} 0:{i + 1} "
+                + " ".join(f"{j + 1}:{K[i, j]:.17g}" for j in range(ds.n_samples))
+                + "\n"
+            )
     return path
 
 

@@ -23,8 +23,10 @@ def _scores(R, k, seed, shift=0.01):
     return a, b
 
 
-@pytest.mark.parametrize("R,k,rope,shift", [(10, 10, 0.01, 0.01), (1, 10, 0.02, 0.0),
-                                            (5, 3, 0.005, -0.02), (3, 5, 0.0, 0.01)])
+@pytest.mark.parametrize(
+    "R,k,rope,shift",
+    [(10, 10, 0.01, 0.01), (1, 10, 0.02, 0.0), (5, 3, 0.005, -0.02), (3, 5, 0.0, 0.01)],
+)
 def test_correlated_ttest_equals_its_formula(R, k, rope, shift):
     a, b = _scores(R, k, R * k, shift)
     d = b - a
@@ -39,15 +41,16 @@ def test_correlated_ttest_equals_its_formula(R, k, rope, shift):
     assert res.p_left + res.p_rope + res.p_right == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("R,k,rope,shift", [(10, 10, 0.01, 0.01), (1, 10, 0.02, 0.0),
-                                            (5, 3, 0.005, -0.02), (2, 5, 0.03, 0.01)])
+@pytest.mark.parametrize(
+    "R,k,rope,shift",
+    [(10, 10, 0.01, 0.01), (1, 10, 0.02, 0.0), (5, 3, 0.005, -0.02), (2, 5, 0.03, 0.01)],
+)
 def test_correlated_ttest_equals_baycomp(R, k, rope, shift):
     baycomp = pytest.importorskip("baycomp")
     a, b = _scores(R, k, 100 + R * k, shift)
     expected = baycomp.two_on_single(a, b, rope=rope, runs=R)
     res = correlated_ttest(b - a, k, rope=rope)
-    assert (res.p_left, res.p_rope, res.p_right) == pytest.approx(expected, rel=1e-9,
-                                                                  abs=1e-12)
+    assert (res.p_left, res.p_rope, res.p_right) == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
 
 def test_correlated_ttest_of_constant_differences_equals_baycomp():
@@ -85,6 +88,7 @@ def test_five_by_two_equals_mlxtend():
     from sklearn.datasets import load_breast_cancer
     from sklearn.naive_bayes import GaussianNB
     from sklearn.tree import DecisionTreeClassifier
+
     X, y = load_breast_cancer(return_X_y=True)
     a = DecisionTreeClassifier(max_depth=2, random_state=0)
     b = GaussianNB()
@@ -102,7 +106,7 @@ def test_five_by_two_equals_the_published_formulas():
     p = np.random.default_rng(4).normal(0.01, 0.02, size=(5, 2))
     s2 = ((p - p.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
     t = p[0, 0] / math.sqrt(s2.sum() / 5)
-    f = (p ** 2).sum() / (2 * s2.sum())
+    f = (p**2).sum() / (2 * s2.sum())
     res = five_by_two(p)
     assert res.t == pytest.approx(t) and res.p_t == pytest.approx(2 * stats.t.sf(abs(t), 5))
     assert res.f == pytest.approx(f) and res.p_f == pytest.approx(stats.f.sf(f, 10, 5))

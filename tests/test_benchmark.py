@@ -13,10 +13,10 @@ import pytest
 
 stats = pytest.importorskip("scipy.stats")
 
-from svmeval.workflows.benchmark import Benchmark
-from svmeval.errors import SvmevalError
-
 from test_rank_tests import DEMSAR_AUC
+
+from svmeval.errors import SvmevalError
+from svmeval.workflows.benchmark import Benchmark
 
 DATASETS = ["d1", "d2", "d3", "d4", "d5", "d6"]
 CONFIGS = ["A", "B", "C"]
@@ -91,8 +91,7 @@ def test_win_and_loss_follow_the_direction_of_the_figure():
     v = _values(R=3, k=10, seed=2, shifts=(0.0, 0.0, 0.05), sd=0.01)
     up = Benchmark(v, DATASETS, CONFIGS, "accuracy", n_folds=10, repeat=3)
     down = Benchmark(v, DATASETS, CONFIGS, "mse", n_folds=10, repeat=3)
-    assert (up.pairs[1].wins, up.pairs[1].losses) == (down.pairs[1].losses,
-                                                      down.pairs[1].wins)
+    assert (up.pairs[1].wins, up.pairs[1].losses) == (down.pairs[1].losses, down.pairs[1].wins)
     assert up.pairs[1].wins == len(DATASETS)
 
 
@@ -103,8 +102,7 @@ def test_bayesian_per_dataset_equals_baycomp():
     records = b.to_dict()["bayesian"]
     assert len(records) == 3 * len(DATASETS)
     for rec in records:
-        i, j, row = CONFIGS.index(rec["a"]), CONFIGS.index(rec["b"]), DATASETS.index(
-            rec["dataset"])
+        i, j, row = CONFIGS.index(rec["a"]), CONFIGS.index(rec["b"]), DATASETS.index(rec["dataset"])
         expected = baycomp.two_on_single(v[row, i], v[row, j], rope=0.01, runs=2)
         assert (rec["p_left"], rec["p_rope"], rec["p_right"]) == pytest.approx(expected)
         assert rec["rope"] == 0.01
@@ -119,11 +117,12 @@ def test_five_by_two_counts_use_dietterichs_t():
             s2 = ((p - p.mean(axis=1, keepdims=True)) ** 2).sum()
             tt = p[0, 0] / math.sqrt(s2 / 5)
             assert t.p == pytest.approx(2 * stats.t.sf(abs(tt), 5))
-            f = (p ** 2).sum() / (2 * s2)
+            f = (p**2).sum() / (2 * s2)
             assert t.five_by_two.p_f == pytest.approx(stats.f.sf(f, 10, 5))
     with pytest.raises(SvmevalError):
-        Benchmark(_values(R=2, k=5), DATASETS, CONFIGS, "accuracy", n_folds=5, repeat=2,
-                  test="5x2cv")
+        Benchmark(
+            _values(R=2, k=5), DATASETS, CONFIGS, "accuracy", n_folds=5, repeat=2, test="5x2cv"
+        )
 
 
 def test_demsar_example_through_a_benchmark():
@@ -140,7 +139,9 @@ def test_demsar_example_through_a_benchmark():
     b10 = Benchmark(v, names, b.configurations, "roc_auc", n_folds=2, level=0.10)
     assert round(b10.critical_difference, 2) == 1.12
     assert [tuple(p) for p in np.argwhere(np.triu(gaps > b10.critical_difference))] == [
-        (0, 1), (0, 3)]
+        (0, 1),
+        (0, 3),
+    ]
 
 
 def test_undefined_folds_are_left_out():
@@ -159,12 +160,27 @@ def test_one_data_set_has_no_friedman_and_no_wilcoxon():
     assert len(d["bayesian"]) == 3
 
 
-@pytest.mark.parametrize("kwargs", [dict(datasets=DATASETS[:2]), dict(criterion="nope"),
-                                    dict(n_folds=4), dict(level=1.5), dict(rope=-1.0),
-                                    dict(test="bogus"), dict(configurations=["A", "A", "B"])])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(datasets=DATASETS[:2]),
+        dict(criterion="nope"),
+        dict(n_folds=4),
+        dict(level=1.5),
+        dict(rope=-1.0),
+        dict(test="bogus"),
+        dict(configurations=["A", "A", "B"]),
+    ],
+)
 def test_bad_arguments_raise_one_clear_error(kwargs):
-    args = dict(values=_values(), datasets=DATASETS, configurations=CONFIGS,
-                criterion="accuracy", n_folds=5, repeat=2)
+    args = dict(
+        values=_values(),
+        datasets=DATASETS,
+        configurations=CONFIGS,
+        criterion="accuracy",
+        n_folds=5,
+        repeat=2,
+    )
     args.update(kwargs)
     with pytest.raises(SvmevalError):
         Benchmark(**args)
@@ -179,9 +195,11 @@ def test_a_configuration_undefined_everywhere_is_refused():
 
 def test_identical_configurations_give_what_scipy_gives_and_every_report_renders():
     from svmeval.report.benchmark import BENCHMARK_FORMATS, render
+
     v = np.tile(np.linspace(0.7, 0.9, 20), (15, 3, 1))
-    b = Benchmark(v, [f"d{i}" for i in range(15)], CONFIGS, "accuracy", n_folds=10, repeat=2,
-                  rope=0.01)
+    b = Benchmark(
+        v, [f"d{i}" for i in range(15)], CONFIGS, "accuracy", n_folds=10, repeat=2, rope=0.01
+    )
     with np.errstate(invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # scipy's 0/0
         expected = stats.friedmanchisquare(*b.mean.T)

@@ -17,11 +17,12 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import data_set
 
 from svmeval.cv.engine import cross_validate
 from svmeval.io.data import read_dataset
 from svmeval.params import SvmParams
+
+from conftest import data_set
 
 stats = pytest.importorskip("scipy.stats")
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
@@ -32,8 +33,13 @@ PARAMS = (SvmParams(C=1), SvmParams(C=4), SvmParams(C=16, gamma=0.5))
 
 
 def compare_cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "svmeval.cli", "compare", *map(str, args)],
-                          cwd=cwd, capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "svmeval.cli", "compare", *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def line(*options, configs=CONFIGS, data=DATA):
@@ -53,8 +59,10 @@ def fold_accuracies(name: str, params: SvmParams, k: int, seeds) -> np.ndarray:
     out = []
     for seed in seeds:
         r = cross_validate(dataset, params, k, seed=seed)
-        out += [sklearn_metrics.accuracy_score(r.y_true[r.fold == j], r.y_pred[r.fold == j])
-                for j in range(k)]
+        out += [
+            sklearn_metrics.accuracy_score(r.y_true[r.fold == j], r.y_pred[r.fold == j])
+            for j in range(k)
+        ]
     return np.array(out)
 
 
@@ -77,8 +85,11 @@ def report():
 
 @pytest.fixture(scope="module")
 def folds():
-    return {(name, j): fold_accuracies(name, p, 3, (1, 2))
-            for name in DATA for j, p in enumerate(PARAMS)}
+    return {
+        (name, j): fold_accuracies(name, p, 3, (1, 2))
+        for name in DATA
+        for j, p in enumerate(PARAMS)
+    }
 
 
 def test_mean_is_the_cross_validation_means_by_scikit_learn(report, folds):
@@ -109,7 +120,8 @@ def test_rope_figures_are_the_correlated_t_formula(report, folds):
         left, inside, right = bayesian_formula(folds[name, b] - folds[name, a], 3, 0.01)
         assert rec["rope"] == 0.01
         assert (rec["p_left"], rec["p_rope"], rec["p_right"]) == pytest.approx(
-            (left, inside, right), abs=1e-12)
+            (left, inside, right), abs=1e-12
+        )
 
 
 def test_two_configurations_with_rope_add_the_sentence_and_json(tmp_path):
@@ -120,43 +132,63 @@ def test_two_configurations_with_rope_add_the_sentence_and_json(tmp_path):
     done = compare_cli("--format", "json", *args)
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)["bayesian"]
-    d = (fold_accuracies("heart_scale", SvmParams(C=4), 5, (1, 2))
-         - fold_accuracies("heart_scale", SvmParams(C=1), 5, (1, 2)))
+    d = fold_accuracies("heart_scale", SvmParams(C=4), 5, (1, 2)) - fold_accuracies(
+        "heart_scale", SvmParams(C=1), 5, (1, 2)
+    )
     left, inside, right = bayesian_formula(d, 5, 0.02)
     assert got["rope"] == 0.02
     assert (got["p_left"], got["p_rope"], got["p_right"]) == pytest.approx(
-        (left, inside, right), abs=1e-12)
+        (left, inside, right), abs=1e-12
+    )
     text = compare_cli(*args).stdout
-    assert (f"B is practically equivalent to A with probability {inside:.3f}; B is better "
-            f"with probability {right:.3f}, A with probability {left:.3f}") in text
+    assert (
+        f"B is practically equivalent to A with probability {inside:.3f}; B is better "
+        f"with probability {right:.3f}, A with probability {left:.3f}"
+    ) in text
     plain = compare_cli("--format", "json", *args[:4], *args[6:])
     assert "bayesian" not in json.loads(plain.stdout)
 
 
 def test_5x2cv_t_and_combined_f_are_dietterichs_and_alpaydins():
-    done = compare_cli(*line("--test", "5x2cv", "--format", "json",
-                             configs=CONFIGS[:2], data=DATA[:2]))
+    done = compare_cli(
+        *line("--test", "5x2cv", "--format", "json", configs=CONFIGS[:2], data=DATA[:2])
+    )
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
     assert (got["n_folds"], got["repeat"], got["test"]) == (2, 5, "5x2cv")
     for row in got["pairs"][0]["tests"]:
         name = row["dataset"].rsplit("/", 1)[-1]
-        p = (fold_accuracies(name, PARAMS[1], 2, range(1, 6))
-             - fold_accuracies(name, PARAMS[0], 2, range(1, 6))).reshape(5, 2)
+        p = (
+            fold_accuracies(name, PARAMS[1], 2, range(1, 6))
+            - fold_accuracies(name, PARAMS[0], 2, range(1, 6))
+        ).reshape(5, 2)
         s2 = ((p - p.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
         t = p[0, 0] / math.sqrt(s2.mean())
-        f = (p ** 2).sum() / (2 * s2.sum())
+        f = (p**2).sum() / (2 * s2.sum())
         assert row["t"] == pytest.approx(t, rel=1e-9)
         assert row["p"] == pytest.approx(2 * stats.t.sf(abs(t), 5), rel=1e-9)
         assert row["f"] == pytest.approx(f, rel=1e-9)
         assert row["p_f"] == pytest.approx(stats.f.sf(f, 10, 5), rel=1e-9)
 
 
-@pytest.mark.parametrize("fmt, start", [("markdown", "| data set |"),
-                                        ("latex", "\\begin{tabular}")])
+@pytest.mark.parametrize(
+    "fmt, start", [("markdown", "| data set |"), ("latex", "\\begin{tabular}")]
+)
 def test_paper_formats_give_the_table(tmp_path, fmt, start):
-    done = compare_cli(*line("-v", 2, "--repeat", 1, "--format", fmt, "-o", tmp_path / "t",
-                             configs=CONFIGS[:2], data=DATA[:2]))
+    done = compare_cli(
+        *line(
+            "-v",
+            2,
+            "--repeat",
+            1,
+            "--format",
+            fmt,
+            "-o",
+            tmp_path / "t",
+            configs=CONFIGS[:2],
+            data=DATA[:2],
+        )
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
     assert start in (tmp_path / "t").read_text()
@@ -164,21 +196,34 @@ def test_paper_formats_give_the_table(tmp_path, fmt, start):
 
 def test_plot_draws_the_critical_difference_diagram(tmp_path):
     pytest.importorskip("matplotlib")
-    done = compare_cli(*line("-v", 2, "--repeat", 1, "--plot", tmp_path / "cd.png",
-                             configs=CONFIGS[:2], data=DATA[:2]))
+    done = compare_cli(
+        *line(
+            "-v",
+            2,
+            "--repeat",
+            1,
+            "--plot",
+            tmp_path / "cd.png",
+            configs=CONFIGS[:2],
+            data=DATA[:2],
+        )
+    )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "cd.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.mark.parametrize("options, message", [
-    (["--test", "5x2cv", "-v", "3"], "not -v 3"),
-    (["--test", "5x2cv", "--repeat", "4"], "not --repeat 4"),
-    (["--plot", "cd.txt"], "the picture's name must end in"),
-    (["--plot", "same.png", "-o", "same.png"], "both go to the same file"),
-    (["--dask", "local:1"], "--dask: not with several data sets"),
-    (["--rope", "-1"], "out of range (0 or more)"),
-    (["--test", "t"], "--test"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (["--test", "5x2cv", "-v", "3"], "not -v 3"),
+        (["--test", "5x2cv", "--repeat", "4"], "not --repeat 4"),
+        (["--plot", "cd.txt"], "the picture's name must end in"),
+        (["--plot", "same.png", "-o", "same.png"], "both go to the same file"),
+        (["--dask", "local:1"], "--dask: not with several data sets"),
+        (["--rope", "-1"], "out of range (0 or more)"),
+        (["--test", "t"], "--test"),
+    ],
+)
 def test_benchmark_refusals_are_one_line_before_any_work(tmp_path, options, message):
     (tmp_path / "same.png").write_text("kept\n")
     done = compare_cli(*line(*options), cwd=tmp_path)
@@ -194,12 +239,15 @@ def test_same_options_twice_are_refused(tmp_path):
 
 def test_benchmark_to_frame_rows_are_scikit_learns_fold_accuracies():
     pytest.importorskip("pandas")
-    from svmeval import render
-    from svmeval import benchmark
+    from svmeval import benchmark, render
 
     names = DATA[:2]
-    bench = benchmark([read_dataset(str(data_set(n))) for n in names],
-                      {"-c 1": PARAMS[0], "-c 4": PARAMS[1]}, 3, repeat=2)
+    bench = benchmark(
+        [read_dataset(str(data_set(n))) for n in names],
+        {"-c 1": PARAMS[0], "-c 4": PARAMS[1]},
+        3,
+        repeat=2,
+    )
     frame = bench.to_frame()
     assert len(frame) == 2 * 2 * 6
     for (path, config), group in frame.groupby(["dataset", "configuration"], sort=False):

@@ -16,10 +16,10 @@ import pytest
 
 stats = pytest.importorskip("scipy.stats")
 
-from svmeval.workflows.benchmark import Benchmark
-from svmeval.report.benchmark import BENCHMARK_FORMATS, render
-
 from test_rank_tests import DEMSAR_AUC
+
+from svmeval.report.benchmark import BENCHMARK_FORMATS, render
+from svmeval.workflows.benchmark import Benchmark
 
 DATASETS = ["heart_scale", "dna.scale", "a_b"]
 CONFIGS = ["-c 1", "-c 10 -g 0.1", "C&x"]
@@ -48,8 +48,18 @@ def test_json_is_to_dict_and_carries_the_promised_keys():
 def test_csv_is_the_wide_table_with_the_best_and_the_ranks():
     v, b = _bench()
     rows = list(csv.reader(io.StringIO(render(b, format="csv"))))
-    assert rows[0] == ["dataset", "-c 1", "-c 1 sd", "-c 1 best", "-c 10 -g 0.1",
-                       "-c 10 -g 0.1 sd", "-c 10 -g 0.1 best", "C&x", "C&x sd", "C&x best"]
+    assert rows[0] == [
+        "dataset",
+        "-c 1",
+        "-c 1 sd",
+        "-c 1 best",
+        "-c 10 -g 0.1",
+        "-c 10 -g 0.1 sd",
+        "-c 10 -g 0.1 best",
+        "C&x",
+        "C&x sd",
+        "C&x best",
+    ]
     mean, sd = v.mean(axis=2), v.std(axis=2, ddof=1)
     for i, row in enumerate(rows[1:4]):
         assert row[0] == DATASETS[i]
@@ -90,9 +100,11 @@ def test_text_states_equivalence_as_baycomp_computes_it():
     v, b = _bench(rope=0.01)
     text = render(b, format="text")
     p_left, p_rope, p_right = baycomp.two_on_single(v[1, 0], v[1, 1], rope=0.01, runs=2)
-    sentence = (f"On dna.scale, -c 10 -g 0.1 is practically equivalent to -c 1 with "
-                f"probability {p_rope:.3f} (rope ±0.01); -c 10 -g 0.1 is better with "
-                f"probability {p_right:.3f}, -c 1 with probability {p_left:.3f}.")
+    sentence = (
+        f"On dna.scale, -c 10 -g 0.1 is practically equivalent to -c 1 with "
+        f"probability {p_rope:.3f} (rope ±0.01); -c 10 -g 0.1 is better with "
+        f"probability {p_right:.3f}, -c 1 with probability {p_left:.3f}."
+    )
     assert sentence in text
     assert "Friedman's test over 3 data sets" in text and "win/tie/loss" in text
 
@@ -101,8 +113,9 @@ def test_text_for_a_smaller_is_better_figure_swaps_better_and_worse():
     baycomp = pytest.importorskip("baycomp")
     v, b = _bench(rope=0.01, criterion="mse")
     p_left, p_rope, p_right = baycomp.two_on_single(v[0, 0], v[0, 2], rope=0.01, runs=2)
-    assert (f"C&x is better with probability {p_left:.3f}, -c 1 with probability "
-            f"{p_right:.3f}.") in render(b, format="text")
+    assert (
+        f"C&x is better with probability {p_left:.3f}, -c 1 with probability {p_right:.3f}."
+    ) in render(b, format="text")
 
 
 def test_every_format_renders_without_a_rope_and_an_unknown_one_is_refused():
@@ -116,9 +129,14 @@ def test_every_format_renders_without_a_rope_and_an_unknown_one_is_refused():
 
 def _demsar(level):
     v = np.repeat(DEMSAR_AUC[:, :, None], 2, axis=2)
-    return Benchmark(v, [f"set{i}" for i in range(14)],
-                     ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"], "roc_auc", n_folds=2,
-                     level=level)
+    return Benchmark(
+        v,
+        [f"set{i}" for i in range(14)],
+        ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"],
+        "roc_auc",
+        n_folds=2,
+        level=level,
+    )
 
 
 def test_cd_groups_are_demsars_figure_2():
@@ -128,12 +146,14 @@ def test_cd_groups_are_demsars_figure_2():
     names = [{b.configurations[j] for j in g} for g in b.cliques]
     assert names == [{"C4.5+m+cf", "C4.5+m", "C4.5+cf"}, {"C4.5+cf", "C4.5"}]
     assert [{b.configurations[j] for j in g} for g in _demsar(0.05).cliques] == [
-        {"C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"}]
+        {"C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"}
+    ]
 
 
 def test_cd_diagram_is_written_as_png_svg_and_pdf(tmp_path):
     image = pytest.importorskip("matplotlib.image")
     from svmeval.report.cd_plot import draw_cd_diagram, write_cd_diagram
+
     b = _demsar(0.10)
     path = tmp_path / "cd.png"
     write_cd_diagram(str(path), b, title="Demšar 2006")
@@ -152,24 +172,26 @@ def test_cd_diagram_is_written_as_png_svg_and_pdf(tmp_path):
 def test_cd_diagram_refuses_a_bad_suffix_and_works_without_pyplot(tmp_path):
     from svmeval.errors import SvmevalError
     from svmeval.report.cd_plot import write_cd_diagram
+
     with pytest.raises(SvmevalError, match="must end in"):
         write_cd_diagram(str(tmp_path / "cd.gif"), _demsar(0.05))
     assert list(tmp_path.iterdir()) == []
 
 
 def test_cd_diagram_without_matplotlib_raises_plot_unavailable(tmp_path):
-    code = ("import sys; sys.modules['matplotlib'] = None; sys.path.insert(0, 'tests')\n"
-            "import numpy as np\n"
-            "from svmeval.workflows.benchmark import Benchmark\n"
-            "from svmeval.report.cd_plot import PlotUnavailable, write_cd_diagram\n"
-            "b = Benchmark(np.arange(12.0).reshape(2, 3, 2), ['x', 'y'], ['A', 'B', 'C'],\n"
-            "              'accuracy', n_folds=2)\n"
-            "try:\n"
-            f"    write_cd_diagram({str(tmp_path / 'cd.png')!r}, b)\n"
-            "except PlotUnavailable as exc:\n"
-            "    print(exc)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    code = (
+        "import sys; sys.modules['matplotlib'] = None; sys.path.insert(0, 'tests')\n"
+        "import numpy as np\n"
+        "from svmeval.workflows.benchmark import Benchmark\n"
+        "from svmeval.report.cd_plot import PlotUnavailable, write_cd_diagram\n"
+        "b = Benchmark(np.arange(12.0).reshape(2, 3, 2), ['x', 'y'], ['A', 'B', 'C'],\n"
+        "              'accuracy', n_folds=2)\n"
+        "try:\n"
+        f"    write_cd_diagram({str(tmp_path / 'cd.png')!r}, b)\n"
+        "except PlotUnavailable as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "pictures need matplotlib: pip install 'svmeval[plot]'"
     assert list(tmp_path.iterdir()) == []
 
@@ -188,4 +210,5 @@ def test_csv_best_column_unambiguous_when_names_contain_each_other(tied):
     best = {n for n in names if rows[0][f"{n} best"] == "1"}
     assert best == {names[j] for j in tied}
     assert {n for n in names if rows[1][f"{n} best"] == "1"} == {
-        names[int(np.argmax(v[1].mean(axis=1)))]}
+        names[int(np.argmax(v[1].mean(axis=1)))]
+    }

@@ -8,15 +8,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import data_set, libsvm_cv
-
 from svmeval import benchmark
 from svmeval.errors import SvmevalError
 from svmeval.io import read_dataset
 from svmeval.params import SvmParams
 
-CLASSIFIERS = {"-c 1": ("-c 1", SvmParams()), "-c 8 -g 0.05": ("-c 8 -g 0.05",
-                                                                 SvmParams(C=8, gamma=0.05))}
+from conftest import data_set, libsvm_cv
+
+CLASSIFIERS = {
+    "-c 1": ("-c 1", SvmParams()),
+    "-c 8 -g 0.05": ("-c 8 -g 0.05", SvmParams(C=8, gamma=0.05)),
+}
 
 
 def _stratified_sizes(y, k):
@@ -30,15 +32,16 @@ def test_classification_fold_values_reproduce_libsvm_accuracy():
     path = data_set("heart_scale")
     ds = read_dataset(path)
     k, R = 5, 2
-    bench = benchmark([ds], {n: p for n, (_, p) in CLASSIFIERS.items()}, k, repeat=R,
-                          seed=1, jobs=1)
+    bench = benchmark(
+        [ds], {n: p for n, (_, p) in CLASSIFIERS.items()}, k, repeat=R, seed=1, jobs=1
+    )
     assert bench.datasets == (ds.name,) and bench.values.shape == (1, 2, R * k)
     sizes = _stratified_sizes(ds.y, k)
     for j, (options, _) in enumerate(CLASSIFIERS.values()):
         for r in range(R):
             pred = libsvm_cv(path, options, nr_fold=k, seed=1 + r)
             correct = np.count_nonzero(pred == ds.y)
-            folds = bench.values[0, j, r * k:(r + 1) * k]
+            folds = bench.values[0, j, r * k : (r + 1) * k]
             assert folds @ sizes == pytest.approx(correct, abs=1e-9)
 
 
@@ -53,9 +56,8 @@ def test_regression_fold_values_reproduce_libsvm_mse():
     for j, options in enumerate(["-s 3", "-s 3 -p 0.5"]):
         for r in range(R):
             pred = libsvm_cv(path, options, nr_fold=k, seed=3 + r)
-            folds = bench.values[0, j, r * k:(r + 1) * k]
-            assert folds @ np.diff(cuts) / n == pytest.approx(np.mean((pred - ds.y) ** 2),
-                                                              rel=1e-9)
+            folds = bench.values[0, j, r * k : (r + 1) * k]
+            assert folds @ np.diff(cuts) / n == pytest.approx(np.mean((pred - ds.y) ** 2), rel=1e-9)
     assert bench.to_dict()["bayesian"][0]["rope"] == 0.5
 
 

@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 import pytest
+
 from conftest import HAVE_SHARED, ROOT, data_set, shared_file, zero_one_data
 
 SMALL = ROOT / "data" / "breast_cancer.scale"
@@ -15,24 +16,44 @@ WINE = ROOT / "data" / "wine.scale"
 
 
 def svmeval(*args, cwd=None, stdin=None):
-    return subprocess.run([sys.executable, "-m", "svmeval", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, input=stdin)
+    return subprocess.run(
+        [sys.executable, "-m", "svmeval", *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        input=stdin,
+    )
 
 
-@pytest.mark.parametrize("args,message", [
-    (["-x", "1", SMALL], "svmeval: unknown option: -x"),
-    (["-c", "abc", SMALL], "svmeval: option -c: 'abc' is not a number"),
-    (["-t", "1.5", SMALL], "svmeval: option -t: '1.5' is not an integer"),
-    (["-v", "1", SMALL], "svmeval: n-fold cross validation: n must >= 2"),
-    (["-v"], "svmeval: option -v needs a value"),
-    (["-q", "-v", "5"], "svmeval: no data file given"),
-    (["--format", "xml", "-v", "5", SMALL], "svmeval: --format: 'xml' is not one of text, json, csv"),
-    (["--bogus", SMALL], "svmeval: unknown option: --bogus"),
-    (["-w", "2", SMALL], "svmeval: option -w needs a class label"),
-    (["--zero-division", "2", "-v", "5", SMALL], "svmeval: --zero-division: '2' is not one of 0, 1, nan"),
-    (["--predictions", "p", SMALL], "svmeval: --predictions: only with -v k (cross-validation) or --score"),
-    (["--score", "p", "-v", "5", SMALL], "svmeval: --score reports on existing predictions: no -v"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["-x", "1", SMALL], "svmeval: unknown option: -x"),
+        (["-c", "abc", SMALL], "svmeval: option -c: 'abc' is not a number"),
+        (["-t", "1.5", SMALL], "svmeval: option -t: '1.5' is not an integer"),
+        (["-v", "1", SMALL], "svmeval: n-fold cross validation: n must >= 2"),
+        (["-v"], "svmeval: option -v needs a value"),
+        (["-q", "-v", "5"], "svmeval: no data file given"),
+        (
+            ["--format", "xml", "-v", "5", SMALL],
+            "svmeval: --format: 'xml' is not one of text, json, csv",
+        ),
+        (["--bogus", SMALL], "svmeval: unknown option: --bogus"),
+        (["-w", "2", SMALL], "svmeval: option -w needs a class label"),
+        (
+            ["--zero-division", "2", "-v", "5", SMALL],
+            "svmeval: --zero-division: '2' is not one of 0, 1, nan",
+        ),
+        (
+            ["--predictions", "p", SMALL],
+            "svmeval: --predictions: only with -v k (cross-validation) or --score",
+        ),
+        (
+            ["--score", "p", "-v", "5", SMALL],
+            "svmeval: --score reports on existing predictions: no -v",
+        ),
+    ],
+)
 def test_bad_options_print_usage_and_exit_1(args, message):
     done = svmeval(*args)
     assert done.returncode == 1
@@ -42,15 +63,18 @@ def test_bad_options_print_usage_and_exit_1(args, message):
     assert "Traceback" not in done.stderr
 
 
-@pytest.mark.parametrize("args,message", [
-    (["-c", "-1"], "ERROR: C <= 0"),
-    (["-s", "7"], "ERROR: unknown svm type"),
-    (["-t", "9"], "ERROR: unknown kernel type"),
-    (["-s", "1", "-n", "0.99"], "ERROR: specified nu is infeasible"),
-    (["-e", "0"], "ERROR: eps <= 0"),
-    (["-m", "0"], "ERROR: cache_size <= 0"),
-    (["-b", "2"], "ERROR: probability != 0 and probability != 1"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["-c", "-1"], "ERROR: C <= 0"),
+        (["-s", "7"], "ERROR: unknown svm type"),
+        (["-t", "9"], "ERROR: unknown kernel type"),
+        (["-s", "1", "-n", "0.99"], "ERROR: specified nu is infeasible"),
+        (["-e", "0"], "ERROR: eps <= 0"),
+        (["-m", "0"], "ERROR: cache_size <= 0"),
+        (["-b", "2"], "ERROR: probability != 0 and probability != 1"),
+    ],
+)
 def test_parameters_libsvm_rejects(args, message):
     """svm_check_parameter's own message, as svm-train prints it; nothing reaches training."""
     done = svmeval("-q", "-v", "5", *args, SMALL)
@@ -73,14 +97,25 @@ def test_unreadable_and_malformed_data(tmp_path):
 def test_help_goes_to_stdout():
     done = svmeval("--help")
     assert done.returncode == 0
-    for option in ("--seed", "--jobs", "--repeat", "--predictions", "--score", "--format",
-                   "--pos-label", "--multilabel", "--zero-division", "--output", "-wi weight"):
+    for option in (
+        "--seed",
+        "--jobs",
+        "--repeat",
+        "--predictions",
+        "--score",
+        "--format",
+        "--pos-label",
+        "--multilabel",
+        "--zero-division",
+        "--output",
+        "-wi weight",
+    ):
         assert option in done.stdout
 
 
 def test_predictions_file_and_score_round_trip(tmp_path):
-    from svmeval.io.data import read_dataset
     from svmeval.cv.engine import cross_validate
+    from svmeval.io.data import read_dataset
     from svmeval.params import SvmParams
 
     pred = tmp_path / "cv.pred"
@@ -89,16 +124,20 @@ def test_predictions_file_and_score_round_trip(tmp_path):
     expected = cross_validate(read_dataset(str(SMALL)), SvmParams(), 5).y_pred
     lines = pred.read_text().splitlines()
     assert np.array_equal(np.array([float(v) for v in lines]), expected)
-    assert lines == [f"{v:.17g}" for v in expected]   # svm-predict's %.17g
+    assert lines == [f"{v:.17g}" for v in expected]  # svm-predict's %.17g
     scored = svmeval("--score", pred, SMALL, "--full")
     cv = svmeval("-q", "-v", "5", "--full", SMALL)
     y = np.array([float(line.split()[0]) for line in SMALL.read_text().splitlines()])
     correct = int((y == expected).sum())
-    assert scored.stdout.splitlines()[0] == \
-        f"Accuracy = {100.0 * correct / len(y):g}% ({correct}/{len(y)}) (classification)"
+    assert (
+        scored.stdout.splitlines()[0]
+        == f"Accuracy = {100.0 * correct / len(y):g}% ({correct}/{len(y)}) (classification)"
+    )
     # the tables after the first lines are the same figures
-    assert scored.stdout.split("\n\n", 2)[-1].split("figure")[0] == \
-        cv.stdout.split("\n\n", 3)[-1].split("figure")[0]
+    assert (
+        scored.stdout.split("\n\n", 2)[-1].split("figure")[0]
+        == cv.stdout.split("\n\n", 3)[-1].split("figure")[0]
+    )
 
 
 def test_probability_predictions_have_svm_predict_header(tmp_path):
@@ -115,13 +154,16 @@ def test_probability_predictions_have_svm_predict_header(tmp_path):
     assert scored.returncode == 0, scored.stderr
 
 
-@pytest.mark.parametrize("content,line,message", [
-    ("1\n-1\nabc\n", 3, "prediction 'abc' is not a number"),
-    ("1\n\n", 2, "empty line"),
-    ("1\n" * 600, 570, "more predictions than the 569 samples"),
-    ("1\n" * 10, 11, "10 predictions, but the data file has 569 samples"),
-    ("1 0.5 x\n", 1, "probability 'x' is not a number"),
-])
+@pytest.mark.parametrize(
+    "content,line,message",
+    [
+        ("1\n-1\nabc\n", 3, "prediction 'abc' is not a number"),
+        ("1\n\n", 2, "empty line"),
+        ("1\n" * 600, 570, "more predictions than the 569 samples"),
+        ("1\n" * 10, 11, "10 predictions, but the data file has 569 samples"),
+        ("1 0.5 x\n", 1, "probability 'x' is not a number"),
+    ],
+)
 def test_score_errors_name_file_and_line(tmp_path, content, line, message):
     pred = tmp_path / "p"
     pred.write_text(content)
@@ -136,14 +178,39 @@ def test_output_file_is_written_whole_and_stdout_stays_empty(tmp_path):
     assert done.returncode == 0 and done.stdout == ""
     report = json.loads(out.read_text())
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]  # no temporary left
-    for key in ("schema_version", "n_samples", "labels", "accuracy", "balanced_accuracy", "mcc",
-                "kappa", "classes", "averages", "confusion_matrix", "zero_division", "n_folds",
-                "seed", "parameters"):
+    for key in (
+        "schema_version",
+        "n_samples",
+        "labels",
+        "accuracy",
+        "balanced_accuracy",
+        "mcc",
+        "kappa",
+        "classes",
+        "averages",
+        "confusion_matrix",
+        "zero_division",
+        "n_folds",
+        "seed",
+        "parameters",
+    ):
         assert key in report
     assert set(report["averages"]) == {"macro", "macro_harmonic", "micro", "weighted"}
     for entry in report["classes"]:
-        assert {"label", "support", "tp", "fp", "fn", "tn", "precision", "recall", "f1",
-                "specificity", "npv", "accuracy"} <= set(entry)
+        assert {
+            "label",
+            "support",
+            "tp",
+            "fp",
+            "fn",
+            "tn",
+            "precision",
+            "recall",
+            "f1",
+            "specificity",
+            "npv",
+            "accuracy",
+        } <= set(entry)
 
 
 def test_output_to_unwritable_place_fails_cleanly(tmp_path):
@@ -163,7 +230,9 @@ def test_json_matches_scikit_learn(tmp_path):
     assert report["mcc"] == pytest.approx(metrics.matthews_corrcoef(y, p), abs=1e-12)
     assert report["kappa"] == pytest.approx(metrics.cohen_kappa_score(y, p), abs=1e-12)
     for avg in ("macro", "micro", "weighted"):
-        assert report["averages"][avg]["f1"] == pytest.approx(metrics.f1_score(y, p, average=avg), abs=1e-12)
+        assert report["averages"][avg]["f1"] == pytest.approx(
+            metrics.f1_score(y, p, average=avg), abs=1e-12
+        )
     assert report["confusion_matrix"] == metrics.confusion_matrix(y, p).tolist()
 
 
@@ -171,7 +240,15 @@ def test_csv_has_a_row_per_class_and_average():
     done = svmeval("-q", "-v", "5", "--format", "csv", WINE)
     rows = [line.split(",") for line in done.stdout.splitlines()]
     assert rows[0][:5] == ["row", "name", "precision", "recall", "f1"]
-    assert [r[1] for r in rows[1:8]] == ["1", "2", "3", "macro", "macro_harmonic", "micro", "weighted"]
+    assert [r[1] for r in rows[1:8]] == [
+        "1",
+        "2",
+        "3",
+        "macro",
+        "macro_harmonic",
+        "micro",
+        "weighted",
+    ]
     # then one row per scalar figure of a multiclass run, value beside its fold mean and sd
     figures = {r[1]: r for r in rows[8:]}
     assert all(r[0] == "figure" for r in rows[8:])
@@ -179,6 +256,7 @@ def test_csv_has_a_row_per_class_and_average():
     from svmeval.cv.engine import cross_validate
     from svmeval.io.data import read_dataset
     from svmeval.params import SvmParams
+
     y = read_dataset(str(WINE)).y
     p = cross_validate(read_dataset(str(WINE)), SvmParams(), 5).y_pred
     assert float(figures["accuracy"][-3]) == pytest.approx(float(np.mean(y == p)), abs=1e-15)
@@ -214,10 +292,14 @@ def test_seed_is_reported_and_changes_folds():
 def test_repeat_reports_every_repetition():
     r = json.loads(svmeval("-q", "-v", "5", "--format", "json", "--repeat", "3", SMALL).stdout)
     assert len(r["repeats"]) == 3 and len(r["folds"]) == 5
-    seeds = [json.loads(svmeval("-q", "-v", "5", "--format", "json", "--seed", s, SMALL).stdout)
-             for s in (1, 2, 3)]
+    seeds = [
+        json.loads(svmeval("-q", "-v", "5", "--format", "json", "--seed", s, SMALL).stdout)
+        for s in (1, 2, 3)
+    ]
     assert [x["accuracy"] for x in r["repeats"]] == [s["accuracy"] for s in seeds]
-    assert r["repeat_spread"]["accuracy"]["mean"] == pytest.approx(np.mean([s["accuracy"] for s in seeds]))
+    assert r["repeat_spread"]["accuracy"]["mean"] == pytest.approx(
+        np.mean([s["accuracy"] for s in seeds])
+    )
 
 
 def test_make_demo_data_is_two_class():
@@ -232,19 +314,38 @@ def test_multilabel_command_line(tmp_path):
     data = tmp_path / "yeast60"
     data.write_text("".join(shared_file("data", "yeast_train").read_text().splitlines(True)[:60]))
     pred = tmp_path / "p"
-    done = svmeval("-q", "--multilabel", "-v", "5", "-c", "4", "-g", "0.1", "--predictions", pred,
-                   "--format", "json", data)
+    done = svmeval(
+        "-q",
+        "--multilabel",
+        "-v",
+        "5",
+        "-c",
+        "4",
+        "-g",
+        "0.1",
+        "--predictions",
+        pred,
+        "--format",
+        "json",
+        data,
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     labels = list(range(14))
     truth = [[int(v) for v in line.split()[0].split(",")] for line in data.read_text().splitlines()]
-    guess = [[int(v) for v in line.split(",")] if line else [] for line in pred.read_text().splitlines()]
+    guess = [
+        [int(v) for v in line.split(",")] if line else [] for line in pred.read_text().splitlines()
+    ]
     from sklearn.preprocessing import MultiLabelBinarizer
+
     mlb = MultiLabelBinarizer(classes=labels)
     Yt, Yp = mlb.fit_transform(truth), mlb.transform(guess)
     assert report["averages"]["samples"]["f1"] == pytest.approx(
-        metrics.f1_score(Yt, Yp, average="samples", zero_division=0), abs=1e-12)
-    assert report["averages"]["micro"]["f1"] == pytest.approx(metrics.f1_score(Yt, Yp, average="micro"), abs=1e-12)
+        metrics.f1_score(Yt, Yp, average="samples", zero_division=0), abs=1e-12
+    )
+    assert report["averages"]["micro"]["f1"] == pytest.approx(
+        metrics.f1_score(Yt, Yp, average="micro"), abs=1e-12
+    )
     scored = svmeval("--multilabel", "--score", pred, data, "--format", "json")
     assert json.loads(scored.stdout)["averages"] == report["averages"]
     missing = svmeval("-q", "-v", "5", data)
@@ -261,16 +362,36 @@ def test_ctrl_c_exits_130_without_traceback_or_output(tmp_path, jobs):
         data.write_text("".join(shared_file("data", "a9a").read_text().splitlines(True)[:12000]))
     else:  # random labels: every sample is a support vector
         rng = np.random.default_rng(0)
-        data.write_text("".join(
-            f"{rng.choice(['+1', '-1'])} " + " ".join(f"{j}:{v:.6g}" for j, v in enumerate(row, 1)) + "\n"
-            for row in rng.uniform(-1, 1, (4000, 10))))
+        data.write_text(
+            "".join(
+                f"{rng.choice(['+1', '-1'])} "
+                + " ".join(f"{j}:{v:.6g}" for j, v in enumerate(row, 1))
+                + "\n"
+                for row in rng.uniform(-1, 1, (4000, 10))
+            )
+        )
     out = tmp_path / "report.txt"
     started = time.monotonic()
-    proc = subprocess.Popen([sys.executable, "-m", "svmeval", "-v", "5", "-c", "32",
-                             "--jobs", jobs, "-o", str(out), str(data)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            # a shell's background job inherits SIGINT ignored: undo that
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "svmeval",
+            "-v",
+            "5",
+            "-c",
+            "32",
+            "--jobs",
+            jobs,
+            "-o",
+            str(out),
+            str(data),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        # a shell's background job inherits SIGINT ignored: undo that
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     line = proc.stderr.readline()  # LIBSVM's chatter: wait until a fold has been trained
     while line and not line.startswith(b"optimization finished"):
         line = proc.stderr.readline()
@@ -301,5 +422,7 @@ def test_score_regression_predictions(tmp_path):
     assert scored.stdout.splitlines()[0] == f"Mean squared error = {mse} (regression)"
     wrong = svmeval("--score", pred, data)
     assert wrong.returncode == 1
-    assert wrong.stderr == (f"svmeval: {pred}: predictions are not class labels (not integers); "
-                            "give -s 3 or -s 4 to score a regression\n")
+    assert wrong.stderr == (
+        f"svmeval: {pred}: predictions are not class labels (not integers); "
+        "give -s 3 or -s 4 to score a regression\n"
+    )

@@ -18,15 +18,20 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
 
 from svmeval.cli.compare import parse_compare_args
 from svmeval.cli.grid import parse_grid_args
 from svmeval.cli.svmeval import parse_args
 from svmeval.errors import OptionError
 
+from conftest import ROOT
+
 SMALL = ROOT / "data" / "breast_cancer.scale"
-MODULES = {"svmeval": ["svmeval"], "grid": ["svmeval.cli", "grid"], "compare": ["svmeval.cli", "compare"]}
+MODULES = {
+    "svmeval": ["svmeval"],
+    "grid": ["svmeval.cli", "grid"],
+    "compare": ["svmeval.cli", "compare"],
+}
 PROGRAMS = {"svmeval": "svmeval", "grid": "svmeval-grid", "compare": "svmeval-compare"}
 COMMANDS = list(MODULES)
 
@@ -38,10 +43,34 @@ def line(command: str, options: list[str], data, report=None) -> list[str]:
     if command == "svmeval":
         return ["-q", "-v", "2", *options, *(["-o", report] if report else []), data]
     if command == "grid":
-        return ["-q", "-log2c", "1,1,1", "-log2g", "-1,-1,1", "-gnuplot", "null", "-out",
-                report or "null", "-v", "2", *options, data]
-    return ["-v", "2", "--repeat", "1", *options, *(["-o", report] if report else []), data,
-            "--", "--", "-c", "2"]
+        return [
+            "-q",
+            "-log2c",
+            "1,1,1",
+            "-log2g",
+            "-1,-1,1",
+            "-gnuplot",
+            "null",
+            "-out",
+            report or "null",
+            "-v",
+            "2",
+            *options,
+            data,
+        ]
+    return [
+        "-v",
+        "2",
+        "--repeat",
+        "1",
+        *options,
+        *(["-o", report] if report else []),
+        data,
+        "--",
+        "--",
+        "-c",
+        "2",
+    ]
 
 
 GRID_RANGES = ["-log2c", "-1,1,2", "-log2g", "-3,-1,2", "-v", "3"]
@@ -54,8 +83,14 @@ def parse(command: str, options: list[str]):
 
 
 def run(command: str, args, *, cwd=None, stdout=subprocess.PIPE, timeout=120):
-    return subprocess.run([sys.executable, "-m", *MODULES[command], *map(str, args)], cwd=cwd,
-                          stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", *MODULES[command], *map(str, args)],
+        cwd=cwd,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def one_line_exit_1(done, text: str = "") -> None:
@@ -66,7 +101,7 @@ def one_line_exit_1(done, text: str = "") -> None:
 
 def option_error(done, command: str, text: str) -> None:
     """An option refused: one line (svmeval follows it with the usage, as svm-train does)."""
-    from svmeval.cli.options import usage_text
+    from svmeval.cli.usage import usage_text
 
     message, _, rest = done.stderr.partition("\n")
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
@@ -80,51 +115,64 @@ def digest(path) -> str:
 
 # --- every value by svm-train's C rules, in every command ---------------------------------
 @pytest.mark.parametrize("command", COMMANDS)
-@pytest.mark.parametrize("flag,value,message", [
-    ("--seed", "1_0", "is not an integer"),  # atoi stops at "_": not the whole value
-    ("--seed", " 1", "is not an integer"),
-    ("--seed", "-1", "out of range"),
-    ("--seed", "4294967296", "out of range"),  # beyond srand's unsigned int
-    ("--jobs", "0", "out of range"),
-    ("--jobs", "2.5", "is not an integer"),
-    ("--jobs", "٣", "is not an integer"),  # a non-ASCII digit atoi does not read
-    ("-v", "1", "n must >= 2"),
-    ("-v", "5x", "is not an integer"),
-    ("--pos-label", "1_0", "is not a number"),  # strtod stops at "_"
-    ("--pos-label", "nan", "is not a finite number"),
-    ("--zero-division", "2", "is not one of 0, 1, nan"),
-    ("--dask", "local:abc", "not local or local:N"),
-    ("--dask", "local:-1", "not local or local:N"),
-    ("--dask", "local:0", "at least 1 worker"),
-    ("--dask", "inproc://", "not tcp://HOST:PORT"),
-    ("--dask", "tcp://h:8786/path", "not tcp://HOST:PORT"),
-    ("--dask", "tcp://h:99999", "not tcp://HOST:PORT"),
-])
+@pytest.mark.parametrize(
+    "flag,value,message",
+    [
+        ("--seed", "1_0", "is not an integer"),  # atoi stops at "_": not the whole value
+        ("--seed", " 1", "is not an integer"),
+        ("--seed", "-1", "out of range"),
+        ("--seed", "4294967296", "out of range"),  # beyond srand's unsigned int
+        ("--jobs", "0", "out of range"),
+        ("--jobs", "2.5", "is not an integer"),
+        ("--jobs", "٣", "is not an integer"),  # a non-ASCII digit atoi does not read
+        ("-v", "1", "n must >= 2"),
+        ("-v", "5x", "is not an integer"),
+        ("--pos-label", "1_0", "is not a number"),  # strtod stops at "_"
+        ("--pos-label", "nan", "is not a finite number"),
+        ("--zero-division", "2", "is not one of 0, 1, nan"),
+        ("--dask", "local:abc", "not local or local:N"),
+        ("--dask", "local:-1", "not local or local:N"),
+        ("--dask", "local:0", "at least 1 worker"),
+        ("--dask", "inproc://", "not tcp://HOST:PORT"),
+        ("--dask", "tcp://h:8786/path", "not tcp://HOST:PORT"),
+        ("--dask", "tcp://h:99999", "not tcp://HOST:PORT"),
+    ],
+)
 def test_values_are_read_by_c_rules_in_every_command(command, flag, value, message):
     with pytest.raises(OptionError, match=re.escape(message)):
         parse(command, [flag, value])
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-@pytest.mark.parametrize("flag,value,expected", [
-    ("--seed", "+10", 10), ("--seed", "007", 7), ("--seed", "4294967295", 2**32 - 1),
-    ("--jobs", "3", 3), ("--pos-label", "0x1p1", 2.0), ("--pos-label", "-1.", -1.0),
-])
+@pytest.mark.parametrize(
+    "flag,value,expected",
+    [
+        ("--seed", "+10", 10),
+        ("--seed", "007", 7),
+        ("--seed", "4294967295", 2**32 - 1),
+        ("--jobs", "3", 3),
+        ("--pos-label", "0x1p1", 2.0),
+        ("--pos-label", "-1.", -1.0),
+    ],
+)
 def test_values_c_reads_whole_are_taken_in_every_command(command, flag, value, expected):
     options = parse(command, [flag, value])
     assert getattr(options, flag.lstrip("-").replace("-", "_")) == expected
 
 
-@pytest.mark.parametrize("command,flag,value,message", [
-    ("compare", "--confidence", "1", "between 0 and 1"),
-    ("compare", "--confidence", "0.9_5", "is not a number"),
-    ("compare", "--repeat", "0", "out of range"),
-    ("svmeval", "--repeat", "1e1", "is not an integer"),
-    ("grid", "--kernel-memory", "-1", "0 MB or more"),
-    ("grid", "--kernel-memory", "2_048", "is not a number"),
-    ("grid", "-log2c", "1_0,2,1", "numbers needed"),  # Python's float() would take 1_0
-    ("grid", "--log2p", " 1,2,1", "numbers needed"),
-])
+@pytest.mark.parametrize(
+    "command,flag,value,message",
+    [
+        ("compare", "--confidence", "1", "between 0 and 1"),
+        ("compare", "--confidence", "0.9_5", "is not a number"),
+        ("compare", "--repeat", "0", "out of range"),
+        ("svmeval", "--repeat", "1e1", "is not an integer"),
+        ("grid", "--kernel-memory", "-1", "0 MB or more"),
+        ("grid", "--kernel-memory", "2_048", "is not a number"),
+        ("grid", "-log2c", "1_0,2,1", "numbers needed"),  # Python's float() would take 1_0
+        ("grid", "--log2p", " 1,2,1", "numbers needed"),
+    ],
+)
 def test_each_commands_own_values_by_the_same_rules(command, flag, value, message):
     with pytest.raises(OptionError, match=re.escape(message)):
         parse(command, [flag, value])
@@ -136,8 +184,9 @@ def test_seed_1_0_is_refused_not_read_as_10():
             parse(command, ["--seed", "1_0"])
 
 
-@pytest.mark.parametrize("address", ["local:99999", "local:-1", "local:abc", "inproc://",
-                                     "tcp://h:8786/path"])
+@pytest.mark.parametrize(
+    "address", ["local:99999", "local:-1", "local:abc", "inproc://", "tcp://h:8786/path"]
+)
 @pytest.mark.parametrize("command", COMMANDS)
 def test_dask_addresses_that_are_not_one_are_one_line(command, address):
     """Refused while the options are read: no cluster is started, no scheduler waited for."""
@@ -164,7 +213,8 @@ def test_unknown_options_and_missing_values_are_one_line(command):
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_usage_lists_every_option_the_command_takes(command):
-    from svmeval.cli.options import TABLE, options_of, usage_text
+    from svmeval.cli.options import TABLE, options_of
+    from svmeval.cli.usage import usage_text
 
     usage = usage_text(command)
     assert usage.startswith(f"Usage: {PROGRAMS[command]} ")
@@ -192,10 +242,10 @@ def test_the_data_file_is_never_an_output(command, spelling, tmp_path):
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-@pytest.mark.parametrize("where,reason", [("nodir/r.txt", "No such file or directory"),
-                                          (".", "Is a directory")])
-def test_directories_and_missing_parents_are_refused_before_work(command, where, reason,
-                                                                 tmp_path):
+@pytest.mark.parametrize(
+    "where,reason", [("nodir/r.txt", "No such file or directory"), (".", "Is a directory")]
+)
+def test_directories_and_missing_parents_are_refused_before_work(command, where, reason, tmp_path):
     done = run(command, line(command, [], SMALL, report=where), cwd=tmp_path)
     one_line_exit_1(done, reason)
     assert done.stdout == ""
@@ -212,9 +262,13 @@ def test_standard_output_on_dev_full_is_one_line(command):
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_closed_standard_output_is_one_line_before_any_work(command, tmp_path):
-    done = subprocess.run([sys.executable, "-m", *MODULES[command],
-                           *line(command, [], SMALL, report=None)], cwd=tmp_path,
-                          stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.close(1))
+    done = subprocess.run(
+        [sys.executable, "-m", *MODULES[command], *line(command, [], SMALL, report=None)],
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: os.close(1),
+    )
     one_line_exit_1(done, "standard output is closed")
     assert os.listdir(tmp_path) == []
 
@@ -226,8 +280,11 @@ def test_compare_o_h_h_does_not_replace_the_data_file(tmp_path):
     (tmp_path / "link").symlink_to(data)
     before = digest(data)
     for target in ("h", "link"):
-        done = run("compare", ["-v", "3", "--repeat", "1", "-o", target, "h", "--", "-c", "1",
-                               "--", "-c", "2"], cwd=tmp_path)
+        done = run(
+            "compare",
+            ["-v", "3", "--repeat", "1", "-o", target, "h", "--", "-c", "1", "--", "-c", "2"],
+            cwd=tmp_path,
+        )
         one_line_exit_1(done, f"-o {target} is the data file h: refusing to write over")
         assert digest(data) == before
 
@@ -243,8 +300,7 @@ def test_compare_mcnemar_o_does_not_replace_a_predictions_file(tmp_path):
     n = len(SMALL.read_text().splitlines())
     pa, pb = _predictions(tmp_path, [1] * n, [-1] * n)
     before = digest(pa)
-    done = run("compare", ["--mcnemar", "-o", "pa.txt", "pa.txt", "pb.txt", SMALL],
-               cwd=tmp_path)
+    done = run("compare", ["--mcnemar", "-o", "pa.txt", "pa.txt", "pb.txt", SMALL], cwd=tmp_path)
     one_line_exit_1(done, "is predictions file A pa.txt: refusing to write over an input")
     assert digest(pa) == before
 
@@ -257,8 +313,10 @@ def test_mcnemar_refuses_regression_predictions(tmp_path):
     assert done.stdout == ""
 
 
-@pytest.mark.parametrize("first,second", [("-out", "-png"), ("-out", "--results"),
-                                          ("--results", "--refit"), ("-out", "--refit")])
+@pytest.mark.parametrize(
+    "first,second",
+    [("-out", "-png"), ("-out", "--results"), ("--results", "--refit"), ("-out", "--refit")],
+)
 def test_grid_outputs_may_not_share_a_file(first, second, tmp_path):
     name = "x.csv"  # a name --results takes
     done = run("grid", [*GRID_RANGES, first, name, second, name, SMALL], cwd=tmp_path)
@@ -266,8 +324,9 @@ def test_grid_outputs_may_not_share_a_file(first, second, tmp_path):
     assert done.stdout == "" and os.listdir(tmp_path) == []
 
 
-@pytest.mark.parametrize("option", [["--results", "nodir/r.csv"], ["--refit", "."],
-                                    ["-png", "nodir/p.png"]])
+@pytest.mark.parametrize(
+    "option", [["--results", "nodir/r.csv"], ["--refit", "."], ["-png", "nodir/p.png"]]
+)
 def test_grid_outputs_are_checked_before_the_search(option, tmp_path):
     done = run("grid", [*GRID_RANGES, "-out", "g.out", *option, SMALL], cwd=tmp_path)
     one_line_exit_1(done, "cannot write")
@@ -277,8 +336,19 @@ def test_grid_outputs_are_checked_before_the_search(option, tmp_path):
 def test_grid_log2c_null_prints_no_none():
     """grid.py (LIBSVM 3.37 tools/grid.py, update_param) joins the logs it searched:
     ``' '.join(str(x) for x in [c, g] if x is not None)``."""
-    args = ["-log2c", "null", "-log2g", "-1,-1,1", "-gnuplot", "null", "-out", "null",
-            "-c", "2", SMALL]
+    args = [
+        "-log2c",
+        "null",
+        "-log2g",
+        "-1,-1,1",
+        "-gnuplot",
+        "null",
+        "-out",
+        "null",
+        "-c",
+        "2",
+        SMALL,
+    ]
     done = run("grid", args)
     assert done.returncode == 0, done.stderr
     first, last = done.stdout.splitlines()
@@ -291,13 +361,29 @@ def test_grid_log2c_null_prints_no_none():
 def test_grid_non_accuracy_criteria_carry_g_digits_as_grid_py(tmp_path):
     """grid.py's values are svm-train's ``%g`` rates read back: at most 6 significant
     digits, in every line and in the -out file."""
-    args = ["-log2c", "-1,3,2", "-log2g", "-3,-1,2", "-gnuplot", "null", "-out", "g.out",
-            "--criterion", "mcc", "-v", "3", SMALL]
+    args = [
+        "-log2c",
+        "-1,3,2",
+        "-log2g",
+        "-3,-1,2",
+        "-gnuplot",
+        "null",
+        "-out",
+        "g.out",
+        "--criterion",
+        "mcc",
+        "-v",
+        "3",
+        SMALL,
+    ]
     done = run("grid", args, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     values = [ln.split()[2] for ln in done.stdout.splitlines()[:-1]]
-    values += [ln.rsplit("rate=", 1)[1] for ln in (tmp_path / "g.out").read_text().splitlines()
-               if "rate=" in ln]
+    values += [
+        ln.rsplit("rate=", 1)[1]
+        for ln in (tmp_path / "g.out").read_text().splitlines()
+        if "rate=" in ln
+    ]
     values.append(done.stdout.splitlines()[-1].split()[-1])
     for text in values:
         assert float(text) == float(f"{float(text):g}"), text  # six digits say it all
@@ -324,8 +410,7 @@ def test_grid_resume_with_another_criterion_is_refused(tmp_path):
     assert done.returncode == 0, done.stderr
     before = out.read_text()
     assert "#" not in before  # an accuracy file is byte for byte grid.py's
-    resumed = run("grid", [*GRID_SMALL, "--criterion", "mcc", "-resume", out, "-out", out,
-                           SMALL])
+    resumed = run("grid", [*GRID_SMALL, "--criterion", "mcc", "-resume", out, "-out", out, SMALL])
     one_line_exit_1(resumed, "holds accuracy values; resuming with --criterion mcc")
     assert resumed.stdout == "" and out.read_text() == before
     # an mcc file records its criterion on a line grid.py's reader skips
@@ -392,8 +477,21 @@ def test_kernel_memory_0_shares_no_kernel(built, monkeypatch, tmp_path):
     from svmeval.cli.grid import main
 
     monkeypatch.chdir(tmp_path)
-    args = ["-q", "-t", "0", "-log2c", "-3,3,1", "-log2g", "null", "-gnuplot", "null",
-            "-out", "null", "-v", "3"]
+    args = [
+        "-q",
+        "-t",
+        "0",
+        "-log2c",
+        "-3,3,1",
+        "-log2g",
+        "null",
+        "-gnuplot",
+        "null",
+        "-out",
+        "null",
+        "-v",
+        "3",
+    ]
     assert main([*args, str(SMALL)]) == 0
     assert len(built) >= 1
     built.clear()

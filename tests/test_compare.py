@@ -10,11 +10,12 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import ROOT
 
 from svmeval import SvmParams, cross_validate, read_dataset
 from svmeval.cli.compare import main
 from svmeval.workflows.compare import compare
+
+from conftest import ROOT
 
 stats = pytest.importorskip("scipy.stats")
 sk_metrics = pytest.importorskip("sklearn.metrics")
@@ -38,9 +39,10 @@ def test_fold_figures_are_those_of_the_same_seeded_folds(small):
         rb = cross_validate(small, b, 3, seed=seed)
         assert np.array_equal(ra.fold, rb.fold)  # the same folds for A and B
         for name, r in (("a", ra), ("b", rb)):
-            expected[name] += [sk_metrics.accuracy_score(r.y_true[r.fold == i],
-                                                         r.y_pred[r.fold == i])
-                               for i in range(3)]
+            expected[name] += [
+                sk_metrics.accuracy_score(r.y_true[r.fold == i], r.y_pred[r.fold == i])
+                for i in range(3)
+            ]
     assert c.folds_a == pytest.approx(expected["a"], rel=1e-12)
     assert c.folds_b == pytest.approx(expected["b"], rel=1e-12)
     # the t-test is Nadeau & Bengio's, computed directly with scipy
@@ -50,8 +52,9 @@ def test_fold_figures_are_those_of_the_same_seeded_folds(small):
     t = d.mean() / math.sqrt((1 / 6 + ratio) * d.var(ddof=1))
     assert c.ttest.t == pytest.approx(t, rel=1e-9)
     assert c.ttest.p == pytest.approx(2 * stats.t.sf(abs(t), 5), rel=1e-8)
-    assert c.ttest.p_uncorrected == pytest.approx(stats.ttest_rel(expected["b"],
-                                                                  expected["a"]).pvalue, rel=1e-8)
+    assert c.ttest.p_uncorrected == pytest.approx(
+        stats.ttest_rel(expected["b"], expected["a"]).pvalue, rel=1e-8
+    )
     # McNemar on the first repetition's pooled predictions
     ra = cross_validate(small, a, 3, seed=4)
     rb = cross_validate(small, b, 3, seed=4)
@@ -70,6 +73,7 @@ def test_a_against_itself_gives_zero_difference_and_p_one(small):
 
 def test_regression_compares_mse_without_mcnemar():
     from conftest import data_set
+
     housing = read_dataset(str(data_set("housing_scale")))
     c = compare(housing, SvmParams(svm_type=3), SvmParams(svm_type=3, C=4), 3, repeat=1)
     assert c.criterion == "mse" and not c.greater_is_better and c.mcnemar is None
@@ -78,13 +82,35 @@ def test_regression_compares_mse_without_mcnemar():
 
 def test_criterion_must_fit_the_data(small):
     from svmeval import SvmevalError
-    with pytest.raises(SvmevalError, match="criterion 'macro_roc_auc' does not apply for binary data: valid criteria"):
+
+    with pytest.raises(
+        SvmevalError,
+        match="criterion 'macro_roc_auc' does not apply for binary data: valid criteria",
+    ):
         compare(small, SvmParams(), SvmParams(), 3, repeat=1, criterion="macro_roc_auc")
 
 
 def test_cli_json_of_a_against_itself(capfd):
-    assert main(["-v", "3", "--repeat", "2", "--format", "json", str(WINE),
-                 "--", "-c", "2", "--", "-c", "2"]) == 0
+    assert (
+        main(
+            [
+                "-v",
+                "3",
+                "--repeat",
+                "2",
+                "--format",
+                "json",
+                str(WINE),
+                "--",
+                "-c",
+                "2",
+                "--",
+                "-c",
+                "2",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capfd.readouterr().out)
     assert out["criterion"] == "accuracy" and out["n_folds"] == 3 and out["repeat"] == 2
     assert out["difference"]["mean"] == 0 and out["corrected_ttest"]["p"] == 1
@@ -95,8 +121,30 @@ def test_cli_json_of_a_against_itself(capfd):
 
 def test_cli_text_and_csv(capfd, tmp_path):
     target = tmp_path / "cmp.csv"
-    assert main(["-v", "3", "--repeat", "1", "--format", "csv", "-o", str(target),
-                 "--criterion", "macro_f1", str(WINE), "--", "-c", "1", "--", "-c", "100"]) == 0
+    assert (
+        main(
+            [
+                "-v",
+                "3",
+                "--repeat",
+                "1",
+                "--format",
+                "csv",
+                "-o",
+                str(target),
+                "--criterion",
+                "macro_f1",
+                str(WINE),
+                "--",
+                "-c",
+                "1",
+                "--",
+                "-c",
+                "100",
+            ]
+        )
+        == 0
+    )
     assert capfd.readouterr().out == ""
     rows = target.read_text().splitlines()
     assert rows[0] == "test,name,value"
@@ -122,21 +170,31 @@ def test_cli_mcnemar_of_two_predictions_files(tmp_path, capfd):
     assert out["p"] == pytest.approx(stats.binomtest(2, 7, 0.5).pvalue, rel=1e-12)
 
 
-@pytest.mark.parametrize("args,message", [
-    (["-v", "3", str(SMALL)], "svmeval-compare: give the data file, then -- A's"),
-    (["-v", "1", str(SMALL), "--", "--"], "svmeval-compare: n-fold cross validation: n must >= 2"),
-    (["--bogus", str(SMALL), "--", "--"], "svmeval-compare: unknown option: --bogus"),
-    (["--repeat", "x", str(SMALL), "--", "--"], "svmeval-compare: option --repeat: 'x' is not"),
-    ([str(SMALL), "--", "-v", "5", "--"], "svmeval-compare: A options: only svm-train's"),
-    ([str(SMALL), "--", "--", "-c", "abc"], "svmeval-compare: B options: option -c: 'abc'"),
-    ([str(SMALL), "--", "-c", "0", "--"], "ERROR: C <= 0"),
-    (["--criterion", "mse", str(SMALL), "--", "--"], "svmeval-compare: criterion 'mse' does not apply"),
-    (["missing.file", "--", "--"], "missing.file: cannot"),
-    (["--mcnemar", "a", str(SMALL)], "svmeval-compare: --mcnemar needs PREDICTIONS_A"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["-v", "3", str(SMALL)], "svmeval-compare: give the data file, then -- A's"),
+        (
+            ["-v", "1", str(SMALL), "--", "--"],
+            "svmeval-compare: n-fold cross validation: n must >= 2",
+        ),
+        (["--bogus", str(SMALL), "--", "--"], "svmeval-compare: unknown option: --bogus"),
+        (["--repeat", "x", str(SMALL), "--", "--"], "svmeval-compare: option --repeat: 'x' is not"),
+        ([str(SMALL), "--", "-v", "5", "--"], "svmeval-compare: A options: only svm-train's"),
+        ([str(SMALL), "--", "--", "-c", "abc"], "svmeval-compare: B options: option -c: 'abc'"),
+        ([str(SMALL), "--", "-c", "0", "--"], "ERROR: C <= 0"),
+        (
+            ["--criterion", "mse", str(SMALL), "--", "--"],
+            "svmeval-compare: criterion 'mse' does not apply",
+        ),
+        (["missing.file", "--", "--"], "missing.file: cannot"),
+        (["--mcnemar", "a", str(SMALL)], "svmeval-compare: --mcnemar needs PREDICTIONS_A"),
+    ],
+)
 def test_cli_errors_are_one_line_and_exit_1(args, message):
-    done = subprocess.run([sys.executable, "-m", "svmeval.cli", "compare", *args],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "svmeval.cli", "compare", *args], capture_output=True, text=True
+    )
     assert done.returncode == 1
     assert done.stdout == ""
     assert len(done.stderr.splitlines()) == 1, done.stderr
@@ -148,6 +206,7 @@ def test_cli_errors_are_one_line_and_exit_1(args, message):
 def _reference_rate(name: str) -> float:
     """svm-train's printed CV accuracy (percent) from its reference output."""
     from conftest import shared_file
+
     text = shared_file("reference", name).read_text()
     return float(text.split("Cross Validation Accuracy = ")[1].split("%")[0])
 
@@ -158,14 +217,19 @@ def test_compare_leave_one_out_corrects_with_the_folds_drawn(tmp_path):
     turns 30 folds of 14 rows into leave-one-out) and Nadeau & Bengio's formula with scipy;
     t = 1.851, p = 0.075 as worked out by hand."""
     from conftest import data_set, libsvm_cv
+
     path = tmp_path / "h14"
     path.write_text("".join(data_set("heart_scale").read_text().splitlines(True)[:14]))
     y = read_dataset(str(path)).y
     c = compare(str(path), SvmParams(), SvmParams(C=8, gamma=0.5), 30, repeat=2)
     assert c.n_folds == 14 and len(c.folds_a) == 28
-    d = np.concatenate([(libsvm_cv(path, "-c 8 -g 0.5", 30, seed) == y).astype(float)
-                        - (libsvm_cv(path, "", 30, seed) == y).astype(float)
-                        for seed in (1, 2)])
+    d = np.concatenate(
+        [
+            (libsvm_cv(path, "-c 8 -g 0.5", 30, seed) == y).astype(float)
+            - (libsvm_cv(path, "", 30, seed) == y).astype(float)
+            for seed in (1, 2)
+        ]
+    )
     t = d.mean() / math.sqrt((1 / 28 + 1 / 13) * d.var(ddof=1))
     assert c.ttest.t == pytest.approx(t, rel=1e-9)
     assert c.ttest.p == pytest.approx(2 * stats.t.sf(abs(t), 27), rel=1e-8)
@@ -177,15 +241,17 @@ def test_compare_takes_a_file_name():
     """A file name is read as grid_search reads one. Oracle: svm-train -v 5's printed rate
     (heart_scale's five folds all hold 54 rows, so the mean of the fold accuracies is it)."""
     from conftest import data_set
+
     c = compare(str(data_set("heart_scale")), SvmParams(), SvmParams(C=2), 5, repeat=1)
     assert c.data_name.endswith("heart_scale")
     assert 100 * c.mean_a == pytest.approx(_reference_rate("heart_scale.v5.txt"), abs=5e-4)
 
 
 def test_compare_params_none_is_svm_train_defaults_and_others_a_typed_error():
+    from svmeval import SvmevalError
+
     from conftest import data_set
 
-    from svmeval import SvmevalError
     dataset = read_dataset(str(data_set("heart_scale")))
     c = compare(dataset, None, SvmParams(), 5, repeat=1)
     assert np.array_equal(c.folds_a, c.folds_b) and c.ttest.p == 1.0
@@ -194,8 +260,9 @@ def test_compare_params_none_is_svm_train_defaults_and_others_a_typed_error():
         with pytest.raises(SvmevalError, match="must be a svmeval SvmParams or svm-train's"):
             compare(dataset, a, b, 5, repeat=1)
     by_options = compare(dataset, None, "-c 2", 5, repeat=1)
-    assert np.array_equal(by_options.folds_b, compare(dataset, None, SvmParams(C=2), 5,
-                                                      repeat=1).folds_b)
+    assert np.array_equal(
+        by_options.folds_b, compare(dataset, None, SvmParams(C=2), 5, repeat=1).folds_b
+    )
     with pytest.raises(SvmevalError, match="must be a svmeval Dataset or a file name"):
         compare([1, 2], SvmParams(), SvmParams(), 5, repeat=1)
 
@@ -203,8 +270,18 @@ def test_compare_params_none_is_svm_train_defaults_and_others_a_typed_error():
 def test_compare_results_identical_for_every_jobs(small):
     """2 candidates x R seeds of the evaluation core: jobs changes nothing (oracle: the
     folds one at a time, jobs=1, as LIBSVM's own loop runs them)."""
-    runs = [compare(small, SvmParams(C=1), SvmParams(C=8, gamma=0.5), 4, repeat=3,
-                    criterion="mcc", jobs=jobs) for jobs in (1, 2, 3)]
+    runs = [
+        compare(
+            small,
+            SvmParams(C=1),
+            SvmParams(C=8, gamma=0.5),
+            4,
+            repeat=3,
+            criterion="mcc",
+            jobs=jobs,
+        )
+        for jobs in (1, 2, 3)
+    ]
     for other in runs[1:]:
         assert np.array_equal(other.folds_a, runs[0].folds_a)
         assert np.array_equal(other.folds_b, runs[0].folds_b)

@@ -21,22 +21,27 @@ from pathlib import Path
 import numpy as np
 import pytest
 from _signals import BOUND, LIMIT, sigint_when
+
 from conftest import ROOT, data_set, libsvm_cv
 
 distributed = pytest.importorskip("distributed")
 
 from svmeval.cv import _libsvm, cluster, engine, workers  # noqa: E402
-from svmeval.workflows import grid_rules as rules
-from svmeval.workflows.grid import grid_search  # noqa: E402
 from svmeval.io.data import Dataset, read_dataset  # noqa: E402
 from svmeval.params import SvmParams  # noqa: E402
+from svmeval.workflows import grid_rules as rules
+from svmeval.workflows.grid import grid_search  # noqa: E402
 
 SMALL = ["-log2c", "-1,5,2", "-log2g", "-7,1,2"]  # 4 x 5 cells
 
 
 def _start(args, log: Path):
-    return subprocess.Popen([sys.executable, "-m", *args], stdout=log.open("w"),
-                            stderr=subprocess.STDOUT, start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", *args],
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
 
 
 def _stop(procs):
@@ -59,15 +64,29 @@ def start_cluster(directory: Path, workers: int = 2, preload: Path | None = None
     """A scheduler on 127.0.0.1 and ``workers`` worker processes (each with its nanny):
     ``(address, processes)``."""
     scheduler_file = directory / "scheduler.json"
-    procs = [_start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
-                     "--no-dashboard", "--scheduler-file", str(scheduler_file)],
-                    directory / "scheduler.log")]
+    procs = [
+        _start(
+            [
+                "distributed.cli.dask_scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--no-dashboard",
+                "--scheduler-file",
+                str(scheduler_file),
+            ],
+            directory / "scheduler.log",
+        )
+    ]
     deadline = time.monotonic() + 60
     while not scheduler_file.exists() or not scheduler_file.read_text().strip():
         if time.monotonic() > deadline or procs[0].poll() is not None:
             _stop(procs)
-            pytest.fail("the Dask scheduler did not start: "
-                        + (directory / "scheduler.log").read_text()[-2000:])
+            pytest.fail(
+                "the Dask scheduler did not start: "
+                + (directory / "scheduler.log").read_text()[-2000:]
+            )
         time.sleep(0.1)
     while True:  # the file may still be being written: wait until it reads whole
         try:
@@ -78,11 +97,25 @@ def start_cluster(directory: Path, workers: int = 2, preload: Path | None = None
                 raise
             time.sleep(0.05)
     for k in range(workers):
-        procs.append(_start(["distributed.cli.dask_worker", address, "--nthreads", "1",
-                             "--nworkers", "1", "--no-dashboard", "--host", "127.0.0.1",
-                             "--name", f"w{k}"]
-                            + (["--preload", str(preload)] if preload else []),
-                            directory / f"worker{k}.log"))
+        procs.append(
+            _start(
+                [
+                    "distributed.cli.dask_worker",
+                    address,
+                    "--nthreads",
+                    "1",
+                    "--nworkers",
+                    "1",
+                    "--no-dashboard",
+                    "--host",
+                    "127.0.0.1",
+                    "--name",
+                    f"w{k}",
+                ]
+                + (["--preload", str(preload)] if preload else []),
+                directory / f"worker{k}.log",
+            )
+        )
     return address, procs
 
 
@@ -100,8 +133,13 @@ def dask_cluster(tmp_path_factory):
 
 
 def run_cmd(module, *args, cwd):
-    return subprocess.run([sys.executable, "-m", module, *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", module, *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def sorted_out(path: Path) -> list[str]:
@@ -110,18 +148,33 @@ def sorted_out(path: Path) -> list[str]:
 
 
 # --- identical results ------------------------------------------------------------------------
-@pytest.mark.parametrize("extra", [[], ["--criterion", "mcc"],
-                                   ["-b", "1", "-log2c", "-1,3,2", "-log2g", "-5,-3,2"]])
-def test_grid_on_the_cluster_prints_and_writes_what_the_local_run_does(dask_cluster, tmp_path,
-                                                                        extra):
+@pytest.mark.parametrize(
+    "extra", [[], ["--criterion", "mcc"], ["-b", "1", "-log2c", "-1,3,2", "-log2g", "-5,-3,2"]]
+)
+def test_grid_on_the_cluster_prints_and_writes_what_the_local_run_does(
+    dask_cluster, tmp_path, extra
+):
     address, _ = dask_cluster
     path = data_set("heart_scale")
     outs = {}
     for where, more in (("local", []), ("dask", ["--dask", address])):
         d = tmp_path / where
         d.mkdir()
-        r = run_cmd("svmeval.cli", "grid", *SMALL, *extra, *more, "-out", "g.out", "-gnuplot", "null",
-                    "--results", "r.json", path, cwd=d)
+        r = run_cmd(
+            "svmeval.cli",
+            "grid",
+            *SMALL,
+            *extra,
+            *more,
+            "-out",
+            "g.out",
+            "-gnuplot",
+            "null",
+            "--results",
+            "r.json",
+            path,
+            cwd=d,
+        )
         assert r.returncode == 0, r.stderr
         assert r.stderr == ""
         outs[where] = (r.stdout, sorted_out(d / "g.out"), (d / "r.json").read_text())
@@ -137,19 +190,34 @@ def test_grid_on_the_cluster_prints_and_writes_what_the_local_run_does(dask_clus
             assert values[cell] == float(f"{rate:g}")
 
 
-@pytest.mark.parametrize("name,extra", [
-    ("heart_scale", ["--full"]),
-    ("iris.scale", ["-b", "1", "--format", "json"]),
-    ("dna.scale", ["--format", "json"]),
-    ("housing_scale", ["-s", "3", "--format", "csv"]),
-])
+@pytest.mark.parametrize(
+    "name,extra",
+    [
+        ("heart_scale", ["--full"]),
+        ("iris.scale", ["-b", "1", "--format", "json"]),
+        ("dna.scale", ["--format", "json"]),
+        ("housing_scale", ["-s", "3", "--format", "csv"]),
+    ],
+)
 def test_repeated_cv_on_the_cluster_is_the_local_run(dask_cluster, tmp_path, name, extra):
     address, _ = dask_cluster
     path = data_set(name)
     outputs = {}
     for where, more in (("local", []), ("dask", ["--dask", address])):
-        r = run_cmd("svmeval", "-q", "-v", "5", "--repeat", "3", *extra, *more,
-                    "--predictions", f"{where}.pred", path, cwd=tmp_path)
+        r = run_cmd(
+            "svmeval",
+            "-q",
+            "-v",
+            "5",
+            "--repeat",
+            "3",
+            *extra,
+            *more,
+            "--predictions",
+            f"{where}.pred",
+            path,
+            cwd=tmp_path,
+        )
         assert r.returncode == 0, r.stderr
         assert r.stderr == ""
         outputs[where] = (r.stdout, (tmp_path / f"{where}.pred").read_text())
@@ -160,22 +228,27 @@ def test_python_api_takes_a_client_and_equals_libsvm(dask_cluster):
     _, client = dask_cluster
     dataset = read_dataset(str(data_set("iris.scale")))
     params = SvmParams(C=4.0)
-    local = engine.cross_validate(dataset, params, 5, repeat=2, keep_repeats=True,
-                                  keep_decision_values=True)
-    remote = engine.cross_validate(dataset, params, 5, repeat=2, keep_repeats=True,
-                                   keep_decision_values=True, client=client)
+    local = engine.cross_validate(
+        dataset, params, 5, repeat=2, keep_repeats=True, keep_decision_values=True
+    )
+    remote = engine.cross_validate(
+        dataset, params, 5, repeat=2, keep_repeats=True, keep_decision_values=True, client=client
+    )
     for a, b in zip((local,) + local.repeat_results, (remote,) + remote.repeat_results):
         for name in ("y_pred", "decision_values", "scores", "fold"):
             np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
     # LIBSVM's own svm_cross_validation gives the first repetition's predictions
     np.testing.assert_array_equal(remote.y_pred, libsvm_cv(data_set("iris.scale"), "-c 4"))
 
-    grid_local = grid_search(dataset, params, log2c=(-1, 3, 2), log2g=(-3, 1, 2),
-                             criterion="macro_f1")
-    grid_remote = grid_search(dataset, params, log2c=(-1, 3, 2), log2g=(-3, 1, 2),
-                              criterion="macro_f1", client=client)
-    assert [(r.cell, r.value) for r in grid_remote.cells] == \
-        [(r.cell, r.value) for r in grid_local.cells]
+    grid_local = grid_search(
+        dataset, params, log2c=(-1, 3, 2), log2g=(-3, 1, 2), criterion="macro_f1"
+    )
+    grid_remote = grid_search(
+        dataset, params, log2c=(-1, 3, 2), log2g=(-3, 1, 2), criterion="macro_f1", client=client
+    )
+    assert [(r.cell, r.value) for r in grid_remote.cells] == [
+        (r.cell, r.value) for r in grid_local.cells
+    ]
     assert grid_remote.best.cell == grid_local.best.cell
     assert grid_remote.cells[3].figures == grid_local.cells[3].figures
 
@@ -204,11 +277,11 @@ def test_cross_validation_shares_its_kernel_on_the_cluster_when_asked(dask_clust
     _, client = dask_cluster
     dataset = read_dataset(str(data_set("heart_scale")))
     before = client.run(workers.worker_stats)
-    shared = engine.run_cv(dataset, SvmParams(gamma=0.25), 5, repeat=2, share=True,
-                           client=client)
+    shared = engine.run_cv(dataset, SvmParams(gamma=0.25), 5, repeat=2, share=True, client=client)
     after = client.run(workers.worker_stats)
     assert sum(after[w]["kernels"] - before.get(w, {}).get("kernels", 0) for w in after) >= 1
     np.testing.assert_array_equal(shared.y_pred, libsvm_cv(data_set("heart_scale"), "-g 0.25"))
+
 
 def test_shared_kernel_computed_once_per_gamma_on_the_cluster(dask_cluster):
     """With the kernel shared, the cells of one gamma go to one worker, which computes that
@@ -216,8 +289,7 @@ def test_shared_kernel_computed_once_per_gamma_on_the_cluster(dask_cluster):
     _, client = dask_cluster
     dataset = read_dataset(str(data_set("heart_scale")))
     before = client.run(workers.worker_stats)
-    result = grid_search(dataset, log2c=(-1, 5, 2), log2g=(-7, 1, 2), share=True,
-                         client=client)
+    result = grid_search(dataset, log2c=(-1, 5, 2), log2g=(-7, 1, 2), share=True, client=client)
     local = grid_search(dataset, log2c=(-1, 5, 2), log2g=(-7, 1, 2), share=False)
     assert [(r.cell, r.value) for r in result.cells] == [(r.cell, r.value) for r in local.cells]
     after = client.run(workers.worker_stats)
@@ -229,8 +301,14 @@ def test_shared_kernel_computed_once_per_gamma_on_the_cluster(dask_cluster):
 def _tiled(dataset: Dataset, times: int) -> Dataset:
     step = dataset.indptr[-1]
     indptr = np.concatenate([[0]] + [dataset.indptr[1:] + t * step for t in range(times)])
-    return Dataset(np.tile(dataset.y, times), indptr, np.tile(dataset.indices, times),
-                   np.tile(dataset.values, times), dataset.n_features, "tiled")
+    return Dataset(
+        np.tile(dataset.y, times),
+        indptr,
+        np.tile(dataset.indices, times),
+        np.tile(dataset.values, times),
+        dataset.n_features,
+        "tiled",
+    )
 
 
 class TaskSizes(distributed.diagnostics.plugin.SchedulerPlugin):
@@ -263,16 +341,33 @@ def test_tasks_carry_no_data_and_each_worker_gets_the_data_once(tmp_path):
             dataset = _tiled(read_dataset(str(data_set("heart_scale"))), times)
             session = cluster.Session(client)
             data = session.data(dataset)
-            folds_ref = session.scatter(engine.libsvm_folds(
-                dataset.y, 5, stratified=True, rand=iter(range(1, 10**9)).__next__))
+            folds_ref = session.scatter(
+                engine.libsvm_folds(
+                    dataset.y, 5, stratified=True, rand=iter(range(1, 10**9)).__next__
+                )
+            )
             params = SvmParams(gamma=0.1)
-            futures = [client.submit(workers.fold_task, *data, folds_ref, params, (i,), False,
-                                     key=f"{session.token}-{i}", pure=False) for i in range(5)]
+            futures = [
+                client.submit(
+                    workers.fold_task,
+                    *data,
+                    folds_ref,
+                    params,
+                    (i,),
+                    False,
+                    key=f"{session.token}-{i}",
+                    pure=False,
+                )
+                for i in range(5)
+            ]
             distributed.wait(futures)
             sizes[times] = client.run_on_scheduler(_sizes, prefix=session.token)
             data_key = data[1].key
-            fetched = client.run(lambda dask_worker: [
-                k for entry in dask_worker.transfer_incoming_log for k in entry["keys"]])
+            fetched = client.run(
+                lambda dask_worker: [
+                    k for entry in dask_worker.transfer_incoming_log for k in entry["keys"]
+                ]
+            )
             assert all(data_key not in keys for keys in fetched.values())
             holders = client.who_has([data[1]])[data_key]
             assert len(holders) == 2
@@ -286,16 +381,35 @@ def test_a_worker_killed_mid_grid_changes_nothing(dask_cluster, tmp_path):
     address, client = dask_cluster
     path = data_set("heart_scale")
     grid = ["-log2c", "-5,15,1", "-log2g", "3,-15,-1"]  # 21 x 19 cells
-    local = run_cmd("svmeval.cli", "grid", *grid, "-out", "l.out", "-gnuplot", "null", path,
-                    cwd=tmp_path)
+    local = run_cmd(
+        "svmeval.cli", "grid", *grid, "-out", "l.out", "-gnuplot", "null", path, cwd=tmp_path
+    )
     assert local.returncode == 0, local.stderr
     out = tmp_path / "d.out"
-    proc = subprocess.Popen([sys.executable, "-m", "svmeval.cli", "grid", *grid, "--dask", address,
-                             "-out", str(out), "-gnuplot", "null", str(path)], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "svmeval.cli",
+            "grid",
+            *grid,
+            "--dask",
+            address,
+            "-out",
+            str(out),
+            "-gnuplot",
+            "null",
+            str(path),
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and (not out.exists() or
-                                           len(out.read_text().splitlines()) < 20):
+    while time.monotonic() < deadline and (
+        not out.exists() or len(out.read_text().splitlines()) < 20
+    ):
         time.sleep(0.02)
     pids = client.run(os.getpid)
     victim = sorted(pids.values())[0]
@@ -315,14 +429,15 @@ def test_unreachable_scheduler_is_one_line_and_writes_nothing(tmp_path, capsys, 
         port = s.getsockname()[1]
     address = f"tcp://127.0.0.1:{port}"
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 2)
-    from svmeval.cli.svmeval import main as svmeval_main
     from svmeval.cli.grid import main as grid_main
+    from svmeval.cli.svmeval import main as svmeval_main
 
     path = data_set("heart_scale")
     monkeypatch.chdir(tmp_path)
     assert grid_main([*SMALL, "--dask", address, "-out", "g.out", str(path)]) == 1
-    assert svmeval_main(["-v", "5", "--repeat", "3", "--dask", address, "-o", "r.txt",
-                         str(path)]) == 1
+    assert (
+        svmeval_main(["-v", "5", "--repeat", "3", "--dask", address, "-o", "r.txt", str(path)]) == 1
+    )
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 2
     assert err[0].startswith(f"svmeval-grid: cannot reach the Dask scheduler at {address}: ")
@@ -334,26 +449,40 @@ def _preload(directory: Path, version: str | None) -> Path:
     """A worker preload script: the worker reports another svmeval version, or has none."""
     script = directory / "preload_svmeval.py"
     if version is None:
-        script.write_text("import sys\nfor name in [m for m in sys.modules if m == 'svmeval' "
-                          "or m.startswith('svmeval.')]:\n    del sys.modules[name]\n"
-                          "sys.modules['svmeval'] = None  # import svmeval fails\n")
+        script.write_text(
+            "import sys\nfor name in [m for m in sys.modules if m == 'svmeval' "
+            "or m.startswith('svmeval.')]:\n    del sys.modules[name]\n"
+            "sys.modules['svmeval'] = None  # import svmeval fails\n"
+        )
     else:
         script.write_text(f"import svmeval._version\nsvmeval._version.__version__ = {version!r}\n")
     return script
 
 
-@pytest.mark.parametrize("version,message", [
-    ("0.0.1", "runs svmeval 0.0.1, this is"),
-    (None, "cannot run svmeval"),
-])
+@pytest.mark.parametrize(
+    "version,message",
+    [
+        ("0.0.1", "runs svmeval 0.0.1, this is"),
+        (None, "cannot run svmeval"),
+    ],
+)
 def test_workers_without_this_svmeval_are_one_line(tmp_path, version, message):
     preload = _preload(tmp_path, version)
     address, procs = start_cluster(tmp_path, workers=1, preload=preload)
     try:
         with distributed.Client(address, timeout=30) as c:
             c.wait_for_workers(1, timeout=90)
-        r = run_cmd("svmeval", "-v", "5", "--repeat", "2", "--dask", address,
-                    data_set("heart_scale"), cwd=tmp_path)
+        r = run_cmd(
+            "svmeval",
+            "-v",
+            "5",
+            "--repeat",
+            "2",
+            "--dask",
+            address,
+            data_set("heart_scale"),
+            cwd=tmp_path,
+        )
     finally:
         _stop(procs)
     assert r.returncode == 1
@@ -368,25 +497,48 @@ def test_without_dask_one_line_says_how_to_install(tmp_path):
     blocker.mkdir()
     (blocker / "distributed.py").write_text("raise ImportError('no distributed here')\n")
     env = dict(os.environ, PYTHONPATH=str(blocker))
-    for module, args in ((["svmeval"], ["-v", "5", "--repeat", "2"]),
-                         (["svmeval.cli", "grid"], SMALL)):
-        r = subprocess.run([sys.executable, "-m", *module, *args, "--dask", "local:2",
-                            str(data_set("heart_scale"))], cwd=tmp_path, env=env,
-                           capture_output=True, text=True)
+    for module, args in (
+        (["svmeval"], ["-v", "5", "--repeat", "2"]),
+        (["svmeval.cli", "grid"], SMALL),
+    ):
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                *module,
+                *args,
+                "--dask",
+                "local:2",
+                str(data_set("heart_scale")),
+            ],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         assert r.returncode == 1
         prog = "svmeval-grid" if module[-1] == "grid" else "svmeval"
-        assert r.stderr == (f"{prog}: --dask needs the optional dask and distributed: "
-                            "pip install 'svmeval[dask]'\n")
+        assert r.stderr == (
+            f"{prog}: --dask needs the optional dask and distributed: pip install 'svmeval[dask]'\n"
+        )
     assert not (tmp_path / "heart_scale.out").exists()
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--dask", "local:0"], "svmeval-grid: --dask local:0: a local cluster needs at least 1 "
-                            "worker"),
-    (["--dask", ""], "svmeval-grid: option --dask: the value is empty"),
-    (["--dask", "local", "--jobs", "2"], "svmeval-grid: --jobs sets the local threads; with "
-                                         "--dask the cluster's workers run the folds"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (
+            ["--dask", "local:0"],
+            "svmeval-grid: --dask local:0: a local cluster needs at least 1 worker",
+        ),
+        (["--dask", ""], "svmeval-grid: option --dask: the value is empty"),
+        (
+            ["--dask", "local", "--jobs", "2"],
+            "svmeval-grid: --jobs sets the local threads; with "
+            "--dask the cluster's workers run the folds",
+        ),
+    ],
+)
 def test_bad_dask_arguments_one_line(tmp_path, args, message):
     r = run_cmd("svmeval.cli", "grid", *args, data_set("heart_scale"), cwd=tmp_path)
     assert r.returncode == 1
@@ -396,11 +548,14 @@ def test_bad_dask_arguments_one_line(tmp_path, args, message):
 
 def test_svmeval_refuses_dask_where_it_does_not_apply(tmp_path):
     path = data_set("heart_scale")
-    for args, message in ((["--dask", "local"], "--dask: only with -v k"),
-                          (["-v", "5", "--dask", "local", "--multilabel"],
-                           "--dask runs single-label cross-validation"),
-                          (["-v", "5", "--dask", "local", "--jobs", "2"], "--jobs sets the "
-                                                                          "local threads")):
+    for args, message in (
+        (["--dask", "local"], "--dask: only with -v k"),
+        (
+            ["-v", "5", "--dask", "local", "--multilabel"],
+            "--dask runs single-label cross-validation",
+        ),
+        (["-v", "5", "--dask", "local", "--jobs", "2"], "--jobs sets the local threads"),
+    ):
         r = run_cmd("svmeval", *args, path, cwd=tmp_path)
         assert r.returncode == 1 and message in r.stderr and "Traceback" not in r.stderr
 
@@ -409,15 +564,32 @@ def test_ctrl_c_exits_130_at_once_and_resume_gives_the_whole_answer(tmp_path):
     path = data_set("heart_scale")
     out = tmp_path / "g.out"
     grid = ["-log2c", "-5,15,1", "-log2g", "3,-15,-1"]
-    args = [sys.executable, "-m", "svmeval.cli", "grid", *grid, "--dask", "local:2", "-out", str(out),
-            "-gnuplot", "null"]
+    args = [
+        sys.executable,
+        "-m",
+        "svmeval.cli",
+        "grid",
+        *grid,
+        "--dask",
+        "local:2",
+        "-out",
+        str(out),
+        "-gnuplot",
+        "null",
+    ]
     started = time.monotonic()
-    proc = subprocess.Popen(args + [str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=tmp_path,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        args + [str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and (not out.exists() or
-                                           len(out.read_text().splitlines()) < 10):
+    while time.monotonic() < deadline and (
+        not out.exists() or len(out.read_text().splitlines()) < 10
+    ):
         time.sleep(0.02)  # polling for the event: ten cells in the resume file
     proc.send_signal(signal.SIGINT)
     sent = time.monotonic()
@@ -431,8 +603,9 @@ def test_ctrl_c_exits_130_at_once_and_resume_gives_the_whole_answer(tmp_path):
     assert stderr == "svmeval-grid: interrupted\n"
     finished = rules.read_out(str(out))
     assert 10 <= len(finished) < 21 * 19
-    resumed = subprocess.run(args + ["-resume", str(out), str(path)], capture_output=True,
-                             text=True, cwd=tmp_path)
+    resumed = subprocess.run(
+        args + ["-resume", str(out), str(path)], capture_output=True, text=True, cwd=tmp_path
+    )
     assert resumed.returncode == 0, resumed.stderr
     whole = grid_search(str(path), log2c=(-5.0, 15.0, 1.0), log2g=(3.0, -15.0, -1.0))
     assert rules.read_out(str(out)) == {r.cell: r.value for r in whole.cells}
@@ -454,6 +627,7 @@ def test_ctrl_c_while_waiting_for_the_cluster_is_acted_on_within_a_step(dask_clu
 
         def blocked(name=name):  # runs on a worker (a local function: pickled by value)
             import distributed
+
             distributed.Event(f"{name}-started").set()
             distributed.Event(f"{name}-release").wait(60)
             return 0
@@ -483,13 +657,15 @@ def test_local_cluster_leaves_the_environment_as_it_was():
 
 
 def test_without_dask_option_dask_is_never_imported(tmp_path):
-    code = ("import sys, io, contextlib\n"
-            "from svmeval.cli.svmeval import main\nfrom svmeval.cli.grid import main as grid\n"
-            "with contextlib.redirect_stdout(io.StringIO()):\n"
-            f"    assert main(['-q', '-v', '5', '--repeat', '2', {str(data_set('heart_scale'))!r}]) == 0\n"
-            f"    assert grid(['-q', '-log2c', '1,3,2', '-log2g', '-3,-1,2', '-out', 'null', "
-            f"'-gnuplot', 'null', {str(data_set('heart_scale'))!r}]) == 0\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))\n")
+    code = (
+        "import sys, io, contextlib\n"
+        "from svmeval.cli.svmeval import main\nfrom svmeval.cli.grid import main as grid\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main(['-q', '-v', '5', '--repeat', '2', {str(data_set('heart_scale'))!r}]) == 0\n"
+        f"    assert grid(['-q', '-log2c', '1,3,2', '-log2g', '-3,-1,2', '-out', 'null', "
+        f"'-gnuplot', 'null', {str(data_set('heart_scale'))!r}]) == 0\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))\n"
+    )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[-1] == "[]"

@@ -13,16 +13,24 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import DATA, HAVE_SHARED, data_set, data_sets, shared_file
-
+from svmeval.errors import DataFormatError
 from svmeval.io import _streams
 from svmeval.io.data import Dataset, read_dataset
-from svmeval.errors import DataFormatError
+
+from conftest import DATA, HAVE_SHARED, data_set, data_sets, shared_file
 
 # the shared data sets where ../shared holds them, else those of data/ (see conftest)
 SINGLE_LABEL_FILES = data_sets(
-    "a9a", "breast-cancer_scale", "dna.scale", "heart_scale", "housing_scale", "iris.scale",
-    "letter.scale", "mushrooms", "satimage.scale", "svmguide1",
+    "a9a",
+    "breast-cancer_scale",
+    "dna.scale",
+    "heart_scale",
+    "housing_scale",
+    "iris.scale",
+    "letter.scale",
+    "mushrooms",
+    "satimage.scale",
+    "svmguide1",
 ) + ([DATA / "ijcnn1.t.bz2"] if HAVE_SHARED else [])
 
 
@@ -68,17 +76,28 @@ def check_invariants(ds: Dataset) -> None:
 def test_numbers_as_strtod_reads_them(tmp_path):
     ds = read(tmp_path, b"+1 1:1 2:-1.0 3:2.000000 4:1e-3 5:3504. 6:-.5 7:1E+2 8:0x1p3\n-1.5e0\n")
     assert ds.y.tolist() == [1.0, -1.5]
-    assert rows(ds) == [{1: 1.0, 2: -1.0, 3: 2.0, 4: 1e-3, 5: 3504.0, 6: -0.5, 7: 100.0,
-                         8: 8.0}, {}]
+    assert rows(ds) == [
+        {1: 1.0, 2: -1.0, 3: 2.0, 4: 1e-3, 5: 3504.0, 6: -0.5, 7: 100.0, 8: 8.0},
+        {},
+    ]
     assert ds.n_features == 8 and ds.indptr.tolist() == [0, 8, 8]
     check_invariants(ds)
 
 
 def test_long_and_awkward_numbers_match_python_float(tmp_path):
-    vals = ["0.1000000000000000055511151231257827", "123456789012345678901234567890",
-            "2.2250738585072014e-308",
-            "1.7976931348623157e308", "0.30000000000000004", "-0", "00012.5000",
-            "9007199254740993", "1e22", "1e23", "123456789e-30"]
+    vals = [
+        "0.1000000000000000055511151231257827",
+        "123456789012345678901234567890",
+        "2.2250738585072014e-308",
+        "1.7976931348623157e308",
+        "0.30000000000000004",
+        "-0",
+        "00012.5000",
+        "9007199254740993",
+        "1e22",
+        "1e23",
+        "123456789e-30",
+    ]
     line = "0 " + " ".join(f"{i}:{v}" for i, v in enumerate(vals, 1)) + "\n"
     ds = read(tmp_path, line.encode())
     assert ds.values.tolist() == [float(v) for v in vals]
@@ -123,7 +142,9 @@ def test_long_lines_and_chunk_boundaries(tmp_path, monkeypatch):
     for i in range(300):
         idx = np.sort(rng.choice(5000, size=rng.integers(0, 400), replace=False)) + 1
         vals = rng.normal(size=len(idx))
-        lines.append(f"{i % 3} " + " ".join(f"{a}:{float(v)!r}" for a, v in zip(idx.tolist(), vals)))
+        lines.append(
+            f"{i % 3} " + " ".join(f"{a}:{float(v)!r}" for a, v in zip(idx.tolist(), vals))
+        )
     content = ("\r\n".join(lines)).encode()
     expected = read(tmp_path, content)
     for chunk in (1, 2, 7, 4096):
@@ -207,8 +228,7 @@ def _stdin_read(payload: bytes, multilabel: bool = False) -> str:
         "except DataFormatError as e:\n"
         "    print(e)\n"
     )
-    r = subprocess.run([sys.executable, "-c", code], input=payload, capture_output=True,
-                       check=True)
+    r = subprocess.run([sys.executable, "-c", code], input=payload, capture_output=True, check=True)
     return r.stdout.decode().strip()
 
 
@@ -262,8 +282,9 @@ def test_multilabel_lines(tmp_path):
     content = b"1,3 1:1\n2 2:1\n 3:1\n4:2 5:1\n0,5,2\n"
     ds = read(tmp_path, content, multilabel=True)
     assert ds.y is None and ds.is_multilabel
-    labels = [ds.label_values[a:b].tolist()
-              for a, b in zip(ds.label_indptr[:-1], ds.label_indptr[1:])]
+    labels = [
+        ds.label_values[a:b].tolist() for a, b in zip(ds.label_indptr[:-1], ds.label_indptr[1:])
+    ]
     assert labels == [[1, 3], [2], [], [], [0, 5, 2]]
     assert rows(ds) == [{1: 1.0}, {2: 1.0}, {3: 1.0}, {4: 2.0, 5: 1.0}, {}]
     assert ds.label_indptr.dtype == np.int64 and ds.label_values.dtype == np.float64
@@ -311,8 +332,10 @@ def test_shared_multilabel_file_matches_sklearn():
     check_invariants(ds)
     X, y = load_svmlight_file(str(path), multilabel=True, zero_based=False)
     X.sort_indices()
-    ours = [tuple(sorted(ds.label_values[a:b].tolist()))
-            for a, b in zip(ds.label_indptr[:-1], ds.label_indptr[1:])]
+    ours = [
+        tuple(sorted(ds.label_values[a:b].tolist()))
+        for a, b in zip(ds.label_indptr[:-1], ds.label_indptr[1:])
+    ]
     assert ours == [tuple(t) for t in y]
     assert np.array_equal(ds.indptr, X.indptr)
     assert np.array_equal(ds.indices, X.indices + 1)
@@ -321,8 +344,9 @@ def test_shared_multilabel_file_matches_sklearn():
         read_dataset(path)
 
 
-@pytest.mark.parametrize("path", [p for p in SINGLE_LABEL_FILES if p.suffix != ".bz2"],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", [p for p in SINGLE_LABEL_FILES if p.suffix != ".bz2"], ids=lambda p: p.name
+)
 def test_shared_file_matches_libsvm_read_problem(path):
     from libsvm.svmutil import svm_read_problem
 
@@ -357,7 +381,12 @@ def test_cross_validation_through_both_readers_is_identical():
     # threads spin for seconds on a busy machine)
     path = data_set("heart_scale")
     env = dict(os.environ, OMP_NUM_THREADS="1")
-    out = subprocess.run([sys.executable, "-c", CV_SCRIPT, str(path)], capture_output=True,
-                         check=True, env=env, text=True).stdout.splitlines()
+    out = subprocess.run(
+        [sys.executable, "-c", CV_SCRIPT, str(path)],
+        capture_output=True,
+        check=True,
+        env=env,
+        text=True,
+    ).stdout.splitlines()
     result = [line.split() for line in out if line.startswith("RESULT ")]
     assert len(result) == 1 and result[0][1] == result[0][2], out

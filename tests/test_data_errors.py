@@ -8,14 +8,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from svmeval.io.data import Dataset, check_precomputed, read_dataset
 from svmeval.errors import DataFormatError
+from svmeval.io.data import Dataset, check_precomputed, read_dataset
 
 NONFINITE = "is not finite (LIBSVM cannot use NaN or infinity)"
 RANGE = "is too large for a double"
 UNDERFLOW = "is too small for a double (strtod underflows; svm-train refuses it)"
-LABEL_UNDERFLOW = ("is too small for a double (strtod underflows; svm-train reads it, and LIBSVM, "
-                   "which groups classes by a label's integer part, trains it as class 0)")
+LABEL_UNDERFLOW = (
+    "is too small for a double (strtod underflows; svm-train reads it, and LIBSVM, "
+    "which groups classes by a label's integer part, trains it as class 0)"
+)
 ASCENDING = "(indices must be strictly ascending)"
 
 # (id, content, line, message)
@@ -31,8 +33,12 @@ CASES = [
     ("label-nan", b"1 1:2\nnan 1:2\n", 2, f'label "nan" {NONFINITE}'),
     ("label-inf", b"-inf 1:2\n", 1, f'label "-inf" {NONFINITE}'),
     ("label-overflow", b"1e999 1:2\n", 1, f'label "1e999" {RANGE}'),
-    ("label-comma", b"1,2 1:3\n", 1,
-     'label "1,2" contains a comma: the file looks multi-label; use --multilabel'),
+    (
+        "label-comma",
+        b"1,2 1:3\n",
+        1,
+        'label "1,2" contains a comma: the file looks multi-label; use --multilabel',
+    ),
     ("label-missing", b"1:2 3:4\n", 1, 'label "1:2" is not a number (the line has no label?)'),
     ("label-binary", b"\xff\xfe 1:2\n", 1, 'label "\\xff\\xfe" is not a number'),
     ("feature-no-colon", b"1 1:2 3\n", 1, 'feature "3" is not of the form idx:val (no ":")'),
@@ -43,12 +49,24 @@ CASES = [
     ("index-sign-only", b"1 +:1\n", 1, 'feature "+:1": index "+" is not an integer'),
     ("index-qid", b"1 qid:3 1:2\n", 1, 'feature "qid:3": index "qid" is not an integer'),
     ("index-negative", b"1 -1:2\n", 1, 'feature "-1:2": index -1 is negative'),
-    ("index-too-large", b"1 3000000000:2\n", 1,
-     'feature "3000000000:2": index 3000000000 is too large (the largest is 2147483647)'),
-    ("index-descending", b"1 3:1 2:1\n", 1,
-     f'feature "2:1": index 2 does not follow the previous index 3 {ASCENDING}'),
-    ("index-repeated", b"1 1:1\n1 3:1 3:1\n", 2,
-     f'feature "3:1": index 3 does not follow the previous index 3 {ASCENDING}'),
+    (
+        "index-too-large",
+        b"1 3000000000:2\n",
+        1,
+        'feature "3000000000:2": index 3000000000 is too large (the largest is 2147483647)',
+    ),
+    (
+        "index-descending",
+        b"1 3:1 2:1\n",
+        1,
+        f'feature "2:1": index 2 does not follow the previous index 3 {ASCENDING}',
+    ),
+    (
+        "index-repeated",
+        b"1 1:1\n1 3:1 3:1\n",
+        2,
+        f'feature "3:1": index 3 does not follow the previous index 3 {ASCENDING}',
+    ),
     ("value-missing", b"1 3:\n", 1, 'feature "3:": the value after the colon is missing'),
     ("value-word", b"1 3:abc\n", 1, 'feature "3:abc": value "abc" is not a number'),
     ("value-two-colons", b"1 3:1:2\n", 1, 'feature "3:1:2": value "1:2" is not a number'),
@@ -57,18 +75,25 @@ CASES = [
     ("value-inf", b"1 3:-Infinity\n", 1, f'feature "3:-Infinity": value "-Infinity" {NONFINITE}'),
     ("value-overflow", b"1 3:1e999\n", 1, f'feature "3:1e999": value "1e999" {RANGE}'),
     ("value-underflow", b"1 3:1e-400\n", 1, f'feature "3:1e-400": value "1e-400" {UNDERFLOW}'),
-    ("value-subnormal", b"1 3:4.9e-324\n", 1,
-     f'feature "3:4.9e-324": value "4.9e-324" {UNDERFLOW}'),
+    (
+        "value-subnormal",
+        b"1 3:4.9e-324\n",
+        1,
+        f'feature "3:4.9e-324": value "4.9e-324" {UNDERFLOW}',
+    ),
     ("label-underflow", b"-1e-400\n", 1, f'label "-1e-400" {LABEL_UNDERFLOW}'),
     ("label-subnormal", b"1 1:1\n4.9e-324 1:2\n", 2, f'label "4.9e-324" {LABEL_UNDERFLOW}'),
     ("value-nul", b"1 1:2\x00\n", 1, 'feature "1:2\\x00": value "2\\x00" is not a number'),
-    ("cr-inside-line", b"1 1:2\r2 1:3\r\n", 1,
-     'feature "1:2\\r2": value "2\\r2" is not a number'),
+    ("cr-inside-line", b"1 1:2\r2 1:3\r\n", 1, 'feature "1:2\\r2": value "2\\r2" is not a number'),
     ("crlf-error-line", b"1 1:2 \r\n2 1:x\r\n", 2, 'feature "1:x": value "x" is not a number'),
     ("tab-separated", b"1\t1:2\t\t3:x\n", 1, 'feature "3:x": value "x" is not a number'),
     ("no-final-newline", b"1 1:2\n2 1:x", 2, 'feature "1:x": value "x" is not a number'),
-    ("long-token", b"1 1:" + b"9" * 100 + b"x\n", 1,
-     'feature "1:' + "9" * 55 + '...": value "' + "9" * 57 + '..." is not a number'),
+    (
+        "long-token",
+        b"1 1:" + b"9" * 100 + b"x\n",
+        1,
+        'feature "1:' + "9" * 55 + '...": value "' + "9" * 57 + '..." is not a number',
+    ),
     ("quote-in-token", b'1 1:"2"\n', 1, 'feature "1:\\"2\\"": value "\\"2\\"" is not a number'),
 ]
 
@@ -78,15 +103,18 @@ MULTILABEL_CASES = [
     ("labelset-word", b"0 1:1\n1,x 1:3\n", 2, 'label set "1,x": label "x" is not a number'),
     ("labelset-nan", b"1,nan 1:3\n", 1, f'label set "1,nan": label "nan" {NONFINITE}'),
     ("labelset-overflow", b"1e400 1:3\n", 1, f'label set "1e400": label "1e400" {RANGE}'),
-    ("labelset-underflow", b"2,1e-400\n", 1,
-     f'label set "2,1e-400": label "1e-400" is too small for a double (strtod underflows)'),
+    (
+        "labelset-underflow",
+        b"2,1e-400\n",
+        1,
+        'label set "2,1e-400": label "1e-400" is too small for a double (strtod underflows)',
+    ),
     ("labelset-then-bad-feature", b"1,2 3:x\n", 1, 'feature "3:x": value "x" is not a number'),
     ("labelset-empty-line", b"1,2 3:1\n\n", 2, "empty line (each line must hold a label)"),
 ]
 
 
-@pytest.mark.parametrize("content,line,message", [c[1:] for c in CASES],
-                         ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("content,line,message", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_malformed_line(tmp_path, content, line, message):
     p = tmp_path / "bad"
     p.write_bytes(content)
@@ -96,8 +124,9 @@ def test_malformed_line(tmp_path, content, line, message):
     assert str(err.value) == f"{p}:{line}: {message}"
 
 
-@pytest.mark.parametrize("content,line,message", [c[1:] for c in MULTILABEL_CASES],
-                         ids=[c[0] for c in MULTILABEL_CASES])
+@pytest.mark.parametrize(
+    "content,line,message", [c[1:] for c in MULTILABEL_CASES], ids=[c[0] for c in MULTILABEL_CASES]
+)
 def test_malformed_multilabel_line(tmp_path, content, line, message):
     p = tmp_path / "bad"
     p.write_bytes(content)
@@ -159,23 +188,42 @@ def test_precomputed_good(tmp_path):
 @pytest.mark.parametrize(
     "line2,message",
     [
-        (b"-1 1:0.5 2:1 3:0.1", 'the first feature must be 0:serial_number, found first '
-         'feature "1:0.5"'),
+        (
+            b"-1 1:0.5 2:1 3:0.1",
+            'the first feature must be 0:serial_number, found first feature "1:0.5"',
+        ),
         (b"-1", "the first feature must be 0:serial_number, found no features"),
-        (b"-1 0:0 1:0.5 2:1 3:0.1", 'serial number "0:0" is not an integer in 1..3 (the number '
-         "of samples)"),
-        (b"-1 0:4 1:0.5 2:1 3:0.1", 'serial number "0:4" is not an integer in 1..3 (the number '
-         "of samples)"),
-        (b"-1 0:1.5 1:0.5 2:1 3:0.1", 'serial number "0:1.5" is not an integer in 1..3 (the '
-         "number of samples)"),
-        (b"-1 0:-2 1:0.5 2:1 3:0.1", 'serial number "0:-2" is not an integer in 1..3 (the '
-         "number of samples)"),
-        (b"-1 0:2 1:0.5 3:0.1", "index 2 is missing; each line needs the kernel values "
-         "1:K(x,x1) ... 3:K(x,x3), one per sample"),
-        (b"-1 0:2 1:0.5 2:1", "index 3 is missing; each line needs the kernel values "
-         "1:K(x,x1) ... 3:K(x,x3), one per sample"),
-        (b"-1 0:2", "index 1 is missing; each line needs the kernel values "
-         "1:K(x,x1) ... 3:K(x,x3), one per sample"),
+        (
+            b"-1 0:0 1:0.5 2:1 3:0.1",
+            'serial number "0:0" is not an integer in 1..3 (the number of samples)',
+        ),
+        (
+            b"-1 0:4 1:0.5 2:1 3:0.1",
+            'serial number "0:4" is not an integer in 1..3 (the number of samples)',
+        ),
+        (
+            b"-1 0:1.5 1:0.5 2:1 3:0.1",
+            'serial number "0:1.5" is not an integer in 1..3 (the number of samples)',
+        ),
+        (
+            b"-1 0:-2 1:0.5 2:1 3:0.1",
+            'serial number "0:-2" is not an integer in 1..3 (the number of samples)',
+        ),
+        (
+            b"-1 0:2 1:0.5 3:0.1",
+            "index 2 is missing; each line needs the kernel values "
+            "1:K(x,x1) ... 3:K(x,x3), one per sample",
+        ),
+        (
+            b"-1 0:2 1:0.5 2:1",
+            "index 3 is missing; each line needs the kernel values "
+            "1:K(x,x1) ... 3:K(x,x3), one per sample",
+        ),
+        (
+            b"-1 0:2",
+            "index 1 is missing; each line needs the kernel values "
+            "1:K(x,x1) ... 3:K(x,x3), one per sample",
+        ),
     ],
 )
 def test_precomputed_bad_second_line(tmp_path, line2, message):
@@ -196,9 +244,12 @@ def test_precomputed_reports_first_bad_line(tmp_path):
 
 def test_precomputed_dataset_built_by_hand():
     ds = Dataset(
-        y=np.array([1.0]), indptr=np.array([0, 2], dtype=np.int64),
-        indices=np.array([0, 1], dtype=np.int32), values=np.array([1.0, 1.0]),
-        n_features=1, name="mem",
+        y=np.array([1.0]),
+        indptr=np.array([0, 2], dtype=np.int64),
+        indices=np.array([0, 1], dtype=np.int32),
+        values=np.array([1.0, 1.0]),
+        n_features=1,
+        name="mem",
     )
     check_precomputed(ds)
 
@@ -256,9 +307,14 @@ def test_a_gzip_bomb_of_short_lines_is_one_line_naming_the_file(tmp_path):
     def pre():
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
-    done = subprocess.run([sys.executable, "-m", "svmeval", "-q", "-v", "5", str(bomb)],
-                          capture_output=True, text=True, preexec_fn=pre, timeout=1800,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    done = subprocess.run(
+        [sys.executable, "-m", "svmeval", "-q", "-v", "5", str(bomb)],
+        capture_output=True,
+        text=True,
+        preexec_fn=pre,
+        timeout=1800,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
     assert done.returncode == 1 and done.stdout == ""
     lines = done.stderr.splitlines()
     assert len(lines) == 1, done.stderr[-3000:]

@@ -13,12 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from svmeval.errors import DataFormatError
 from svmeval.io import _reader
 from svmeval.io.data import check_precomputed, read_dataset
-from svmeval.errors import DataFormatError
 
-FUZZ = settings(max_examples=300, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.fixture(scope="module")
@@ -68,10 +67,46 @@ def test_random_bytes(scratch, content, multilabel):
 
 
 TOKENS = [
-    "1", "-1", "+1", "0", "2.5", "1e3", "3504.", ".5", "-.5e-2", "0x1p3", "nan", "-inf", "1e999",
-    "1e-400", "1,2", "1,", ",", "", "x", "#", "qid:1", "1:1", "0:3", "2:-1", "3:", ":4", "-2:1",
-    "7:x", "2:nan", "9:1e999", "1:2:3", "99999999999:1", "+5:1", "-0:1", "4:0x10", "5:1,5",
-    "\x00", "\xff", "\r", "3:1\r",
+    "1",
+    "-1",
+    "+1",
+    "0",
+    "2.5",
+    "1e3",
+    "3504.",
+    ".5",
+    "-.5e-2",
+    "0x1p3",
+    "nan",
+    "-inf",
+    "1e999",
+    "1e-400",
+    "1,2",
+    "1,",
+    ",",
+    "",
+    "x",
+    "#",
+    "qid:1",
+    "1:1",
+    "0:3",
+    "2:-1",
+    "3:",
+    ":4",
+    "-2:1",
+    "7:x",
+    "2:nan",
+    "9:1e999",
+    "1:2:3",
+    "99999999999:1",
+    "+5:1",
+    "-0:1",
+    "4:0x10",
+    "5:1,5",
+    "\x00",
+    "\xff",
+    "\r",
+    "3:1\r",
 ]
 SEPARATORS = [" ", "\t", "  ", " \t"]
 
@@ -132,8 +167,10 @@ def test_valid_files_round_trip(scratch, case):
     ds = read_or_error(scratch, content, False)
     assert ds is not None
     assert ds.y.tolist() == ys
-    got = [dict(zip(ds.indices[a:b].tolist(), ds.values[a:b].tolist()))
-           for a, b in zip(ds.indptr[:-1], ds.indptr[1:])]
+    got = [
+        dict(zip(ds.indices[a:b].tolist(), ds.values[a:b].tolist()))
+        for a, b in zip(ds.indptr[:-1], ds.indptr[1:])
+    ]
     assert got == rows
     assert ds.n_features == max((max(r) for r in rows if r), default=0)
 
@@ -159,9 +196,7 @@ def libc_strtod(text: bytes):
     return v, (3 if abs(v) < 1 else 2) if err else 0
 
 
-decimal_text = st.from_regex(
-    r"\A[+-]?(\d{0,25}(\.\d{0,25})?)([eE][+-]?\d{1,4})?\Z", fullmatch=True
-)
+decimal_text = st.from_regex(r"\A[+-]?(\d{0,25}(\.\d{0,25})?)([eE][+-]?\d{1,4})?\Z", fullmatch=True)
 
 
 @settings(max_examples=1000, deadline=None)
@@ -217,9 +252,31 @@ import sys  # noqa: E402
 import time  # noqa: E402
 
 SEED_FILE = Path(__file__).resolve().parents[1] / "data" / "breast_cancer.scale"
-INSERTS = [b"nan", b"inf", b"1e999", b"1e-400", b"-", b":", b",", b"\n", b"\r", b"\t", b" ",
-           b"\x00", b"\xff", b"2147483648", b"99999999999", b"4294967296", b"0x1p3", b"#",
-           b"1:1", b"0:0", b"\xe2\x80\x83", b"\x1b[31m", b"1_0"]
+INSERTS = [
+    b"nan",
+    b"inf",
+    b"1e999",
+    b"1e-400",
+    b"-",
+    b":",
+    b",",
+    b"\n",
+    b"\r",
+    b"\t",
+    b" ",
+    b"\x00",
+    b"\xff",
+    b"2147483648",
+    b"99999999999",
+    b"4294967296",
+    b"0x1p3",
+    b"#",
+    b"1:1",
+    b"0:0",
+    b"\xe2\x80\x83",
+    b"\x1b[31m",
+    b"1_0",
+]
 
 
 def mutate(rng: random.Random, base: bytes) -> bytes:
@@ -231,7 +288,7 @@ def mutate(rng: random.Random, base: bytes) -> bytes:
         if op == 0 and data:
             data[min(pos, len(data) - 1)] = rng.randrange(256)
         elif op == 1:
-            del data[pos:pos + rng.randint(1, 8)]
+            del data[pos : pos + rng.randint(1, 8)]
         elif op == 2:
             data[pos:pos] = rng.choice(INSERTS)
         elif op == 3:
@@ -247,7 +304,7 @@ def mutate(rng: random.Random, base: bytes) -> bytes:
 def small_base(rng: random.Random) -> bytes:
     lines = SEED_FILE.read_bytes().splitlines(keepends=True)
     start = rng.randrange(len(lines) - 12)
-    return b"".join(lines[start:start + rng.randint(2, 12)])
+    return b"".join(lines[start : start + rng.randint(2, 12)])
 
 
 def test_mutated_files_read_or_fail_on_one_line(scratch):
@@ -298,8 +355,11 @@ def test_mutated_files_through_the_command_line(tmp_path):
     assert runs >= 1
     for _ in range(3):
         path.write_bytes(mutate(rng, small_base(rng)))
-        done = subprocess.run([sys.executable, "-m", "svmeval", "-q", "-v", "3", str(path)],
-                              capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, "-m", "svmeval", "-q", "-v", "3", str(path)],
+            capture_output=True,
+            text=True,
+        )
         _one_refusal_line(str(path), done)
 
 

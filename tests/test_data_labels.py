@@ -11,6 +11,7 @@ import sys
 
 import numpy as np
 import pytest
+
 from conftest import ROOT
 
 LABELS = ["1", "1.0000000000000002", "1.0000000000000004"]  # %g prints each as "1"
@@ -20,14 +21,23 @@ LABELS = ["1", "1.0000000000000002", "1.0000000000000004"]  # %g prints each as 
 def near_labels(tmp_path):
     rng = np.random.default_rng(0)
     path = tmp_path / "near.txt"
-    path.write_text("".join(f"{LABELS[i % 3]} 1:{a:.4f} 2:{b:.4f}\n"
-                            for i, (a, b) in enumerate(rng.uniform(-1, 1, (60, 2)))))
+    path.write_text(
+        "".join(
+            f"{LABELS[i % 3]} 1:{a:.4f} 2:{b:.4f}\n"
+            for i, (a, b) in enumerate(rng.uniform(-1, 1, (60, 2)))
+        )
+    )
     return path
 
 
 def run(*args):
-    done = subprocess.run([sys.executable, "-m", "svmeval", *map(str, args)], capture_output=True,
-                          text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "svmeval", *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -39,17 +49,18 @@ def as_in_file(texts):
 def test_text_class_table_and_confusion_matrix(near_labels):
     out = run("-q", "-v", "5", "--full", near_labels).splitlines()
     head = out.index(next(line for line in out if line.split()[:2] == ["class", "precision"]))
-    rows = [line.split()[0] for line in out[head + 1:head + 4]]
+    rows = [line.split()[0] for line in out[head + 1 : head + 4]]
     assert as_in_file(rows) and len(set(rows)) == 3
     matrix = out.index("confusion matrix (rows: true label, columns: predicted label)")
     assert as_in_file(out[matrix + 1].split())
 
 
 def test_csv_and_json(near_labels):
-    rows = [line.split(",")[1] for line in run("-q", "-v", "5", "--format", "csv",
-                                                 near_labels).splitlines()
-            if line.startswith("class,")]
+    rows = [
+        line.split(",")[1]
+        for line in run("-q", "-v", "5", "--format", "csv", near_labels).splitlines()
+        if line.startswith("class,")
+    ]
     assert as_in_file(rows)
     report = json.loads(run("-q", "-v", "5", "--format", "json", near_labels))
     assert as_in_file([repr(c["label"]) for c in report["classes"]])
-

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+
 from conftest import REFERENCE, shared_file
 
 
@@ -23,8 +24,9 @@ def reference_cases():
 
 
 def svmeval(args, cwd):
-    return subprocess.run([sys.executable, "-m", "svmeval", *args], cwd=cwd,
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "svmeval", *args], cwd=cwd, capture_output=True, text=True
+    )
 
 
 @pytest.mark.parametrize("name,command", reference_cases())
@@ -55,8 +57,9 @@ def test_default_model_file_name(tmp_path):
     data = shared_file("data", "heart_scale")
     done = svmeval(["-q", str(data)], tmp_path)
     assert done.returncode == 0, done.stderr
-    assert (tmp_path / "heart_scale.model").read_bytes() == \
-        shared_file("reference", "heart_scale.model").read_bytes()
+    assert (tmp_path / "heart_scale.model").read_bytes() == shared_file(
+        "reference", "heart_scale.model"
+    ).read_bytes()
 
 
 def test_options_after_file_name(tmp_path):

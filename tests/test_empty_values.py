@@ -28,8 +28,9 @@ def _spellings(command: str) -> list:
     return out
 
 
-CASES = [case for command in ("svmeval", "grid", "compare", TRAINING)
-         for case in _spellings(command)]
+CASES = [
+    case for command in ("svmeval", "grid", "compare", TRAINING) for case in _spellings(command)
+]
 
 
 def test_empty_value_cases_cover_every_option_of_the_table():
@@ -58,17 +59,20 @@ def test_resume_without_a_value_is_still_its_default_file():
     assert parse_grid_args(["-v", "3", "-resume", "dir/heart"]).resume == "heart.out"
 
 
-@pytest.mark.parametrize("command,args,flag", [
-    ("svmeval", ["--predictions", ""], "--predictions"),
-    ("svmeval", ["--folds", ""], "--folds"),
-    ("svmeval", ["--plot", ""], "--plot"),
-    ("grid", ["--criterion", ""], "--criterion"),
-    ("grid", ["--nested", "2", "--predictions", ""], "--predictions"),
-    ("grid", ["--nested", "2", "--folds="], "--folds"),
-    ("grid", ["-resume", ""], "-resume"),
-    ("compare", ["--plot", ""], "--plot"),
-    ("compare", ["--confidence="], "--confidence"),
-])
+@pytest.mark.parametrize(
+    "command,args,flag",
+    [
+        ("svmeval", ["--predictions", ""], "--predictions"),
+        ("svmeval", ["--folds", ""], "--folds"),
+        ("svmeval", ["--plot", ""], "--plot"),
+        ("grid", ["--criterion", ""], "--criterion"),
+        ("grid", ["--nested", "2", "--predictions", ""], "--predictions"),
+        ("grid", ["--nested", "2", "--folds="], "--folds"),
+        ("grid", ["-resume", ""], "-resume"),
+        ("compare", ["--plot", ""], "--plot"),
+        ("compare", ["--confidence="], "--confidence"),
+    ],
+)
 def test_empty_option_value_one_line_exit_1_nothing_written(tmp_path, command, args, flag):
     from conftest import LOCAL
 
@@ -85,7 +89,10 @@ def test_empty_output_value_refused(tmp_path):
     """``svmeval-compare ... -o ''``: the issue's case (the report would go to stdout)."""
     from conftest import LOCAL
 
-    done = run("compare", ["-v", "2", "--repeat", "1", "-o", "", LOCAL / "wine.scale", "--",
-                           "--", "-c", "2"], cwd=tmp_path)
+    done = run(
+        "compare",
+        ["-v", "2", "--repeat", "1", "-o", "", LOCAL / "wine.scale", "--", "--", "-c", "2"],
+        cwd=tmp_path,
+    )
     option_error(done, "compare", f"option -o: {MESSAGE}")
     assert done.stdout == "" and list(tmp_path.iterdir()) == []

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
-from conftest import data_set, data_sets, libsvm_cv, linear_kernel_file
 
-from svmeval.io.data import read_dataset
 from svmeval.cv.engine import cross_validate
 from svmeval.cv.folds import group_classes
+from svmeval.io.data import read_dataset
 from svmeval.params import SvmParams
+
+from conftest import data_set, data_sets, libsvm_cv, linear_kernel_file
 
 libsvm_svm = pytest.importorskip("libsvm.svm")
 svmutil = pytest.importorskip("libsvm.svmutil")
@@ -18,6 +18,7 @@ svmutil = pytest.importorskip("libsvm.svmutil")
 
 def params_of(options: str) -> SvmParams:
     from svmeval.cli.svmeval import parse_args
+
     return parse_args(options.split() + ["-v", "2", "x"]).params
 
 
@@ -106,11 +107,14 @@ def test_precomputed_kernel_is_bit_identical(tmp_path):
         assert np.array_equal(result.y_pred, expected), options
     # the same kernel as -t 0 on the features: LIBSVM's linear kernel gives the same predictions
     linear = cross_validate(read_dataset(data_set("heart_scale")), params_of("-t 0"), 5)
-    assert np.array_equal(linear.y_pred, cross_validate(read_dataset(path), params_of("-t 4"), 5).y_pred)
+    assert np.array_equal(
+        linear.y_pred, cross_validate(read_dataset(path), params_of("-t 4"), 5).y_pred
+    )
 
 
-@pytest.mark.parametrize("path", data_sets("svmguide1", "mushrooms", "breast-cancer_scale"),
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", data_sets("svmguide1", "mushrooms", "breast-cancer_scale"), ids=lambda p: p.name
+)
 def test_decision_value_sign_matches_libsvm_prediction_in_every_fold(path):
     """Whatever label order each fold's model had, a positive stored decision value means the
     first label of the whole data set's LIBSVM order: the sign reproduces LIBSVM's vote."""

@@ -16,19 +16,21 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import data_set
 
 from svmeval import SvmevalError, SvmParams, read_dataset
-from svmeval.workflows.compare import compare
 from svmeval.cv import cross_validate
+from svmeval.workflows.compare import compare
 from svmeval.workflows.grid import grid_search
+
+from conftest import data_set
 
 PACKAGE = Path(__file__).resolve().parents[1] / "svmeval"
 RUNS = {
     "cross_validate": lambda ds, **kw: cross_validate(ds, SvmParams(), kw.pop("folds", 3), **kw),
     "grid_search": lambda ds, **kw: grid_search(ds, log2c=(0, 1, 1), log2g=None, **kw),
-    "compare": lambda ds, **kw: compare(ds, SvmParams(), SvmParams(C=2), kw.pop("folds", 3),
-                                        repeat=1, **kw),
+    "compare": lambda ds, **kw: compare(
+        ds, SvmParams(), SvmParams(C=2), kw.pop("folds", 3), repeat=1, **kw
+    ),
 }
 FOLDS_NAME = {"cross_validate": "folds", "grid_search": "folds", "compare": "folds"}
 
@@ -46,24 +48,32 @@ def _call(heart, run, **arguments):
     return str(caught.value)
 
 
-@pytest.mark.parametrize("value,message", [
-    (-1, "seed must be an integer from 0 to 4294967295 (C srand's unsigned int), got -1"),
-    (2**32, "seed must be an integer from 0 to 4294967295 (C srand's unsigned int), got "
-            "4294967296"),
-    (1.0, "seed must be an integer from 0 to 4294967295 (C srand's unsigned int), got 1.0"),
-    ("1", "seed must be an integer from 0 to 4294967295 (C srand's unsigned int), got '1'"),
-])
+@pytest.mark.parametrize(
+    "value,message",
+    [
+        (-1, "seed must be an integer from 0 to 4294967295 (C srand's unsigned int), got -1"),
+        (
+            2**32,
+            "seed must be an integer from 0 to 4294967295 (C srand's unsigned int), got 4294967296",
+        ),
+        (1.0, "seed must be an integer from 0 to 4294967295 (C srand's unsigned int), got 1.0"),
+        ("1", "seed must be an integer from 0 to 4294967295 (C srand's unsigned int), got '1'"),
+    ],
+)
 @pytest.mark.parametrize("run", sorted(RUNS))
 def test_seed_is_c_srand_unsigned_int_everywhere(heart, run, value, message):
     assert _call(heart, run, seed=value) == message
 
 
-@pytest.mark.parametrize("value,message", [
-    (0, "jobs must be a positive integer, got 0"),
-    (1.5, "jobs must be a positive integer, got 1.5"),
-    ("2", "jobs must be a positive integer, got '2'"),
-    (True, "jobs must be a positive integer, got True"),
-])
+@pytest.mark.parametrize(
+    "value,message",
+    [
+        (0, "jobs must be a positive integer, got 0"),
+        (1.5, "jobs must be a positive integer, got 1.5"),
+        ("2", "jobs must be a positive integer, got '2'"),
+        (True, "jobs must be a positive integer, got True"),
+    ],
+)
 @pytest.mark.parametrize("run", sorted(RUNS))
 def test_jobs_checked_the_same_everywhere(heart, run, value, message):
     assert _call(heart, run, jobs=value) == message
@@ -71,16 +81,20 @@ def test_jobs_checked_the_same_everywhere(heart, run, value, message):
 
 @pytest.mark.parametrize("run", sorted(RUNS))
 def test_client_checked_before_any_connection(heart, run):
-    assert _call(heart, run, client=42) == ("client: must be a distributed.Client or a "
-                                            "scheduler address (or local[:N]), got int")
+    assert _call(heart, run, client=42) == (
+        "client: must be a distributed.Client or a scheduler address (or local[:N]), got int"
+    )
 
 
-@pytest.mark.parametrize("value,message", [
-    (1, "n-fold cross validation: n must >= 2, got {name} = 1"),
-    (2.5, "{name} must be an integer, got 2.5"),
-    ("5", "{name} must be an integer, got '5'"),
-    (2**31, "{name} = 2147483648 does not fit a C int"),
-])
+@pytest.mark.parametrize(
+    "value,message",
+    [
+        (1, "n-fold cross validation: n must >= 2, got {name} = 1"),
+        (2.5, "{name} must be an integer, got 2.5"),
+        ("5", "{name} must be an integer, got '5'"),
+        (2**31, "{name} = 2147483648 does not fit a C int"),
+    ],
+)
 @pytest.mark.parametrize("run", sorted(RUNS))
 def test_folds_are_a_c_int_of_at_least_two_everywhere(heart, run, value, message):
     assert _call(heart, run, folds=value) == message.format(name=FOLDS_NAME[run])
@@ -89,23 +103,31 @@ def test_folds_are_a_c_int_of_at_least_two_everywhere(heart, run, value, message
 @pytest.mark.parametrize("run", ["grid_search", "compare"])
 def test_criterion_must_fit_the_kind_of_run_everywhere(heart, run):
     message = _call(heart, run, criterion="mse")
-    assert message.startswith("criterion 'mse' does not apply for binary data: valid criteria "
-                              "for binary data: accuracy,")
+    assert message.startswith(
+        "criterion 'mse' does not apply for binary data: valid criteria for binary data: accuracy,"
+    )
 
 
 def test_execution_options_with_the_same_names_and_a_parameters_section():
     import svmeval
 
-    for function in (svmeval.cross_validate, svmeval.grid_search, svmeval.nested_cv,
-                     svmeval.compare, svmeval.benchmark, svmeval.cross_validate_multilabel):
+    for function in (
+        svmeval.cross_validate,
+        svmeval.grid_search,
+        svmeval.nested_cv,
+        svmeval.compare,
+        svmeval.benchmark,
+        svmeval.cross_validate_multilabel,
+    ):
         parameters = list(inspect.signature(function).parameters.values())
         kinds = {p.kind for p in parameters}
         assert inspect.Parameter.VAR_POSITIONAL not in kinds
         assert inspect.Parameter.VAR_KEYWORD not in kinds
         execution = [p for p in parameters if p.name in ("jobs", "client", "progress")]
         assert {p.name for p in execution} >= {"jobs", "progress"}, function.__name__
-        assert all(p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is None
-                   for p in execution)
+        assert all(
+            p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is None for p in execution
+        )
         doc = inspect.getdoc(function)
         assert "\nParameters\n----------\n" in doc, function.__name__
         section = doc.split("\nParameters\n----------\n")[1].split("\nReturns\n")[0]
@@ -147,7 +169,7 @@ def _import_graph(function_bodies: bool = True) -> dict[str, set[str]]:
             if isinstance(node, ast.ImportFrom):
                 base = node.module or ""
                 if node.level:
-                    up = package.split(".")[:len(package.split(".")) - node.level + 1]
+                    up = package.split(".")[: len(package.split(".")) - node.level + 1]
                     base = ".".join(up) + (f".{node.module}" if node.module else "")
                 for alias in node.names:
                     full = f"{base}.{alias.name}"
@@ -169,7 +191,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
         stack.append(node)
         for nxt in sorted(graph[node]):
             if state.get(nxt) == 1:
-                return stack[stack.index(nxt):] + [nxt]
+                return stack[stack.index(nxt) :] + [nxt]
             if nxt not in state:
                 found = visit(nxt)
                 if found:
@@ -199,19 +221,23 @@ def test_no_import_cycle_in_svmeval():
     assert _cycle(graph) is None, " -> ".join(_cycle(graph))
     everywhere = _import_graph()
     assert {"svmeval.cv.evaluate", "svmeval.cv.executors"} <= set(everywhere["svmeval.cv.engine"])
-    cv = {name: {m for m in deps if m.startswith("svmeval.cv")}
-          for name, deps in everywhere.items() if name.startswith("svmeval.cv")}
+    cv = {
+        name: {m for m in deps if m.startswith("svmeval.cv")}
+        for name, deps in everywhere.items()
+        if name.startswith("svmeval.cv")
+    }
     assert _cycle(cv) is None, " -> ".join(_cycle(cv))
 
 
 def test_every_cv_module_imports_alone():
     names = sorted(_module(p) for p in (PACKAGE / "cv").glob("*.py"))
-    code = ("import importlib, sys\n"
-            "name = sys.argv[1]\n"
-            "importlib.import_module(name)\n"
-            "assert 'libsvm' not in sys.modules, name\n")
+    code = (
+        "import importlib, sys\n"
+        "name = sys.argv[1]\n"
+        "importlib.import_module(name)\n"
+        "assert 'libsvm' not in sys.modules, name\n"
+    )
     for name in names:
-        done = subprocess.run([sys.executable, "-c", code, name], capture_output=True,
-                              text=True)
+        done = subprocess.run([sys.executable, "-c", code, name], capture_output=True, text=True)
         assert done.returncode == 0, f"{name}: {done.stderr.strip().splitlines()[-1:]}"
         assert re.fullmatch(r"\s*", done.stderr), done.stderr

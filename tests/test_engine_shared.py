@@ -8,14 +8,16 @@ import dataclasses
 
 import numpy as np
 import pytest
-from conftest import data_set, libsvm_cv, linear_kernel_file
 
+from svmeval.cli.svmeval import parse_args
 from svmeval.cv import kernel as shared_kernel
-from svmeval.cv.engine import prepare, repetition_seeds, run_cv as cross_validate
+from svmeval.cv.engine import prepare, repetition_seeds
+from svmeval.cv.engine import run_cv as cross_validate
 from svmeval.cv.kernel import plan_sharing
 from svmeval.io.data import read_dataset
-from svmeval.cli.svmeval import parse_args
 from svmeval.params import PRECOMPUTED
+
+from conftest import data_set, libsvm_cv, linear_kernel_file
 
 pytest.importorskip("libsvm.svm")
 
@@ -48,8 +50,9 @@ def same(a, b) -> bool:
     if hasattr(a, "matrix") and hasattr(a, "labels"):  # ConfusionCounts
         return same(a.labels, b.labels) and same(a.matrix, b.matrix)
     if dataclasses.is_dataclass(a):
-        return type(a) is type(b) and all(same(getattr(a, f.name), getattr(b, f.name))
-                                          for f in dataclasses.fields(a))
+        return type(a) is type(b) and all(
+            same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a)
+        )
     return a == b
 
 
@@ -60,8 +63,11 @@ def assert_same_result(shared, normal):
     for name in FIELDS:
         assert same(getattr(shared, name), getattr(normal, name)), name
     assert shared.params == normal.params
-    assert (shared.n_folds, shared.seed, shared.data_name) == (normal.n_folds, normal.seed,
-                                                                normal.data_name)
+    assert (shared.n_folds, shared.seed, shared.data_name) == (
+        normal.n_folds,
+        normal.seed,
+        normal.data_name,
+    )
     assert len(shared.repeats) == len(normal.repeats)
     for mine, theirs in zip(shared.repeats, normal.repeats):
         assert mine.seed == theirs.seed
@@ -78,8 +84,13 @@ def head(name: str, rows: int, directory) -> object:
     return path
 
 
-KERNELS = {"linear": "-t 0", "poly": "-t 1 -d 2 -g 0.1 -r 1", "rbf": "-t 2 -g 0.25",
-           "rbf default gamma": "", "sigmoid": "-t 3 -g 0.01 -r -0.5"}
+KERNELS = {
+    "linear": "-t 0",
+    "poly": "-t 1 -d 2 -g 0.1 -r 1",
+    "rbf": "-t 2 -g 0.25",
+    "rbf default gamma": "",
+    "sigmoid": "-t 3 -g 0.01 -r -0.5",
+}
 CASES = [
     *(("heart_scale", f"-s 0 -c 4 {k}", 5) for k in KERNELS.values()),  # two classes, C-SVC
     ("heart_scale", "-s 0 -c 2 -w1 3", 10),
@@ -112,17 +123,24 @@ def test_shared_equals_unshared_and_libsvm(name, options, k, built, tmp_path):
     assert shared.decision_values is not None and not np.isnan(shared.decision_values).all()
 
 
-@pytest.mark.parametrize("name,options", [("heart_scale", "-c 2"),
-                                          ("iris.scale", "-t 1 -d 2 -g 0.2"),
-                                          ("housing_scale", "-s 3 -c 4 -p 0.2")])
+@pytest.mark.parametrize(
+    "name,options",
+    [
+        ("heart_scale", "-c 2"),
+        ("iris.scale", "-t 1 -d 2 -g 0.2"),
+        ("housing_scale", "-s 3 -c 4 -p 0.2"),
+    ],
+)
 def test_repetitions_share_one_kernel(name, options, built):
     path = data_set(name)
     ds = read_dataset(path)
-    shared = cross_validate(ds, params_of(options), 5, seed=3, repeat=3, share=True,
-                            keep_repeats=True)
+    shared = cross_validate(
+        ds, params_of(options), 5, seed=3, repeat=3, share=True, keep_repeats=True
+    )
     assert len(built) == 1  # 3 x 5 folds, one kernel
-    normal = cross_validate(ds, params_of(options), 5, seed=3, repeat=3, share=False,
-                            keep_repeats=True)
+    normal = cross_validate(
+        ds, params_of(options), 5, seed=3, repeat=3, share=False, keep_repeats=True
+    )
     assert_same_result(shared, normal)
     seeds = repetition_seeds(3, 3)
     runs = [shared, *shared.repeat_results]
@@ -132,16 +150,25 @@ def test_repetitions_share_one_kernel(name, options, built):
         assert np.array_equal(run.y_pred, libsvm_cv(path, options, 5, seed=s))
 
 
-@pytest.mark.parametrize("name,options", [("heart_scale", "-b 1"), ("iris.scale", "-b 1 -c 4"),
-                                          ("housing_scale", "-s 3 -b 1"),
-                                          ("kernel file", "-t 4"), ("kernel file", "-t 4 -s 2")])
-def test_never_shared_with_probabilities_or_a_precomputed_kernel(name, options, tmp_path,
-                                                                 monkeypatch):
+@pytest.mark.parametrize(
+    "name,options",
+    [
+        ("heart_scale", "-b 1"),
+        ("iris.scale", "-b 1 -c 4"),
+        ("housing_scale", "-s 3 -b 1"),
+        ("kernel file", "-t 4"),
+        ("kernel file", "-t 4 -s 2"),
+    ],
+)
+def test_never_shared_with_probabilities_or_a_precomputed_kernel(
+    name, options, tmp_path, monkeypatch
+):
     path = linear_kernel_file(tmp_path) if name == "kernel file" else data_set(name)
     ds = read_dataset(path)
     normal = cross_validate(ds, params_of(options), 5, share=False, keep_decision_values=True)
-    monkeypatch.setattr(shared_kernel, "SharedKernel",
-                        lambda *a, **kw: pytest.fail("a SharedKernel was built"))
+    monkeypatch.setattr(
+        shared_kernel, "SharedKernel", lambda *a, **kw: pytest.fail("a SharedKernel was built")
+    )
     for share in (True, None):
         forced = cross_validate(ds, params_of(options), 5, share=share, keep_decision_values=True)
         assert_same_result(forced, normal)
@@ -176,8 +203,12 @@ def test_the_cost_model_decides_by_default(monkeypatch, built):
     monkeypatch.setattr(shared_kernel, "plan_sharing", recorded)
     decisions = set()
     # two folds of one repetition: too few trainings to pay for any kernel matrix
-    for name, options, k, repeat in [("heart_scale", "-t 0", 5, 1), ("heart_scale", "", 2, 1),
-                                     ("heart_scale", "-c 4", 10, 2), ("heart_scale", "", 5, 4)]:
+    for name, options, k, repeat in [
+        ("heart_scale", "-t 0", 5, 1),
+        ("heart_scale", "", 2, 1),
+        ("heart_scale", "-c 4", 10, 2),
+        ("heart_scale", "", 5, 4),
+    ]:
         path = data_set(name)
         ds = read_dataset(path)
         params = params_of(options)
@@ -185,10 +216,15 @@ def test_the_cost_model_decides_by_default(monkeypatch, built):
         result = cross_validate(ds, params, k, repeat=repeat)
         args, kwargs, plan = asked[-1]
         problem, resolved = prepare(ds, params)
-        assert plan == plan_sharing(problem.n_samples, len(ds.indices), resolved,
-                                    trainings_per_kernel=repeat * k, n_folds=k,
-                                    memory_mb=shared_kernel.DEFAULT_MEMORY_MB,
-                                    probability=False)
+        assert plan == plan_sharing(
+            problem.n_samples,
+            len(ds.indices),
+            resolved,
+            trainings_per_kernel=repeat * k,
+            n_folds=k,
+            memory_mb=shared_kernel.DEFAULT_MEMORY_MB,
+            probability=False,
+        )
         assert len(built) - before == int(plan.share)
         decisions.add(plan.share)
         assert np.array_equal(result.y_pred, libsvm_cv(path, options, k))
@@ -203,8 +239,12 @@ def test_command_line_shares_on_its_own(built, tmp_path):
 
     path = data_set("heart_scale")
     out = tmp_path / "pred"
-    assert cli.main(["-q", "-t", "0", "-v", "5", "--repeat", "3", "--predictions", str(out),
-                     str(path)]) == 0
+    assert (
+        cli.main(
+            ["-q", "-t", "0", "-v", "5", "--repeat", "3", "--predictions", str(out), str(path)]
+        )
+        == 0
+    )
     assert len(built) == 1  # a linear kernel for 3 x 5 folds of heart_scale: sharing pays
     assert np.array_equal(np.loadtxt(out), libsvm_cv(path, "-t 0", 5))
 

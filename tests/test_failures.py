@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from conftest import ROOT
 
 SMALL = ROOT / "data" / "breast_cancer.scale"
@@ -38,8 +39,12 @@ def write_data(path: Path, n: int, classes: int = 2, seed: int = 0) -> Path:
     y = np.digitize(score, np.quantile(score, np.linspace(0, 1, classes + 1)[1:-1])) + 1
     if classes == 2:
         y = np.where(y == 2, 1, -1)
-    path.write_text("".join(f"{yi} " + " ".join(f"{j + 1}:{v:.4f}" for j, v in enumerate(row))
-                            + "\n" for yi, row in zip(y, X)))
+    path.write_text(
+        "".join(
+            f"{yi} " + " ".join(f"{j + 1}:{v:.4f}" for j, v in enumerate(row)) + "\n"
+            for yi, row in zip(y, X)
+        )
+    )
     return path
 
 
@@ -66,8 +71,10 @@ def wait_until(predicate, what: str, proc=None) -> None:
 
 #: "Exception ignored in" + traceback: a KeyboardInterrupt raised in a weakref callback of the
 #: import machinery, which Python drops (printing this) and goes on
-_DROPPED = re.compile(r"Exception ignored in: <function _get_module_lock\.<locals>\.cb at [^>]*>\n"
-                      r"Traceback \(most recent call last\):\n(?:  .*\n)+KeyboardInterrupt: ?\n")
+_DROPPED = re.compile(
+    r"Exception ignored in: <function _get_module_lock\.<locals>\.cb at [^>]*>\n"
+    r"Traceback \(most recent call last\):\n(?:  .*\n)+KeyboardInterrupt: ?\n"
+)
 
 
 def interrupted_inside_python(stderr: str, wrapper: str | None = None) -> bool:
@@ -78,8 +85,12 @@ def interrupted_inside_python(stderr: str, wrapper: str | None = None) -> bool:
     if stderr.startswith(("Fatal Python error: init_", "Could not import runpy module")):
         return True
     frames = re.findall(r'File "([^"]+)"', stderr)
-    return (stderr.startswith("Traceback") and stderr.rstrip().endswith("KeyboardInterrupt")
-            and bool(frames) and all(f.startswith("<frozen ") or f == wrapper for f in frames))
+    return (
+        stderr.startswith("Traceback")
+        and stderr.rstrip().endswith("KeyboardInterrupt")
+        and bool(frames)
+        and all(f.startswith("<frozen ") or f == wrapper for f in frames)
+    )
 
 
 def dropped_inside_python(stderr: str) -> str | None:
@@ -91,7 +102,7 @@ def dropped_inside_python(stderr: str) -> str | None:
     if match is None:
         return None
     frames = re.findall(r'File "([^"]+)"', match.group(0))
-    return stderr[match.end():] if all(f.startswith("<frozen ") for f in frames) else None
+    return stderr[match.end() :] if all(f.startswith("<frozen ") for f in frames) else None
 
 
 # --- Ctrl-C --------------------------------------------------------------------------------
@@ -108,10 +119,15 @@ def svmeval_command(entry: str) -> list[str]:
 
 
 def start_reading_stdin(command, cwd, *args):
-    return subprocess.Popen(command + [*args, "-v", "5", "-c", "100", "-o", "r",
-                                       "--predictions", "p", "-"], cwd=cwd,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=ENV, preexec_fn=default_sigint)
+    return subprocess.Popen(
+        command + [*args, "-v", "5", "-c", "100", "-o", "r", "--predictions", "p", "-"],
+        cwd=cwd,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+        preexec_fn=default_sigint,
+    )
 
 
 def blocked_reading_stdin(pid: int) -> bool:
@@ -153,8 +169,7 @@ def test_ctrl_c_at_any_moment_exits_130_leaving_nothing(tmp_path, entry):
 
 @pytest.mark.skipif(not Path("/proc/self/syscall").exists(), reason="needs /proc/PID/syscall")
 @pytest.mark.parametrize("entry", ["module", "script"])
-def test_ctrl_c_while_the_reader_waits_on_a_pipe_is_only_the_interrupt(tmp_path, slow_data,
-                                                                       entry):
+def test_ctrl_c_while_the_reader_waits_on_a_pipe_is_only_the_interrupt(tmp_path, slow_data, entry):
     """The reader blocked in read() on its pipe, with nothing, part of a line or half the data
     read so far: SIGINT, then the pipe closed (or the rest written). CPython's read() returns
     EINTR, checks the signals and raises the KeyboardInterrupt there: the end of the input is
@@ -162,15 +177,16 @@ def test_ctrl_c_while_the_reader_waits_on_a_pipe_is_only_the_interrupt(tmp_path,
     point: always exactly the interrupt, exit 130, no file."""
     command = svmeval_command(entry)
     data = slow_data.read_bytes()
-    half = data[:len(data) // 2]
+    half = data[: len(data) // 2]
     for k in range(24):
-        before, rest = [(b"", b""), (data[:7], b""), (half, b""), (half, data[len(half):])][k % 4]
+        before, rest = [(b"", b""), (data[:7], b""), (half, b""), (half, data[len(half) :])][k % 4]
         proc = start_reading_stdin(command, tmp_path, "-q")
         if before:
             proc.stdin.write(before)
             proc.stdin.flush()
-        wait_until(lambda: blocked_reading_stdin(proc.pid), "svmeval blocked reading its pipe",
-                   proc)
+        wait_until(
+            lambda: blocked_reading_stdin(proc.pid), "svmeval blocked reading its pipe", proc
+        )
         stdout, stderr = interrupt(proc, before=rest)
         assert (proc.returncode, stdout, stderr) == (130, "", "svmeval: interrupted\n"), k
         assert os.listdir(tmp_path) == [], k
@@ -200,16 +216,23 @@ def test_ctrl_c_inside_the_bindings_bare_except_is_not_swallowed(tmp_path):
     run with 130, not let it go on to exit 0."""
     fake = tmp_path / "fake"
     (fake / "scipy").mkdir(parents=True)
-    (fake / "scipy" / "__init__.py").write_text(textwrap.dedent("""\
+    (fake / "scipy" / "__init__.py").write_text(
+        textwrap.dedent("""\
         import os, signal, time
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(0.2)
         raise ImportError("a stand-in scipy")
-    """))
+    """)
+    )
     env = dict(ENV, PYTHONPATH=os.pathsep.join([str(fake), str(ROOT)]))
-    done = subprocess.run([sys.executable, "-m", "svmeval", "-q", "-v", "5", "-o",
-                           tmp_path / "r", SMALL], capture_output=True, text=True, env=env,
-                          preexec_fn=default_sigint, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "svmeval", "-q", "-v", "5", "-o", tmp_path / "r", SMALL],
+        capture_output=True,
+        text=True,
+        env=env,
+        preexec_fn=default_sigint,
+        timeout=120,
+    )
     assert (done.returncode, done.stderr) == (130, "svmeval: interrupted\n")
     assert sorted(os.listdir(tmp_path)) == ["fake"]
 
@@ -304,10 +327,13 @@ def test_ctrl_c_as_a_temporary_file_is_made_leaves_none(tmp_path, where):
 
 
 # --- out of memory ---------------------------------------------------------------------------
-@pytest.mark.parametrize("owner, cls, attr, stage", [
-    ("svmeval.cv.engine", "CVPlan", "fold_output", "cross-validating"),
-    ("svmeval.summary.single", "", "classification_figures", "computing the figures"),
-])
+@pytest.mark.parametrize(
+    "owner, cls, attr, stage",
+    [
+        ("svmeval.cv.engine", "CVPlan", "fold_output", "cross-validating"),
+        ("svmeval.summary.single", "", "classification_figures", "computing the figures"),
+    ],
+)
 def test_a_memory_error_anywhere_is_one_line(tmp_path, owner, cls, attr, stage):
     """A MemoryError raised inside the run (here where a real allocation would fail) is one
     line saying what the command was doing, exit 1, no traceback and no output file."""
@@ -332,9 +358,18 @@ def run_with(args, *, close=(), stdout=subprocess.PIPE, stdin=subprocess.DEVNULL
     def pre():
         for fd in close:
             os.close(fd)
-    return subprocess.run([sys.executable, "-m", "svmeval", *map(str, args)], cwd=cwd,
-                          stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, text=True,
-                          env=ENV, preexec_fn=pre, timeout=300)
+
+    return subprocess.run(
+        [sys.executable, "-m", "svmeval", *map(str, args)],
+        cwd=cwd,
+        stdin=stdin,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        preexec_fn=pre,
+        timeout=300,
+    )
 
 
 @pytest.fixture
@@ -361,13 +396,16 @@ def test_closed_stdin_is_one_line(bad_tail):
     assert (done.returncode, done.stderr) == (1, "svmeval: standard input is closed\n")
 
 
-@pytest.mark.parametrize("args", [["-q", "-v", "5", SMALL], ["--help"],
-                                  ["-q", "--format", "json", "-v", "5", SMALL]])
+@pytest.mark.parametrize(
+    "args", [["-q", "-v", "5", SMALL], ["--help"], ["-q", "--format", "json", "-v", "5", SMALL]]
+)
 def test_full_stdout_is_an_error(args):
     with open("/dev/full", "w") as full:
         done = run_with(args, stdout=full)
     assert (done.returncode, done.stderr) == (
-        1, "svmeval: standard output: cannot write: No space left on device\n")
+        1,
+        "svmeval: standard output: cannot write: No space left on device\n",
+    )
 
 
 def test_closed_stderr_still_gives_the_status(tmp_path):
@@ -377,8 +415,13 @@ def test_closed_stderr_still_gives_the_status(tmp_path):
 
 # --- C's global state ------------------------------------------------------------------------
 def python(code: str, env=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
-                          text=True, env=env or ENV, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        env=env or ENV,
+        timeout=300,
+    )
 
 
 def test_import_changes_no_environment_variable_and_loads_no_libsvm():
@@ -413,16 +456,24 @@ def openmp_report(stderr: str) -> dict:
     return {k: v.strip("'") for k, v in pairs}
 
 
-@pytest.mark.parametrize("case, user, spin, wide", [
-    ("fresh", {}, "10000", True),  # svmeval's short spin took effect
-    ("preload", {}, "300000", False),  # libgomp read its environment before: GOMP's default
-    ("fresh", {"GOMP_SPINCOUNT": "2000000"}, "2000000", False),  # the user's choice wins
-    ("fresh", {"OMP_WAIT_POLICY": "passive"}, None, True),
-])
+@pytest.mark.parametrize(
+    "case, user, spin, wide",
+    [
+        ("fresh", {}, "10000", True),  # svmeval's short spin took effect
+        ("preload", {}, "300000", False),  # libgomp read its environment before: GOMP's default
+        ("fresh", {"GOMP_SPINCOUNT": "2000000"}, "2000000", False),  # the user's choice wins
+        ("fresh", {"OMP_WAIT_POLICY": "passive"}, None, True),
+    ],
+)
 def test_openmp_spin_setting_and_whether_it_took_effect(case, user, spin, wide):
     env = dict(ENV, OMP_DISPLAY_ENV="verbose", **user)
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(STATE), case],
-                          capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(STATE), case],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     report = openmp_report(done.stderr)
     if spin is not None:

@@ -9,11 +9,20 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import ROOT, shared_file
 
-from svmeval import SvmParams, SvmevalError, compare, cross_validate, grid_search, read_dataset
-from svmeval import render, summarize
+from svmeval import (
+    SvmevalError,
+    SvmParams,
+    compare,
+    cross_validate,
+    grid_search,
+    read_dataset,
+    render,
+    summarize,
+)
 from svmeval.cv import cross_validate_multilabel
+
+from conftest import ROOT, shared_file
 
 pd = pytest.importorskip("pandas")
 sk = pytest.importorskip("sklearn.metrics")
@@ -27,16 +36,18 @@ KEYS = ["dataset", "configuration", "repetition", "seed", "fold", "n_test"]
 
 def binary_figures(y_true, y_pred, score):
     """Scikit-learn's figures of one fold (positive class 1; score: decision value towards 1)."""
-    return {"accuracy": sk.accuracy_score(y_true, y_pred),
-            "balanced_accuracy": sk.balanced_accuracy_score(y_true, y_pred),
-            "mcc": sk.matthews_corrcoef(y_true, y_pred),
-            "kappa": sk.cohen_kappa_score(y_true, y_pred),
-            "precision": sk.precision_score(y_true, y_pred, pos_label=1),
-            "recall": sk.recall_score(y_true, y_pred, pos_label=1),
-            "f1": sk.f1_score(y_true, y_pred, pos_label=1),
-            "macro_f1": sk.f1_score(y_true, y_pred, average="macro"),
-            "roc_auc": sk.roc_auc_score(y_true == 1, score),
-            "average_precision": sk.average_precision_score(y_true == 1, score)}
+    return {
+        "accuracy": sk.accuracy_score(y_true, y_pred),
+        "balanced_accuracy": sk.balanced_accuracy_score(y_true, y_pred),
+        "mcc": sk.matthews_corrcoef(y_true, y_pred),
+        "kappa": sk.cohen_kappa_score(y_true, y_pred),
+        "precision": sk.precision_score(y_true, y_pred, pos_label=1),
+        "recall": sk.recall_score(y_true, y_pred, pos_label=1),
+        "f1": sk.f1_score(y_true, y_pred, pos_label=1),
+        "macro_f1": sk.f1_score(y_true, y_pred, average="macro"),
+        "roc_auc": sk.roc_auc_score(y_true == 1, score),
+        "average_precision": sk.average_precision_score(y_true == 1, score),
+    }
 
 
 def test_cv_frame_has_one_row_per_repetition_and_fold_with_scikit_learns_figures():
@@ -45,23 +56,31 @@ def test_cv_frame_has_one_row_per_repetition_and_fold_with_scikit_learns_figures
     frame = result.to_frame()
     assert list(frame.columns[:6]) == KEYS and len(frame) == 8
     assert set(frame["dataset"]) == {str(TWO)} and set(frame["configuration"]) == {
-        f"-g {1 / ds.n_features:g} -c 2"}  # svm-train's flags, gamma resolved
+        f"-g {1 / ds.n_features:g} -c 2"
+    }  # svm-train's flags, gamma resolved
     for r, run in enumerate([result, *result.repeat_results]):
         positive = list(run.labels).index(1.0)
         for i in range(4):
             rows = run.fold == i
             row = frame[(frame.repetition == r) & (frame.fold == i)].iloc[0]
             assert row.seed == 3 + r and row.n_test == np.count_nonzero(rows)
-            expected = binary_figures(run.y_true[rows], run.y_pred[rows],
-                                      run.scores[rows, positive])
+            expected = binary_figures(
+                run.y_true[rows], run.y_pred[rows], run.scores[rows, positive]
+            )
             for name, value in expected.items():
                 assert row[name] == pytest.approx(value, rel=1e-12, abs=1e-15), name
     # groupby gives each repetition's mean over its folds
     means = frame.groupby("repetition")["accuracy"].mean()
     for r, run in enumerate([result, *result.repeat_results]):
-        assert means[r] == pytest.approx(np.mean([
-            sk.accuracy_score(run.y_true[run.fold == i], run.y_pred[run.fold == i])
-            for i in range(4)]), rel=1e-12)
+        assert means[r] == pytest.approx(
+            np.mean(
+                [
+                    sk.accuracy_score(run.y_true[run.fold == i], run.y_pred[run.fold == i])
+                    for i in range(4)
+                ]
+            ),
+            rel=1e-12,
+        )
 
 
 def test_multiclass_summary_frame_equals_scikit_learn_per_fold():
@@ -73,8 +92,7 @@ def test_multiclass_summary_frame_equals_scikit_learn_per_fold():
         t, p = result.y_true[result.fold == i], result.y_pred[result.fold == i]
         row = frame.iloc[i]
         assert row.macro_f1 == pytest.approx(sk.f1_score(t, p, average="macro"), rel=1e-12)
-        assert row.weighted_f1 == pytest.approx(sk.f1_score(t, p, average="weighted"),
-                                                rel=1e-12)
+        assert row.weighted_f1 == pytest.approx(sk.f1_score(t, p, average="weighted"), rel=1e-12)
         assert row.mcc == pytest.approx(sk.matthews_corrcoef(t, p), rel=1e-12)
 
 
@@ -83,7 +101,8 @@ def test_regression_frame_equals_scikit_learn_and_scipy_per_fold():
     result = cross_validate(ds, SvmParams(svm_type=3, C=4), 5, seed=1)
     frame = result.to_frame()
     assert len(frame) == 5 and set(frame["configuration"]) == {
-        f"-s 3 -g {1 / ds.n_features:g} -c 4"}
+        f"-s 3 -g {1 / ds.n_features:g} -c 4"
+    }
     for i in range(5):
         t, p = result.y_true[result.fold == i], result.y_pred[result.fold == i]
         row = frame[frame.fold == i].iloc[0]
@@ -108,11 +127,9 @@ def test_grid_frame_rows_are_each_cells_folds():
             assert row.accuracy == pytest.approx(sk.accuracy_score(t, p), rel=1e-12)
             assert row.f1 == pytest.approx(sk.f1_score(t, p, pos_label=1), rel=1e-12)
         # the cell's compared value is svm-train's rate: the pooled accuracy in percent
-        assert rows.value.iloc[0] == pytest.approx(100 * sk.accuracy_score(run.y_true,
-                                                                           run.y_pred))
+        assert rows.value.iloc[0] == pytest.approx(100 * sk.accuracy_score(run.y_true, run.y_pred))
     best = frame[frame.best]
-    assert (best.log2c.iloc[0], best.log2g.iloc[0]) == (grid.best.cell.log2c,
-                                                        grid.best.cell.log2g)
+    assert (best.log2c.iloc[0], best.log2g.iloc[0]) == (grid.best.cell.log2c, grid.best.cell.log2g)
 
 
 def test_comparison_frame_is_both_configurations_on_every_fold():
@@ -126,12 +143,15 @@ def test_comparison_frame_is_both_configurations_on_every_fold():
         for r, seed in enumerate((4, 5)):
             run = cross_validate(ds, params, 3, seed=seed)
             for i in range(3):
-                row = frame[(frame.configuration == name) & (frame.repetition == r)
-                            & (frame.fold == i)].iloc[0]
+                row = frame[
+                    (frame.configuration == name) & (frame.repetition == r) & (frame.fold == i)
+                ].iloc[0]
                 assert row.seed == seed
                 assert row.n_test == np.count_nonzero(run.fold == i)
-                assert row.accuracy == pytest.approx(sk.accuracy_score(
-                    run.y_true[run.fold == i], run.y_pred[run.fold == i]), rel=1e-12)
+                assert row.accuracy == pytest.approx(
+                    sk.accuracy_score(run.y_true[run.fold == i], run.y_pred[run.fold == i]),
+                    rel=1e-12,
+                )
     means = frame.groupby("configuration")["accuracy"].mean()
     assert means["B"] - means["A"] == pytest.approx(c.ttest.mean, rel=1e-9)
 
@@ -167,8 +187,11 @@ def test_without_pandas_one_error_naming_the_extra(monkeypatch):
     ds = read_dataset(str(TWO))
     summary = summarize(cross_validate(ds, SvmParams(), 3))
     monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas raises ImportError
-    with pytest.raises(SvmevalError, match=r"^to_frame\(\) needs pandas: "
-                                           r"pip install 'svmeval\[frame\]'$"):
+    with pytest.raises(
+        SvmevalError,
+        match=r"^to_frame\(\) needs pandas: "
+        r"pip install 'svmeval\[frame\]'$",
+    ):
         summary.to_frame()
 
 
@@ -189,12 +212,12 @@ def test_multilabel_frame_equals_scikit_learn_per_fold(tmp_path):
         assert row.hamming_loss == pytest.approx(sk.hamming_loss(t, p), rel=1e-12)
         assert row.subset_accuracy == pytest.approx(sk.accuracy_score(t, p), rel=1e-12)
     d = json.loads(json.dumps(result.to_dict(), allow_nan=False))
-    assert d["Y_pred"] == result.Y_pred.tolist() and d["label_names"] == \
-        result.label_names.tolist()
+    assert d["Y_pred"] == result.Y_pred.tolist() and d["label_names"] == result.label_names.tolist()
 
 
 def test_a_resumed_cell_is_one_row_with_its_value_alone():
     from svmeval.workflows.grid_rules import Cell
+
     ds = read_dataset(str(TWO))
     known = Cell(1.0, -3.0, None)
     grid = grid_search(ds, log2c=(-1, 1, 2), log2g=(-3, -3, 1), folds=3, resume={known: 99.5})

@@ -8,14 +8,15 @@ import ctypes
 
 import numpy as np
 import pytest
-from conftest import data_set, libsvm_cv
 
+from svmeval.cli.svmeval import parse_args
 from svmeval.cv import _libsvm, engine
 from svmeval.cv.folds import libsvm_folds
 from svmeval.cv.kernel import SharedKernel, kernel_value, matrix_bytes, plan_sharing
 from svmeval.cv.schedule import run_tasks
 from svmeval.io.data import read_dataset
-from svmeval.cli.svmeval import parse_args
+
+from conftest import data_set, libsvm_cv
 
 libsvm_svm = pytest.importorskip("libsvm.svm")
 svmutil = pytest.importorskip("libsvm.svmutil")
@@ -31,8 +32,9 @@ def shared_cv(ds, options, k=5, seed=1, jobs=2):
     kernel = SharedKernel(problem, params, threads=2)
     _libsvm.srand(seed)
     folds = libsvm_folds(problem.y, k, stratified=params.is_classification, rand=_libsvm.rand)
-    plan = engine.CVPlan(kernel.cv_problem, kernel.train_params(params), folds, seed,
-                         keep_decision_values=True)
+    plan = engine.CVPlan(
+        kernel.cv_problem, kernel.train_params(params), folds, seed, keep_decision_values=True
+    )
     run_tasks(plan.tasks, jobs=jobs)
     return kernel.restore(plan.result(), params)
 
@@ -61,12 +63,24 @@ def libsvm_fold_decision_values(path, options, result):
     return out
 
 
-KERNELS = ["-t 0", "-t 1 -d 2 -g 0.1 -r 1", "-t 1 -d 3 -g 0.05", "-t 2 -g 0.25", "-t 2",
-           "-t 3 -g 0.01 -r -0.5"]
-TYPES = [("heart_scale", "-s 0 -c 4"), ("heart_scale", "-s 1 -n 0.3"),
-         ("heart_scale", "-s 2 -n 0.2"), ("housing_scale", "-s 3 -c 2 -p 0.5"),
-         ("housing_scale", "-s 4 -c 2 -n 0.4"), ("iris.scale", "-s 0 -c 8"),
-         ("iris.scale", "-s 1 -n 0.2"), ("heart_scale", "-s 0 -c 2 -w1 3 -h 0")]
+KERNELS = [
+    "-t 0",
+    "-t 1 -d 2 -g 0.1 -r 1",
+    "-t 1 -d 3 -g 0.05",
+    "-t 2 -g 0.25",
+    "-t 2",
+    "-t 3 -g 0.01 -r -0.5",
+]
+TYPES = [
+    ("heart_scale", "-s 0 -c 4"),
+    ("heart_scale", "-s 1 -n 0.3"),
+    ("heart_scale", "-s 2 -n 0.2"),
+    ("housing_scale", "-s 3 -c 2 -p 0.5"),
+    ("housing_scale", "-s 4 -c 2 -n 0.4"),
+    ("iris.scale", "-s 0 -c 8"),
+    ("iris.scale", "-s 1 -n 0.2"),
+    ("heart_scale", "-s 0 -c 2 -w1 3 -h 0"),
+]
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
@@ -79,16 +93,18 @@ def test_shared_kernel_cv_is_bit_identical(name, svm, kernel):
     # predictions: LIBSVM's own cross-validation on the features
     assert np.array_equal(shared.y_pred, libsvm_cv(path, options)), options
     # decision values: the feature-space engine (proved equal to LIBSVM in test_engine.py)
-    normal = engine.cross_validate(ds, params_of(options), 5, seed=1, jobs=2,
-                                   keep_decision_values=True)
+    normal = engine.cross_validate(
+        ds, params_of(options), 5, seed=1, jobs=2, keep_decision_values=True
+    )
     assert np.array_equal(shared.y_pred, normal.y_pred)
     assert np.array_equal(shared.decision_values, normal.decision_values, equal_nan=True)
     if normal.scores is not None:
         assert np.array_equal(shared.scores, normal.scores, equal_nan=True)
 
 
-@pytest.mark.parametrize("options", ["-s 0 -t 2 -c 4 -g 0.5", "-s 3 -t 1 -d 2 -g 0.1 -c 2",
-                                     "-s 0 -t 3 -g 0.01 -r -0.5"])
+@pytest.mark.parametrize(
+    "options", ["-s 0 -t 2 -c 4 -g 0.5", "-s 3 -t 1 -d 2 -g 0.1 -c 2", "-s 0 -t 3 -g 0.01 -r -0.5"]
+)
 def test_decision_values_equal_official_bindings_fold_by_fold(options):
     name = "housing_scale" if "-s 3" in options else "heart_scale"
     path = data_set(name)
@@ -114,8 +130,9 @@ def test_sparse_data_bit_identical(tmp_path):
         for options in ("-c 8 -g 0.03", "-t 1 -g 0.01 -r 1 -c 0.5"):
             shared = shared_cv(ds, options)
             assert np.array_equal(shared.y_pred, libsvm_cv(path, options)), (name, options)
-            normal = engine.cross_validate(ds, params_of(options), 5, seed=1,
-                                           keep_decision_values=True)
+            normal = engine.cross_validate(
+                ds, params_of(options), 5, seed=1, keep_decision_values=True
+            )
             assert np.array_equal(shared.decision_values, normal.decision_values)
 
 
@@ -125,8 +142,11 @@ def test_kernel_matrix_layout_and_symmetry():
     kernel = SharedKernel(problem, params, threads=3)
     n = ds.n_samples
     from svmeval.cv._libsvm import NODE
-    train = np.frombuffer((ctypes.c_char * (n * (n + 2) * NODE.itemsize)).from_address(
-        int(kernel.problem.rows[0])), dtype=NODE).reshape(n, n + 2)
+
+    train = np.frombuffer(
+        (ctypes.c_char * (n * (n + 2) * NODE.itemsize)).from_address(int(kernel.problem.rows[0])),
+        dtype=NODE,
+    ).reshape(n, n + 2)
     assert list(train["index"][:, 0]) == [0] * n
     assert list(train["value"][:, 0]) == list(range(1, n + 1))  # serial numbers, 1-based
     assert (train["index"][:, -1] == -1).all()

@@ -28,8 +28,9 @@ def cases() -> list:
     out = []
     for row in rows:
         name, options, resume = row.split("\t")
-        out.append(pytest.param(name, [] if options == "(none)" else options.split(), resume,
-                                id=name))
+        out.append(
+            pytest.param(name, [] if options == "(none)" else options.split(), resume, id=name)
+        )
     return out
 
 
@@ -41,16 +42,16 @@ def run_grid(program: list, tmp_path: Path, options: list, resume: str) -> tuple
     if resume:  # a file of tests/grid_py, or a path
         out.write_bytes((resume if isinstance(resume, Path) else RECORDED / resume).read_bytes())
         args += ["-resume", out.name]
-    done = subprocess.run([*args, *options, DATA.name], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=300)
+    done = subprocess.run(
+        [*args, *options, DATA.name], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0 and done.stderr == "", done.stderr
     return done.stdout, out.read_text()
 
 
 @pytest.mark.parametrize("name,options,resume", cases())
 def test_grid_lines_and_out_file_byte_identical_to_grid_py(tmp_path, name, options, resume):
-    stdout, out = run_grid([sys.executable, "-m", "svmeval.cli", "grid"], tmp_path, options,
-                           resume)
+    stdout, out = run_grid([sys.executable, "-m", "svmeval.cli", "grid"], tmp_path, options, resume)
     assert stdout == (RECORDED / f"{name}.stdout").read_text()
     assert out == (RECORDED / f"{name}.out").read_text()
 
@@ -89,7 +90,8 @@ def test_resume_of_an_interrupted_out_file_gives_the_whole_answer(tmp_path):
     assert len(set(rates)) < len(rates)  # ties to break
     for k in (1, 17, 60):
         (tmp_path / f"prefix{k}").write_text("".join(lines[:k]))
-        stdout, out = run_grid([sys.executable, "-m", "svmeval.cli", "grid"], tmp_path, [],
-                               tmp_path / f"prefix{k}")
+        stdout, out = run_grid(
+            [sys.executable, "-m", "svmeval.cli", "grid"], tmp_path, [], tmp_path / f"prefix{k}"
+        )
         assert stdout.splitlines()[-1] == whole.splitlines()[-1]
         assert out == whole_out

@@ -12,8 +12,19 @@ from svmeval.workflows.grid_rules import Cell
 
 
 def test_range_f_accumulates_like_grid_py():
-    assert rules.range_f(-5.0, 15.0, 2.0) == [-5.0, -3.0, -1.0, 1.0, 3.0, 5.0, 7.0, 9.0, 11.0,
-                                               13.0, 15.0]
+    assert rules.range_f(-5.0, 15.0, 2.0) == [
+        -5.0,
+        -3.0,
+        -1.0,
+        1.0,
+        3.0,
+        5.0,
+        7.0,
+        9.0,
+        11.0,
+        13.0,
+        15.0,
+    ]
     assert rules.range_f(3.0, -15.0, -2.0)[-1] == -15.0
     # repeated addition, as grid.py: 0.1 + 0.1 + 0.1 is not 0.3
     seq = rules.range_f(0.0, 0.3, 0.1)
@@ -26,8 +37,9 @@ def test_permute_sequence_middle_first():
     # n=5: mid 2 first; left [0,1] -> [1,0]; right [3,4] -> [4,3]; interleaved. n=11: 5 first,
     # then left [-5..3] -> [-1,-3,3,-5,1] and right [7..15] -> [11,9,15,7,13] interleaved
     assert rules.permute_sequence([0, 1, 2, 3, 4]) == [2, 1, 4, 0, 3]
-    assert rules.permute_sequence([-5.0, -3.0, -1.0, 1.0, 3.0, 5.0, 7.0, 9.0, 11.0, 13.0, 15.0]) \
-        == [5.0, -1.0, 11.0, -3.0, 9.0, 3.0, 15.0, -5.0, 7.0, 1.0, 13.0]
+    assert rules.permute_sequence(
+        [-5.0, -3.0, -1.0, 1.0, 3.0, 5.0, 7.0, 9.0, 11.0, 13.0, 15.0]
+    ) == [5.0, -1.0, 11.0, -3.0, 9.0, 3.0, 15.0, -5.0, 7.0, 1.0, 13.0]
 
 
 def test_job_order_worked_example():
@@ -38,8 +50,17 @@ def test_job_order_worked_example():
     # i=j=0: gamma line, empty; i=0,j=1: 0<1/3 -> C line (c1,g-1); i=1,j=1: gamma line
     # (c1,g0); i=1,j=2: 1/3<2/3 -> C line (c0,g-1),(c0,g0); i=2,j=2: gamma (c1,g-2),(c0,g-2);
     # i=2,j=3: C line (c2, g-1),(c2,g0),(c2,g-2)
-    assert got == [(1.0, -1.0), (1.0, 0.0), (0.0, -1.0), (0.0, 0.0), (1.0, -2.0), (0.0, -2.0),
-                   (2.0, -1.0), (2.0, 0.0), (2.0, -2.0)]
+    assert got == [
+        (1.0, -1.0),
+        (1.0, 0.0),
+        (0.0, -1.0),
+        (0.0, 0.0),
+        (1.0, -2.0),
+        (0.0, -2.0),
+        (2.0, -1.0),
+        (2.0, 0.0),
+        (2.0, -2.0),
+    ]
     default = rules.job_order(rules.DEFAULT_LOG2C, rules.DEFAULT_LOG2G)
     assert len(default) == 110 and len(set(default)) == 110
     assert (default[0].log2c, default[0].log2g) == (5.0, -7.0)  # grid.py's famous first cell
@@ -47,8 +68,12 @@ def test_job_order_worked_example():
     assert [(c.log2c, c.log2g) for c in null_c] == [(None, -1.0), (None, 0.0), (None, -2.0)]
     with_p = rules.job_order((0.0, 1.0, 1.0), None, (-1.0, 0.0, 1.0))
     # C permuted [1, 0] (middle first), epsilon in range order
-    assert [(c.log2c, c.log2p) for c in with_p] == [(1.0, -1.0), (0.0, -1.0), (1.0, 0.0),
-                                                     (0.0, 0.0)]
+    assert [(c.log2c, c.log2p) for c in with_p] == [
+        (1.0, -1.0),
+        (0.0, -1.0),
+        (1.0, 0.0),
+        (0.0, 0.0),
+    ]
 
 
 def test_best_cell_rule_with_ties():
@@ -83,8 +108,14 @@ def test_accuracy_rate_is_svm_trains_printed_value():
 
 
 def test_out_lines_round_trip_and_read_grid_py_files():
-    cells = {Cell(-5.0, 3.0): 55.5556, Cell(1.0, -7.0): 83.3333, Cell(1.5, 1.3877787807814457e-16): 0.1,
-             Cell(2.0, -1.0, -3.0): 0.25, Cell(3.0, -1.0): math.nan, Cell(None, -3.0): -0.125}
+    cells = {
+        Cell(-5.0, 3.0): 55.5556,
+        Cell(1.0, -7.0): 83.3333,
+        Cell(1.5, 1.3877787807814457e-16): 0.1,
+        Cell(2.0, -1.0, -3.0): 0.25,
+        Cell(3.0, -1.0): math.nan,
+        Cell(None, -3.0): -0.125,
+    }
     text = "".join(rules.out_line(c, v) for c, v in cells.items())
     assert rules.out_line(Cell(-5.0, 3.0), 55.5556) == "log2c=-5.0 log2g=3.0 rate=55.5556\n"
     assert rules.out_line(Cell(None, -3.0), 84.0) == "log2g=-3.0 rate=84.0\n"
@@ -93,29 +124,38 @@ def test_out_lines_round_trip_and_read_grid_py_files():
     for cell, value in cells.items():
         assert back[cell] == value or (math.isnan(value) and math.isnan(back[cell]))
     # a file grid.py wrote (its format exactly), with noise lines it ignores
-    grid_py = ("log2c=5.0 log2g=-7.0 rate=83.3333\n\ngarbage\nlog2c=-1.0 log2g=-7.0 rate=82.963\n"
-               "log2c=5.0 log2g=-7.0 rate=84.0\n")
+    grid_py = (
+        "log2c=5.0 log2g=-7.0 rate=83.3333\n\ngarbage\nlog2c=-1.0 log2g=-7.0 rate=82.963\n"
+        "log2c=5.0 log2g=-7.0 rate=84.0\n"
+    )
     assert rules.parse_out(grid_py) == {Cell(5.0, -7.0): 84.0, Cell(-1.0, -7.0): 82.963}
 
 
 def test_stdout_lines_as_grid_py():
     best = Cell(5.0, -7.0)
-    assert (rules.stdout_line("local", Cell(-1.0, -7.0), 82.963, best, 83.3333)
-            == "[local] -1.0 -7.0 82.963 (best c=32.0, g=0.0078125, rate=83.3333)")
-    assert (rules.stdout_line("resumed", Cell(None, -7.0), 82.963, Cell(None, -7.0), 82.963)
-            == "[resumed] -7.0 82.963 (best g=0.0078125, rate=82.963)")
+    assert (
+        rules.stdout_line("local", Cell(-1.0, -7.0), 82.963, best, 83.3333)
+        == "[local] -1.0 -7.0 82.963 (best c=32.0, g=0.0078125, rate=83.3333)"
+    )
+    assert (
+        rules.stdout_line("resumed", Cell(None, -7.0), 82.963, Cell(None, -7.0), 82.963)
+        == "[resumed] -7.0 82.963 (best g=0.0078125, rate=82.963)"
+    )
     assert rules.last_line(best, 83.3333) == "32.0 0.0078125 83.3333"
 
 
-@pytest.mark.parametrize("text,message", [
-    ("1,5,0", "the step is 0"),
-    ("-5,15,-2", "the step goes away from the end"),
-    ("3,-15,2", "the step goes away from the end"),
-    ("a,b,c", "numbers needed"),
-    ("1,2", "is not begin,end,step"),
-    ("0,1e9,1e-9", "more than 1000 values"),
-    ("nan,1,1", "finite"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("1,5,0", "the step is 0"),
+        ("-5,15,-2", "the step goes away from the end"),
+        ("3,-15,2", "the step goes away from the end"),
+        ("a,b,c", "numbers needed"),
+        ("1,2", "is not begin,end,step"),
+        ("0,1e9,1e-9", "more than 1000 values"),
+        ("nan,1,1", "finite"),
+    ],
+)
 def test_bad_ranges(text, message):
     from svmeval.cli.values import parse_log2_range
     from svmeval.errors import OptionError
@@ -136,6 +176,6 @@ def test_grid_default_ranges_are_ints_in_grid_pys_lines_only():
     mixed = rules.job_order((-1.0, 1.0, 1.0), rules.DEFAULT_LOG2G)[0]
     assert rules.out_line(mixed, 80.0) == "log2c=0.0 log2g=-7 rate=80.0\n"
     # a value read back from a -out file is a float, and shown as the float read
-    assert rules.stdout_line("resumed", Cell(5.0, -7.0), 66.66666, Cell(5.0, -7.0), 66.66666,
-                             best_resumed=True) == (
-        "[resumed] 5.0 -7.0 66.66666 (best c=32.0, g=0.0078125, rate=66.66666)")
+    assert rules.stdout_line(
+        "resumed", Cell(5.0, -7.0), 66.66666, Cell(5.0, -7.0), 66.66666, best_resumed=True
+    ) == ("[resumed] 5.0 -7.0 66.66666 (best c=32.0, g=0.0078125, rate=66.66666)")

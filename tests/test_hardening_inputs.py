@@ -18,17 +18,23 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT
-
+from svmeval.cli.svmeval import Options, parse_args
 from svmeval.cv import _libsvm
 from svmeval.cv.engine import cross_validate, repetition_seeds, run_cv, train_and_save
 from svmeval.cv.folds import group_classes, libsvm_folds
-from svmeval.errors import (DataFormatError, OptionError, ParameterError, SvmevalError, show_label,
-                            show_path)
+from svmeval.errors import (
+    DataFormatError,
+    OptionError,
+    ParameterError,
+    SvmevalError,
+    show_label,
+    show_path,
+)
 from svmeval.io.data import Dataset, read_dataset
 from svmeval.io.predictions import format_predictions, read_predictions
-from svmeval.cli.svmeval import Options, parse_args
 from svmeval.params import SvmParams
+
+from conftest import ROOT
 
 SMALL = ROOT / "data" / "breast_cancer.scale"
 
@@ -57,8 +63,12 @@ def c_strtod_whole(text: str):
 
 
 def svmeval(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "svmeval", *map(str, args)],
-                          capture_output=True, text=True, input=stdin)
+    return subprocess.run(
+        [sys.executable, "-m", "svmeval", *map(str, args)],
+        capture_output=True,
+        text=True,
+        input=stdin,
+    )
 
 
 def tiny(tmp_path, text, name="d"):
@@ -81,24 +91,48 @@ def test_integer_options_beyond_c_int_are_refused(flag, value):
         parse_args(argv)
 
 
-@pytest.mark.parametrize("flag,field", [("-s", "svm_type"), ("-t", "kernel_type"),
-                                        ("-d", "degree"), ("-h", "shrinking"),
-                                        ("-b", "probability")])
+@pytest.mark.parametrize(
+    "flag,field",
+    [
+        ("-s", "svm_type"),
+        ("-t", "kernel_type"),
+        ("-d", "degree"),
+        ("-h", "shrinking"),
+        ("-b", "probability"),
+    ],
+)
 @pytest.mark.parametrize("value", [2**31 - 1, -(2**31), 0, -1])
 def test_integer_options_at_the_c_int_limits_reach_params(flag, field, value):
     assert fits_c_int(value)
     assert getattr(parse_args([flag, str(value), "x"]).params, field) == value
 
 
-@pytest.mark.parametrize("text", ["1_000", " 5", "5 ", "\u0663", "５", "5x", "0x10", "1e3", "",
-                                  "++1", "1.0", "\t7"])
+@pytest.mark.parametrize(
+    "text", ["1_000", " 5", "5 ", "\u0663", "５", "5x", "0x10", "1e3", "", "++1", "1.0", "\t7"]
+)
 def test_integer_options_refuse_what_python_int_takes_and_atoi_stops_at(text):
     with pytest.raises(OptionError, match="is not an integer" if text else "the value is empty"):
         parse_args(["-d", text, "x"])
 
 
-@pytest.mark.parametrize("text", ["1_000", " 1", "1 ", "\u0661.5", "nan", "-inf", "infinity",
-                                  "1e999", "-1e400", "1,5", "", "0x", "1e"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1_000",
+        " 1",
+        "1 ",
+        "\u0661.5",
+        "nan",
+        "-inf",
+        "infinity",
+        "1e999",
+        "-1e400",
+        "1,5",
+        "",
+        "0x",
+        "1e",
+    ],
+)
 @pytest.mark.parametrize("flag", ["-c", "-g", "-r", "-n", "-p", "-m", "-e", "--pos-label"])
 def test_number_options_refuse_nan_inf_and_non_c_syntax(flag, text):
     with pytest.raises(OptionError, match="is not a (finite )?number" if text else "is empty"):
@@ -113,13 +147,16 @@ def test_weight_value_must_be_finite():
 RANGE = " is out of range (a C int holds -2147483648 to 2147483647)"
 
 
-@pytest.mark.parametrize("args,message", [
-    (["-s", "4294967296", "-v", "5"], "svmeval: option -s: '4294967296'" + RANGE),
-    (["-t", "4294967300", "-v", "5"], "svmeval: option -t: '4294967300'" + RANGE),
-    (["-v", "5", "-w4294967297", "2"], "svmeval: option -w: '4294967297'" + RANGE),
-    (["-c", "nan", "-v", "5"], "svmeval: option -c: 'nan' is not a finite number"),
-    (["-v", "1_0"], "svmeval: option -v: '1_0' is not an integer"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["-s", "4294967296", "-v", "5"], "svmeval: option -s: '4294967296'" + RANGE),
+        (["-t", "4294967300", "-v", "5"], "svmeval: option -t: '4294967300'" + RANGE),
+        (["-v", "5", "-w4294967297", "2"], "svmeval: option -w: '4294967297'" + RANGE),
+        (["-c", "nan", "-v", "5"], "svmeval: option -c: 'nan' is not a finite number"),
+        (["-v", "1_0"], "svmeval: option -v: '1_0' is not an integer"),
+    ],
+)
 def test_cli_refuses_what_crashed_libsvm(args, message):
     done = svmeval("-q", *args, SMALL)
     assert done.returncode == 1 and done.stdout == ""
@@ -133,12 +170,50 @@ FLAG_VALUES = st.one_of(
     st.floats().map(repr),
     st.sampled_from(["0x1p3", "1e-400", "+1", "-0", "1_0", "\u0663", " 1", "nan", "inf"]),
 )
-ARGS = st.lists(st.one_of(
-    st.sampled_from(["-s", "-t", "-d", "-g", "-r", "-c", "-n", "-p", "-m", "-e", "-h", "-b",
-                     "-v", "-q", "-w1", "-w", "-o", "--seed", "--repeat", "--jobs", "--pos-label",
-                     "--digits", "--format", "--zero-division", "--score", "--predictions",
-                     "--full", "--multilabel", "--", "-", "data", "model", "-x", "--seed=3"]),
-    FLAG_VALUES), max_size=10)
+ARGS = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [
+                "-s",
+                "-t",
+                "-d",
+                "-g",
+                "-r",
+                "-c",
+                "-n",
+                "-p",
+                "-m",
+                "-e",
+                "-h",
+                "-b",
+                "-v",
+                "-q",
+                "-w1",
+                "-w",
+                "-o",
+                "--seed",
+                "--repeat",
+                "--jobs",
+                "--pos-label",
+                "--digits",
+                "--format",
+                "--zero-division",
+                "--score",
+                "--predictions",
+                "--full",
+                "--multilabel",
+                "--",
+                "-",
+                "data",
+                "model",
+                "-x",
+                "--seed=3",
+            ]
+        ),
+        FLAG_VALUES,
+    ),
+    max_size=10,
+)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -181,12 +256,25 @@ def test_number_option_is_strtod_when_accepted(text):
     assert want is not None and value == want
 
 
-@pytest.mark.parametrize("kwargs", [
-    dict(C=float("nan")), dict(gamma=float("inf")), dict(eps=-float("inf")), dict(nu="0.5"),
-    dict(svm_type=2**32), dict(kernel_type=4294967300), dict(degree=3.5), dict(shrinking=None),
-    dict(probability=-(2**31) - 1), dict(cache_size=10**400), dict(weight=((2**31, 1.0),)),
-    dict(weight=((1, float("nan")),)), dict(weight=(1, 2)), dict(p=float("nan")),
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(C=float("nan")),
+        dict(gamma=float("inf")),
+        dict(eps=-float("inf")),
+        dict(nu="0.5"),
+        dict(svm_type=2**32),
+        dict(kernel_type=4294967300),
+        dict(degree=3.5),
+        dict(shrinking=None),
+        dict(probability=-(2**31) - 1),
+        dict(cache_size=10**400),
+        dict(weight=((2**31, 1.0),)),
+        dict(weight=((1, float("nan")),)),
+        dict(weight=(1, 2)),
+        dict(p=float("nan")),
+    ],
+)
 def test_svm_params_refuse_what_c_cannot_hold(kwargs):
     with pytest.raises(ParameterError, match="SvmParams"):
         SvmParams(**kwargs)
@@ -203,8 +291,10 @@ def test_labels_beyond_c_int_give_one_line_not_other_folds(tmp_path):
     path = tiny(tmp_path, "1 1:1\n2147483648 1:2\n1 1:3\n2147483648 1:4\n")
     done = svmeval("-q", "-v", "2", path)
     assert done.returncode == 1 and done.stdout == ""
-    assert done.stderr == f"{path}:2: label 2147483648 does not fit a C int: LIBSVM groups C-SVC " \
-                          "and nu-SVC classes by (int)label (regression: -s 3 or -s 4)\n"
+    assert (
+        done.stderr == f"{path}:2: label 2147483648 does not fit a C int: LIBSVM groups C-SVC "
+        "and nu-SVC classes by (int)label (regression: -s 3 or -s 4)\n"
+    )
     assert svmeval("-q", "-s", "3", "-v", "2", path).returncode == 0  # regression: doubles
     with pytest.raises(SvmevalError, match="does not fit a C int"):
         group_classes(np.array([1.0, -2147483649.0]))
@@ -219,6 +309,7 @@ def test_labels_at_the_c_int_limits_group_as_c_casts_them():
 
 
 # --- 5. nothing invalid reaches LIBSVM ------------------------------------------------------
+
 
 def test_one_sample_is_refused_before_libsvm(tmp_path):
     path = tiny(tmp_path, "1 1:1\n")
@@ -244,32 +335,48 @@ def test_two_samples_with_five_folds_are_libsvm_leave_one_out(tmp_path, capsys):
     assert "Will use # folds = # data" in capsys.readouterr().err
 
 
-GOOD = dict(y=np.array([1.0, -1.0]), indptr=np.array([0, 2, 3]), indices=np.array([1, 3, 2]),
-            values=np.array([0.5, 1.0, -1.0]), n_features=3, name="hand")
+GOOD = dict(
+    y=np.array([1.0, -1.0]),
+    indptr=np.array([0, 2, 3]),
+    indices=np.array([1, 3, 2]),
+    values=np.array([0.5, 1.0, -1.0]),
+    n_features=3,
+    name="hand",
+)
 
 
-@pytest.mark.parametrize("change,message", [
-    (dict(indptr=np.array([0, 3, 2])), "hand:2: Dataset indptr decreases"),
-    (dict(indptr=np.array([1, 2, 3])), "must start at 0"),
-    (dict(indptr=np.array([0, 2, 4])), "lengths differ"),
-    (dict(values=np.array([0.5, 1.0])), "lengths differ"),
-    (dict(indices=np.array([3, 1, 2])), "hand:1: feature index 1 does not follow"),
-    (dict(indices=np.array([1, 1, 2])), "hand:1: feature index 1 does not follow"),
-    (dict(indices=np.array([1, 3, -2])), "hand:2: feature index -2 is negative"),
-    (dict(indices=np.array([1, 3, 2**31])), "beyond int32"),
-    (dict(indices=np.array([1.0, 3.0, 2.0])), "must hold integers"),
-    (dict(values=np.array([0.5, np.nan, 1.0])), "hand:1: feature 3: value nan is not finite"),
-    (dict(values=np.array([0.5, 1.0, np.inf])), "hand:2: feature 2: value inf is not finite"),
-    (dict(y=np.array([1.0, np.nan])), "hand:2: label nan is not finite"),
-    (dict(y=np.array([[1.0], [-1.0]])), "y must be 1-D"),
-    (dict(y=np.array([1.0, -1.0, 1.0])), "3 labels for 2 samples"),
-    (dict(y=np.array(["a", "b"])), "y must hold numbers"),
-    (dict(y=None), "labels are needed"),
-    (dict(indptr=np.array([0]), y=np.array([]), indices=np.array([], np.int32),
-          values=np.array([])), "no samples"),
-    (dict(n_features=2), "below the largest feature index 3"),
-    (dict(n_features=2.5), "n_features must be an integer"),
-])
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (dict(indptr=np.array([0, 3, 2])), "hand:2: Dataset indptr decreases"),
+        (dict(indptr=np.array([1, 2, 3])), "must start at 0"),
+        (dict(indptr=np.array([0, 2, 4])), "lengths differ"),
+        (dict(values=np.array([0.5, 1.0])), "lengths differ"),
+        (dict(indices=np.array([3, 1, 2])), "hand:1: feature index 1 does not follow"),
+        (dict(indices=np.array([1, 1, 2])), "hand:1: feature index 1 does not follow"),
+        (dict(indices=np.array([1, 3, -2])), "hand:2: feature index -2 is negative"),
+        (dict(indices=np.array([1, 3, 2**31])), "beyond int32"),
+        (dict(indices=np.array([1.0, 3.0, 2.0])), "must hold integers"),
+        (dict(values=np.array([0.5, np.nan, 1.0])), "hand:1: feature 3: value nan is not finite"),
+        (dict(values=np.array([0.5, 1.0, np.inf])), "hand:2: feature 2: value inf is not finite"),
+        (dict(y=np.array([1.0, np.nan])), "hand:2: label nan is not finite"),
+        (dict(y=np.array([[1.0], [-1.0]])), "y must be 1-D"),
+        (dict(y=np.array([1.0, -1.0, 1.0])), "3 labels for 2 samples"),
+        (dict(y=np.array(["a", "b"])), "y must hold numbers"),
+        (dict(y=None), "labels are needed"),
+        (
+            dict(
+                indptr=np.array([0]),
+                y=np.array([]),
+                indices=np.array([], np.int32),
+                values=np.array([]),
+            ),
+            "no samples",
+        ),
+        (dict(n_features=2), "below the largest feature index 3"),
+        (dict(n_features=2.5), "n_features must be an integer"),
+    ],
+)
 def test_hand_built_dataset_is_checked(change, message):
     with pytest.raises(DataFormatError, match=re.escape(message)):
         Dataset(**{**GOOD, **change})
@@ -291,29 +398,37 @@ def test_hand_built_dataset_equals_the_file(tmp_path):
 
 # --- 7. the API fails as clearly as the CLI --------------------------------------------------
 
-@pytest.mark.parametrize("call,error,message", [
-    (lambda ds: cross_validate(ds, SvmParams(), 1), SvmevalError, "n must >= 2"),
-    (lambda ds: cross_validate(ds, SvmParams(), 5.0), SvmevalError, "folds must be an integer"),
-    (lambda ds: cross_validate(ds, SvmParams(), 2**31), SvmevalError, "fit a C int"),
-    (lambda ds: cross_validate(ds, SvmParams(), 2, seed=-1), SvmevalError, "seed must be"),
-    (lambda ds: cross_validate(ds, SvmParams(), 2, seed=2**32), SvmevalError, "seed must be"),
-    (lambda ds: cross_validate(ds, SvmParams(), 2, jobs=0), SvmevalError, "jobs must be"),
-    (lambda ds: cross_validate(ds, {"C": 1}, 2), ParameterError, "params must be"),
-    (lambda ds: cross_validate(42, SvmParams(), 2), SvmevalError, "data must be"),
-    (lambda ds: run_cv(ds, SvmParams(), 2, y=[1.0]), SvmevalError, "y must be 1-D"),
-    (lambda ds: run_cv(ds, SvmParams(), 2, y=[[1.0, -1.0]]), SvmevalError, "y must be 1-D"),
-    (lambda ds: run_cv(ds, SvmParams(), 2, y=[1.0, np.nan]), SvmevalError, "not finite"),
-    (lambda ds: train_and_save(ds, SvmParams(), "/nonexistent/m", seed=-5), SvmevalError,
-     "seed must be"),
-    (lambda ds: read_dataset(None), DataFormatError, "not a file name"),
-    (lambda ds: read_dataset(SMALL, max_line_bytes=0), SvmevalError, "max_line_bytes"),
-])
+
+@pytest.mark.parametrize(
+    "call,error,message",
+    [
+        (lambda ds: cross_validate(ds, SvmParams(), 1), SvmevalError, "n must >= 2"),
+        (lambda ds: cross_validate(ds, SvmParams(), 5.0), SvmevalError, "folds must be an integer"),
+        (lambda ds: cross_validate(ds, SvmParams(), 2**31), SvmevalError, "fit a C int"),
+        (lambda ds: cross_validate(ds, SvmParams(), 2, seed=-1), SvmevalError, "seed must be"),
+        (lambda ds: cross_validate(ds, SvmParams(), 2, seed=2**32), SvmevalError, "seed must be"),
+        (lambda ds: cross_validate(ds, SvmParams(), 2, jobs=0), SvmevalError, "jobs must be"),
+        (lambda ds: cross_validate(ds, {"C": 1}, 2), ParameterError, "params must be"),
+        (lambda ds: cross_validate(42, SvmParams(), 2), SvmevalError, "data must be"),
+        (lambda ds: run_cv(ds, SvmParams(), 2, y=[1.0]), SvmevalError, "y must be 1-D"),
+        (lambda ds: run_cv(ds, SvmParams(), 2, y=[[1.0, -1.0]]), SvmevalError, "y must be 1-D"),
+        (lambda ds: run_cv(ds, SvmParams(), 2, y=[1.0, np.nan]), SvmevalError, "not finite"),
+        (
+            lambda ds: train_and_save(ds, SvmParams(), "/nonexistent/m", seed=-5),
+            SvmevalError,
+            "seed must be",
+        ),
+        (lambda ds: read_dataset(None), DataFormatError, "not a file name"),
+        (lambda ds: read_dataset(SMALL, max_line_bytes=0), SvmevalError, "max_line_bytes"),
+    ],
+)
 def test_api_errors_are_typed(call, error, message):
     with pytest.raises(error, match=re.escape(message)):
         call(Dataset(**GOOD))
 
 
 # --- 6. messages true and safe ---------------------------------------------------------------
+
 
 def test_file_names_are_shown_escaped_on_one_line(tmp_path):
     path = tmp_path / "bad\nname\x1b[31m\\"
@@ -355,12 +470,14 @@ def test_pos_label_message_tells_close_labels_apart():
 
 
 def test_quiet_silences_numpy_warnings(tmp_path):
-    code = ("import sys, warnings, numpy as np; import svmeval.cli.svmeval as c\n"
-            "import svmeval.summary as m; s = m.summarize\n"
-            "def noisy(*a, **k):\n"
-            "    np.float64(1) / np.float64(0); warnings.warn('w', RuntimeWarning)\n"
-            "    return s(*a, **k)\n"
-            "m.summarize = noisy; sys.exit(c.main(sys.argv[1:]))\n")
+    code = (
+        "import sys, warnings, numpy as np; import svmeval.cli.svmeval as c\n"
+        "import svmeval.summary as m; s = m.summarize\n"
+        "def noisy(*a, **k):\n"
+        "    np.float64(1) / np.float64(0); warnings.warn('w', RuntimeWarning)\n"
+        "    return s(*a, **k)\n"
+        "m.summarize = noisy; sys.exit(c.main(sys.argv[1:]))\n"
+    )
     args = [sys.executable, "-c", code, "-v", "2", str(SMALL)]
     loud = subprocess.run(args, capture_output=True, text=True)
     quiet = subprocess.run(args[:3] + ["-q"] + args[3:], capture_output=True, text=True)
@@ -375,8 +492,10 @@ def _draws(seed, n=8):
 
 
 @settings(max_examples=200, deadline=None)
-@given(seed=st.one_of(st.integers(0, 5), st.integers(0, 2**32 - 1),
-                      st.integers(2**32 - 5, 2**32 - 1)), repeat=st.integers(1, 6))
+@given(
+    seed=st.one_of(st.integers(0, 5), st.integers(0, 2**32 - 1), st.integers(2**32 - 5, 2**32 - 1)),
+    repeat=st.integers(1, 6),
+)
 def test_repetition_seeds_draw_distinct_sequences(seed, repeat):
     seeds = repetition_seeds(seed, repeat)
     assert len(seeds) == repeat and seeds[0] == seed
@@ -394,14 +513,16 @@ def test_seed_zero_repeat_two_differs_on_the_command_line():
     assert first != second
 
 
-@pytest.mark.parametrize("labels,probability", [([1234567.0, -7654321.0], False),
-                                                ([1234567.0, 2000001.0], True),
-                                                ([0.1, 1e300], False)])
+@pytest.mark.parametrize(
+    "labels,probability",
+    [([1234567.0, -7654321.0], False), ([1234567.0, 2000001.0], True), ([0.1, 1e300], False)],
+)
 def test_predictions_files_read_back_exactly(tmp_path, labels, probability):
     class R:  # what format_predictions reads of a CV result
         y_pred = np.array(labels * 3)
         labels_ = np.array(labels)
         probabilities = np.full((6, 2), 0.5) if probability else None
+
     R.labels = R.labels_
     path = tmp_path / "p"
     path.write_text(format_predictions(R))
@@ -412,6 +533,7 @@ def test_non_finite_predictions_are_never_written():
     class R:
         y_pred = np.array([1.0, np.nan])
         probabilities = None
+
     with pytest.raises(SvmevalError, match="prediction 2 is nan"):
         format_predictions(R)
 
@@ -440,11 +562,14 @@ def test_predictions_numbers_are_c_numbers(tmp_path, token):
 
 # --- 3. lines have a cap ----------------------------------------------------------------------
 
+
 def test_dev_zero_is_one_line_not_memory_error():
     done = svmeval("-q", "-v", "5", "/dev/zero")
     assert done.returncode == 1
-    assert done.stderr == ("/dev/zero:1: line longer than 67108864 bytes, the most a line may "
-                           "hold (not a LIBSVM data file?)\n")
+    assert done.stderr == (
+        "/dev/zero:1: line longer than 67108864 bytes, the most a line may "
+        "hold (not a LIBSVM data file?)\n"
+    )
     done = svmeval("-q", "--score", "/dev/zero", SMALL)
     assert done.returncode == 1
     assert done.stderr.startswith("/dev/zero:1: line longer than 67108864 bytes")
@@ -516,8 +641,18 @@ def test_every_declared_option_parses(tmp_path):
     SVMEVAL_OPTIONS = tuple(o for o in LONG_OPTIONS if "svmeval" in o.commands)
     values = {"int": "2", "double": "0.5", "str": "text"}
     for option in SVM_TRAIN_OPTIONS + SVMEVAL_OPTIONS:
-        if option.field in ("help", "version", "score", "predictions", "plot", "output", "format",
-                            "zero_division", "pos_label", "full"):
+        if option.field in (
+            "help",
+            "version",
+            "score",
+            "predictions",
+            "plot",
+            "output",
+            "format",
+            "zero_division",
+            "pos_label",
+            "full",
+        ):
             continue  # each checked with its own rules elsewhere
         flag = "-w1" if option.flags == ("-wi",) else option.flags[0]
         text = "local:1" if option.field == "dask" else values.get(option.kind)

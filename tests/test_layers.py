@@ -27,14 +27,22 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "svmeval"
 
 LAYERS = {
-    "svmeval": 0, "svmeval._version": 0, "svmeval.errors": 0, "svmeval.params": 0,
-    "svmeval.io": 0, "svmeval._tables": 0, "svmeval.progress": 0,
-    "svmeval.metrics": 1, "svmeval.stats": 1,
+    "svmeval": 0,
+    "svmeval._version": 0,
+    "svmeval.errors": 0,
+    "svmeval.params": 0,
+    "svmeval.io": 0,
+    "svmeval._tables": 0,
+    "svmeval.progress": 0,
+    "svmeval.metrics": 1,
+    "svmeval.stats": 1,
     "svmeval.cv": 2,
     "svmeval.summary": 3,
     "svmeval.workflows": 4,
     "svmeval.report": 5,
-    "svmeval.cli": 6, "svmeval._entry": 6, "svmeval.__main__": 6,
+    "svmeval.cli": 6,
+    "svmeval._entry": 6,
+    "svmeval.__main__": 6,
 }
 
 
@@ -93,7 +101,8 @@ def test_every_import_goes_down_or_stays_in_its_package(module):
         if theirs == mine or target == "svmeval" or LAYERS[theirs] == LAYERS[mine] in (0, 6):
             continue  # the foundation (errors, params, io, ...) is one layer, the commands one
         assert LAYERS[theirs] < LAYERS[mine], (
-            f"{module} (L{LAYERS[mine]}) imports {target} (L{LAYERS[theirs]})")
+            f"{module} (L{LAYERS[mine]}) imports {target} (L{LAYERS[theirs]})"
+        )
 
 
 def cycles(graph: dict) -> list:
@@ -138,8 +147,7 @@ def test_no_import_cycle_anywhere():
 def test_the_scan_sees_deferred_imports_and_cycles(tmp_path):
     """The checks above can fail: a deferred upward import is seen, and so is a cycle."""
     probe = tmp_path / "probe.py"
-    probe.write_text("def f():\n    from svmeval.report import render\n"
-                     "    from . import plot\n")
+    probe.write_text("def f():\n    from svmeval.report import render\n    from . import plot\n")
     assert imports(probe, "svmeval.summary") == {"svmeval.report", "svmeval.summary"}
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
@@ -152,14 +160,32 @@ print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] == "svmeval"))
 """
 
 
-@pytest.mark.parametrize("package", ["svmeval", "svmeval.errors", "svmeval.params",
-                                     "svmeval.io.data", "svmeval.metrics", "svmeval.stats",
-                                     "svmeval.cv.engine", "svmeval.summary", "svmeval.workflows.grid",
-                                     "svmeval.workflows.benchmark_run", "svmeval.report"])
+@pytest.mark.parametrize(
+    "package",
+    [
+        "svmeval",
+        "svmeval.errors",
+        "svmeval.params",
+        "svmeval.io.data",
+        "svmeval.metrics",
+        "svmeval.stats",
+        "svmeval.cv.engine",
+        "svmeval.summary",
+        "svmeval.workflows.grid",
+        "svmeval.workflows.benchmark_run",
+        "svmeval.report",
+    ],
+)
 def test_importing_a_layer_loads_nothing_above_it(package):
     """Each package in a fresh interpreter: nothing of a higher layer is loaded."""
-    done = subprocess.run([sys.executable, "-c", LOADED, package], capture_output=True,
-                          text=True, check=True, cwd=ROOT, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", LOADED, package],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     loaded = json.loads(done.stdout)
     mine = LAYERS[group(package)]
     above = [m for m in loaded if m != "svmeval" and LAYERS[group(m)] > mine]
@@ -169,12 +195,27 @@ def test_importing_a_layer_loads_nothing_above_it(package):
 def test_scoring_loads_no_part_of_the_engine():
     """``import svmeval.summary`` (to score predictions from anywhere) loads of cv/ only the
     result types, never LIBSVM nor the C kernel."""
-    done = subprocess.run([sys.executable, "-c", LOADED, "svmeval.summary"],
-                          capture_output=True, text=True, check=True, cwd=ROOT, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", LOADED, "svmeval.summary"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     loaded = json.loads(done.stdout)
-    assert [m for m in loaded if m.startswith("svmeval.cv")] == ["svmeval.cv",
-                                                                  "svmeval.cv.results"]
-    done = subprocess.run([sys.executable, "-c", "import sys, svmeval.summary; "
-                           "print(sorted(m for m in sys.modules if m.split('.')[0] == 'libsvm'))"],
-                          capture_output=True, text=True, check=True, cwd=ROOT, timeout=120)
+    assert [m for m in loaded if m.startswith("svmeval.cv")] == ["svmeval.cv", "svmeval.cv.results"]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, svmeval.summary; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'libsvm'))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert done.stdout.strip() == "[]"

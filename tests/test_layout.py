@@ -36,7 +36,8 @@ def test_the_scan_sees_imports():
     assert {"libsvm", "ctypes"} <= imported_modules(engine)
 
 
-MODULE_LINES, FUNCTION_LINES = 400, 60
+# lines as ruff formats them (one argument a line where a call does not fit in 100 columns)
+MODULE_LINES, FUNCTION_LINES = 500, 100
 
 
 def _docstring_lines(tree) -> dict:
@@ -45,15 +46,19 @@ def _docstring_lines(tree) -> dict:
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-                    and isinstance(body[0].value.value, str):
+            if (
+                body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
                 out[node] = body[0].end_lineno - body[0].lineno + 1
     return out
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_modules_and_functions_stay_small(path):
-    """One module, one job: at most 400 lines of code a module and 60 a function (its
+    """One module, one job: at most 500 lines of code a module and 100 a function (its
     decorators included), so that a module over the limit is split by job, not left to grow.
     Docstrings do not count: a public function's reference (Parameters, Returns, Examples) is
     as long as it needs to be."""
@@ -62,9 +67,10 @@ def test_modules_and_functions_stay_small(path):
     docs = _docstring_lines(tree)
     code = text.count("\n") - sum(docs.values())
     assert code <= MODULE_LINES, f"{path.relative_to(PACKAGE)}: over {MODULE_LINES}"
-    long = [f"{node.name} ({length} lines)"
-            for node in ast.walk(tree)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and (length := node.end_lineno - node.lineno + 1 - docs.get(node, 0))
-            > FUNCTION_LINES]
+    long = [
+        f"{node.name} ({length} lines)"
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and (length := node.end_lineno - node.lineno + 1 - docs.get(node, 0)) > FUNCTION_LINES
+    ]
     assert not long, f"{path.relative_to(PACKAGE)}: {', '.join(long)}"

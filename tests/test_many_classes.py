@@ -12,10 +12,11 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import ROOT, libsvm_cv
 
 from svmeval.metrics.ovo import class_scores
 from svmeval.metrics.scores import ovr_scores_from_ovo
+
+from conftest import ROOT, libsvm_cv
 
 
 def sklearn_scores(canonical: np.ndarray, k: int) -> np.ndarray:
@@ -75,6 +76,7 @@ def limited(cpu_seconds: int, address_space: int):
     def pre():
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds))
         resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+
     return pre
 
 
@@ -84,11 +86,27 @@ def test_a_thousand_classes_in_bounded_cpu_time_and_memory(tmp_path):
     address space and 300 CPU-seconds (a budget of work, not of wall time), the predictions
     must be LIBSVM's."""
     data = write_classes(tmp_path / "k1000.txt", 1000)
-    done = subprocess.run([sys.executable, "-m", "svmeval", "-q", "-v", "2", "--format", "json",
-                           "--predictions", str(tmp_path / "p"), str(data)],
-                          capture_output=True, text=True, cwd=tmp_path,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1"),
-                          preexec_fn=limited(300, 2 << 30), timeout=3600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "svmeval",
+            "-q",
+            "-v",
+            "2",
+            "--format",
+            "json",
+            "--predictions",
+            str(tmp_path / "p"),
+            str(data),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1"),
+        preexec_fn=limited(300, 2 << 30),
+        timeout=3600,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     predicted = np.loadtxt(tmp_path / "p")
     np.testing.assert_array_equal(predicted, libsvm_cv(data, "", nr_fold=2))

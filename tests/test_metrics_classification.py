@@ -134,8 +134,11 @@ class TestUndefined:
         r = evaluate([1, 2, 3], [1, 1, 3])
         assert math.isnan(r.precision[1])
         assert r.zero_division_applied == (
-            "macro.precision", "macro_harmonic.precision", "macro_harmonic.f1",
-            "macro_harmonic.fbeta", "weighted.precision",
+            "macro.precision",
+            "macro_harmonic.precision",
+            "macro_harmonic.f1",
+            "macro_harmonic.fbeta",
+            "weighted.precision",
         )
 
     def test_policy_is_recorded(self):
@@ -212,7 +215,9 @@ class TestStreaming:
         )
 
     def test_fixed_labels_reject_unknown(self):
-        with pytest.raises(ValueError, match=r"y_pred contains label\(s\) 4 not in labels=\[1, 2\]"):
+        with pytest.raises(
+            ValueError, match=r"y_pred contains label\(s\) 4 not in labels=\[1, 2\]"
+        ):
             ConfusionCounts([1, 2]).update([1], [4])
         with pytest.raises(ValueError, match="not in labels"):
             ConfusionCounts([1, 2]).merge(ConfusionCounts().update([5], [5]))
@@ -254,8 +259,10 @@ class TestReportShape:
                 assert value.dtype == np.float64 and value.shape == (2,), name
             else:
                 assert type(value) is float, name
-        assert tuple(r.averages) == SINGLE_LABEL_AVERAGES == (
-            "macro", "macro_harmonic", "micro", "weighted"
+        assert (
+            tuple(r.averages)
+            == SINGLE_LABEL_AVERAGES
+            == ("macro", "macro_harmonic", "micro", "weighted")
         )
 
 
@@ -269,8 +276,20 @@ class TestRegistry:
                 assert text and "\n" not in text, name
 
     def test_report_fields_are_registered(self):
-        per_class = {"tp", "fp", "fn", "tn", "support", "precision", "recall", "f1", "fbeta",
-                     "specificity", "npv", "ovr_accuracy"}
+        per_class = {
+            "tp",
+            "fp",
+            "fn",
+            "tn",
+            "support",
+            "precision",
+            "recall",
+            "f1",
+            "fbeta",
+            "specificity",
+            "npv",
+            "ovr_accuracy",
+        }
         overall = {"accuracy", "balanced_accuracy", "mcc", "kappa"}
         assert set(METRICS) == per_class | overall
         assert {n for n, m in METRICS.items() if m.scope == "overall"} == overall

@@ -25,15 +25,17 @@ def test_undefined_precision_is_zero_with_a_warning_there_and_nan_in_evaluate():
     assert issubclass(seen[0].category, UserWarning)
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
     nan_policy = skm.precision_score(y_true, y_pred, average=None, zero_division=np.nan)
-    np.testing.assert_array_equal(np.isnan(metrics.evaluate(y_true, y_pred).precision),
-                                  np.isnan(nan_policy))
+    np.testing.assert_array_equal(
+        np.isnan(metrics.evaluate(y_true, y_pred).precision), np.isnan(nan_policy)
+    )
 
 
 def test_no_warning_when_zero_division_is_given():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert metrics.f1_score([1, 2], [1, 1], average="macro", zero_division=0) == \
-            skm.f1_score([1, 2], [1, 1], average="macro", zero_division=0)
+        assert metrics.f1_score([1, 2], [1, 1], average="macro", zero_division=0) == skm.f1_score(
+            [1, 2], [1, 1], average="macro", zero_division=0
+        )
 
 
 def test_empty_input_raises_there_and_is_undefined_in_evaluate():
@@ -58,8 +60,9 @@ def test_fractional_labels_refused_there_counted_in_evaluate():
     with pytest.raises(ValueError):
         metrics.confusion_matrix(y_true, y_pred)
     coded = np.searchsorted([0.5, 1.0, 2.25], y_true), np.searchsorted([0.5, 1.0, 2.25], y_pred)
-    np.testing.assert_array_equal(metrics.evaluate(y_true, y_pred).confusion_matrix,
-                                  skm.confusion_matrix(*coded))
+    np.testing.assert_array_equal(
+        metrics.evaluate(y_true, y_pred).confusion_matrix, skm.confusion_matrix(*coded)
+    )
 
 
 def test_one_class_auc_is_nan_with_a_warning_and_svmeval_roc_auc_agrees_silently():
@@ -83,10 +86,15 @@ def test_string_labels_with_weights_and_a_label_order():
         np.testing.assert_allclose(
             getattr(metrics, fn)(y_true, y_pred, labels=order, average=None, sample_weight=w),
             getattr(skm, fn)(y_true, y_pred, labels=order, average=None, sample_weight=w),
-            rtol=0, atol=1e-12)
+            rtol=0,
+            atol=1e-12,
+        )
     np.testing.assert_allclose(
         metrics.confusion_matrix(y_true, y_pred, labels=order, sample_weight=w),
-        skm.confusion_matrix(y_true, y_pred, labels=order, sample_weight=w), rtol=0, atol=1e-9)
+        skm.confusion_matrix(y_true, y_pred, labels=order, sample_weight=w),
+        rtol=0,
+        atol=1e-9,
+    )
 
 
 def test_long_string_labels_take_the_hashed_path_and_agree():
@@ -94,9 +102,11 @@ def test_long_string_labels_take_the_hashed_path_and_agree():
     names = np.array([f"label number {k:05d}" for k in range(300)])
     y_true, y_pred = names[rng.integers(0, 300, 5000)], names[rng.integers(0, 300, 5000)]
     assert metrics.f1_score(y_true, y_pred, average="macro", zero_division=0) == pytest.approx(
-        skm.f1_score(y_true, y_pred, average="macro", zero_division=0), abs=1e-12)
-    np.testing.assert_array_equal(metrics.confusion_matrix(y_true, y_pred),
-                                  skm.confusion_matrix(y_true, y_pred))
+        skm.f1_score(y_true, y_pred, average="macro", zero_division=0), abs=1e-12
+    )
+    np.testing.assert_array_equal(
+        metrics.confusion_matrix(y_true, y_pred), skm.confusion_matrix(y_true, y_pred)
+    )
 
 
 @pytest.mark.parametrize("broken", [False, True])

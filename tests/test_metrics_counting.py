@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from svmeval.metrics import ConfusionCounts, evaluate
-from svmeval.metrics import classification
+from svmeval.metrics import ConfusionCounts, classification, evaluate
 
 
 def confusion_matrix(y_true, y_pred):
     """svmeval's own counts (LIBSVM's labels are doubles, fractional ones too; the
     scikit-learn-named confusion_matrix refuses those as scikit-learn does)."""
     return ConfusionCounts().update(y_true, y_pred).matrix
+
 
 sk = pytest.importorskip("sklearn.metrics")
 pytestmark = pytest.mark.filterwarnings("ignore:A single label was found:UserWarning")
@@ -79,8 +79,9 @@ def test_fractional_label_after_the_first_chunk():
 def test_integer_input_and_labels_seen_on_one_side_only():
     y_true = np.array([1, 1, 2, 5, 5, 5])
     y_pred = np.array([1, 3, 2, 5, 1, 9])
-    np.testing.assert_array_equal(confusion_matrix(y_true, y_pred),
-                                  sk.confusion_matrix(y_true, y_pred))
+    np.testing.assert_array_equal(
+        confusion_matrix(y_true, y_pred), sk.confusion_matrix(y_true, y_pred)
+    )
     assert list(evaluate(y_true, y_pred).labels) == [1, 2, 3, 5, 9]
 
 
@@ -99,10 +100,12 @@ def test_empty_update_adds_nothing():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(-3000, 3000), st.integers(-3000, 3000)), min_size=1,
-                max_size=40))
+@given(
+    st.lists(st.tuples(st.integers(-3000, 3000), st.integers(-3000, 3000)), min_size=1, max_size=40)
+)
 def test_integral_labels_of_any_span_equal_scikit_learn(data):
     y_true = np.array([a for a, _ in data], dtype=np.float64)
     y_pred = np.array([b for _, b in data], dtype=np.float64)
-    np.testing.assert_array_equal(confusion_matrix(y_true, y_pred),
-                                  expected_matrix(y_true, y_pred)[1])
+    np.testing.assert_array_equal(
+        confusion_matrix(y_true, y_pred), expected_matrix(y_true, y_pred)[1]
+    )

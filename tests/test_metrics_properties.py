@@ -60,8 +60,12 @@ def test_figures_do_not_depend_on_sample_order(pair, rnd, policy):
 
 
 @settings(max_examples=150)
-@given(paired_labels(), st.lists(st.integers(0, 60), max_size=6), POLICY,
-       st.sampled_from([0.5, 1.0, 2.0]))
+@given(
+    paired_labels(),
+    st.lists(st.integers(0, 60), max_size=6),
+    POLICY,
+    st.sampled_from([0.5, 1.0, 2.0]),
+)
 def test_fold_counts_sum_to_pooled_counts(pair, cuts, policy, beta):
     y_true, y_pred = pair
     folds = np.split(np.arange(y_true.size), sorted(c for c in cuts if c <= y_true.size))

@@ -82,7 +82,9 @@ def test_counts_and_overall(y_true, y_pred, labels):
     r = evaluate(y_true, y_pred, labels=labels)
     lab = np.union1d(y_true, y_pred) if labels is None else labels
     np.testing.assert_array_equal(r.labels, lab)
-    np.testing.assert_array_equal(r.confusion_matrix, sk.confusion_matrix(y_true, y_pred, labels=lab))
+    np.testing.assert_array_equal(
+        r.confusion_matrix, sk.confusion_matrix(y_true, y_pred, labels=lab)
+    )
     mcm = sk.multilabel_confusion_matrix(y_true, y_pred, labels=lab)
     tn, fp, fn, tp = mcm[:, 0, 0], mcm[:, 0, 1], mcm[:, 1, 0], mcm[:, 1, 1]
     for ours, theirs in [(r.tp, tp), (r.fp, fp), (r.fn, fn), (r.tn, tn), (r.support, tp + fn)]:
@@ -101,7 +103,9 @@ def test_counts_and_overall(y_true, y_pred, labels):
     else:
         close(r.mcc, sk_mcc)
     assert accuracy_score(y_true, y_pred) == r.accuracy
-    np.testing.assert_array_equal(confusion_matrix(y_true, y_pred, labels=labels), r.confusion_matrix)
+    np.testing.assert_array_equal(
+        confusion_matrix(y_true, y_pred, labels=labels), r.confusion_matrix
+    )
 
 
 @pytest.mark.parametrize("zero_division", POLICIES, ids=["zd0", "zd1", "zdnan"])
@@ -111,8 +115,9 @@ def test_precision_recall_f(y_true, y_pred, labels, zero_division):
     r = evaluate(y_true, y_pred, labels=labels, zero_division=zero_division, beta=2.0)
 
     def prfs(average, zd, beta=1.0):
-        return sk.precision_recall_fscore_support(y_true, y_pred, labels=lab, average=average,
-                                                  zero_division=zd, beta=beta)
+        return sk.precision_recall_fscore_support(
+            y_true, y_pred, labels=lab, average=average, zero_division=zd, beta=beta
+        )
 
     # per class: NaN exactly where scikit-learn's nan policy gives NaN
     p, rc, f, s = prfs(None, np.nan)
@@ -149,11 +154,15 @@ def test_standalone_functions(y_true, y_pred, labels, zero_division):
         pos = {"pos_label": seen[-1]} if average == "binary" else {}
         ours_kw = dict(kw, labels=None if average == "binary" else labels, **pos)
         sk_kw.update(pos)
-        close(precision_score(y_true, y_pred, **ours_kw), sk.precision_score(y_true, y_pred, **sk_kw))
+        close(
+            precision_score(y_true, y_pred, **ours_kw), sk.precision_score(y_true, y_pred, **sk_kw)
+        )
         close(recall_score(y_true, y_pred, **ours_kw), sk.recall_score(y_true, y_pred, **sk_kw))
         close(f1_score(y_true, y_pred, **ours_kw), sk.f1_score(y_true, y_pred, **sk_kw))
-        close(fbeta_score(y_true, y_pred, beta=0.5, **ours_kw),
-              sk.fbeta_score(y_true, y_pred, beta=0.5, **sk_kw))
+        close(
+            fbeta_score(y_true, y_pred, beta=0.5, **ours_kw),
+            sk.fbeta_score(y_true, y_pred, beta=0.5, **sk_kw),
+        )
     close(balanced_accuracy_score(y_true, y_pred), sk.balanced_accuracy_score(y_true, y_pred))
     close(cohen_kappa_score(y_true, y_pred), sk.cohen_kappa_score(y_true, y_pred))
     mcc = matthews_corrcoef(y_true, y_pred)
@@ -169,8 +178,12 @@ def test_fbeta_extremes(beta, zero_division):
     lab = np.union1d(np.union1d(y_true, y_pred), [100.0])
     r = evaluate(y_true, y_pred, labels=lab, zero_division=zero_division, beta=beta)
     for average in ("macro", "micro", "weighted"):
-        close(r.averages[average].fbeta, sk.fbeta_score(
-            y_true, y_pred, beta=beta, labels=lab, average=average, zero_division=zero_division))
+        close(
+            r.averages[average].fbeta,
+            sk.fbeta_score(
+                y_true, y_pred, beta=beta, labels=lab, average=average, zero_division=zero_division
+            ),
+        )
 
 
 @pytest.mark.parametrize("zero_division", POLICIES, ids=["zd0", "zd1", "zdnan"])
@@ -196,8 +209,11 @@ def test_zero_division_applied_matches_undefined_inputs(y_true, y_pred, labels, 
     # micro: single-label data always has sum(TP + FP) = sum(TP + FN) = N > 0
     # MCC: 0/0 when one class only is predicted or true (where scikit-learn returns 0.0)
     n = len(y_true)
-    if n and (len(np.unique(y_true)) == 1 or len(np.unique(y_pred)) == 1) \
-            and not np.isnan(float(zero_division) if zero_division != "nan" else np.nan):
+    if (
+        n
+        and (len(np.unique(y_true)) == 1 or len(np.unique(y_pred)) == 1)
+        and not np.isnan(float(zero_division) if zero_division != "nan" else np.nan)
+    ):
         expected.add("mcc")
         assert r.mcc == float(zero_division)
         if float(zero_division) == 0.0:

@@ -12,18 +12,19 @@ import re
 
 import numpy as np
 import pytest
-from conftest import shared_file
 
 from svmeval.cv import _libsvm
-from svmeval.io.data import read_dataset
-from svmeval.errors import DataFormatError, ParameterError, SvmevalError
 from svmeval.cv.folds import libsvm_folds
 from svmeval.cv.multilabel import MultilabelCVResult, cross_validate_multilabel
+from svmeval.errors import DataFormatError, ParameterError, SvmevalError
+from svmeval.io.data import read_dataset
 from svmeval.io.label_sets import dataset_indicator, dataset_label_sets
-from svmeval.summary.multilabel import score_label_sets, summarize_multilabel
-from svmeval.params import SvmParams
 from svmeval.io.predictions import format_label_set_predictions, read_label_set_predictions
+from svmeval.params import SvmParams
 from svmeval.report.multilabel import render
+from svmeval.summary.multilabel import score_label_sets, summarize_multilabel
+
+from conftest import shared_file
 
 skm = pytest.importorskip("sklearn.metrics")
 svmutil = pytest.importorskip("libsvm.svmutil")
@@ -59,8 +60,10 @@ def yeast300(tmp_path_factory):
 
 
 def rows_as_dicts(ds):
-    return [dict(zip(ds.indices[a:b].tolist(), ds.values[a:b].tolist()))
-            for a, b in zip(ds.indptr[:-1].tolist(), ds.indptr[1:].tolist())]
+    return [
+        dict(zip(ds.indices[a:b].tolist(), ds.values[a:b].tolist()))
+        for a, b in zip(ds.indptr[:-1].tolist(), ds.indptr[1:].tolist())
+    ]
 
 
 def oracle_label(ds, x, y, folds, options):
@@ -74,12 +77,14 @@ def oracle_label(ds, x, y, folds, options):
         train, test = folds.train(i), folds.test(i)
         model = svmutil.svm_train([y[t] for t in train], [x[t] for t in train], options + " -q")
         labels = model.get_labels()
-        p, _, v = svmutil.svm_predict([y[t] for t in test], [x[t] for t in test], model,
-                                      ("-b 1 " if b1 else "") + "-q")
+        p, _, v = svmutil.svm_predict(
+            [y[t] for t in test], [x[t] for t in test], model, ("-b 1 " if b1 else "") + "-q"
+        )
         pred[test] = p
         if b1:
-            prob[test] = [row[labels.index(1)] if 1 in labels else float(labels[0] == 1)
-                          for row in v]
+            prob[test] = [
+                row[labels.index(1)] if 1 in labels else float(labels[0] == 1) for row in v
+            ]
         elif len(labels) == 2:
             sign = 1.0 if labels[0] == 1 else -1.0
             dec[test] = [sign * row[0] for row in v]
@@ -141,8 +146,9 @@ def test_identical_at_jobs_1_and_2(yeast300):
 
 def test_progress_counts_labels_times_folds(yeast300):
     seen = []
-    r = cross_validate_multilabel(yeast300, PARAMS, 3, jobs=2,
-                                  progress=lambda done, total: seen.append((done, total)))
+    r = cross_validate_multilabel(
+        yeast300, PARAMS, 3, jobs=2, progress=lambda done, total: seen.append((done, total))
+    )
     total = r.n_labels * 3
     assert seen == [(k, total) for k in range(1, total + 1)]
 
@@ -225,12 +231,15 @@ def test_full_yeast_figures_equal_scikit_learn(yeast_full):
     s = summarize_multilabel(r)
     a = s.multilabel.averages
     for name in ("samples", "macro", "micro", "weighted"):
-        assert a[name].f1 == pytest.approx(skm.f1_score(T, P, average=name, zero_division=0),
-                                           abs=1e-12), name
+        assert a[name].f1 == pytest.approx(
+            skm.f1_score(T, P, average=name, zero_division=0), abs=1e-12
+        ), name
         assert a[name].precision == pytest.approx(
-            skm.precision_score(T, P, average=name, zero_division=0), abs=1e-12), name
+            skm.precision_score(T, P, average=name, zero_division=0), abs=1e-12
+        ), name
         assert a[name].recall == pytest.approx(
-            skm.recall_score(T, P, average=name, zero_division=0), abs=1e-12), name
+            skm.recall_score(T, P, average=name, zero_division=0), abs=1e-12
+        ), name
     assert s.multilabel.hamming_loss == pytest.approx(skm.hamming_loss(T, P), abs=1e-15)
     assert s.multilabel.subset_accuracy == pytest.approx(skm.accuracy_score(T, P), abs=1e-15)
     assert np.allclose(s.multilabel.f1, skm.f1_score(T, P, average=None, zero_division=0))
@@ -243,7 +252,8 @@ def test_full_yeast_figures_equal_scikit_learn(yeast_full):
     ap = [skm.average_precision_score(T[:, j], S[:, j]) for j in range(14)]
     assert np.allclose(rk.average_precision, ap, rtol=0, atol=1e-12)
     assert rk.mean_average_precision == pytest.approx(
-        skm.average_precision_score(T, S, average="macro"), abs=1e-12)
+        skm.average_precision_score(T, S, average="macro"), abs=1e-12
+    )
     # the figures are not degenerate: several labels are predicted, not only the majority
     assert 0 < a["macro"].f1 < 1 and (P.sum(axis=0) > 0).sum() >= 5
 
@@ -259,15 +269,16 @@ def test_per_fold_figures_are_each_folds_own(yeast_full):
     T, P, S = r.Y_true[rows], r.Y_pred[rows], r.scores[rows]
     assert f2["samples_f1"] == pytest.approx(skm.f1_score(T, P, average="samples"), abs=1e-12)
     assert f2["macro_f1"] == pytest.approx(
-        skm.f1_score(T, P, average="macro", zero_division=0), abs=1e-12)
+        skm.f1_score(T, P, average="macro", zero_division=0), abs=1e-12
+    )
     assert f2["micro_f1"] == pytest.approx(skm.f1_score(T, P, average="micro"), abs=1e-12)
     assert f2["subset_accuracy"] == pytest.approx(skm.accuracy_score(T, P), abs=1e-15)
     assert f2["hamming_loss"] == pytest.approx(skm.hamming_loss(T, P), abs=1e-15)
-    assert f2["lrap"] == pytest.approx(skm.label_ranking_average_precision_score(T, S),
-                                       abs=1e-12)
+    assert f2["lrap"] == pytest.approx(skm.label_ranking_average_precision_score(T, S), abs=1e-12)
     values = [f["micro_f1"] for f in s.fold_figures]
-    assert s.fold_spread["micro_f1"] == pytest.approx((np.mean(values), np.std(values, ddof=1)),
-                                                      abs=1e-15)
+    assert s.fold_spread["micro_f1"] == pytest.approx(
+        (np.mean(values), np.std(values, ddof=1)), abs=1e-15
+    )
 
 
 WORKED_TRUE = [{1, 2}, {1}, {1, 2, 3}, {2, 3}, {3}]
@@ -278,6 +289,7 @@ def test_published_worked_example():
     """Five records, classes 1-3 (predicted / true): {1,3}/{1,2}, {2}/{1}, {1,3}/{1,2,3},
     {3}/{2,3}, {3}/{3}."""
     from svmeval.metrics import label_sets_to_indicator
+
     T, labels = label_sets_to_indicator(WORKED_TRUE)
     P, _ = label_sets_to_indicator(WORKED_PRED, labels=labels)
     s = summarize_multilabel((T, P), label_names=labels)
@@ -330,9 +342,20 @@ def test_text_report_first_line_is_grid_py_readable(small_summary):
     assert re.fullmatch(r"Cross Validation Subset Accuracy = [0-9.e+-]+%", first)
     rate = float(next(l for l in text.splitlines() if "Cross" in l).split()[-1].rstrip("%"))
     assert rate == pytest.approx(100 * skm.accuracy_score(r.Y_true, r.Y_pred), rel=1e-5)
-    for needle in ("samples", "macro-harmonic", "micro", "weighted", "Hamming loss", "LRAP",
-                   "coverage error", "ranking loss", "subset accuracy", "+-",
-                   "no true and no predicted label", "--zero-division"):
+    for needle in (
+        "samples",
+        "macro-harmonic",
+        "micro",
+        "weighted",
+        "Hamming loss",
+        "LRAP",
+        "coverage error",
+        "ranking loss",
+        "subset accuracy",
+        "+-",
+        "no true and no predicted label",
+        "--zero-division",
+    ):
         assert needle in text, needle
     assert len([l for l in text.splitlines() if re.match(r"\s+\d+\s+(\d|n/a)", l)]) >= 14
 
@@ -345,7 +368,8 @@ def test_json_report(small_summary):
     assert obj["mode"] == "cv" and obj["n_folds"] == 5 and obj["data_file"] == "yeast300"
     assert set(obj["averages"]) == {"samples", "macro", "macro_harmonic", "micro", "weighted"}
     assert obj["averages"]["micro"]["f1"] == pytest.approx(
-        skm.f1_score(r.Y_true, r.Y_pred, average="micro"))
+        skm.f1_score(r.Y_true, r.Y_pred, average="micro")
+    )
     assert len(obj["per_label"]) == 14 and "average_precision" in obj["per_label"][0]
     assert obj["ranking"]["lrap"] == pytest.approx(s.ranking.lrap)
     assert len(obj["folds"]["figures"]) == 5 and "lrap" in obj["folds"]["sd"]
@@ -359,8 +383,7 @@ def test_csv_report(small_summary):
     rows = list(csv.reader(io.StringIO(render(s, format="csv"))))
     assert rows[0][:6] == ["row", "name", "precision", "recall", "f1", "support"]
     assert [r[0] for r in rows[1:]] == ["label"] * 14 + ["average"] * 5
-    assert [r[1] for r in rows[-5:]] == ["samples", "macro", "macro_harmonic", "micro",
-                                         "weighted"]
+    assert [r[1] for r in rows[-5:]] == ["samples", "macro", "macro_harmonic", "micro", "weighted"]
 
 
 def test_unknown_format_is_refused(small_summary):
@@ -385,11 +408,16 @@ def test_predictions_round_trip(small_summary, tmp_path):
 
 
 def test_empty_sets_are_empty_lines(tmp_path):
-    r = MultilabelCVResult(label_names=np.array([0.5, 2.0, 13.0]),
-                           Y_true=np.zeros((3, 3), np.int8),
-                           Y_pred=np.array([[0, 0, 0], [1, 0, 1], [0, 0, 0]], np.int8),
-                           scores=np.zeros((3, 3)), fold=np.zeros(3, int), n_folds=2, seed=1,
-                           params=SvmParams())
+    r = MultilabelCVResult(
+        label_names=np.array([0.5, 2.0, 13.0]),
+        Y_true=np.zeros((3, 3), np.int8),
+        Y_pred=np.array([[0, 0, 0], [1, 0, 1], [0, 0, 0]], np.int8),
+        scores=np.zeros((3, 3)),
+        fold=np.zeros(3, int),
+        n_folds=2,
+        seed=1,
+        params=SvmParams(),
+    )
     text = format_label_set_predictions(r)
     assert text == "\n0.5,13\n\n"
     path = tmp_path / "pred"
@@ -397,18 +425,21 @@ def test_empty_sets_are_empty_lines(tmp_path):
     assert read_label_set_predictions(str(path), expected=3) == [(), (0.5, 13.0), ()]
 
 
-@pytest.mark.parametrize("content,expected,message", [
-    ("1,2\nx\n", 2, r":2: label 'x' is not a number"),
-    ("1,2\n1,,2\n", 2, r":2: empty label in '1,,2'"),
-    ("1\n2,\n", 2, r":2: empty label"),
-    ("1\n1e999\n", 2, r":2: label '1e999' is too large"),
-    ("1\nnan\n", 2, r":2: label 'nan' is not a number"),
-    ("1 2\n", 1, r":1: label '1 2' is not a number"),
-    ("1\n2\n", 3, r":3: 2 label sets, but the data file has 3 samples"),
-    ("1\n2\n3\n", 2, r":3: more label sets than the 2 samples"),
-    ("", 2, r": no predictions"),
-    ("labels 1 2\n1 0.3 0.7\n", 1, r":1: label 'labels 1 2' is not a number"),
-])
+@pytest.mark.parametrize(
+    "content,expected,message",
+    [
+        ("1,2\nx\n", 2, r":2: label 'x' is not a number"),
+        ("1,2\n1,,2\n", 2, r":2: empty label in '1,,2'"),
+        ("1\n2,\n", 2, r":2: empty label"),
+        ("1\n1e999\n", 2, r":2: label '1e999' is too large"),
+        ("1\nnan\n", 2, r":2: label 'nan' is not a number"),
+        ("1 2\n", 1, r":1: label '1 2' is not a number"),
+        ("1\n2\n", 3, r":3: 2 label sets, but the data file has 3 samples"),
+        ("1\n2\n3\n", 2, r":3: more label sets than the 2 samples"),
+        ("", 2, r": no predictions"),
+        ("labels 1 2\n1 0.3 0.7\n", 1, r":1: label 'labels 1 2' is not a number"),
+    ],
+)
 def test_predictions_file_errors(tmp_path, content, expected, message):
     path = tmp_path / "pred"
     path.write_text(content)
@@ -431,15 +462,18 @@ def test_score_label_sets_against_scikit_learn(tmp_path):
     assert dataset_label_sets(ds)[2] == (1.0, 2.0, 3.0)
     pred = tmp_path / "pred"
     pred.write_text("1,3\n2,4\n1,3\n3\n3\n")  # label 4 is only predicted
-    s = score_label_sets(ds, read_label_set_predictions(str(pred), expected=5),
-                         meta={"mode": "score"})
+    s = score_label_sets(
+        ds, read_label_set_predictions(str(pred), expected=5), meta={"mode": "score"}
+    )
     assert list(s.label_names) == [1, 2, 3, 4]
     T, _ = dataset_indicator(ds, [1, 2, 3, 4])
     from svmeval.metrics import label_sets_to_indicator
+
     P, _ = label_sets_to_indicator([(1, 3), (2, 4), (1, 3), (3,), (3,)], labels=[1, 2, 3, 4])
     for name in ("samples", "macro", "micro", "weighted"):
         assert s.multilabel.averages[name].f1 == pytest.approx(
-            skm.f1_score(T, P, average=name, zero_division=0)), name
+            skm.f1_score(T, P, average=name, zero_division=0)
+        ), name
     assert s.multilabel.support[3] == 0
     first = render(s).splitlines()[0]
     assert first == "Subset Accuracy = 20% (1/5) (multi-label)"

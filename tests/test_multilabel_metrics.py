@@ -52,7 +52,9 @@ class TestWorkedExample:
         assert r.subset_accuracy == pytest.approx(1 / 5)  # only the last record matches
         assert r.hamming_loss == pytest.approx(6 / 15)  # 2 FP + 4 FN of 15 entries
         assert r.averages["macro_harmonic"].f1 == pytest.approx(
-            2 * r.averages["macro"].precision * r.averages["macro"].recall
+            2
+            * r.averages["macro"].precision
+            * r.averages["macro"].recall
             / (r.averages["macro"].precision + r.averages["macro"].recall)
         )
         assert tuple(r.averages) == MULTILABEL_AVERAGES
@@ -70,7 +72,9 @@ class TestIndicator:
         np.testing.assert_array_equal(Y, [[0, 1, 0]])
 
     def test_unknown_label(self):
-        with pytest.raises(ValueError, match=r"label_sets contain label\(s\) 4 not in labels=\[1, 2\]"):
+        with pytest.raises(
+            ValueError, match=r"label_sets contain label\(s\) 4 not in labels=\[1, 2\]"
+        ):
             label_sets_to_indicator([(4,)], labels=[1, 2])
 
 
@@ -121,7 +125,9 @@ def close(ours, theirs):
 @pytest.mark.parametrize("Y_true, Y_pred", CASES)
 def test_against_sklearn(Y_true, Y_pred, zero_division):
     r = evaluate_multilabel(Y_true, Y_pred, zero_division=zero_division)
-    p, rc, f, s = sk.precision_recall_fscore_support(Y_true, Y_pred, average=None, zero_division=np.nan)
+    p, rc, f, s = sk.precision_recall_fscore_support(
+        Y_true, Y_pred, average=None, zero_division=np.nan
+    )
     close(r.precision, p)
     close(r.recall, rc)
     close(r.f1, f)
@@ -159,8 +165,10 @@ class TestInputErrors:
             (lambda: evaluate_multilabel([1, 0], [1, 0]), "must be a 2-D indicator matrix"),
             (lambda: evaluate_multilabel([[2, 0]], [[1, 0]]), "Y_true must hold only 0 and 1"),
             (lambda: evaluate_multilabel([[1, 0]], [["a", 0]]), "Y_pred must hold only 0 and 1"),
-            (lambda: evaluate_multilabel([[1, 0]], [[1, 0]], label_names=["a"]),
-             "label_names has 1 names for 2 labels"),
+            (
+                lambda: evaluate_multilabel([[1, 0]], [[1, 0]], label_names=["a"]),
+                "label_names has 1 names for 2 labels",
+            ),
             (lambda: evaluate_multilabel([[1, 0]], [[1, 0]], zero_division=2), "zero_division"),
             (lambda: label_sets_to_indicator([("x",)]), "numeric labels"),
         ],

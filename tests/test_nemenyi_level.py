@@ -28,8 +28,15 @@ DEMSAR_Q = {
     0.10: [1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920],
 }
 SPELLINGS = {
-    0.05: [0.05, 1 - 0.95, 1.0 - 0.95, np.float64(1) - np.float64(0.95), 0.05000000000000001,
-           float("0.050"), 5e-2],
+    0.05: [
+        0.05,
+        1 - 0.95,
+        1.0 - 0.95,
+        np.float64(1) - np.float64(0.95),
+        0.05000000000000001,
+        float("0.050"),
+        5e-2,
+    ],
     0.10: [0.1, 0.10, 1 - 0.9, 1.0 - 0.9, np.float64(1) - np.float64(0.9), 0.1 + 1e-17],
 }
 
@@ -41,7 +48,8 @@ def test_nemenyi_q_from_demsar_table_whatever_the_spelling(k, alpha):
         assert rt.nemenyi_q(k, spelled) == DEMSAR_Q[alpha][k - 2], (k, spelled)
         n = 7
         assert rt.nemenyi_cd(k, n, spelled) == pytest.approx(
-            DEMSAR_Q[alpha][k - 2] * math.sqrt(k * (k + 1) / (6 * n)), rel=1e-15)
+            DEMSAR_Q[alpha][k - 2] * math.sqrt(k * (k + 1) / (6 * n)), rel=1e-15
+        )
 
 
 def test_clean_level_is_the_level_as_written():
@@ -54,32 +62,58 @@ def test_clean_level_is_the_level_as_written():
 def test_benchmark_level_from_a_confidence_is_the_tables():
     values = np.random.default_rng(0).uniform(0.6, 0.9, size=(5, 4, 6))
     for confidence, alpha in ((0.95, 0.05), (0.9, 0.10)):
-        bench = Benchmark(values, list("abcde"), list("ABCD"), "accuracy", n_folds=3,
-                          repeat=2, level=1 - confidence)
+        bench = Benchmark(
+            values,
+            list("abcde"),
+            list("ABCD"),
+            "accuracy",
+            n_folds=3,
+            repeat=2,
+            level=1 - confidence,
+        )
         assert bench.level == alpha
         assert bench.nemenyi_q == DEMSAR_Q[alpha][4 - 2]
         assert bench.critical_difference == pytest.approx(
-            DEMSAR_Q[alpha][2] * math.sqrt(4 * 5 / (6 * 5)), rel=1e-15)
+            DEMSAR_Q[alpha][2] * math.sqrt(4 * 5 / (6 * 5)), rel=1e-15
+        )
         assert bench.to_dict()["nemenyi"]["alpha"] == alpha
 
 
 def compare_json(*args):
     data = [LOCAL / "breast_cancer.scale", LOCAL / "wine.scale"]
-    done = subprocess.run([sys.executable, "-m", "svmeval.cli", "compare", "-v", "2",
-                           "--repeat", "1", "--format", "json", *map(str, args[:-1]),
-                           *map(str, data), *args[-1]], capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "svmeval.cli",
+            "compare",
+            "-v",
+            "2",
+            "--repeat",
+            "1",
+            "--format",
+            "json",
+            *map(str, args[:-1]),
+            *map(str, data),
+            *args[-1],
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
 
-@pytest.mark.parametrize("confidence,alpha,configs", [
-    (None, 0.05, ["--", "-c", "1", "--", "-c", "8", "--", "-t", "0"]),
-    (None, 0.05, ["--", "-c", "1", "--", "-c", "8", "--", "-t", "0", "--", "-c", "0.25"]),
-    ("0.9", 0.10, ["--", "-c", "1", "--", "-c", "8", "--", "-t", "0"]),
-])
-def test_nemenyi_command_line_hits_demsar_table_and_prints_clean_level(confidence, alpha,
-                                                                       configs):
+@pytest.mark.parametrize(
+    "confidence,alpha,configs",
+    [
+        (None, 0.05, ["--", "-c", "1", "--", "-c", "8", "--", "-t", "0"]),
+        (None, 0.05, ["--", "-c", "1", "--", "-c", "8", "--", "-t", "0", "--", "-c", "0.25"]),
+        ("0.9", 0.10, ["--", "-c", "1", "--", "-c", "8", "--", "-t", "0"]),
+    ],
+)
+def test_nemenyi_command_line_hits_demsar_table_and_prints_clean_level(confidence, alpha, configs):
     options = [] if confidence is None else ["--confidence", confidence]
     text = compare_json(*options, configs)
     k = configs.count("--")
@@ -89,16 +123,20 @@ def test_nemenyi_command_line_hits_demsar_table_and_prints_clean_level(confidenc
     assert "0.0999999" not in text
     assert data["nemenyi"]["q"] == DEMSAR_Q[alpha][k - 2]
     assert data["nemenyi"]["cd"] == pytest.approx(
-        DEMSAR_Q[alpha][k - 2] * math.sqrt(k * (k + 1) / (6 * 2)), rel=1e-15)
+        DEMSAR_Q[alpha][k - 2] * math.sqrt(k * (k + 1) / (6 * 2)), rel=1e-15
+    )
 
 
 def test_nemenyi_command_line_and_python_agree():
     from svmeval import benchmark
 
-    text = compare_json("--confidence", "0.95", ["--", "-c", "1", "--", "-c", "8", "--",
-                                                 "-t", "0"])
-    bench = benchmark([str(LOCAL / "breast_cancer.scale"), str(LOCAL / "wine.scale")],
-                      {"-c 1": "-c 1", "-c 8": "-c 8", "-t 0": "-t 0"}, 2, repeat=1,
-                      confidence_level=0.95)
+    text = compare_json("--confidence", "0.95", ["--", "-c", "1", "--", "-c", "8", "--", "-t", "0"])
+    bench = benchmark(
+        [str(LOCAL / "breast_cancer.scale"), str(LOCAL / "wine.scale")],
+        {"-c 1": "-c 1", "-c 8": "-c 8", "-t 0": "-t 0"},
+        2,
+        repeat=1,
+        confidence_level=0.95,
+    )
     cli = json.loads(text)["nemenyi"]
     assert cli == {"alpha": bench.level, "q": bench.nemenyi_q, "cd": bench.critical_difference}

@@ -15,12 +15,13 @@ import functools
 
 import numpy as np
 import pytest
-from conftest import data_set
 
 from svmeval.errors import SvmevalError
 from svmeval.io.data import read_dataset
-from svmeval.workflows.nested import chosen_text, nested_cv, rows_of
 from svmeval.params import SvmParams
+from svmeval.workflows.nested import chosen_text, nested_cv, rows_of
+
+from conftest import data_set
 
 libsvm_svm = pytest.importorskip("libsvm.svm")
 svmutil = pytest.importorskip("libsvm.svmutil")
@@ -75,16 +76,18 @@ def svm_cpp_folds(y, nr_fold, stratified):
             for i in range(count[c]):
                 j = i + LIBC.rand() % (count[c] - i)
                 index[start[c] + j], index[start[c] + i] = index[start[c] + i], index[start[c] + j]
-        fold_count = [sum((i + 1) * n // nr_fold - i * n // nr_fold for n in count)
-                      for i in range(nr_fold)]
+        fold_count = [
+            sum((i + 1) * n // nr_fold - i * n // nr_fold for n in count) for i in range(nr_fold)
+        ]
         fold_start = [0] * (nr_fold + 1)
         for i in range(1, nr_fold + 1):
             fold_start[i] = fold_start[i - 1] + fold_count[i - 1]
         pos = list(fold_start)
         for c in range(len(count)):
             for i in range(nr_fold):
-                for j in range(start[c] + i * count[c] // nr_fold,
-                               start[c] + (i + 1) * count[c] // nr_fold):
+                for j in range(
+                    start[c] + i * count[c] // nr_fold, start[c] + (i + 1) * count[c] // nr_fold
+                ):
                     perm[pos[i]] = index[j]
                     pos[i] += 1
         return perm, fold_start
@@ -113,7 +116,7 @@ def permute_sequence(seq):
     if n <= 1:
         return seq
     mid = int(n / 2)
-    left, right = permute_sequence(seq[:mid]), permute_sequence(seq[mid + 1:])
+    left, right = permute_sequence(seq[:mid]), permute_sequence(seq[mid + 1 :])
     ret = [seq[mid]]
     while left or right:
         if left:
@@ -145,8 +148,7 @@ def inner_grid(y, x, options, inner_k, log2c, log2g, seed, regression):
     best = None
     for c, g in grid_jobs(log2c, log2g):
         LIBC.srand(seed)  # one svm-train process per cell (svmeval's --seed S)
-        value = svmutil.svm_train(y, x, f"{options} -c {2.0 ** c} -g {2.0 ** g} "
-                                        f"-v {inner_k} -q")
+        value = svmutil.svm_train(y, x, f"{options} -c {2.0**c} -g {2.0**g} -v {inner_k} -q")
         if not regression:
             value = float(f"{value:g}")  # the printed rate grid.py reads back
         better = best is None or (value < best if regression else value > best)
@@ -155,7 +157,7 @@ def inner_grid(y, x, options, inner_k, log2c, log2g, seed, regression):
     return best_c, best_g, best
 
 
-@functools.lru_cache(maxsize=None)  # several tests ask for the same run
+@functools.cache  # several tests ask for the same run
 def oracle_nested(path, options, k, inner_k, log2c, log2g, seed=1, regression=False):
     """The nested CV with LIBSVM's bindings: outer predictions (input order), the outer fold
     of each sample, each outer fold's (log2c, log2g, inner value)."""
@@ -170,17 +172,24 @@ def oracle_nested(path, options, k, inner_k, log2c, log2g, seed=1, regression=Fa
         train, test = perm[:b] + perm[e:], perm[b:e]
         ytr, xtr = [y[j] for j in train], [x[j] for j in train]
         c, g, value = inner_grid(ytr, xtr, options, inner_k, log2c, log2g, seed, regression)
-        model = svmutil.svm_train(ytr, xtr, f"{options} -c {2.0 ** c} -g {2.0 ** g} -q")
-        labels, _, _ = svmutil.svm_predict([y[j] for j in test], [x[j] for j in test], model,
-                                           "-q")
+        model = svmutil.svm_train(ytr, xtr, f"{options} -c {2.0**c} -g {2.0**g} -q")
+        labels, _, _ = svmutil.svm_predict([y[j] for j in test], [x[j] for j in test], model, "-q")
         pred[test], fold[test] = labels, i
         chosen.append((c, g, value))
     return pred, fold, chosen
 
 
 def svmeval_nested(path, params, k, inner_k, **kw):
-    return nested_cv(read_dataset(str(path)), params, k, inner_folds=inner_k, log2c=SMALL_C,
-                     log2g=SMALL_G, jobs=2, **kw)
+    return nested_cv(
+        read_dataset(str(path)),
+        params,
+        k,
+        inner_folds=inner_k,
+        log2c=SMALL_C,
+        log2g=SMALL_G,
+        jobs=2,
+        **kw,
+    )
 
 
 def chosen_of(result):
@@ -188,9 +197,14 @@ def chosen_of(result):
 
 
 # --- the oracle's own footing -----------------------------------------------------------------
-@pytest.mark.parametrize("name, options, regression", [
-    ("heart_scale", "-c 2 -g 0.125", False), ("iris.scale", "-c 4 -g 0.5", False),
-    ("housing_scale", "-s 3 -c 2 -g 0.25", True)])
+@pytest.mark.parametrize(
+    "name, options, regression",
+    [
+        ("heart_scale", "-c 2 -g 0.125", False),
+        ("iris.scale", "-c 4 -g 0.5", False),
+        ("housing_scale", "-s 3 -c 2 -g 0.25", True),
+    ],
+)
 def test_transcribed_folds_give_svm_cross_validations_predictions(name, options, regression):
     one_openmp_thread()
     y, x = svmutil.svm_read_problem(str(data_set(name)))
@@ -201,18 +215,19 @@ def test_transcribed_folds_give_svm_cross_validations_predictions(name, options,
         b, e = fold_start[i], fold_start[i + 1]
         train = perm[:b] + perm[e:]
         model = svmutil.svm_train([y[j] for j in train], [x[j] for j in train], options + " -q")
-        by_hand[perm[b:e]] = svmutil.svm_predict([y[j] for j in perm[b:e]],
-                                                 [x[j] for j in perm[b:e]], model, "-q")[0]
+        by_hand[perm[b:e]] = svmutil.svm_predict(
+            [y[j] for j in perm[b:e]], [x[j] for j in perm[b:e]], model, "-q"
+        )[0]
     target = (ctypes.c_double * len(y))()
     LIBC.srand(3)
-    libsvm_svm.libsvm.svm_cross_validation(libsvm_svm.svm_problem(y, x),
-                                           libsvm_svm.svm_parameter(options + " -q"), 5, target)
+    libsvm_svm.libsvm.svm_cross_validation(
+        libsvm_svm.svm_problem(y, x), libsvm_svm.svm_parameter(options + " -q"), 5, target
+    )
     assert np.array_equal(by_hand, np.array(target[:]))
 
 
 # --- svmeval's nested CV against the oracle ---------------------------------------------------
-@pytest.mark.parametrize("name, options, seed", [
-    ("heart_scale", "", 1), ("iris.scale", "", 5)])
+@pytest.mark.parametrize("name, options, seed", [("heart_scale", "", 1), ("iris.scale", "", 5)])
 def test_classification_equals_libsvm_nested_cv(name, options, seed):
     path = data_set(name)
     expected, fold, chosen = oracle_nested(path, options, 5, 4, SMALL_C, SMALL_G, seed=seed)
@@ -229,15 +244,13 @@ def test_classification_equals_libsvm_nested_cv(name, options, seed):
 
 def test_regression_equals_libsvm_nested_cv_by_mse():
     path = data_set("housing_scale")
-    expected, fold, chosen = oracle_nested(path, "-s 3", 5, 5, SMALL_C, SMALL_G,
-                                           regression=True)
+    expected, fold, chosen = oracle_nested(path, "-s 3", 5, 5, SMALL_C, SMALL_G, regression=True)
     result = svmeval_nested(path, SvmParams(svm_type=3), 5, 5, criterion="mse")
     assert result.criterion == "mse" and not result.greater_is_better
     assert np.array_equal(result.outer.y_pred, expected)
     assert np.array_equal(result.outer.fold, fold)
     assert [(c, g) for c, g, _ in chosen_of(result)] == [(c, g) for c, g, _ in chosen]
-    assert np.allclose([v for *_, v in chosen_of(result)], [v for *_, v in chosen],
-                       rtol=1e-12)
+    assert np.allclose([v for *_, v in chosen_of(result)], [v for *_, v in chosen], rtol=1e-12)
 
 
 def test_report_is_svm_trains_lines_of_the_outer_predictions():
@@ -249,8 +262,10 @@ def test_report_is_svm_trains_lines_of_the_outer_predictions():
     y = svmutil.svm_read_problem(str(path))[0]
     _, mse, scc = svmutil.evaluations(y, list(expected))
     lines = render(result.summary()).splitlines()
-    assert lines[:2] == [f"Cross Validation Mean squared error = {mse:g}",
-                         f"Cross Validation Squared correlation coefficient = {scc:g}"]
+    assert lines[:2] == [
+        f"Cross Validation Mean squared error = {mse:g}",
+        f"Cross Validation Squared correlation coefficient = {scc:g}",
+    ]
 
 
 def test_repetitions_are_nested_cvs_of_the_repetition_seeds():
@@ -262,12 +277,13 @@ def test_repetitions_are_nested_cvs_of_the_repetition_seeds():
         outer = result.outer if r == 0 else result.repeat_results[0]
         assert np.array_equal(outer.y_pred, expected)
         assert np.array_equal(outer.fold, fold)
-        assert chosen_of(result)[3 * r:3 * r + 3] == chosen
+        assert chosen_of(result)[3 * r : 3 * r + 3] == chosen
     second = result.outer.repeats[0]
     y = np.array(svmutil.svm_read_problem(str(path))[0])
     assert second.seed == 5
     assert np.trace(second.confusion.matrix) == np.count_nonzero(
-        oracle_nested(path, "", 3, 3, SMALL_C, SMALL_G, seed=5)[0] == y)
+        oracle_nested(path, "", 3, 3, SMALL_C, SMALL_G, seed=5)[0] == y
+    )
 
 
 def test_chosen_text_and_spread_show_each_folds_choice():
@@ -312,10 +328,16 @@ def test_rows_of_keeps_the_rows_in_the_order_given():
     assert sub.n_features == ds.n_features
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"folds": 1}, "n must >= 2"), ({"inner_folds": 1}, "n must >= 2"),
-    ({"repeat": 0}, "repeat must be >= 1"), ({"criterion": "nonsense"}, "unknown criterion"),
-    ({"criterion": "mse"}, "does not apply")])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"folds": 1}, "n must >= 2"),
+        ({"inner_folds": 1}, "n must >= 2"),
+        ({"repeat": 0}, "repeat must be >= 1"),
+        ({"criterion": "nonsense"}, "unknown criterion"),
+        ({"criterion": "mse"}, "does not apply"),
+    ],
+)
 def test_bad_arguments_raise_svmeval_errors_before_training(kwargs, message):
     ds = read_dataset(str(data_set("heart_scale")))
     with pytest.raises(SvmevalError, match=message):
@@ -337,12 +359,19 @@ def test_probability_outputs_follow_svm_train_b1_after_srand():
         ytr, xtr = [y[j] for j in train], [x[j] for j in train]
         c, g, _ = inner_grid(ytr, xtr, "-b 1", 3, (1.0, 3.0, 2.0), (-5.0, -3.0, 2.0), 1, False)
         LIBC.srand(1)
-        model = svmutil.svm_train(ytr, xtr, f"-b 1 -c {2.0 ** c} -g {2.0 ** g} -q")
-        expected[test] = svmutil.svm_predict([y[j] for j in test], [x[j] for j in test], model,
-                                             "-b 1 -q")[0]
+        model = svmutil.svm_train(ytr, xtr, f"-b 1 -c {2.0**c} -g {2.0**g} -q")
+        expected[test] = svmutil.svm_predict(
+            [y[j] for j in test], [x[j] for j in test], model, "-b 1 -q"
+        )[0]
         chosen.append((c, g))
-    result = nested_cv(read_dataset(str(path)), SvmParams(probability=1), 3, inner_folds=3,
-                       log2c=(1.0, 3.0, 2.0), log2g=(-5.0, -3.0, 2.0))
+    result = nested_cv(
+        read_dataset(str(path)),
+        SvmParams(probability=1),
+        3,
+        inner_folds=3,
+        log2c=(1.0, 3.0, 2.0),
+        log2g=(-5.0, -3.0, 2.0),
+    )
     assert np.array_equal(result.outer.y_pred, expected)
     assert [(f.cell.log2c, f.cell.log2g) for f in result.folds] == chosen
     assert result.outer.probabilities is not None
@@ -350,9 +379,16 @@ def test_probability_outputs_follow_svm_train_b1_after_srand():
 
 def test_progress_counts_outer_folds_over_repetitions():
     seen = []
-    nested_cv(read_dataset(str(data_set("iris.scale"))), None, 3, inner_folds=3,
-              log2c=(1.0, 3.0, 2.0), log2g=(-1.0, -1.0, 1.0), repeat=2,
-              progress=lambda done, total: seen.append((done, total)))
+    nested_cv(
+        read_dataset(str(data_set("iris.scale"))),
+        None,
+        3,
+        inner_folds=3,
+        log2c=(1.0, 3.0, 2.0),
+        log2g=(-1.0, -1.0, 1.0),
+        repeat=2,
+        progress=lambda done, total: seen.append((done, total)),
+    )
     assert seen == [(k, 6) for k in range(1, 7)]
 
 
@@ -360,7 +396,15 @@ def test_inner_grids_on_a_dask_cluster_equal_libsvm_nested_cv():
     pytest.importorskip("distributed")
     path = data_set("iris.scale")
     expected, fold, chosen = oracle_nested(path, "", 3, 3, SMALL_C, SMALL_G, seed=2)
-    result = nested_cv(read_dataset(str(path)), None, 3, inner_folds=3, log2c=SMALL_C,
-                       log2g=SMALL_G, seed=2, client="local:2")
+    result = nested_cv(
+        read_dataset(str(path)),
+        None,
+        3,
+        inner_folds=3,
+        log2c=SMALL_C,
+        log2g=SMALL_G,
+        seed=2,
+        client="local:2",
+    )
     assert np.array_equal(result.outer.y_pred, expected)
     assert chosen_of(result) == chosen

@@ -15,11 +15,12 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import data_set
 
 from svmeval.io.data import read_dataset
-from svmeval.workflows.nested import nested_cv
 from svmeval.params import SvmParams
+from svmeval.workflows.nested import nested_cv
+
+from conftest import data_set
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
 test_nested = pytest.importorskip("test_nested")  # its LIBC and transcribed fold drawing
@@ -28,8 +29,13 @@ RANGES = ["-log2c", "-1,3,2", "-log2g", "-5,-1,2", "-v", "3"]
 
 
 def cli(module: str, *args, cwd=None):
-    return subprocess.run([sys.executable, "-m", module, *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", module, *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def grid(*args, cwd=None):
@@ -45,12 +51,29 @@ def one_line_exit_1(done, text: str) -> None:
 @pytest.mark.parametrize("seed", [1, 5])
 def test_outer_predictions_and_chosen_cells_equal_nested_cv(tmp_path, seed):
     path = data_set("heart_scale")
-    done = grid("--nested", 4, "--seed", seed, *RANGES, "--predictions", tmp_path / "p",
-                "--format", "json", path)
+    done = grid(
+        "--nested",
+        4,
+        "--seed",
+        seed,
+        *RANGES,
+        "--predictions",
+        tmp_path / "p",
+        "--format",
+        "json",
+        path,
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    want = nested_cv(read_dataset(str(path)), SvmParams(), 4, log2c=(-1, 3, 2),
-                     log2g=(-5, -1, 2), inner_folds=3, seed=seed)
+    want = nested_cv(
+        read_dataset(str(path)),
+        SvmParams(),
+        4,
+        log2c=(-1, 3, 2),
+        log2g=(-5, -1, 2),
+        inner_folds=3,
+        seed=seed,
+    )
     predictions = np.loadtxt(tmp_path / "p")
     np.testing.assert_array_equal(predictions, want.outer.y_pred)
     chosen = [(f["log2c"], f["log2g"], f["value"]) for f in report["nested"]["folds"]]
@@ -70,16 +93,31 @@ def test_text_report_first_line_is_the_accuracy_of_the_predictions_file(tmp_path
     assert lines[0] == f"Cross Validation Accuracy = {accuracy:g}%"
     want = nested_cv(str(path), None, 3, log2c=(-1, 3, 2), log2g=(-5, -1, 2), inner_folds=3)
     at = lines.index("Nested cross validation: 3 outer folds x 3 inner folds, seed 1")
-    rows = [line.split() for line in lines[at + 2:at + 5]]
-    assert rows == [[str(f.fold + 1), f"{f.cell.log2c:g}", f"{f.cell.log2g:g}",
-                     f"{f.value:g}"] for f in want.folds]
+    rows = [line.split() for line in lines[at + 2 : at + 5]]
+    assert rows == [
+        [str(f.fold + 1), f"{f.cell.log2c:g}", f"{f.cell.log2g:g}", f"{f.value:g}"]
+        for f in want.folds
+    ]
     assert lines[at + 5].startswith("log2c: mean ")
 
 
 def test_regression_lines_are_mse_and_scc_of_the_predictions_file(tmp_path):
     path = data_set("housing_scale")
-    done = grid("--nested", 3, "-s", 3, "-log2c", "1,3,2", "-log2g", "-3,-1,2", "-v", 3,
-                "--predictions", tmp_path / "p", path)
+    done = grid(
+        "--nested",
+        3,
+        "-s",
+        3,
+        "-log2c",
+        "1,3,2",
+        "-log2g",
+        "-3,-1,2",
+        "-v",
+        3,
+        "--predictions",
+        tmp_path / "p",
+        path,
+    )
     assert done.returncode == 0, done.stderr
     y, predictions = read_dataset(str(path)).y, np.loadtxt(tmp_path / "p")
     mse = sklearn_metrics.mean_squared_error(y, predictions)
@@ -97,7 +135,7 @@ def libsvm_fold_ids(y, k: int, seed: int, stratified: bool = True) -> list[int]:
     perm, start = test_nested.svm_cpp_folds(list(y), k, stratified)
     fold = [0] * len(y)
     for i in range(k):
-        for j in perm[start[i]:start[i + 1]]:
+        for j in perm[start[i] : start[i + 1]]:
             fold[j] = i + 1
     return fold
 
@@ -109,8 +147,9 @@ def test_folds_files_of_svmeval_and_nested_grid_are_libsvms_folds(tmp_path, seed
     done = cli("svmeval", "-q", "-v", 5, "--seed", seed, "--folds", tmp_path / "a", path)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "a").read_text() == "".join(f"{f}\n" for f in want)
-    done = grid("--nested", 5, "--seed", seed, "--repeat", 2, *RANGES, "--folds",
-                tmp_path / "b", path)
+    done = grid(
+        "--nested", 5, "--seed", seed, "--repeat", 2, *RANGES, "--folds", tmp_path / "b", path
+    )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "b").read_text() == "".join(f"{f}\n" for f in want)
 
@@ -119,21 +158,26 @@ def test_repeat_reports_every_repetitions_choices(tmp_path):
     path = data_set("heart_scale")
     done = grid("--nested", 3, "--repeat", 2, *RANGES, "--format", "csv", path)
     assert done.returncode == 0, done.stderr
-    want = nested_cv(str(path), None, 3, log2c=(-1, 3, 2), log2g=(-5, -1, 2), inner_folds=3,
-                     repeat=2)
+    want = nested_cv(
+        str(path), None, 3, log2c=(-1, 3, 2), log2g=(-5, -1, 2), inner_folds=3, repeat=2
+    )
     rows = [line.split(",") for line in done.stdout.splitlines()[1:]]
-    assert [(int(r[0]), int(r[1]), int(r[2]), float(r[3]), float(r[4])) for r in rows] == \
-        [(f.repetition, f.fold + 1, f.seed, f.cell.log2c, f.cell.log2g) for f in want.folds]
+    assert [(int(r[0]), int(r[1]), int(r[2]), float(r[3]), float(r[4])) for r in rows] == [
+        (f.repetition, f.fold + 1, f.seed, f.cell.log2c, f.cell.log2g) for f in want.folds
+    ]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["-out", "o.out"], "-out: not with --nested"),
-    (["-png", "g.png"], "-png: not with --nested"),
-    (["-resume"], "-resume: not with --nested"),
-    (["--results", "r.csv"], "--results: not with --nested"),
-    (["--refit", "m.model"], "--refit: not with --nested"),
-    (["--predictions", "same", "--folds", "same"], "both go to the same file"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-out", "o.out"], "-out: not with --nested"),
+        (["-png", "g.png"], "-png: not with --nested"),
+        (["-resume"], "-resume: not with --nested"),
+        (["--results", "r.csv"], "--results: not with --nested"),
+        (["--refit", "m.model"], "--refit: not with --nested"),
+        (["--predictions", "same", "--folds", "same"], "both go to the same file"),
+    ],
+)
 def test_nested_refusals_are_one_line_before_any_work(tmp_path, args, message):
     (tmp_path / "same").write_text("kept\n")
     done = grid("--nested", 3, *RANGES, *args, data_set("heart_scale"), cwd=tmp_path)
@@ -143,11 +187,13 @@ def test_nested_refusals_are_one_line_before_any_work(tmp_path, args, message):
     assert (tmp_path / "same").read_text() == "kept\n"
 
 
-@pytest.mark.parametrize("args", [["--repeat", "2"], ["--predictions", "p"], ["--folds", "f"],
-                                  ["--format", "json"]])
+@pytest.mark.parametrize(
+    "args", [["--repeat", "2"], ["--predictions", "p"], ["--folds", "f"], ["--format", "json"]]
+)
 def test_nested_options_without_nested_are_refused(tmp_path, args):
-    done = grid(*RANGES, "-out", "null", "-gnuplot", "null", *args, data_set("heart_scale"),
-                cwd=tmp_path)
+    done = grid(
+        *RANGES, "-out", "null", "-gnuplot", "null", *args, data_set("heart_scale"), cwd=tmp_path
+    )
     one_line_exit_1(done, "only with --nested K")
     assert list(tmp_path.iterdir()) == []
 
@@ -155,8 +201,10 @@ def test_nested_options_without_nested_are_refused(tmp_path, args):
 def test_folds_never_overwrites_the_data(tmp_path):
     data = tmp_path / "d"
     data.write_bytes(data_set("heart_scale").read_bytes())
-    for done in (cli("svmeval", "-v", 3, "--folds", data, data),
-                 grid("--nested", 3, *RANGES, "--folds", data, data)):
+    for done in (
+        cli("svmeval", "-v", 3, "--folds", data, data),
+        grid("--nested", 3, *RANGES, "--folds", data, data),
+    ):
         one_line_exit_1(done, "refusing to write over an input")
     assert data.read_bytes() == data_set("heart_scale").read_bytes()
 
@@ -165,11 +213,24 @@ def test_nested_to_frame_is_one_row_per_outer_fold_with_scikit_learns_accuracy()
     pytest.importorskip("pandas")
     from svmeval import render
 
-    r = nested_cv(str(data_set("heart_scale")), None, 3, log2c=(-1, 3, 2), log2g=(-5, -1, 2),
-                  inner_folds=3, repeat=2)
+    r = nested_cv(
+        str(data_set("heart_scale")),
+        None,
+        3,
+        log2c=(-1, 3, 2),
+        log2g=(-5, -1, 2),
+        inner_folds=3,
+        repeat=2,
+    )
     frame = r.to_frame()
-    assert list(zip(frame["repetition"], frame["fold"])) == [(0, 0), (0, 1), (0, 2),
-                                                            (1, 0), (1, 1), (1, 2)]
+    assert list(zip(frame["repetition"], frame["fold"])) == [
+        (0, 0),
+        (0, 1),
+        (0, 2),
+        (1, 0),
+        (1, 1),
+        (1, 2),
+    ]
     outer = r.outer
     for j in range(3):
         rows = outer.fold == j

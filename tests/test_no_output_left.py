@@ -24,8 +24,11 @@ BAD_DATA = {
     "one_sample": ("+1 1:0.5\n", "needs at least 2 samples|applies to two-class data only"),
     "bad_value": ("+1 1:0.5\n-1 1:x\n", ':2: feature "1:x"'),
     "empty": ("", "no samples"),
-    "multi_label": ("1,2 1:0.5\n2 1:0.7\n1 1:0.1\n", "label \"1,2\" contains a comma"),
-    "labels_2_4": ("2 1:0.5\n4 1:0.7\n2 1:0.1\n4 1:0.9\n", "--pos-label 1 is not one of the labels"),
+    "multi_label": ("1,2 1:0.5\n2 1:0.7\n1 1:0.1\n", 'label "1,2" contains a comma'),
+    "labels_2_4": (
+        "2 1:0.5\n4 1:0.7\n2 1:0.1\n4 1:0.9\n",
+        "--pos-label 1 is not one of the labels",
+    ),
 }
 
 
@@ -34,11 +37,34 @@ def command_line(kind: str, data: str) -> tuple[str, list]:
     if kind == "svmeval":
         return "svmeval", ["-q", "-v", "2", "--pos-label", "1", *OUTPUTS[kind], data]
     if kind in ("grid", "nested"):
-        return "grid", ["-q", "-log2c", "1,1,1", "-log2g", "-1,-1,1", "-v", "2", *pos,
-                        *OUTPUTS[kind], data]
+        return "grid", [
+            "-q",
+            "-log2c",
+            "1,1,1",
+            "-log2g",
+            "-1,-1,1",
+            "-v",
+            "2",
+            *pos,
+            *OUTPUTS[kind],
+            data,
+        ]
     datas = [data] if kind == "compare" else [str(LOCAL / "breast_cancer.scale"), data]
-    return "compare", ["-v", "2", "--repeat", "1", *pos, "--criterion", "f1", *OUTPUTS[kind],
-                       *datas, "--", "--", "-c", "2"]
+    return "compare", [
+        "-v",
+        "2",
+        "--repeat",
+        "1",
+        *pos,
+        "--criterion",
+        "f1",
+        *OUTPUTS[kind],
+        *datas,
+        "--",
+        "--",
+        "-c",
+        "2",
+    ]
 
 
 def snapshot(directory) -> dict:
@@ -64,8 +90,11 @@ def test_refused_data_set_leaves_an_existing_out_file_as_it_was(tmp_path):
     (tmp_path / "g.out").write_text("log2c=1.0 log2g=-1.0 rate=50.0\n")
     before = snapshot(tmp_path)
     for extra in ([], ["-resume", "g.out"]):
-        done = run("grid", ["-log2c", "1,3,2", "-log2g", "-1,-1,1", "-out", "g.out", *extra,
-                            "data"], cwd=tmp_path)
+        done = run(
+            "grid",
+            ["-log2c", "1,3,2", "-log2g", "-1,-1,1", "-out", "g.out", *extra, "data"],
+            cwd=tmp_path,
+        )
         assert done.returncode == 1 and "needs at least 2 samples" in done.stderr
         assert snapshot(tmp_path) == before
 
@@ -73,20 +102,48 @@ def test_refused_data_set_leaves_an_existing_out_file_as_it_was(tmp_path):
 @pytest.mark.parametrize("order", ["first", "second"])
 def test_pos_label_missing_from_one_data_set_names_it(tmp_path, order):
     two_four = tmp_path / "bc24"
-    two_four.write_text("".join(("4" + line[2:]) if line.startswith("+1 ") else
-                                ("2" + line[2:]) if line.startswith("-1 ") else line
-                                for line in (LOCAL / "breast_cancer.scale").open()))
+    two_four.write_text(
+        "".join(
+            ("4" + line[2:])
+            if line.startswith("+1 ")
+            else ("2" + line[2:])
+            if line.startswith("-1 ")
+            else line
+            for line in (LOCAL / "breast_cancer.scale").open()
+        )
+    )
     datas = [str(LOCAL / "breast_cancer.scale"), str(two_four)]
     if order == "first":
         datas.reverse()
-    done = run("compare", ["-v", "2", "--repeat", "1", "--pos-label", "1", *datas, "--", "--",
-                           "-c", "2"], cwd=tmp_path)
+    done = run(
+        "compare",
+        ["-v", "2", "--repeat", "1", "--pos-label", "1", *datas, "--", "--", "-c", "2"],
+        cwd=tmp_path,
+    )
     assert done.returncode == 1 and done.stdout == ""
-    assert done.stderr == (f"svmeval-compare: --pos-label 1 is not one of the labels of "
-                           f"{two_four} (2, 4)\n")
+    assert done.stderr == (
+        f"svmeval-compare: --pos-label 1 is not one of the labels of {two_four} (2, 4)\n"
+    )
     # a multiclass data set among two-class ones is named too
-    done = run("compare", ["-v", "2", "--repeat", "1", "--pos-label", "1",
-                           str(LOCAL / "breast_cancer.scale"), str(LOCAL / "wine.scale"), "--",
-                           "--", "-c", "2"], cwd=tmp_path)
-    assert done.stderr == (f"svmeval-compare: --pos-label applies to two-class data only "
-                           f"({LOCAL / 'wine.scale'} has 3 classes)\n")
+    done = run(
+        "compare",
+        [
+            "-v",
+            "2",
+            "--repeat",
+            "1",
+            "--pos-label",
+            "1",
+            str(LOCAL / "breast_cancer.scale"),
+            str(LOCAL / "wine.scale"),
+            "--",
+            "--",
+            "-c",
+            "2",
+        ],
+        cwd=tmp_path,
+    )
+    assert done.stderr == (
+        f"svmeval-compare: --pos-label applies to two-class data only "
+        f"({LOCAL / 'wine.scale'} has 3 classes)\n"
+    )

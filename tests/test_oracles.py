@@ -21,21 +21,33 @@ def _pytest(tmp_path, require: str | None) -> subprocess.CompletedProcess:
     blocker = tmp_path / "block"
     blocker.mkdir(exist_ok=True)
     (blocker / "baycomp.py").write_text("raise ModuleNotFoundError('no baycomp here')\n")
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("SVMEVAL_REQUIRE_ORACLES", "PYTEST_ADDOPTS")}
-    env["PYTHONPATH"] = os.pathsep.join([str(blocker), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("SVMEVAL_REQUIRE_ORACLES", "PYTEST_ADDOPTS")
+    }
+    env["PYTHONPATH"] = os.pathsep.join([str(blocker), env.get("PYTHONPATH", "")]).rstrip(
+        os.pathsep
+    )
     if require is not None:
         env["SVMEVAL_REQUIRE_ORACLES"] = require
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", TEST],
-                          cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", TEST],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_a_missing_oracle_stops_the_run_when_required(tmp_path):
     done = _pytest(tmp_path, "1")
     assert done.returncode == 4, done.stdout + done.stderr  # pytest's usage error
-    assert ("the tests' oracles must be installed (SVMEVAL_REQUIRE_ORACLES is set): "
-            "baycomp (ModuleNotFoundError no baycomp here); pip install -e '.[test]'") in done.stderr
+    assert (
+        "the tests' oracles must be installed (SVMEVAL_REQUIRE_ORACLES is set): "
+        "baycomp (ModuleNotFoundError no baycomp here); pip install -e '.[test]'"
+    ) in done.stderr
     assert " passed" not in done.stdout and " skipped" not in done.stdout
 
 
@@ -52,6 +64,9 @@ def test_every_oracle_is_in_the_test_extra():
     import importlib.metadata
     import re
 
-    extra = {re.match(r"[A-Za-z0-9_.-]+", r).group().lower()
-             for r in importlib.metadata.requires("svmeval") or [] if 'extra == "test"' in r}
+    extra = {
+        re.match(r"[A-Za-z0-9_.-]+", r).group().lower()
+        for r in importlib.metadata.requires("svmeval") or []
+        if 'extra == "test"' in r
+    }
     assert set(ORACLES.values()) <= extra

@@ -17,12 +17,13 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from svmeval.io import output
 from svmeval.io.output import OutputError
+
+from conftest import ROOT
 
 SMALL = ROOT / "data" / "breast_cancer.scale"
 ENV = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -34,9 +35,17 @@ def svmeval(*args, cwd=None, stdin=None, stdout=subprocess.PIPE, preexec_fn=None
             os.umask(umask)
         if preexec_fn:
             preexec_fn()
-    return subprocess.run([sys.executable, "-m", "svmeval", *map(str, args)], cwd=cwd,
-                          stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, text=True,
-                          preexec_fn=pre, env=ENV)
+
+    return subprocess.run(
+        [sys.executable, "-m", "svmeval", *map(str, args)],
+        cwd=cwd,
+        stdin=stdin,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=pre,
+        env=ENV,
+    )
 
 
 def digest(path) -> str:
@@ -68,8 +77,16 @@ def stdout_report():
 
 
 # --- never over an input -------------------------------------------------------------------
-SPELLINGS = ["data.txt", "./data.txt", "../{dir}/data.txt", "{abs}", "sub/../data.txt",
-             "link-to-data", "hardlink-to-data", ".//data.txt"]
+SPELLINGS = [
+    "data.txt",
+    "./data.txt",
+    "../{dir}/data.txt",
+    "{abs}",
+    "sub/../data.txt",
+    "link-to-data",
+    "hardlink-to-data",
+    ".//data.txt",
+]
 
 
 @pytest.mark.parametrize("spelling", SPELLINGS)
@@ -81,7 +98,9 @@ def test_an_output_that_is_the_data_file_is_refused(work, spelling, flag):
     os.link(data, tmp / "hardlink-to-data")
     before, names = digest(data), listing(tmp)
     path = spelling.format(dir=tmp.name, abs=data)
-    args = ["-q", "data.txt", path] if flag == "model" else ["-q", "-v", "5", "data.txt", flag, path]
+    args = (
+        ["-q", "data.txt", path] if flag == "model" else ["-q", "-v", "5", "data.txt", flag, path]
+    )
     done = svmeval(*args, cwd=tmp)
     one_line_error(done, "is the data file data.txt: refusing to write over an input")
     assert digest(data) == before and listing(tmp) == names
@@ -140,14 +159,17 @@ def test_outputs_are_checked_before_the_data_are_read(work):
     assert listing(tmp) == ["data.txt"]
 
 
-@pytest.mark.parametrize("path, reason", [
-    ("missing/r.txt", "No such file or directory"),
-    ("data.txt/r.txt", "Not a directory"),
-    (".", "Is a directory"),
-    ("newdir/", "Is a directory"),
-    ("x" * 256, "File name too long"),
-    ("loop", "Too many levels of symbolic links"),
-])
+@pytest.mark.parametrize(
+    "path, reason",
+    [
+        ("missing/r.txt", "No such file or directory"),
+        ("data.txt/r.txt", "Not a directory"),
+        (".", "Is a directory"),
+        ("newdir/", "Is a directory"),
+        ("x" * 256, "File name too long"),
+        ("loop", "Too many levels of symbolic links"),
+    ],
+)
 def test_unwritable_paths_say_why(work, path, reason):
     tmp, data = work
     os.symlink("loop", tmp / "loop")
@@ -161,8 +183,10 @@ def test_dev_null_is_written_not_replaced(work):
     """Run as root, a rename over /dev/null would replace the device node by a regular file."""
     tmp, data = work
     before = os.stat("/dev/null")
-    for args in (["-q", "-v", "5", data, "-o", "/dev/null", "--predictions", "/dev/null"],
-                 ["-q", data, "/dev/null"]):
+    for args in (
+        ["-q", "-v", "5", data, "-o", "/dev/null", "--predictions", "/dev/null"],
+        ["-q", data, "/dev/null"],
+    ):
         done = svmeval(*args)
         assert done.returncode == 0 and done.stdout == "", done.stderr
         after = os.stat("/dev/null")
@@ -231,12 +255,14 @@ def test_model_file_dash_is_standard_output(work):
 def test_new_files_get_fopens_permissions(work, umask):
     """The oracle: a file made by open(..., "w") (fopen's 0666) under the same umask."""
     tmp, data = work
-    done = svmeval("-q", "-v", "5", data, "-o", tmp / "r", "--predictions", tmp / "p",
-                   umask=umask)
+    done = svmeval("-q", "-v", "5", data, "-o", tmp / "r", "--predictions", tmp / "p", umask=umask)
     assert done.returncode == 0, done.stderr
     assert svmeval("-q", data, tmp / "m", umask=umask).returncode == 0
-    subprocess.run([sys.executable, "-c", f"open({str(tmp / 'oracle')!r}, 'w')"],
-                   preexec_fn=lambda: os.umask(umask), check=True)
+    subprocess.run(
+        [sys.executable, "-c", f"open({str(tmp / 'oracle')!r}, 'w')"],
+        preexec_fn=lambda: os.umask(umask),
+        check=True,
+    )
     mode = stat.S_IMODE(os.stat(tmp / "oracle").st_mode)
     for name in ("r", "p", "m"):
         assert stat.S_IMODE(os.stat(tmp / name).st_mode) == mode, name
@@ -258,8 +284,10 @@ def test_a_replaced_file_keeps_its_mode(work, stdout_report):
 def test_a_long_file_name_gets_a_temporary_that_fits(work, stdout_report):
     tmp, data = work
     name = "r" * 255  # NAME_MAX: no room for a prefix or suffix
-    for args in (["-q", "-v", "5", data, "-o", name, "--predictions", "p" * 255],
-                 ["-q", data, "m" * 255]):
+    for args in (
+        ["-q", "-v", "5", data, "-o", name, "--predictions", "p" * 255],
+        ["-q", data, "m" * 255],
+    ):
         done = svmeval(*args, cwd=tmp)
         assert done.returncode == 0, done.stderr
     assert (tmp / name).read_text() == stdout_report
@@ -279,8 +307,10 @@ def closed_to_writers(path: Path):
         finally:
             os.chmod(path, mode)
         return
-    if shutil.which("chattr") is None or subprocess.run(
-            ["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+    if (
+        shutil.which("chattr") is None
+        or subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0
+    ):
         pytest.skip("root ignores permissions and this file system has no immutable attribute")
     try:
         yield
@@ -314,7 +344,9 @@ def test_all_outputs_or_none(tmp_path):
     a = tmp_path / "a"
     a.write_text("old a\n")
     with pytest.raises(OutputError, match="No space left on device"):
-        output.write_outputs([(str(a), "new a\n"), ("/dev/full", "b\n"), (str(tmp_path / "c"), "c")])
+        output.write_outputs(
+            [(str(a), "new a\n"), ("/dev/full", "b\n"), (str(tmp_path / "c"), "c")]
+        )
     assert a.read_text() == "old a\n" and listing(tmp_path) == ["a"]
     output.write_outputs([(str(a), "new a\n"), (str(tmp_path / "c"), "c")])
     assert a.read_text() == "new a\n" and (tmp_path / "c").read_text() == "c"
@@ -332,8 +364,24 @@ def test_atomic_path_leaves_nothing_when_the_writer_fails(tmp_path):
     assert target.read_text() == "whole" and listing(tmp_path) == ["m"]
 
 
-NAMES = st.sampled_from(["data", "out", "link", "dangling", "loop", "sub", "..", ".", "",
-                         "x" * 255, "x" * 256, "new\nline", "dev-null", "fifo"])
+NAMES = st.sampled_from(
+    [
+        "data",
+        "out",
+        "link",
+        "dangling",
+        "loop",
+        "sub",
+        "..",
+        ".",
+        "",
+        "x" * 255,
+        "x" * 256,
+        "new\nline",
+        "dev-null",
+        "fifo",
+    ]
+)
 
 
 @pytest.fixture(scope="module")
@@ -351,19 +399,26 @@ def maze(tmp_path_factory):
     return root
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(parts=st.lists(NAMES, min_size=1, max_size=4), second=st.lists(NAMES, min_size=1, max_size=3),
-       absolute=st.booleans())
-def test_output_checks_never_crash_never_pass_an_input_and_leave_nothing(maze, parts, second,
-                                                                          absolute):
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    parts=st.lists(NAMES, min_size=1, max_size=4),
+    second=st.lists(NAMES, min_size=1, max_size=3),
+    absolute=st.booleans(),
+)
+def test_output_checks_never_crash_never_pass_an_input_and_leave_nothing(
+    maze, parts, second, absolute
+):
     before = {p: os.lstat(p) for p in maze.rglob("*")}
     data_key = (os.stat(maze / "data").st_dev, os.stat(maze / "data").st_ino)
     first = str(maze.joinpath(*parts)) if absolute else os.path.join(*parts)
     other = str(maze.joinpath(*second))
     with contextlib.chdir(maze) if hasattr(contextlib, "chdir") else _chdir(maze):
         try:
-            targets = output.check_outputs([("-o", first), ("--predictions", other)],
-                                           [("the data file", "data")])
+            targets = output.check_outputs(
+                [("-o", first), ("--predictions", other)], [("the data file", "data")]
+            )
         except OutputError as exc:
             assert "\n" not in str(exc)
         else:

@@ -8,21 +8,31 @@ import sys
 
 import pytest
 
-BINARY = "".join(f"{'+1' if i % 2 else '-1'} 1:{'1e308' if i % 2 else '-1e308'} 2:{i / 10}\n"
-                  for i in range(12))
-MULTILABEL = "".join(f"{'1,2' if i % 3 == 0 else i % 2 + 1} 1:{'1e308' if i % 2 else '-1e308'} "
-                     f"2:{i / 10}\n" for i in range(12))
+BINARY = "".join(
+    f"{'+1' if i % 2 else '-1'} 1:{'1e308' if i % 2 else '-1e308'} 2:{i / 10}\n" for i in range(12)
+)
+MULTILABEL = "".join(
+    f"{'1,2' if i % 3 == 0 else i % 2 + 1} 1:{'1e308' if i % 2 else '-1e308'} 2:{i / 10}\n"
+    for i in range(12)
+)
 
 
 def run(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "svmeval", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "svmeval", *map(str, args)], cwd=cwd, capture_output=True, text=True
+    )
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "csv"])
-@pytest.mark.parametrize("kind,extra", [("binary", ["--full"]), ("regression", ["-s", "3"]),
-                                        ("multilabel", ["--multilabel"]),
-                                        ("poly", ["-t", "1", "-g", "1e300", "--full"])])
+@pytest.mark.parametrize(
+    "kind,extra",
+    [
+        ("binary", ["--full"]),
+        ("regression", ["-s", "3"]),
+        ("multilabel", ["--multilabel"]),
+        ("poly", ["-t", "1", "-g", "1e300", "--full"]),
+    ],
+)
 def test_overflowing_decision_values_give_a_report(tmp_path, kind, extra, fmt):
     data = tmp_path / "data.txt"
     data.write_text(MULTILABEL if kind == "multilabel" else BINARY)

@@ -11,7 +11,6 @@ import math
 
 import numpy as np
 import pytest
-from conftest import data_set, libsvm_cv
 
 from svmeval.cli.svmeval import parse_args
 from svmeval.cv import _libsvm, pairs
@@ -19,6 +18,8 @@ from svmeval.cv.engine import cross_validate
 from svmeval.cv.plan import CVPlan, draw_folds
 from svmeval.io.data import read_dataset
 from svmeval.summary import summarize
+
+from conftest import data_set, libsvm_cv
 
 libsvm_svm = pytest.importorskip("libsvm.svm")
 svmutil = pytest.importorskip("libsvm.svmutil")
@@ -87,8 +88,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("name,rows,options,k", CASES,
-                         ids=[f"{n} {o} -v {k}" for n, _, o, k in CASES])
+@pytest.mark.parametrize(
+    "name,rows,options,k", CASES, ids=[f"{n} {o} -v {k}" for n, _, o, k in CASES]
+)
 @pytest.mark.parametrize("jobs", [1, 2, 5])
 def test_pairs_are_libsvm_bit_for_bit(tmp_path, name, rows, options, k, jobs):
     path = subset(tmp_path, name, rows) if rows else data_set(name)
@@ -100,8 +102,11 @@ def test_pairs_are_libsvm_bit_for_bit(tmp_path, name, rows, options, k, jobs):
     assert np.array_equal(result.decision_values, expected, equal_nan=True)
 
 
-@pytest.mark.parametrize("name,rows,options,k", [CASES[0], CASES[5], CASES[6], CASES[8]],
-                         ids=["iris", "iris -wi", "dna", "satimage"])
+@pytest.mark.parametrize(
+    "name,rows,options,k",
+    [CASES[0], CASES[5], CASES[6], CASES[8]],
+    ids=["iris", "iris -wi", "dna", "satimage"],
+)
 def test_every_figure_equals_the_whole_fold_run(tmp_path, monkeypatch, name, rows, options, k):
     path = subset(tmp_path, name, rows) if rows else data_set(name)
     ds = read_dataset(path)
@@ -113,8 +118,9 @@ def test_every_figure_equals_the_whole_fold_run(tmp_path, monkeypatch, name, row
     a, b = summarize(paired).figures, summarize(whole).figures
     assert a.keys() == b.keys()
     for key in a:
-        assert a[key] == b[key] or (isinstance(a[key], float) and math.isnan(a[key])
-                                    and math.isnan(b[key])), key
+        assert a[key] == b[key] or (
+            isinstance(a[key], float) and math.isnan(a[key]) and math.isnan(b[key])
+        ), key
 
 
 def test_a_fold_is_split_into_its_pairs():
@@ -139,8 +145,9 @@ def test_messages_print_one_total_per_fold(tmp_path, capfd):
     ds = read_dataset(path)
     result = cross_validate(ds, params_of("-s 0"), 5, jobs=2, quiet=False)
     err = capfd.readouterr().err
-    totals = sorted(int(line.split("=")[1]) for line in err.splitlines()
-                    if line.startswith("Total nSV"))
+    totals = sorted(
+        int(line.split("=")[1]) for line in err.splitlines() if line.startswith("Total nSV")
+    )
     # LIBSVM's own: the same lines from svm_cross_validation
     y, x = svmutil.svm_read_problem(str(path))
     prob = libsvm_svm.svm_problem(y, x)
@@ -151,8 +158,9 @@ def test_messages_print_one_total_per_fold(tmp_path, capfd):
     libsvm_svm.libsvm.svm_cross_validation(prob, param, 5, target)
     theirs = capfd.readouterr().err
     _libsvm.set_quiet(True)
-    expected = sorted(int(line.split("=")[1]) for line in theirs.splitlines()
-                      if line.startswith("Total nSV"))
+    expected = sorted(
+        int(line.split("=")[1]) for line in theirs.splitlines() if line.startswith("Total nSV")
+    )
     assert totals == expected and len(totals) == result.n_folds
     assert err.count("optimization finished") == theirs.count("optimization finished")
 
@@ -179,8 +187,13 @@ def test_precomputed_multiclass_kernel(tmp_path, options):
         X[i, ds.indices[a:b]] = ds.values[a:b]
     K = X @ X.T
     path = tmp_path / "kernel"
-    path.write_text("".join(f"{ds.y[i]:g} 0:{i + 1} "
-                            + " ".join(f"{j + 1}:{K[i, j]:.17g}" for j in range(len(K))) + "\n"
-                            for i in range(len(K))))
+    path.write_text(
+        "".join(
+            f"{ds.y[i]:g} 0:{i + 1} "
+            + " ".join(f"{j + 1}:{K[i, j]:.17g}" for j in range(len(K)))
+            + "\n"
+            for i in range(len(K))
+        )
+    )
     result = cross_validate(read_dataset(path), params_of(options), 5, jobs=2)
     assert np.array_equal(result.y_pred, libsvm_cv(path, options, 5))

@@ -8,9 +8,10 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import ROOT, data_set, shared_file
 
 from svmeval.metrics.curves import precision_recall_curve, roc_curve
+
+from conftest import ROOT, data_set, shared_file
 
 sk = pytest.importorskip("sklearn.metrics")
 
@@ -94,8 +95,13 @@ def test_two_class_sheet_shows_the_run(tmp_path):
     assert "breast_cancer.scale" in title and "-c 2" in title and "3-fold CV" in title
     auc = sk.roc_auc_score(r.y_true == 1, r.scores[:, list(r.labels).index(1.0)])
     assert f"positive class 1 (AUC {auc:.3f})" in texts
-    for name in ("predicted label", "true label", "false positive rate (1 - specificity)",
-                 "recall", "precision"):
+    for name in (
+        "predicted label",
+        "true label",
+        "false positive rate (1 - specificity)",
+        "recall",
+        "precision",
+    ):
         assert name in texts
     for suffix in (".svg", ".pdf"):
         target = tmp_path / f"run{suffix}"
@@ -110,8 +116,9 @@ def test_many_classes_keep_every_label_and_name_the_weakest():
     scores = rng.normal(size=(n, k)) + 2.0 * (y[:, None] == np.arange(1, k + 1)[None, :])
     pred = np.arange(1, k + 1)[scores.argmax(axis=1)].astype(float)
     s = summarize_predictions(y, pred, meta={"data_file": "letters"})
-    fig = plot.draw_sheet(s, y_true=y, y_pred=pred, scores=scores,
-                          score_labels=np.arange(1, k + 1, dtype=float))
+    fig = plot.draw_sheet(
+        s, y_true=y, y_pred=pred, scores=scores, score_labels=np.arange(1, k + 1, dtype=float)
+    )
     heat = fig.axes[0]
     assert [t.get_text() for t in heat.get_xticklabels()] == [str(i) for i in range(1, k + 1)]
     assert [t.get_text() for t in heat.get_yticklabels()] == [str(i) for i in range(1, k + 1)]
@@ -137,8 +144,13 @@ def test_regression_sheet_as_pdf(tmp_path):
     s = summarize(r, meta={"data_file": housing.name})
     fig = plot.draw_sheet(s, **plot.result_arrays(r))
     texts = _texts(fig)
-    for name in ("true value", "predicted value (CV)", "residual (predicted - true)",
-                 "mean squared error", "squared correlation"):
+    for name in (
+        "true value",
+        "predicted value (CV)",
+        "residual (predicted - true)",
+        "mean squared error",
+        "squared correlation",
+    ):
         assert name in texts
     target = tmp_path / "housing.pdf"
     plot.write_sheet(str(target), s, **plot.result_arrays(r))
@@ -150,8 +162,22 @@ def test_multilabel_sheet(tmp_path):
     part = tmp_path / "yeast300"
     part.write_text("".join(yeast.read_text().splitlines(keepends=True)[:300]))
     target = tmp_path / "yeast.png"
-    done = subprocess.run([sys.executable, "-m", "svmeval", "-q", "--multilabel", "-v", "3",
-                           "--plot", str(target), str(part)], capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "svmeval",
+            "-q",
+            "--multilabel",
+            "-v",
+            "3",
+            "--plot",
+            str(target),
+            str(part),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Cross Validation Subset Accuracy = ")
     assert _valid(target)
@@ -169,10 +195,12 @@ def test_score_with_probabilities_draws_the_curves(tmp_path, capsys):
     assert _valid(target)
     # the same sheet from the library: the micro average of the file's probabilities
     y_pred = np.array([float(line.split()[0]) for line in pred.read_text().splitlines()[1:]])
-    s = summarize_predictions(ds.y, y_pred, meta={"data_file": str(WINE), "predictions_file":
-                                                  str(pred)})
-    texts = _texts(plot.draw_sheet(s, y_true=ds.y, y_pred=y_pred, scores=probs,
-                                   score_labels=labels))
+    s = summarize_predictions(
+        ds.y, y_pred, meta={"data_file": str(WINE), "predictions_file": str(pred)}
+    )
+    texts = _texts(
+        plot.draw_sheet(s, y_true=ds.y, y_pred=y_pred, scores=probs, score_labels=labels)
+    )
     micro = sk.roc_auc_score((ds.y[:, None] == labels).ravel(), probs.ravel())
     assert f"micro average (AUC {micro:.3f})" in texts
     assert any("predictions pred" in t for t in texts)
@@ -188,24 +216,40 @@ def test_score_of_plain_labels_draws_the_matrix_alone(tmp_path):
 
 def test_without_matplotlib_one_line_and_the_report(tmp_path):
     target = tmp_path / "none.png"
-    wrapper = ("import sys, runpy; sys.modules['matplotlib'] = None; "
-               "sys.argv = ['svmeval'] + sys.argv[1:]; runpy.run_module('svmeval', run_name='__main__')")
-    done = subprocess.run([sys.executable, "-c", wrapper, "-q", "-v", "3", "--plot", str(target),
-                           str(WINE)], capture_output=True, text=True)
+    wrapper = (
+        "import sys, runpy; sys.modules['matplotlib'] = None; "
+        "sys.argv = ['svmeval'] + sys.argv[1:]; runpy.run_module('svmeval', run_name='__main__')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", wrapper, "-q", "-v", "3", "--plot", str(target), str(WINE)],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0
     assert done.stdout.startswith("Cross Validation Accuracy = ")
     assert done.stderr.splitlines() == [
-        "svmeval: --plot needs matplotlib: pip install 'svmeval[plot]' (no picture written)"]
+        "svmeval: --plot needs matplotlib: pip install 'svmeval[plot]' (no picture written)"
+    ]
     assert not target.exists()
 
 
-@pytest.mark.parametrize("args,message", [
-    (["-v", "3", "--plot", "out.txt"], "out.txt: the picture's name must end in .png, .svg, .pdf"),
-    (["--plot", "out.png"], "--plot: only with -v k (cross-validation) or --score"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (
+            ["-v", "3", "--plot", "out.txt"],
+            "out.txt: the picture's name must end in .png, .svg, .pdf",
+        ),
+        (["--plot", "out.png"], "--plot: only with -v k (cross-validation) or --score"),
+    ],
+)
 def test_bad_plot_requests_fail_before_the_run(tmp_path, args, message):
-    done = subprocess.run([sys.executable, "-m", "svmeval", "-q", *args, str(WINE)],
-                          capture_output=True, text=True, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "svmeval", "-q", *args, str(WINE)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert done.returncode == 1
     assert done.stdout == ""
     assert message in done.stderr.splitlines()[0]
@@ -235,9 +279,14 @@ print(json.dumps({
 def test_grid_picture_is_a_figure_without_pyplot_or_a_global_backend(tmp_path):
     pytest.importorskip("matplotlib")
     target = tmp_path / "grid.png"
-    done = subprocess.run([sys.executable, "-c", GRID_PICTURE, str(WINE), str(target)],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", GRID_PICTURE, str(WINE), str(target)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     import json
+
     seen = json.loads(done.stdout)
     assert seen["pyplot"] is False and seen["backend_kept"] is True
     assert seen["star"] == seen["best"]
@@ -246,14 +295,21 @@ def test_grid_picture_is_a_figure_without_pyplot_or_a_global_backend(tmp_path):
 
 
 def test_grid_picture_without_matplotlib_one_line(tmp_path):
-    code = ("import sys; sys.modules['matplotlib'] = None\n"
-            "from svmeval import grid_search, read_dataset\n"
-            "from svmeval.report.grid_plot import plot_grid\n"
-            "grid = grid_search(read_dataset(sys.argv[1]), log2c=(0, 2, 2), log2g=None, folds=3)\n"
-            "print(plot_grid(grid, sys.argv[2]))\n")
+    code = (
+        "import sys; sys.modules['matplotlib'] = None\n"
+        "from svmeval import grid_search, read_dataset\n"
+        "from svmeval.report.grid_plot import plot_grid\n"
+        "grid = grid_search(read_dataset(sys.argv[1]), log2c=(0, 2, 2), log2g=None, folds=3)\n"
+        "print(plot_grid(grid, sys.argv[2]))\n"
+    )
     target = tmp_path / "grid.png"
-    done = subprocess.run([sys.executable, "-c", code, str(WINE), str(target)],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(WINE), str(target)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert done.stdout == "False\n" and not target.exists()
-    assert done.stderr.splitlines() == [f"svmeval-grid: -png {target} not drawn: it needs "
-                                        "matplotlib (pip install 'svmeval[plot]')"]
+    assert done.stderr.splitlines() == [
+        f"svmeval-grid: -png {target} not drawn: it needs matplotlib (pip install 'svmeval[plot]')"
+    ]

@@ -6,8 +6,8 @@ import io
 
 import pytest
 
-from svmeval.progress import ProgressBar, format_seconds, make_progress
 from svmeval.cv.schedule import run_tasks
+from svmeval.progress import ProgressBar, format_seconds, make_progress
 
 
 class FakeTTY(io.StringIO):
@@ -115,9 +115,19 @@ def test_driven_by_run_tasks():
     assert "4/4 folds" in out.split("\r")[-1]
 
 
-@pytest.mark.parametrize("seconds, text", [
-    (0, "0:00"), (59.4, "0:59"), (59.6, "1:00"), (61, "1:01"), (3599, "59:59"),
-    (3600, "1:00:00"), (36061, "10:01:01"), (-1, "--:--"), (float("nan"), "--:--"),
-])
+@pytest.mark.parametrize(
+    "seconds, text",
+    [
+        (0, "0:00"),
+        (59.4, "0:59"),
+        (59.6, "1:00"),
+        (61, "1:01"),
+        (3599, "59:59"),
+        (3600, "1:00:00"),
+        (36061, "10:01:01"),
+        (-1, "--:--"),
+        (float("nan"), "--:--"),
+    ],
+)
 def test_format_seconds(seconds, text):
     assert format_seconds(seconds) == text

@@ -15,14 +15,32 @@ import numpy as np
 import pytest
 
 import svmeval
+
 from conftest import libsvm_cv
 
 DATA = "data/breast_cancer.scale"
-RUNS = ("cross_validate", "cross_validate_multilabel", "grid_search", "nested_cv", "compare",
-        "benchmark")
-SHARED_KEYWORDS = {"seed": 1, "repeat": None, "criterion": None, "confidence_level": 0.95,
-                   "pos_label": None, "zero_division": 0.0, "jobs": None, "client": None,
-                   "progress": None, "rope": None, "quiet": True, "kernel_memory": None}
+RUNS = (
+    "cross_validate",
+    "cross_validate_multilabel",
+    "grid_search",
+    "nested_cv",
+    "compare",
+    "benchmark",
+)
+SHARED_KEYWORDS = {
+    "seed": 1,
+    "repeat": None,
+    "criterion": None,
+    "confidence_level": 0.95,
+    "pos_label": None,
+    "zero_division": 0.0,
+    "jobs": None,
+    "client": None,
+    "progress": None,
+    "rope": None,
+    "quiet": True,
+    "kernel_memory": None,
+}
 
 
 @pytest.fixture(autouse=True)
@@ -40,8 +58,11 @@ def test_every_public_name_is_documented_with_an_example(name):
     doc = inspect.getdoc(obj) or ""
     assert "Examples\n--------\n>>>" in doc, f"{name} has no Examples section"
     if inspect.isfunction(obj):
-        assert "Parameters\n----------" in doc and "Returns\n-------" in doc or \
-            name in ("train_and_save",), f"{name} lacks Parameters or Returns"
+        assert (
+            "Parameters\n----------" in doc
+            and "Returns\n-------" in doc
+            or name in ("train_and_save",)
+        ), f"{name} lacks Parameters or Returns"
 
 
 @pytest.mark.parametrize("name", RUNS)
@@ -51,7 +72,7 @@ def test_every_run_takes_data_then_configuration_then_folds(name):
     assert first in ("data", "datasets")
     folds = next(p for p in params if p.name == "folds")
     assert folds.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
-    for p in params[params.index(folds) + 1:]:
+    for p in params[params.index(folds) + 1 :]:
         assert p.kind is inspect.Parameter.KEYWORD_ONLY, f"{name}: {p.name}"
 
 
@@ -66,15 +87,22 @@ def test_the_same_idea_has_the_same_name_and_default_everywhere():
         assert deprecated not in seen, f"{deprecated} in {sorted(seen[deprecated])}"
     folds = {n: inspect.signature(getattr(svmeval, n)).parameters["folds"].default for n in RUNS}
     # cross-validation and the search: grid.py's 5; comparisons: the 10 x 10 protocol
-    assert folds == {"cross_validate": 5, "cross_validate_multilabel": 5, "grid_search": 5,
-                     "nested_cv": 5, "compare": 10, "benchmark": 10}
+    assert folds == {
+        "cross_validate": 5,
+        "cross_validate_multilabel": 5,
+        "grid_search": 5,
+        "nested_cv": 5,
+        "compare": 10,
+        "benchmark": 10,
+    }
 
 
 def test_a_file_name_and_an_option_string_are_the_data_set_and_the_configuration():
     by_name = svmeval.cross_validate(DATA, "-c 8 -g 0.05 -w1 2", 5)
     dataset = svmeval.read_dataset(DATA)
-    by_value = svmeval.cross_validate(dataset, svmeval.SvmParams(C=8, gamma=0.05,
-                                                                weight=((1, 2.0),)), folds=5)
+    by_value = svmeval.cross_validate(
+        dataset, svmeval.SvmParams(C=8, gamma=0.05, weight=((1, 2.0),)), folds=5
+    )
     np.testing.assert_array_equal(by_name.y_pred, by_value.y_pred)
     np.testing.assert_array_equal(by_name.y_pred, libsvm_cv(DATA, "-c 8 -g 0.05 -w1 2", 5))
 
@@ -83,8 +111,8 @@ def test_compare_and_benchmark_take_option_strings_and_name_them_so():
     c = svmeval.compare(DATA, "-c 1", "-c  8   -g 0.05", 3, repeat=1)
     assert (c.options_a, c.options_b) == ("-c 1", "-c 8 -g 0.05")
     np.testing.assert_array_equal(
-        libsvm_cv(DATA, "-c 8 -g 0.05", 3),
-        svmeval.cross_validate(DATA, c.options_b, 3).y_pred)
+        libsvm_cv(DATA, "-c 8 -g 0.05", 3), svmeval.cross_validate(DATA, c.options_b, 3).y_pred
+    )
     b = svmeval.benchmark(DATA, ["-c 1", svmeval.SvmParams(C=8)], 3, repeat=1)
     assert b.configurations == ("-c 1", "-c 8") and b.datasets == (DATA,)
 
@@ -94,11 +122,14 @@ def test_every_result_gives_a_dict_and_a_frame():
     import json
 
     cv = svmeval.cross_validate(DATA, folds=3)
-    results = [cv, svmeval.summarize(cv),
-               svmeval.grid_search(DATA, log2c=(0, 2, 2), log2g=None, folds=3),
-               svmeval.nested_cv(DATA, folds=3, inner_folds=3, log2c=(0, 2, 2), log2g=None),
-               svmeval.compare(DATA, "-c 1", "-c 4", 3, repeat=2),
-               svmeval.benchmark([DATA, "data/wine.scale"], ["-c 1", "-c 4"], 3, repeat=1)]
+    results = [
+        cv,
+        svmeval.summarize(cv),
+        svmeval.grid_search(DATA, log2c=(0, 2, 2), log2g=None, folds=3),
+        svmeval.nested_cv(DATA, folds=3, inner_folds=3, log2c=(0, 2, 2), log2g=None),
+        svmeval.compare(DATA, "-c 1", "-c 4", 3, repeat=2),
+        svmeval.benchmark([DATA, "data/wine.scale"], ["-c 1", "-c 4"], 3, repeat=1),
+    ]
     results.append(results[4].mcnemar)
     for result in results:
         json.dumps(svmeval.to_dict(result), allow_nan=False)
@@ -111,28 +142,31 @@ def test_every_result_gives_a_dict_and_a_frame():
     assert list(results[4].to_frame().seed.unique()) == [1, 2]
 
 
-@pytest.mark.parametrize("call, error", [
-    (lambda: svmeval.cross_validate([1, 2], folds=3), svmeval.SvmevalError),
-    (lambda: svmeval.cross_validate(DATA, {"C": 1}), svmeval.ParameterError),
-    (lambda: svmeval.cross_validate(DATA, "-c"), svmeval.OptionError),
-    (lambda: svmeval.cross_validate(DATA, "-v 5"), svmeval.OptionError),
-    (lambda: svmeval.cross_validate(DATA, folds="5"), svmeval.SvmevalError),
-    (lambda: svmeval.cross_validate(DATA, seed=1.5), svmeval.SvmevalError),
-    (lambda: svmeval.grid_search(DATA, log2c="a"), svmeval.SvmevalError),
-    (lambda: svmeval.compare(DATA, "-c 1", "-c 2", rope="0.1"), svmeval.SvmevalError),
-    (lambda: svmeval.compare(DATA, "-c 1", "-c 2", confidence_level=95), svmeval.SvmevalError),
-    (lambda: svmeval.benchmark(DATA, 5), svmeval.SvmevalError),
-    (lambda: svmeval.benchmark(42, ["-c 1", "-c 2"]), svmeval.SvmevalError),
-    (lambda: svmeval.benchmark(DATA, {"a": "-c 1", "b": 3}), svmeval.ParameterError),
-    (lambda: svmeval.benchmark(DATA, ["-c 1", "-c 1"]), svmeval.SvmevalError),
-    (lambda: svmeval.summarize("results.txt"), svmeval.SvmevalError),
-    (lambda: svmeval.render(42), svmeval.SvmevalError),
-    (lambda: svmeval.to_frame(42), svmeval.SvmevalError),
-    (lambda: svmeval.to_dict(None), svmeval.SvmevalError),
-    (lambda: svmeval.plot(42), svmeval.SvmevalError),
-    (lambda: svmeval.mcnemar_files(DATA, "no_such_a", "no_such_b"), svmeval.SvmevalError),
-    (lambda: svmeval.SvmParams.parse(42), svmeval.ParameterError),
-])
+@pytest.mark.parametrize(
+    "call, error",
+    [
+        (lambda: svmeval.cross_validate([1, 2], folds=3), svmeval.SvmevalError),
+        (lambda: svmeval.cross_validate(DATA, {"C": 1}), svmeval.ParameterError),
+        (lambda: svmeval.cross_validate(DATA, "-c"), svmeval.OptionError),
+        (lambda: svmeval.cross_validate(DATA, "-v 5"), svmeval.OptionError),
+        (lambda: svmeval.cross_validate(DATA, folds="5"), svmeval.SvmevalError),
+        (lambda: svmeval.cross_validate(DATA, seed=1.5), svmeval.SvmevalError),
+        (lambda: svmeval.grid_search(DATA, log2c="a"), svmeval.SvmevalError),
+        (lambda: svmeval.compare(DATA, "-c 1", "-c 2", rope="0.1"), svmeval.SvmevalError),
+        (lambda: svmeval.compare(DATA, "-c 1", "-c 2", confidence_level=95), svmeval.SvmevalError),
+        (lambda: svmeval.benchmark(DATA, 5), svmeval.SvmevalError),
+        (lambda: svmeval.benchmark(42, ["-c 1", "-c 2"]), svmeval.SvmevalError),
+        (lambda: svmeval.benchmark(DATA, {"a": "-c 1", "b": 3}), svmeval.ParameterError),
+        (lambda: svmeval.benchmark(DATA, ["-c 1", "-c 1"]), svmeval.SvmevalError),
+        (lambda: svmeval.summarize("results.txt"), svmeval.SvmevalError),
+        (lambda: svmeval.render(42), svmeval.SvmevalError),
+        (lambda: svmeval.to_frame(42), svmeval.SvmevalError),
+        (lambda: svmeval.to_dict(None), svmeval.SvmevalError),
+        (lambda: svmeval.plot(42), svmeval.SvmevalError),
+        (lambda: svmeval.mcnemar_files(DATA, "no_such_a", "no_such_b"), svmeval.SvmevalError),
+        (lambda: svmeval.SvmParams.parse(42), svmeval.ParameterError),
+    ],
+)
 def test_wrong_arguments_raise_svmevals_errors_before_any_work(call, error):
     with pytest.raises(error):
         call()

@@ -18,15 +18,24 @@ from svmeval.stats import rank_tests as rt
 # Demšar 2006, Table 6: AUC of C4.5, C4.5+m, C4.5+cf and C4.5+m+cf on 14 data sets. The table
 # prints 3 decimals; its ranks put C4.5+cf ahead of C4.5+m+cf on "voting" (both printed 0.975),
 # so that cell carries 0.97501 here.
-DEMSAR_AUC = np.array([
-    [0.763, 0.768, 0.771, 0.798], [0.599, 0.591, 0.590, 0.569],
-    [0.954, 0.971, 0.968, 0.967], [0.628, 0.661, 0.654, 0.657],
-    [0.882, 0.888, 0.886, 0.898], [0.936, 0.931, 0.916, 0.931],
-    [0.661, 0.668, 0.609, 0.685], [0.583, 0.583, 0.563, 0.625],
-    [0.775, 0.838, 0.866, 0.875], [1.000, 1.000, 1.000, 1.000],
-    [0.940, 0.962, 0.965, 0.962], [0.619, 0.666, 0.614, 0.669],
-    [0.972, 0.981, 0.97501, 0.975], [0.957, 0.978, 0.946, 0.970],
-])
+DEMSAR_AUC = np.array(
+    [
+        [0.763, 0.768, 0.771, 0.798],
+        [0.599, 0.591, 0.590, 0.569],
+        [0.954, 0.971, 0.968, 0.967],
+        [0.628, 0.661, 0.654, 0.657],
+        [0.882, 0.888, 0.886, 0.898],
+        [0.936, 0.931, 0.916, 0.931],
+        [0.661, 0.668, 0.609, 0.685],
+        [0.583, 0.583, 0.563, 0.625],
+        [0.775, 0.838, 0.866, 0.875],
+        [1.000, 1.000, 1.000, 1.000],
+        [0.940, 0.962, 0.965, 0.962],
+        [0.619, 0.666, 0.614, 0.669],
+        [0.972, 0.981, 0.97501, 0.975],
+        [0.957, 0.978, 0.946, 0.970],
+    ]
+)
 
 
 @pytest.mark.parametrize("df", [1, 2, 3, 4, 5, 9, 20, 31])
@@ -101,9 +110,14 @@ def test_average_ranks_equal_scikit_posthocs():
     frame = pd.DataFrame(DEMSAR_AUC, columns=list("ABCD"))
     melted = frame.melt(var_name="groups", value_name="y", ignore_index=False)
     melted["blocks"] = melted.index
-    nemenyi = sp.posthoc_nemenyi_friedman(melted, y_col="y", group_col="groups",
-                                          block_col="blocks", block_id_col="blocks",
-                                          melted=True)
+    nemenyi = sp.posthoc_nemenyi_friedman(
+        melted,
+        y_col="y",
+        group_col="groups",
+        block_col="blocks",
+        block_id_col="blocks",
+        melted=True,
+    )
     ranks = rt.average_ranks(DEMSAR_AUC)
     # Nemenyi's p of a pair: the studentized range of |R_i - R_j| / sqrt(k(k+1)/(6N))
     se = math.sqrt(4 * 5 / (6 * 14))
@@ -162,7 +176,8 @@ def test_wilcoxon_exact_matches_scipy_exact_and_normal_matches_scipy_asymptotic(
     assert rt.wilcoxon(x, y).p == pytest.approx(stats.wilcoxon(x, y, method="exact").pvalue)
     x, y = _pairs(30, "ties", 6)
     assert rt.wilcoxon(x, y).p == pytest.approx(
-        stats.wilcoxon(x, y, method="asymptotic").pvalue, rel=1e-10)
+        stats.wilcoxon(x, y, method="asymptotic").pvalue, rel=1e-10
+    )
 
 
 def test_wilcoxon_rejects_unpaired_or_undefined_values():
@@ -184,8 +199,9 @@ def _holm_by_definition(p):
     return adjusted
 
 
-@pytest.mark.parametrize("p", [[0.01, 0.04, 0.03, 0.005], [0.5, 0.2], [0.001],
-                               [0.02, 0.02, 0.9, 0.04, 0.011, 0.3]])
+@pytest.mark.parametrize(
+    "p", [[0.01, 0.04, 0.03, 0.005], [0.5, 0.2], [0.001], [0.02, 0.02, 0.9, 0.04, 0.011, 0.3]]
+)
 def test_holm_equals_its_definition_and_statsmodels(p):
     assert rt.holm(p) == pytest.approx(_holm_by_definition(p), rel=1e-15)
     multitest = pytest.importorskip("statsmodels.stats.multitest")

@@ -18,12 +18,12 @@ from svmeval.metrics.ranking import (
     average_precision,
     coverage,
     label_ranking_average_precision,
-    ranking_loss,
     macro_average_precision,
     macro_roc_auc,
     ovr_average_precision,
     ovr_roc_auc,
     per_label_average_precision,
+    ranking_loss,
     roc_auc,
 )
 
@@ -244,9 +244,12 @@ def test_ovr_column_order_follows_labels():
     rng = np.random.default_rng(7)
     classes, y, s = _multiclass_case(rng, 4, 80, "few_ints")
     perm = np.array([2, 0, 3, 1])
-    np.testing.assert_array_equal(ovr_roc_auc(y, s[:, perm], classes[perm]), ovr_roc_auc(y, s, classes)[perm])
     np.testing.assert_array_equal(
-        ovr_average_precision(y, s[:, perm], classes[perm]), ovr_average_precision(y, s, classes)[perm]
+        ovr_roc_auc(y, s[:, perm], classes[perm]), ovr_roc_auc(y, s, classes)[perm]
+    )
+    np.testing.assert_array_equal(
+        ovr_average_precision(y, s[:, perm], classes[perm]),
+        ovr_average_precision(y, s, classes)[perm],
     )
 
 
@@ -279,7 +282,9 @@ def test_ovr_only_one_class_present():
     assert math.isnan(ap[0]) and ap[1] == 1.0 and math.isnan(ap[2])
 
 
-@pytest.mark.parametrize("fn", [ovr_roc_auc, ovr_average_precision, macro_roc_auc, macro_average_precision])
+@pytest.mark.parametrize(
+    "fn", [ovr_roc_auc, ovr_average_precision, macro_roc_auc, macro_average_precision]
+)
 @pytest.mark.parametrize(
     "y,s,labels,match",
     [
@@ -327,7 +332,9 @@ def test_multilabel_ranking_matches_sklearn(seed, kind):
 
 @settings(max_examples=150, deadline=None)
 @given(
-    Y=hnp.arrays(np.int64, st.tuples(st.integers(1, 12), st.integers(2, 6)), elements=st.integers(0, 1)),
+    Y=hnp.arrays(
+        np.int64, st.tuples(st.integers(1, 12), st.integers(2, 6)), elements=st.integers(0, 1)
+    ),
     data=st.data(),
 )
 def test_multilabel_property_vs_sklearn(Y, data):
@@ -342,7 +349,12 @@ def test_multilabel_property_vs_sklearn(Y, data):
 @pytest.mark.parametrize("seed", range(20))
 def test_per_label_ap_matches_sklearn(seed):
     rng = np.random.default_rng(seed)
-    Y, S = _multilabel_case(rng, int(rng.integers(3, 150)), int(rng.integers(2, 8)), ["continuous", "few_ints"][seed % 2])
+    Y, S = _multilabel_case(
+        rng,
+        int(rng.integers(3, 150)),
+        int(rng.integers(2, 8)),
+        ["continuous", "few_ints"][seed % 2],
+    )
     Y[:, 0] = 0  # a column with no positive
     Y[0, 0] = 0
     got = per_label_average_precision(Y, S)
@@ -390,8 +402,12 @@ def test_rows_without_labels():
 def test_boolean_indicator_accepted():
     rng = np.random.default_rng(5)
     Y, S = _multilabel_case(rng, 30, 4, "few_ints")
-    assert label_ranking_average_precision(Y.astype(bool), S) == label_ranking_average_precision(Y, S)
-    np.testing.assert_array_equal(per_label_average_precision(Y.astype(float), S), per_label_average_precision(Y, S))
+    assert label_ranking_average_precision(Y.astype(bool), S) == label_ranking_average_precision(
+        Y, S
+    )
+    np.testing.assert_array_equal(
+        per_label_average_precision(Y.astype(float), S), per_label_average_precision(Y, S)
+    )
 
 
 def test_no_samples_is_nan():

@@ -9,11 +9,23 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
 
-from svmeval import (Comparison, GridResult, SvmParams, Summary, compare, cross_validate,
-                     grid_search, mcnemar_files, read_dataset, render, summarize)
+from svmeval import (
+    Comparison,
+    GridResult,
+    Summary,
+    SvmParams,
+    compare,
+    cross_validate,
+    grid_search,
+    mcnemar_files,
+    read_dataset,
+    render,
+    summarize,
+)
 from svmeval.cv import _libsvm
+
+from conftest import ROOT
 
 svmutil = pytest.importorskip("libsvm.svmutil")
 
@@ -48,9 +60,26 @@ def test_grid_text_report_is_grid_pys_lines_with_svm_trains_rates():
 def test_grid_results_file_is_the_rendered_report(tmp_path):
     for suffix in ("csv", "json"):
         target = tmp_path / f"r.{suffix}"
-        done = subprocess.run([sys.executable, "-m", "svmeval.cli", "grid", "-log2c", "0,2,2",
-                               "-log2g", "null", "-v", "3", "--results", str(target),
-                               str(WINE)], capture_output=True, text=True, cwd=tmp_path)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "svmeval.cli",
+                "grid",
+                "-log2c",
+                "0,2,2",
+                "-log2g",
+                "null",
+                "-v",
+                "3",
+                "--results",
+                str(target),
+                str(WINE),
+            ],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+        )
         assert done.returncode == 0, done.stderr
         grid = grid_search(read_dataset(str(WINE)), log2c=(0, 2, 2), log2g=None, folds=3)
         assert target.read_text() == render(grid, format=suffix)
@@ -58,9 +87,29 @@ def test_grid_results_file_is_the_rendered_report(tmp_path):
 
 
 def test_compare_cli_prints_the_rendered_comparison(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "svmeval.cli", "compare", "-v", "3", "--repeat", "1",
-                           "--format", "csv", str(SMALL), "--", "-c", "1", "--", "-c", "4"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "svmeval.cli",
+            "compare",
+            "-v",
+            "3",
+            "--repeat",
+            "1",
+            "--format",
+            "csv",
+            str(SMALL),
+            "--",
+            "-c",
+            "1",
+            "--",
+            "-c",
+            "4",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     c = compare(read_dataset(str(SMALL)), "-c 1", "-c 4", 3, repeat=1)
     assert isinstance(c, Comparison)

@@ -8,15 +8,14 @@ import time
 
 import numpy as np
 import pytest
+from _signals import BOUND, LIMIT, sigint_when
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from _signals import BOUND, LIMIT, sigint_when
-from conftest import data_sets
 
 from svmeval.cv import schedule, waits
 from svmeval.cv.schedule import run_tasks
 
+from conftest import data_sets
 
 
 class Recorder:
@@ -54,6 +53,7 @@ class Recorder:
                 with self.lock:
                     self.running -= share
                     self.events.append(("end", i))
+
         return task
 
     def ran(self) -> list[int]:
@@ -66,9 +66,19 @@ def tail(request, monkeypatch):
     return request.param
 
 
-@pytest.mark.parametrize("n, jobs, cores", [
-    (5, 2, 2), (5, 3, 2), (5, 2, 4), (5, 4, 4), (10, 3, 8), (3, 8, 2), (1, 2, 2), (5, None, 2),
-])
+@pytest.mark.parametrize(
+    "n, jobs, cores",
+    [
+        (5, 2, 2),
+        (5, 3, 2),
+        (5, 2, 4),
+        (5, 4, 4),
+        (10, 3, 8),
+        (3, 8, 2),
+        (1, 2, 2),
+        (5, None, 2),
+    ],
+)
 def test_each_task_once_shares_within_the_cores(tail, n, jobs, cores):
     rec = Recorder(n, seconds=0.02)
     seen = []
@@ -116,8 +126,12 @@ def test_no_tasks():
 
 def test_progress_called_in_the_calling_thread():
     threads = set()
-    run_tasks(Recorder(5, seconds=0.01).tasks, jobs=2, cores=2,
-              progress=lambda d, t: threads.add(threading.get_ident()))
+    run_tasks(
+        Recorder(5, seconds=0.01).tasks,
+        jobs=2,
+        cores=2,
+        progress=lambda d, t: threads.add(threading.get_ident()),
+    )
     assert threads == {threading.get_ident()}
 
 
@@ -189,8 +203,12 @@ def test_first_exception_raised_tasks_not_started_dropped(tail, jobs):
 
 
 @settings(max_examples=60, deadline=None)
-@given(n=st.integers(0, 9), jobs=st.one_of(st.none(), st.integers(1, 6)),
-       cores=st.integers(1, 6), wide=st.booleans())
+@given(
+    n=st.integers(0, 9),
+    jobs=st.one_of(st.none(), st.integers(1, 6)),
+    cores=st.integers(1, 6),
+    wide=st.booleans(),
+)
 def test_schedule_properties(n, jobs, cores, wide):
     saved = schedule.WIDE_TAIL
     schedule.WIDE_TAIL = wide
@@ -207,8 +225,8 @@ def test_schedule_properties(n, jobs, cores, wide):
 # --- end to end: LIBSVM's cross-validation, identical whatever the schedule -------------------
 @pytest.mark.parametrize("path", data_sets("heart_scale", "iris.scale"), ids=lambda p: p.name)
 def test_cross_validation_identical_for_every_jobs_value(path, monkeypatch):
-    from svmeval.io.data import read_dataset
     from svmeval.cv.engine import cross_validate
+    from svmeval.io.data import read_dataset
     from svmeval.params import SvmParams
 
     ds = read_dataset(str(path))
@@ -216,8 +234,7 @@ def test_cross_validation_identical_for_every_jobs_value(path, monkeypatch):
     for wide in (False, True):
         monkeypatch.setattr(schedule, "WIDE_TAIL", wide)
         for jobs in (1, 2, 3):
-            runs.append(cross_validate(ds, SvmParams(C=4), 5, jobs=jobs,
-                                        keep_decision_values=True))
+            runs.append(cross_validate(ds, SvmParams(C=4), 5, jobs=jobs, keep_decision_values=True))
     first = runs[0]
     for other in runs[1:]:
         np.testing.assert_array_equal(other.y_pred, first.y_pred)
@@ -243,10 +260,12 @@ def interrupted_run(n_tasks: int = 6):
             back.append(i)
             schedule.check_cancelled()
             wrote.append(i)
+
         return run
 
-    delay = sigint_when(both, release,
-                        lambda: run_tasks([task(i) for i in range(n_tasks)], jobs=2, cores=2))
+    delay = sigint_when(
+        both, release, lambda: run_tasks([task(i) for i in range(n_tasks)], jobs=2, cores=2)
+    )
     return delay, list(started), list(back), release, wrote
 
 
@@ -300,6 +319,7 @@ def test_every_bounded_wait_is_interrupted_within_the_bound(kind):
             return "value"
 
         if kind == "call":
+
             def wait():
                 waits.call(blocked, on_abandoned=abandoned.append)
         elif kind == "join":
@@ -326,6 +346,7 @@ def test_every_bounded_wait_is_interrupted_within_the_bound(kind):
 
             def wait():
                 waits.wait_all([future])
+
         delays.append(sigint_when(ready, release, wait))
         release.set()
     assert max(delays) <= BOUND, sorted(delays)[-5:]

@@ -17,6 +17,7 @@ from svmeval.stats import significance as sig
 @pytest.mark.parametrize("x", [1e-6, 0.01, 0.3, 0.5, 0.77, 0.999])
 def test_betainc_equals_scipy(a, b, x):
     from scipy.special import betainc
+
     assert sig.betainc(a, b, x) == pytest.approx(betainc(a, b, x), rel=1e-10, abs=1e-300)
 
 
@@ -24,8 +25,7 @@ def test_betainc_equals_scipy(a, b, x):
 @pytest.mark.parametrize("t", [-12.0, -2.3, -0.4, 0.0, 0.01, 1.0, 1.984, 3.5, 40.0])
 def test_t_distribution_equals_scipy(t, df):
     assert sig.t_sf(t, df) == pytest.approx(stats.t.sf(t, df), rel=1e-9, abs=1e-300)
-    assert sig.t_two_sided(t, df) == pytest.approx(2 * stats.t.sf(abs(t), df), rel=1e-9,
-                                                   abs=1e-300)
+    assert sig.t_two_sided(t, df) == pytest.approx(2 * stats.t.sf(abs(t), df), rel=1e-9, abs=1e-300)
 
 
 @pytest.mark.parametrize("df", [1, 3, 9, 49, 99])
@@ -39,8 +39,9 @@ def test_chi2_one_df_equals_scipy(x):
     assert sig.chi2_1_sf(x) == pytest.approx(stats.chi2.sf(x, 1), rel=1e-12, abs=1e-300)
 
 
-@pytest.mark.parametrize("k,n", [(0, 0), (0, 1), (3, 10), (7, 10), (5, 10), (1, 24),
-                                 (12, 24), (40, 100), (480, 1000)])
+@pytest.mark.parametrize(
+    "k,n", [(0, 0), (0, 1), (3, 10), (7, 10), (5, 10), (1, 24), (12, 24), (40, 100), (480, 1000)]
+)
 def test_binomial_equals_scipy_binomtest(k, n):
     expected = stats.binomtest(k, n, 0.5).pvalue if n else 1.0
     assert sig.binom_test_half(k, n) == pytest.approx(expected, rel=1e-12)

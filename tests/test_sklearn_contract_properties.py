@@ -64,8 +64,22 @@ def indicator(draw, n, k=3):
 
 @st.composite
 def weights(draw, n):
-    kind = draw(st.sampled_from(["none", "none", "zeros", "some_zeros", "some_zeros",
-                                 "positive", "scalar", "negative", "nan", "wrong_length"]))
+    kind = draw(
+        st.sampled_from(
+            [
+                "none",
+                "none",
+                "zeros",
+                "some_zeros",
+                "some_zeros",
+                "positive",
+                "scalar",
+                "negative",
+                "nan",
+                "wrong_length",
+            ]
+        )
+    )
     if kind == "none":
         return None
     if kind == "zeros":
@@ -94,8 +108,13 @@ def label_pair(draw, *, indicators=True):
     """(y_true, y_pred, n, pool) of one kind, sometimes of two kinds, lengths that differ,
     0-d arrays, indicators (pool "indicator")."""
     n = draw(st.integers(0, 7))
-    shape = draw(st.sampled_from(["1d"] * 6 + ["indicator"] * (2 if indicators else 0)
-                                 + ["0d", "mismatch", "mixed_kinds"]))
+    shape = draw(
+        st.sampled_from(
+            ["1d"] * 6
+            + ["indicator"] * (2 if indicators else 0)
+            + ["0d", "mismatch", "mixed_kinds"]
+        )
+    )
     if shape == "indicator":
         return draw(indicator(n)), draw(indicator(n)), n, "binary"
     if shape == "0d":
@@ -120,8 +139,9 @@ def labels_arg(draw, pool):
     if kind == "none" or pool == "mixed":
         return None
     if kind == "subset":
-        return draw(st.lists(st.sampled_from(values), min_size=1, max_size=len(values),
-                             unique=True))
+        return draw(
+            st.lists(st.sampled_from(values), min_size=1, max_size=len(values), unique=True)
+        )
     if kind == "unknown":
         return {"str": ["x", "y"], "bool": None}.get(pool, [7, 8])
     return []
@@ -136,14 +156,19 @@ def classification_call(draw, name):
     extra = {
         "accuracy_score": {"normalize": [True, False, "yes", 1, np.bool_(False)]},
         "balanced_accuracy_score": {"adjusted": [False, True, "yes", 0]},
-        "cohen_kappa_score": {"weights": [None, "linear", "quadratic", "cubic", 1],
-                              "replace_undefined_by": [NAN, 0.0, -1, 1.5, "x", 0]},
+        "cohen_kappa_score": {
+            "weights": [None, "linear", "quadratic", "cubic", 1],
+            "replace_undefined_by": [NAN, 0.0, -1, 1.5, "x", 0],
+        },
         "confusion_matrix": {"normalize": [None, "true", "pred", "all", "rows", True]},
         "matthews_corrcoef": {},
     }.get(name)
     if extra is None:  # precision, recall, f1, fbeta, precision_recall_fscore_support
-        extra = {"average": AVERAGES, "zero_division": ZERO_DIVISION,
-                 "pos_label": POOLS[pool] + [1, 7, None, [1]]}
+        extra = {
+            "average": AVERAGES,
+            "zero_division": ZERO_DIVISION,
+            "pos_label": POOLS[pool] + [1, 7, None, [1]],
+        }
         if name in ("fbeta_score", "precision_recall_fscore_support"):
             extra["beta"] = [0.5, 1, 2.0, 0, -1.0, math.inf, "2", NAN]
         if name == "precision_recall_fscore_support":
@@ -154,7 +179,10 @@ def classification_call(draw, name):
     if name == "fbeta_score" and "beta" not in kwargs:
         kwargs["beta"] = draw(st.sampled_from([0.5, 1, 2.0]))
     if name in ("cohen_kappa_score", "confusion_matrix") or name not in (
-            "accuracy_score", "balanced_accuracy_score", "matthews_corrcoef"):
+        "accuracy_score",
+        "balanced_accuracy_score",
+        "matthews_corrcoef",
+    ):
         if draw(st.booleans()):
             kwargs["labels"] = labels_arg(draw, pool)
     return (y_true, y_pred), kwargs
@@ -162,8 +190,11 @@ def classification_call(draw, name):
 
 @st.composite
 def scores(draw, n, k):
-    values = draw(st.lists(st.sampled_from([0.1, 0.2, 0.5, 0.7, 0.9, 1.0, 3.0]),
-                           min_size=n * k, max_size=n * k))
+    values = draw(
+        st.lists(
+            st.sampled_from([0.1, 0.2, 0.5, 0.7, 0.9, 1.0, 3.0]), min_size=n * k, max_size=n * k
+        )
+    )
     s = np.array(values, dtype=np.float64)
     if k == 1:
         if n and draw(st.integers(0, 9)) == 0:
@@ -178,16 +209,37 @@ def scores(draw, n, k):
 @st.composite
 def score_call(draw, name):
     n = draw(st.integers(0, 7))
-    form = draw(st.sampled_from(["binary", "binary", "multiclass", "indicator", "0d",
-                                 "strings", "bool", "continuous", "mismatch", "nan"]))
+    form = draw(
+        st.sampled_from(
+            [
+                "binary",
+                "binary",
+                "multiclass",
+                "indicator",
+                "0d",
+                "strings",
+                "bool",
+                "continuous",
+                "mismatch",
+                "nan",
+            ]
+        )
+    )
     if form == "indicator":
         y_true = draw(indicator(n))
         y_score = draw(scores(n, 3))
     elif form == "0d":
         y_true, y_score = zero_d(draw), np.array(0.5)
     else:
-        pool = {"binary": "binary", "multiclass": "int", "strings": "str", "bool": "bool",
-                "continuous": "float", "mismatch": "binary", "nan": "nan"}[form]
+        pool = {
+            "binary": "binary",
+            "multiclass": "int",
+            "strings": "str",
+            "bool": "bool",
+            "continuous": "float",
+            "mismatch": "binary",
+            "nan": "nan",
+        }[form]
         pool = draw(st.sampled_from([pool, "pm1"])) if form == "binary" else pool
         y_true = draw(labels_vector(n, pool))
         k = draw(st.sampled_from([1, 1, 2, 3]))
@@ -196,17 +248,24 @@ def score_call(draw, name):
     if draw(st.booleans()):
         kwargs["sample_weight"] = draw(weights(n))
     extra = {
-        "roc_auc_score": {"average": [None, "macro", "micro", "weighted", "samples", "binary"],
-                          "max_fpr": [None, 0.5, 1, 1.0, 0, 1.5, "x"],
-                          "multi_class": ["raise", "ovr", "ovo", "bogus"],
-                          "labels": [None, [0, 1, 2], [2, 1, 0], ["a", "b", "c"], [0, 0, 1]]},
-        "average_precision_score": {"average": [None, "macro", "micro", "weighted", "samples",
-                                                "binary"],
-                                    "pos_label": [1, 0, -1, "a", True, None, 2.5]},
-        "roc_curve": {"pos_label": [None, 1, 0, -1, "a", True, 2.5, [1]],
-                      "drop_intermediate": [True, False, "yes", 1]},
-        "precision_recall_curve": {"pos_label": [None, 1, 0, -1, "a", True, 2.5],
-                                   "drop_intermediate": [True, False, "yes", 1]},
+        "roc_auc_score": {
+            "average": [None, "macro", "micro", "weighted", "samples", "binary"],
+            "max_fpr": [None, 0.5, 1, 1.0, 0, 1.5, "x"],
+            "multi_class": ["raise", "ovr", "ovo", "bogus"],
+            "labels": [None, [0, 1, 2], [2, 1, 0], ["a", "b", "c"], [0, 0, 1]],
+        },
+        "average_precision_score": {
+            "average": [None, "macro", "micro", "weighted", "samples", "binary"],
+            "pos_label": [1, 0, -1, "a", True, None, 2.5],
+        },
+        "roc_curve": {
+            "pos_label": [None, 1, 0, -1, "a", True, 2.5, [1]],
+            "drop_intermediate": [True, False, "yes", 1],
+        },
+        "precision_recall_curve": {
+            "pos_label": [None, 1, 0, -1, "a", True, 2.5],
+            "drop_intermediate": [True, False, "yes", 1],
+        },
     }.get(name, {})
     for key, options in extra.items():
         if draw(st.booleans()):
@@ -218,8 +277,9 @@ def score_call(draw, name):
 def ranking_call(draw, name):
     n = draw(st.integers(0, 6))
     k = draw(st.sampled_from([1, 2, 3]))
-    form = draw(st.sampled_from(["indicator", "indicator", "binary_1d", "0d", "mismatch",
-                                 "multiclass"]))
+    form = draw(
+        st.sampled_from(["indicator", "indicator", "binary_1d", "0d", "mismatch", "multiclass"])
+    )
     if form == "0d":
         y_true, y_score = zero_d(draw), np.array(0.5)
     elif form == "binary_1d":
@@ -236,12 +296,17 @@ def ranking_call(draw, name):
     return (y_true, y_score), kwargs
 
 
-CALLS = {name: (score_call if name in ("roc_auc_score", "average_precision_score",
-                                       "roc_curve", "precision_recall_curve")
-                else ranking_call if name in ("coverage_error", "label_ranking_loss",
-                                              "label_ranking_average_precision_score")
-                else classification_call)
-         for name in svm_metrics.SKLEARN_CONTRACT}
+CALLS = {
+    name: (
+        score_call
+        if name
+        in ("roc_auc_score", "average_precision_score", "roc_curve", "precision_recall_curve")
+        else ranking_call
+        if name in ("coverage_error", "label_ranking_loss", "label_ranking_average_precision_score")
+        else classification_call
+    )
+    for name in svm_metrics.SKLEARN_CONTRACT
+}
 
 
 # --- the comparison ---------------------------------------------------------------------------
@@ -253,15 +318,20 @@ def outcome(func, args, kwargs):
             result = ("value", func(*args, **kwargs))
         except Exception as exc:  # noqa: BLE001 - the class is what is compared
             result = ("raises", type(exc))
-    categories = {w.category for w in seen
-                  if not issubclass(w.category, (DeprecationWarning, FutureWarning))}
+    categories = {
+        w.category for w in seen if not issubclass(w.category, (DeprecationWarning, FutureWarning))
+    }
     return result, categories
 
 
 def same_value(a, b) -> bool:
     if isinstance(a, tuple) or isinstance(b, tuple):
-        return (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
-                and all(same_value(x, y) for x, y in zip(a, b)))
+        return (
+            isinstance(a, tuple)
+            and isinstance(b, tuple)
+            and len(a) == len(b)
+            and all(same_value(x, y) for x, y in zip(a, b))
+        )
     if a is None or b is None:
         return a is None and b is None
     a, b = np.asarray(a), np.asarray(b)
@@ -269,8 +339,11 @@ def same_value(a, b) -> bool:
         return False
     if a.dtype.kind in "OUS" or b.dtype.kind in "OUS":
         return a.tolist() == b.tolist()
-    return bool(np.allclose(a.astype(np.float64), b.astype(np.float64), rtol=1e-12,
-                            atol=1e-12, equal_nan=True))
+    return bool(
+        np.allclose(
+            a.astype(np.float64), b.astype(np.float64), rtol=1e-12, atol=1e-12, equal_nan=True
+        )
+    )
 
 
 def same_outcome(name, args, kwargs):
@@ -279,20 +352,26 @@ def same_outcome(name, args, kwargs):
     where = f"{name}(*{args!r}, **{kwargs!r})"
     if theirs[0] == "raises":
         expected = InvalidParameterError if theirs[1] is SkInvalid else theirs[1]
-        assert ours == ("raises", expected), f"{where}: scikit-learn raises {theirs[1]}, " \
-                                             f"svmeval gives {ours}"
+        assert ours == ("raises", expected), (
+            f"{where}: scikit-learn raises {theirs[1]}, svmeval gives {ours}"
+        )
     else:
-        assert ours[0] == "value", f"{where}: scikit-learn gives {theirs[1]!r}, svmeval " \
-                                   f"raises {ours[1]}"
+        assert ours[0] == "value", (
+            f"{where}: scikit-learn gives {theirs[1]!r}, svmeval raises {ours[1]}"
+        )
         assert same_value(theirs[1], ours[1]), f"{where}: {theirs[1]!r} != {ours[1]!r}"
-    mapped = {svm_metrics.UndefinedMetricWarning if c is SkUndefined else c
-              for c in their_warnings}
+    mapped = {svm_metrics.UndefinedMetricWarning if c is SkUndefined else c for c in their_warnings}
     assert our_warnings == mapped, f"{where}: warnings {their_warnings} != {our_warnings}"
 
 
 @pytest.mark.parametrize("name", svm_metrics.SKLEARN_CONTRACT)
-@settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=EXAMPLES,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(data=st.data())
 def test_sklearn_named_functions_answer_as_sklearn(name, data):
     args, kwargs = data.draw(CALLS[name](name))

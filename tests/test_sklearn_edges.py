@@ -75,34 +75,54 @@ def test_all_zero_sample_weight_raises_as_sklearn(name):
 def test_all_zero_sample_weight_raises_where_sklearn_raises():
     """scikit-learn raises "Sample weights must contain at least one non-zero number" in 14
     of the 17 functions (label ranking: a number, or NaN); svmeval in the same 14."""
+
     def raising(module):
-        return {n for n, (args, kwargs) in CALLS.items()
-                if "at least one non-zero" in str(outcome(
-                    getattr(module, n), *args, **kwargs,
-                    sample_weight=ZEROS3 if len(args[0]) == 3 else ZEROS4)[1])}
+        return {
+            n
+            for n, (args, kwargs) in CALLS.items()
+            if "at least one non-zero"
+            in str(
+                outcome(
+                    getattr(module, n),
+                    *args,
+                    **kwargs,
+                    sample_weight=ZEROS3 if len(args[0]) == 3 else ZEROS4,
+                )[1]
+            )
+        }
 
     theirs = raising(sk_metrics)
     assert raising(svm_metrics) == theirs
-    assert {"accuracy_score", "roc_auc_score", "average_precision_score", "roc_curve",
-            "precision_recall_curve", "matthews_corrcoef", "f1_score"} <= theirs
+    assert {
+        "accuracy_score",
+        "roc_auc_score",
+        "average_precision_score",
+        "roc_curve",
+        "precision_recall_curve",
+        "matthews_corrcoef",
+        "f1_score",
+    } <= theirs
 
 
-@pytest.mark.parametrize("name,args,kwargs", [
-    ("roc_auc_score", ([0, 1, 1], [.1, .2, .3]), {"multi_class": "bogus"}),
-    ("accuracy_score", (Y2, P2), {"normalize": "yes"}),
-    ("balanced_accuracy_score", (Y2, P2), {"adjusted": "yes"}),
-    ("roc_curve", (Y2, S2), {"drop_intermediate": "yes"}),
-    ("precision_recall_curve", (Y2, S2), {"drop_intermediate": 1}),
-    ("f1_score", (Y2, P2), {"average": "bogus"}),
-    ("f1_score", (Y2, P2), {"zero_division": 0.5}),
-    ("fbeta_score", (Y2, P2), {"beta": -1}),
-    ("cohen_kappa_score", (Y2, P2), {"replace_undefined_by": 2.0}),
-    ("confusion_matrix", (Y2, P2), {"normalize": "rows"}),
-    ("roc_auc_score", (Y2, S2), {"max_fpr": 0}),
-    ("average_precision_score", (Y2, S2), {"pos_label": None}),
-    ("accuracy_score", (5, P2), {}),
-    ("balanced_accuracy_score", ("0101", P2), {}),
-])
+@pytest.mark.parametrize(
+    "name,args,kwargs",
+    [
+        ("roc_auc_score", ([0, 1, 1], [0.1, 0.2, 0.3]), {"multi_class": "bogus"}),
+        ("accuracy_score", (Y2, P2), {"normalize": "yes"}),
+        ("balanced_accuracy_score", (Y2, P2), {"adjusted": "yes"}),
+        ("roc_curve", (Y2, S2), {"drop_intermediate": "yes"}),
+        ("precision_recall_curve", (Y2, S2), {"drop_intermediate": 1}),
+        ("f1_score", (Y2, P2), {"average": "bogus"}),
+        ("f1_score", (Y2, P2), {"zero_division": 0.5}),
+        ("fbeta_score", (Y2, P2), {"beta": -1}),
+        ("cohen_kappa_score", (Y2, P2), {"replace_undefined_by": 2.0}),
+        ("confusion_matrix", (Y2, P2), {"normalize": "rows"}),
+        ("roc_auc_score", (Y2, S2), {"max_fpr": 0}),
+        ("average_precision_score", (Y2, S2), {"pos_label": None}),
+        ("accuracy_score", (5, P2), {}),
+        ("balanced_accuracy_score", ("0101", P2), {}),
+    ],
+)
 def test_invalid_parameter_raises_invalid_parameter_error_as_sklearn(name, args, kwargs):
     with pytest.raises(SkInvalid):
         getattr(sk_metrics, name)(*args, **kwargs)
@@ -113,11 +133,55 @@ def test_invalid_parameter_raises_invalid_parameter_error_as_sklearn(name, args,
     assert f"The {parameter!r} parameter of {name} must be" in str(caught.value)
 
 
-PROBES = [None, True, False, np.bool_(True), 0, 1, 0.0, 1.0, 0.5, -1, -1.0, 2, 1.5, -0.5,
-          math.nan, math.inf, -math.inf, np.float64(0.25), np.float64(math.nan), np.int64(1),
-          "warn", "nan", "binary", "macro", "micro", "samples", "weighted", "linear",
-          "quadratic", "true", "pred", "all", "raise", "ovr", "ovo", "bogus", "", "1", [1],
-          (1,), {1}, [], np.array([1, 0]), np.array(1), np.array(0.5), object(), 1 + 2j]
+PROBES = [
+    None,
+    True,
+    False,
+    np.bool_(True),
+    0,
+    1,
+    0.0,
+    1.0,
+    0.5,
+    -1,
+    -1.0,
+    2,
+    1.5,
+    -0.5,
+    math.nan,
+    math.inf,
+    -math.inf,
+    np.float64(0.25),
+    np.float64(math.nan),
+    np.int64(1),
+    "warn",
+    "nan",
+    "binary",
+    "macro",
+    "micro",
+    "samples",
+    "weighted",
+    "linear",
+    "quadratic",
+    "true",
+    "pred",
+    "all",
+    "raise",
+    "ovr",
+    "ovo",
+    "bogus",
+    "",
+    "1",
+    [1],
+    (1,),
+    {1},
+    [],
+    np.array([1, 0]),
+    np.array(1),
+    np.array(0.5),
+    object(),
+    1 + 2j,
+]
 
 
 @pytest.mark.parametrize("name", sorted(CALLS))
@@ -136,12 +200,23 @@ def test_every_parameter_constrained_as_sklearn(name):
             assert got == expected, (parameter, value)
 
 
-@pytest.mark.parametrize("name", ["roc_auc_score", "average_precision_score", "roc_curve",
-                                  "accuracy_score", "confusion_matrix", "coverage_error"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "roc_auc_score",
+        "average_precision_score",
+        "roc_curve",
+        "accuracy_score",
+        "confusion_matrix",
+        "coverage_error",
+    ],
+)
 def test_zero_d_input_raises_as_sklearn(name):
     """roc_auc_score(np.array(1), np.array(0.5)) raised IndexError (scikit-learn: TypeError)."""
-    args = (np.array(1), np.array(0.5) if name not in ("accuracy_score", "confusion_matrix")
-            else np.array(1))
+    args = (
+        np.array(1),
+        np.array(0.5) if name not in ("accuracy_score", "confusion_matrix") else np.array(1),
+    )
     theirs = outcome(getattr(sk_metrics, name), *args)
     ours = outcome(getattr(svm_metrics, name), *args)
     assert isinstance(theirs[0], type) and ours[0] is theirs[0]

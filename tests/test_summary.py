@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import ROOT, data_set, zero_one_data
 
-from svmeval.io.data import read_dataset
 from svmeval.cv.engine import cross_validate
-from svmeval.params import SvmParams
+from svmeval.io.data import read_dataset
 from svmeval.metrics.scores import ovr_scores_from_ovo
+from svmeval.params import SvmParams
 from svmeval.summary import summarize
+
+from conftest import ROOT, data_set, zero_one_data
 
 metrics = pytest.importorskip("sklearn.metrics")
 
@@ -22,9 +23,12 @@ def test_binary_ranking_from_decision_values_equals_scikit_learn():
     s = summarize(r)
     # LIBSVM's first label (+1 here) is the positive direction of the decision value
     score = r.decision_values[:, 0] if r.labels[0] == 1 else -r.decision_values[:, 0]
-    assert s.figures["roc_auc"] == pytest.approx(metrics.roc_auc_score(r.y_true == 1, score), abs=1e-12)
+    assert s.figures["roc_auc"] == pytest.approx(
+        metrics.roc_auc_score(r.y_true == 1, score), abs=1e-12
+    )
     assert s.figures["average_precision"] == pytest.approx(
-        metrics.average_precision_score(r.y_true == 1, score), abs=1e-12)
+        metrics.average_precision_score(r.y_true == 1, score), abs=1e-12
+    )
 
 
 def test_binary_ranking_with_other_positive_label(tmp_path):
@@ -36,7 +40,8 @@ def test_binary_ranking_with_other_positive_label(tmp_path):
         first = r.labels[0]
         score = r.decision_values[:, 0] * (1 if first == pos else -1)
         assert s.figures["roc_auc"] == pytest.approx(
-            metrics.roc_auc_score(r.y_true == pos, score), abs=1e-12)
+            metrics.roc_auc_score(r.y_true == pos, score), abs=1e-12
+        )
 
 
 def test_multiclass_ranking_equals_scikit_learn():
@@ -48,9 +53,11 @@ def test_multiclass_ranking_equals_scikit_learn():
     labels = r.labels[order]
     Y = (r.y_true[:, None] == labels[None, :]).astype(int)
     assert s.figures["macro_roc_auc"] == pytest.approx(
-        metrics.roc_auc_score(Y, scores, average="macro"), abs=1e-12)
+        metrics.roc_auc_score(Y, scores, average="macro"), abs=1e-12
+    )
     assert s.figures["label_ranking_average_precision"] == pytest.approx(
-        metrics.label_ranking_average_precision_score(Y, scores), abs=1e-12)
+        metrics.label_ranking_average_precision_score(Y, scores), abs=1e-12
+    )
 
 
 def test_ovr_scores_pick_libsvm_prediction():
@@ -61,7 +68,9 @@ def test_ovr_scores_pick_libsvm_prediction():
     unique_winner = (votes == votes.max(axis=1, keepdims=True)).sum(axis=1) == 1
     assert unique_winner.mean() > 0.9
     # where LIBSVM's vote has one winner, the scores pick it; ties LIBSVM breaks by label order
-    assert np.array_equal(r.labels[np.argmax(scores, axis=1)][unique_winner], r.y_pred[unique_winner])
+    assert np.array_equal(
+        r.labels[np.argmax(scores, axis=1)][unique_winner], r.y_pred[unique_winner]
+    )
 
 
 def test_with_probabilities_scores_are_probabilities():
@@ -72,7 +81,8 @@ def test_with_probabilities_scores_are_probabilities():
     Y = (r.y_true[:, None] == r.labels[order][None, :]).astype(int)
     assert s.ranking.source == "probabilities"
     assert s.figures["macro_average_precision"] == pytest.approx(
-        metrics.average_precision_score(Y, r.probabilities[:, order], average="macro"), abs=1e-12)
+        metrics.average_precision_score(Y, r.probabilities[:, order], average="macro"), abs=1e-12
+    )
 
 
 def test_fold_figures_are_each_folds_own():
@@ -84,7 +94,10 @@ def test_fold_figures_are_each_folds_own():
         m = r.fold == i
         assert figs["accuracy"] == pytest.approx(metrics.accuracy_score(r.y_true[m], r.y_pred[m]))
         assert figs["macro_f1"] == pytest.approx(
-            metrics.f1_score(r.y_true[m], r.y_pred[m], average="macro", labels=[1, 2, 3], zero_division=0))
+            metrics.f1_score(
+                r.y_true[m], r.y_pred[m], average="macro", labels=[1, 2, 3], zero_division=0
+            )
+        )
     values = [f["mcc"] for f in s.fold_figures]
     assert s.fold_spread["mcc"] == pytest.approx((np.mean(values), np.std(values, ddof=1)))
 
@@ -93,8 +106,13 @@ def test_regression_figures_as_svm_train_and_per_fold():
     ds = read_dataset(data_set("housing_scale"))
     r = cross_validate(ds, SvmParams(svm_type=3), 5)
     s = summarize(r)
-    assert s.regression.mean_squared_error == pytest.approx(metrics.mean_squared_error(r.y_true, r.y_pred), rel=1e-12)
-    assert s.regression.squared_correlation == pytest.approx(np.corrcoef(r.y_true, r.y_pred)[0, 1] ** 2, rel=1e-9)
+    assert s.regression.mean_squared_error == pytest.approx(
+        metrics.mean_squared_error(r.y_true, r.y_pred), rel=1e-12
+    )
+    assert s.regression.squared_correlation == pytest.approx(
+        np.corrcoef(r.y_true, r.y_pred)[0, 1] ** 2, rel=1e-9
+    )
     m = r.fold == 2
     assert s.fold_figures[2]["mse"] == pytest.approx(
-        metrics.mean_squared_error(r.y_true[m], r.y_pred[m]), rel=1e-12)
+        metrics.mean_squared_error(r.y_true[m], r.y_pred[m]), rel=1e-12
+    )

@@ -9,6 +9,7 @@ import textwrap
 import time
 
 import pytest_timeout  # noqa: F401 - part of the test extra: the limit needs it
+
 from conftest import ROOT
 
 #: a test that waits as the hang once seen in run_tasks did: the main thread on a lock nobody
@@ -44,15 +45,33 @@ def test_a_hanging_test_fails_within_its_limit_with_a_stack_dump(tmp_path):
     (tmp_path / "test_hang.py").write_text(HANGING)
     started = time.monotonic()
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir",
-         str(tmp_path), "-p", "no:cacheprovider", "-o", "addopts=", "-o", "timeout=2",
-         "test_hang.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-c",
+            str(ROOT / "pyproject.toml"),
+            "--rootdir",
+            str(tmp_path),
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "addopts=",
+            "-o",
+            "timeout=2",
+            "test_hang.py",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     elapsed = time.monotonic() - started
     out = done.stdout + done.stderr
     assert done.returncode == 1, out
     assert "1 failed, 1 passed" in out, out
     assert "FAILED test_hang.py::test_hangs - Failed: Timeout" in out, out
-    dump = out[out.index("+ Timeout +"):]
+    dump = out[out.index("+ Timeout +") :]
     assert "Stack of blocked-helper" in dump, out
     # the main thread's stack: where the test hung
     assert "in blocked_like_a_missed_ctrl_c" in out and "release.wait()" in out, out

@@ -26,12 +26,17 @@ NOT_YET_ANNOTATED = {
     "Summary.to_frame": {"return"},
     "compare": {"dataset", "params_a", "params_b", "pos_label", "zero_division", "client"},
     "cross_validate": {"dataset", "problem", "client"},
-    "grid_search": {"dataset", "log2c", "log2g", "log2p", "pos_label", "zero_division",
-                    "client"},
+    "grid_search": {"dataset", "log2c", "log2g", "log2p", "pos_label", "zero_division", "client"},
     "render": {"result"},
     "summarize": {"result", "pos_label", "zero_division"},
-    "summarize_predictions": {"y_true", "y_pred", "pos_label", "zero_division", "scores",
-                              "score_labels"},
+    "summarize_predictions": {
+        "y_true",
+        "y_pred",
+        "pos_label",
+        "zero_division",
+        "scores",
+        "score_labels",
+    },
     "train_and_save": {"dataset"},
 }
 
@@ -55,9 +60,11 @@ def public_callables() -> dict[str, typing.Callable]:
 
 def unannotated(function) -> set[str]:
     signature = inspect.signature(function)
-    missing = {p.name for i, p in enumerate(signature.parameters.values())
-               if p.annotation is inspect.Parameter.empty
-               and not (i == 0 and p.name in ("self", "cls"))}
+    missing = {
+        p.name
+        for i, p in enumerate(signature.parameters.values())
+        if p.annotation is inspect.Parameter.empty and not (i == 0 and p.name in ("self", "cls"))
+    }
     if signature.return_annotation is inspect.Signature.empty:
         missing.add("return")
     return missing
@@ -71,12 +78,15 @@ def test_public_signature_is_annotated_with_types_that_exist(name):
     function = CALLABLES[name]
     assert unannotated(function) == NOT_YET_ANNOTATED.get(name, set()), (
         f"{name}: annotate every parameter and the return; where that is done, take it off "
-        "NOT_YET_ANNOTATED")
+        "NOT_YET_ANNOTATED"
+    )
     try:
         typing.get_type_hints(function)
     except NameError as exc:
-        pytest.fail(f"{name}: an annotation names no type here ({exc}); import it, under "
-                    "`if TYPE_CHECKING:` where importing it at run time would cost")
+        pytest.fail(
+            f"{name}: an annotation names no type here ({exc}); import it, under "
+            "`if TYPE_CHECKING:` where importing it at run time would cost"
+        )
 
 
 def test_the_list_of_gaps_names_public_callables_only():

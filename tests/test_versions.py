@@ -17,18 +17,27 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
 
 from svmeval import _version
 from svmeval.cv import cluster, workers
 
-MODULES = {"svmeval": ["svmeval"], "svmeval-grid": ["svmeval.cli", "grid"],
-           "svmeval-compare": ["svmeval.cli", "compare"]}
+from conftest import ROOT
+
+MODULES = {
+    "svmeval": ["svmeval"],
+    "svmeval-grid": ["svmeval.cli", "grid"],
+    "svmeval-compare": ["svmeval.cli", "compare"],
+}
 
 
 def run(prog: str, *args: str, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", *MODULES[prog], *args], capture_output=True,
-                          text=True, timeout=120, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", *MODULES[prog], *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        **kwargs,
+    )
 
 
 # --- --version ----------------------------------------------------------------------------------
@@ -64,8 +73,13 @@ def test_version_as_an_option_value_or_with_a_value_is_not_a_request(tmp_path):
 
 def test_version_to_a_full_stdout_is_one_line(tmp_path):
     with open("/dev/full", "w") as full:
-        done = subprocess.run([sys.executable, "-m", "svmeval", "--version"], stdout=full,
-                              stderr=subprocess.PIPE, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "svmeval", "--version"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
     assert done.returncode == 1
     assert done.stderr == "svmeval: standard output: cannot write: No space left on device\n"
 
@@ -79,8 +93,11 @@ def test_the_package_the_metadata_and_the_changelog_name_one_release():
     releases = re.findall(r"^## \[([^]]+)\]", changelog, re.MULTILINE)
     assert releases[0] in ("Unreleased", svmeval.__version__)
     assert svmeval.__version__ in releases
-    assert re.search(rf"^## \[{re.escape(svmeval.__version__)}\] - [0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}$",
-                     changelog, re.MULTILINE)
+    assert re.search(
+        rf"^## \[{re.escape(svmeval.__version__)}\] - [0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}$",
+        changelog,
+        re.MULTILINE,
+    )
 
 
 # --- the digest of the sources ------------------------------------------------------------------
@@ -96,8 +113,13 @@ def _copy_sources(directory: Path) -> Path:
 
 def _digest_in_a_fresh_process(package_parent: Path) -> str:
     code = "from svmeval._version import source_digest; print(source_digest())"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, cwd=package_parent)  # the copy is imported from cwd
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=package_parent,
+    )  # the copy is imported from cwd
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 
@@ -155,13 +177,21 @@ def test_workers_of_this_build_pass():
     assert cluster.check_workers(_Client(answers), "tcp://s:1") == {w: ours for w in answers}
 
 
-@pytest.mark.parametrize("answer,words", [
-    (("0.2.0", None), "runs svmeval 0.2.0, this is {v}: install the same version on every "
-                      "worker"),
-    ("0.1.0", "runs svmeval 0.1.0, this is {v}: install the same version on every worker"),
-    ((None, "0" * 64), "runs another build of svmeval {v} (sources 000000000000, here {d}): "
-                       "install the same build on every worker"),
-])
+@pytest.mark.parametrize(
+    "answer,words",
+    [
+        (
+            ("0.2.0", None),
+            "runs svmeval 0.2.0, this is {v}: install the same version on every worker",
+        ),
+        ("0.1.0", "runs svmeval 0.1.0, this is {v}: install the same version on every worker"),
+        (
+            (None, "0" * 64),
+            "runs another build of svmeval {v} (sources 000000000000, here {d}): "
+            "install the same build on every worker",
+        ),
+    ],
+)
 def test_a_worker_of_another_build_is_refused_in_one_line(answer, words):
     version, digest = _version.__version__, _version.source_digest()
     if isinstance(answer, tuple):
@@ -170,8 +200,9 @@ def test_a_worker_of_another_build_is_refused_in_one_line(answer, words):
     with pytest.raises(cluster.ClusterError) as caught:
         cluster.check_workers(client, "tcp://s:1")
     message = str(caught.value)
-    assert message == ("the Dask worker tcp://127.0.0.1:2 at tcp://s:1 "
-                       + words.format(v=version, d=digest[:12]))
+    assert message == (
+        "the Dask worker tcp://127.0.0.1:2 at tcp://s:1 " + words.format(v=version, d=digest[:12])
+    )
     assert "\n" not in message
 
 
@@ -181,20 +212,30 @@ def test_a_real_worker_reading_other_sources_is_refused(tmp_path):
     module = copy / "stats" / "significance.py"
     module.write_bytes(module.read_bytes() + b"# another build\n")
     preload = tmp_path / "preload_other_build.py"
-    preload.write_text(textwrap.dedent(f"""\
+    preload.write_text(
+        textwrap.dedent(f"""\
         from pathlib import Path
         import svmeval._version as version
         version.PACKAGE_DIR = Path({str(copy)!r})  # this worker's svmeval: the other sources
         version.source_digest.cache_clear()
-        """))
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, host="127.0.0.1",
-                                  preload=[str(preload)]) as local, \
-            distributed.Client(local, timeout=60) as client:
+        """)
+    )
+    with (
+        distributed.LocalCluster(
+            n_workers=1,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            host="127.0.0.1",
+            preload=[str(preload)],
+        ) as local,
+        distributed.Client(local, timeout=60) as client,
+    ):
         with pytest.raises(cluster.ClusterError) as caught:
             cluster.check_workers(client, "the test's cluster", timeout=60)
         (worker,) = client.scheduler_info()["workers"]
     assert str(caught.value) == (
         f"the Dask worker {worker} at the test's cluster runs another build of svmeval "
         f"{_version.__version__} (sources {_version.digest_of(copy)[:12]}, here "
-        f"{_version.source_digest()[:12]}): install the same build on every worker")
+        f"{_version.source_digest()[:12]}): install the same build on every worker"
+    )

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from svmeval.cli import runner
 from svmeval.errors import OptionError
 from svmeval.io import output
-from svmeval.cli import runner
 
 PROG = "svmeval-compare"
 
@@ -22,18 +22,24 @@ PROG = "svmeval-compare"
 def check_benchmark(o):
     """The options of a benchmark line, checked before any work."""
     if o.dask is not None:
-        raise OptionError("--dask: not with several data sets or configurations (they run "
-                          "here; --jobs sets the threads)")
+        raise OptionError(
+            "--dask: not with several data sets or configurations (they run "
+            "here; --jobs sets the threads)"
+        )
     if o.test == "5x2cv":
-        wrong = [f"{flag} {getattr(o, name)}" for name, flag, want in
-                 (("nr_fold", "-v", 2), ("repeat", "--repeat", 5))
-                 if name in o.given and getattr(o, name) != want]
+        wrong = [
+            f"{flag} {getattr(o, name)}"
+            for name, flag, want in (("nr_fold", "-v", 2), ("repeat", "--repeat", 5))
+            if name in o.given and getattr(o, name) != want
+        ]
         if wrong:
-            raise OptionError(f"--test 5x2cv is 5 repetitions of 2-fold cross-validation: "
-                              f"not {', '.join(wrong)}")
+            raise OptionError(
+                f"--test 5x2cv is 5 repetitions of 2-fold cross-validation: not {', '.join(wrong)}"
+            )
         o = replace(o, nr_fold=2, repeat=5)
     if o.plot:
         from svmeval.report import plot
+
         plot.check_path(o.plot)
     return o
 
@@ -44,17 +50,28 @@ def names_of(configurations: tuple) -> list[str]:
 
 
 def run_benchmark_line(o, command: runner.Command) -> int:
-    from svmeval.workflows.benchmark_run import benchmark
     from svmeval.report import render
+    from svmeval.workflows.benchmark_run import benchmark
 
     datasets = [runner.read_single_label(path, PROG) for path in o.files]
     configurations = dict(zip(names_of(o.configurations), o.params))
     if len(configurations) < len(o.params):
         raise OptionError("two configurations have the same options: give each its own")
-    bench = benchmark(datasets, configurations, o.nr_fold, repeat=o.repeat, seed=o.seed,
-                      criterion=o.criterion, pos_label=o.pos_label,
-                      zero_division=o.zero_division, jobs=o.jobs, client=o.dask,
-                      confidence_level=o.confidence, rope=o.rope, test=o.test)
+    bench = benchmark(
+        datasets,
+        configurations,
+        o.nr_fold,
+        repeat=o.repeat,
+        seed=o.seed,
+        criterion=o.criterion,
+        pos_label=o.pos_label,
+        zero_division=o.zero_division,
+        jobs=o.jobs,
+        client=o.dask,
+        confidence_level=o.confidence,
+        rope=o.rope,
+        test=o.test,
+    )
     text = render(bench, format=o.format)
     targets = {t.what: t for t in runner.check_files(command, o)}  # the files may have changed
     report = targets["-o" if o.output else "the report"]

@@ -18,19 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from svmeval.cli import runner
+from svmeval.cli.options import COMPARE, TABLE_FORMATS, TRAINING
+from svmeval.cli.scan import MisplacedOption, asks_for_help, scan
+from svmeval.cli.usage import usage_text
 from svmeval.errors import OptionError, ParameterError, show_path
 from svmeval.io import output
 from svmeval.params import SvmParams
-from svmeval.cli import runner
-from svmeval.cli.options import (
-    COMPARE,
-    TABLE_FORMATS,
-    TRAINING,
-    MisplacedOption,
-    asks_for_help,
-    scan,
-    usage_text,
-)
 
 PROG = "svmeval-compare"
 USAGE = usage_text(COMPARE)
@@ -68,9 +62,13 @@ class CompareOptions:
     @property
     def benchmark(self) -> bool:
         """A run of several data sets or configurations (the benchmark's report)."""
-        return not self.mcnemar and (len(self.files) > 1 or len(self.configurations) > 2
-                                     or self.format in TABLE_FORMATS or self.plot is not None
-                                     or self.test != "corrected")
+        return not self.mcnemar and (
+            len(self.files) > 1
+            or len(self.configurations) > 2
+            or self.format in TABLE_FORMATS
+            or self.plot is not None
+            or self.test != "corrected"
+        )
 
 
 def parse_compare_args(argv: list[str]) -> CompareOptions | None:
@@ -87,23 +85,32 @@ def parse_compare_args(argv: list[str]) -> CompareOptions | None:
         if len(files) != 3:
             raise OptionError("--mcnemar needs PREDICTIONS_A PREDICTIONS_B data_file")
         if {"rope", "test", "plot"} & set(values) or values.get("format") in TABLE_FORMATS:
-            raise OptionError("--rope, --test, --plot, --format markdown|latex: not with "
-                              "--mcnemar")
+            raise OptionError("--rope, --test, --plot, --format markdown|latex: not with --mcnemar")
         return CompareOptions(files=files, **values)
     if head.rest is None or not head.rest or "--" not in head.rest:
         raise OptionError("give the data file, then -- A's svm-train options -- B's")
     if not files:
         raise OptionError("give the data file(s) before the first --")
     if values.get("dask") is not None and values.get("jobs") is not None:
-        raise OptionError("--jobs sets the local threads; with --dask the cluster's workers "
-                          "run the folds")
+        raise OptionError(
+            "--jobs sets the local threads; with --dask the cluster's workers run the folds"
+        )
     configurations = _split(head.rest)
     params = tuple(training_params(c, _letter(i)) for i, c in enumerate(configurations))
-    o = CompareOptions(files=files, a=configurations[0], b=configurations[1],
-                       params_a=params[0], params_b=params[1], configurations=configurations,
-                       params=params, given=frozenset(values), **values)
+    o = CompareOptions(
+        files=files,
+        a=configurations[0],
+        b=configurations[1],
+        params_a=params[0],
+        params_b=params[1],
+        configurations=configurations,
+        params=params,
+        given=frozenset(values),
+        **values,
+    )
     if o.benchmark:
         from svmeval.cli.benchmark import check_benchmark
+
         return check_benchmark(o)
     return o
 
@@ -132,15 +139,19 @@ def training_params(tokens, which: str) -> SvmParams:
     try:
         found = scan(list(tokens), TRAINING)
     except MisplacedOption as exc:
-        raise OptionError(f"{which} options: only svm-train's training options belong there "
-                          f"({exc.flag} is given); -v, --seed, --repeat go before the first "
-                          "--") from None
+        raise OptionError(
+            f"{which} options: only svm-train's training options belong there "
+            f"({exc.flag} is given); -v, --seed, --repeat go before the first "
+            "--"
+        ) from None
     except OptionError as exc:
         raise OptionError(f"{which} options: {exc}") from None
     if found.positional or found.rest is not None:
         stray = found.positional[0] if found.positional else "--"
-        raise OptionError(f"{which} options: {show_path(stray)} is not an option (the data "
-                          "file goes before the first --)")
+        raise OptionError(
+            f"{which} options: {show_path(stray)} is not an option (the data "
+            "file goes before the first --)"
+        )
     try:
         return SvmParams(**found.params, weight=tuple(found.weights))
     except ParameterError as exc:  # pragma: no cover - every value is checked by the table
@@ -153,8 +164,11 @@ def files_of(o: CompareOptions) -> tuple[list, list]:
     if o.plot:
         outputs.append(("--plot", o.plot))
     if o.mcnemar:
-        inputs = [("predictions file A", o.files[0]), ("predictions file B", o.files[1]),
-                  ("the data file", o.files[2])]
+        inputs = [
+            ("predictions file A", o.files[0]),
+            ("predictions file B", o.files[1]),
+            ("the data file", o.files[2]),
+        ]
     else:
         inputs = [("the data file", f) for f in o.files]
     return outputs, inputs
@@ -165,21 +179,34 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(o: CompareOptions) -> int:
-    from svmeval.workflows.compare import mcnemar_files, run_compare
     from svmeval.report import render
+    from svmeval.workflows.compare import mcnemar_files, run_compare
 
     if o.benchmark:
         from svmeval.cli.benchmark import run_benchmark_line
+
         return run_benchmark_line(o, COMMAND)
     if o.mcnemar:
         result = mcnemar_files(o.files[2], o.files[0], o.files[1])
     else:
         dataset = runner.read_single_label(o.files[0], PROG)
-        result = run_compare(dataset, o.params_a, o.params_b, o.nr_fold, repeat=o.repeat,
-                             seed=o.seed, criterion=o.criterion, pos_label=o.pos_label,
-                             zero_division=o.zero_division, confidence=o.confidence,
-                             options_a=" ".join(o.a), options_b=" ".join(o.b), jobs=o.jobs,
-                             client=o.dask, rope=o.rope)
+        result = run_compare(
+            dataset,
+            o.params_a,
+            o.params_b,
+            o.nr_fold,
+            repeat=o.repeat,
+            seed=o.seed,
+            criterion=o.criterion,
+            pos_label=o.pos_label,
+            zero_division=o.zero_division,
+            confidence=o.confidence,
+            options_a=" ".join(o.a),
+            options_b=" ".join(o.b),
+            jobs=o.jobs,
+            client=o.dask,
+            rope=o.rope,
+        )
     text = render(result, format=o.format)
     targets = runner.check_files(COMMAND, o)  # again: the files may have changed meanwhile
     output.write_outputs([(targets[0], text)])

@@ -15,7 +15,9 @@ import sys
 from dataclasses import dataclass, field, replace
 
 from svmeval.cli import runner
-from svmeval.cli.options import GRID, asks_for_help, scan, usage_text
+from svmeval.cli.options import GRID
+from svmeval.cli.scan import asks_for_help, scan
+from svmeval.cli.usage import usage_text
 from svmeval.errors import OptionError, ParameterError, SvmevalError, show_path
 from svmeval.io import output
 from svmeval.params import SvmParams
@@ -72,14 +74,17 @@ def parse_grid_args(argv: list[str]) -> GridOptions | None:
     found = scan(argv[:-1], GRID)
     stray = found.positional + (["--"] + found.rest if found.rest is not None else [])
     if stray:
-        raise OptionError(f"too many file names: {' '.join(map(show_path, stray))} "
-                          "(the data set is the last argument)")
+        raise OptionError(
+            f"too many file names: {' '.join(map(show_path, stray))} "
+            "(the data set is the last argument)"
+        )
     values = dict(found.values)
     draw = values.pop("gnuplot", None) != "null"
     for name in _IGNORED:
         values.pop(name, None)
     if values.get("nested") is not None:
         from svmeval.cli.nested import check_nested
+
         check_nested(values)
     title = os.path.basename(dataset)
     out = values.pop("out", None if values.get("nested") else f"{title}.out")
@@ -100,19 +105,24 @@ def _check(o: GridOptions, given: dict) -> GridOptions:
 
     if o.log2c is None and o.log2g is None:
         raise OptionError("-log2c and -log2g should not be null simultaneously")
-    for name, axis, flag in (("C", o.log2c, "-c"), ("gamma", o.log2g, "-g"),
-                             ("p", o.log2p, "-p")):
+    for name, axis, flag in (("C", o.log2c, "-c"), ("gamma", o.log2g, "-g"), ("p", o.log2p, "-p")):
         if name in given and axis is not None:
-            raise OptionError(f"{flag} is searched: use --log2p" if flag == "-p" else
-                              f"{flag} is searched: use -log2{flag[1]} (or -log2{flag[1]} null)")
+            raise OptionError(
+                f"{flag} is searched: use --log2p"
+                if flag == "-p"
+                else f"{flag} is searched: use -log2{flag[1]} (or -log2{flag[1]} null)"
+            )
     if o.dask is not None and o.jobs is not None:
-        raise OptionError("--jobs sets the local threads; with --dask the cluster's "
-                          "workers run the folds")
+        raise OptionError(
+            "--jobs sets the local threads; with --dask the cluster's workers run the folds"
+        )
     if o.results is not None and os.path.splitext(o.results)[1].lower() not in (".csv", ".json"):
-        raise OptionError(f"--results {show_path(o.results)}: the file name must end in .csv "
-                          "or .json")
+        raise OptionError(
+            f"--results {show_path(o.results)}: the file name must end in .csv or .json"
+        )
     if o.nested is None:
         from svmeval.cli.nested import check_plain
+
         check_plain(o)
     criterion = o.criterion or default_criterion(o.params)
     check_criterion(criterion)  # unknown names before reading anything
@@ -125,11 +135,19 @@ def files_of(o: GridOptions) -> tuple[list, list]:
     model; read: the data set and the file resumed from."""
     if o.nested is not None:
         from svmeval.cli.nested import files_of_nested
+
         return files_of_nested(o)
     outputs = [("the grid's lines", output.STDOUT)]
-    outputs += [(flag, path) for flag, path in (("-out", o.out), ("-png", o.png),
-                                                ("--results", o.results),
-                                                ("--refit", o.refit)) if path]
+    outputs += [
+        (flag, path)
+        for flag, path in (
+            ("-out", o.out),
+            ("-png", o.png),
+            ("--results", o.results),
+            ("--refit", o.refit),
+        )
+        if path
+    ]
     inputs = [("the data set", o.dataset)]
     if o.resume and not (o.out and _same_file(o.resume, o.out)):
         inputs.append(("the -resume file", o.resume))
@@ -152,6 +170,7 @@ def run(o: GridOptions) -> int:
 
     if o.nested is not None:
         from svmeval.cli.nested import run_nested
+
         return run_nested(o, COMMAND)
 
     targets = {t.what: t for t in runner.check_files(COMMAND, o)}
@@ -161,8 +180,16 @@ def run(o: GridOptions) -> int:
 
     def on_cell(r, best):  # grid.py's order: its lines, and its -out lines (one local worker)
         _clear_line(bar)
-        runner.say(rules.stdout_line("resumed" if r.resumed else "local", r.cell, r.value,
-                                     best.cell, best.value, best_resumed=best.resumed))
+        runner.say(
+            rules.stdout_line(
+                "resumed" if r.resumed else "local",
+                r.cell,
+                r.value,
+                best.cell,
+                best.value,
+                best_resumed=best.resumed,
+            )
+        )
         if not r.resumed:
             out.write_cell(r)
 
@@ -176,16 +203,29 @@ def run(o: GridOptions) -> int:
         bar = runner.show_bar(_GridBar(sys.stderr))
     share = False if o.kernel_memory == 0 else None  # 0 MB: no matrix shared
     try:
-        result = grid_search(dataset, o.params, log2c=o.log2c, log2g=o.log2g, log2p=o.log2p,
-                             folds=o.nr_fold, criterion=o.criterion, seed=o.seed, jobs=o.jobs,
-                             pos_label=o.pos_label, zero_division=o.zero_division,
-                             resume=resume, kernel_memory=o.kernel_memory or None,
-                             share=share, on_cell=on_cell, progress=progress, client=o.dask)
+        result = grid_search(
+            dataset,
+            o.params,
+            log2c=o.log2c,
+            log2g=o.log2g,
+            log2p=o.log2p,
+            folds=o.nr_fold,
+            criterion=o.criterion,
+            seed=o.seed,
+            jobs=o.jobs,
+            pos_label=o.pos_label,
+            zero_division=o.zero_division,
+            resume=resume,
+            kernel_memory=o.kernel_memory or None,
+            share=share,
+            on_cell=on_cell,
+            progress=progress,
+            client=o.dask,
+        )
     finally:
         out.close()
     runner.end_bar_line()
-    runner.say(rules.last_line(result.best.cell, result.best.value,
-                               resumed=result.best.resumed))
+    runner.say(rules.last_line(result.best.cell, result.best.value, resumed=result.best.resumed))
     _write_after(o, targets, result, dataset)
     return 0
 
@@ -195,8 +235,10 @@ def _write_after(o: GridOptions, targets: dict, result, dataset) -> None:
     wanted = [flag for flag in ("-png", "--results", "--refit") if flag in targets]
     if "-png" in wanted and importlib.util.find_spec("matplotlib") is None:
         from svmeval.report.grid_plot import INSTALL_HINT
-        runner.fail(f"{PROG}: -png {show_path(o.png)} not drawn: it needs matplotlib "
-                    f"({INSTALL_HINT})")
+
+        runner.fail(
+            f"{PROG}: -png {show_path(o.png)} not drawn: it needs matplotlib ({INSTALL_HINT})"
+        )
         wanted.remove("-png")
     if not wanted:
         return
@@ -204,14 +246,17 @@ def _write_after(o: GridOptions, targets: dict, result, dataset) -> None:
         where = dict(zip(wanted, paths))
         if "-png" in where:
             from svmeval.report.grid_plot import plot_grid
+
             plot_grid(result, where["-png"], title=os.path.basename(o.dataset))
         if "--results" in where:
             from svmeval.report import render
+
             kind = "json" if o.results.lower().endswith(".json") else "csv"
             with open(where["--results"], "w", encoding="utf-8") as fh:
                 fh.write(render(result, format=kind))
         if "--refit" in where:
             from svmeval.cv.engine import train_and_save
+
             train_and_save(dataset, result.best_params, where["--refit"], seed=o.seed)
 
 
@@ -271,8 +316,9 @@ class _OutFile:
                 pass  # what could not be written was reported by write()
 
     def _error(self, exc: OSError) -> SvmevalError:
-        return output.OutputError(f"-out {show_path(self.target.path)}: cannot write: "
-                                  f"{exc.strerror or exc}")
+        return output.OutputError(
+            f"-out {show_path(self.target.path)}: cannot write: {exc.strerror or exc}"
+        )
 
 
 def _cut_partial_line(path: str) -> None:

@@ -10,36 +10,54 @@ criterion, seed). The report of the outer predictions (:func:`svmeval.report.ren
 
 from __future__ import annotations
 
+from svmeval.cli import runner
+from svmeval.cli.options import TABLE_FORMATS
 from svmeval.errors import OptionError
 from svmeval.io import output
 from svmeval.progress import make_progress
-from svmeval.cli import runner
-from svmeval.cli.options import TABLE_FORMATS
 
 #: options that make no sense with --nested, and why
-REFUSED = {"out": "-out", "png": "-png", "resume": "-resume", "results": "--results",
-           "refit": "--refit"}
+REFUSED = {
+    "out": "-out",
+    "png": "-png",
+    "resume": "-resume",
+    "results": "--results",
+    "refit": "--refit",
+}
 
 
 def check_nested(values: dict) -> None:
     """The option values of a --nested line, refusing what a nested run cannot do."""
     if values.get("format") in TABLE_FORMATS:
-        raise OptionError(f"--format {values['format']}: svmeval-compare's benchmark table "
-                          "only (svmeval-grid --nested: text, json or csv)")
-    given = [flag for name, flag in REFUSED.items()
-             if name in values and not (name == "out" and values[name] == "null")]
+        raise OptionError(
+            f"--format {values['format']}: svmeval-compare's benchmark table "
+            "only (svmeval-grid --nested: text, json or csv)"
+        )
+    given = [
+        flag
+        for name, flag in REFUSED.items()
+        if name in values and not (name == "out" and values[name] == "null")
+    ]
     if given:
-        raise OptionError(f"{', '.join(given)}: not with --nested (each outer fold runs its own "
-                          "grid; run svmeval-grid without --nested for the grid's files and "
-                          "the final model)")
+        raise OptionError(
+            f"{', '.join(given)}: not with --nested (each outer fold runs its own "
+            "grid; run svmeval-grid without --nested for the grid's files and "
+            "the final model)"
+        )
 
 
 def check_plain(o) -> None:
     """Options a grid search without --nested refuses (they belong to --nested)."""
-    used = [flag for flag, value in (("--repeat", o.repeat != 1),
-                                     ("--predictions", o.predictions),
-                                     ("--folds", o.folds_file),
-                                     ("--format", o.format != "text")) if value]
+    used = [
+        flag
+        for flag, value in (
+            ("--repeat", o.repeat != 1),
+            ("--predictions", o.predictions),
+            ("--folds", o.folds_file),
+            ("--format", o.format != "text"),
+        )
+        if value
+    ]
     if used:
         raise OptionError(f"{', '.join(used)}: only with --nested K")
 
@@ -47,8 +65,11 @@ def check_plain(o) -> None:
 def files_of_nested(o) -> tuple[list, list]:
     """``(outputs, inputs)`` of a nested run: the report, the predictions, the folds."""
     outputs = [("the report", output.STDOUT)]
-    outputs += [(flag, path) for flag, path in (("--predictions", o.predictions),
-                                                ("--folds", o.folds_file)) if path]
+    outputs += [
+        (flag, path)
+        for flag, path in (("--predictions", o.predictions), ("--folds", o.folds_file))
+        if path
+    ]
     return outputs, [("the data set", o.dataset)]
 
 
@@ -59,17 +80,30 @@ def folds_text(result) -> str:
 
 def run_nested(o, command: runner.Command) -> int:
     from svmeval.io.predictions import format_predictions
-    from svmeval.workflows.nested import nested_cv
     from svmeval.report import render
+    from svmeval.workflows.nested import nested_cv
 
     dataset = runner.read_single_label(o.dataset, "svmeval-grid")
     bar = runner.show_bar(make_progress(enabled=not o.quiet, unit="outer folds"))
-    result = nested_cv(dataset, o.params, o.nested, log2c=o.log2c, log2g=o.log2g,
-                       log2p=o.log2p, inner_folds=o.nr_fold, criterion=o.criterion,
-                       seed=o.seed, repeat=o.repeat, pos_label=o.pos_label,
-                       zero_division=o.zero_division, jobs=o.jobs, client=o.dask,
-                       kernel_memory=o.kernel_memory or None,
-                       share=False if o.kernel_memory == 0 else None, progress=bar)
+    result = nested_cv(
+        dataset,
+        o.params,
+        o.nested,
+        log2c=o.log2c,
+        log2g=o.log2g,
+        log2p=o.log2p,
+        inner_folds=o.nr_fold,
+        criterion=o.criterion,
+        seed=o.seed,
+        repeat=o.repeat,
+        pos_label=o.pos_label,
+        zero_division=o.zero_division,
+        jobs=o.jobs,
+        client=o.dask,
+        kernel_memory=o.kernel_memory or None,
+        share=False if o.kernel_memory == 0 else None,
+        progress=bar,
+    )
     text = render(result, format=o.format)
     runner.end_bar_line()
     targets = {t.what: t for t in runner.check_files(command, o)}  # the files may have changed

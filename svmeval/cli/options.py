@@ -10,7 +10,7 @@ the same thing, or is refused with the same words, in all three commands.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from svmeval.cli.values import (
     parse_c_double,
@@ -23,7 +23,6 @@ from svmeval.cli.values import (
     parse_nonnegative,
     parse_open_unit,
 )
-from svmeval.errors import OptionError, show_path
 from svmeval.params import INT_MAX, INT_MIN
 
 SVMEVAL, GRID, COMPARE = "svmeval", "grid", "compare"
@@ -85,39 +84,88 @@ def _svm(flag, metavar, field, kind, help, default=None, more="", sep=" : "):
 
 #: svm-train's options, in its usage order, with its words
 SVM_TRAIN_OPTIONS = (
-    _svm("-s", "svm_type", "svm_type", "int", "set type of SVM", "0", more=(
-        "\t0 -- C-SVC\t\t(multi-class classification)\n"
-        "\t1 -- nu-SVC\t\t(multi-class classification)\n"
-        "\t2 -- one-class SVM\n"
-        "\t3 -- epsilon-SVR\t(regression)\n"
-        "\t4 -- nu-SVR\t\t(regression)\n")),
-    _svm("-t", "kernel_type", "kernel_type", "int", "set type of kernel function", "2", more=(
-        "\t0 -- linear: u'*v\n"
-        "\t1 -- polynomial: (gamma*u'*v + coef0)^degree\n"
-        "\t2 -- radial basis function: exp(-gamma*|u-v|^2)\n"
-        "\t3 -- sigmoid: tanh(gamma*u'*v + coef0)\n"
-        "\t4 -- precomputed kernel (kernel values in training_set_file)\n")),
+    _svm(
+        "-s",
+        "svm_type",
+        "svm_type",
+        "int",
+        "set type of SVM",
+        "0",
+        more=(
+            "\t0 -- C-SVC\t\t(multi-class classification)\n"
+            "\t1 -- nu-SVC\t\t(multi-class classification)\n"
+            "\t2 -- one-class SVM\n"
+            "\t3 -- epsilon-SVR\t(regression)\n"
+            "\t4 -- nu-SVR\t\t(regression)\n"
+        ),
+    ),
+    _svm(
+        "-t",
+        "kernel_type",
+        "kernel_type",
+        "int",
+        "set type of kernel function",
+        "2",
+        more=(
+            "\t0 -- linear: u'*v\n"
+            "\t1 -- polynomial: (gamma*u'*v + coef0)^degree\n"
+            "\t2 -- radial basis function: exp(-gamma*|u-v|^2)\n"
+            "\t3 -- sigmoid: tanh(gamma*u'*v + coef0)\n"
+            "\t4 -- precomputed kernel (kernel values in training_set_file)\n"
+        ),
+    ),
     _svm("-d", "degree", "degree", "int", "set degree in kernel function", "3"),
     _svm("-g", "gamma", "gamma", "double", "set gamma in kernel function", "1/num_features"),
     _svm("-r", "coef0", "coef0", "double", "set coef0 in kernel function", "0"),
-    _svm("-c", "cost", "C", "double",
-         "set the parameter C of C-SVC, epsilon-SVR, and nu-SVR", "1"),
-    _svm("-n", "nu", "nu", "double",
-         "set the parameter nu of nu-SVC, one-class SVM, and nu-SVR", "0.5"),
-    _svm("-p", "epsilon", "p", "double", "set the epsilon in loss function of epsilon-SVR",
-         "0.1"),
+    _svm("-c", "cost", "C", "double", "set the parameter C of C-SVC, epsilon-SVR, and nu-SVR", "1"),
+    _svm(
+        "-n",
+        "nu",
+        "nu",
+        "double",
+        "set the parameter nu of nu-SVC, one-class SVM, and nu-SVR",
+        "0.5",
+    ),
+    _svm("-p", "epsilon", "p", "double", "set the epsilon in loss function of epsilon-SVR", "0.1"),
     _svm("-m", "cachesize", "cache_size", "double", "set cache memory size in MB", "100"),
     _svm("-e", "epsilon", "eps", "double", "set tolerance of termination criterion", "0.001"),
-    _svm("-h", "shrinking", "shrinking", "int",
-         "whether to use the shrinking heuristics, 0 or 1", "1"),
-    _svm("-b", "probability_estimates", "probability", "int",
-         "whether to train a SVC or SVR model for probability estimates, 0 or 1", "0"),
-    _svm("-wi", "weight", "weight", "double",
-         "set the parameter C of class i to weight*C, for C-SVC", "1"),
-    Option(("-v",), "n", "nr_fold", "int", "n-fold cross validation mode", sep=": ",
-           read=parse_folds, defaults=(("grid", "5"), ("compare", "10"))),
+    _svm(
+        "-h",
+        "shrinking",
+        "shrinking",
+        "int",
+        "whether to use the shrinking heuristics, 0 or 1",
+        "1",
+    ),
+    _svm(
+        "-b",
+        "probability_estimates",
+        "probability",
+        "int",
+        "whether to train a SVC or SVR model for probability estimates, 0 or 1",
+        "0",
+    ),
+    _svm(
+        "-wi",
+        "weight",
+        "weight",
+        "double",
+        "set the parameter C of class i to weight*C, for C-SVC",
+        "1",
+    ),
+    Option(
+        ("-v",),
+        "n",
+        "nr_fold",
+        "int",
+        "n-fold cross validation mode",
+        sep=": ",
+        read=parse_folds,
+        defaults=(("grid", "5"), ("compare", "10")),
+    ),
     Option(("-q",), "", "quiet", "flag", "quiet mode (no outputs)"),
 )
+
 
 def _choice(choices: dict):  # the reader of a value that is one of choices (text -> value)
     return lambda flag, text: parse_choice(flag, text, choices)
@@ -125,137 +173,320 @@ def _choice(choices: dict):  # the reader of a value that is one of choices (tex
 
 _SEED, _ONE_UP = (0, 2**32 - 1, "C srand's unsigned int"), (1, INT_MAX, None)
 _NOT_GRID = frozenset({SVMEVAL, COMPARE})
-_SVMEVAL_GRID, _REPEAT_GRID = frozenset({SVMEVAL, GRID}), (
-    "\n\t(svmeval-grid: with --nested only, repeats the outer cross-validation)")
+_SVMEVAL_GRID, _REPEAT_GRID = (
+    frozenset({SVMEVAL, GRID}),
+    ("\n\t(svmeval-grid: with --nested only, repeats the outer cross-validation)"),
+)
 
 #: the long options (and -o), in the order the usages list them
 LONG_OPTIONS = (
-    Option(("--seed",), "N", "seed", "int",
-           "seed C rand() with N before every cross-validation (default 1, what svm-train\n"
-           "\tdoes in a fresh process); folds and predictions equal svm-train's",
-           range=_SEED),
-    Option(("--repeat",), "R", "repeat", "int",
-           "repeat the cross-validation R times and report mean +- sd; repetition r uses\n"
-           "\tseed N+r (modulo 2^32), skipping a seed that draws as one already used (glibc's\n"
-           "\tsrand(0) is srand(1): --seed 0 --repeat 3 uses 0, 2, 3), so every repetition "
-           "differs" + _REPEAT_GRID, range=_ONE_UP, defaults=((COMPARE, "10"),)),
-    Option(("--criterion",), "NAME", "criterion", "str",
-           "the figure to optimise (svmeval-grid) or compare, a name of svmeval's figure\n"
-           "\tregistry (default accuracy; mse for -s 3 / -s 4): accuracy balanced_accuracy mcc\n"
-           "\tkappa precision recall f1 macro_f1 micro_f1 weighted_f1 roc_auc average_precision\n"
-           "\t..., for regression mse scc; each figure's direction comes from the registry and\n"
-           "\tan undefined value ranks below every number",
-           commands=frozenset({GRID, COMPARE})),
-    Option(("--log2p",), "begin,end,step", "log2p", "str",
-           "also search epsilon of epsilon-SVR (-s 3): p = 2^value",
-           commands=frozenset({GRID}), read=parse_log2_range),
-    Option(("--jobs",), "N", "jobs", "int",
-           "train N folds at once (default: the number of cores); results are identical\n"
-           "\tfor every N. With -b 1, LIBSVM's probability training draws from rand(), so folds\n"
-           "\trun one after another to keep results identical to svm-train's",
-           range=_ONE_UP),
-    Option(("--dask",), "ADDRESS", "dask", "str",
-           "run the folds (of every repetition) on a Dask cluster: tcp://HOST:PORT of a\n"
-           "\trunning scheduler, or local[:N] for N worker processes here (default and at most:\n"
-           "\tthe cores; local:N above them is refused); results identical to a local run\n"
-           "\t(needs pip install 'svmeval[dask]')", read=parse_dask_address),
-    Option(("--pos-label",), "L", "pos_label", "double",
-           "the positive class of two-class data (default: 1 if present, else the larger "
-           "label)"),
-    Option(("--confidence",), "C", "confidence", "double",
-           "level of the confidence interval of the difference", "0.95",
-           commands=frozenset({COMPARE}), read=parse_open_unit),
-    Option(("--nested",), "K", "nested", "int",
-           "nested cross-validation: K outer folds (svmeval -v K --seed N's), the grid on\n"
-           "\teach outer training set; svmeval's report of the outer predictions, each fold's\n"
-           "\tchosen cell and inner value, their spread. No -out, -png, -resume, --results,\n"
-           "\t--refit with it (the final model: svmeval-grid without --nested)",
-           range=(2, INT_MAX, None), commands=frozenset({GRID})),
-    Option(("--predictions",), "FILE", "predictions", "str",
-           "write the CV predictions, one per line in input order (as svm-predict)"
-           "\n\t(svmeval-grid: the outer predictions of --nested; with --repeat the first\n"
-           "\trepetition's)", commands=_SVMEVAL_GRID),
-    Option(("--folds",), "FILE", "folds_file", "str",
-           "write the (outer) fold, 1..k, that tested each sample, one per line in input\n"
-           "\torder (with --repeat the first repetition's)", commands=_SVMEVAL_GRID),
-    Option(("--score",), "PREDICTIONS_FILE", "score", "str",
-           "report on an existing predictions file (svm-predict's format)\n"
-           "\tagainst the labels of data_file, instead of running cross-validation",
-           commands=frozenset({SVMEVAL})),
-    Option(("--mcnemar",), "", "mcnemar", "flag",
-           "McNemar's test alone, of two predictions files of the samples of data_file",
-           commands=frozenset({COMPARE})),
-    Option(("--multilabel",), "", "multilabel", "flag",
-           "multi-label data (labels l1,l2,...): binary-relevance cross-validation",
-           commands=frozenset({SVMEVAL})),
-    Option(("--format",), "FORMAT", "format", "str", "text (default), json or csv"
-           " (svmeval-grid: with --nested only);\n\tsvmeval-compare also markdown or latex "
-           "(the benchmark table)", read=_choice({f: f for f in FORMATS + TABLE_FORMATS})),
-    Option(("--rope",), "R", "rope", "double",
-           "add the Bayesian correlated t-test (Corani & Benavoli 2015) of B - A with a\n"
-           "\tregion of practical equivalence of half-width R (the criterion's units), per "
-           "data set", commands=frozenset({COMPARE}), read=parse_nonnegative),
-    Option(("--test",), "NAME", "test", "str", "the per-data-set test of the win/tie/loss "
-           "counts: corrected (resampled\n\tt-test) or 5x2cv (5x2cv paired t-test and "
-           "Alpaydin's F: -v 2 --repeat 5)", "corrected",
-           commands=frozenset({COMPARE}), read=_choice({t: t for t in TESTS})),
-    Option(("--full",), "", "full", "flag",
-           "for two-class data, follow svm-train's lines with the full text report (per-class\n"
-           "\ttable, averages, confusion matrix, overall figures); multiclass data always gets "
-           "it", commands=frozenset({SVMEVAL})),
-    Option(("--digits",), "N", "digits", "int",
-           "digits after the decimal point in the text report's tables", "4",
-           range=(0, 15, None), commands=frozenset({SVMEVAL})),
-    Option(("--zero-division",), "POLICY", "zero_division", "str",
-           "how undefined per-class values (0/0) enter averages: 0 (default),\n"
-           "\t1, or nan (left out)", read=_choice(ZERO_DIVISION)),
-    Option(("-o", "--output"), "FILE", "output", "str",
-           "write the report to FILE (atomically) instead of standard output",
-           commands=_NOT_GRID),
-    Option(("--plot",), "FILE", "plot", "str",
-           "also draw the run's figure sheet (svmeval-compare: the critical-difference\n"
-           "\tdiagram) to FILE (.png, .svg or .pdf; needs pip install 'svmeval[plot]')",
-           commands=_NOT_GRID),
-    Option(("--results",), "FILE", "results", "str",
-           "every figure of every cell with its mean and sd over folds (.csv or .json)",
-           commands=frozenset({GRID})),
-    Option(("--refit",), "MODEL_FILE", "refit", "str",
-           "train on the whole data at the best cell and save the model as svm-train",
-           commands=frozenset({GRID})),
-    Option(("--kernel-memory",), "MB", "kernel_memory", "double",
-           "memory for the kernel matrices shared by the cells of one gamma\n"
-           "\t(default 2048); above it, or where sharing does not pay, LIBSVM computes its "
-           "own;\n\t0: no matrix is shared", commands=frozenset({GRID}), read=parse_megabytes),
+    Option(
+        ("--seed",),
+        "N",
+        "seed",
+        "int",
+        "seed C rand() with N before every cross-validation (default 1, what svm-train\n"
+        "\tdoes in a fresh process); folds and predictions equal svm-train's",
+        range=_SEED,
+    ),
+    Option(
+        ("--repeat",),
+        "R",
+        "repeat",
+        "int",
+        "repeat the cross-validation R times and report mean +- sd; repetition r uses\n"
+        "\tseed N+r (modulo 2^32), skipping a seed that draws as one already used (glibc's\n"
+        "\tsrand(0) is srand(1): --seed 0 --repeat 3 uses 0, 2, 3), so every repetition "
+        "differs" + _REPEAT_GRID,
+        range=_ONE_UP,
+        defaults=((COMPARE, "10"),),
+    ),
+    Option(
+        ("--criterion",),
+        "NAME",
+        "criterion",
+        "str",
+        "the figure to optimise (svmeval-grid) or compare, a name of svmeval's figure\n"
+        "\tregistry (default accuracy; mse for -s 3 / -s 4): accuracy balanced_accuracy mcc\n"
+        "\tkappa precision recall f1 macro_f1 micro_f1 weighted_f1 roc_auc average_precision\n"
+        "\t..., for regression mse scc; each figure's direction comes from the registry and\n"
+        "\tan undefined value ranks below every number",
+        commands=frozenset({GRID, COMPARE}),
+    ),
+    Option(
+        ("--log2p",),
+        "begin,end,step",
+        "log2p",
+        "str",
+        "also search epsilon of epsilon-SVR (-s 3): p = 2^value",
+        commands=frozenset({GRID}),
+        read=parse_log2_range,
+    ),
+    Option(
+        ("--jobs",),
+        "N",
+        "jobs",
+        "int",
+        "train N folds at once (default: the number of cores); results are identical\n"
+        "\tfor every N. With -b 1, LIBSVM's probability training draws from rand(), so folds\n"
+        "\trun one after another to keep results identical to svm-train's",
+        range=_ONE_UP,
+    ),
+    Option(
+        ("--dask",),
+        "ADDRESS",
+        "dask",
+        "str",
+        "run the folds (of every repetition) on a Dask cluster: tcp://HOST:PORT of a\n"
+        "\trunning scheduler, or local[:N] for N worker processes here (default and at most:\n"
+        "\tthe cores; local:N above them is refused); results identical to a local run\n"
+        "\t(needs pip install 'svmeval[dask]')",
+        read=parse_dask_address,
+    ),
+    Option(
+        ("--pos-label",),
+        "L",
+        "pos_label",
+        "double",
+        "the positive class of two-class data (default: 1 if present, else the larger label)",
+    ),
+    Option(
+        ("--confidence",),
+        "C",
+        "confidence",
+        "double",
+        "level of the confidence interval of the difference",
+        "0.95",
+        commands=frozenset({COMPARE}),
+        read=parse_open_unit,
+    ),
+    Option(
+        ("--nested",),
+        "K",
+        "nested",
+        "int",
+        "nested cross-validation: K outer folds (svmeval -v K --seed N's), the grid on\n"
+        "\teach outer training set; svmeval's report of the outer predictions, each fold's\n"
+        "\tchosen cell and inner value, their spread. No -out, -png, -resume, --results,\n"
+        "\t--refit with it (the final model: svmeval-grid without --nested)",
+        range=(2, INT_MAX, None),
+        commands=frozenset({GRID}),
+    ),
+    Option(
+        ("--predictions",),
+        "FILE",
+        "predictions",
+        "str",
+        "write the CV predictions, one per line in input order (as svm-predict)"
+        "\n\t(svmeval-grid: the outer predictions of --nested; with --repeat the first\n"
+        "\trepetition's)",
+        commands=_SVMEVAL_GRID,
+    ),
+    Option(
+        ("--folds",),
+        "FILE",
+        "folds_file",
+        "str",
+        "write the (outer) fold, 1..k, that tested each sample, one per line in input\n"
+        "\torder (with --repeat the first repetition's)",
+        commands=_SVMEVAL_GRID,
+    ),
+    Option(
+        ("--score",),
+        "PREDICTIONS_FILE",
+        "score",
+        "str",
+        "report on an existing predictions file (svm-predict's format)\n"
+        "\tagainst the labels of data_file, instead of running cross-validation",
+        commands=frozenset({SVMEVAL}),
+    ),
+    Option(
+        ("--mcnemar",),
+        "",
+        "mcnemar",
+        "flag",
+        "McNemar's test alone, of two predictions files of the samples of data_file",
+        commands=frozenset({COMPARE}),
+    ),
+    Option(
+        ("--multilabel",),
+        "",
+        "multilabel",
+        "flag",
+        "multi-label data (labels l1,l2,...): binary-relevance cross-validation",
+        commands=frozenset({SVMEVAL}),
+    ),
+    Option(
+        ("--format",),
+        "FORMAT",
+        "format",
+        "str",
+        "text (default), json or csv"
+        " (svmeval-grid: with --nested only);\n\tsvmeval-compare also markdown or latex "
+        "(the benchmark table)",
+        read=_choice({f: f for f in FORMATS + TABLE_FORMATS}),
+    ),
+    Option(
+        ("--rope",),
+        "R",
+        "rope",
+        "double",
+        "add the Bayesian correlated t-test (Corani & Benavoli 2015) of B - A with a\n"
+        "\tregion of practical equivalence of half-width R (the criterion's units), per "
+        "data set",
+        commands=frozenset({COMPARE}),
+        read=parse_nonnegative,
+    ),
+    Option(
+        ("--test",),
+        "NAME",
+        "test",
+        "str",
+        "the per-data-set test of the win/tie/loss "
+        "counts: corrected (resampled\n\tt-test) or 5x2cv (5x2cv paired t-test and "
+        "Alpaydin's F: -v 2 --repeat 5)",
+        "corrected",
+        commands=frozenset({COMPARE}),
+        read=_choice({t: t for t in TESTS}),
+    ),
+    Option(
+        ("--full",),
+        "",
+        "full",
+        "flag",
+        "for two-class data, follow svm-train's lines with the full text report (per-class\n"
+        "\ttable, averages, confusion matrix, overall figures); multiclass data always gets "
+        "it",
+        commands=frozenset({SVMEVAL}),
+    ),
+    Option(
+        ("--digits",),
+        "N",
+        "digits",
+        "int",
+        "digits after the decimal point in the text report's tables",
+        "4",
+        range=(0, 15, None),
+        commands=frozenset({SVMEVAL}),
+    ),
+    Option(
+        ("--zero-division",),
+        "POLICY",
+        "zero_division",
+        "str",
+        "how undefined per-class values (0/0) enter averages: 0 (default),\n\t1, or nan (left out)",
+        read=_choice(ZERO_DIVISION),
+    ),
+    Option(
+        ("-o", "--output"),
+        "FILE",
+        "output",
+        "str",
+        "write the report to FILE (atomically) instead of standard output",
+        commands=_NOT_GRID,
+    ),
+    Option(
+        ("--plot",),
+        "FILE",
+        "plot",
+        "str",
+        "also draw the run's figure sheet (svmeval-compare: the critical-difference\n"
+        "\tdiagram) to FILE (.png, .svg or .pdf; needs pip install 'svmeval[plot]')",
+        commands=_NOT_GRID,
+    ),
+    Option(
+        ("--results",),
+        "FILE",
+        "results",
+        "str",
+        "every figure of every cell with its mean and sd over folds (.csv or .json)",
+        commands=frozenset({GRID}),
+    ),
+    Option(
+        ("--refit",),
+        "MODEL_FILE",
+        "refit",
+        "str",
+        "train on the whole data at the best cell and save the model as svm-train",
+        commands=frozenset({GRID}),
+    ),
+    Option(
+        ("--kernel-memory",),
+        "MB",
+        "kernel_memory",
+        "double",
+        "memory for the kernel matrices shared by the cells of one gamma\n"
+        "\t(default 2048); above it, or where sharing does not pay, LIBSVM computes its "
+        "own;\n\t0: no matrix is shared",
+        commands=frozenset({GRID}),
+        read=parse_megabytes,
+    ),
     Option(("--help",), "", "help", "flag", "show this help"),
     Option(("--version",), "", "version", "flag", "show svmeval's version"),
 )
 
+
 def _log2_axis(name: str, default: str) -> Option:
-    return Option((f"-log2{name}",), '{begin,end,step | "null"}', f"log2{name}", "str",
-                  f"set the range of {name} (default {default})", more=(
-                      f"    begin,end,step -- {name}_range = 2^{{begin,...,begin+k*step,...,end}}\n"
-                      f'    "null"         -- do not grid with {name}\n'), read=parse_log2_range)
+    return Option(
+        (f"-log2{name}",),
+        '{begin,end,step | "null"}',
+        f"log2{name}",
+        "str",
+        f"set the range of {name} (default {default})",
+        more=(
+            f"    begin,end,step -- {name}_range = 2^{{begin,...,begin+k*step,...,end}}\n"
+            f'    "null"         -- do not grid with {name}\n'
+        ),
+        read=parse_log2_range,
+    )
 
 
 #: LIBSVM's grid.py options (svmeval-grid), with grid.py's words
 GRID_PY_OPTIONS = (
     _log2_axis("c", "-5,15,2"),
     _log2_axis("g", "3,-15,-2"),
-    Option(("-svmtrain",), "pathname", "svmtrain", "str",
-           "accepted for grid.py command lines; no effect (LIBSVM runs in-process)"),
-    Option(("-gnuplot",), '{pathname | "null"}', "gnuplot", "str",
-           '"null" -- draw no picture (as grid.py without gnuplot); a\n'
-           "    pathname is accepted and has no effect (-png is drawn with matplotlib)"),
-    Option(("-out",), '{pathname | "null"}', "out", "str", "(default dataset.out)", more=(
-        "    pathname -- set output file path and name\n"
-        '    "null"   -- do not output file\n')),
-    Option(("-png",), "pathname", "png", "str",
-           "set graphic output file path and name (default dataset.png); needs the\n"
-           "    optional matplotlib: pip install 'svmeval[plot]'"),
-    Option(("-resume",), "[pathname]", "resume", "optional",
-           "resume the grid task using an existing output file (default pathname is\n"
-           "    dataset.out); svmeval-grid's and grid.py's files both work; a file that\n"
-           "    records another --criterion is refused"),
+    Option(
+        ("-svmtrain",),
+        "pathname",
+        "svmtrain",
+        "str",
+        "accepted for grid.py command lines; no effect (LIBSVM runs in-process)",
+    ),
+    Option(
+        ("-gnuplot",),
+        '{pathname | "null"}',
+        "gnuplot",
+        "str",
+        '"null" -- draw no picture (as grid.py without gnuplot); a\n'
+        "    pathname is accepted and has no effect (-png is drawn with matplotlib)",
+    ),
+    Option(
+        ("-out",),
+        '{pathname | "null"}',
+        "out",
+        "str",
+        "(default dataset.out)",
+        more=(
+            '    pathname -- set output file path and name\n    "null"   -- do not output file\n'
+        ),
+    ),
+    Option(
+        ("-png",),
+        "pathname",
+        "png",
+        "str",
+        "set graphic output file path and name (default dataset.png); needs the\n"
+        "    optional matplotlib: pip install 'svmeval[plot]'",
+    ),
+    Option(
+        ("-resume",),
+        "[pathname]",
+        "resume",
+        "optional",
+        "resume the grid task using an existing output file (default pathname is\n"
+        "    dataset.out); svmeval-grid's and grid.py's files both work; a file that\n"
+        "    records another --criterion is refused",
+    ),
 )
 GRID_PY_OPTIONS = tuple(replace(o, commands=frozenset({GRID})) for o in GRID_PY_OPTIONS)
 
@@ -280,133 +511,3 @@ def options_of(command: str) -> dict[str, Option]:
     if "-wi" in table:
         table["-w"] = table.pop("-wi")
     return table
-
-
-def _svm_flags() -> str:
-    return " ".join(f for o in SVM_TRAIN_OPTIONS if o.svm for f in o.flags)
-
-
-def usage_text(command: str = SVMEVAL) -> str:
-    """The usage text of ``command``, made from the option declarations."""
-    program = PROGRAMS[command]
-    longs = "".join(o.usage(command) for o in LONG_OPTIONS if command in o.commands)
-    if command == SVMEVAL:
-        return (f"Usage: {program} [options] training_set_file [model_file]\n"
-                f"       {program} --score PREDICTIONS_FILE [options] data_file\n"
-                "options (as svm-train):\n"
-                + "".join(o.usage(command) for o in SVM_TRAIN_OPTIONS)
-                + "options svmeval adds:\n" + longs)
-    fold = SVM_TRAIN_OPTIONS[-2].usage(command)
-    if command == GRID:
-        return (f"Usage: {program} [grid_options] [svm_options] dataset\n\n"
-                "grid_options (LIBSVM's grid.py options, same meanings and defaults):\n"
-                + "".join(o.usage(command) for o in GRID_PY_OPTIONS[:2]) + fold
-                + "".join(o.usage(command) for o in GRID_PY_OPTIONS[2:])
-                + f"\noptions {program} adds:\n" + longs
-                + f"\nsvm_options: svm-train's options ({_svm_flags()} -q), as svmeval reads "
-                "them;\n-c and -g only where -log2c / -log2g is null.\n")
-    return (f"Usage: {program} [options] data_file -- A_OPTIONS -- B_OPTIONS\n"
-            f"       {program} [options] data_file... -- A_OPTIONS -- B_OPTIONS [-- C ...]\n"
-            f"       {program} --mcnemar PREDICTIONS_A PREDICTIONS_B data_file\n"
-            "Runs repeated k-fold cross-validation of LIBSVM configurations (svm-train options "
-            "A, B, ...)\non the same seeded folds and tests whether they differ in a figure; "
-            "several data sets or\nconfigurations: the benchmark table, ranks, Friedman, "
-            "Nemenyi, Wilcoxon-Holm, win/tie/loss.\noptions:\n" + fold + SVM_TRAIN_OPTIONS[-1].usage(command) + longs
-            + f"A_OPTIONS, B_OPTIONS: svm-train's training options ({_svm_flags()}).\n")
-
-
-class MisplacedOption(OptionError):
-    """An option of svmeval's that the command (or this part of its line) does not take."""
-
-    def __init__(self, flag: str, command: str):
-        self.flag = flag
-        where = "here" if command == TRAINING else f"to {PROGRAMS[command]}"
-        super().__init__(f"option {show_path(flag)} does not apply {where}")
-
-
-@dataclass
-class Scan:
-    """A command line read: svm-train's parameters (``params``, ``weights``), the other
-    options' values by field, the file names, and what followed a ``--``."""
-
-    params: dict = field(default_factory=dict)
-    weights: list = field(default_factory=list)
-    values: dict = field(default_factory=dict)
-    positional: list = field(default_factory=list)
-    rest: list | None = None
-
-
-def _flag_of(arg: str, table: dict, command: str):
-    """``(option, flag, value after =, class label of -wi)`` of one option argument."""
-    flag, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
-    label = None
-    if flag.startswith("-w") and not flag.startswith("--") and "-w" in table:
-        if len(flag) == 2:
-            raise OptionError("option -w needs a class label: -wi weight (e.g. -w1 2)")
-        label = parse_c_int("-w", flag[2:])
-        flag = "-w"
-    option = table.get(flag)
-    if option is None:
-        if any(flag in o.flags for o in TABLE):
-            raise MisplacedOption(flag, command)
-        raise OptionError(f"unknown option: {show_path(flag)}")
-    if option.kind == "flag" and eq:
-        raise OptionError(f"option {flag} takes no value")
-    return option, flag, (value if eq else None), label
-
-
-def scan(argv: list[str], command: str) -> Scan:
-    """Read ``argv`` by the declarations of ``command``'s options. Options may come before or
-    after the file names; ``-`` alone is a file (standard input); a long option's value may
-    follow ``=``; ``--`` ends the options (what follows is :attr:`Scan.rest`)."""
-    table = options_of(command)
-    out = Scan()
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        i += 1
-        if arg == "--":
-            out.rest = list(argv[i:])
-            break
-        if not arg.startswith("-") or arg == "-":
-            out.positional.append(arg)
-            continue
-        option, flag, value, label = _flag_of(arg, table, command)
-        if option.kind == "flag":
-            out.values[option.field] = True
-            continue
-        if value is None and option.kind == "optional":
-            has = i < len(argv) and (not argv[i].startswith("-") or argv[i] == "-")
-            value, i = (argv[i], i + 1) if has else (None, i)
-        elif value is None:
-            if i >= len(argv):
-                raise OptionError(f"option {arg} needs a value")
-            value, i = argv[i], i + 1
-        if value == "":  # given, but empty: a mistake (an unset shell variable), never "not given"
-            raise OptionError(f"option {arg.partition('=')[0]}: the value is empty")
-        if value is None:  # an optional value not given: the option's default
-            value = ""
-        if label is not None:
-            out.weights.append((label, option.value(arg, value)))
-        elif option.svm:
-            out.params[option.field] = option.value(arg, value)
-        else:
-            out.values[option.field] = option.value(flag, value)
-    return out
-
-
-def asks_for_help(argv: list[str]) -> bool:
-    """``--help`` before any ``--``, but not as an option's value (``-d --help`` is -d's)."""
-    return asks_for(argv) == "--help"
-
-
-def asks_for(argv: list[str]) -> str | None:
-    """The first ``--help`` or ``--version`` before any ``--`` that is not an option's value
-    (``-d --help`` is -d's); None where there is none."""
-    takes_value = {f for o in TABLE if o.kind not in ("flag", "optional") for f in o.flags}
-    value_next = False
-    for arg in argv:
-        if not value_next and arg in ("--", "--help", "--version"):
-            return None if arg == "--" else arg
-        value_next = not value_next and (arg in takes_value or arg[:2] == "-w" and len(arg) > 2)
-    return None

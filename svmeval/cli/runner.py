@@ -17,20 +17,29 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from svmeval._version import __version__
-from svmeval.cli.options import asks_for
+from svmeval.cli.scan import asks_for
 from svmeval.errors import ArgumentError, DataFormatError, OptionError, ParameterError, SvmevalError
 from svmeval.io import output
 from svmeval.io.targets import remove_temporaries
 
 #: library arguments as the command lines spell them
-FLAGS = {"pos_label": "--pos-label", "zero_division": "--zero-division", "repeat": "--repeat",
-         "seed": "--seed", "jobs": "--jobs", "client": "--dask", "criterion": "--criterion",
-         "confidence": "--confidence", "nr_fold": "-v", "folds": "-v",
-         "kernel_memory": "--kernel-memory"}
+FLAGS = {
+    "pos_label": "--pos-label",
+    "zero_division": "--zero-division",
+    "repeat": "--repeat",
+    "seed": "--seed",
+    "jobs": "--jobs",
+    "client": "--dask",
+    "criterion": "--criterion",
+    "confidence": "--confidence",
+    "nr_fold": "-v",
+    "folds": "-v",
+    "kernel_memory": "--kernel-memory",
+}
 
 
 @dataclass(frozen=True)
@@ -164,8 +173,12 @@ def read_single_label(path: str, prog: str):
         if not exc.message.endswith("use --multilabel"):
             raise
         message = exc.message[: -len("use --multilabel")]
-        raise DataFormatError(exc.file, exc.line, f"{message}{prog} takes one label a sample "
-                              "(svmeval --multilabel -v k evaluates multi-label data)") from None
+        raise DataFormatError(
+            exc.file,
+            exc.line,
+            f"{message}{prog} takes one label a sample "
+            "(svmeval --multilabel -v k evaluates multi-label data)",
+        ) from None
 
 
 class _quietly:

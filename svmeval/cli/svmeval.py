@@ -9,6 +9,11 @@ import sys
 import warnings
 from dataclasses import dataclass, field, replace
 
+from svmeval.cli import runner
+from svmeval.cli.options import SVMEVAL, TABLE_FORMATS
+from svmeval.cli.scan import asks_for_help, scan
+from svmeval.cli.usage import usage_text
+
 # Only what every run needs is imported here: LIBSVM, numpy, the summaries and the reporters
 # are imported by the functions that use them, so that --help and option errors answer at once
 # and a Ctrl-C while they load is reported as any other.
@@ -16,8 +21,6 @@ from svmeval.errors import OptionError, ParameterError, SvmevalError, show_path
 from svmeval.io import output
 from svmeval.params import SvmParams
 from svmeval.progress import make_progress
-from svmeval.cli import runner
-from svmeval.cli.options import SVMEVAL, TABLE_FORMATS, asks_for_help, scan, usage_text
 
 PROG = "svmeval"
 USAGE = usage_text(SVMEVAL)
@@ -70,12 +73,19 @@ def parse_args(argv: list[str]) -> Options:
 
 
 def _only_with_cv(options: Options) -> list[str]:
-    return [name for name, value in (("--predictions", options.predictions),
-                                     ("--folds", options.folds_file),
-                                     ("--repeat", options.repeat != 1),
-                                     ("--dask", options.dask), ("--output", options.output),
-                                     ("--full", options.full), ("--plot", options.plot))
-            if value]
+    return [
+        name
+        for name, value in (
+            ("--predictions", options.predictions),
+            ("--folds", options.folds_file),
+            ("--repeat", options.repeat != 1),
+            ("--dask", options.dask),
+            ("--output", options.output),
+            ("--full", options.full),
+            ("--plot", options.plot),
+        )
+        if value
+    ]
 
 
 def _check(options: Options, positional: list[str]) -> Options:
@@ -93,18 +103,24 @@ def _check(options: Options, positional: list[str]) -> Options:
         used = _only_with_cv(options)
         if used:
             raise OptionError(f"{', '.join(used)}: only with -v k (cross-validation) or --score")
-    if options.score is not None and (options.cross_validation or options.predictions
-                                      or options.dask or options.folds_file):
-        raise OptionError("--score reports on existing predictions: no -v, no --predictions, "
-                          "no --folds, no --dask")
+    if options.score is not None and (
+        options.cross_validation or options.predictions or options.dask or options.folds_file
+    ):
+        raise OptionError(
+            "--score reports on existing predictions: no -v, no --predictions, "
+            "no --folds, no --dask"
+        )
     if options.format in TABLE_FORMATS:
-        raise OptionError(f"--format {options.format}: svmeval-compare's benchmark table only "
-                          "(svmeval: text, json or csv)")
+        raise OptionError(
+            f"--format {options.format}: svmeval-compare's benchmark table only "
+            "(svmeval: text, json or csv)"
+        )
     if options.dask is not None and options.multilabel:
         raise OptionError("--dask runs single-label cross-validation; not with --multilabel")
     if options.dask is not None and options.jobs is not None:
-        raise OptionError("--jobs sets the local threads; with --dask the cluster's workers "
-                          "run the folds")
+        raise OptionError(
+            "--jobs sets the local threads; with --dask the cluster's workers run the folds"
+        )
     return replace(options, data_file=data_file, model_file=model_file)
 
 
@@ -116,6 +132,7 @@ def _parse(argv: list[str]) -> Options | None:
         warnings.simplefilter("ignore")
     if options.plot:
         from svmeval.report import plot
+
         plot.check_path(options.plot)  # a name it cannot write is refused before the run
     return options
 
@@ -165,16 +182,28 @@ def run(options: Options) -> int:
     if not options.cross_validation:
         return train(options, dataset)
     result = engine.cross_validate(
-        dataset, options.params, options.nr_fold, seed=options.seed, repeat=options.repeat,
-        jobs=options.jobs, quiet=options.quiet, client=options.dask,
-        progress=runner.show_bar(make_progress(enabled=not options.quiet)))
-    summary = summarize(result, pos_label=options.pos_label,
-                        zero_division=options.zero_division,
-                        meta={"data_file": options.data_file})
-    emit(options, report.render(summary, format=options.format, digits=options.digits,
-                                full=options.full),
-         predictions=format_predictions(result) if options.predictions else None,
-         folds=result)
+        dataset,
+        options.params,
+        options.nr_fold,
+        seed=options.seed,
+        repeat=options.repeat,
+        jobs=options.jobs,
+        quiet=options.quiet,
+        client=options.dask,
+        progress=runner.show_bar(make_progress(enabled=not options.quiet)),
+    )
+    summary = summarize(
+        result,
+        pos_label=options.pos_label,
+        zero_division=options.zero_division,
+        meta={"data_file": options.data_file},
+    )
+    emit(
+        options,
+        report.render(summary, format=options.format, digits=options.digits, full=options.full),
+        predictions=format_predictions(result) if options.predictions else None,
+        folds=result,
+    )
     draw(options, summary, plot.result_arrays(result))
     return 0
 
@@ -191,15 +220,25 @@ def run_multilabel(options: Options, dataset) -> int:
     if options.repeat > 1 or options.pos_label is not None:
         raise SvmevalError("--repeat and --pos-label do not apply to --multilabel")
     result = multilabel.cross_validate_multilabel(
-        dataset, options.params, options.nr_fold, seed=options.seed, jobs=options.jobs,
+        dataset,
+        options.params,
+        options.nr_fold,
+        seed=options.seed,
+        jobs=options.jobs,
         quiet=options.quiet,
-        progress=runner.show_bar(make_progress(enabled=not options.quiet, unit="label x fold tasks")))
-    summary = summarize(result, zero_division=options.zero_division,
-                        meta={"data_file": options.data_file})
-    emit(options, report.render(summary, format=options.format, digits=options.digits,
-                                full=options.full),
-         predictions=format_label_set_predictions(result) if options.predictions else None,
-         folds=result)
+        progress=runner.show_bar(
+            make_progress(enabled=not options.quiet, unit="label x fold tasks")
+        ),
+    )
+    summary = summarize(
+        result, zero_division=options.zero_division, meta={"data_file": options.data_file}
+    )
+    emit(
+        options,
+        report.render(summary, format=options.format, digits=options.digits, full=options.full),
+        predictions=format_label_set_predictions(result) if options.predictions else None,
+        folds=result,
+    )
     draw(options, summary, {})
     return 0
 
@@ -211,10 +250,15 @@ def score_multilabel(options: Options, dataset) -> int:
 
     sets = read_label_set_predictions(options.score, expected=dataset.n_samples)
     summary = score_label_sets(
-        dataset, sets, zero_division=options.zero_division,
-        meta={"mode": "score", "data_file": options.data_file, "predictions_file": options.score})
-    emit(options, report.render(summary, format=options.format, digits=options.digits,
-                                full=options.full))
+        dataset,
+        sets,
+        zero_division=options.zero_division,
+        meta={"mode": "score", "data_file": options.data_file, "predictions_file": options.score},
+    )
+    emit(
+        options,
+        report.render(summary, format=options.format, digits=options.digits, full=options.full),
+    )
     draw(options, summary, {})
     return 0
 
@@ -223,8 +267,9 @@ def train(options: Options, dataset) -> int:
     """svm-train without -v: train on the whole file and save the model."""
     from svmeval.cv import engine
 
-    engine.train_and_save(dataset, options.params, options.model_file, seed=options.seed,
-                          quiet=options.quiet)
+    engine.train_and_save(
+        dataset, options.params, options.model_file, seed=options.seed, quiet=options.quiet
+    )
     return 0
 
 
@@ -242,20 +287,29 @@ def score(options: Options) -> int:
     y_pred = read_predictions(options.score, expected=dataset.n_samples)
     try:
         summary = summarize_predictions(
-            dataset.y, y_pred, regression=options.params.is_regression,
-            pos_label=options.pos_label, zero_division=options.zero_division,
-            meta={"data_file": options.data_file, "predictions_file": options.score})
+            dataset.y,
+            y_pred,
+            regression=options.params.is_regression,
+            pos_label=options.pos_label,
+            zero_division=options.zero_division,
+            meta={"data_file": options.data_file, "predictions_file": options.score},
+        )
     except FractionalPredictions:
-        raise SvmevalError(f"{show_path(options.score)}: predictions are not class labels "
-                           "(not integers); "
-                           "give -s 3 or -s 4 to score a regression") from None
-    emit(options, report.render(summary, format=options.format, digits=options.digits,
-                                full=options.full))
+        raise SvmevalError(
+            f"{show_path(options.score)}: predictions are not class labels "
+            "(not integers); "
+            "give -s 3 or -s 4 to score a regression"
+        ) from None
+    emit(
+        options,
+        report.render(summary, format=options.format, digits=options.digits, full=options.full),
+    )
     arrays = {"y_true": dataset.y, "y_pred": y_pred}
     probabilities = read_probabilities(options.score) if options.plot else None
     if probabilities is not None:  # -b 1 predictions: the curves too
-        arrays.update(scores=probabilities[1], score_labels=probabilities[0],
-                      score_source="probabilities")
+        arrays.update(
+            scores=probabilities[1], score_labels=probabilities[0], score_source="probabilities"
+        )
     draw(options, summary, arrays)
     return 0
 
@@ -268,11 +322,16 @@ def draw(options: Options, summary, arrays: dict) -> None:
     from svmeval.report import plot
 
     try:
-        plot.write_sheet(options.plot, summary, title=plot.sheet_title(
-            summary, options=plot.params_flags(options.params.as_dict())), **arrays)
+        plot.write_sheet(
+            options.plot,
+            summary,
+            title=plot.sheet_title(summary, options=plot.params_flags(options.params.as_dict())),
+            **arrays,
+        )
     except plot.PlotUnavailable:
-        sys.stderr.write(f"{PROG}: --plot needs matplotlib: {plot.INSTALL_HINT} "
-                         f"(no picture written)\n")
+        sys.stderr.write(
+            f"{PROG}: --plot needs matplotlib: {plot.INSTALL_HINT} (no picture written)\n"
+        )
 
 
 def emit(options: Options, text: str, *, predictions: str | None = None, folds=None) -> None:
@@ -283,6 +342,7 @@ def emit(options: Options, text: str, *, predictions: str | None = None, folds=N
     items = [(targets["--predictions"], predictions)] if options.predictions else []
     if options.folds_file:
         from svmeval.cli.nested import folds_text
+
         items.append((targets["--folds"], folds_text(folds)))
     items.append((targets["-o" if options.output else "the report"], text))
     output.write_outputs(items)

@@ -15,8 +15,9 @@ def parse_open_unit(flag: str, text: str) -> float:
     """A number strictly between 0 and 1 (a confidence level)."""
     value = parse_c_double(flag, text)
     if not 0 < value < 1:
-        raise OptionError(f"option {flag}: {shown(text)} is out of range (between 0 and 1, "
-                          "both excluded)")
+        raise OptionError(
+            f"option {flag}: {shown(text)} is out of range (between 0 and 1, both excluded)"
+        )
     return value
 
 

@@ -26,10 +26,10 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from svmeval.cv import schedule, waits
 from svmeval.errors import ParameterError, SvmevalError
 from svmeval.io import output
 from svmeval.params import SvmParams
-from svmeval.cv import schedule, waits
 
 #: one ``struct svm_node {int index; double value;}``, padded as the C compiler pads it
 NODE = np.dtype([("index", np.int32), ("value", np.float64)], align=True)
@@ -68,12 +68,14 @@ def _import_bindings():
     """
     if threading.current_thread() is not threading.main_thread():
         from libsvm import svm  # a KeyboardInterrupt is raised in the main thread only
+
         return svm
     caught = []
     try:
         previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
     except ValueError:  # pragma: no cover - not the main interpreter
         from libsvm import svm
+
         return svm
     try:
         from libsvm import svm  # the official bindings: the only libsvm import
@@ -97,8 +99,11 @@ def _load():
         for key in applied:
             os.environ.pop(key, None)
     after = _mapped_files()
-    loaded_here = (before is not None and after is not None
-                   and any("gomp" in os.path.basename(f) for f in after - before))
+    loaded_here = (
+        before is not None
+        and after is not None
+        and any("gomp" in os.path.basename(f) for f in after - before)
+    )
     if not loaded_here:  # libgomp was there before (or is unknown): it read what it read
         applied = {}
     seen = {v: os.environ[v] for v in OPENMP_WAIT_VARIABLES if v in os.environ}
@@ -130,8 +135,7 @@ def _entry_points(svm, loaded_here: bool, seen: dict):
         train=fn("svm_train", c_void_p, [c_void_p, c_void_p]),
         check_parameter=fn("svm_check_parameter", c_char_p, [c_void_p, c_void_p]),
         predict_values=fn("svm_predict_values", c_double, [c_void_p, c_void_p, c_void_p]),
-        predict_probability=fn("svm_predict_probability", c_double,
-                               [c_void_p, c_void_p, c_void_p]),
+        predict_probability=fn("svm_predict_probability", c_double, [c_void_p, c_void_p, c_void_p]),
         get_nr_class=fn("svm_get_nr_class", c_int, [c_void_p]),
         get_labels=fn("svm_get_labels", None, [c_void_p, c_void_p]),
         save_model=fn("svm_save_model", c_int, [c_char_p, c_void_p]),
@@ -141,10 +145,12 @@ def _entry_points(svm, loaded_here: bool, seen: dict):
         rand=libc.rand,
         omp_set_num_threads=omp_set_num_threads,
         print_stderr=svm.PRINT_STRING_FUN(_to_stderr),
-        print_null=ctypes.cast(ctypes.CDLL(_reader.__file__).svmeval_print_nothing,
-                               svm.PRINT_STRING_FUN),
-        openmp=SimpleNamespace(available=omp_set_num_threads is not None,
-                               loaded_here=loaded_here, environment=seen),
+        print_null=ctypes.cast(
+            ctypes.CDLL(_reader.__file__).svmeval_print_nothing, svm.PRINT_STRING_FUN
+        ),
+        openmp=SimpleNamespace(
+            available=omp_set_num_threads is not None, loaded_here=loaded_here, environment=seen
+        ),
     )
     c.srand.argtypes, c.srand.restype = [ctypes.c_uint], None
     c.rand.argtypes, c.rand.restype = [], c_int
@@ -182,12 +188,14 @@ def c_state(func):
     Waits first for the folds an interrupted run left inside LIBSVM: they may still draw from
     ``rand()`` (``-b 1``) and print.
     """
+
     @functools.wraps(func)
     def holding(*args, **kwargs):
         schedule.wait_abandoned()
         with waits.hold(_STATE_LOCK):  # WAIT_STEP at a time
             _c()
             return func(*args, **kwargs)
+
     return holding
 
 
@@ -274,7 +282,7 @@ class Problem:
         self._struct.x = ctypes.cast(self.rows.ctypes.data, POINTER(POINTER(svm.svm_node)))
 
     @classmethod
-    def from_csr(cls, y, indptr, indices, values) -> "Problem":
+    def from_csr(cls, y, indptr, indices, values) -> Problem:
         """Lay out CSR arrays as LIBSVM's node rows, each closed by ``index = -1``."""
         indptr = np.asarray(indptr, dtype=np.int64)
         n = len(indptr) - 1
@@ -293,7 +301,7 @@ class Problem:
         rows = np.uintp(nodes.ctypes.data) + starts.astype(np.uintp) * np.uintp(NODE.itemsize)
         return cls(y, rows, nodes)
 
-    def subset(self, order: np.ndarray, y: np.ndarray | None = None) -> "Problem":
+    def subset(self, order: np.ndarray, y: np.ndarray | None = None) -> Problem:
         """The problem made of rows ``order`` (in that order), optionally with other labels."""
         return Problem(self.y[order] if y is None else y, self.rows[order], self._nodes)
 
@@ -316,8 +324,20 @@ class Parameter:
     def __init__(self, params: SvmParams):
         svm = _c().svm
         p = svm.svm_parameter.__new__(svm.svm_parameter)
-        for name in ("svm_type", "kernel_type", "degree", "gamma", "coef0", "cache_size",
-                     "eps", "C", "nu", "p", "shrinking", "probability"):
+        for name in (
+            "svm_type",
+            "kernel_type",
+            "degree",
+            "gamma",
+            "coef0",
+            "cache_size",
+            "eps",
+            "C",
+            "nu",
+            "p",
+            "shrinking",
+            "probability",
+        ):
             setattr(p, name, getattr(params, name))
         n = len(params.weight)
         self._labels = (c_int * n)(*[label for label, _ in params.weight])
@@ -337,7 +357,3 @@ def check_parameter(problem: Problem, params: SvmParams) -> None:
     message = _c().check_parameter(problem.address, param.address)
     if message:
         raise ParameterError(message.decode())
-
-
-# --- models: svmeval/cv/_model.py ------------------------------------------------------------
-from svmeval.cv._model import Model  # noqa: E402,F401 - needs the names above

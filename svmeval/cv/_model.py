@@ -57,8 +57,10 @@ class Model:
         dec = np.empty((n, self.n_decision_values), dtype=np.float64)
         probs = np.empty((n, self.nr_class), dtype=np.float64) if probability else None
         model = self._ptr
-        predict_values, predict_probability = self._lib.predict_values, \
-            self._lib.predict_probability
+        predict_values, predict_probability = (
+            self._lib.predict_values,
+            self._lib.predict_probability,
+        )
         check_cancelled = schedule.check_cancelled
         for i, row in enumerate(rows.tolist()):
             if not i & 1023:

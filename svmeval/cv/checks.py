@@ -14,8 +14,15 @@ import os
 
 import numpy as np
 
-from svmeval.errors import ArgumentError, DataFormatError, OptionError, ParameterError, SvmevalError, show_label, \
-    show_path
+from svmeval.errors import (
+    ArgumentError,
+    DataFormatError,
+    OptionError,
+    ParameterError,
+    SvmevalError,
+    show_label,
+    show_path,
+)
 from svmeval.io.data import Dataset
 from svmeval.params import INT_MAX, INT_MIN, ONE_CLASS, SvmParams
 
@@ -51,8 +58,9 @@ def check_folds(folds, name: str = "folds") -> int:
 def check_seed(seed, name: str = "seed") -> int:
     """C ``srand``'s seed: an integer from 0 to 4294967295 (an unsigned int)."""
     if not _is_integer(seed) or not 0 <= int(seed.__index__()) <= SEED_MAX:
-        raise SvmevalError(f"{name} must be an integer from 0 to {SEED_MAX} (C srand's "
-                           f"unsigned int), got {seed!r}")
+        raise SvmevalError(
+            f"{name} must be an integer from 0 to {SEED_MAX} (C srand's unsigned int), got {seed!r}"
+        )
     return int(seed.__index__())
 
 
@@ -73,18 +81,23 @@ def check_execution(jobs=None, client=None) -> None:
     if client is None or isinstance(client, (str, os.PathLike)):
         return
     if not (hasattr(client, "submit") and hasattr(client, "scatter")):
-        raise ArgumentError("client", f"must be a distributed.Client or a scheduler address "
-                            f"(or local[:N]), got {type(client).__name__}")
+        raise ArgumentError(
+            "client",
+            f"must be a distributed.Client or a scheduler address "
+            f"(or local[:N]), got {type(client).__name__}",
+        )
 
 
 def as_dataset(dataset, name: str = "data") -> Dataset:
     """A :class:`Dataset`, read first when ``dataset`` is a file name (str or os.PathLike)."""
     if isinstance(dataset, (str, os.PathLike)):
         from svmeval.io.data import read_dataset
+
         return read_dataset(os.fspath(dataset))
     if not isinstance(dataset, Dataset):
-        raise SvmevalError(f"{name} must be a svmeval Dataset or a file name, got "
-                           f"{type(dataset).__name__}")
+        raise SvmevalError(
+            f"{name} must be a svmeval Dataset or a file name, got {type(dataset).__name__}"
+        )
     return dataset
 
 
@@ -99,16 +112,19 @@ def as_params(params, name: str = "params") -> SvmParams:
         except OptionError as exc:
             raise OptionError(f"{name} {params!r}: {exc}") from None
     if not isinstance(params, SvmParams):
-        raise ParameterError(f"{name} must be a svmeval SvmParams or svm-train's options "
-                             f"(a string such as '-c 8 -g 0.05'), got {type(params).__name__}")
+        raise ParameterError(
+            f"{name} must be a svmeval SvmParams or svm-train's options "
+            f"(a string such as '-c 8 -g 0.05'), got {type(params).__name__}"
+        )
     return params
 
 
 def single_label(dataset: Dataset, what: str) -> None:
     """Refuse multi-label data where ``what`` (a run) takes one label per sample."""
     if dataset.y is None:
-        raise SvmevalError(f"{show_path(dataset.name)}: multi-label data: {what} takes "
-                           "single-label data")
+        raise SvmevalError(
+            f"{show_path(dataset.name)}: multi-label data: {what} takes single-label data"
+        )
 
 
 def check_inputs(dataset, params: SvmParams, y=None) -> np.ndarray:
@@ -135,9 +151,11 @@ def check_inputs(dataset, params: SvmParams, y=None) -> np.ndarray:
         if outside.any():
             i = int(np.flatnonzero(outside)[0])
             raise DataFormatError(
-                dataset.name, i + 1,
+                dataset.name,
+                i + 1,
                 f"label {show_label(labels[i])} does not fit a C int: LIBSVM groups C-SVC and "
-                "nu-SVC classes by (int)label (regression: -s 3 or -s 4)")
+                "nu-SVC classes by (int)label (regression: -s 3 or -s 4)",
+            )
     return labels
 
 
@@ -147,8 +165,9 @@ def _labels(y, n_samples: int) -> np.ndarray:
     except (TypeError, ValueError):
         raise SvmevalError("y must hold one number per sample") from None
     if labels.ndim != 1 or len(labels) != n_samples:
-        raise SvmevalError(f"y must be 1-D with one label per sample ({n_samples}), "
-                           f"got shape {labels.shape}")
+        raise SvmevalError(
+            f"y must be 1-D with one label per sample ({n_samples}), got shape {labels.shape}"
+        )
     if not np.isfinite(labels).all():
         i = int(np.flatnonzero(~np.isfinite(labels))[0])
         raise SvmevalError(f"y[{i}] = {labels[i]} is not finite")
@@ -178,8 +197,9 @@ def check_criterion(criterion: str, kind: str | None = None):
         where = f" for {kind} data" if kind else ""
         what = "unknown criterion" if criterion not in FIGURES else "criterion"
         fits = " does not apply" + where if criterion in FIGURES else ""
-        raise CriterionError(f"{what} {criterion!r}{fits}: valid criteria{where}: "
-                             f"{', '.join(valid)}")
+        raise CriterionError(
+            f"{what} {criterion!r}{fits}: valid criteria{where}: {', '.join(valid)}"
+        )
     return FIGURES[criterion]
 
 
@@ -188,8 +208,9 @@ def check_resume(resume) -> dict:
     if resume is None:
         return {}
     if not hasattr(resume, "items"):
-        raise SvmevalError(f"resume must be a mapping of cell -> value, got "
-                           f"{type(resume).__name__}")
+        raise SvmevalError(
+            f"resume must be a mapping of cell -> value, got {type(resume).__name__}"
+        )
     known = dict(resume)
     for cell, value in known.items():
         if isinstance(value, (bool, str, bytes)) or not isinstance(value, (int, float, np.number)):
@@ -201,15 +222,21 @@ def check_memory(memory_mb, name: str = "kernel_memory") -> None:
     """A memory budget in MB: None (the default) or a positive finite number."""
     if memory_mb is None:
         return
-    if isinstance(memory_mb, (bool, str, bytes)) or not isinstance(memory_mb, (int, float)) \
-            or not 0 < memory_mb < float("inf"):
+    if (
+        isinstance(memory_mb, (bool, str, bytes))
+        or not isinstance(memory_mb, (int, float))
+        or not 0 < memory_mb < float("inf")
+    ):
         raise SvmevalError(f"{name} must be a positive number of MB, got {memory_mb!r}")
 
 
 def check_confidence(confidence, name: str = "confidence") -> float:
     """A confidence level: a number strictly between 0 and 1."""
-    if isinstance(confidence, (bool, str, bytes)) or not isinstance(confidence, (int, float)) \
-            or not 0 < confidence < 1:
+    if (
+        isinstance(confidence, (bool, str, bytes))
+        or not isinstance(confidence, (int, float))
+        or not 0 < confidence < 1
+    ):
         raise SvmevalError(f"{name} must lie between 0 and 1, got {confidence!r}")
     return float(confidence)
 

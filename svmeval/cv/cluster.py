@@ -31,13 +31,13 @@ import os
 import re
 import threading
 import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
-from svmeval.errors import SvmevalError
 from svmeval._version import __version__
 from svmeval.cv.waits import call, in_steps
 from svmeval.cv.workers import forget, worker_version
+from svmeval.errors import SvmevalError
 
 INSTALL_HINT = "--dask needs the optional dask and distributed: pip install 'svmeval[dask]'"
 
@@ -59,8 +59,9 @@ def _distributed():
 
 
 _LOCAL = re.compile(r"local(?::([0-9]+))?\Z", re.ASCII)
-_REMOTE = re.compile(r"(?:(tcp|tls)://)?([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]):([0-9]{1,5})\Z",
-                     re.ASCII)
+_REMOTE = re.compile(
+    r"(?:(tcp|tls)://)?([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]):([0-9]{1,5})\Z", re.ASCII
+)
 
 
 def parse_address(address: str) -> tuple[str, int | None]:
@@ -83,15 +84,18 @@ def parse_address(address: str) -> tuple[str, int | None]:
         n = None if match.group(1) is None else int(match.group(1))
         cores = available_cores()
         if n is not None and not 1 <= n <= cores:
-            raise ClusterError(f"--dask {shown}: a local cluster needs at least 1 worker"
-                               if n < 1 else
-                               f"--dask {shown}: a local cluster runs at most {cores} workers "
-                               f"(the cores here); give a scheduler's address for more")
+            raise ClusterError(
+                f"--dask {shown}: a local cluster needs at least 1 worker"
+                if n < 1
+                else f"--dask {shown}: a local cluster runs at most {cores} workers "
+                f"(the cores here); give a scheduler's address for more"
+            )
         return "local", n
     match = _REMOTE.match(text)
     if match is None or not 1 <= int(match.group(3)) <= 65535:
-        raise ClusterError(f"--dask {shown}: not tcp://HOST:PORT of a running scheduler, "
-                           "nor local[:N]")
+        raise ClusterError(
+            f"--dask {shown}: not tcp://HOST:PORT of a running scheduler, nor local[:N]"
+        )
     return "remote", None
 
 
@@ -114,10 +118,15 @@ def connect(address: str, *, worker_timeout: float = WORKER_TIMEOUT) -> Iterator
 
         try:
             # interrupted, the start goes on in the background and what it opened is closed
-            cluster = call(new_cluster, distributed, n,
-                           on_abandoned=lambda started: _close(None, started))
-            client = call(distributed.Client, cluster, timeout=CONNECT_TIMEOUT,
-                          on_abandoned=lambda c: _close(c, None))
+            cluster = call(
+                new_cluster, distributed, n, on_abandoned=lambda started: _close(None, started)
+            )
+            client = call(
+                distributed.Client,
+                cluster,
+                timeout=CONNECT_TIMEOUT,
+                on_abandoned=lambda c: _close(c, None),
+            )
         except KeyboardInterrupt:
             if cluster is not None:
                 _in_background(_close, None, cluster)
@@ -125,16 +134,22 @@ def connect(address: str, *, worker_timeout: float = WORKER_TIMEOUT) -> Iterator
         except Exception as exc:  # noqa: BLE001 - any failure to start is one line
             if cluster is not None:
                 call(_close, None, cluster)
-            raise ClusterError(f"--dask {address}: cannot start a local cluster: "
-                               f"{_reason(exc)}") from None
+            raise ClusterError(
+                f"--dask {address}: cannot start a local cluster: {_reason(exc)}"
+            ) from None
     else:
         _quiet_distributed_logs(logging)
         try:
-            client = call(distributed.Client, address, timeout=CONNECT_TIMEOUT,
-                          on_abandoned=lambda c: _close(c, None))
+            client = call(
+                distributed.Client,
+                address,
+                timeout=CONNECT_TIMEOUT,
+                on_abandoned=lambda c: _close(c, None),
+            )
         except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ValueError, ...
-            raise ClusterError(f"cannot reach the Dask scheduler at {address}: "
-                               f"{_reason(exc)}") from None
+            raise ClusterError(
+                f"cannot reach the Dask scheduler at {address}: {_reason(exc)}"
+            ) from None
     try:
         check_workers(client, address, timeout=worker_timeout)
         yield client
@@ -174,15 +189,18 @@ def _close(client, cluster) -> None:
 
 
 def _in_background(function, *args) -> None:
-    threading.Thread(target=function, args=args, daemon=True,
-                     name="svmeval-cluster-close").start()
+    threading.Thread(target=function, args=args, daemon=True, name="svmeval-cluster-close").start()
 
 
 def _quiet_distributed_logs(logging) -> None:
     """distributed logs reconnection attempts and a lost scheduler to stderr: svmeval reports
     errors itself, in one line."""
-    for name in ("distributed.client", "distributed.core", "distributed.comm",
-                 "distributed.batched"):
+    for name in (
+        "distributed.client",
+        "distributed.core",
+        "distributed.comm",
+        "distributed.batched",
+    ):
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
@@ -199,27 +217,35 @@ def check_workers(client, address: str = "", *, timeout: float = WORKER_TIMEOUT)
     try:
         call(client.wait_for_workers, 1, timeout=timeout)
     except Exception:  # noqa: BLE001 - TimeoutError and friends
-        raise ClusterError(f"no Dask worker joined the scheduler at {where} within "
-                           f"{timeout:g} s") from None
+        raise ClusterError(
+            f"no Dask worker joined the scheduler at {where} within {timeout:g} s"
+        ) from None
     try:
         builds = call(client.run, worker_version)
     except Exception as exc:  # noqa: BLE001 - a worker without svmeval fails to unpickle
-        raise ClusterError(f"the Dask workers at {where} cannot run svmeval "
-                           f"({_reason(exc)}): install svmeval {__version__} on every worker"
-                           ) from None
+        raise ClusterError(
+            f"the Dask workers at {where} cannot run svmeval "
+            f"({_reason(exc)}): install svmeval {__version__} on every worker"
+        ) from None
     ours = worker_version()
     # a worker of svmeval 0.1 answers its version alone
-    builds = {w: tuple(b) if isinstance(b, (tuple, list)) else (str(b), "unknown")
-              for w, b in builds.items()}
+    builds = {
+        w: tuple(b) if isinstance(b, (tuple, list)) else (str(b), "unknown")
+        for w, b in builds.items()
+    }
     wrong = {w: b for w, b in builds.items() if b != ours}
     if wrong:
         worker, (version, digest) = sorted(wrong.items())[0]
         if version != ours[0]:
-            raise ClusterError(f"the Dask worker {worker} at {where} runs svmeval {version}, "
-                               f"this is {ours[0]}: install the same version on every worker")
-        raise ClusterError(f"the Dask worker {worker} at {where} runs another build of svmeval "
-                           f"{version} (sources {digest[:12]}, here {ours[1][:12]}): install "
-                           "the same build on every worker")
+            raise ClusterError(
+                f"the Dask worker {worker} at {where} runs svmeval {version}, "
+                f"this is {ours[0]}: install the same version on every worker"
+            )
+        raise ClusterError(
+            f"the Dask worker {worker} at {where} runs another build of svmeval "
+            f"{version} (sources {digest[:12]}, here {ours[1][:12]}): install "
+            "the same build on every worker"
+        )
     return builds
 
 
@@ -228,7 +254,6 @@ def _address_of(client) -> str:
         return str(client.scheduler.address)
     except Exception:  # noqa: BLE001
         return "the client's scheduler"
-
 
 
 # --- running tasks ----------------------------------------------------------------------------
@@ -286,8 +311,10 @@ class Session:
         try:
             return call(self.client.scatter, value, broadcast=True, hash=False)
         except Exception as exc:  # noqa: BLE001
-            raise ClusterError(f"cannot send the data to the Dask workers at "
-                               f"{_address_of(self.client)}: {_reason(exc)}") from None
+            raise ClusterError(
+                f"cannot send the data to the Dask workers at "
+                f"{_address_of(self.client)}: {_reason(exc)}"
+            ) from None
 
     def workers(self) -> list[str]:
         try:
@@ -306,9 +333,14 @@ class Session:
             extra = {}
             if job.group in place:
                 extra = {"workers": [place[job.group]], "allow_other_workers": True}
-            future = self.client.submit(job.function, *job.args, pure=False,
-                                        key=f"{self.token}-{k}",
-                                        priority=job.priority, **extra)
+            future = self.client.submit(
+                job.function,
+                *job.args,
+                pure=False,
+                key=f"{self.token}-{k}",
+                priority=job.priority,
+                **extra,
+            )
             futures[future] = job.tag
         self._futures = list(futures)
         try:
@@ -325,11 +357,13 @@ class Session:
             try:
                 output = future.result()
             except distributed.KilledWorker as exc:
-                raise ClusterError(f"the Dask workers running a task kept dying: "
-                                   f"{_reason(exc)}") from None
+                raise ClusterError(
+                    f"the Dask workers running a task kept dying: {_reason(exc)}"
+                ) from None
             except (distributed.CancelledError, distributed.comm.CommClosedError, OSError) as exc:
-                raise ClusterError(f"lost the Dask scheduler at "
-                                   f"{_address_of(self.client)}: {_reason(exc)}") from None
+                raise ClusterError(
+                    f"lost the Dask scheduler at {_address_of(self.client)}: {_reason(exc)}"
+                ) from None
             yield future, output
 
     def cancel(self) -> None:

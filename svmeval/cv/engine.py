@@ -10,14 +10,13 @@ values, probabilities, the fold of each sample. Results do not depend on ``jobs`
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable
 
 import numpy as np
 
-from svmeval.cv import _libsvm
-from svmeval.cv.checks import check_execution, check_folds, check_inputs, check_repeat, \
-    check_seed
+from svmeval.cv import _libsvm, _model
+from svmeval.cv.checks import check_execution, check_folds, check_inputs, check_repeat, check_seed
 from svmeval.cv.evaluate import evaluate
 from svmeval.cv.executors import executor_for
 from svmeval.cv.folds import libsvm_folds  # noqa: F401 - where the tests draw LIBSVM's folds
@@ -28,8 +27,9 @@ from svmeval.io.data import Dataset, check_precomputed
 from svmeval.params import PRECOMPUTED, SvmParams
 
 
-def prepare(dataset, params: SvmParams, *, y: np.ndarray | None = None, quiet: bool = True,
-            problem=None):
+def prepare(
+    dataset, params: SvmParams, *, y: np.ndarray | None = None, quiet: bool = True, problem=None
+):
     """Check everything before LIBSVM sees it; return ``(problem, resolved params)``.
 
     gamma 0 becomes 1/num_features as in svm-train; precomputed kernels are checked row by row;
@@ -48,11 +48,20 @@ def prepare(dataset, params: SvmParams, *, y: np.ndarray | None = None, quiet: b
     return problem, params
 
 
-def cross_validate(data, params=None, folds: int = 5, *, seed: int = 1, repeat: int = 1,
-                   jobs: int | None = None, client=None,
-                   progress: Callable[[int, int], None] | None = None, quiet: bool = True,
-                   keep_decision_values: bool = False,
-                   keep_repeats: bool = False) -> CVResult:
+def cross_validate(
+    data,
+    params=None,
+    folds: int = 5,
+    *,
+    seed: int = 1,
+    repeat: int = 1,
+    jobs: int | None = None,
+    client=None,
+    progress: Callable[[int, int], None] | None = None,
+    quiet: bool = True,
+    keep_decision_values: bool = False,
+    keep_repeats: bool = False,
+) -> CVResult:
     """k-fold cross-validation exactly as LIBSVM's ``svm-train -v k``, every prediction kept.
 
     LIBSVM's own folds after ``srand(seed)``, each fold's training set in LIBSVM's order and
@@ -128,18 +137,39 @@ def cross_validate(data, params=None, folds: int = 5, *, seed: int = 1, repeat: 
 
     data = checks.as_dataset(data, "data")
     params = checks.as_params(params, "params")
-    return run_cv(data, params, folds, seed=seed, repeat=repeat, jobs=jobs, client=client,
-                  progress=progress, quiet=quiet, keep_decision_values=keep_decision_values,
-                  keep_repeats=keep_repeats)
+    return run_cv(
+        data,
+        params,
+        folds,
+        seed=seed,
+        repeat=repeat,
+        jobs=jobs,
+        client=client,
+        progress=progress,
+        quiet=quiet,
+        keep_decision_values=keep_decision_values,
+        keep_repeats=keep_repeats,
+    )
 
 
 @_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
-def run_cv(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
-           repeat: int = 1, quiet: bool = True, y: np.ndarray | None = None,
-           progress: Callable[[int, int], None] | None = None, problem=None,
-           keep_decision_values: bool = False, keep_repeats: bool = False,
-           share: bool | None = None, jobs: int | None = None,
-           client=None) -> CVResult:
+def run_cv(
+    dataset,
+    params: SvmParams,
+    nr_fold: int,
+    *,
+    seed: int = 1,
+    repeat: int = 1,
+    quiet: bool = True,
+    y: np.ndarray | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    problem=None,
+    keep_decision_values: bool = False,
+    keep_repeats: bool = False,
+    share: bool | None = None,
+    jobs: int | None = None,
+    client=None,
+) -> CVResult:
     """:func:`cross_validate` with the engine's own arguments: ``y`` (labels replacing the
     data set's), ``problem`` (the data's LIBSVM problem, if built), ``share`` (whether the folds
     train on one kernel matrix computed once, :class:`~svmeval.cv.kernel.SharedKernel`: None
@@ -150,13 +180,34 @@ def run_cv(dataset, params: SvmParams, nr_fold: int, *, seed: int = 1,
     problem, params = prepare(dataset, params, y=y, quiet=quiet, problem=problem)
     if client is not None and y is not None:
         dataset = replace(dataset, y=problem.y)
-    return _repetitions(dataset, problem, params, nr_fold, repetition_seeds(seed, repeat),
-                        keep_decision_values, keep_repeats, share, progress, jobs, client)
+    return _repetitions(
+        dataset,
+        problem,
+        params,
+        nr_fold,
+        repetition_seeds(seed, repeat),
+        keep_decision_values,
+        keep_repeats,
+        share,
+        progress,
+        jobs,
+        client,
+    )
 
 
-def _repetitions(dataset, problem, params: SvmParams, nr_fold: int, seeds: list[int],
-                 keep_decision_values: bool, keep_repeats: bool, share, progress, jobs,
-                 client) -> CVResult:
+def _repetitions(
+    dataset,
+    problem,
+    params: SvmParams,
+    nr_fold: int,
+    seeds: list[int],
+    keep_decision_values: bool,
+    keep_repeats: bool,
+    share,
+    progress,
+    jobs,
+    client,
+) -> CVResult:
     """One candidate over every seed's folds: the first repetition's result, with the others'
     figures (and, with ``keep_repeats``, their results) in repetition order."""
     first, repeats, results = [], [], []
@@ -170,11 +221,24 @@ def _repetitions(dataset, problem, params: SvmParams, nr_fold: int, seeds: list[
                 results.append((unit.repetition, result))
 
     with executor_for(jobs, client) as executor:
-        evaluate(dataset, problem, [params], seeds, nr_fold, executor=executor, finish=finish,
-                 keep_decision_values=keep_decision_values, share=share, progress=progress)
-    return replace(first[0], repeats=tuple(x for _, x in sorted(repeats, key=lambda t: t[0])),
-                   repeat_results=tuple(x for _, x in sorted(results, key=lambda t: t[0])),
-                   data_name=getattr(dataset, "name", ""))
+        evaluate(
+            dataset,
+            problem,
+            [params],
+            seeds,
+            nr_fold,
+            executor=executor,
+            finish=finish,
+            keep_decision_values=keep_decision_values,
+            share=share,
+            progress=progress,
+        )
+    return replace(
+        first[0],
+        repeats=tuple(x for _, x in sorted(repeats, key=lambda t: t[0])),
+        repeat_results=tuple(x for _, x in sorted(results, key=lambda t: t[0])),
+        data_name=getattr(dataset, "name", ""),
+    )
 
 
 def repetition_seeds(seed: int, repeat: int) -> list[int]:
@@ -226,21 +290,26 @@ def train_and_save(data, params, model_file, *, seed: int = 1, quiet: bool = Tru
     """
     from svmeval.cv import checks
 
-    return _train_and_save(checks.as_dataset(data), checks.as_params(params),
-                           os.fspath(model_file), seed=seed, quiet=quiet)
+    return _train_and_save(
+        checks.as_dataset(data),
+        checks.as_params(params),
+        os.fspath(model_file),
+        seed=seed,
+        quiet=quiet,
+    )
 
 
 @_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
-def _train_and_save(dataset, params: SvmParams, model_file: str, *, seed: int = 1,
-                    quiet: bool = True) -> None:
+def _train_and_save(
+    dataset, params: SvmParams, model_file: str, *, seed: int = 1, quiet: bool = True
+) -> None:
     seed = check_seed(seed)
     if isinstance(dataset, Dataset) and dataset.y is None:
-        raise SvmevalError(f"{show_path(dataset.name)}: multi-label data: use --multilabel "
-                           "with -v")
+        raise SvmevalError(f"{show_path(dataset.name)}: multi-label data: use --multilabel with -v")
     problem, params = prepare(dataset, params, quiet=quiet)
     _libsvm.srand(seed)
     models = []
     # trained on a worker thread while the calling thread waits: a Ctrl-C is acted on at once,
     # not when LIBSVM returns (the training's OpenMP threads as the caller's would be)
-    run_tasks([lambda _share: models.append(_libsvm.Model(problem, params))], jobs=1)
+    run_tasks([lambda _share: models.append(_model.Model(problem, params))], jobs=1)
     models[0].save(model_file)

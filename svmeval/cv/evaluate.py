@@ -11,8 +11,8 @@ result never depends on the executor, the number of jobs or the order in which f
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from svmeval.cv import _libsvm
 from svmeval.cv import kernel as shared_kernel
@@ -67,10 +67,21 @@ class FoldCount:
 
 
 @_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
-def evaluate(dataset, problem, candidates: Sequence[SvmParams], seeds: Sequence[int],
-             nr_fold: int, *, executor, finish: Callable, costs: Sequence[float] | None = None,
-             keep_decision_values: bool = False, share: bool | None = None,
-             memory_mb: float | None = None, progress: Callable | None = None) -> None:
+def evaluate(
+    dataset,
+    problem,
+    candidates: Sequence[SvmParams],
+    seeds: Sequence[int],
+    nr_fold: int,
+    *,
+    executor,
+    finish: Callable,
+    costs: Sequence[float] | None = None,
+    keep_decision_values: bool = False,
+    share: bool | None = None,
+    memory_mb: float | None = None,
+    progress: Callable | None = None,
+) -> None:
     """Cross-validate every candidate on every seed's folds: ``finish(unit, result)`` for each
     (:class:`Unit`, :class:`~svmeval.cv.plan.CVResult`), in the calling thread, any order.
 
@@ -91,9 +102,15 @@ def evaluate(dataset, problem, candidates: Sequence[SvmParams], seeds: Sequence[
             units.append(Unit(c, r, params, seed, drawn[key], costs[c]))
     in_order = tuple(u for u in units if u.params.probability)
     rest = [u for u in units if not u.params.probability]
-    batch = Batch(problem, dataset, nr_fold, in_order,
-                  _groups(problem, dataset, rest, share, memory),
-                  keep_decision_values, memory)
+    batch = Batch(
+        problem,
+        dataset,
+        nr_fold,
+        in_order,
+        _groups(problem, dataset, rest, share, memory),
+        keep_decision_values,
+        memory,
+    )
     executor.run(batch, finish, FoldCount(batch.total_folds, progress))
 
 
@@ -105,24 +122,54 @@ def _groups(problem, dataset, units: list, share: bool | None, memory_mb: float)
     for u in units:
         groups.setdefault(shared_kernel.kernel_key(u.params), []).append(u)
     n_folds = units[0].folds.n_folds
-    per_kernel = max(len({u.candidate for u in g}) for g in groups.values()) \
-        * len({u.repetition for u in units}) * n_folds
-    if not sharing_pays(problem.n_samples, len(dataset.indices), units[0].params, per_kernel,
-                        n_folds, share, memory_mb, n_features=dataset.n_features):
+    per_kernel = (
+        max(len({u.candidate for u in g}) for g in groups.values())
+        * len({u.repetition for u in units})
+        * n_folds
+    )
+    if not sharing_pays(
+        problem.n_samples,
+        len(dataset.indices),
+        units[0].params,
+        per_kernel,
+        n_folds,
+        share,
+        memory_mb,
+        n_features=dataset.n_features,
+    ):
         return ((None, tuple(units)),)
     return tuple((group[0].params, tuple(group)) for group in groups.values())
 
 
-def sharing_pays(n_rows: int, nonzeros: int, params: SvmParams, trainings_per_kernel: int,
-                 n_folds: int, share: bool | None, memory_mb: float, *,
-                 n_features: int | None = None) -> bool:
+def sharing_pays(
+    n_rows: int,
+    nonzeros: int,
+    params: SvmParams,
+    trainings_per_kernel: int,
+    n_folds: int,
+    share: bool | None,
+    memory_mb: float,
+    *,
+    n_features: int | None = None,
+) -> bool:
     """Whether folds train on a shared kernel: never with ``-b 1``, an already precomputed
     kernel or matrices over ``memory_mb``; else ``share``, or the cost model when None."""
-    if share is False or params.probability or n_rows < 2 \
-            or params.kernel_type not in shared_kernel.SHAREABLE \
-            or shared_kernel.matrix_bytes(n_rows, params.kernel_type) > memory_mb * 2**20:
+    if (
+        share is False
+        or params.probability
+        or n_rows < 2
+        or params.kernel_type not in shared_kernel.SHAREABLE
+        or shared_kernel.matrix_bytes(n_rows, params.kernel_type) > memory_mb * 2**20
+    ):
         return False
     if share:
         return True
-    return shared_kernel.plan_sharing(n_rows, nonzeros, params, trainings_per_kernel, n_folds,
-                                      memory_mb=memory_mb, n_features=n_features).share
+    return shared_kernel.plan_sharing(
+        n_rows,
+        nonzeros,
+        params,
+        trainings_per_kernel,
+        n_folds,
+        memory_mb=memory_mb,
+        n_features=n_features,
+    ).share

@@ -14,10 +14,10 @@ import contextlib
 import queue
 import threading
 import time
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from svmeval.cv.plan import CVPlan, in_order
-from svmeval.cv.schedule import available_cores, run_tasks
+from svmeval.cv.schedule import run_tasks
 
 
 @contextlib.contextmanager
@@ -54,10 +54,21 @@ class LocalExecutor:
 
     def run(self, batch, finish: Callable, count) -> None:
         for unit in batch.in_order:
+
             def run(tasks):
                 run_tasks(tasks, jobs=1, progress=lambda done, total: count.add())
-            finish(unit, in_order(batch.problem, unit.params, batch.nr_fold, unit.seed,
-                                  batch.keep_decision_values, run))
+
+            finish(
+                unit,
+                in_order(
+                    batch.problem,
+                    unit.params,
+                    batch.nr_fold,
+                    unit.seed,
+                    batch.keep_decision_values,
+                    run,
+                ),
+            )
         if not batch.groups:
             return
         from svmeval.cv.kernel import SharedKernel
@@ -66,14 +77,22 @@ class LocalExecutor:
         plans, kernels, tasks = {}, {}, []
         ranked = sorted(batch.groups, key=lambda g: -sum(_weight(u) for u in g[1]))
         for rank, (kernel_params, units) in enumerate(ranked):
-            kernel = None if kernel_params is None else SharedKernel(
-                batch.problem, kernel_params, lazy=True, budget=budget)
+            kernel = (
+                None
+                if kernel_params is None
+                else SharedKernel(batch.problem, kernel_params, lazy=True, budget=budget)
+            )
             problem = batch.problem if kernel is None else kernel.cv_problem
             group = []
             for seq, u in enumerate(sorted(units, key=lambda u: -u.cost)):
                 params = u.params if kernel is None else kernel.train_params(u.params)
-                plans[u] = CVPlan(problem, params, u.folds, u.seed,
-                                  keep_decision_values=batch.keep_decision_values)
+                plans[u] = CVPlan(
+                    problem,
+                    params,
+                    u.folds,
+                    u.seed,
+                    keep_decision_values=batch.keep_decision_values,
+                )
                 kernels[u] = kernel
                 group += [((rank, seq, -t.size), u, t) for t in plans[u].tasks]
             if kernel is not None:
@@ -87,8 +106,10 @@ class LocalExecutor:
         finished: queue.SimpleQueue = queue.SimpleQueue()
         left = {unit: len(plan.tasks) for unit, plan in plans.items()}
         folds = [0, 0]  # folds completed, folds counted
-        runs = [_Counted(task, unit, left, finished, folds, position)
-                for position, (_, unit, task) in enumerate(tasks)]
+        runs = [
+            _Counted(task, unit, left, finished, folds, position)
+            for position, (_, unit, task) in enumerate(tasks)
+        ]
 
         def drain() -> None:
             while not finished.empty():
@@ -163,7 +184,9 @@ def _releasing(group: list, kernel) -> list:
                     last = left[0] == 0
                 if last:
                     kernel.release()
+
         return _Task(run, task)
+
     return [(key, unit, wrap(task)) for key, unit, task in group]
 
 
@@ -201,8 +224,7 @@ def recording() -> Iterator[list]:
         _RECORD.remove(record)
 
 
-def _Counted(task, unit, left: dict, finished: queue.SimpleQueue, folds: list,
-             position: int = 0):
+def _Counted(task, unit, left: dict, finished: queue.SimpleQueue, folds: list, position: int = 0):
     """The task; the folds it completed are counted, and when it is the unit's last task to
     end, the unit goes on ``finished``."""
 
@@ -210,9 +232,16 @@ def _Counted(task, unit, left: dict, finished: queue.SimpleQueue, folds: list,
         start = time.perf_counter()
         done = task(omp_threads) or 0
         if _RECORD:
-            _RECORD[-1].append((position, time.perf_counter() - start, omp_threads,
-                                getattr(task, "size", 0), getattr(task, "max_threads", 1),
-                                done))
+            _RECORD[-1].append(
+                (
+                    position,
+                    time.perf_counter() - start,
+                    omp_threads,
+                    getattr(task, "size", 0),
+                    getattr(task, "max_threads", 1),
+                    done,
+                )
+            )
         with _LOCK:
             folds[0] += done
             left[unit] -= 1
@@ -220,6 +249,7 @@ def _Counted(task, unit, left: dict, finished: queue.SimpleQueue, folds: list,
         if last:
             finished.put(unit)
         return done
+
     return _Task(run, task)
 
 
@@ -247,9 +277,13 @@ class DaskExecutor:
                     return
                 plan = plans.get(unit)
                 if plan is None:
-                    plan = plans[unit] = CVPlan(batch.problem, unit.params, unit.folds,
-                                                unit.seed,
-                                                keep_decision_values=batch.keep_decision_values)
+                    plan = plans[unit] = CVPlan(
+                        batch.problem,
+                        unit.params,
+                        unit.folds,
+                        unit.seed,
+                        keep_decision_values=batch.keep_decision_values,
+                    )
                     left[unit] = unit.folds.n_folds
                 for i, output in zip(part, outputs):
                     plan.store(i, output)
@@ -268,8 +302,15 @@ class DaskExecutor:
 
         data = session.data(batch.dataset)
         keep = batch.keep_decision_values
-        jobs = [cluster.Job(workers.cv_task, data + (u.params, batch.nr_fold, u.seed, keep),
-                            (u, None), priority=u.cost) for u in batch.in_order]
+        jobs = [
+            cluster.Job(
+                workers.cv_task,
+                data + (u.params, batch.nr_fold, u.seed, keep),
+                (u, None),
+                priority=u.cost,
+            )
+            for u in batch.in_order
+        ]
         if not batch.groups:
             return jobs
         shipped: dict = {}
@@ -291,8 +332,14 @@ class DaskExecutor:
                     priority = (len(ranked) - rank) * 1e6 + u.cost
                     where = rank if place else None
                 for part in pieces:
-                    jobs.append(cluster.Job(
-                        workers.fold_task, data + (shipped[id(u.folds)], train, part, keep)
-                        + extra, (u, part), priority=priority, group=where,
-                        cost=_weight(u) * len(part)))
+                    jobs.append(
+                        cluster.Job(
+                            workers.fold_task,
+                            data + (shipped[id(u.folds)], train, part, keep) + extra,
+                            (u, part),
+                            priority=priority,
+                            group=where,
+                            cost=_weight(u) * len(part),
+                        )
+                    )
         return jobs

@@ -7,14 +7,14 @@ boundaries as ``svm_cross_validation``, so every prediction can be bit-identical
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
+from svmeval.cv.checks import check_folds
 from svmeval.errors import SvmevalError, show_label
 from svmeval.params import INT_MAX, INT_MIN  # C int, the type LIBSVM casts class labels to
-from svmeval.cv.checks import check_folds
 
 
 @dataclass(frozen=True)
@@ -34,10 +34,12 @@ class Folds:
         return len(self.fold_start) - 1
 
     def test(self, i: int) -> np.ndarray:
-        return self.perm[self.fold_start[i]:self.fold_start[i + 1]]
+        return self.perm[self.fold_start[i] : self.fold_start[i + 1]]
 
     def train(self, i: int) -> np.ndarray:
-        return np.concatenate((self.perm[: self.fold_start[i]], self.perm[self.fold_start[i + 1]:]))
+        return np.concatenate(
+            (self.perm[: self.fold_start[i]], self.perm[self.fold_start[i + 1] :])
+        )
 
     def fold_of(self) -> np.ndarray:
         """The fold that tests each sample (input order)."""
@@ -58,11 +60,14 @@ def group_classes(y: np.ndarray):
     outside = ~((keys >= INT_MIN) & (keys <= INT_MAX))  # NaN included
     if outside.any():
         i = int(np.flatnonzero(outside)[0])
-        raise SvmevalError(f"label {show_label(y[i])} (sample {i + 1}) does not fit a C int: "
-                           "LIBSVM groups classes by (int)label")
+        raise SvmevalError(
+            f"label {show_label(y[i])} (sample {i + 1}) does not fit a C int: "
+            "LIBSVM groups classes by (int)label"
+        )
     keys = keys.astype(np.int64)
-    labels, first, inverse, count = np.unique(keys, return_index=True, return_inverse=True,
-                                              return_counts=True)
+    labels, first, inverse, count = np.unique(
+        keys, return_index=True, return_inverse=True, return_counts=True
+    )
     order = np.argsort(first, kind="stable")  # classes in order of first appearance
     labels, count = labels[order], count[order]
     if len(labels) == 2 and labels[0] == -1 and labels[1] == 1:
@@ -82,8 +87,9 @@ def check_samples(l: int) -> None:
         raise SvmevalError(f"cross-validation needs at least 2 samples; the data have {l}")
 
 
-def libsvm_folds(y: np.ndarray, nr_fold: int, *, stratified: bool,
-                 rand: Callable[[], int], warn=None) -> Folds:
+def libsvm_folds(
+    y: np.ndarray, nr_fold: int, *, stratified: bool, rand: Callable[[], int], warn=None
+) -> Folds:
     """The folds svm_cross_validation draws, consuming ``rand()`` exactly as it does.
 
     ``stratified``: C-SVC or nu-SVC. LIBSVM stratifies only when ``nr_fold < l``; with
@@ -95,8 +101,10 @@ def libsvm_folds(y: np.ndarray, nr_fold: int, *, stratified: bool,
     check_samples(l)
     if nr_fold > l:
         nr_fold = l
-        message = ("WARNING: # folds > # data. Will use # folds = # data instead "
-                   "(i.e., leave-one-out cross validation)\n")
+        message = (
+            "WARNING: # folds > # data. Will use # folds = # data instead "
+            "(i.e., leave-one-out cross validation)\n"
+        )
         (warn or sys.stderr.write)(message)
     if stratified and nr_fold < l:
         labels, start, count, perm = group_classes(y)
@@ -106,8 +114,10 @@ def libsvm_folds(y: np.ndarray, nr_fold: int, *, stratified: bool,
             for i in range(n):
                 j = i + rand() % (n - i)
                 index[s + j], index[s + i] = index[s + i], index[s + j]
-        fold_count = [sum((i + 1) * int(n) // nr_fold - i * int(n) // nr_fold for n in count)
-                      for i in range(nr_fold)]
+        fold_count = [
+            sum((i + 1) * int(n) // nr_fold - i * int(n) // nr_fold for n in count)
+            for i in range(nr_fold)
+        ]
         fold_start = np.concatenate(([0], np.cumsum(fold_count))).astype(np.int64)
         out = np.empty(l, dtype=np.int64)
         pos = fold_start[:-1].copy()
@@ -115,7 +125,7 @@ def libsvm_folds(y: np.ndarray, nr_fold: int, *, stratified: bool,
             s, n = int(start[c]), int(count[c])
             for i in range(nr_fold):
                 begin, end = s + i * n // nr_fold, s + (i + 1) * n // nr_fold
-                out[pos[i]:pos[i] + end - begin] = index[begin:end]
+                out[pos[i] : pos[i] + end - begin] = index[begin:end]
                 pos[i] += end - begin
         return Folds(out, fold_start, True)
     perm = list(range(l))

@@ -35,8 +35,19 @@ from svmeval.params import LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID, SvmParams
 _lib = ctypes.CDLL(_kernel.__file__)
 _fill = _lib.svmeval_kernel_fill
 _fill.restype = None
-_fill.argtypes = [c_void_p, c_long, c_int, c_int, c_double, c_double, c_void_p, c_int, c_void_p,
-                  c_long, c_long]
+_fill.argtypes = [
+    c_void_p,
+    c_long,
+    c_int,
+    c_int,
+    c_double,
+    c_double,
+    c_void_p,
+    c_int,
+    c_void_p,
+    c_long,
+    c_long,
+]
 _x_square = _lib.svmeval_x_square
 _x_square.restype = None
 _x_square.argtypes = [c_void_p, c_long, c_void_p]
@@ -51,11 +62,19 @@ SHAREABLE = (LINEAR, POLY, RBF, SIGMOID)
 DEFAULT_MEMORY_MB = 2048
 
 
-def kernel_value(problem: Problem, i: int, j: int, params: SvmParams, *,
-                 prediction: bool = False) -> float:
+def kernel_value(
+    problem: Problem, i: int, j: int, params: SvmParams, *, prediction: bool = False
+) -> float:
     """K(x_i, x_j) with LIBSVM's training (or, ``prediction=True``, k_function's) arithmetic."""
-    return _value(int(problem.rows[i]), int(problem.rows[j]), params.kernel_type, params.degree,
-                  params.gamma, params.coef0, int(prediction))
+    return _value(
+        int(problem.rows[i]),
+        int(problem.rows[j]),
+        params.kernel_type,
+        params.degree,
+        params.gamma,
+        params.coef0,
+        int(prediction),
+    )
 
 
 def matrix_bytes(n: int, kernel_type: int) -> int:
@@ -92,8 +111,15 @@ class SharedKernel:
     once their last task is done.
     """
 
-    def __init__(self, features: Problem, params: SvmParams, *, threads: int | None = None,
-                 lazy: bool = False, budget=None):
+    def __init__(
+        self,
+        features: Problem,
+        params: SvmParams,
+        *,
+        threads: int | None = None,
+        lazy: bool = False,
+        budget=None,
+    ):
         if params.kernel_type not in SHAREABLE:
             raise ValueError("only linear, polynomial, RBF and sigmoid kernels can be shared")
         self.params = params
@@ -160,8 +186,19 @@ class SharedKernel:
     def _fill(self, nodes, rows: tuple, *, prediction: bool) -> None:
         p = self.params
         sq = 0 if self._x_square is None or prediction else self._x_square.ctypes.data
-        _fill(self._features.rows.ctypes.data, self.n, p.kernel_type, p.degree, p.gamma,
-              p.coef0, sq, int(prediction), nodes.ctypes.data, rows[0], rows[1])
+        _fill(
+            self._features.rows.ctypes.data,
+            self.n,
+            p.kernel_type,
+            p.degree,
+            p.gamma,
+            p.coef0,
+            sq,
+            int(prediction),
+            nodes.ctypes.data,
+            rows[0],
+            rows[1],
+        )
 
     def _finish(self) -> None:
         self.problem = Problem(self._features.y, self._rows(self._train), self._train)
@@ -178,8 +215,7 @@ class SharedKernel:
 
     def _rows(self, nodes) -> np.ndarray:
         width = (self.n + 2) * NODE.itemsize
-        return (np.uintp(nodes.ctypes.data)
-                + np.arange(self.n, dtype=np.uintp) * np.uintp(width))
+        return np.uintp(nodes.ctypes.data) + np.arange(self.n, dtype=np.uintp) * np.uintp(width)
 
     @staticmethod
     def train_params(params: SvmParams) -> SvmParams:
@@ -266,9 +302,17 @@ _EVAL_PER_NONZERO = 0.12
 _COLUMNS_FRACTION = 0.12
 
 
-def plan_sharing(n_rows: int, nonzeros: int, params: SvmParams, trainings_per_kernel: int,
-                 n_folds: int, *, memory_mb: float = DEFAULT_MEMORY_MB,
-                 probability: bool = False, n_features: int | None = None) -> SharingPlan:
+def plan_sharing(
+    n_rows: int,
+    nonzeros: int,
+    params: SvmParams,
+    trainings_per_kernel: int,
+    n_folds: int,
+    *,
+    memory_mb: float = DEFAULT_MEMORY_MB,
+    probability: bool = False,
+    n_features: int | None = None,
+) -> SharingPlan:
     """Decide whether computing each kernel once pays for ``trainings_per_kernel`` trainings
     (cells x folds that share one kernel in a grid, repetitions x folds in a cross-validation)
     on ``n_rows`` rows with ``nonzeros`` stored features.
@@ -286,18 +330,26 @@ def plan_sharing(n_rows: int, nonzeros: int, params: SvmParams, trainings_per_ke
         return SharingPlan(False, "too few rows")
     mb = matrix_bytes(n_rows, params.kernel_type) / 2**20
     if mb > memory_mb:
-        return SharingPlan(False, f"the kernel needs {mb:.0f} MB, over the {memory_mb:g} MB budget",
-                           mb)
+        return SharingPlan(
+            False, f"the kernel needs {mb:.0f} MB, over the {memory_mb:g} MB budget", mb
+        )
     per_row = nonzeros / n_rows
     if n_features and not lookup_pays(n_rows, per_row, n_features, params.kernel_type):
-        return SharingPlan(False, "on so few features a kernel value costs about as much as "
-                           "looking it up in a matrix this size", mb)
+        return SharingPlan(
+            False,
+            "on so few features a kernel value costs about as much as "
+            "looking it up in a matrix this size",
+            mb,
+        )
     eval_cost = _EVAL_BASE + _EVAL_PER_NONZERO * 2 * per_row
     n_train = n_rows * (n_folds - 1) / n_folds
     # LIBSVM's own kernel: each training computes some columns of its Q matrix, and each fold's
     # test rows are predicted against the support vectors (both feature-space evaluations)
-    own = trainings_per_kernel * (_COLUMNS_FRACTION * n_train * n_train
-                                  + _COLUMNS_FRACTION * n_train * n_rows / n_folds) * eval_cost
+    own = (
+        trainings_per_kernel
+        * (_COLUMNS_FRACTION * n_train * n_train + _COLUMNS_FRACTION * n_train * n_rows / n_folds)
+        * eval_cost
+    )
     # shared: the matrices (a triangle each), then every one of those values is a lookup
     matrices = 2 if params.kernel_type == RBF else 1
     shared = matrices * n_rows * n_rows / 2 * eval_cost + own / eval_cost
@@ -323,11 +375,19 @@ def lookup_pays(n_rows: int, per_row: float, n_features: int, kernel_type: int) 
     """Whether a lookup in the shared matrix is clearly cheaper than a feature-space value."""
     dense = per_row >= 0.5 * max(1, n_features)
     steps = per_row * (1 if dense else 2)
-    value = 2.0 + steps * (_STEP_NS_DENSE if dense else _STEP_NS_SPARSE) \
+    value = (
+        2.0
+        + steps * (_STEP_NS_DENSE if dense else _STEP_NS_SPARSE)
         + (_TRANSCENDENTAL_NS if kernel_type in (RBF, SIGMOID) else 0.0)
+    )
     size = n_rows * (n_rows + 2) * NODE.itemsize
-    lookup = _LOOKUP_NS_L2 if size <= 2 * 2**20 else _LOOKUP_NS_CACHED if size <= 32 * 2**20 \
+    lookup = (
+        _LOOKUP_NS_L2
+        if size <= 2 * 2**20
+        else _LOOKUP_NS_CACHED
+        if size <= 32 * 2**20
         else _LOOKUP_NS_MEMORY
+    )
     return value >= _LOOKUP_GAIN * lookup
 
 

@@ -10,7 +10,6 @@ import sys
 
 from svmeval.cv.schedule import available_cores
 
-
 #: the local cluster's settings: the data stay on every worker for the whole run (no replica
 #: dropped by the active memory manager, which would send them again), and the workers' C
 #: allocator keeps glibc's defaults (Dask's MALLOC_TRIM_THRESHOLD_ turns off glibc's adaptive
@@ -18,7 +17,10 @@ from svmeval.cv.schedule import available_cores
 LOCAL_CONFIG = {
     "distributed.scheduler.active-memory-manager.start": False,
     "distributed.nanny.pre-spawn-environ": {
-        "OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1, "OPENBLAS_NUM_THREADS": 1},
+        "OMP_NUM_THREADS": 1,
+        "MKL_NUM_THREADS": 1,
+        "OPENBLAS_NUM_THREADS": 1,
+    },
 }
 
 
@@ -51,8 +53,13 @@ def new_cluster(distributed, n: int | None):
         sys.warnoptions.append(_TRACKER_QUIET)
     with dask.config.set(LOCAL_CONFIG), _environment_kept():
         return distributed.LocalCluster(
-            n_workers=n or available_cores(), threads_per_worker=1, processes=True,
-            dashboard_address=None, silence_logs=logging.CRITICAL, host="127.0.0.1",
+            n_workers=n or available_cores(),
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.CRITICAL,
+            host="127.0.0.1",
             # the scheduler's HTTP routes on a free port, not Dask's 8787 (and no warning
             # when another cluster holds it)
-            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"})
+            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+        )

@@ -35,20 +35,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from svmeval.cv import _libsvm
 from svmeval.cv.checks import check_execution, check_folds, check_seed
 from svmeval.cv.engine import prepare
+from svmeval.cv.folds import Folds, libsvm_folds
 from svmeval.cv.plan import CVPlan
 from svmeval.cv.results import MultilabelCVResult
-from svmeval.io.label_sets import check_multilabel as _check_multilabel, dataset_indicator  # noqa: F401
-from svmeval.errors import ParameterError, SvmevalError, show_label, show_path
-from svmeval.cv.folds import Folds, libsvm_folds
-from svmeval.params import SVM_TYPES, SvmParams
 from svmeval.cv.schedule import run_tasks
+from svmeval.errors import ParameterError, SvmevalError, show_label, show_path
+from svmeval.io.label_sets import check_multilabel as _check_multilabel  # noqa: F401
+from svmeval.io.label_sets import dataset_indicator
+from svmeval.params import SVM_TYPES, SvmParams
 
 __all__ = ["MultilabelCVResult", "cross_validate_multilabel"]
 
@@ -66,14 +66,21 @@ def _check_type(params: SvmParams) -> None:
         name = SVM_TYPES[params.svm_type] if 0 <= params.svm_type < len(SVM_TYPES) else "?"
         raise SvmevalError(
             f"--multilabel: binary relevance trains one classifier per label; -s "
-            f"{params.svm_type} ({name}) is not a classifier (use -s 0 C-SVC or -s 1 nu-SVC)")
+            f"{params.svm_type} ({name}) is not a classifier (use -s 0 C-SVC or -s 1 nu-SVC)"
+        )
 
 
 @_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
-def cross_validate_multilabel(data, params=None, folds: int = 5, *, seed: int = 1,
-                              jobs: int | None = None,
-                              progress: Callable[[int, int], None] | None = None,
-                              quiet: bool = True) -> MultilabelCVResult:
+def cross_validate_multilabel(
+    data,
+    params=None,
+    folds: int = 5,
+    *,
+    seed: int = 1,
+    jobs: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    quiet: bool = True,
+) -> MultilabelCVResult:
     """Binary-relevance k-fold cross-validation of multi-label data.
 
     One SVM per label ("has it", +1, against "has not", -1), every label on the same folds:
@@ -129,6 +136,7 @@ def cross_validate_multilabel(data, params=None, folds: int = 5, *, seed: int = 
 
     if isinstance(data, (str, os.PathLike)):
         from svmeval.io.data import read_dataset
+
         data = read_dataset(os.fspath(data), multilabel=True)
     dataset, nr_fold, params = data, folds, as_params(params)
     _check_multilabel(dataset)
@@ -157,12 +165,22 @@ def cross_validate_multilabel(data, params=None, folds: int = 5, *, seed: int = 
     tasks = [task for plan in plans for task in plan.tasks]
     run_tasks(tasks, jobs=1 if resolved.probability else jobs, progress=progress)
 
-    Y_pred, scores, probabilities, constant = _label_columns(plans, folds,
-                                                             bool(resolved.probability))
-    return MultilabelCVResult(label_names=names, Y_true=Y_true, Y_pred=Y_pred, scores=scores,
-                              fold=folds.fold_of(), n_folds=folds.n_folds, seed=seed,
-                              params=resolved, probabilities=probabilities, constant=constant,
-                              folds=folds)
+    Y_pred, scores, probabilities, constant = _label_columns(
+        plans, folds, bool(resolved.probability)
+    )
+    return MultilabelCVResult(
+        label_names=names,
+        Y_true=Y_true,
+        Y_pred=Y_pred,
+        scores=scores,
+        fold=folds.fold_of(),
+        n_folds=folds.n_folds,
+        seed=seed,
+        params=resolved,
+        probabilities=probabilities,
+        constant=constant,
+        folds=folds,
+    )
 
 
 def _label_columns(plans: list, folds: Folds, probability: bool):
@@ -184,8 +202,9 @@ def _label_columns(plans: list, folds: Folds, probability: bool):
             train_y = plan.problem.y[folds.train(i)]
             if np.all(train_y == train_y[0]):
                 constant[folds.test(i), j] = True
-        scores[:, j] = np.where(constant[:, j], np.where(pred, CONSTANT_SCORE, -CONSTANT_SCORE),
-                                dec)
+        scores[:, j] = np.where(
+            constant[:, j], np.where(pred, CONSTANT_SCORE, -CONSTANT_SCORE), dec
+        )
         if probabilities is not None:
             k = np.flatnonzero(plan.labels == 1.0)
             p = plan.probabilities[:, k[0]] if k.size else np.zeros(n)

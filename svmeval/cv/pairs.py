@@ -32,8 +32,9 @@ from functools import partial
 
 import numpy as np
 
-from svmeval.cv import _libsvm
+from svmeval.cv import _libsvm, _model
 from svmeval.cv.folds import group_classes
+from svmeval.cv.task import Task
 from svmeval.io import output
 
 #: train multiclass folds pair by pair (False: each fold whole, as one svm_train call)
@@ -58,8 +59,6 @@ class PairedFold:
         self._warned = False
 
     def tasks(self) -> list:
-        from svmeval.cv.plan import Task
-
         tasks = []
         for p, (a, b) in enumerate(self.pairs):
             size = int(self.count[a] + self.count[b])
@@ -85,8 +84,9 @@ class PairedFold:
             if label not in known:
                 with output.STDERR_LOCK:
                     if not output.INTERRUPTS:
-                        sys.stderr.write(f"WARNING: class label {label} specified in weight "
-                                         "is not found\n")
+                        sys.stderr.write(
+                            f"WARNING: class label {label} specified in weight is not found\n"
+                        )
                         sys.stderr.flush()
 
     def _pair(self, p: int, omp_threads: int) -> int:
@@ -98,12 +98,16 @@ class PairedFold:
             self._warn_weights()
         a, b = self.pairs[p]
         ca, cb = int(self.count[a]), int(self.count[b])
-        rows = np.concatenate((self.order[self.start[a]:self.start[a] + ca],
-                               self.order[self.start[b]:self.start[b] + cb]))
+        rows = np.concatenate(
+            (
+                self.order[self.start[a] : self.start[a] + ca],
+                self.order[self.start[b] : self.start[b] + cb],
+            )
+        )
         y = np.concatenate((np.ones(ca), -np.ones(cb)))
         _libsvm.set_omp_threads(omp_threads)
         with _libsvm.pair_training():  # its "Total nSV" line is the fold's, printed below
-            model = _libsvm.Model(self.plan.problem.subset(rows, y), self._pair_params(a, b))
+            model = _model.Model(self.plan.problem.subset(rows, y), self._pair_params(a, b))
         self.results[p] = _solution(model)
         del model
         with self._lock:
@@ -123,18 +127,21 @@ def _solution(model) -> tuple:
     their coefficients and rho."""
     m = ctypes.cast(model._ptr, POINTER(_libsvm.svm_model())).contents
     n = m.l
-    positions = np.ctypeslib.as_array(m.sv_indices, (n,)).astype(np.int64) - 1 if n else \
-        np.empty(0, np.int64)
+    positions = (
+        np.ctypeslib.as_array(m.sv_indices, (n,)).astype(np.int64) - 1
+        if n
+        else np.empty(0, np.int64)
+    )
     coef = np.ctypeslib.as_array(m.sv_coef[0], (n,)).copy() if n else np.empty(0)
     return positions, coef, float(m.rho[0])
 
 
 class AssembledModel:
     """The multiclass model ``svm_train`` builds from a fold's pairs, as a ``struct svm_model``
-    over numpy memory; predicts with :class:`~svmeval.cv._libsvm.Model`'s own methods."""
+    over numpy memory; predicts with :class:`~svmeval.cv._model.Model`'s own methods."""
 
-    predict = _libsvm.Model.predict
-    predict_parallel = _libsvm.Model.predict_parallel
+    predict = _model.Model.predict
+    predict_parallel = _model.Model.predict_parallel
 
     def __init__(self, fold: PairedFold):
         k, start, count = fold.n_classes, fold.start, fold.count
@@ -149,11 +156,13 @@ class AssembledModel:
         where = np.full(len(fold.order), -1, dtype=np.int64)
         where[sv] = np.arange(len(sv))
         self.total_sv = len(sv)
-        n_sv = np.array([np.count_nonzero(nonzero[start[c]:start[c] + count[c]])
-                         for c in range(k)], dtype=np.int32)
+        n_sv = np.array(
+            [np.count_nonzero(nonzero[start[c] : start[c] + count[c]]) for c in range(k)],
+            dtype=np.int32,
+        )
         coef = np.zeros((max(1, k - 1), max(1, len(sv))))
         for p, ((a, b), (_, alpha, _)) in enumerate(zip(fold.pairs, fold.results)):
-            side_b = where[start[b]:start[b] + count[b]]
+            side_b = where[start[b] : start[b] + count[b]]
             coef[a, side_b[side_b >= 0]] = -0.0  # alpha * y of a class-b row that is no SV
             g = where[grouped[p]]
             on_a = grouped[p] < start[a] + count[a]
@@ -168,8 +177,9 @@ class AssembledModel:
     def _struct(self, fold: PairedFold, sv, n_sv, coef) -> tuple:
         svm = _libsvm.library().svm
         support = fold.plan.problem.subset(fold.order[sv])  # training-side rows (SVs)
-        coef_rows = np.uintp(coef.ctypes.data) + np.arange(len(coef), dtype=np.uintp) \
-            * np.uintp(coef.strides[0])
+        coef_rows = np.uintp(coef.ctypes.data) + np.arange(len(coef), dtype=np.uintp) * np.uintp(
+            coef.strides[0]
+        )
         rho = np.array([r for _, _, r in fold.results], dtype=np.float64)
         label = fold.labels.astype(np.int32)
         param = _libsvm.Parameter(fold.plan.params)

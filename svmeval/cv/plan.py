@@ -8,19 +8,20 @@ fold of each sample. A fold is one task; a task's output never depends on where 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 
-from svmeval.cv import _libsvm
-from svmeval.metrics.classification import ConfusionCounts
-from svmeval.metrics.regression import regression_report
-from svmeval.metrics.ovo import class_scores
-from svmeval.metrics.scores import class_ranking
+from svmeval.cv import _libsvm, _model
 from svmeval.cv.folds import Folds, group_classes, libsvm_folds
-from svmeval.params import SvmParams
 from svmeval.cv.results import CVResult, Repetition
+from svmeval.cv.task import Task
+from svmeval.metrics.classification import ConfusionCounts
+from svmeval.metrics.ovo import class_scores
+from svmeval.metrics.regression import regression_report
+from svmeval.metrics.scores import class_ranking
+from svmeval.params import SvmParams
 
 
 def libsvm_label_order(y: np.ndarray) -> np.ndarray:
@@ -51,20 +52,6 @@ def _pair_map(model_labels: np.ndarray, labels: np.ndarray):
 PREDICT_CHUNK_BYTES = 32 << 20
 
 
-class Task:
-    """One task of a plan: ``task(omp_threads)`` runs it and returns the folds it completed
-    (1, or 0 for a pair of a fold whose other pairs are still running); ``size``: its training
-    rows (the biggest start first); ``max_threads``: the OpenMP threads it can put to use."""
-
-    __slots__ = ("run", "size", "max_threads")
-
-    def __init__(self, run, size: int, max_threads: int):
-        self.run, self.size, self.max_threads = run, size, max_threads
-
-    def __call__(self, omp_threads: int) -> int:
-        return self.run(omp_threads)
-
-
 @dataclass(frozen=True, eq=False)
 class FoldOutput:
     """What one fold's model said about its test rows (``Folds.test(i)``, in that order):
@@ -93,8 +80,16 @@ class CVPlan:
     rows are predicted in chunks that bound the one-vs-one values held at once.
     """
 
-    def __init__(self, problem, params: SvmParams, folds: Folds, seed: int, *,
-                 keep_decision_values: bool = False, collect: bool = True):
+    def __init__(
+        self,
+        problem,
+        params: SvmParams,
+        folds: Folds,
+        seed: int,
+        *,
+        keep_decision_values: bool = False,
+        collect: bool = True,
+    ):
         self.problem, self.params, self.folds, self.seed = problem, params, folds, seed
         y = problem.y
         self.classification = params.is_classification
@@ -106,8 +101,9 @@ class CVPlan:
         self.has_scores = self.classification and m >= 2
         if collect:
             self.y_pred = np.empty(n)
-            self.decision_values = (np.full((n, self.pairs), np.nan)
-                                    if self.keep_decision_values else None)
+            self.decision_values = (
+                np.full((n, self.pairs), np.nan) if self.keep_decision_values else None
+            )
             self.scores = np.full((n, m), np.nan) if self.has_scores else None
             self.probabilities = np.zeros((n, m)) if self.probability else None
         self.tasks = [task for i in range(folds.n_folds) for task in self._fold_tasks(i)]
@@ -130,6 +126,7 @@ class CVPlan:
     def useful_threads(self, train_rows: int) -> int:
         """The OpenMP threads a training on ``train_rows`` rows of this problem puts to use."""
         from svmeval.cv.kernel import useful_threads
+
         return useful_threads(self.problem, self.params, train_rows)
 
     def _fold(self, i: int, omp_threads: int) -> int:
@@ -139,7 +136,7 @@ class CVPlan:
     def fold_output(self, i: int, omp_threads: int = 1) -> FoldOutput:
         """Train fold ``i`` and predict its test rows (LIBSVM on ``omp_threads`` threads)."""
         _libsvm.set_omp_threads(omp_threads)
-        model = _libsvm.Model(self.problem.subset(self.folds.train(i)), self.params)
+        model = _model.Model(self.problem.subset(self.folds.train(i)), self.params)
         return self.predict_fold(model, i, omp_threads)
 
     def predict_fold(self, model, i: int, omp_threads: int) -> FoldOutput:
@@ -149,10 +146,10 @@ class CVPlan:
         t, m = len(test), len(self.labels)
         out = FoldOutput(
             y_pred=np.empty(t),
-            decision_values=np.full((t, self.pairs), np.nan) if self.keep_decision_values
-            else None,
+            decision_values=np.full((t, self.pairs), np.nan) if self.keep_decision_values else None,
             scores=np.full((t, m), np.nan) if self.has_scores else None,
-            probabilities=np.zeros((t, m)) if self.probability else None)
+            probabilities=np.zeros((t, m)) if self.probability else None,
+        )
         chunk = max(1, PREDICT_CHUNK_BYTES // (8 * max(1, self.pairs)))
         for start in range(0, t, chunk):
             part = slice(start, start + chunk)
@@ -168,14 +165,14 @@ class CVPlan:
             if mine is not None:
                 mine[rows] = getattr(out, name)
 
-    def _predict(self, model, rows, part, out: FoldOutput, omp_threads: int, cols,
-                 signs) -> None:
+    def _predict(self, model, rows, part, out: FoldOutput, omp_threads: int, cols, signs) -> None:
         # Prediction runs on one OpenMP thread per row, the rows split among ``omp_threads``
         # threads instead: an OpenMP team per row costs a barrier per row, and
         # svm_predict_values sums SVR / one-class kernel terms in an OpenMP reduction whose
         # order varies with the threads (one thread makes every result reproducible).
-        pred, dec, probs = model.predict_parallel(self.problem.rows[rows], omp_threads,
-                                                  probability=self.probability)
+        pred, dec, probs = model.predict_parallel(
+            self.problem.rows[rows], omp_threads, probability=self.probability
+        )
         out.y_pred[part] = pred
         if not self.classification:
             out.decision_values[part] = dec
@@ -188,8 +185,12 @@ class CVPlan:
         m = len(self.labels)
         if out.scores is not None and m > 2:  # from the model's own columns, in one C pass
             where = {float(lab): a for a, lab in enumerate(model.labels)}
-            class_scores(dec, [where.get(float(lab), -1) for lab in self.labels],
-                         len(model.labels), out=out.scores[part])
+            class_scores(
+                dec,
+                [where.get(float(lab), -1) for lab in self.labels],
+                len(model.labels),
+                out=out.scores[part],
+            )
         if out.decision_values is None and m > 2:
             return  # the n x k(k-1)/2 values in canonical order are not wanted
         if dec.shape[1]:
@@ -202,24 +203,39 @@ class CVPlan:
             out.scores[part] = np.column_stack((dec[:, 0], -dec[:, 0]))
 
     def result(self) -> CVResult:
-        return CVResult(y_true=self.problem.y.copy(), y_pred=self.y_pred,
-                        fold=self.folds.fold_of(), decision_values=self.decision_values,
-                        probabilities=self.probabilities, labels=self.labels,
-                        params=self.params, n_folds=self.folds.n_folds, seed=self.seed,
-                        folds=self.folds, scores=self.scores)
+        return CVResult(
+            y_true=self.problem.y.copy(),
+            y_pred=self.y_pred,
+            fold=self.folds.fold_of(),
+            decision_values=self.decision_values,
+            probabilities=self.probabilities,
+            labels=self.labels,
+            params=self.params,
+            n_folds=self.folds.n_folds,
+            seed=self.seed,
+            folds=self.folds,
+            scores=self.scores,
+        )
 
 
 def repetition(result: CVResult) -> Repetition:
     """What the figures of ``result`` need when it is a further repetition: its counts and
     its scores' ranking figures (:class:`Repetition`)."""
     if result.params.is_regression:
-        return Repetition(seed=result.seed, confusion=None,
-                          regression=regression_report(result.y_true, result.y_pred),
-                          ranking=None)
+        return Repetition(
+            seed=result.seed,
+            confusion=None,
+            regression=regression_report(result.y_true, result.y_pred),
+            ranking=None,
+        )
     counts = ConfusionCounts().update(result.y_true, result.y_pred)
     scored, source = _ranking_scores(result)
-    return Repetition(seed=result.seed, confusion=counts, regression=None,
-                      ranking=class_ranking(result.y_true, scored, result.labels, source=source))
+    return Repetition(
+        seed=result.seed,
+        confusion=counts,
+        regression=None,
+        ranking=class_ranking(result.y_true, scored, result.labels, source=source),
+    )
 
 
 def _ranking_scores(result: CVResult):
@@ -233,12 +249,14 @@ def draw_folds(y: np.ndarray, nr_fold: int, seed: int, params: SvmParams, *, war
     """The folds svm_cross_validation draws after ``srand(seed)`` (C ``rand()`` left where
     LIBSVM leaves it: ``-b 1`` training goes on drawing from it)."""
     _libsvm.srand(seed)
-    return libsvm_folds(y, nr_fold, stratified=params.is_classification, rand=_libsvm.rand,
-                        warn=warn)
+    return libsvm_folds(
+        y, nr_fold, stratified=params.is_classification, rand=_libsvm.rand, warn=warn
+    )
 
 
-def in_order(problem, params: SvmParams, nr_fold: int, seed: int, keep_decision_values: bool,
-             run=None) -> CVResult:
+def in_order(
+    problem, params: SvmParams, nr_fold: int, seed: int, keep_decision_values: bool, run=None
+) -> CVResult:
     """A whole cross-validation, its folds one after another right after ``srand(seed)`` and
     the fold draw, as svm-train's: what ``-b 1`` needs (its training draws from C ``rand()``).
     ``run(tasks)`` runs the fold tasks in order (default: here, on one OpenMP thread)."""

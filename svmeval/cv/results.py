@@ -89,8 +89,10 @@ class CVResult:
 
     def to_dict(self) -> dict:
         """The run and its per-sample arrays as plain JSON types (NaN as None)."""
-        return _cv_dict(self, ("labels", "y_true", "y_pred", "fold", "scores",
-                               "decision_values", "probabilities"))
+        return _cv_dict(
+            self,
+            ("labels", "y_true", "y_pred", "fold", "scores", "decision_values", "probabilities"),
+        )
 
     def to_frame(self, *, pos_label=None, zero_division=0.0):
         """A pandas DataFrame, one row per (repetition, fold): ``dataset``,
@@ -103,8 +105,7 @@ class CVResult:
             if not run.params.is_regression:
                 labels = np.union1d(run.y_true, run.y_pred)
                 positive = positive_and_negative(labels, pos_label)[0]
-            rows += _fold_rows(run, r, _fold_figures(run, positive, zero_division),
-                               self.data_name)
+            rows += _fold_rows(run, r, _fold_figures(run, positive, zero_division), self.data_name)
         return tables.frame(rows)
 
 
@@ -171,8 +172,9 @@ class MultilabelCVResult:
 
     def to_dict(self) -> dict:
         """The run and its per-sample matrices as plain JSON types (NaN as None)."""
-        return _cv_dict(self, ("label_names", "Y_true", "Y_pred", "fold", "scores",
-                               "probabilities"))
+        return _cv_dict(
+            self, ("label_names", "Y_true", "Y_pred", "fold", "scores", "probabilities")
+        )
 
     def to_frame(self, *, zero_division=0.0):
         """A pandas DataFrame, one row per fold: ``dataset``, ``configuration``,
@@ -182,15 +184,18 @@ class MultilabelCVResult:
         z = parse_zero_division(zero_division)
         T, P = self.Y_true.astype(bool), self.Y_pred.astype(bool)
         scores = np.asarray(self.ranking_scores, dtype=np.float64)
-        figures = multilabel_fold_figures(T, P, scores if np.isfinite(scores).all() else None,
-                                          self.fold, self.n_folds, z)
+        figures = multilabel_fold_figures(
+            T, P, scores if np.isfinite(scores).all() else None, self.fold, self.n_folds, z
+        )
         return tables.frame(_fold_rows(self, 0, figures, self.data_name))
 
 
 def _runs(result) -> list:
     if len(getattr(result, "repeats", ())) and not result.repeat_results:
-        raise SvmevalError("to_frame() of a repeated cross-validation needs every "
-                           "repetition's predictions: cross_validate(..., keep_repeats=True)")
+        raise SvmevalError(
+            "to_frame() of a repeated cross-validation needs every "
+            "repetition's predictions: cross_validate(..., keep_repeats=True)"
+        )
     return [result, *getattr(result, "repeat_results", ())]
 
 
@@ -198,28 +203,46 @@ def _fold_figures(run: CVResult, positive, zero_division) -> list[dict]:
     z = parse_zero_division(zero_division)
     if run.params.is_regression:
         return regression_fold_figures(run.y_true, run.y_pred, run.fold, run.n_folds)
-    scores, source = ((run.probabilities, "probabilities") if run.probabilities is not None
-                      else (run.scores, "decision values"))
+    scores, source = (
+        (run.probabilities, "probabilities")
+        if run.probabilities is not None
+        else (run.scores, "decision values")
+    )
     if class_ranking(run.y_true, scores, run.labels, source=source) is None:
         scores = None  # as the summary: no ranking figures where the pooled scores have none
-    return classification_fold_figures(run.y_true, run.y_pred, run.fold, run.n_folds,
-                                       positive=positive, scores=scores,
-                                       score_labels=run.labels, source=source,
-                                       zero_division=z)
+    return classification_fold_figures(
+        run.y_true,
+        run.y_pred,
+        run.fold,
+        run.n_folds,
+        positive=positive,
+        scores=scores,
+        score_labels=run.labels,
+        source=source,
+        zero_division=z,
+    )
 
 
 def _fold_rows(run, repetition: int, figures: list[dict], dataset: str) -> list[dict]:
     sizes = np.bincount(run.fold, minlength=run.n_folds)
-    head = {"dataset": dataset, "configuration": params_flags(run.params.as_dict()),
-            "repetition": repetition, "seed": run.seed}
+    head = {
+        "dataset": dataset,
+        "configuration": params_flags(run.params.as_dict()),
+        "repetition": repetition,
+        "seed": run.seed,
+    }
     return [{**head, "fold": i, "n_test": int(sizes[i]), **f} for i, f in enumerate(figures)]
 
 
 def _cv_dict(result, names: tuple) -> dict:
     """A cross-validation result's arrays and run as plain JSON types (NaN as None)."""
-    out = {"data_file": result.data_name, "n_folds": result.n_folds, "seed": result.seed,
-           "seeds": [result.seed] + [r.seed for r in getattr(result, "repeats", ())],
-           "parameters": result.params.as_dict()}
+    out = {
+        "data_file": result.data_name,
+        "n_folds": result.n_folds,
+        "seed": result.seed,
+        "seeds": [result.seed] + [r.seed for r in getattr(result, "repeats", ())],
+        "parameters": result.params.as_dict(),
+    }
     for name in names:
         out[name] = getattr(result, name)
     return tables.plain(out)

@@ -43,8 +43,8 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Sequence
 
 from svmeval.cv.waits import join, wait_all, wait_any
 
@@ -169,11 +169,22 @@ def _bound(task: Callable[[int], None], token: threading.Event) -> Callable[[int
             task(share)
         finally:
             _local.token = None
+
     return run
 
 
-def _start(pool, tasks, next_task: int, started: dict, durations: list, token, *, jobs: int,
-           cores: int, hold_tail: bool) -> int:
+def _start(
+    pool,
+    tasks,
+    next_task: int,
+    started: dict,
+    durations: list,
+    token,
+    *,
+    jobs: int,
+    cores: int,
+    hold_tail: bool,
+) -> int:
     """Submit tasks from ``next_task`` on while fewer than ``jobs`` run, each with its share of
     the cores; return the next task not started."""
     clock = time.monotonic
@@ -199,9 +210,13 @@ def _start(pool, tasks, next_task: int, started: dict, durations: list, token, *
     return next_task
 
 
-def run_tasks(tasks: Sequence[Callable[[int], None]], *, jobs: int | None = None,
-              cores: int | None = None,
-              progress: Callable[[int, int], None] | None = None) -> None:
+def run_tasks(
+    tasks: Sequence[Callable[[int], None]],
+    *,
+    jobs: int | None = None,
+    cores: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> None:
     """Run every task; ``jobs`` at once (default: the cores), in order when ``jobs`` is 1.
 
     ``progress(done, total)`` is called in the calling thread as tasks finish. The first
@@ -225,8 +240,17 @@ def run_tasks(tasks: Sequence[Callable[[int], None]], *, jobs: int | None = None
     try:
         try:
             while next_task < total or started:
-                next_task = _start(pool, tasks, next_task, started, durations, token,
-                                   jobs=jobs, cores=cores, hold_tail=hold_tail)
+                next_task = _start(
+                    pool,
+                    tasks,
+                    next_task,
+                    started,
+                    durations,
+                    token,
+                    jobs=jobs,
+                    cores=cores,
+                    hold_tail=hold_tail,
+                )
                 finished = wait_any(started)
                 now = clock()
                 for future in finished:

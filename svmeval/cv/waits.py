@@ -16,8 +16,8 @@ from __future__ import annotations
 import contextlib
 import queue
 import threading
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, wait
-from typing import Callable, Iterable, Iterator
 
 #: the longest the calling thread blocks at a time while it waits (seconds): a Ctrl-C that
 #: CPython could not deliver into the wait is acted on then
@@ -69,8 +69,13 @@ def hold(lock: threading.RLock):
         lock.release()
 
 
-def call(function: Callable, *args, on_abandoned: Callable | None = None,
-         name: str = "svmeval-call", **kwargs):
+def call(
+    function: Callable,
+    *args,
+    on_abandoned: Callable | None = None,
+    name: str = "svmeval-call",
+    **kwargs,
+):
     """``function(*args, **kwargs)`` on a helper thread while the calling thread waits,
     :data:`WAIT_STEP` at a time (for a library call that blocks without a bound: a Dask
     client's). Its result is returned and its exception raised here. Interrupted, the caller

@@ -22,8 +22,8 @@ def worker_version() -> tuple[str, str]:
 
 
 _worker_lock = threading.Lock()
-_problems: "OrderedDict[str, object]" = OrderedDict()  # run token -> LIBSVM problem
-_kernels: "OrderedDict[tuple, object]" = OrderedDict()  # (run token, kernel key) -> kernel
+_problems: OrderedDict[str, object] = OrderedDict()  # run token -> LIBSVM problem
+_kernels: OrderedDict[tuple, object] = OrderedDict()  # (run token, kernel key) -> kernel
 _kernel_locks: dict = {}
 _quiet_set = []
 _stats = {"problems": 0, "kernels": 0}
@@ -92,8 +92,16 @@ def worker_kernel(token: str, dataset, params, memory_mb: float):
         return kernel
 
 
-def fold_task(token: str, dataset, folds, params, fold_numbers: tuple,
-              keep_decision_values: bool, kernel_params=None, memory_mb: float = 0.0) -> list:
+def fold_task(
+    token: str,
+    dataset,
+    folds,
+    params,
+    fold_numbers: tuple,
+    keep_decision_values: bool,
+    kernel_params=None,
+    memory_mb: float = 0.0,
+) -> list:
     """On a worker: the folds ``fold_numbers`` of the CV of ``params`` over ``folds``, in that
     order; their :class:`~svmeval.cv.plan.FoldOutput`\\ s. With ``kernel_params`` the folds
     train on that kernel shared (``params`` then has LIBSVM's precomputed kernel)."""
@@ -102,8 +110,9 @@ def fold_task(token: str, dataset, folds, params, fold_numbers: tuple,
     problem = worker_problem(token, dataset)
     if kernel_params is not None:
         problem = worker_kernel(token, dataset, kernel_params, memory_mb).cv_problem
-    plan = CVPlan(problem, params, folds, 0, keep_decision_values=keep_decision_values,
-                  collect=False)
+    plan = CVPlan(
+        problem, params, folds, 0, keep_decision_values=keep_decision_values, collect=False
+    )
     return [plan.fold_output(i, 1) for i in fold_numbers]
 
 

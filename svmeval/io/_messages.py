@@ -31,9 +31,11 @@ _RANGE = "is too large for a double"
 _UNDERFLOW = "is too small for a double (strtod underflows; svm-train refuses it)"
 # svm-train checks errno after strtod for feature values only: a label that underflows is read,
 # and LIBSVM's classes are the labels' integer parts (svm_group_classes' (int) cast)
-_LABEL_UNDERFLOW = ("is too small for a double (strtod underflows; svm-train reads it, and "
-                    "LIBSVM, which groups classes by a label's integer part, trains it as "
-                    "class 0)")
+_LABEL_UNDERFLOW = (
+    "is too small for a double (strtod underflows; svm-train reads it, and "
+    "LIBSVM, which groups classes by a label's integer part, trains it as "
+    "class 0)"
+)
 _LABELSET_UNDERFLOW = "is too small for a double (strtod underflows)"
 
 

@@ -135,8 +135,9 @@ class open_data:
         return False
 
 
-def pump(stream: BinaryIO, reader, name: str, kind: str | None,
-         available: int | None = None) -> None:
+def pump(
+    stream: BinaryIO, reader, name: str, kind: str | None, available: int | None = None
+) -> None:
     """Feed the whole stream to the parser chunk by chunk; with ``available`` (bytes), stop
     before the parser's arrays could outgrow it."""
     buf = bytearray(CHUNK_SIZE)
@@ -159,6 +160,8 @@ def pump(stream: BinaryIO, reader, name: str, kind: str | None,
         reader.feed(chunk)
         if available is not None and reader.held * GROWTH + CHUNK_GROWTH > available:
             raise DataFormatError(
-                name, reader.lines or None,
+                name,
+                reader.lines or None,
                 f"the data need more memory than is available ({reader.held >> 20} MiB "
-                f"parsed by this line, {max(0, available) >> 20} MiB available)")
+                f"parsed by this line, {max(0, available) >> 20} MiB available)",
+            )

@@ -34,8 +34,7 @@ from svmeval.errors import DataFormatError, SvmevalError
 from svmeval.io._messages import message as _message
 from svmeval.io._streams import STDIN_NAME, memory_available, open_data, pump
 
-__all__ = ["Dataset", "MAX_LINE_BYTES", "STDIN_NAME", "check_precomputed",
-           "read_dataset"]
+__all__ = ["Dataset", "MAX_LINE_BYTES", "STDIN_NAME", "check_precomputed", "read_dataset"]
 
 MAX_LINE_BYTES = 64 << 20  # the longest line read_dataset accepts by default
 
@@ -103,23 +102,37 @@ class Dataset:
         try:
             n_features = operator.index(self.n_features)
         except TypeError:
-            raise DataFormatError(name, None, "Dataset n_features must be an integer, got "
-                                              f"{self.n_features!r}") from None
+            raise DataFormatError(
+                name, None, f"Dataset n_features must be an integer, got {self.n_features!r}"
+            ) from None
         if not max_index <= n_features <= 2**31 - 1:
-            raise DataFormatError(name, None, f"Dataset n_features = {n_features} is below the "
-                                  f"largest feature index {max_index}" if n_features < max_index
-                                  else f"Dataset n_features = {n_features} does not fit a C int")
+            raise DataFormatError(
+                name,
+                None,
+                f"Dataset n_features = {n_features} is below the largest feature index {max_index}"
+                if n_features < max_index
+                else f"Dataset n_features = {n_features} does not fit a C int",
+            )
         object.__setattr__(self, "n_features", int(n_features))
         if (self.label_indptr is None) != (self.label_values is None):
-            raise DataFormatError(name, None, "Dataset label_indptr and label_values go together "
-                                              "(multi-label data)")
+            raise DataFormatError(
+                name, None, "Dataset label_indptr and label_values go together (multi-label data)"
+            )
         if self.label_indptr is not None:
-            _check_label_sets(name, n, array("label_indptr", "iu", np.int64),
-                              array("label_values", "iuf", np.float64))
+            _check_label_sets(
+                name,
+                n,
+                array("label_indptr", "iu", np.int64),
+                array("label_values", "iuf", np.float64),
+            )
         if self.y is None:
             if self.label_indptr is None:
-                raise DataFormatError(name, None, "Dataset y is None: labels are needed (or "
-                                      "label_indptr and label_values for multi-label data)")
+                raise DataFormatError(
+                    name,
+                    None,
+                    "Dataset y is None: labels are needed (or "
+                    "label_indptr and label_values for multi-label data)",
+                )
             return
         y = array("y", "iuf", np.float64)
         if len(y) != n:
@@ -127,8 +140,9 @@ class Dataset:
         bad = ~np.isfinite(y)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise DataFormatError(name, i + 1, f"label {y[i]} is not finite (LIBSVM cannot use "
-                                               "NaN or infinity)")
+            raise DataFormatError(
+                name, i + 1, f"label {y[i]} is not finite (LIBSVM cannot use NaN or infinity)"
+            )
 
     @property
     def n_samples(self) -> int:
@@ -141,6 +155,7 @@ class Dataset:
 
 def _checked_array(name: str, field: str, value, kinds: str, dtype) -> np.ndarray:
     """A Dataset field as a 1-D array of ``dtype`` (no value changed by the conversion)."""
+
     def fail(message):
         raise DataFormatError(name, None, message)
 
@@ -151,13 +166,18 @@ def _checked_array(name: str, field: str, value, kinds: str, dtype) -> np.ndarra
     if a.ndim != 1:
         fail(f"Dataset {field} must be 1-D, got shape {a.shape}")
     if a.dtype.kind not in kinds and not (a.size == 0 and a.dtype.kind == "f"):
-        fail(f"Dataset {field} must hold {'integers' if kinds == 'iu' else 'numbers'}"
-             f", got dtype {a.dtype}")
+        fail(
+            f"Dataset {field} must hold {'integers' if kinds == 'iu' else 'numbers'}"
+            f", got dtype {a.dtype}"
+        )
     if kinds == "iu" and a.size and a.dtype.kind == "f":  # an empty float array only
         fail(f"Dataset {field} must hold integers")
     if a.dtype != dtype:
-        if kinds == "iu" and a.size and (a.min() < np.iinfo(dtype).min
-                                         or a.max() > np.iinfo(dtype).max):
+        if (
+            kinds == "iu"
+            and a.size
+            and (a.min() < np.iinfo(dtype).min or a.max() > np.iinfo(dtype).max)
+        ):
             fail(f"Dataset {field} holds values beyond {np.dtype(dtype).name}")
         a = a.astype(dtype)
     return a
@@ -165,6 +185,7 @@ def _checked_array(name: str, field: str, value, kinds: str, dtype) -> np.ndarra
 
 def _check_rows(name: str, indptr: np.ndarray, indices: np.ndarray, values: np.ndarray) -> None:
     """The CSR rows as LIBSVM trusts them (the sample at fault named as its line)."""
+
     def fail(line, message):
         raise DataFormatError(name, line, message)
 
@@ -175,11 +196,16 @@ def _check_rows(name: str, indptr: np.ndarray, indices: np.ndarray, values: np.n
         fail(None, f"Dataset indptr must start at 0, got {int(indptr[0])}")
     steps = np.diff(indptr)
     if (steps < 0).any():
-        fail(int(np.flatnonzero(steps < 0)[0]) + 1, "Dataset indptr decreases here "
-             "(indptr must be non-decreasing)")
+        fail(
+            int(np.flatnonzero(steps < 0)[0]) + 1,
+            "Dataset indptr decreases here (indptr must be non-decreasing)",
+        )
     if not int(indptr[-1]) == len(indices) == len(values):
-        fail(None, f"Dataset lengths differ: indptr ends at {int(indptr[-1])}, "
-                   f"{len(indices)} indices, {len(values)} values")
+        fail(
+            None,
+            f"Dataset lengths differ: indptr ends at {int(indptr[-1])}, "
+            f"{len(indices)} indices, {len(values)} values",
+        )
     if not len(indices):
         return
     row_of = np.repeat(np.arange(n), steps)
@@ -190,26 +216,36 @@ def _check_rows(name: str, indptr: np.ndarray, indices: np.ndarray, values: np.n
     ascending |= row_of[1:] != row_of[:-1]  # a new row may start anywhere
     if not ascending.all():
         k = int(np.flatnonzero(~ascending)[0]) + 1
-        fail(int(row_of[k]) + 1, f"feature index {int(indices[k])} does not follow "
-             f"the previous index {int(indices[k - 1])} (indices must be strictly "
-             "ascending)")
+        fail(
+            int(row_of[k]) + 1,
+            f"feature index {int(indices[k])} does not follow "
+            f"the previous index {int(indices[k - 1])} (indices must be strictly "
+            "ascending)",
+        )
     finite = np.isfinite(values)
     if not finite.all():
         k = int(np.flatnonzero(~finite)[0])
-        fail(int(row_of[k]) + 1, f"feature {int(indices[k])}: value {values[k]} is "
-             "not finite (LIBSVM cannot use NaN or infinity)")
+        fail(
+            int(row_of[k]) + 1,
+            f"feature {int(indices[k])}: value {values[k]} is "
+            "not finite (LIBSVM cannot use NaN or infinity)",
+        )
 
 
 def _check_label_sets(name: str, n: int, lip: np.ndarray, lv: np.ndarray) -> None:
     if len(lip) != n + 1 or lip[0] != 0 or (np.diff(lip) < 0).any() or lip[-1] != len(lv):
-        raise DataFormatError(name, None, f"Dataset label_indptr must run from 0 to {len(lv)} "
-                                          f"(non-decreasing, {n + 1} entries)")
+        raise DataFormatError(
+            name,
+            None,
+            f"Dataset label_indptr must run from 0 to {len(lv)} (non-decreasing, {n + 1} entries)",
+        )
     if not np.isfinite(lv).all():
         raise DataFormatError(name, None, "Dataset label_values must be finite")
 
 
-def read_dataset(source: str | os.PathLike, *, multilabel: bool = False,
-                 max_line_bytes: int = MAX_LINE_BYTES) -> Dataset:
+def read_dataset(
+    source: str | os.PathLike, *, multilabel: bool = False, max_line_bytes: int = MAX_LINE_BYTES
+) -> Dataset:
     """Read a LIBSVM-format file into a :class:`Dataset`, strictly and at C speed.
 
     Parameters
@@ -251,8 +287,11 @@ def read_dataset(source: str | os.PathLike, *, multilabel: bool = False,
     if isinstance(path, bytes):
         path = os.fsdecode(path)
     name = STDIN_NAME if path == "-" else path
-    if isinstance(max_line_bytes, bool) or not isinstance(max_line_bytes, int) \
-            or max_line_bytes < 1:
+    if (
+        isinstance(max_line_bytes, bool)
+        or not isinstance(max_line_bytes, int)
+        or max_line_bytes < 1
+    ):
         raise SvmevalError(f"max_line_bytes must be a positive integer, got {max_line_bytes!r}")
     reader = _reader.Reader(multilabel=multilabel, max_line=min(max_line_bytes, 2**62))
     try:
@@ -262,8 +301,9 @@ def read_dataset(source: str | os.PathLike, *, multilabel: bool = False,
     except _reader.ParseError as exc:
         raise DataFormatError(name, exc.args[0], _message(*exc.args[1:])) from None
     except MemoryError:
-        raise DataFormatError(name, reader.lines or None,
-                              "out of memory while reading the data") from None
+        raise DataFormatError(
+            name, reader.lines or None, "out of memory while reading the data"
+        ) from None
     n = len(indptr) // 8 - 1
     if n == 0:
         raise DataFormatError(name, None, "no samples: the file is empty")
@@ -299,7 +339,8 @@ def check_precomputed(ds: Dataset) -> None:
         i = int(bad[0])
         got = "no features" if lengths[i] == 0 else f'first feature "{_feature(ds, start[i])}"'
         raise DataFormatError(
-            ds.name, i + 1,
+            ds.name,
+            i + 1,
             f"precomputed kernel: the first feature must be 0:serial_number, found {got}",
         )
     serial = ds.values[start]
@@ -308,7 +349,8 @@ def check_precomputed(ds: Dataset) -> None:
     if len(bad):
         i = int(bad[0])
         raise DataFormatError(
-            ds.name, i + 1,
+            ds.name,
+            i + 1,
             f'precomputed kernel: serial number "{_feature(ds, start[i])}" is not an integer '
             f"in 1..{l} (the number of samples)",
         )
@@ -323,7 +365,8 @@ def check_precomputed(ds: Dataset) -> None:
         gaps = np.flatnonzero(row[: len(k)] != k)
         missing = int(gaps[0]) if len(gaps) else len(row)
         raise DataFormatError(
-            ds.name, i + 1,
+            ds.name,
+            i + 1,
             f"precomputed kernel: index {missing} is missing; each line needs the kernel "
             f"values 1:K(x,x1) ... {l}:K(x,x{l}), one per sample",
         )

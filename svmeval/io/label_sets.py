@@ -10,12 +10,12 @@ from svmeval.errors import SvmevalError, show_label, show_path
 __all__ = ["check_multilabel", "dataset_indicator", "dataset_label_sets"]
 
 
-
-
 def check_multilabel(dataset) -> None:
     if not getattr(dataset, "is_multilabel", False):
-        raise SvmevalError(f"{show_path(dataset.name)}: not read as multi-label data "
-                           "(read_dataset(path, multilabel=True))")
+        raise SvmevalError(
+            f"{show_path(dataset.name)}: not read as multi-label data "
+            "(read_dataset(path, multilabel=True))"
+        )
 
 
 def dataset_indicator(dataset, labels=None) -> tuple[np.ndarray, np.ndarray]:
@@ -30,8 +30,10 @@ def dataset_indicator(dataset, labels=None) -> tuple[np.ndarray, np.ndarray]:
     names = np.unique(values) if labels is None else np.unique(np.asarray(labels, np.float64))
     missing = np.setdiff1d(np.unique(values), names)
     if missing.size:
-        raise SvmevalError(f"{show_path(dataset.name)}: label {show_label(missing[0])} is not "
-                           "among the labels given")
+        raise SvmevalError(
+            f"{show_path(dataset.name)}: label {show_label(missing[0])} is not "
+            "among the labels given"
+        )
     n = dataset.n_samples
     rows = np.repeat(np.arange(n), np.diff(np.asarray(dataset.label_indptr)))
     Y = np.zeros((n, len(names)), dtype=np.int8)
@@ -43,4 +45,4 @@ def dataset_label_sets(dataset) -> list[tuple]:
     """Each sample's labels as a sorted tuple of floats (duplicates removed)."""
     check_multilabel(dataset)
     ip, v = dataset.label_indptr, dataset.label_values
-    return [tuple(sorted(set(v[ip[i]:ip[i + 1]].tolist()))) for i in range(dataset.n_samples)]
+    return [tuple(sorted(set(v[ip[i] : ip[i + 1]].tolist()))) for i in range(dataset.n_samples)]

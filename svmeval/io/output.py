@@ -37,9 +37,21 @@ from svmeval.io.targets import (  # noqa: F401 - the checks, named here for the 
     resolve,
 )
 
-__all__ = ["CLOSED_STREAMS", "INTERRUPTS", "STDOUT", "OutputError", "Target", "atomic_path",
-           "atomic_paths", "atomic_write", "check_outputs", "check_readable_stdin",
-           "guard_standard_streams", "resolve", "write_outputs"]
+__all__ = [
+    "CLOSED_STREAMS",
+    "INTERRUPTS",
+    "STDOUT",
+    "OutputError",
+    "Target",
+    "atomic_path",
+    "atomic_paths",
+    "atomic_write",
+    "check_outputs",
+    "check_readable_stdin",
+    "guard_standard_streams",
+    "resolve",
+    "write_outputs",
+]
 
 #: Ctrl-C seen by the command's own SIGINT handler (svmeval._entry): a KeyboardInterrupt can
 #: be swallowed (a bare except, a weakref callback), so no output is committed after one
@@ -47,6 +59,7 @@ INTERRUPTS: list = []
 #: held while LIBSVM's messages or the "interrupted" line are written, so that once a Ctrl-C
 #: was seen no message of a fold still inside LIBSVM comes after that line
 STDERR_LOCK = threading.Lock()
+
 
 def guard_standard_streams() -> None:
     """Give Python stream objects to descriptors 0, 1, 2 where it has none (it leaves
@@ -61,7 +74,7 @@ def guard_standard_streams() -> None:
     if sys.stderr is None:
         sys.stderr = open(2, "w", closefd=False)
     if sys.stdin is None:
-        sys.stdin = open(0, "r", closefd=False)
+        sys.stdin = open(0, closefd=False)
 
 
 # --- writing -------------------------------------------------------------------------------

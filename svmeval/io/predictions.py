@@ -18,7 +18,6 @@ import numpy as np
 
 from svmeval.errors import DataFormatError, SvmevalError
 
-
 MAX_LINE_BYTES = 64 << 20  # the longest predictions line read back
 
 
@@ -29,8 +28,9 @@ def _lines(path: str, max_line: int = MAX_LINE_BYTES):
     try:
         fh = open(path, "rb")
     except (OSError, ValueError) as exc:
-        raise DataFormatError(path, None, f"cannot read: {getattr(exc, 'strerror', None) or exc}") \
-            from None
+        raise DataFormatError(
+            path, None, f"cannot read: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
     with fh:
         lineno = 0
         while True:
@@ -44,8 +44,12 @@ def _lines(path: str, max_line: int = MAX_LINE_BYTES):
             if raw.endswith(b"\n"):
                 raw = raw[:-1]
             elif len(raw) > max_line:
-                raise DataFormatError(path, lineno, f"line longer than {max_line} bytes, the "
-                                                    "most a line may hold (not a predictions file?)")
+                raise DataFormatError(
+                    path,
+                    lineno,
+                    f"line longer than {max_line} bytes, the "
+                    "most a line may hold (not a predictions file?)",
+                )
             if raw.endswith(b"\r"):
                 raw = raw[:-1]
             try:
@@ -80,13 +84,16 @@ def format_predictions(result) -> str:
     bad = ~np.isfinite(y_pred)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise SvmevalError(f"prediction {i + 1} is {y_pred[i]} (not finite): "
-                           "no predictions file written")
+        raise SvmevalError(
+            f"prediction {i + 1} is {y_pred[i]} (not finite): no predictions file written"
+        )
     if result.probabilities is None:
         return "".join(f"{v:.17g}\n" for v in y_pred.tolist())
     head = "labels " + " ".join(f"{int(v)}" for v in result.labels) + "\n"
-    rows = (f"{label:.17g} " + " ".join(f"{p:g}" for p in probs) + "\n"
-            for label, probs in zip(result.y_pred.tolist(), result.probabilities.tolist()))
+    rows = (
+        f"{label:.17g} " + " ".join(f"{p:g}" for p in probs) + "\n"
+        for label, probs in zip(result.y_pred.tolist(), result.probabilities.tolist())
+    )
     return head + "".join(rows)
 
 
@@ -110,20 +117,23 @@ def read_predictions(path: str, *, expected: int | None = None) -> np.ndarray:
         if not ok:
             raise DataFormatError(path, lineno, f"prediction {_shown(tokens[0])} is not a number")
         if not math.isfinite(value):
-            raise DataFormatError(path, lineno, f"prediction {_shown(tokens[0])} is not a finite "
-                                                "number")
+            raise DataFormatError(
+                path, lineno, f"prediction {_shown(tokens[0])} is not a finite number"
+            )
         for tok in tokens[1:]:
             if not _c_number(tok)[1]:
                 raise DataFormatError(path, lineno, f"probability {_shown(tok)} is not a number")
         values.append(value)
         if expected is not None and len(values) > expected:
-            raise DataFormatError(path, lineno, f"more predictions than the {expected} samples "
-                                                f"of the data file")
+            raise DataFormatError(
+                path, lineno, f"more predictions than the {expected} samples of the data file"
+            )
     if not values:
         raise DataFormatError(path, None, "no predictions")
     if expected is not None and len(values) < expected:
-        raise DataFormatError(path, lineno + 1, f"{len(values)} predictions, but the data "
-                                                f"file has {expected} samples")
+        raise DataFormatError(
+            path, lineno + 1, f"{len(values)} predictions, but the data file has {expected} samples"
+        )
     return np.array(values, dtype=np.float64)
 
 
@@ -141,15 +151,17 @@ def read_probabilities(path: str) -> tuple[np.ndarray, np.ndarray] | None:
                 return None
             header = [_c_number(t) for t in tokens[1:]]
             if not all(ok and math.isfinite(v) for v, ok in header):
-                raise DataFormatError(path, 1, "the labels header holds a label that is not a "
-                                               "finite number")
+                raise DataFormatError(
+                    path, 1, "the labels header holds a label that is not a finite number"
+                )
             labels = np.array([v for v, _ in header], dtype=np.float64)
             n_labels = len(header)
             continue
         values = [_c_number(t) for t in tokens[1:]]
         if len(values) != n_labels:
-            raise DataFormatError(path, lineno, f"{len(values)} probabilities for the "
-                                                f"{n_labels} labels of the header")
+            raise DataFormatError(
+                path, lineno, f"{len(values)} probabilities for the {n_labels} labels of the header"
+            )
         if not all(ok and math.isfinite(v) for v, ok in values):
             raise DataFormatError(path, lineno, "a probability is not a finite number")
         rows.append([v for v, _ in values])
@@ -202,8 +214,9 @@ def read_label_set_predictions(path: str, expected: int | None = None) -> list[t
     lineno = 0
     for lineno, line in _lines(path):
         if expected is not None and lineno > expected:
-            raise DataFormatError(path, lineno, f"more label sets than the {expected} samples "
-                                                f"of the data file")
+            raise DataFormatError(
+                path, lineno, f"more label sets than the {expected} samples of the data file"
+            )
         if not line.strip(" \t"):
             sets.append(())
             continue
@@ -211,19 +224,25 @@ def read_label_set_predictions(path: str, expected: int | None = None) -> list[t
         for token in line.split(","):
             token = token.strip(" \t")
             if not token:
-                raise DataFormatError(path, lineno, f"empty label in {_shown(line.strip(' '))} "
-                                                    "(labels are separated by single commas)")
+                raise DataFormatError(
+                    path,
+                    lineno,
+                    f"empty label in {_shown(line.strip(' '))} "
+                    "(labels are separated by single commas)",
+                )
             if not _NUMBER.match(token):
                 raise DataFormatError(path, lineno, f"label {_shown(token)} is not a number")
             value = float(token)
             if not math.isfinite(value):
-                raise DataFormatError(path, lineno, f"label {_shown(token)} is too large for a "
-                                                    "double")
+                raise DataFormatError(
+                    path, lineno, f"label {_shown(token)} is too large for a double"
+                )
             labels.add(value)
         sets.append(tuple(sorted(labels)))
     if not sets:
         raise DataFormatError(path, None, "no predictions (one label set a line expected)")
     if expected is not None and len(sets) < expected:
-        raise DataFormatError(path, lineno + 1, f"{len(sets)} label sets, but the data file "
-                                                    f"has {expected} samples")
+        raise DataFormatError(
+            path, lineno + 1, f"{len(sets)} label sets, but the data file has {expected} samples"
+        )
     return sets

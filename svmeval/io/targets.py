@@ -77,8 +77,11 @@ class Target:
         """``-o FILE``, ``--predictions -``, ``the model file FILE``, ``the report``."""
         if self.what.startswith("-"):
             return f"{self.what} {show(self.path)}"
-        return self.what if self.path == STDOUT and self.what == "the report" \
+        return (
+            self.what
+            if self.path == STDOUT and self.what == "the report"
             else f"{self.what} {self.name}"
+        )
 
 
 def check_readable_stdin() -> None:
@@ -139,8 +142,15 @@ def resolve(path: str, what: str = "output") -> Target:
     if st is not None and not stat.S_ISREG(st.st_mode):
         if not os.access(real, os.W_OK):
             raise cannot_write(path, os.strerror(errno.EACCES))
-        return Target(path, what, "stream", real=real, identity=(st.st_dev, st.st_ino),
-                      is_char_device=stat.S_ISCHR(st.st_mode), exists=True)
+        return Target(
+            path,
+            what,
+            "stream",
+            real=real,
+            identity=(st.st_dev, st.st_ino),
+            is_char_device=stat.S_ISCHR(st.st_mode),
+            exists=True,
+        )
     directory, name = os.path.split(real)
     if len(os.fsencode(name)) > 255:
         raise cannot_write(path, os.strerror(errno.ENAMETOOLONG))
@@ -168,8 +178,11 @@ def resolve(path: str, what: str = "output") -> Target:
 def _descriptor_target(path: str, what: str, fd: int) -> Target:
     name = "standard output" if fd == 1 else f"descriptor {fd}"
     if fd in CLOSED_STREAMS:
-        raise OutputError(f"{name} is closed" if path == STDOUT
-                          else f"{show(path)}: cannot write: {name} is closed")
+        raise OutputError(
+            f"{name} is closed"
+            if path == STDOUT
+            else f"{show(path)}: cannot write: {name} is closed"
+        )
     try:
         st = os.fstat(fd)
         import fcntl
@@ -178,8 +191,15 @@ def _descriptor_target(path: str, what: str, fd: int) -> Target:
             raise OSError(errno.EBADF, "not open for writing")
     except OSError as exc:
         raise cannot_write(path if path != STDOUT else name, reason_of(exc)) from None
-    return Target(path, what, "fd", fd=fd, identity=(st.st_dev, st.st_ino),
-                  is_char_device=stat.S_ISCHR(st.st_mode), exists=True)
+    return Target(
+        path,
+        what,
+        "fd",
+        fd=fd,
+        identity=(st.st_dev, st.st_ino),
+        is_char_device=stat.S_ISCHR(st.st_mode),
+        exists=True,
+    )
 
 
 def _temp_name() -> str:
@@ -249,8 +269,9 @@ def input_identity(path: str) -> tuple | None:
     return (st.st_dev, st.st_ino)
 
 
-def check_outputs(outputs: Sequence[tuple[str, str]],
-                  inputs: Sequence[tuple[str, str]] = ()) -> list[Target]:
+def check_outputs(
+    outputs: Sequence[tuple[str, str]], inputs: Sequence[tuple[str, str]] = ()
+) -> list[Target]:
     """Resolve each ``(what, path)`` output; refuse one that is an input or another output.
 
     ``inputs``: ``(what, path)`` of the files the run reads (``"the data file"``, ...).
@@ -264,14 +285,17 @@ def check_outputs(outputs: Sequence[tuple[str, str]],
         shown = "(standard input)" if path == STDOUT else show(path)
         for t in targets:
             if t.identity == key:
-                raise OutputError(f"{t.describe()} is {what} {shown}: "
-                                  "refusing to write over an input")
+                raise OutputError(
+                    f"{t.describe()} is {what} {shown}: refusing to write over an input"
+                )
     for i, a in enumerate(targets):
         for b in targets[:i]:
             same_fd = a.fd is not None and a.fd == b.fd
             same_file = a.identity == b.identity and not (a.is_char_device and b.is_char_device)
             if same_fd or same_file:
                 where = "standard output" if same_fd and a.fd == 1 else "the same file"
-                raise OutputError(f"{b.describe()} and {a.describe()} both go to {where}: "
-                                  "give each output its own")
+                raise OutputError(
+                    f"{b.describe()} and {a.describe()} both go to {where}: "
+                    "give each output its own"
+                )
     return targets

@@ -39,9 +39,14 @@ def _weighted_mean(score: np.ndarray, w, normalize: bool) -> float:
     return float(np.dot(score, w)) if w is not None else float(np.count_nonzero(score))
 
 
-@validate_params({"y_true": ["array-like", "sparse matrix"],
-                  "y_pred": ["array-like", "sparse matrix"], "normalize": ["boolean"],
-                  "sample_weight": ["array-like", None]})
+@validate_params(
+    {
+        "y_true": ["array-like", "sparse matrix"],
+        "y_pred": ["array-like", "sparse matrix"],
+        "normalize": ["boolean"],
+        "sample_weight": ["array-like", None],
+    }
+)
 def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None) -> float:
     """Share (or, with ``normalize=False``, number or total weight) of samples predicted
     exactly right; for multi-label indicators a sample counts if its whole label set is right.
@@ -57,13 +62,20 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None) -> flo
 
 def _check_normalize(normalize):
     if normalize not in (None, "true", "pred", "all"):
-        raise ValueError(f"normalize must be one of {{'true', 'pred', 'all'}} or None, "
-                         f"got {normalize!r}")
+        raise ValueError(
+            f"normalize must be one of {{'true', 'pred', 'all'}} or None, got {normalize!r}"
+        )
 
 
-@validate_params({"y_true": ["array-like"], "y_pred": ["array-like"],
-                  "labels": ["array-like", None], "sample_weight": ["array-like", None],
-                  "normalize": [StrOptions({"true", "pred", "all"}), None]})
+@validate_params(
+    {
+        "y_true": ["array-like"],
+        "y_pred": ["array-like"],
+        "labels": ["array-like", None],
+        "sample_weight": ["array-like", None],
+        "normalize": [StrOptions({"true", "pred", "all"}), None],
+    }
+)
 def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normalize=None):
     """C[i, j] = number (total weight) of samples of true label i predicted as j; labels
     ascending, or ``labels=`` in its order (samples of other labels left out).  ``normalize``
@@ -71,8 +83,10 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     ``sklearn.metrics.confusion_matrix``."""
     _check_normalize(normalize)
     # scikit-learn's order: both arrays read, then the weights' length, then the targets
-    y_true, y_pred = (check_array(y, ensure_2d=False, numeric=False, finite=False,
-                                  min_samples=0) for y in (y_true, y_pred))
+    y_true, y_pred = (
+        check_array(y, ensure_2d=False, numeric=False, finite=False, min_samples=0)
+        for y in (y_true, y_pred)
+    )
     if sample_weight is None:
         y_true.shape[0]  # noqa: B018 - IndexError for a 0-d array, as scikit-learn
         targets = check_targets(y_true, y_pred)
@@ -104,13 +118,23 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
 
 
 def _warn_single_label() -> None:
-    warnings.warn("A single label was found in 'y_true' and 'y_pred'. For the confusion "
-                  "matrix to have the correct shape, use the 'labels' parameter to pass all "
-                  "known labels.", UserWarning, stacklevel=3)
+    warnings.warn(
+        "A single label was found in 'y_true' and 'y_pred'. For the confusion "
+        "matrix to have the correct shape, use the 'labels' parameter to pass all "
+        "known labels.",
+        UserWarning,
+        stacklevel=3,
+    )
 
 
-@validate_params({"y_true": ["array-like"], "y_pred": ["array-like"],
-                  "sample_weight": ["array-like", None], "adjusted": ["boolean"]})
+@validate_params(
+    {
+        "y_true": ["array-like"],
+        "y_pred": ["array-like"],
+        "sample_weight": ["array-like", None],
+        "adjusted": ["boolean"],
+    }
+)
 def balanced_accuracy_score(y_true, y_pred, *, sample_weight=None, adjusted=False) -> float:
     """Mean recall over the classes present in y_true; ``adjusted`` rescales chance to 0.
     As ``sklearn.metrics.balanced_accuracy_score``."""
@@ -138,42 +162,57 @@ def _kappa_weights(n: int, weights) -> np.ndarray:
     raise ValueError(f"weights must be None, 'linear' or 'quadratic', got {weights!r}")
 
 
-@validate_params({"y1": ["array-like"], "y2": ["array-like"], "labels": ["array-like", None],
-                  "weights": [StrOptions({"linear", "quadratic"}), None],
-                  "sample_weight": ["array-like", None],
-                  "replace_undefined_by": [Interval(numbers.Real, -1.0, 1.0, closed="both"),
-                                           "nan"]})
-def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None,
-                      replace_undefined_by: float = np.nan) -> float:
+@validate_params(
+    {
+        "y1": ["array-like"],
+        "y2": ["array-like"],
+        "labels": ["array-like", None],
+        "weights": [StrOptions({"linear", "quadratic"}), None],
+        "sample_weight": ["array-like", None],
+        "replace_undefined_by": [Interval(numbers.Real, -1.0, 1.0, closed="both"), "nan"],
+    }
+)
+def cohen_kappa_score(
+    y1, y2, *, labels=None, weights=None, sample_weight=None, replace_undefined_by: float = np.nan
+) -> float:
     """Cohen's kappa (unweighted, or with "linear" / "quadratic" disagreement weights); where it
     is undefined (0/0) it is ``replace_undefined_by`` and an UndefinedMetricWarning is raised.
     As ``sklearn.metrics.cohen_kappa_score``.  Reference: Cohen (1960)."""
     if weights not in (None, "linear", "quadratic"):
         raise ValueError(f"weights must be None, 'linear' or 'quadratic', got {weights!r}")
-    if not (isinstance(replace_undefined_by, (int, float, np.integer, np.floating))
-            and (math.isnan(replace_undefined_by) or -1 <= replace_undefined_by <= 1)):
-        raise ValueError("replace_undefined_by must be np.nan or a number in [-1, 1], got "
-                         f"{replace_undefined_by!r}")
+    if not (
+        isinstance(replace_undefined_by, (int, float, np.integer, np.floating))
+        and (math.isnan(replace_undefined_by) or -1 <= replace_undefined_by <= 1)
+    ):
+        raise ValueError(
+            "replace_undefined_by must be np.nan or a number in [-1, 1], got "
+            f"{replace_undefined_by!r}"
+        )
     confusion = confusion_matrix(y1, y2, labels=labels, sample_weight=sample_weight)
     confusion = confusion.astype(np.float64)
     sum0, sum1 = confusion.sum(axis=0), confusion.sum(axis=1)
     total = sum0.sum()
     if total == 0:
-        warn_undefined("`y2` contains no labels that are present in both `y1` and `labels`. "
-                       "`cohen_kappa_score` is undefined and set to `replace_undefined_by`.")
+        warn_undefined(
+            "`y2` contains no labels that are present in both `y1` and `labels`. "
+            "`cohen_kappa_score` is undefined and set to `replace_undefined_by`."
+        )
         return replace_undefined_by
     expected = np.outer(sum0, sum1) / total
     w_mat = _kappa_weights(confusion.shape[0], weights)
     denominator = np.sum(w_mat * expected)
     if denominator == 0:
-        warn_undefined("`y1`, `y2` and `labels` have only one label in common. "
-                       "`cohen_kappa_score` is undefined and set to `replace_undefined_by`.")
+        warn_undefined(
+            "`y1`, `y2` and `labels` have only one label in common. "
+            "`cohen_kappa_score` is undefined and set to `replace_undefined_by`."
+        )
         return replace_undefined_by
     return float(1 - np.sum(w_mat * confusion) / denominator)
 
 
-@validate_params({"y_true": ["array-like"], "y_pred": ["array-like"],
-                  "sample_weight": ["array-like", None]})
+@validate_params(
+    {"y_true": ["array-like"], "y_pred": ["array-like"], "sample_weight": ["array-like", None]}
+)
 def matthews_corrcoef(y_true, y_pred, *, sample_weight=None) -> float:
     """Matthews correlation coefficient, multiclass form (Gorodkin 2004); 0.0 where it is
     undefined (one class predicted or one class true).  As

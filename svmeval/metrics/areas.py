@@ -64,8 +64,10 @@ def average_binary_score(metric, y_true, y_score, average, sample_weight=None):
             return 0
     elif average == "samples":
         average_weight, score_weight, axis = score_weight, None, 0
-    score = np.array([metric(t, s, sample_weight=score_weight)
-                      for t, s in _columns(y_true, y_score, axis)], dtype=np.float64)
+    score = np.array(
+        [metric(t, s, sample_weight=score_weight) for t, s in _columns(y_true, y_score, axis)],
+        dtype=np.float64,
+    )
     if average is None:
         return score
     if average_weight is not None:
@@ -77,8 +79,9 @@ def _check_multiclass_labels(y, labels, n_columns):
     if labels is None:
         classes = unique_labels(y)
         if classes.size != n_columns:
-            raise ValueError("Number of classes in y_true not equal to the number of columns "
-                             "in 'y_score'")
+            raise ValueError(
+                "Number of classes in y_true not equal to the number of columns in 'y_score'"
+            )
         return classes
     labels = column_or_1d(as_array(labels), "labels")
     classes = unique_labels(labels)
@@ -87,8 +90,10 @@ def _check_multiclass_labels(y, labels, n_columns):
     if not np.array_equal(classes, labels):
         raise ValueError("Parameter 'labels' must be ordered")
     if classes.size != n_columns:
-        raise ValueError(f"Number of given labels, {classes.size}, not equal to the number of "
-                         f"columns in 'y_score', {n_columns}")
+        raise ValueError(
+            f"Number of given labels, {classes.size}, not equal to the number of "
+            f"columns in 'y_score', {n_columns}"
+        )
     if np.setdiff1d(y, classes).size:
         raise ValueError("'y_true' contains labels not in parameter 'labels'")
     return classes
@@ -103,47 +108,75 @@ def _ovo(y, classes, y_score, average):
         a_mask, b_mask = codes == a, codes == b
         ab = a_mask | b_mask
         prevalence.append(np.average(ab))
-        pair_scores.append((binary_roc_auc(a_mask[ab], y_score[ab, a])
-                            + binary_roc_auc(b_mask[ab], y_score[ab, b])) / 2)
+        pair_scores.append(
+            (
+                binary_roc_auc(a_mask[ab], y_score[ab, a])
+                + binary_roc_auc(b_mask[ab], y_score[ab, b])
+            )
+            / 2
+        )
     return float(np.average(pair_scores, weights=prevalence if average == "weighted" else None))
 
 
 def _multiclass_roc_auc(y, y_score, labels, multi_class, average, sample_weight):
     if y_score.ndim != 2:
-        raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, since "
-                         f"`y_true` contains multiple classes. Got `y_score.shape={y_score.shape}`.")
+        raise ValueError(
+            "`y_score` needs to be of shape `(n_samples, n_classes)`, since "
+            f"`y_true` contains multiple classes. Got `y_score.shape={y_score.shape}`."
+        )
     if not np.allclose(1, y_score.sum(axis=1)):
-        raise ValueError("Target scores need to be probabilities for multiclass roc_auc, i.e. "
-                         "they should sum up to 1.0 over classes")
-    options = ("micro", "macro", "weighted", None) if multi_class == "ovr" else (
-        "macro", "weighted", None)
+        raise ValueError(
+            "Target scores need to be probabilities for multiclass roc_auc, i.e. "
+            "they should sum up to 1.0 over classes"
+        )
+    options = (
+        ("micro", "macro", "weighted", None)
+        if multi_class == "ovr"
+        else ("macro", "weighted", None)
+    )
     if average not in options:
         raise ValueError(f"average must be one of {options} for multiclass problems")
     if multi_class not in ("ovo", "ovr"):
-        raise ValueError(f"multi_class='{multi_class}' is not supported for multiclass ROC AUC, "
-                         "multi_class must be in ('ovo', 'ovr')")
+        raise ValueError(
+            f"multi_class='{multi_class}' is not supported for multiclass ROC AUC, "
+            "multi_class must be in ('ovo', 'ovr')"
+        )
     if average is None and multi_class == "ovo":
         raise NotImplementedError("average=None is not implemented for multi_class='ovo'.")
     classes = _check_multiclass_labels(y, labels, y_score.shape[1])
     if multi_class == "ovo":
         if sample_weight is not None:
-            raise ValueError("sample_weight is not supported for multiclass one-vs-one ROC AUC, "
-                             "'sample_weight' must be None in this case.")
+            raise ValueError(
+                "sample_weight is not supported for multiclass one-vs-one ROC AUC, "
+                "'sample_weight' must be None in this case."
+            )
         return _ovo(y, classes, y_score, average)
-    return average_binary_score(binary_roc_auc, _binarize(y, classes), y_score, average,
-                                sample_weight)
+    return average_binary_score(
+        binary_roc_auc, _binarize(y, classes), y_score, average, sample_weight
+    )
 
 
-
-
-@validate_params({"y_true": ["array-like"], "y_score": ["array-like"],
-                  "average": [StrOptions({"micro", "macro", "samples", "weighted"}), None],
-                  "sample_weight": ["array-like", None],
-                  "max_fpr": [Interval(numbers.Real, 0.0, 1, closed="right"), None],
-                  "multi_class": [StrOptions({"raise", "ovr", "ovo"})],
-                  "labels": ["array-like", None]})
-def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_fpr=None,
-                  multi_class="raise", labels=None):
+@validate_params(
+    {
+        "y_true": ["array-like"],
+        "y_score": ["array-like"],
+        "average": [StrOptions({"micro", "macro", "samples", "weighted"}), None],
+        "sample_weight": ["array-like", None],
+        "max_fpr": [Interval(numbers.Real, 0.0, 1, closed="right"), None],
+        "multi_class": [StrOptions({"raise", "ovr", "ovo"})],
+        "labels": ["array-like", None],
+    }
+)
+def roc_auc_score(
+    y_true,
+    y_score,
+    *,
+    average="macro",
+    sample_weight=None,
+    max_fpr=None,
+    multi_class="raise",
+    labels=None,
+):
     """Area under the ROC curve, as ``sklearn.metrics.roc_auc_score``."""
     kind = type_of_target(y_true, "y_true")
     y = check_array(y_true, name="y_true", ensure_2d=False, numeric=False)
@@ -151,9 +184,11 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
     w = None if sample_weight is None else column_or_1d(sample_weight, "sample_weight")
     if kind == "multiclass" or (kind == "binary" and s.ndim == 2 and s.shape[1] > 2):
         if max_fpr is not None and max_fpr != 1.0:
-            raise ValueError("Partial AUC computation not available in multiclass setting, "
-                             f"'max_fpr' must be set to `None`, received `max_fpr={max_fpr}` "
-                             "instead")
+            raise ValueError(
+                "Partial AUC computation not available in multiclass setting, "
+                f"'max_fpr' must be set to `None`, received `max_fpr={max_fpr}` "
+                "instead"
+            )
         if multi_class == "raise":
             raise ValueError("multi_class must be in ('ovo', 'ovr')")
         return _multiclass_roc_auc(y, s, labels, multi_class, average, w)
@@ -161,17 +196,24 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
     if kind == "binary":
         classes = np.unique(y)
         y = column_or_1d(y, "y_true")
-        y = (y == classes[-1]).astype(np.int64) if classes.size == 2 else np.zeros(
-            y.shape, dtype=np.int64)
+        y = (
+            (y == classes[-1]).astype(np.int64)
+            if classes.size == 2
+            else np.zeros(y.shape, dtype=np.int64)
+        )
     return average_binary_score(metric, y, s, average, w)
 
 
-@validate_params({"y_true": ["array-like"], "y_score": ["array-like"],
-                  "average": [StrOptions({"micro", "samples", "weighted", "macro"}), None],
-                  "pos_label": [numbers.Real, str, "boolean"],
-                  "sample_weight": ["array-like", None]})
-def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
-                            sample_weight=None):
+@validate_params(
+    {
+        "y_true": ["array-like"],
+        "y_score": ["array-like"],
+        "average": [StrOptions({"micro", "samples", "weighted", "macro"}), None],
+        "pos_label": [numbers.Real, str, "boolean"],
+        "sample_weight": ["array-like", None],
+    }
+)
+def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sample_weight=None):
     """Average precision (step-wise area under the precision-recall curve), as
     ``sklearn.metrics.average_precision_score``."""
     w = None if sample_weight is None else column_or_1d(sample_weight, "sample_weight")
@@ -180,18 +222,25 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
     present = np.unique(y)
     if kind == "binary":
         if present.size == 2 and pos_label not in present:
-            raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one "
-                             f"of {present}")
+            raise ValueError(
+                f"pos_label={pos_label} is not a valid label. It should be one of {present}"
+            )
     elif kind == "multilabel-indicator" and pos_label != 1:
-        raise ValueError("Parameter pos_label is fixed to 1 for multilabel-indicator y_true. "
-                         "Do not set pos_label or set pos_label to 1.")
+        raise ValueError(
+            "Parameter pos_label is fixed to 1 for multilabel-indicator y_true. "
+            "Do not set pos_label or set pos_label to 1."
+        )
     elif kind == "multiclass":
         if pos_label != 1:
-            raise ValueError("Parameter pos_label is fixed to 1 for multiclass y_true. Do not "
-                             "set pos_label or set pos_label to 1.")
+            raise ValueError(
+                "Parameter pos_label is fixed to 1 for multiclass y_true. Do not "
+                "set pos_label or set pos_label to 1."
+            )
         y = _binarize(column_or_1d(y, "y_true"), present)
         if as_array(s).shape != y.shape:
-            raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, since "
-                             f"`y_true` contains multiple classes. Got `y_score.shape={s.shape}`.")
+            raise ValueError(
+                "`y_score` needs to be of shape `(n_samples, n_classes)`, since "
+                f"`y_true` contains multiple classes. Got `y_score.shape={s.shape}`."
+            )
     metric = partial(binary_average_precision, pos_label=pos_label)
     return average_binary_score(metric, y, s, average, w)

@@ -70,8 +70,11 @@ def _weighted(ratios, counts, z):
 
 def _micro(ratios, counts, z):
     total = Counts(
-        tp=np.atleast_1d(counts.tp.sum()), fp=np.atleast_1d(counts.fp.sum()),
-        fn=np.atleast_1d(counts.fn.sum()), tn=np.atleast_1d(counts.tn.sum()), beta=counts.beta,
+        tp=np.atleast_1d(counts.tp.sum()),
+        fp=np.atleast_1d(counts.fp.sum()),
+        fn=np.atleast_1d(counts.fn.sum()),
+        tn=np.atleast_1d(counts.tn.sum()),
+        beta=counts.beta,
     )
     pooled = per_class_ratios(total)
     return {m: _fill(float(pooled[m][0]), z) for m in AVERAGED_MEASURES}
@@ -112,22 +115,44 @@ class Averaging:
 
 
 _AVERAGING_LIST = [
-    Averaging("macro", "unweighted mean of the per-class values (scikit-learn's macro F1)",
-              "P = mean_k P_k, R = mean_k R_k, F1 = mean_k F1_k", _SKLEARN, _macro),
-    Averaging("macro_harmonic", "harmonic mean of macro precision and macro recall",
-              "P = mean_k P_k, R = mean_k R_k, F1 = 2 P R / (P + R)  (0 when P = R = 0)",
-              "J. Opitz, S. Burst (2019), Macro F1 and Macro F1, arXiv:1911.03347",
-              _macro_harmonic),
-    Averaging("micro", "counts summed over classes first, then one ratio",
-              "P = sum TP / sum (TP + FP), R = sum TP / sum (TP + FN), "
-              "F1 = 2 sum TP / (2 sum TP + sum FP + sum FN)", _SKLEARN, _micro),
-    Averaging("weighted", "mean of the per-class values weighted by support (true count)",
-              "P = sum_k n_k P_k / sum_k n_k, likewise R and F1", _SKLEARN, _weighted),
-    Averaging("samples", "per-sample precision, recall and F1 (multi-label), then their mean",
-              "F1 = mean_i 2 |T_i & P_i| / (|T_i| + |P_i|), likewise P and R",
-              "G. Tsoumakas, I. Katakis, I. Vlahavas (2010), Mining Multi-label Data, "
-              "Data Mining and Knowledge Discovery Handbook, 667-685", _macro,
-              multilabel_only=True),
+    Averaging(
+        "macro",
+        "unweighted mean of the per-class values (scikit-learn's macro F1)",
+        "P = mean_k P_k, R = mean_k R_k, F1 = mean_k F1_k",
+        _SKLEARN,
+        _macro,
+    ),
+    Averaging(
+        "macro_harmonic",
+        "harmonic mean of macro precision and macro recall",
+        "P = mean_k P_k, R = mean_k R_k, F1 = 2 P R / (P + R)  (0 when P = R = 0)",
+        "J. Opitz, S. Burst (2019), Macro F1 and Macro F1, arXiv:1911.03347",
+        _macro_harmonic,
+    ),
+    Averaging(
+        "micro",
+        "counts summed over classes first, then one ratio",
+        "P = sum TP / sum (TP + FP), R = sum TP / sum (TP + FN), "
+        "F1 = 2 sum TP / (2 sum TP + sum FP + sum FN)",
+        _SKLEARN,
+        _micro,
+    ),
+    Averaging(
+        "weighted",
+        "mean of the per-class values weighted by support (true count)",
+        "P = sum_k n_k P_k / sum_k n_k, likewise R and F1",
+        _SKLEARN,
+        _weighted,
+    ),
+    Averaging(
+        "samples",
+        "per-sample precision, recall and F1 (multi-label), then their mean",
+        "F1 = mean_i 2 |T_i & P_i| / (|T_i| + |P_i|), likewise P and R",
+        "G. Tsoumakas, I. Katakis, I. Vlahavas (2010), Mining Multi-label Data, "
+        "Data Mining and Knowledge Discovery Handbook, 667-685",
+        _macro,
+        multilabel_only=True,
+    ),
 ]
 
 #: Every averaging by name.  "samples" applies to multi-label data only (it is the macro

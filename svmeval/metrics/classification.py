@@ -82,7 +82,7 @@ def _count_pairs(t: np.ndarray, p: np.ndarray):
         full = np.zeros(cells, dtype=np.int64)
         step = max(_CHUNK, cells)
         for start in range(0, t.size, step):
-            tc, pc = t[start:start + step], p[start:start + step]
+            tc, pc = t[start : start + step], p[start : start + step]
             ti, pi = tc.astype(np.int64), pc.astype(np.int64)
             if not ((ti == tc).all() and (pi == pc).all()):
                 break  # a fractional label: encode by search below
@@ -186,9 +186,7 @@ class ConfusionCounts:
         t = _as_label_vector(y_true, "y_true")
         p = _as_label_vector(y_pred, "y_pred")
         if t.shape != p.shape:
-            raise ValueError(
-                f"y_true and y_pred have different lengths ({t.size} and {p.size})"
-            )
+            raise ValueError(f"y_true and y_pred have different lengths ({t.size} and {p.size})")
         if t.size == 0:
             return self
         labels, matrix, in_true, in_pred = _count_pairs(t, p)
@@ -217,7 +215,9 @@ class ConfusionCounts:
         arrays: dict[str, Any] = {
             name: _readonly(values[name]) for name, m in METRICS.items() if m.scope != "overall"
         }
-        overall: dict[str, Any] = {name: float(values[name]) for name, m in METRICS.items() if m.scope == "overall"}
+        overall: dict[str, Any] = {
+            name: float(values[name]) for name, m in METRICS.items() if m.scope == "overall"
+        }
         if math.isnan(overall["mcc"]) and self.n_samples and not math.isnan(z):
             # one class predicted or one class true: 0/0, which scikit-learn reports as 0.0
             overall["mcc"] = z
@@ -278,7 +278,9 @@ class ClassificationReport:
     zero_division_applied: tuple[str, ...]
 
 
-def evaluate(y_true, y_pred, *, labels=None, zero_division=0, beta: float = 1.0) -> ClassificationReport:
+def evaluate(
+    y_true, y_pred, *, labels=None, zero_division=0, beta: float = 1.0
+) -> ClassificationReport:
     """Every per-class, overall and averaged figure of ``y_pred`` against ``y_true``.
 
     ``labels=`` may add labels that never occur (their ratios are undefined); every label that
@@ -286,6 +288,8 @@ def evaluate(y_true, y_pred, *, labels=None, zero_division=0, beta: float = 1.0)
     enter the averages; ``beta`` is the F-beta weight (recall beta times as important as
     precision).  Formulas, 0/0 cases and references: :data:`svmeval.metrics.measures.METRICS`.
     """
-    return ConfusionCounts(labels).update(y_true, y_pred).report(
-        zero_division=zero_division, beta=beta
+    return (
+        ConfusionCounts(labels)
+        .update(y_true, y_pred)
+        .report(zero_division=zero_division, beta=beta)
     )

@@ -48,8 +48,7 @@ def _bordered(targets: Targets, labels: np.ndarray) -> np.ndarray:
         ti, pi = pos[targets.true_codes], pos[targets.pred_codes]
     codes = ti * (k + 1)
     codes += pi
-    return _weighted_bincount(codes, targets.sample_weight, (k + 1) * (k + 1)).reshape(
-        k + 1, k + 1)
+    return _weighted_bincount(codes, targets.sample_weight, (k + 1) * (k + 1)).reshape(k + 1, k + 1)
 
 
 def _weighted_bincount(codes, w, size):
@@ -73,11 +72,14 @@ def _check_indicator_labels(labels, present):
     if labels.shape == present.shape and np.array_equal(labels, present):
         return
     if labels.max() > present.max():
-        raise ValueError(f"All labels must be in [0, n labels) for multilabel targets. "
-                         f"Got {labels.max()} > {present.max()}")
+        raise ValueError(
+            f"All labels must be in [0, n labels) for multilabel targets. "
+            f"Got {labels.max()} > {present.max()}"
+        )
     if labels.min() < 0:
-        raise ValueError(f"All labels must be in [0, n labels) for multilabel targets. "
-                         f"Got {labels.min()} < 0")
+        raise ValueError(
+            f"All labels must be in [0, n labels) for multilabel targets. Got {labels.min()} < 0"
+        )
 
 
 def _indicator_counts(t, p, w, labels, samplewise):
@@ -105,8 +107,9 @@ def label_counts(targets: Targets, labels, samplewise: bool):
             chosen = chosen.astype(np.int64)
         return _indicator_counts(t, p, w, chosen, samplewise)
     if samplewise:
-        raise ValueError("Samplewise metrics are not available outside of multilabel "
-                         "classification.")
+        raise ValueError(
+            "Samplewise metrics are not available outside of multilabel classification."
+        )
     if labels is None:
         chosen = present
     else:

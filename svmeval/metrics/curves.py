@@ -29,9 +29,13 @@ from svmeval.metrics.undefined import UndefinedMetricWarning
 from svmeval.metrics.validation import validate_params
 
 #: roc_curve's and precision_recall_curve's parameters, constrained as scikit-learn's
-_CURVE = {"y_true": ["array-like"], "y_score": ["array-like"],
-          "pos_label": [numbers.Real, str, "boolean", None],
-          "sample_weight": ["array-like", None], "drop_intermediate": ["boolean"]}
+_CURVE = {
+    "y_true": ["array-like"],
+    "y_score": ["array-like"],
+    "pos_label": [numbers.Real, str, "boolean", None],
+    "sample_weight": ["array-like", None],
+    "drop_intermediate": ["boolean"],
+}
 
 __all__ = ["precision_recall_curve", "roc_curve", "binary_roc_auc", "binary_average_precision"]
 
@@ -47,13 +51,17 @@ def _pos_label(pos_label, y: np.ndarray):
         return pos_label
     classes = unique_labels(y)
     known = ([0, 1], [-1, 1], [0], [-1], [1])
-    if classes.dtype.kind in "OUS" or classes.size > 2 or not any(
-        np.array_equal(classes, k) for k in known
+    if (
+        classes.dtype.kind in "OUS"
+        or classes.size > 2
+        or not any(np.array_equal(classes, k) for k in known)
     ):
         shown = ", ".join(repr(c) for c in classes.tolist())
-        raise ValueError(f"y_true takes value in {{{shown}}} and pos_label is not specified: "
-                         "either make y_true take value in {0, 1} or {-1, 1} or pass "
-                         "pos_label explicitly.")
+        raise ValueError(
+            f"y_true takes value in {{{shown}}} and pos_label is not specified: "
+            "either make y_true take value in {0, 1} or {-1, 1} or pass "
+            "pos_label explicitly."
+        )
     return 1
 
 
@@ -100,14 +108,20 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     fps = np.r_[0.0, fps]
     thresholds = np.r_[np.inf, thresholds.astype(np.float64)]
     if fps[-1] <= 0:
-        warnings.warn("No negative samples in y_true, false positive value should be "
-                      "meaningless", UndefinedMetricWarning, stacklevel=2)
+        warnings.warn(
+            "No negative samples in y_true, false positive value should be meaningless",
+            UndefinedMetricWarning,
+            stacklevel=2,
+        )
         fpr = np.full(fps.shape, np.nan)
     else:
         fpr = fps / fps[-1]
     if tps[-1] <= 0:
-        warnings.warn("No positive samples in y_true, true positive value should be "
-                      "meaningless", UndefinedMetricWarning, stacklevel=2)
+        warnings.warn(
+            "No positive samples in y_true, true positive value should be meaningless",
+            UndefinedMetricWarning,
+            stacklevel=2,
+        )
         tpr = np.full(tps.shape, np.nan)
     else:
         tpr = tps / tps[-1]
@@ -115,8 +129,9 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
 
 
 @validate_params(_CURVE)
-def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
-                           drop_intermediate=False):
+def precision_recall_curve(
+    y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=False
+):
     """(precision, recall, thresholds): precision and recall at each threshold from the lowest
     score up, then the point (1, 0) that has no threshold.  Precision with nothing predicted
     positive is 0; without positives recall is 1 (with a warning).  As
@@ -129,8 +144,11 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     # as scikit-learn: divided everywhere (numpy warns where a negative weight makes 0 / 0)
     precision = np.where(predicted != 0, np.divide(tps, predicted), 0.0)
     if tps[-1] == 0:
-        warnings.warn("No positive class found in y_true, recall is set to one for all "
-                      "thresholds.", UserWarning, stacklevel=2)
+        warnings.warn(
+            "No positive class found in y_true, recall is set to one for all thresholds.",
+            UserWarning,
+            stacklevel=2,
+        )
         recall = np.ones_like(tps)
     else:
         recall = tps / tps[-1]
@@ -141,8 +159,9 @@ def _auc(x: np.ndarray, y: np.ndarray) -> float:
     """The trapezoidal area under the points (x, y), x monotonic (scikit-learn's ``auc``: a
     negative weight can make the ROC curve turn back, which is refused)."""
     if x.shape[0] < 2:
-        raise ValueError("At least 2 points are needed to compute area under curve, but "
-                         f"x.shape = {x.shape[0]}")
+        raise ValueError(
+            f"At least 2 points are needed to compute area under curve, but x.shape = {x.shape[0]}"
+        )
     dx = np.diff(x)
     direction = 1
     if np.any(dx < 0):
@@ -155,8 +174,11 @@ def _auc(x: np.ndarray, y: np.ndarray) -> float:
 def binary_roc_auc(y_true, y_score, sample_weight=None, max_fpr=None) -> float:
     """ROC AUC of a 0/1 vector (NaN with a warning unless both classes are present)."""
     if np.unique(y_true).size != 2:
-        warnings.warn("Only one class is present in y_true. ROC AUC score is not defined in "
-                      "that case.", UndefinedMetricWarning, stacklevel=3)
+        warnings.warn(
+            "Only one class is present in y_true. ROC AUC score is not defined in that case.",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
         return np.nan
     fpr, tpr, _ = roc_curve(y_true, y_score, sample_weight=sample_weight)
     if max_fpr is None or max_fpr == 1:
@@ -164,7 +186,9 @@ def binary_roc_auc(y_true, y_score, sample_weight=None, max_fpr=None) -> float:
     if max_fpr <= 0 or max_fpr > 1:
         raise ValueError(f"Expected max_fpr in range (0, 1], got: {max_fpr!r}")
     stop = np.searchsorted(fpr, max_fpr, "right")
-    tpr = np.append(tpr[:stop], np.interp(max_fpr, fpr[stop - 1:stop + 1], tpr[stop - 1:stop + 1]))
+    tpr = np.append(
+        tpr[:stop], np.interp(max_fpr, fpr[stop - 1 : stop + 1], tpr[stop - 1 : stop + 1])
+    )
     fpr = np.append(fpr[:stop], max_fpr)
     partial_auc = _auc(fpr, tpr)
     min_area, max_area = 0.5 * max_fpr**2, max_fpr
@@ -173,6 +197,7 @@ def binary_roc_auc(y_true, y_score, sample_weight=None, max_fpr=None) -> float:
 
 def binary_average_precision(y_true, y_score, sample_weight=None, pos_label=1) -> float:
     """Step-wise average precision of one binary problem."""
-    precision, recall, _ = precision_recall_curve(y_true, y_score, pos_label=pos_label,
-                                                  sample_weight=sample_weight)
+    precision, recall, _ = precision_recall_curve(
+        y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
+    )
     return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))

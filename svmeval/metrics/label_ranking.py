@@ -22,8 +22,7 @@ __all__ = ["coverage_error", "label_ranking_average_precision_score", "label_ran
 
 
 def _indicator(Y: np.ndarray, kind: str, S: np.ndarray, *, binary_2d_ok: bool = False):
-    if kind != "multilabel-indicator" and not (binary_2d_ok and kind == "binary"
-                                              and Y.ndim == 2):
+    if kind != "multilabel-indicator" and not (binary_2d_ok and kind == "binary" and Y.ndim == 2):
         raise ValueError(f"{kind} format is not supported")
     if Y.shape != S.shape:
         raise ValueError("y_true and y_score have different shape")
@@ -34,8 +33,9 @@ def _mean(values: np.ndarray, w) -> float:
     return float(np.average(values, weights=w))
 
 
-@validate_params({"y_true": ["array-like"], "y_score": ["array-like"],
-                  "sample_weight": ["array-like", None]})
+@validate_params(
+    {"y_true": ["array-like"], "y_score": ["array-like"], "sample_weight": ["array-like", None]}
+)
 def coverage_error(y_true, y_score, *, sample_weight=None) -> float:
     """How far down the ranked labels one must go, on average, to cover every true label (ties
     counted against); a sample with no true label counts 0.  As
@@ -44,12 +44,18 @@ def coverage_error(y_true, y_score, *, sample_weight=None) -> float:
     S = check_array(y_score, name="y_score")
     check_consistent_length(Y, S, sample_weight)
     _indicator(Y, type_of_target(Y, "y_true"), S)
-    return _mean(rank_stats(Y != 0, S.astype(np.float64)).worst_rank.astype(np.float64),
-                 sample_weight)
+    return _mean(
+        rank_stats(Y != 0, S.astype(np.float64)).worst_rank.astype(np.float64), sample_weight
+    )
 
 
-@validate_params({"y_true": ["array-like", "sparse matrix"], "y_score": ["array-like"],
-                  "sample_weight": ["array-like", None]})
+@validate_params(
+    {
+        "y_true": ["array-like", "sparse matrix"],
+        "y_score": ["array-like"],
+        "sample_weight": ["array-like", None],
+    }
+)
 def label_ranking_loss(y_true, y_score, *, sample_weight=None) -> float:
     """Mean share of (true, false) label pairs ordered wrongly (a tie is an error); a sample
     with no true or no false label counts 0.  As ``sklearn.metrics.label_ranking_loss``."""
@@ -65,8 +71,13 @@ def label_ranking_loss(y_true, y_score, *, sample_weight=None) -> float:
     return _mean(loss, w)
 
 
-@validate_params({"y_true": ["array-like", "sparse matrix"], "y_score": ["array-like"],
-                  "sample_weight": ["array-like", None]})
+@validate_params(
+    {
+        "y_true": ["array-like", "sparse matrix"],
+        "y_score": ["array-like"],
+        "sample_weight": ["array-like", None],
+    }
+)
 def label_ranking_average_precision_score(y_true, y_score, *, sample_weight=None) -> float:
     """Label ranking average precision (ties counted against); a sample with no true label or
     only true labels scores 1.  As ``sklearn.metrics.label_ranking_average_precision_score``.

@@ -83,8 +83,9 @@ def _as_indicator(Y, name: str) -> np.ndarray:
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a 0/1 indicator matrix") from None
     if arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D indicator matrix (n_samples x n_labels), "
-                         f"got shape {arr.shape}")
+        raise ValueError(
+            f"{name} must be a 2-D indicator matrix (n_samples x n_labels), got shape {arr.shape}"
+        )
     if arr.dtype == bool:
         return arr
     if not np.issubdtype(arr.dtype, np.number) or not np.all((arr == 0) | (arr == 1)):

@@ -17,7 +17,9 @@ import svmeval.metrics._ovo as _ovo
 __all__ = ["class_scores"]
 
 
-def class_scores(decision_values, positions, n_model: int, out: np.ndarray | None = None) -> np.ndarray:
+def class_scores(
+    decision_values, positions, n_model: int, out: np.ndarray | None = None
+) -> np.ndarray:
     """The n x k class scores of the canonical classes (k = ``len(positions)``).
 
     ``decision_values``: n x M(M-1)/2, a model's one-vs-one values in its own label order (pair

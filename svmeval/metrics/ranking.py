@@ -70,6 +70,7 @@ __all__ = [
 # Binary
 # --------------------------------------------------------------------------------------------
 
+
 def roc_auc(y_true, y_score, *, pos_label=None) -> float:
     """Area under the ROC curve of a binary problem.
 
@@ -227,7 +228,9 @@ def macro_average_precision(y_true, y_score, labels) -> float:
 def _multilabel_inputs(Y_true, Y_score) -> tuple[np.ndarray, np.ndarray]:
     Y = np.asarray(Y_true)
     if Y.ndim != 2:
-        raise ValueError(f"Y_true must be a 2-D indicator matrix (n_samples, n_labels); got shape {Y.shape}")
+        raise ValueError(
+            f"Y_true must be a 2-D indicator matrix (n_samples, n_labels); got shape {Y.shape}"
+        )
     if Y.dtype != bool:
         if Y.dtype.kind not in "iuf":
             raise ValueError("Y_true must hold 0/1 (or booleans)")

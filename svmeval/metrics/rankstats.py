@@ -12,8 +12,16 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["RankStats", "rank_stats", "auc_from_stats", "ap_from_stats", "as_scores",
-           "as_labels_1d", "binary_positives", "check_same_length"]
+__all__ = [
+    "RankStats",
+    "rank_stats",
+    "auc_from_stats",
+    "ap_from_stats",
+    "as_scores",
+    "as_labels_1d",
+    "binary_positives",
+    "check_same_length",
+]
 
 # Upper bound on the elements of one block handed to the vectorised core (about 10 temporary
 # arrays of 8 bytes each are alive at once, so a block costs roughly 80 MB at most).

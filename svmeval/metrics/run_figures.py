@@ -22,9 +22,17 @@ from svmeval.metrics.ranking import label_ranking_average_precision
 from svmeval.metrics.regression import RegressionReport, regression_report
 from svmeval.metrics.scores import ClassRanking, class_ranking
 
-__all__ = ["classification_figures", "classification_fold_figures", "fold_counts",
-           "multilabel_figures", "multilabel_fold_figures", "positive_and_negative",
-           "positive_label", "regression_figures", "regression_fold_figures"]
+__all__ = [
+    "classification_figures",
+    "classification_fold_figures",
+    "fold_counts",
+    "multilabel_figures",
+    "multilabel_fold_figures",
+    "positive_and_negative",
+    "positive_label",
+    "regression_figures",
+    "regression_fold_figures",
+]
 
 
 def positive_label(labels: np.ndarray, pos_label: float | None = None) -> float:
@@ -33,8 +41,9 @@ def positive_label(labels: np.ndarray, pos_label: float | None = None) -> float:
     if pos_label is not None:
         if pos_label not in labels:
             shown = ", ".join(show_label(v) for v in labels)
-            raise ArgumentError("pos_label", f"{show_label(pos_label)} is not one of the labels "
-                                             f"({shown})")
+            raise ArgumentError(
+                "pos_label", f"{show_label(pos_label)} is not one of the labels ({shown})"
+            )
         return float(pos_label)
     return 1.0 if 1.0 in labels else float(labels.max())
 
@@ -54,12 +63,17 @@ def _with_policy(value: float, z: float) -> float:
     return z if math.isnan(value) else float(value)
 
 
-def classification_figures(report: ClassificationReport, ranking: ClassRanking | None,
-                           positive: float | None) -> dict:
+def classification_figures(
+    report: ClassificationReport, ranking: ClassRanking | None, positive: float | None
+) -> dict:
     """The registry's figures of a classification, in registry order."""
     z = report.zero_division
-    values = {"accuracy": report.accuracy, "balanced_accuracy": report.balanced_accuracy,
-              "mcc": report.mcc, "kappa": report.kappa}
+    values = {
+        "accuracy": report.accuracy,
+        "balanced_accuracy": report.balanced_accuracy,
+        "mcc": report.mcc,
+        "kappa": report.kappa,
+    }
     if positive is not None:
         k = int(np.flatnonzero(report.labels == positive)[0])
         for name in ("precision", "recall", "f1"):
@@ -79,28 +93,44 @@ def regression_figures(report: RegressionReport) -> dict:
 
 def multilabel_figures(report: MultilabelReport, lrap: float | None) -> dict:
     """The registry's multi-label figures, in registry order (LRAP only with scores)."""
-    values: dict[str, float | None] = {"samples_f1": report.averages["samples"].f1,
-              "macro_f1": report.averages["macro"].f1,
-              "micro_f1": report.averages["micro"].f1,
-              "subset_accuracy": report.subset_accuracy,
-              "hamming_loss": report.hamming_loss,
-              "lrap": lrap}
-    return {name: float(value) for name in figure_names("multilabel")
-            if (value := values.get(name)) is not None}
+    values: dict[str, float | None] = {
+        "samples_f1": report.averages["samples"].f1,
+        "macro_f1": report.averages["macro"].f1,
+        "micro_f1": report.averages["micro"].f1,
+        "subset_accuracy": report.subset_accuracy,
+        "hamming_loss": report.hamming_loss,
+        "lrap": lrap,
+    }
+    return {
+        name: float(value)
+        for name in figure_names("multilabel")
+        if (value := values.get(name)) is not None
+    }
 
 
 def fold_counts(y_true, y_pred, fold, n_folds: int, labels: np.ndarray) -> np.ndarray:
     """n_folds x k x k confusion matrices (rows true, columns predicted, ``labels``
     ascending) from one bincount over label codes."""
     k = len(labels)
-    code = (fold.astype(np.int64) * k + np.searchsorted(labels, y_true)) * k \
-        + np.searchsorted(labels, y_pred)
+    code = (fold.astype(np.int64) * k + np.searchsorted(labels, y_true)) * k + np.searchsorted(
+        labels, y_pred
+    )
     return np.bincount(code, minlength=n_folds * k * k).reshape(n_folds, k, k)
 
 
-def classification_fold_figures(y_true, y_pred, fold, n_folds: int, *, positive=None,
-                                scores=None, score_labels=None, source="decision values",
-                                zero_division=0.0, matrices=None) -> list[dict]:
+def classification_fold_figures(
+    y_true,
+    y_pred,
+    fold,
+    n_folds: int,
+    *,
+    positive=None,
+    scores=None,
+    score_labels=None,
+    source="decision values",
+    zero_division=0.0,
+    matrices=None,
+) -> list[dict]:
     """Each fold's figures (one dict per fold, registry order). ``positive``: the positive
     class of two-class data (None for more classes); ``scores``: per-class scores whose
     columns follow ``score_labels`` (None: no ranking figures); ``matrices``: the folds'
@@ -112,17 +142,23 @@ def classification_fold_figures(y_true, y_pred, fold, n_folds: int, *, positive=
     for i in range(n_folds):
         rows = fold == i
         report = ConfusionCounts.from_matrix(labels, matrices[i]).report(
-            zero_division=zero_division)
-        rank = (class_ranking(y_true[rows], scores[rows], score_labels, source=source)
-                if scores is not None else None)
+            zero_division=zero_division
+        )
+        rank = (
+            class_ranking(y_true[rows], scores[rows], score_labels, source=source)
+            if scores is not None
+            else None
+        )
         out.append(classification_figures(report, rank, positive))
     return out
 
 
 def regression_fold_figures(y_true, y_pred, fold, n_folds: int) -> list[dict]:
     """Each fold's mean squared error and squared correlation."""
-    return [regression_figures(regression_report(y_true[fold == i], y_pred[fold == i]))
-            for i in range(n_folds)]
+    return [
+        regression_figures(regression_report(y_true[fold == i], y_pred[fold == i]))
+        for i in range(n_folds)
+    ]
 
 
 def multilabel_fold_figures(Y_true, Y_pred, scores, fold, n_folds: int, z) -> list[dict]:
@@ -131,7 +167,10 @@ def multilabel_fold_figures(Y_true, Y_pred, scores, fold, n_folds: int, z) -> li
     for i in range(n_folds):
         rows = fold == i
         rep = evaluate_multilabel(Y_true[rows], Y_pred[rows], zero_division=z)
-        lrap = (label_ranking_average_precision(Y_true[rows], scores[rows])
-                if scores is not None else None)
+        lrap = (
+            label_ranking_average_precision(Y_true[rows], scores[rows])
+            if scores is not None
+            else None
+        )
         out.append(multilabel_figures(rep, lrap))
     return out

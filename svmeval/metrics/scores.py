@@ -64,8 +64,10 @@ class ClassRanking:
         """The overall ranking figures; for two classes those of the class ``positive``."""
         if len(self.labels) == 2 and positive is not None:
             k = int(np.flatnonzero(self.labels == positive)[0])
-            return {"roc_auc": float(self.roc_auc[k]),
-                    "average_precision": float(self.average_precision[k])}
+            return {
+                "roc_auc": float(self.roc_auc[k]),
+                "average_precision": float(self.average_precision[k]),
+            }
         return dict(self.overall)
 
 
@@ -83,8 +85,11 @@ def class_ranking(y_true, scores, score_labels, *, source: str = "") -> ClassRan
     y_true = np.asarray(y_true, dtype=np.float64)
     scores = np.asarray(scores, dtype=np.float64)
     score_labels = np.asarray(score_labels, dtype=np.float64)
-    if (len(score_labels) < 2 or not np.isin(y_true, score_labels).all()
-            or not np.isfinite(scores).all()):
+    if (
+        len(score_labels) < 2
+        or not np.isin(y_true, score_labels).all()
+        or not np.isfinite(scores).all()
+    ):
         return None
     order = np.argsort(score_labels)
     labels = score_labels[order]
@@ -94,9 +99,11 @@ def class_ranking(y_true, scores, score_labels, *, source: str = "") -> ClassRan
     overall = {}
     if len(labels) > 2:
         indicator = (y_true[:, None] == labels[None, :]).astype(np.int8)
-        overall = {"macro_roc_auc": _plain_mean(auc),
-                   "macro_average_precision": _plain_mean(ap),
-                   "label_ranking_average_precision":
-                       label_ranking_average_precision(indicator, scores)}
-    return ClassRanking(labels=labels, roc_auc=auc, average_precision=ap, overall=overall,
-                        source=source)
+        overall = {
+            "macro_roc_auc": _plain_mean(auc),
+            "macro_average_precision": _plain_mean(ap),
+            "label_ranking_average_precision": label_ranking_average_precision(indicator, scores),
+        }
+    return ClassRanking(
+        labels=labels, roc_auc=auc, average_precision=ap, overall=overall, source=source
+    )

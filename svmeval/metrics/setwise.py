@@ -61,9 +61,7 @@ def check_zero_division(zero_division) -> float:
             return float(zero_division)
         if math.isnan(zero_division):
             return math.nan
-    raise ValueError(
-        f"zero_division must be 'warn', 0.0, 1.0 or np.nan, got {zero_division!r}"
-    )
+    raise ValueError(f"zero_division must be 'warn', 0.0, 1.0 or np.nan, got {zero_division!r}")
 
 
 def _divide(num, den, metric, modifier, average, warn_for, zero_division):
@@ -103,29 +101,49 @@ def _set_wise_labels(kind, present, average, labels, pos_label):
     if average == "binary":
         if kind == "binary":
             if pos_label not in present.tolist() and present.size >= 2:
-                raise ValueError(f"pos_label={pos_label!r} is not a valid label. It should be "
-                                 f"one of {present.tolist()}")
+                raise ValueError(
+                    f"pos_label={pos_label!r} is not a valid label. It should be "
+                    f"one of {present.tolist()}"
+                )
             return [pos_label]
         choices = [a for a in _AVERAGES if not (kind == "multiclass" and a == "samples")]
-        raise ValueError(f"Target is {kind} but average='binary'. Please choose another "
-                         f"average setting, one of {choices!r}.")
+        raise ValueError(
+            f"Target is {kind} but average='binary'. Please choose another "
+            f"average setting, one of {choices!r}."
+        )
     if pos_label not in (None, 1):
-        warnings.warn(f"Note that pos_label (set to {pos_label!r}) is ignored when average != "
-                      f"'binary' (got {average!r}). You may use labels=[pos_label] to specify a "
-                      "single positive class.", UserWarning, stacklevel=4)
+        warnings.warn(
+            f"Note that pos_label (set to {pos_label!r}) is ignored when average != "
+            f"'binary' (got {average!r}). You may use labels=[pos_label] to specify a "
+            "single positive class.",
+            UserWarning,
+            stacklevel=4,
+        )
     return labels
 
 
 @validate_params({**_SHARED, "beta": _BETA, "warn_for": [list, tuple, set]})
-def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, pos_label=1,
-                                    average=None, warn_for=("precision", "recall", "f-score"),
-                                    sample_weight=None, zero_division="warn"):
+def precision_recall_fscore_support(
+    y_true,
+    y_pred,
+    *,
+    beta=1.0,
+    labels=None,
+    pos_label=1,
+    average=None,
+    warn_for=("precision", "recall", "f-score"),
+    sample_weight=None,
+    zero_division="warn",
+):
     """Precision, recall, F-beta and support, as ``sklearn.metrics`` of the same name."""
     check_zero_division(zero_division)
     if not (average is None or (isinstance(average, str) and average in _AVERAGES + ("binary",))):
         raise ValueError(f"average has to be one of {_AVERAGES + ('binary',)}, got {average!r}")
-    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)) \
-            or not beta >= 0:
+    if (
+        isinstance(beta, bool)
+        or not isinstance(beta, (int, float, np.integer, np.floating))
+        or not beta >= 0
+    ):
         raise ValueError(f"beta must be a number >= 0, got {beta!r}")
     check_orderable(y_true, y_pred)
     # scikit-learn's order: the targets, the labels (and pos_label's warning), the weights
@@ -137,8 +155,10 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
         w = check_sample_weight(sample_weight, targets.y_true.shape[0])
         targets = targets._replace(sample_weight=w)
     if average == "binary" and pos_label is None:  # scikit-learn sorts it with the labels
-        raise TypeError(f"pos_label=None cannot be ordered with the labels "
-                        f"{targets.labels.tolist()}: give the positive class")
+        raise TypeError(
+            f"pos_label=None cannot be ordered with the labels "
+            f"{targets.labels.tolist()}: give the positive class"
+        )
     tp, pred, true = label_counts(targets, labels, average == "samples")
     if average == "micro":
         tp, pred, true = (np.atleast_1d(a.sum()) for a in (tp, pred, true))
@@ -150,48 +170,122 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
         f_score = precision
     else:
         b2 = float(beta) ** 2
-        f_score = _divide((1 + b2) * tp.astype(np.float64), b2 * true.astype(np.float64) + pred,
-                          "f-score", "true nor predicted", average, warn_for, zero_division)
+        f_score = _divide(
+            (1 + b2) * tp.astype(np.float64),
+            b2 * true.astype(np.float64) + pred,
+            "f-score",
+            "true nor predicted",
+            average,
+            warn_for,
+            zero_division,
+        )
     if average is None:
         return precision, recall, f_score, true
     weights = {"weighted": true, "samples": w}.get(average)
-    return (_nanaverage(precision, weights), _nanaverage(recall, weights),
-            _nanaverage(f_score, weights), None)
+    return (
+        _nanaverage(precision, weights),
+        _nanaverage(recall, weights),
+        _nanaverage(f_score, weights),
+        None,
+    )
 
 
 @validate_params(_SHARED)
-def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
-                    sample_weight=None, zero_division="warn"):
+def precision_score(
+    y_true,
+    y_pred,
+    *,
+    labels=None,
+    pos_label=1,
+    average="binary",
+    sample_weight=None,
+    zero_division="warn",
+):
     """Precision TP / (TP + FP), as ``sklearn.metrics.precision_score``."""
     p, _, _, _ = precision_recall_fscore_support(
-        y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
-        warn_for=("precision",), sample_weight=sample_weight, zero_division=zero_division)
+        y_true,
+        y_pred,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        warn_for=("precision",),
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
     return p
 
 
 @validate_params(_SHARED)
-def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
-                 sample_weight=None, zero_division="warn"):
+def recall_score(
+    y_true,
+    y_pred,
+    *,
+    labels=None,
+    pos_label=1,
+    average="binary",
+    sample_weight=None,
+    zero_division="warn",
+):
     """Recall TP / (TP + FN), as ``sklearn.metrics.recall_score``."""
     _, r, _, _ = precision_recall_fscore_support(
-        y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
-        warn_for=("recall",), sample_weight=sample_weight, zero_division=zero_division)
+        y_true,
+        y_pred,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        warn_for=("recall",),
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
     return r
 
 
 @validate_params({**_SHARED, "beta": _BETA})
-def fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=1, average="binary",
-                sample_weight=None, zero_division="warn"):
+def fbeta_score(
+    y_true,
+    y_pred,
+    *,
+    beta,
+    labels=None,
+    pos_label=1,
+    average="binary",
+    sample_weight=None,
+    zero_division="warn",
+):
     """F-beta (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP), as ``sklearn.metrics.fbeta_score``."""
     _, _, f, _ = precision_recall_fscore_support(
-        y_true, y_pred, beta=beta, labels=labels, pos_label=pos_label, average=average,
-        warn_for=("f-score",), sample_weight=sample_weight, zero_division=zero_division)
+        y_true,
+        y_pred,
+        beta=beta,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        warn_for=("f-score",),
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
     return f
 
 
 @validate_params(_SHARED)
-def f1_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
-             sample_weight=None, zero_division="warn"):
+def f1_score(
+    y_true,
+    y_pred,
+    *,
+    labels=None,
+    pos_label=1,
+    average="binary",
+    sample_weight=None,
+    zero_division="warn",
+):
     """F1 = 2 TP / (2 TP + FP + FN), as ``sklearn.metrics.f1_score``."""
-    return fbeta_score(y_true, y_pred, beta=1, labels=labels, pos_label=pos_label,
-                       average=average, sample_weight=sample_weight, zero_division=zero_division)
+    return fbeta_score(
+        y_true,
+        y_pred,
+        beta=1,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+    )

@@ -59,8 +59,10 @@ def as_array(y) -> np.ndarray:
 
 def num_samples(y) -> int:
     if hasattr(y, "shape") and len(y.shape) == 0:
-        raise TypeError("Input should have at least 1 dimension i.e. satisfy `len(x.shape) > "
-                        f"0`, got scalar `{y!r}` instead.")
+        raise TypeError(
+            "Input should have at least 1 dimension i.e. satisfy `len(x.shape) > "
+            f"0`, got scalar `{y!r}` instead."
+        )
     if hasattr(y, "shape") and len(y.shape) > 0:
         return int(y.shape[0])
     if hasattr(y, "__len__"):
@@ -117,11 +119,15 @@ def type_of_target(y, input_name: str = "", _distinct_values=None) -> str:
     if arr.size and arr.ndim >= 1:
         first = arr.flat[0] if arr.ndim == 1 else arr[0]
         if isinstance(first, bytes) or arr.dtype.kind == "S":
-            raise TypeError("Support for labels represented as bytes is not supported. "
-                            "Convert the labels to a string or integer format.")
+            raise TypeError(
+                "Support for labels represented as bytes is not supported. "
+                "Convert the labels to a string or integer format."
+            )
         if arr.dtype.kind == "O" and arr.ndim == 1 and isinstance(first, (list, tuple, set)):
-            raise ValueError("You appear to be using a legacy multi-label data representation. "
-                             "Sequence of sequences are no longer supported.")
+            raise ValueError(
+                "You appear to be using a legacy multi-label data representation. "
+                "Sequence of sequences are no longer supported."
+            )
     if arr.ndim not in (1, 2):
         return "unknown"
     if not min(arr.shape):
@@ -149,35 +155,51 @@ def assert_all_finite(arr: np.ndarray, name: str = "") -> None:
     what = f"Input {name} contains" if name else "Input contains"
     if arr.dtype.kind in "fc":
         if not np.isfinite(arr).all():
-            bad = "NaN" if np.isnan(arr).any() else f"infinity or a value too large for {arr.dtype!r}"
+            bad = (
+                "NaN" if np.isnan(arr).any() else f"infinity or a value too large for {arr.dtype!r}"
+            )
             raise ValueError(f"{what} {bad}.")
     elif arr.dtype.kind == "O":
         if any(isinstance(v, float) and v != v for v in arr.ravel().tolist()):
             raise ValueError(f"{what} NaN.")
 
 
-def check_array(y, *, name: str = "", ensure_2d: bool = True, numeric: bool = True,
-                finite: bool = True, min_samples: int = 1, allow_nd: bool = False,
-                accept_sparse: bool = False) -> np.ndarray:
+def check_array(
+    y,
+    *,
+    name: str = "",
+    ensure_2d: bool = True,
+    numeric: bool = True,
+    finite: bool = True,
+    min_samples: int = 1,
+    allow_nd: bool = False,
+    accept_sparse: bool = False,
+) -> np.ndarray:
     """An input as scikit-learn's ``check_array`` checks it (the checks and their order; the
     result as a dense numpy array): ``numeric`` converts objects to float64 and refuses
     strings, ``finite`` refuses NaN and infinities, ``min_samples`` rows at least."""
     if is_sparse(y):
         if not accept_sparse:
-            raise TypeError("Sparse data was passed" + (f" for {name}" if name else "")
-                            + ", but dense data is required. Use '.toarray()' to convert to "
-                            "a dense numpy array.")
+            raise TypeError(
+                "Sparse data was passed"
+                + (f" for {name}" if name else "")
+                + ", but dense data is required. Use '.toarray()' to convert to "
+                "a dense numpy array."
+            )
         arr = np.asarray(y.toarray())
     else:
         arr = as_array(y)
         if numeric and arr.dtype.kind == "O":
             arr = arr.astype(np.float64)
         if ensure_2d and arr.ndim in (0, 1):
-            raise ValueError(f"Expected 2D array, got {'scalar' if arr.ndim == 0 else '1D'} "
-                             "array instead")
+            raise ValueError(
+                f"Expected 2D array, got {'scalar' if arr.ndim == 0 else '1D'} array instead"
+            )
         if numeric and arr.dtype.kind in "USV":
-            raise ValueError("dtype='numeric' is not compatible with arrays of bytes/strings."
-                             "Convert your data to numeric values explicitly instead.")
+            raise ValueError(
+                "dtype='numeric' is not compatible with arrays of bytes/strings."
+                "Convert your data to numeric values explicitly instead."
+            )
         if not allow_nd and arr.ndim >= 3:
             raise ValueError(f"Found array with dim {arr.ndim}, while dim <= 2 is required.")
         if finite:
@@ -185,11 +207,14 @@ def check_array(y, *, name: str = "", ensure_2d: bool = True, numeric: bool = Tr
     if min_samples > 0:
         n = num_samples(arr)
         if n < min_samples:
-            raise ValueError(f"Found array with {n} sample(s) (shape={arr.shape}) while a "
-                             f"minimum of {min_samples} is required.")
+            raise ValueError(
+                f"Found array with {n} sample(s) (shape={arr.shape}) while a "
+                f"minimum of {min_samples} is required."
+            )
     if arr.ndim == 2 and arr.shape[1] < 1:
-        raise ValueError(f"Found array with 0 feature(s) (shape={arr.shape}) while a minimum "
-                         "of 1 is required.")
+        raise ValueError(
+            f"Found array with 0 feature(s) (shape={arr.shape}) while a minimum of 1 is required."
+        )
     return arr
 
 
@@ -235,8 +260,11 @@ def check_sample_weight(sample_weight, n: int, *, allow_all_zero: bool = False):
     if w.ndim == 0:
         w = np.full(n, w, dtype=np.float64)
     if w.ndim != 1 or w.shape[0] != n:
-        raise ValueError("Sample weights must be 1D array or scalar" if w.ndim != 1 else
-                         f"sample_weight.shape == {w.shape}, expected {(n,)}!")
+        raise ValueError(
+            "Sample weights must be 1D array or scalar"
+            if w.ndim != 1
+            else f"sample_weight.shape == {w.shape}, expected {(n,)}!"
+        )
     if not np.isfinite(w).all():
         raise ValueError("Input sample_weight contains NaN or infinity.")
     if not allow_all_zero and not w.any():
@@ -286,15 +314,18 @@ def check_targets(y_true, y_pred, sample_weight=None) -> Targets:
     type_true, f_true = _kind(y_true, "y_true", t)
     type_pred, f_pred = _kind(y_pred, "y_pred", p)
     if num_samples(y_true) < 1 or num_samples(y_pred) < 1:
-        raise ValueError("Found empty input array (e.g., `y_true` or `y_pred`) while a "
-                         "minimum of 1 sample is required.")
+        raise ValueError(
+            "Found empty input array (e.g., `y_true` or `y_pred`) while a "
+            "minimum of 1 sample is required."
+        )
     w = check_sample_weight(sample_weight, t.shape[0])
     kinds = {type_true, type_pred}
     if kinds == {"binary", "multiclass"}:
         kinds = {"multiclass"}
     if len(kinds) > 1:
-        raise ValueError(f"Classification metrics can't handle a mix of {type_true} and "
-                         f"{type_pred} targets")
+        raise ValueError(
+            f"Classification metrics can't handle a mix of {type_true} and {type_pred} targets"
+        )
     kind = kinds.pop()
     if kind not in ("binary", "multiclass", "multilabel-indicator"):
         raise ValueError(f"{kind} is not supported")

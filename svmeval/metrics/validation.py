@@ -27,6 +27,7 @@ from svmeval.metrics.targets import is_sparse
 
 __all__ = ["Interval", "InvalidParameterError", "Options", "StrOptions", "validate_params"]
 
+
 class InvalidParameterError(ValueError, TypeError):
     """An argument of a scikit-learn-named function (:data:`svmeval.metrics.SKLEARN_CONTRACT`)
     of a type or value the function does not take: what scikit-learn's own
@@ -53,8 +54,9 @@ class _ArrayLike(_Constraint):
     def is_satisfied_by(self, value) -> bool:
         if is_sparse(value):
             return False
-        return ((hasattr(value, "__len__") or hasattr(value, "shape")
-                 or hasattr(value, "__array__")) and not np.isscalar(value))
+        return (
+            hasattr(value, "__len__") or hasattr(value, "shape") or hasattr(value, "__array__")
+        ) and not np.isscalar(value)
 
     def __str__(self):
         return "an array-like"
@@ -97,8 +99,11 @@ class _None(_Constraint):
 
 class _Nan(_Constraint):
     def is_satisfied_by(self, value) -> bool:
-        return (isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral)
-                and math.isnan(value))
+        return (
+            isinstance(value, numbers.Real)
+            and not isinstance(value, numbers.Integral)
+            and math.isnan(value)
+        )
 
     def __str__(self):
         return "numpy.nan"
@@ -147,12 +152,18 @@ class Interval(_Constraint):
         kind = "an int" if self.kind is numbers.Integral else "a float"
         left = "-inf" if self.left is None else float(self.left)
         right = "inf" if self.right is None else float(self.right)
-        return (f"{kind} in the range {'[' if self.closed in ('left', 'both') else '('}"
-                f"{left}, {right}{']' if self.closed in ('right', 'both') else ')'}")
+        return (
+            f"{kind} in the range {'[' if self.closed in ('left', 'both') else '('}"
+            f"{left}, {right}{']' if self.closed in ('right', 'both') else ')'}"
+        )
 
 
-_NAMED = {"array-like": _ArrayLike(), "sparse matrix": _Sparse(), "boolean": _Boolean(),
-          "nan": _Nan()}
+_NAMED = {
+    "array-like": _ArrayLike(),
+    "sparse matrix": _Sparse(),
+    "boolean": _Boolean(),
+    "nan": _Nan(),
+}
 
 
 def _constraint(spec) -> _Constraint:
@@ -174,8 +185,9 @@ def _check(constraints: dict, arguments: dict, caller: str) -> None:
             continue
         shown = [str(c) for c in allowed]
         what = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
-        raise InvalidParameterError(f"The {name!r} parameter of {caller} must be {what}. "
-                                    f"Got {value!r} instead.")
+        raise InvalidParameterError(
+            f"The {name!r} parameter of {caller} must be {what}. Got {value!r} instead."
+        )
 
 
 def validate_params(constraints: dict):

@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 
 from svmeval.errors import SvmevalError
-
 from svmeval.report import csvfmt, jsonfmt, multilabel, text
 
 FORMATS = ("text", "json", "csv")
@@ -34,26 +33,31 @@ def _summary(summary, format: str, digits: int, full: bool) -> str:
 
 def _grid(result, format: str, digits: int, full: bool) -> str:
     from svmeval.report.grid import render_grid
+
     return render_grid(result, format)
 
 
 def _comparison(result, format: str, digits: int, full: bool) -> str:
     from svmeval.report.compare import render_comparison
+
     return render_comparison(result, format)
 
 
 def _mcnemar(result, format: str, digits: int, full: bool) -> str:
     from svmeval.report.compare import render_mcnemar
+
     return render_mcnemar(result, format)
 
 
 def _nested(result, format: str, digits: int, full: bool) -> str:
     from svmeval.report.nested import render_nested
+
     return render_nested(result, format, digits, full)
 
 
 def _benchmark(result, format: str, digits: int | None, full: bool) -> str:
     from svmeval.report.benchmark import render as render_benchmark
+
     return render_benchmark(result, format=format, digits=3 if digits is None else digits)
 
 
@@ -61,18 +65,24 @@ def _benchmark(result, format: str, digits: int | None, full: bool) -> str:
 def renderers() -> dict:
     """result type -> its renderer ``(result, format, digits, full) -> str``. Built on first
     use: the result types' modules are imported only when something is rendered."""
+    from svmeval.stats.significance import McNemarResult
+    from svmeval.summary.core import Summary
     from svmeval.workflows.benchmark import Benchmark
     from svmeval.workflows.compare import Comparison
     from svmeval.workflows.grid import GridResult
-    from svmeval.stats.significance import McNemarResult
     from svmeval.workflows.nested import NestedResult
-    from svmeval.summary.core import Summary
-    return {Summary: _summary, GridResult: _grid, Comparison: _comparison,
-            McNemarResult: _mcnemar, NestedResult: _nested, Benchmark: _benchmark}
+
+    return {
+        Summary: _summary,
+        GridResult: _grid,
+        Comparison: _comparison,
+        McNemarResult: _mcnemar,
+        NestedResult: _nested,
+        Benchmark: _benchmark,
+    }
 
 
-def render(result, *, format: str = "text", digits: int | None = None,
-           full: bool = False) -> str:
+def render(result, *, format: str = "text", digits: int | None = None, full: bool = False) -> str:
     """The report of any result of svmeval, as the commands print it.
 
     Parameters
@@ -118,10 +128,15 @@ def render(result, *, format: str = "text", digits: int | None = None,
             return table[cls](result, format, digits, full)
     if format not in FORMATS + TABLE_FORMATS:
         raise ValueError(f"unknown report format {format!r} (text, json or csv)")
-    raise RenderTypeError(f"render() takes a Summary, GridResult, Comparison, McNemarResult, "
-                          f"NestedResult or Benchmark, not {type(result).__name__}"
-                          + ("; summarize(result) first" if hasattr(result, "y_pred")
-                             or hasattr(result, "Y_pred") else ""))
+    raise RenderTypeError(
+        f"render() takes a Summary, GridResult, Comparison, McNemarResult, "
+        f"NestedResult or Benchmark, not {type(result).__name__}"
+        + (
+            "; summarize(result) first"
+            if hasattr(result, "y_pred") or hasattr(result, "Y_pred")
+            else ""
+        )
+    )
 
 
 class RenderTypeError(SvmevalError, TypeError):

@@ -49,31 +49,41 @@ def _cell(bench, i: int, j: int, digits: int, plus_minus: str = " ± ") -> str:
 def _title(bench) -> str:
     f = FIGURES[bench.criterion]
     direction = "greater is better" if f.greater_is_better else "smaller is better"
-    return (f"{bench.criterion} ({direction}), mean ± sd over {bench.repeat} x "
-            f"{bench.n_folds}-fold cross-validation")
+    return (
+        f"{bench.criterion} ({direction}), mean ± sd over {bench.repeat} x "
+        f"{bench.n_folds}-fold cross-validation"
+    )
 
 
 def bayesian_sentence(bench, pair, test) -> str:
     """One sentence of the Bayesian correlated t-test of ``pair`` on one data set."""
     b = test.bayesian
-    better_b, better_a = ((b.p_right, b.p_left) if bench.greater_is_better
-                          else (b.p_left, b.p_right))
-    return (f"On {test.dataset}, {pair.b} is practically equivalent to {pair.a} with "
-            f"probability {b.p_rope:.3f} (rope ±{b.rope:g}); {pair.b} is better with "
-            f"probability {better_b:.3f}, {pair.a} with probability {better_a:.3f}.")
+    better_b, better_a = (b.p_right, b.p_left) if bench.greater_is_better else (b.p_left, b.p_right)
+    return (
+        f"On {test.dataset}, {pair.b} is practically equivalent to {pair.a} with "
+        f"probability {b.p_rope:.3f} (rope ±{b.rope:g}); {pair.b} is better with "
+        f"probability {better_b:.3f}, {pair.a} with probability {better_a:.3f}."
+    )
 
 
 def _text_table(bench, digits: int) -> list[str]:
     names = list(bench.configurations)
-    rows = [[d] + [_cell(bench, i, j, digits) + ("*" if bench.best[i, j] else " ")
-                   for j in range(len(names))] for i, d in enumerate(bench.datasets)]
+    rows = [
+        [d]
+        + [
+            _cell(bench, i, j, digits) + ("*" if bench.best[i, j] else " ")
+            for j in range(len(names))
+        ]
+        for i, d in enumerate(bench.datasets)
+    ]
     rows.append(["average rank"] + [f"{r:.3f} " for r in bench.ranks])
     head = ["data set"] + [n + " " for n in names]
     widths = [max(len(r[c]) for r in rows + [head]) for c in range(len(head))]
 
     def fmt(r):
-        return "  ".join((r[0].ljust(widths[0]),)
-                         + tuple(v.rjust(w) for v, w in zip(r[1:], widths[1:])))
+        return "  ".join(
+            (r[0].ljust(widths[0]),) + tuple(v.rjust(w) for v, w in zip(r[1:], widths[1:]))
+        )
 
     return [fmt(head)] + [fmt(r) for r in rows[:-1]] + ["-" * len(fmt(head)), fmt(rows[-1])]
 
@@ -82,51 +92,85 @@ def _text_tests(bench) -> list[str]:
     out = []
     f = bench.friedman
     if f is not None:
-        out += [f"Friedman's test over {f.n_datasets} data sets: chi-square = "
-                f"{_g(f.statistic)}, df = {f.df}, p = {_p(f.p)}",
-                f"Iman & Davenport's F = {_g(f.iman_davenport)}, df = ({f.df_f[0]}, "
-                f"{f.df_f[1]}), p = {_p(f.p_f)}"]
-    groups = ", ".join("{" + ", ".join(bench.configurations[i] for i in g) + "}"
-                       for g in bench.cliques) or "none"
-    out += [f"Nemenyi's critical difference at {bench.level:g}: {bench.critical_difference:.3f}"
-            f" (q = {bench.nemenyi_q:.3f}); groups within it: {groups}"]
-    test = ("the corrected resampled t-test" if bench.test == "corrected"
-            else "the 5x2cv paired t-test")
-    out += ["", f"pairs (B against A): Wilcoxon signed-rank test over the data sets' means, "
-                f"Holm-corrected; win/tie/loss of B by {test} per data set at {bench.level:g}"]
+        out += [
+            f"Friedman's test over {f.n_datasets} data sets: chi-square = "
+            f"{_g(f.statistic)}, df = {f.df}, p = {_p(f.p)}",
+            f"Iman & Davenport's F = {_g(f.iman_davenport)}, df = ({f.df_f[0]}, "
+            f"{f.df_f[1]}), p = {_p(f.p_f)}",
+        ]
+    groups = (
+        ", ".join("{" + ", ".join(bench.configurations[i] for i in g) + "}" for g in bench.cliques)
+        or "none"
+    )
+    out += [
+        f"Nemenyi's critical difference at {bench.level:g}: {bench.critical_difference:.3f}"
+        f" (q = {bench.nemenyi_q:.3f}); groups within it: {groups}"
+    ]
+    test = (
+        "the corrected resampled t-test" if bench.test == "corrected" else "the 5x2cv paired t-test"
+    )
+    out += [
+        "",
+        f"pairs (B against A): Wilcoxon signed-rank test over the data sets' means, "
+        f"Holm-corrected; win/tie/loss of B by {test} per data set at {bench.level:g}",
+    ]
     rows = [("pair", "Wilcoxon p", "method", "Holm p", "win/tie/loss")]
     for p in bench.pairs:
         w = p.wilcoxon
-        rows.append((f"{p.b} vs {p.a}", "n/a" if w is None else _p(w.p),
-                     "" if w is None else w.method, _p(p.p_holm),
-                     f"{p.wins}/{p.ties}/{p.losses}"))
+        rows.append(
+            (
+                f"{p.b} vs {p.a}",
+                "n/a" if w is None else _p(w.p),
+                "" if w is None else w.method,
+                _p(p.p_holm),
+                f"{p.wins}/{p.ties}/{p.losses}",
+            )
+        )
     widths = [max(len(r[c]) for r in rows) for c in range(5)]
-    out += ["  " + "  ".join([r[0].ljust(widths[0])] + [v.rjust(n) for v, n in
-                                                          zip(r[1:], widths[1:])])
-            for r in rows]
+    out += [
+        "  " + "  ".join([r[0].ljust(widths[0])] + [v.rjust(n) for v, n in zip(r[1:], widths[1:])])
+        for r in rows
+    ]
     return out
 
 
 def _text(bench, digits: int) -> str:
-    out = [_title(bench), ""] + _text_table(bench, digits) + [
-        "(* the best mean of the row)", ""] + _text_tests(bench)
+    out = (
+        [_title(bench), ""]
+        + _text_table(bench, digits)
+        + ["(* the best mean of the row)", ""]
+        + _text_tests(bench)
+    )
     if bench.rope is not None:
-        out += ["", "Bayesian correlated t-test (Corani & Benavoli 2015), each data set "
-                    "on its own:"]
-        out += ["  " + bayesian_sentence(bench, p, t) for p in bench.pairs
-                for t in p.per_dataset if t.bayesian is not None]
+        out += [
+            "",
+            "Bayesian correlated t-test (Corani & Benavoli 2015), each data set on its own:",
+        ]
+        out += [
+            "  " + bayesian_sentence(bench, p, t)
+            for p in bench.pairs
+            for t in p.per_dataset
+            if t.bayesian is not None
+        ]
     return "\n".join(out) + "\n"
 
 
 def _csv(bench, digits: int) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["dataset"] + [f"{c}{s}" for c in bench.configurations
-                              for s in ("", " sd", " best")])
+    w.writerow(
+        ["dataset"] + [f"{c}{s}" for c in bench.configurations for s in ("", " sd", " best")]
+    )
     for i, d in enumerate(bench.datasets):
-        values = [x for j in range(len(bench.configurations))
-                  for x in (_csv_number(bench.mean[i, j]), _csv_number(bench.sd[i, j]),
-                            str(int(bench.best[i, j])))]
+        values = [
+            x
+            for j in range(len(bench.configurations))
+            for x in (
+                _csv_number(bench.mean[i, j]),
+                _csv_number(bench.sd[i, j]),
+                str(int(bench.best[i, j])),
+            )
+        ]
         w.writerow([d] + values)
     w.writerow(["average rank"] + [x for r in bench.ranks for x in (repr(float(r)), "", "")])
     return buf.getvalue()
@@ -142,19 +186,33 @@ def _markdown_escape(text: str) -> str:
 
 def _markdown(bench, digits: int) -> str:
     names = [_markdown_escape(c) for c in bench.configurations]
-    out = ["| data set | " + " | ".join(names) + " |",
-           "|:--|" + "--:|" * len(names)]
+    out = ["| data set | " + " | ".join(names) + " |", "|:--|" + "--:|" * len(names)]
     for i, d in enumerate(bench.datasets):
-        cells = [(f"**{_cell(bench, i, j, digits)}**" if bench.best[i, j]
-                  else _cell(bench, i, j, digits)) for j in range(len(names))]
+        cells = [
+            (
+                f"**{_cell(bench, i, j, digits)}**"
+                if bench.best[i, j]
+                else _cell(bench, i, j, digits)
+            )
+            for j in range(len(names))
+        ]
         out.append(f"| {_markdown_escape(d)} | " + " | ".join(cells) + " |")
     out.append("| average rank | " + " | ".join(f"{r:.3f}" for r in bench.ranks) + " |")
     return "\n".join(out) + "\n"
 
 
-_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                  "^": r"\textasciicircum{}"}
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
 
 
 def _latex_escape(text: str) -> str:
@@ -163,16 +221,24 @@ def _latex_escape(text: str) -> str:
 
 def _latex(bench, digits: int) -> str:
     names = [_latex_escape(c) for c in bench.configurations]
-    out = [r"\begin{tabular}{l" + "r" * len(names) + "}", r"\toprule",
-           "data set & " + " & ".join(names) + r" \\", r"\midrule"]
+    out = [
+        r"\begin{tabular}{l" + "r" * len(names) + "}",
+        r"\toprule",
+        "data set & " + " & ".join(names) + r" \\",
+        r"\midrule",
+    ]
     for i, d in enumerate(bench.datasets):
         cells = []
         for j in range(len(names)):
             cell = f"{_num(bench.mean[i, j], digits)} $\\pm$ {_num(bench.sd[i, j], digits)}"
             cells.append(f"\\textbf{{{cell}}}" if bench.best[i, j] else cell)
         out.append(f"{_latex_escape(d)} & " + " & ".join(cells) + r" \\")
-    out += [r"\midrule", "average rank & " + " & ".join(f"{r:.3f}" for r in bench.ranks)
-            + r" \\", r"\bottomrule", r"\end{tabular}"]
+    out += [
+        r"\midrule",
+        "average rank & " + " & ".join(f"{r:.3f}" for r in bench.ranks) + r" \\",
+        r"\bottomrule",
+        r"\end{tabular}",
+    ]
     return "\n".join(out) + "\n"
 
 
@@ -180,13 +246,11 @@ def _json(bench, digits: int) -> str:
     return json.dumps(bench.to_dict(), indent=2, allow_nan=False) + "\n"
 
 
-_RENDERERS = {"text": _text, "json": _json, "csv": _csv, "markdown": _markdown,
-              "latex": _latex}
+_RENDERERS = {"text": _text, "json": _json, "csv": _csv, "markdown": _markdown, "latex": _latex}
 
 
 def render(bench, *, format: str = "text", digits: int = 3) -> str:
     """The report of ``bench`` in ``format`` (one of :data:`BENCHMARK_FORMATS`)."""
     if format not in _RENDERERS:
-        raise ValueError(f"unknown report format {format!r} "
-                         f"({', '.join(BENCHMARK_FORMATS)})")
+        raise ValueError(f"unknown report format {format!r} ({', '.join(BENCHMARK_FORMATS)})")
     return _RENDERERS[format](bench, digits)

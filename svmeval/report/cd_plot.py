@@ -10,7 +10,7 @@ switched), as :mod:`svmeval.report.plot`; without matplotlib :class:`PlotUnavail
 
 from __future__ import annotations
 
-from svmeval.report.plot import PlotUnavailable, figure_class, check_path
+from svmeval.report.plot import PlotUnavailable, check_path, figure_class
 
 __all__ = ["PlotUnavailable", "draw_cd_diagram", "write_cd_diagram"]
 
@@ -21,8 +21,8 @@ def _layout(bench):
     """(x of each label line end, y, side) per configuration in order of average rank."""
     k = len(bench.configurations)
     order = sorted(range(k), key=lambda j: (bench.ranks[j], j))
-    left = order[:(k + 1) // 2]
-    right = order[(k + 1) // 2:][::-1]
+    left = order[: (k + 1) // 2]
+    right = order[(k + 1) // 2 :][::-1]
     first = -0.6 - 0.25 * len(bench.cliques)
     rows = [(j, first - n, "left") for n, j in enumerate(left)]
     rows += [(j, first - n, "right") for n, j in enumerate(right)]
@@ -47,8 +47,14 @@ def _cd_bar(ax, bench) -> None:
     ax.plot([1, 1 + cd], [1.0, 1.0], color="black", linewidth=1.5)
     for x in (1, 1 + cd):
         ax.plot([x, x], [0.93, 1.07], color="black", linewidth=1.5)
-    ax.text(1 + cd / 2, 1.12, f"CD = {cd:.2f} (α = {bench.level:g})", ha="center",
-            va="bottom", fontsize=9)
+    ax.text(
+        1 + cd / 2,
+        1.12,
+        f"CD = {cd:.2f} (α = {bench.level:g})",
+        ha="center",
+        va="bottom",
+        fontsize=9,
+    )
 
 
 def draw_cd_diagram(bench, *, title: str | None = None):
@@ -61,8 +67,9 @@ def draw_cd_diagram(bench, *, title: str | None = None):
     width = axis_inches + 2 * label_inches
     height = 0.3 * (1.8 - bottom) + (0.4 if title else 0.1)
     fig = Figure(figsize=(width, height))
-    ax = fig.add_axes((label_inches / width, 0.02, axis_inches / width,
-                       0.96 - (0.4 / height if title else 0)))
+    ax = fig.add_axes(
+        (label_inches / width, 0.02, axis_inches / width, 0.96 - (0.4 / height if title else 0))
+    )
     ax.set_xlim(1 - 0.05 * k, k + 0.05 * k)
     ax.set_ylim(bottom, 1.6)
     ax.set_axis_off()
@@ -71,16 +78,27 @@ def draw_cd_diagram(bench, *, title: str | None = None):
     for n, group in enumerate(bench.cliques):
         ranks = [bench.ranks[j] for j in group]
         y = -0.3 - 0.25 * n
-        ax.plot([min(ranks) - 0.03, max(ranks) + 0.03], [y, y], color="black",
-                linewidth=3.5, solid_capstyle="butt")
+        ax.plot(
+            [min(ranks) - 0.03, max(ranks) + 0.03],
+            [y, y],
+            color="black",
+            linewidth=3.5,
+            solid_capstyle="butt",
+        )
     x_left, x_right = ax.get_xlim()
     for j, y, side in rows:
         r = bench.ranks[j]
         end = x_left if side == "left" else x_right
         ax.plot([r, r, end], [0, y, y], color="black", linewidth=0.9)
-        ax.text(end + (-0.02 if side == "left" else 0.02) * k, y, _label(bench, j),
-                ha="right" if side == "left" else "left", va="center", fontsize=9,
-                clip_on=False)
+        ax.text(
+            end + (-0.02 if side == "left" else 0.02) * k,
+            y,
+            _label(bench, j),
+            ha="right" if side == "left" else "left",
+            va="center",
+            fontsize=9,
+            clip_on=False,
+        )
     if title:
         fig.suptitle(title, fontsize=11)
     return fig
@@ -92,5 +110,6 @@ def write_cd_diagram(path: str, bench, *, title: str | None = None) -> None:
     fmt = check_path(path)
     fig = draw_cd_diagram(bench, title=title)
     from svmeval.io.output import atomic_path
+
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format=fmt, dpi=130)

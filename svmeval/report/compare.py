@@ -29,14 +29,20 @@ def _p(value: float) -> str:
 
 
 def _mcnemar_lines(m: McNemarResult) -> list[str]:
-    lines = [f"  A right, B wrong: {m.a_only}    A wrong, B right: {m.b_only}    "
-             f"both right: {m.both_right}    both wrong: {m.both_wrong}"]
+    lines = [
+        f"  A right, B wrong: {m.a_only}    A wrong, B right: {m.b_only}    "
+        f"both right: {m.both_right}    both wrong: {m.both_wrong}"
+    ]
     if m.method == "exact":
-        lines.append(f"  exact binomial test (b + c = {m.a_only + m.b_only} < "
-                     f"{MCNEMAR_EXACT_BELOW}): p = {_p(m.p)}")
+        lines.append(
+            f"  exact binomial test (b + c = {m.a_only + m.b_only} < "
+            f"{MCNEMAR_EXACT_BELOW}): p = {_p(m.p)}"
+        )
     else:
-        lines.append(f"  chi-square with continuity correction (b + c = {m.a_only + m.b_only} "
-                     f">= {MCNEMAR_EXACT_BELOW}): {m.statistic:.4g}, 1 df, p = {_p(m.p)}")
+        lines.append(
+            f"  chi-square with continuity correction (b + c = {m.a_only + m.b_only} "
+            f">= {MCNEMAR_EXACT_BELOW}): {m.statistic:.4g}, 1 df, p = {_p(m.p)}"
+        )
     return lines
 
 
@@ -50,40 +56,48 @@ def _text(c) -> str:
     direction = "greater is better" if c.greater_is_better else "smaller is better"
     seeds = f"seed {c.seeds[0]}" if len(c.seeds) == 1 else f"seeds {c.seeds[0]}..{c.seeds[-1]}"
     n = len(c.folds_a)
-    out = [f"{c.data_name}: {c.repeat} x {c.n_folds}-fold cross-validation ({seeds}), "
-           f"the same folds for A and B",
-           f"A: {c.options_a or '(svm-train defaults)'}",
-           f"B: {c.options_b or '(svm-train defaults)'}",
-           "",
-           f"{_figure_title(c.criterion)} ({direction}) over {n} folds:",
-           f"{'':>8}{'mean':>10}{'sd':>10}",
-           f"{'A':>8}{_num(c.mean_a):>10}{_num(c.sd_a):>10}",
-           f"{'B':>8}{_num(c.mean_b):>10}{_num(c.sd_b):>10}",
-           f"{'B - A':>8}{_num(t.mean):>10}{_num(t.sd):>10}"]
+    out = [
+        f"{c.data_name}: {c.repeat} x {c.n_folds}-fold cross-validation ({seeds}), "
+        f"the same folds for A and B",
+        f"A: {c.options_a or '(svm-train defaults)'}",
+        f"B: {c.options_b or '(svm-train defaults)'}",
+        "",
+        f"{_figure_title(c.criterion)} ({direction}) over {n} folds:",
+        f"{'':>8}{'mean':>10}{'sd':>10}",
+        f"{'A':>8}{_num(c.mean_a):>10}{_num(c.sd_a):>10}",
+        f"{'B':>8}{_num(c.mean_b):>10}{_num(c.sd_b):>10}",
+        f"{'B - A':>8}{_num(t.mean):>10}{_num(t.sd):>10}",
+    ]
     if c.n_undefined:
         out.append(f"  ({c.n_undefined} folds where {c.criterion} is undefined left out)")
     level = f"{100 * t.confidence:g}%"
-    out += ["",
-            f"corrected resampled t-test (Nadeau & Bengio 2003): t = {_num(t.t, 3)}, "
-            f"df = {t.df}, p = {_p(t.p)}",
-            f"  variance x (1/{t.n} + n_test/n_train = {t.test_train_ratio:.4g}); "
-            f"{level} CI of B - A: [{_num(t.ci[0])}, {_num(t.ci[1])}]",
-            f"plain paired t-test (optimistic: the folds share training data): "
-            f"t = {_num(t.t_uncorrected, 3)}, p = {_p(t.p_uncorrected)}"]
+    out += [
+        "",
+        f"corrected resampled t-test (Nadeau & Bengio 2003): t = {_num(t.t, 3)}, "
+        f"df = {t.df}, p = {_p(t.p)}",
+        f"  variance x (1/{t.n} + n_test/n_train = {t.test_train_ratio:.4g}); "
+        f"{level} CI of B - A: [{_num(t.ci[0])}, {_num(t.ci[1])}]",
+        f"plain paired t-test (optimistic: the folds share training data): "
+        f"t = {_num(t.t_uncorrected, 3)}, p = {_p(t.p_uncorrected)}",
+    ]
     if c.bayesian is not None:
         out += ["", _bayesian_sentence(c)]
     if c.mcnemar is not None:
-        out += ["", f"McNemar's test, first repetition's pooled predictions "
-                    f"({c.mcnemar.n} samples):"] + _mcnemar_lines(c.mcnemar)
+        out += [
+            "",
+            f"McNemar's test, first repetition's pooled predictions ({c.mcnemar.n} samples):",
+        ] + _mcnemar_lines(c.mcnemar)
     return "\n".join(out) + "\n"
 
 
 def _bayesian_sentence(c) -> str:
     b = c.bayesian
     better_b, better_a = (b.p_right, b.p_left) if c.greater_is_better else (b.p_left, b.p_right)
-    return (f"Bayesian correlated t-test (Corani & Benavoli 2015), rope ±{b.rope:g}: B is "
-            f"practically equivalent to A with probability {b.p_rope:.3f}; B is better with "
-            f"probability {better_b:.3f}, A with probability {better_a:.3f}")
+    return (
+        f"Bayesian correlated t-test (Corani & Benavoli 2015), rope ±{b.rope:g}: B is "
+        f"practically equivalent to A with probability {b.p_rope:.3f}; B is better with "
+        f"probability {better_b:.3f}, A with probability {better_a:.3f}"
+    )
 
 
 def _csv(rows) -> str:
@@ -99,17 +113,28 @@ def _csv(rows) -> str:
 
 def _csv_rows(c):
     t = c.ttest
-    yield from (("run", "data_file", c.data_name), ("run", "criterion", c.criterion),
-                ("run", "n_folds", c.n_folds), ("run", "repeat", c.repeat),
-                ("a", "options", c.options_a), ("a", "mean", c.mean_a), ("a", "sd", c.sd_a),
-                ("b", "options", c.options_b), ("b", "mean", c.mean_b), ("b", "sd", c.sd_b),
-                ("difference", "mean", t.mean), ("difference", "sd", t.sd),
-                ("difference", "n", t.n),
-                ("corrected_ttest", "t", t.t), ("corrected_ttest", "df", t.df),
-                ("corrected_ttest", "p", t.p), ("corrected_ttest", "ci_low", t.ci[0]),
-                ("corrected_ttest", "ci_high", t.ci[1]),
-                ("uncorrected_ttest", "t", t.t_uncorrected),
-                ("uncorrected_ttest", "p", t.p_uncorrected))
+    yield from (
+        ("run", "data_file", c.data_name),
+        ("run", "criterion", c.criterion),
+        ("run", "n_folds", c.n_folds),
+        ("run", "repeat", c.repeat),
+        ("a", "options", c.options_a),
+        ("a", "mean", c.mean_a),
+        ("a", "sd", c.sd_a),
+        ("b", "options", c.options_b),
+        ("b", "mean", c.mean_b),
+        ("b", "sd", c.sd_b),
+        ("difference", "mean", t.mean),
+        ("difference", "sd", t.sd),
+        ("difference", "n", t.n),
+        ("corrected_ttest", "t", t.t),
+        ("corrected_ttest", "df", t.df),
+        ("corrected_ttest", "p", t.p),
+        ("corrected_ttest", "ci_low", t.ci[0]),
+        ("corrected_ttest", "ci_high", t.ci[1]),
+        ("uncorrected_ttest", "t", t.t_uncorrected),
+        ("uncorrected_ttest", "p", t.p_uncorrected),
+    )
     if c.mcnemar is not None:
         yield from _mcnemar_csv_rows(c.mcnemar)
 
@@ -117,8 +142,6 @@ def _csv_rows(c):
 def _mcnemar_csv_rows(m: McNemarResult):
     for key, value in m.to_dict().items():
         yield ("mcnemar", key, value if value is not None else math.nan)
-
-
 
 
 def render_comparison(c, format: str) -> str:

@@ -11,8 +11,24 @@ import math
 from svmeval.errors import show_label
 from svmeval.metrics import SINGLE_LABEL_AVERAGES
 
-COLUMNS = ("row", "name", "precision", "recall", "f1", "specificity", "npv", "accuracy",
-           "support", "tp", "fp", "fn", "tn", "value", "fold_mean", "fold_sd")
+COLUMNS = (
+    "row",
+    "name",
+    "precision",
+    "recall",
+    "f1",
+    "specificity",
+    "npv",
+    "accuracy",
+    "support",
+    "tp",
+    "fp",
+    "fn",
+    "tn",
+    "value",
+    "fold_mean",
+    "fold_sd",
+)
 
 
 def cell(value) -> str:
@@ -34,13 +50,29 @@ def render(summary, *, digits: int = 4, full: bool = False) -> str:
     c = summary.classification
     w.writerow(COLUMNS)
     for k, label in enumerate(c.labels):
-        w.writerow(("class", show_label(label)) + tuple(cell(v) for v in (
-            c.precision[k], c.recall[k], c.f1[k], c.specificity[k], c.npv[k], c.ovr_accuracy[k],
-            c.support[k], c.tp[k], c.fp[k], c.fn[k], c.tn[k])) + ("",) * 3)
+        w.writerow(
+            ("class", show_label(label))
+            + tuple(
+                cell(v)
+                for v in (
+                    c.precision[k],
+                    c.recall[k],
+                    c.f1[k],
+                    c.specificity[k],
+                    c.npv[k],
+                    c.ovr_accuracy[k],
+                    c.support[k],
+                    c.tp[k],
+                    c.fp[k],
+                    c.fn[k],
+                    c.tn[k],
+                )
+            )
+            + ("",) * 3
+        )
     for name in SINGLE_LABEL_AVERAGES:
         a = c.averages[name]
-        w.writerow(("average", name, cell(a.precision), cell(a.recall), cell(a.f1))
-                   + ("",) * 11)
+        w.writerow(("average", name, cell(a.precision), cell(a.recall), cell(a.f1)) + ("",) * 11)
     figure_rows(w, summary, ("",) * 11)
     return buf.getvalue()
 

@@ -21,15 +21,33 @@ def _csv(result) -> str:
     names: list[str] = []
     for r in result.cells:
         names.extend(n for n in r.figures if n not in names)
-    head = ["log2c", "log2g", "log2p", "C", "gamma", "p", "resumed", "best", result.criterion
-            + "_compared"]
+    head = [
+        "log2c",
+        "log2g",
+        "log2p",
+        "C",
+        "gamma",
+        "p",
+        "resumed",
+        "best",
+        result.criterion + "_compared",
+    ]
     for n in names:
         head += [n, f"{n}_fold_mean", f"{n}_fold_sd"]
     lines = [",".join(head)]
     for r in result.cells:
         c = r.cell
-        row = [_num(c.log2c), _num(c.log2g), _num(c.log2p), _num(c.C), _num(c.gamma),
-               _num(c.p), str(int(r.resumed)), str(int(r is result.best)), _num(r.value)]
+        row = [
+            _num(c.log2c),
+            _num(c.log2g),
+            _num(c.log2p),
+            _num(c.C),
+            _num(c.gamma),
+            _num(c.p),
+            str(int(r.resumed)),
+            str(int(r is result.best)),
+            _num(r.value),
+        ]
         for n in names:
             mean, sd = r.fold_spread.get(n, (None, None))
             row += [_num(r.figures.get(n)), _num(mean), _num(sd)]
@@ -39,9 +57,13 @@ def _csv(result) -> str:
 
 def _text(result) -> str:
     from svmeval.workflows import grid_rules as rules
+
     lines = "".join(rules.out_line(r.cell, r.value, r.resumed) for r in result.cells)
-    return lines + rules.last_line(result.best.cell, result.best.value,
-                                   resumed=result.best.resumed) + "\n"
+    return (
+        lines
+        + rules.last_line(result.best.cell, result.best.value, resumed=result.best.resumed)
+        + "\n"
+    )
 
 
 def render_grid(result, format: str) -> str:

@@ -25,8 +25,9 @@ def plot_grid(result, path: str, *, title: str = "") -> bool:
     try:
         fig = draw_grid(result, title=title)
     except PlotUnavailable:
-        sys.stderr.write(f"svmeval-grid: -png {path} not drawn: it needs matplotlib "
-                         f"({INSTALL_HINT})\n")
+        sys.stderr.write(
+            f"svmeval-grid: -png {path} not drawn: it needs matplotlib ({INSTALL_HINT})\n"
+        )
         return False
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format="png")
@@ -52,8 +53,11 @@ def draw_grid(result, *, title: str = ""):
     else:
         _line(ax, result, cells, f"{name}{unit}, {direction}")
     slice_note = "" if best.cell.log2p is None else f", log2(p) = {best.cell.log2p:g}"
-    ax.set_title(f"{title}: {name}, {result.n_folds}-fold cross-validation{slice_note}\n"
-                 f"{_best_label(result, name)}", fontsize=10)
+    ax.set_title(
+        f"{title}: {name}, {result.n_folds}-fold cross-validation{slice_note}\n"
+        f"{_best_label(result, name)}",
+        fontsize=10,
+    )
     fig.tight_layout()
     return fig
 
@@ -92,10 +96,12 @@ def _plane(fig, ax, result, cells, label: str) -> None:
     masked = np.ma.masked_invalid(z)
     if len(cs) > 1 and len(gs) > 1 and len(finite) and finite.min() < finite.max():
         levels = _levels(finite, greater)
-        filled = ax.contourf(cs, gs, masked, levels=levels, cmap=cmap,
-                             extend="min" if greater else "max")
-        lines = ax.contour(cs, gs, masked, levels=levels[1:-1], colors="k", linewidths=0.4,
-                           alpha=0.45)
+        filled = ax.contourf(
+            cs, gs, masked, levels=levels, cmap=cmap, extend="min" if greater else "max"
+        )
+        lines = ax.contour(
+            cs, gs, masked, levels=levels[1:-1], colors="k", linewidths=0.4, alpha=0.45
+        )
         ax.clabel(lines, lines.levels[::2], fmt=lambda v: f"{v:g}", fontsize=7)
     else:
         filled = ax.pcolormesh(cs, gs, masked, cmap=cmap, shading="nearest")
@@ -104,8 +110,14 @@ def _plane(fig, ax, result, cells, label: str) -> None:
     if undefined:
         ax.plot(*zip(*undefined), "x", color="0.4", ms=5, label="undefined")
         ax.legend(loc="lower left", fontsize=8, framealpha=0.85)
-    ax.plot([r.cell.log2c for r in cells], [r.cell.log2g for r in cells], ".", color="w",
-            ms=2, alpha=0.6)
+    ax.plot(
+        [r.cell.log2c for r in cells],
+        [r.cell.log2g for r in cells],
+        ".",
+        color="w",
+        ms=2,
+        alpha=0.6,
+    )
     ax.plot(best.cell.log2c, best.cell.log2g, "*", color="red", ms=16, mec="k")
     ax.set_xlabel("log2(C)")
     ax.set_ylabel("log2(gamma)")

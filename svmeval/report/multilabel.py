@@ -34,14 +34,22 @@ AVERAGE_NOTES = {
 }
 
 RANKING_NOTES = {
-    "lrap": ("LRAP", ("label ranking average precision, the 'MAP' of multi-label papers; "
-                      "1 is best")),
-    "coverage_error": ("coverage error", ("labels one must go down the ranking to cover all "
-                                          "true ones; best = {best}")),
-    "ranking_loss": ("ranking loss", ("share of (true, false) label pairs ranked wrongly; "
-                                      "0 is best")),
-    "mean_average_precision": ("mean label AP", ("per-label average precision over samples, "
-                                                 "averaged over labels")),
+    "lrap": (
+        "LRAP",
+        ("label ranking average precision, the 'MAP' of multi-label papers; 1 is best"),
+    ),
+    "coverage_error": (
+        "coverage error",
+        ("labels one must go down the ranking to cover all true ones; best = {best}"),
+    ),
+    "ranking_loss": (
+        "ranking loss",
+        ("share of (true, false) label pairs ranked wrongly; 0 is best"),
+    ),
+    "mean_average_precision": (
+        "mean label AP",
+        ("per-label average precision over samples, averaged over labels"),
+    ),
 }
 
 SOURCES = {
@@ -92,54 +100,80 @@ def _text(summary, digits: int) -> str:
     out = [_headline(summary)]
     meta = summary.meta
     if meta.get("mode") == "cv":
-        out.append(f"binary relevance: {len(names)} labels, one SVM per label, "
-                   f"{meta.get('n_folds')} folds shared by every label (seed {meta.get('seed')})\n")
+        out.append(
+            f"binary relevance: {len(names)} labels, one SVM per label, "
+            f"{meta.get('n_folds')} folds shared by every label (seed {meta.get('seed')})\n"
+        )
     heads = ["precision", "recall", "F1", "support"] + (["AP"] if rk is not None else [])
     lines = ["", f"{'label':>{first}}" + "".join(f"{h:>{width}}" for h in heads)]
     for k, name in enumerate(names):
         row = f"{name:>{first}}" + "".join(
-            f"{_fixed(v, digits):>{width}}" for v in (r.precision[k], r.recall[k], r.f1[k]))
+            f"{_fixed(v, digits):>{width}}" for v in (r.precision[k], r.recall[k], r.f1[k])
+        )
         row += f"{int(r.support[k]):>{width}}"
         if rk is not None:
             row += f"{_fixed(rk.average_precision[k], digits):>{width}}"
         lines.append(row)
     lines.append("")
-    lines.append(f"{'average':>{first}}" + "".join(f"{h:>{width}}"
-                                                   for h in ("precision", "recall", "F1")))
+    lines.append(
+        f"{'average':>{first}}" + "".join(f"{h:>{width}}" for h in ("precision", "recall", "F1"))
+    )
     for name in MULTILABEL_AVERAGES:
         avg = r.averages[name]
         title, note = AVERAGE_NOTES[name]
-        lines.append(f"{title:>{first}}" + "".join(
-            f"{_fixed(v, digits):>{width}}" for v in (avg.precision, avg.recall, avg.f1))
-            + f"   ({note})")
-    lines.append(f"note: a sample with no true and no predicted label has undefined P, R, F1; "
-                 f"{summary.empty_samples} such sample(s), {_policy(summary.zero_division)} "
-                 f"the samples average (--zero-division)")
-    others = [x for x in r.zero_division_applied
-              if not x.startswith("samples.") and not x.endswith(".fbeta")]
+        lines.append(
+            f"{title:>{first}}"
+            + "".join(f"{_fixed(v, digits):>{width}}" for v in (avg.precision, avg.recall, avg.f1))
+            + f"   ({note})"
+        )
+    lines.append(
+        f"note: a sample with no true and no predicted label has undefined P, R, F1; "
+        f"{summary.empty_samples} such sample(s), {_policy(summary.zero_division)} "
+        f"the samples average (--zero-division)"
+    )
+    others = [
+        x
+        for x in r.zero_division_applied
+        if not x.startswith("samples.") and not x.endswith(".fbeta")
+    ]
     if others:
-        lines.append(f"note: undefined per-label values (n/a) were {_policy(summary.zero_division)}"
-                     f": " + ", ".join(others) + " (--zero-division)")
+        lines.append(
+            f"note: undefined per-label values (n/a) were {_policy(summary.zero_division)}"
+            f": " + ", ".join(others) + " (--zero-division)"
+        )
     lines.append("")
-    lines.append(f"{'subset accuracy':>{first}}{_fixed(r.subset_accuracy, digits):>{width}}"
-                 f"   (share of samples whose predicted label set equals the true one)")
-    lines.append(f"{'Hamming loss':>{first}}{_fixed(r.hamming_loss, digits):>{width}}"
-                 f"   (share of sample x label decisions that are wrong)")
+    lines.append(
+        f"{'subset accuracy':>{first}}{_fixed(r.subset_accuracy, digits):>{width}}"
+        f"   (share of samples whose predicted label set equals the true one)"
+    )
+    lines.append(
+        f"{'Hamming loss':>{first}}{_fixed(r.hamming_loss, digits):>{width}}"
+        f"   (share of sample x label decisions that are wrong)"
+    )
     if rk is not None:
         lines.append("")
         lines.append(f"ranking figures, {SOURCES.get(rk.source, rk.source)}:")
-        best = _fixed(float(r.support.sum()) / summary.n_samples, digits) \
-            if summary.n_samples else "n/a"
+        best = (
+            _fixed(float(r.support.sum()) / summary.n_samples, digits)
+            if summary.n_samples
+            else "n/a"
+        )
         for key, (title, note) in RANKING_NOTES.items():
-            lines.append(f"{title:>{first}}{_fixed(getattr(rk, key), digits):>{width}}"
-                         f"   ({note.format(best=best)})")
+            lines.append(
+                f"{title:>{first}}{_fixed(getattr(rk, key), digits):>{width}}"
+                f"   ({note.format(best=best)})"
+            )
     if summary.fold_figures:
         lines.append("")
-        lines.append(f"per fold (mean +- sd over {len(summary.fold_figures)} folds, each fold's "
-                     "samples scored alone; sd with n-1)")
+        lines.append(
+            f"per fold (mean +- sd over {len(summary.fold_figures)} folds, each fold's "
+            "samples scored alone; sd with n-1)"
+        )
         for key, (mean, sd) in summary.fold_spread.items():
-            lines.append(f"{FIGURES[key].title:>{first}}{_fixed(mean, digits):>{width}} +- "
-                         f"{_fixed(sd, digits)}")
+            lines.append(
+                f"{FIGURES[key].title:>{first}}{_fixed(mean, digits):>{width}} +- "
+                f"{_fixed(sd, digits)}"
+            )
     return out[0] + "".join(out[1:]) + "\n".join(lines) + "\n"
 
 
@@ -147,8 +181,19 @@ def _json(summary, digits: int) -> str:
     return json.dumps(summary.to_dict(), indent=2, allow_nan=False) + "\n"
 
 
-COLUMNS = ("row", "name", "precision", "recall", "f1", "support", "tp", "fp", "fn", "tn",
-           "average_precision")
+COLUMNS = (
+    "row",
+    "name",
+    "precision",
+    "recall",
+    "f1",
+    "support",
+    "tp",
+    "fp",
+    "fn",
+    "tn",
+    "average_precision",
+)
 
 
 def _csv(summary, digits: int) -> str:
@@ -159,13 +204,26 @@ def _csv(summary, digits: int) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(COLUMNS)
     for k, label in enumerate(summary.label_names):
-        w.writerow(("label", _label(label)) + tuple(cell(v) for v in (
-            r.precision[k], r.recall[k], r.f1[k], r.support[k], r.tp[k], r.fp[k], r.fn[k],
-            r.tn[k])) + (cell(rk.average_precision[k]) if rk is not None else "",))
+        w.writerow(
+            ("label", _label(label))
+            + tuple(
+                cell(v)
+                for v in (
+                    r.precision[k],
+                    r.recall[k],
+                    r.f1[k],
+                    r.support[k],
+                    r.tp[k],
+                    r.fp[k],
+                    r.fn[k],
+                    r.tn[k],
+                )
+            )
+            + (cell(rk.average_precision[k]) if rk is not None else "",)
+        )
     for name in MULTILABEL_AVERAGES:
         a = r.averages[name]
-        w.writerow(("average", name, cell(a.precision), cell(a.recall), cell(a.f1))
-                   + ("",) * 6)
+        w.writerow(("average", name, cell(a.precision), cell(a.recall), cell(a.f1)) + ("",) * 6)
     return buf.getvalue()
 
 

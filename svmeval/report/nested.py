@@ -16,8 +16,20 @@ import json
 
 from svmeval.report.csvfmt import cell
 
-COLUMNS = ("repetition", "fold", "seed", "log2c", "log2g", "log2p", "C", "gamma", "p", "value",
-           "n_train", "n_test")
+COLUMNS = (
+    "repetition",
+    "fold",
+    "seed",
+    "log2c",
+    "log2g",
+    "log2p",
+    "C",
+    "gamma",
+    "p",
+    "value",
+    "n_train",
+    "n_test",
+)
 
 
 def render_nested(result, format: str = "text", digits: int = 4, full: bool = False) -> str:

@@ -31,8 +31,14 @@ def _tick_size(k: int) -> float:
 def heatmap(fig, ax, matrix, labels, *, title, normalised):
     k = len(labels)
     shown = np.asarray(matrix, dtype=np.float64)
-    image = ax.imshow(shown, cmap="Blues", vmin=0, vmax=1 if normalised else None,
-                      interpolation="nearest", aspect="equal")
+    image = ax.imshow(
+        shown,
+        cmap="Blues",
+        vmin=0,
+        vmax=1 if normalised else None,
+        interpolation="nearest",
+        aspect="equal",
+    )
     fig.colorbar(image, ax=ax, fraction=0.046, pad=0.03)
     names = [label(v) for v in labels]
     size = _tick_size(k)
@@ -52,8 +58,15 @@ def heatmap(fig, ax, matrix, labels, *, title, normalised):
                     text = f"{value:.2f}"
                 else:
                     text = f"{int(value)}"
-                ax.text(j, i, text, ha="center", va="center", fontsize=9 if k <= 6 else 7,
-                        color="white" if value > 0.6 * top else "black")
+                ax.text(
+                    j,
+                    i,
+                    text,
+                    ha="center",
+                    va="center",
+                    fontsize=9 if k <= 6 else 7,
+                    color="white" if value > 0.6 * top else "black",
+                )
     else:
         ax.set_xticks(np.arange(k + 1) - 0.5, minor=True)
         ax.set_yticks(np.arange(k + 1) - 0.5, minor=True)
@@ -64,13 +77,18 @@ def heatmap(fig, ax, matrix, labels, *, title, normalised):
 def confusion_panels(fig, ax_counts, ax_recall, summary):
     c = summary.classification
     matrix = np.asarray(c.confusion_matrix)
-    heatmap(fig, ax_counts, matrix, c.labels, title="confusion matrix (counts)",
-             normalised=False)
+    heatmap(fig, ax_counts, matrix, c.labels, title="confusion matrix (counts)", normalised=False)
     rows = matrix.sum(axis=1, keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
         recall = np.where(rows > 0, matrix / rows, np.nan)
-    heatmap(fig, ax_recall, recall, c.labels,
-             title="row-normalised (diagonal: each class's recall)", normalised=True)
+    heatmap(
+        fig,
+        ax_recall,
+        recall,
+        c.labels,
+        title="row-normalised (diagonal: each class's recall)",
+        normalised=True,
+    )
 
 
 def _curves(y_true, scores, score_labels, positive):
@@ -80,8 +98,9 @@ def _curves(y_true, scores, score_labels, positive):
         k = int(np.flatnonzero(labels == positive)[0])
         return [(label(positive), (y_true == positive).astype(np.int8), scores[:, k])], None
     order = np.argsort(labels)
-    problems = [(label(labels[k]), (y_true == labels[k]).astype(np.int8), scores[:, k])
-                for k in order]
+    problems = [
+        (label(labels[k]), (y_true == labels[k]).astype(np.int8), scores[:, k]) for k in order
+    ]
     indicator = (y_true[:, None] == labels[None, :]).astype(np.int8)
     return problems, (indicator.ravel(), scores.ravel())
 
@@ -107,9 +126,12 @@ def curve_panels(ax_roc, ax_pr, summary, y_true, scores, score_labels, source):
         if many:
             rank = next((i for i, w in enumerate(weakest) if w[0] == name), None)
             named = rank is not None
-            style = dict(color=WEAKEST_COLORS[rank] if named else "0.6",
-                         linewidth=1.3 if named else 0.6, alpha=1 if named else 0.7,
-                         zorder=3 if named else 2)
+            style = dict(
+                color=WEAKEST_COLORS[rank] if named else "0.6",
+                linewidth=1.3 if named else 0.6,
+                alpha=1 if named else 0.7,
+                zorder=3 if named else 2,
+            )
             roc_label = f"class {name} (AUC {auc:.3f})" if named else None
             pr_label = f"class {name} (AP {ap:.3f})" if named else None
         else:
@@ -126,8 +148,13 @@ def curve_panels(ax_roc, ax_pr, summary, y_true, scores, score_labels, source):
     ax_roc.plot([0, 1], [0, 1], color="0.75", linestyle=":", linewidth=1, label="chance")
     if summary.positive is not None and drawn:
         prevalence = drawn[0][1].mean()
-        ax_pr.axhline(prevalence, color="0.75", linestyle=":", linewidth=1,
-                      label=f"chance (prevalence {prevalence:.2f})")
+        ax_pr.axhline(
+            prevalence,
+            color="0.75",
+            linestyle=":",
+            linewidth=1,
+            label=f"chance (prevalence {prevalence:.2f})",
+        )
     _dress_curve_axes(ax_roc, ax_pr, summary, source)
 
 
@@ -135,11 +162,25 @@ def _micro_curves(ax_roc, ax_pr, y, s) -> None:
     """The micro average's curves: every class's (sample, class) scores pooled."""
     fpr, tpr, _ = roc_curve(y, s, pos_label=1)
     precision, recall, _ = precision_recall_curve(y, s, pos_label=1)
-    ax_roc.plot(fpr, tpr, color="black", linewidth=2, linestyle="--",
-                label=f"micro average (AUC {roc_auc(y, s, pos_label=1):.3f})", zorder=4)
-    ax_pr.step(recall, precision, where="post", color="black", linewidth=2, linestyle="--",
-               label=f"micro average (AP {average_precision(y, s, pos_label=1):.3f})",
-               zorder=4)
+    ax_roc.plot(
+        fpr,
+        tpr,
+        color="black",
+        linewidth=2,
+        linestyle="--",
+        label=f"micro average (AUC {roc_auc(y, s, pos_label=1):.3f})",
+        zorder=4,
+    )
+    ax_pr.step(
+        recall,
+        precision,
+        where="post",
+        color="black",
+        linewidth=2,
+        linestyle="--",
+        label=f"micro average (AP {average_precision(y, s, pos_label=1):.3f})",
+        zorder=4,
+    )
 
 
 def _dress_curve_axes(ax_roc, ax_pr, summary, source: str) -> None:
@@ -154,12 +195,12 @@ def _dress_curve_axes(ax_roc, ax_pr, summary, source: str) -> None:
         ax.set_xlim(-0.01, 1.01)
         ax.set_ylim(-0.01, 1.02)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8, loc="lower right" if ax is ax_roc else "lower left",
-                  framealpha=0.9)
+        ax.legend(fontsize=8, loc="lower right" if ax is ax_roc else "lower left", framealpha=0.9)
 
 
 def _colors(n: int):
     from matplotlib import colormaps
+
     cmap = colormaps["tab10"]
     return [cmap(i % 10) for i in range(n)]
 
@@ -173,24 +214,46 @@ def fold_panel(ax, summary, names, *, title=None):
         values = np.array([f.get(name, math.nan) for f in folds], dtype=np.float64)
         values = values[~np.isnan(values)]
         y = i + rng.uniform(-0.15, 0.15, len(values))
-        ax.scatter(values, y, s=16, color="tab:blue", alpha=0.7, zorder=3,
-                   label="fold" if i == 0 else None)
+        ax.scatter(
+            values, y, s=16, color="tab:blue", alpha=0.7, zorder=3, label="fold" if i == 0 else None
+        )
         mean, sd = summary.fold_spread.get(name, (math.nan, math.nan))
-        ax.errorbar([mean], [i - 0.32], xerr=[0 if math.isnan(sd) else sd], fmt="o",
-                    color="black", markersize=4, capsize=3, zorder=4,
-                    label="mean ± sd over folds" if i == 0 else None)
+        ax.errorbar(
+            [mean],
+            [i - 0.32],
+            xerr=[0 if math.isnan(sd) else sd],
+            fmt="o",
+            color="black",
+            markersize=4,
+            capsize=3,
+            zorder=4,
+            label="mean ± sd over folds" if i == 0 else None,
+        )
         pooled = summary.figures.get(name, math.nan)
         if not math.isnan(pooled):
-            ax.scatter([pooled], [i + 0.32], marker="D", s=22, color="tab:orange", zorder=4,
-                       label="pooled" if i == 0 else None)
+            ax.scatter(
+                [pooled],
+                [i + 0.32],
+                marker="D",
+                s=22,
+                color="tab:orange",
+                zorder=4,
+                label="pooled" if i == 0 else None,
+            )
     ax.set_yticks(range(len(names)), [FIGURES[n].title for n in names], fontsize=9)
     ax.set_ylim(len(names) - 0.5, -0.5)
     ax.grid(axis="x", alpha=0.3)
     ax.set_title(title or f"per-fold figures ({len(folds)} folds)", fontsize=11)
     if names:
         # below the tick labels: inside the axis it would hide points of the first rows
-        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, 0), borderaxespad=2.2,
-                  ncol=3, frameon=False)
+        ax.legend(
+            fontsize=8,
+            loc="upper center",
+            bbox_to_anchor=(0.5, 0),
+            borderaxespad=2.2,
+            ncol=3,
+            frameon=False,
+        )
 
 
 def fold_series_panel(ax, summary, name):
@@ -204,8 +267,14 @@ def fold_series_panel(ax, summary, name):
     ax.axhline(mean, color="black", linewidth=1, zorder=2)
     pooled = summary.figures.get(name, math.nan)
     if not math.isnan(pooled):
-        ax.axhline(pooled, color="tab:orange", linestyle="--", linewidth=1.2, zorder=2,
-                   label=f"pooled ({pooled:.4g})")
+        ax.axhline(
+            pooled,
+            color="tab:orange",
+            linestyle="--",
+            linewidth=1.2,
+            zorder=2,
+            label=f"pooled ({pooled:.4g})",
+        )
     ax.plot(x, values, "o", color="tab:blue", zorder=3, label="fold")
     ax.set_xticks(x)
     ax.set_xlabel("fold")

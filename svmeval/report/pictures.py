@@ -30,26 +30,36 @@ def _figure(result, title, pos_label, zero_division):
         result = result.outer
     if isinstance(result, (CVResult, MultilabelCVResult)):
         kwargs = {} if isinstance(result, MultilabelCVResult) else {"pos_label": pos_label}
-        summary = summarize(result, zero_division=zero_division,
-                            meta={"data_file": result.data_name}, **kwargs)
+        summary = summarize(
+            result, zero_division=zero_division, meta={"data_file": result.data_name}, **kwargs
+        )
         return sheet.draw_sheet(summary, title=title, **sheet.result_arrays(result))
     if isinstance(result, Summary):
         return sheet.draw_sheet(result, title=title)
     if isinstance(result, GridResult):
-        return grid_plot.draw_grid(result, title=title if title is not None else
-                                   os.path.basename(result.data_name))
+        return grid_plot.draw_grid(
+            result, title=title if title is not None else os.path.basename(result.data_name)
+        )
     if isinstance(result, Benchmark):
         return cd_plot.draw_cd_diagram(result, title=title)
-    raise PictureTypeError(f"plot() draws a CVResult, MultilabelCVResult, Summary, "
-                           f"GridResult, NestedResult or Benchmark, not {type(result).__name__}")
+    raise PictureTypeError(
+        f"plot() draws a CVResult, MultilabelCVResult, Summary, "
+        f"GridResult, NestedResult or Benchmark, not {type(result).__name__}"
+    )
 
 
 class PictureTypeError(SvmevalError, TypeError):
     """plot() of something svmeval draws no picture of."""
 
 
-def plot(result, file: str | os.PathLike | None = None, *, title: str | None = None,
-         pos_label=None, zero_division=0.0):
+def plot(
+    result,
+    file: str | os.PathLike | None = None,
+    *,
+    title: str | None = None,
+    pos_label=None,
+    zero_division=0.0,
+):
     """The picture of a result: drawn, and written to ``file`` if one is given.
 
     Parameters

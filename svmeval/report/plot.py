@@ -22,13 +22,30 @@ import numpy as np
 
 from svmeval.errors import SvmevalError
 from svmeval.params import params_flags
-from svmeval.report.panels import confusion_panels, curve_panels, fold_panel, fold_series_panel, label
+from svmeval.report.panels import (
+    confusion_panels,
+    curve_panels,
+    fold_panel,
+    fold_series_panel,
+    label,
+)
 
-__all__ = ["INSTALL_HINT", "PlotUnavailable", "SUFFIXES", "check_path", "draw_sheet",
-           "figure_class", "params_flags", "result_arrays", "sheet_title", "write_sheet"]
+__all__ = [
+    "INSTALL_HINT",
+    "PlotUnavailable",
+    "SUFFIXES",
+    "check_path",
+    "draw_sheet",
+    "figure_class",
+    "params_flags",
+    "result_arrays",
+    "sheet_title",
+    "write_sheet",
+]
 
 SUFFIXES = (".png", ".svg", ".pdf")
 INSTALL_HINT = "pip install 'svmeval[plot]'"
+
 
 class PlotUnavailable(SvmevalError):
     """matplotlib is not installed."""
@@ -79,27 +96,43 @@ def result_arrays(result) -> dict:
     if scores is not None and len(result.labels) >= 2 and np.isfinite(scores).all():
         out["scores"] = scores
         out["score_labels"] = result.labels
-        out["score_source"] = ("probabilities" if result.probabilities is not None
-                               else "decision values")
+        out["score_source"] = (
+            "probabilities" if result.probabilities is not None else "decision values"
+        )
     return out
 
 
 def _classification(Figure, summary, arrays):
     c = summary.classification
     k = len(c.labels)
-    has_curves = (arrays.get("scores") is not None and arrays.get("y_true") is not None
-                  and np.isin(arrays["y_true"], arrays.get("score_labels", ())).all())
+    has_curves = (
+        arrays.get("scores") is not None
+        and arrays.get("y_true") is not None
+        and np.isin(arrays["y_true"], arrays.get("score_labels", ())).all()
+    )
     has_folds = bool(summary.fold_figures)
     big = k > 10
     if has_curves:
         fig = Figure(layout="constrained", figsize=(19, 12) if big else (17, 10.5))
-        grid = fig.add_gridspec(2, 3 if has_folds else 2,
-                                width_ratios=(1, 1, 0.8) if has_folds else None)
-        axes = (fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[0, 1]),
-                fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1]))
+        grid = fig.add_gridspec(
+            2, 3 if has_folds else 2, width_ratios=(1, 1, 0.8) if has_folds else None
+        )
+        axes = (
+            fig.add_subplot(grid[0, 0]),
+            fig.add_subplot(grid[0, 1]),
+            fig.add_subplot(grid[1, 0]),
+            fig.add_subplot(grid[1, 1]),
+        )
         confusion_panels(fig, axes[0], axes[1], summary)
-        curve_panels(axes[2], axes[3], summary, arrays["y_true"], arrays["scores"],
-                      arrays["score_labels"], arrays.get("score_source", "scores"))
+        curve_panels(
+            axes[2],
+            axes[3],
+            summary,
+            arrays["y_true"],
+            arrays["scores"],
+            arrays["score_labels"],
+            arrays.get("score_source", "scores"),
+        )
         fold_ax = fig.add_subplot(grid[:, 2]) if has_folds else None
     else:
         fig = Figure(layout="constrained", figsize=(19, 8) if big else (16, 6.5))
@@ -117,20 +150,22 @@ def _regression(Figure, summary, arrays):
     y_pred = np.asarray(arrays["y_pred"], dtype=np.float64)
     has_folds = bool(summary.fold_figures)
     fig = Figure(layout="constrained", figsize=(16, 10) if has_folds else (15, 6))
-    grid = fig.add_gridspec(2 if has_folds else 1, 2,
-                            height_ratios=(1.6, 1) if has_folds else None)
+    grid = fig.add_gridspec(2 if has_folds else 1, 2, height_ratios=(1.6, 1) if has_folds else None)
     ax, ax_res = fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[0, 1])
     r = summary.regression
     ax.scatter(y_true, y_pred, s=10, alpha=0.5, color="tab:blue", edgecolors="none")
     lo = float(min(y_true.min(), y_pred.min()))
     hi = float(max(y_true.max(), y_pred.max()))
-    ax.plot([lo, hi], [lo, hi], color="black", linestyle="--", linewidth=1,
-            label="predicted = true")
+    ax.plot(
+        [lo, hi], [lo, hi], color="black", linestyle="--", linewidth=1, label="predicted = true"
+    )
     ax.set_xlabel("true value")
-    ax.set_ylabel("predicted value (CV)" if summary.meta.get("mode") == "cv"
-                  else "predicted value")
-    ax.set_title(f"predicted against true (MSE {r.mean_squared_error:.4g}, "
-                 f"squared correlation {r.squared_correlation:.4f})", fontsize=11)
+    ax.set_ylabel("predicted value (CV)" if summary.meta.get("mode") == "cv" else "predicted value")
+    ax.set_title(
+        f"predicted against true (MSE {r.mean_squared_error:.4g}, "
+        f"squared correlation {r.squared_correlation:.4f})",
+        fontsize=11,
+    )
     ax.legend(fontsize=8, loc="upper left")
     ax.grid(alpha=0.3)
     residual = y_pred - y_true
@@ -138,9 +173,12 @@ def _regression(Figure, summary, arrays):
     ax_res.axhline(0, color="black", linestyle="--", linewidth=1)
     ax_res.set_xlabel("predicted value")
     ax_res.set_ylabel("residual (predicted - true)")
-    ax_res.set_title(f"residuals against predictions (mean {residual.mean():.4g}, "
-                     f"sd {residual.std(ddof=1):.4g})" if len(residual) > 1 else "residuals",
-                     fontsize=11)
+    ax_res.set_title(
+        f"residuals against predictions (mean {residual.mean():.4g}, sd {residual.std(ddof=1):.4g})"
+        if len(residual) > 1
+        else "residuals",
+        fontsize=11,
+    )
     ax_res.grid(alpha=0.3)
     if has_folds:
         # each figure on its own axis: MSE is in the data's units, the correlation in [0, 1]
@@ -161,20 +199,37 @@ def _multilabel(Figure, summary, arrays):
     ap = summary.ranking.average_precision if summary.ranking is not None else None
     width = 0.4 if ap is not None else 0.7
     f1 = np.asarray(m.f1, dtype=np.float64)
-    ax.bar(x - (width / 2 if ap is not None else 0), np.nan_to_num(f1), width,
-           color="tab:blue", label="F1 (predicted label sets)")
+    ax.bar(
+        x - (width / 2 if ap is not None else 0),
+        np.nan_to_num(f1),
+        width,
+        color="tab:blue",
+        label="F1 (predicted label sets)",
+    )
     if ap is not None:
         source = summary.ranking.source.replace("_", " ")
-        ax.bar(x + width / 2, np.nan_to_num(np.asarray(ap, dtype=np.float64)), width,
-               color="tab:orange", label=f"average precision (from the CV {source})")
+        ax.bar(
+            x + width / 2,
+            np.nan_to_num(np.asarray(ap, dtype=np.float64)),
+            width,
+            color="tab:orange",
+            label=f"average precision (from the CV {source})",
+        )
     for i, value in enumerate(f1):  # a bar of height 0 is invisible: say what it is
         if math.isnan(value) or value == 0:
-            ax.text(x[i] - (width / 2 if ap is not None else 0), 0.01,
-                    "n/a" if math.isnan(value) else "0", ha="center", va="bottom",
-                    fontsize=7, color="tab:blue")
+            ax.text(
+                x[i] - (width / 2 if ap is not None else 0),
+                0.01,
+                "n/a" if math.isnan(value) else "0",
+                ha="center",
+                va="bottom",
+                fontsize=7,
+                color="tab:blue",
+            )
     support = np.asarray(m.support)
-    ax.set_xticks(x, [f"{name}\n({int(s)})" for name, s in zip(names, support)],
-                  fontsize=8 if n <= 20 else 7)
+    ax.set_xticks(
+        x, [f"{name}\n({int(s)})" for name, s in zip(names, support)], fontsize=8 if n <= 20 else 7
+    )
     ax.set_xlabel("label (number of samples that have it)")
     ax.set_ylabel("value")
     ax.set_ylim(0, 1.08)
@@ -213,5 +268,6 @@ def write_sheet(path: str, summary, *, title: str | None = None, **arrays) -> No
     fmt = check_path(path)
     fig = draw_sheet(summary, title=title, **arrays)
     from svmeval.io.output import atomic_path
+
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format=fmt, dpi=110)

@@ -50,18 +50,22 @@ def svm_train_lines(summary) -> str:
     """Exactly what svm-train (with the per-class patch for two classes) prints for -v."""
     if summary.kind == "regression":
         r = summary.regression
-        return (f"Cross Validation Mean squared error = {c_g(r.mean_squared_error)}\n"
-                f"Cross Validation Squared correlation coefficient = {c_g(r.squared_correlation)}\n")
+        return (
+            f"Cross Validation Mean squared error = {c_g(r.mean_squared_error)}\n"
+            f"Cross Validation Squared correlation coefficient = {c_g(r.squared_correlation)}\n"
+        )
     out = [f"Cross Validation Accuracy = {summary.accuracy_percent:g}%\n"]
     if summary.is_binary:
         c = summary.classification
         for title, label in (("Positive", summary.positive), ("Negative", summary.negative)):
             k = summary.class_index(label)
             precision, recall = float(c.precision[k]), float(c.recall[k])
-            out.append(f"{title} ({label_text(label)}) class:\n"
-                       f"  precision = {c_g(precision)}\n"
-                       f"     recall = {c_g(recall)}\n"
-                       f"   F1 value = {c_g(c_f1(precision, recall))}\n\n")
+            out.append(
+                f"{title} ({label_text(label)}) class:\n"
+                f"  precision = {c_g(precision)}\n"
+                f"     recall = {c_g(recall)}\n"
+                f"   F1 value = {c_g(c_f1(precision, recall))}\n\n"
+            )
     return "".join(out)
 
 
@@ -69,10 +73,14 @@ def score_lines(summary) -> str:
     """svm-predict's lines for a predictions file scored against a data file."""
     if summary.kind == "regression":
         r = summary.regression
-        return (f"Mean squared error = {c_g(r.mean_squared_error)} (regression)\n"
-                f"Squared correlation coefficient = {c_g(r.squared_correlation)} (regression)\n")
-    return (f"Accuracy = {summary.accuracy_percent:g}% "
-            f"({summary.correct}/{summary.n_samples}) (classification)\n")
+        return (
+            f"Mean squared error = {c_g(r.mean_squared_error)} (regression)\n"
+            f"Squared correlation coefficient = {c_g(r.squared_correlation)} (regression)\n"
+        )
+    return (
+        f"Accuracy = {summary.accuracy_percent:g}% "
+        f"({summary.correct}/{summary.n_samples}) (classification)\n"
+    )
 
 
 def classification_tables(summary, digits: int) -> str:
@@ -80,24 +88,37 @@ def classification_tables(summary, digits: int) -> str:
     width = max(digits + 7, 11)
     names = [show_label(v) for v in c.labels]
     first = max([18] + [len(n) for n in names] + [len(t) for t in figure_titles(summary).values()])
-    head = f"{'class':>{first}}" + "".join(f"{h:>{width}}" for h in ("precision", "recall", "F1", "support"))
+    head = f"{'class':>{first}}" + "".join(
+        f"{h:>{width}}" for h in ("precision", "recall", "F1", "support")
+    )
     lines = ["", head]
     for k, name in enumerate(names):
-        lines.append(f"{name:>{first}}" + "".join(
-            f"{fixed(v, digits):>{width}}" for v in (c.precision[k], c.recall[k], c.f1[k]))
-            + f"{int(c.support[k]):>{width}}")
+        lines.append(
+            f"{name:>{first}}"
+            + "".join(
+                f"{fixed(v, digits):>{width}}" for v in (c.precision[k], c.recall[k], c.f1[k])
+            )
+            + f"{int(c.support[k]):>{width}}"
+        )
     lines.append("")
-    lines.append(f"{'average':>{first}}" + "".join(f"{h:>{width}}" for h in ("precision", "recall", "F1")))
+    lines.append(
+        f"{'average':>{first}}" + "".join(f"{h:>{width}}" for h in ("precision", "recall", "F1"))
+    )
     for name in SINGLE_LABEL_AVERAGES:
         avg = c.averages[name]
         title, note = AVERAGE_TITLES[name]
-        lines.append(f"{title:>{first}}" + "".join(
-            f"{fixed(v, digits):>{width}}" for v in (avg.precision, avg.recall, avg.f1))
-            + f"   ({note})")
+        lines.append(
+            f"{title:>{first}}"
+            + "".join(f"{fixed(v, digits):>{width}}" for v in (avg.precision, avg.recall, avg.f1))
+            + f"   ({note})"
+        )
     if c.zero_division_applied:  # averages, and MCC when only one class is predicted or true
         policy = "left out" if math.isnan(c.zero_division) else f"counted as {c.zero_division:g}"
-        lines.append(f"note: undefined per-class values (n/a) were {policy} in: "
-                     + ", ".join(c.zero_division_applied) + " (--zero-division)")
+        lines.append(
+            f"note: undefined per-class values (n/a) were {policy} in: "
+            + ", ".join(c.zero_division_applied)
+            + " (--zero-division)"
+        )
     lines.append("")
     lines.append("confusion matrix (rows: true label, columns: predicted label)")
     cells = [[str(int(v)) for v in row] for row in c.confusion_matrix]
@@ -142,8 +163,10 @@ def figure_table(summary, digits: int, first: int = 18) -> list[str]:
     sw = 2 * digits + 10
     titles = figure_titles(summary)
     first = max([first] + [len(t) for t in titles.values()])
-    lines = [f"{'figure':>{first}}{'pooled':>{width}}"
-             + "".join(f"  {title:>{sw}}" for title, _ in spreads)]
+    lines = [
+        f"{'figure':>{first}}{'pooled':>{width}}"
+        + "".join(f"  {title:>{sw}}" for title, _ in spreads)
+    ]
     for name, value in summary.figures.items():
         row = f"{titles[name]:>{first}}{fixed(value, digits):>{width}}"
         row += "".join(f"  {mean_sd(sp[name], digits):>{sw}}" for _, sp in spreads if name in sp)
@@ -151,8 +174,10 @@ def figure_table(summary, digits: int, first: int = 18) -> list[str]:
     if summary.ranking is not None:
         what = summary.ranking.source
         if summary.is_binary:
-            lines.append(f"(ROC AUC and average precision of class {label_text(summary.positive)} "
-                         f"from the CV {what})")
+            lines.append(
+                f"(ROC AUC and average precision of class {label_text(summary.positive)} "
+                f"from the CV {what})"
+            )
         else:
             lines.append(f"(ROC AUC and average precision one-vs-rest from the CV {what})")
     return lines

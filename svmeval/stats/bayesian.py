@@ -78,5 +78,14 @@ def correlated_ttest(differences, n_folds: int, *, rope: float = 0.0) -> Bayesia
     rho = 1.0 / n_folds
     scale = math.sqrt((1.0 / n + rho / (1.0 - rho)) * var)
     left, inside, right = _probabilities(mean, scale, n - 1, float(rope))
-    return BayesianResult(n=n, n_folds=int(n_folds), df=n - 1, mean=mean, scale=scale,
-                          rope=float(rope), p_left=left, p_rope=inside, p_right=right)
+    return BayesianResult(
+        n=n,
+        n_folds=int(n_folds),
+        df=n - 1,
+        mean=mean,
+        scale=scale,
+        rope=float(rope),
+        p_left=left,
+        p_rope=inside,
+        p_right=right,
+    )

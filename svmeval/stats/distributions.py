@@ -67,8 +67,9 @@ def betainc(a: float, b: float, x: float) -> float:
         raise ValueError("betainc: x must lie in [0, 1]")
     if x == 0.0 or x == 1.0:
         return x
-    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                 + a * math.log(x) + b * math.log1p(-x))
+    log_front = (
+        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    )
     front = math.exp(log_front)
     # The continued fraction converges quickly for x < (a + 1) / (a + b + 2); use the symmetry
     # I_x(a, b) = 1 - I_{1-x}(b, a) on the other side.
@@ -175,8 +176,9 @@ def chi2_sf(x: float, df: int) -> float:
         terms = [i * math.log(half) - math.lgamma(i + 1) for i in range(df // 2)]
     else:
         # erfc(sqrt(x/2)) + e^(-x/2) sum_{i=1}^{(df-1)/2} (x/2)^(i-1/2) / Gamma(i + 1/2)
-        terms = [(i - 0.5) * math.log(half) - math.lgamma(i + 0.5)
-                 for i in range(1, (df - 1) // 2 + 1)]
+        terms = [
+            (i - 0.5) * math.log(half) - math.lgamma(i + 0.5) for i in range(1, (df - 1) // 2 + 1)
+        ]
     top = max(terms, default=0.0)
     tail = math.exp(top - half) * sum(math.exp(t - top) for t in terms) if terms else 0.0
     if df % 2:

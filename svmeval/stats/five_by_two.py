@@ -61,8 +61,7 @@ def five_by_two(differences) -> FiveByTwoResult:
     variances = np.sum((p - means) ** 2, axis=1)
     total = float(np.sum(variances))
     t = _ratio(float(p[0, 0]), math.sqrt(total / 5.0))
-    f = _ratio(float(np.sum(p ** 2)), 2.0 * total)
+    f = _ratio(float(np.sum(p**2)), 2.0 * total)
     p_t = math.nan if math.isnan(t) else t_two_sided(t, 5)
     p_f = math.nan if math.isnan(f) else f_sf(f, 10, 5)
-    return FiveByTwoResult(t=t, p_t=p_t, f=f, p_f=p_f,
-                           variances=tuple(float(v) for v in variances))
+    return FiveByTwoResult(t=t, p_t=p_t, f=f, p_f=p_f, variances=tuple(float(v) for v in variances))

@@ -51,10 +51,12 @@ __all__ = [
 ]
 
 #: Demšar 2006, Table 5(a): q_alpha of the two-tailed Nemenyi test for k = 2 .. 10
-NEMENYI_Q = MappingProxyType({
-    0.05: (1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164),
-    0.10: (1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920),
-})
+NEMENYI_Q = MappingProxyType(
+    {
+        0.05: (1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164),
+        0.10: (1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920),
+    }
+)
 
 #: above this many paired values the Wilcoxon test uses the normal approximation (scipy's)
 WILCOXON_EXACT_MAX = 50
@@ -119,8 +121,9 @@ class FriedmanResult:
     tie_correction: bool
 
 
-def friedman(scores, *, greater_is_better: bool = True,
-             tie_correction: bool = True) -> FriedmanResult:
+def friedman(
+    scores, *, greater_is_better: bool = True, tie_correction: bool = True
+) -> FriedmanResult:
     """Friedman's test of the columns (configurations) of ``scores`` over its rows (data
     sets); see the module's notes."""
     ranks = rank_rows(scores, greater_is_better=greater_is_better)
@@ -128,11 +131,12 @@ def friedman(scores, *, greater_is_better: bool = True,
     if n < 2 or k < 2:
         raise ValueError("Friedman's test needs at least two data sets and two configurations")
     mean_ranks = ranks.mean(axis=0)
-    chi2 = 12.0 * n / (k * (k + 1)) * (float(np.sum(mean_ranks ** 2)) - k * (k + 1) ** 2 / 4.0)
+    chi2 = 12.0 * n / (k * (k + 1)) * (float(np.sum(mean_ranks**2)) - k * (k + 1) ** 2 / 4.0)
     if tie_correction:
-        ties = sum(float(np.sum(c ** 3 - c))
-                   for c in (np.unique(row, return_counts=True)[1].astype(float)
-                             for row in ranks))
+        ties = sum(
+            float(np.sum(c**3 - c))
+            for c in (np.unique(row, return_counts=True)[1].astype(float) for row in ranks)
+        )
         divisor = 1.0 - ties / (n * k * (k * k - 1))
         chi2 = chi2 / divisor if divisor > 0 else math.nan
     chi2 = max(chi2, 0.0) if not math.isnan(chi2) else chi2
@@ -144,10 +148,18 @@ def friedman(scores, *, greater_is_better: bool = True,
     else:
         f = (n - 1) * chi2 / denominator if denominator > 0 else math.inf
     df_f = (k - 1, (k - 1) * (n - 1))
-    return FriedmanResult(n_datasets=n, n_configurations=k, statistic=chi2, df=df, p=p,
-                          iman_davenport=f, df_f=df_f, p_f=f_sf(f, *df_f),
-                          average_ranks=tuple(float(r) for r in mean_ranks),
-                          tie_correction=tie_correction)
+    return FriedmanResult(
+        n_datasets=n,
+        n_configurations=k,
+        statistic=chi2,
+        df=df,
+        p=p,
+        iman_davenport=f,
+        df_f=df_f,
+        p_f=f_sf(f, *df_f),
+        average_ranks=tuple(float(r) for r in mean_ranks),
+        tie_correction=tie_correction,
+    )
 
 
 def _studentized_range_cdf(q: float, k: int) -> float:
@@ -225,15 +237,15 @@ def _exact_counts(m: int) -> list:
 
 def _exact_p(r_plus: float, m: int) -> float:
     counts = _exact_counts(m)
-    total = 2 ** m
-    upper = sum(counts[math.floor(r_plus):])  # P(W >= r+)
-    lower = sum(counts[:math.ceil(r_plus) + 1])  # P(W <= r+)
+    total = 2**m
+    upper = sum(counts[math.floor(r_plus) :])  # P(W >= r+)
+    lower = sum(counts[: math.ceil(r_plus) + 1])  # P(W <= r+)
     return min(1.0, 2.0 * min(upper, lower) / total)
 
 
 def _permutation_p(ranks: np.ndarray, r_plus: float) -> float:
     m = len(ranks)
-    signs = (np.arange(2 ** m)[:, None] >> np.arange(m)[None, :]) & 1
+    signs = (np.arange(2**m)[:, None] >> np.arange(m)[None, :]) & 1
     null = signs @ (2.0 * ranks)  # twice the rank sums: integers, compared exactly
     observed = 2.0 * r_plus
     less = np.count_nonzero(null <= observed) / len(null)
@@ -244,7 +256,7 @@ def _permutation_p(ranks: np.ndarray, r_plus: float) -> float:
 def _normal_p(ranks: np.ndarray, r_plus: float) -> float:
     m = len(ranks)
     counts = np.unique(ranks, return_counts=True)[1].astype(float)
-    var = (m * (m + 1) * (2 * m + 1) - float(np.sum(counts ** 3 - counts)) / 2.0) / 24.0
+    var = (m * (m + 1) * (2 * m + 1) - float(np.sum(counts**3 - counts)) / 2.0) / 24.0
     if var <= 0:
         return math.nan
     z = (r_plus - m * (m + 1) / 4.0) / math.sqrt(var)
@@ -275,8 +287,15 @@ def wilcoxon(x, y=None) -> WilcoxonResult:
         method, p = "permutation", _permutation_p(ranks, r_plus)
     else:
         method, p = "normal", _normal_p(ranks, r_plus)
-    return WilcoxonResult(statistic=min(r_plus, r_minus), r_plus=r_plus, r_minus=r_minus, n=n,
-                          n_zero=n_zero, method=method, p=p)
+    return WilcoxonResult(
+        statistic=min(r_plus, r_minus),
+        r_plus=r_plus,
+        r_minus=r_minus,
+        n=n,
+        n_zero=n_zero,
+        method=method,
+        p=p,
+    )
 
 
 def holm(pvalues) -> np.ndarray:

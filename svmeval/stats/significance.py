@@ -103,8 +103,9 @@ def _t_test(mean: float, var: float, factor: float, df: int, confidence: float):
     return t, p, (mean - half, mean + half)
 
 
-def corrected_resampled_ttest(differences, test_train_ratio: float, *,
-                              confidence: float = 0.95) -> TTestResult:
+def corrected_resampled_ttest(
+    differences, test_train_ratio: float, *, confidence: float = 0.95
+) -> TTestResult:
     """The corrected resampled t-test of per-fold differences (B - A) of R repetitions of
     k-fold cross-validation (see the module's notes); ``test_train_ratio``: n_test / n_train
     (1 / (k - 1) for k equal folds)."""
@@ -126,10 +127,20 @@ def corrected_resampled_ttest(differences, test_train_ratio: float, *,
     df = n - 1
     t, p, ci = _t_test(mean, var, 1.0 / n + test_train_ratio, df, confidence)
     tu, pu, ciu = _t_test(mean, var, 1.0 / n, df, confidence)
-    return TTestResult(mean=mean, sd=math.sqrt(var), n=n, df=df,
-                       test_train_ratio=float(test_train_ratio), confidence=confidence,
-                       t=t, p=p, ci=ci, t_uncorrected=tu, p_uncorrected=pu,
-                       ci_uncorrected=ciu)
+    return TTestResult(
+        mean=mean,
+        sd=math.sqrt(var),
+        n=n,
+        df=df,
+        test_train_ratio=float(test_train_ratio),
+        confidence=confidence,
+        t=t,
+        p=p,
+        ci=ci,
+        t_uncorrected=tu,
+        p_uncorrected=pu,
+        ci_uncorrected=ciu,
+    )
 
 
 def _finite_or_none(value):
@@ -164,14 +175,22 @@ class McNemarResult:
 
     def to_dict(self) -> dict:
         """The test as plain JSON types (the JSON report's ``mcnemar`` object)."""
-        return {"n": self.n, "both_right": self.both_right, "both_wrong": self.both_wrong,
-                "a_right_b_wrong": self.a_only, "a_wrong_b_right": self.b_only,
-                "method": self.method, "exact_below": MCNEMAR_EXACT_BELOW,
-                "statistic": _finite_or_none(self.statistic), "p": self.p}
+        return {
+            "n": self.n,
+            "both_right": self.both_right,
+            "both_wrong": self.both_wrong,
+            "a_right_b_wrong": self.a_only,
+            "a_wrong_b_right": self.b_only,
+            "method": self.method,
+            "exact_below": MCNEMAR_EXACT_BELOW,
+            "statistic": _finite_or_none(self.statistic),
+            "p": self.p,
+        }
 
     def to_frame(self):
         """A pandas DataFrame of one row: the columns of :meth:`to_dict`."""
         from svmeval._tables import frame
+
         return frame([self.to_dict()])
 
 
@@ -189,13 +208,25 @@ def mcnemar(y_true, pred_a, pred_b, *, exact: bool | None = None) -> McNemarResu
     ra, rb = a == y, b == y
     a_only = int(np.count_nonzero(ra & ~rb))
     b_only = int(np.count_nonzero(~ra & rb))
-    return mcnemar_counts(a_only, b_only, n=len(y),
-                          both_right=int(np.count_nonzero(ra & rb)),
-                          both_wrong=int(np.count_nonzero(~ra & ~rb)), exact=exact)
+    return mcnemar_counts(
+        a_only,
+        b_only,
+        n=len(y),
+        both_right=int(np.count_nonzero(ra & rb)),
+        both_wrong=int(np.count_nonzero(~ra & ~rb)),
+        exact=exact,
+    )
 
 
-def mcnemar_counts(a_only: int, b_only: int, *, n: int | None = None, both_right: int = 0,
-                   both_wrong: int = 0, exact: bool | None = None) -> McNemarResult:
+def mcnemar_counts(
+    a_only: int,
+    b_only: int,
+    *,
+    n: int | None = None,
+    both_right: int = 0,
+    both_wrong: int = 0,
+    exact: bool | None = None,
+) -> McNemarResult:
     """McNemar's test from the discordant counts b (``a_only``) and c (``b_only``)."""
     if a_only < 0 or b_only < 0:
         raise ValueError("counts must be >= 0")
@@ -211,5 +242,13 @@ def mcnemar_counts(a_only: int, b_only: int, *, n: int | None = None, both_right
         p = chi2_1_sf(statistic)
     if n is None:
         n = discordant + both_right + both_wrong
-    return McNemarResult(n=n, both_right=both_right, both_wrong=both_wrong, a_only=a_only,
-                         b_only=b_only, method=method, statistic=statistic, p=p)
+    return McNemarResult(
+        n=n,
+        both_right=both_right,
+        both_wrong=both_wrong,
+        a_only=a_only,
+        b_only=b_only,
+        method=method,
+        statistic=statistic,
+        p=p,
+    )

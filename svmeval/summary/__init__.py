@@ -12,12 +12,20 @@ from svmeval.summary.core import Summary, spread
 from svmeval.summary.multilabel import score_label_sets, summarize_multilabel
 from svmeval.summary.single import positive_label, summarize_cv, summarize_predictions
 
-__all__ = ["Summary", "positive_label", "score_label_sets", "spread", "summarize",
-           "summarize_multilabel", "summarize_predictions"]
+__all__ = [
+    "Summary",
+    "positive_label",
+    "score_label_sets",
+    "spread",
+    "summarize",
+    "summarize_multilabel",
+    "summarize_predictions",
+]
 
 
-def summarize(result, *, pos_label=None, zero_division=0.0, meta: dict | None = None,
-              per_fold: bool = True) -> Summary:
+def summarize(
+    result, *, pos_label=None, zero_division=0.0, meta: dict | None = None, per_fold: bool = True
+) -> Summary:
     """Every figure of a cross-validation result, computed once.
 
     Pooled over the folds (as svm-train's accuracy is), per fold with their mean and sd, and
@@ -61,8 +69,11 @@ def summarize(result, *, pos_label=None, zero_division=0.0, meta: dict | None = 
             raise ValueError("pos_label does not apply to multi-label results")
         return summarize_multilabel(result, zero_division=zero_division, meta=meta)
     if not isinstance(result, CVResult):
-        raise SvmevalError(f"summarize() takes a CVResult or a MultilabelCVResult (from "
-                           f"cross_validate), not {type(result).__name__}; predictions from "
-                           "elsewhere: summarize_predictions(y_true, y_pred)")
-    return summarize_cv(result, pos_label=pos_label, zero_division=zero_division, meta=meta,
-                        per_fold=per_fold)
+        raise SvmevalError(
+            f"summarize() takes a CVResult or a MultilabelCVResult (from "
+            f"cross_validate), not {type(result).__name__}; predictions from "
+            "elsewhere: summarize_predictions(y_true, y_pred)"
+        )
+    return summarize_cv(
+        result, pos_label=pos_label, zero_division=zero_division, meta=meta, per_fold=per_fold
+    )

@@ -87,12 +87,14 @@ class Summary:
     def to_dict(self) -> dict:
         """The JSON report's object (plain JSON types, undefined values None)."""
         from svmeval.summary.data import summary_object
+
         return summary_object(self)
 
     def to_frame(self):
         """A pandas DataFrame, one row per fold (columns: dataset, configuration, repetition,
         seed, fold, n_test, then the figures); see :mod:`svmeval.summary.data`."""
         from svmeval.summary.data import summary_frame
+
         return summary_frame(self)
 
 

@@ -26,12 +26,22 @@ SCHEMA_VERSION = 2
 def classification_object(c) -> dict:
     classes = []
     for k, label in enumerate(c.labels):
-        classes.append({
-            "label": label, "support": c.support[k], "tp": c.tp[k], "fp": c.fp[k],
-            "fn": c.fn[k], "tn": c.tn[k], "precision": c.precision[k], "recall": c.recall[k],
-            "f1": c.f1[k], "specificity": c.specificity[k], "npv": c.npv[k],
-            "accuracy": c.ovr_accuracy[k],
-        })
+        classes.append(
+            {
+                "label": label,
+                "support": c.support[k],
+                "tp": c.tp[k],
+                "fp": c.fp[k],
+                "fn": c.fn[k],
+                "tn": c.tn[k],
+                "precision": c.precision[k],
+                "recall": c.recall[k],
+                "f1": c.f1[k],
+                "specificity": c.specificity[k],
+                "npv": c.npv[k],
+                "accuracy": c.ovr_accuracy[k],
+            }
+        )
     return {
         "labels": c.labels,
         "accuracy": c.accuracy,
@@ -39,10 +49,14 @@ def classification_object(c) -> dict:
         "mcc": c.mcc,
         "kappa": c.kappa,
         "classes": classes,
-        "averages": {name: {"precision": c.averages[name].precision,
-                            "recall": c.averages[name].recall,
-                            "f1": c.averages[name].f1}
-                     for name in SINGLE_LABEL_AVERAGES},
+        "averages": {
+            name: {
+                "precision": c.averages[name].precision,
+                "recall": c.averages[name].recall,
+                "f1": c.averages[name].f1,
+            }
+            for name in SINGLE_LABEL_AVERAGES
+        },
         "confusion_matrix": c.confusion_matrix,
         "zero_division": "nan" if math.isnan(c.zero_division) else c.zero_division,
         "zero_division_applied": list(c.zero_division_applied),
@@ -84,37 +98,61 @@ def multilabel_object(summary) -> dict:
     r, rk = summary.multilabel, summary.ranking
     per_label = []
     for k, label in enumerate(summary.label_names):
-        obj = {"label": label, "support": r.support[k], "tp": r.tp[k], "fp": r.fp[k],
-               "fn": r.fn[k], "tn": r.tn[k], "precision": r.precision[k],
-               "recall": r.recall[k], "f1": r.f1[k]}
+        obj = {
+            "label": label,
+            "support": r.support[k],
+            "tp": r.tp[k],
+            "fp": r.fp[k],
+            "fn": r.fn[k],
+            "tn": r.tn[k],
+            "precision": r.precision[k],
+            "recall": r.recall[k],
+            "f1": r.f1[k],
+        }
         if rk is not None:
             obj["average_precision"] = rk.average_precision[k]
         per_label.append(obj)
-    obj = {"schema_version": SCHEMA_VERSION, "kind": "multilabel",
-           "n_samples": summary.n_samples}
+    obj = {"schema_version": SCHEMA_VERSION, "kind": "multilabel", "n_samples": summary.n_samples}
     obj.update(summary.meta)
-    obj.update({
-        "labels": summary.label_names,
-        "per_label": per_label,
-        "averages": {name: {"precision": r.averages[name].precision,
-                            "recall": r.averages[name].recall, "f1": r.averages[name].f1}
-                     for name in MULTILABEL_AVERAGES},
-        "subset_accuracy": r.subset_accuracy,
-        "hamming_loss": r.hamming_loss,
-        "ranking": None if rk is None else {
-            "source": rk.source, "lrap": rk.lrap, "coverage_error": rk.coverage_error,
-            "ranking_loss": rk.ranking_loss,
-            "mean_average_precision": rk.mean_average_precision},
-        "folds": {"figures": [{"fold": i, "n_samples": size, **f} for i, (size, f) in
-                              enumerate(zip(summary.fold_sizes, summary.fold_figures))],
-                  "mean": {k: m for k, (m, _) in summary.fold_spread.items()},
-                  "sd": {k: sd for k, (_, sd) in summary.fold_spread.items()}}
-        if summary.fold_figures else None,
-        "figures": summary.figures,
-        "empty_samples": summary.empty_samples,
-        "zero_division": "nan" if math.isnan(summary.zero_division) else summary.zero_division,
-        "zero_division_applied": list(r.zero_division_applied),
-    })
+    obj.update(
+        {
+            "labels": summary.label_names,
+            "per_label": per_label,
+            "averages": {
+                name: {
+                    "precision": r.averages[name].precision,
+                    "recall": r.averages[name].recall,
+                    "f1": r.averages[name].f1,
+                }
+                for name in MULTILABEL_AVERAGES
+            },
+            "subset_accuracy": r.subset_accuracy,
+            "hamming_loss": r.hamming_loss,
+            "ranking": None
+            if rk is None
+            else {
+                "source": rk.source,
+                "lrap": rk.lrap,
+                "coverage_error": rk.coverage_error,
+                "ranking_loss": rk.ranking_loss,
+                "mean_average_precision": rk.mean_average_precision,
+            },
+            "folds": {
+                "figures": [
+                    {"fold": i, "n_samples": size, **f}
+                    for i, (size, f) in enumerate(zip(summary.fold_sizes, summary.fold_figures))
+                ],
+                "mean": {k: m for k, (m, _) in summary.fold_spread.items()},
+                "sd": {k: sd for k, (_, sd) in summary.fold_spread.items()},
+            }
+            if summary.fold_figures
+            else None,
+            "figures": summary.figures,
+            "empty_samples": summary.empty_samples,
+            "zero_division": "nan" if math.isnan(summary.zero_division) else summary.zero_division,
+            "zero_division_applied": list(r.zero_division_applied),
+        }
+    )
     return plain(obj)
 
 
@@ -125,19 +163,26 @@ def summary_object(summary) -> dict:
     return single_label_object(summary)
 
 
-def summary_rows(summary, *, repetition: int = 0, configuration: str | None = None,
-                 dataset: str | None = None) -> list[dict]:
+def summary_rows(
+    summary, *, repetition: int = 0, configuration: str | None = None, dataset: str | None = None
+) -> list[dict]:
     """The rows of one run's folds; a summary without folds (predictions from elsewhere) is one
     row with ``fold`` None and the pooled figures."""
     meta = summary.meta
-    head = {"dataset": meta.get("data_file", "") if dataset is None else dataset,
-            "configuration": (params_flags(meta.get("parameters", {})) if configuration is None
-                              else configuration),
-            "repetition": repetition, "seed": meta.get("seed")}
+    head = {
+        "dataset": meta.get("data_file", "") if dataset is None else dataset,
+        "configuration": (
+            params_flags(meta.get("parameters", {})) if configuration is None else configuration
+        ),
+        "repetition": repetition,
+        "seed": meta.get("seed"),
+    }
     if not summary.fold_figures:
         return [{**head, "fold": None, "n_test": summary.n_samples, **summary.figures}]
-    return [{**head, "fold": i, "n_test": summary.fold_sizes[i], **figures}
-            for i, figures in enumerate(summary.fold_figures)]
+    return [
+        {**head, "fold": i, "n_test": summary.fold_sizes[i], **figures}
+        for i, figures in enumerate(summary.fold_figures)
+    ]
 
 
 def summary_frame(summary):

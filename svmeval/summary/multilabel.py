@@ -12,7 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from svmeval.cv.results import MultilabelCVResult
 from svmeval.errors import SvmevalError
+from svmeval.io.label_sets import check_multilabel as _check_multilabel
+from svmeval.io.label_sets import dataset_indicator
 from svmeval.metrics.measures import parse_zero_division
 from svmeval.metrics.multilabel import evaluate_multilabel, label_sets_to_indicator
 from svmeval.metrics.ranking import (
@@ -21,8 +24,6 @@ from svmeval.metrics.ranking import (
     per_label_average_precision,
     ranking_loss,
 )
-from svmeval.cv.results import MultilabelCVResult
-from svmeval.io.label_sets import check_multilabel as _check_multilabel, dataset_indicator
 from svmeval.metrics.run_figures import multilabel_figures, multilabel_fold_figures
 from svmeval.summary.core import Summary, spread
 
@@ -61,8 +62,9 @@ def _ranking(Y_true, scores, source: str) -> LabelRanking:
     )
 
 
-def summarize_multilabel(result_or_arrays, *, zero_division=0, meta: dict | None = None,
-                         label_names=None) -> Summary:
+def summarize_multilabel(
+    result_or_arrays, *, zero_division=0, meta: dict | None = None, label_names=None
+) -> Summary:
     """Every figure of a multi-label prediction.
 
     ``result_or_arrays``: a :class:`MultilabelCVResult` (figures per fold too), or a tuple
@@ -83,8 +85,13 @@ def summarize_multilabel(result_or_arrays, *, zero_division=0, meta: dict | None
         names = r.label_names
         source = "decision_values" if r.probabilities is None else "probabilities"
         fold, n_folds = r.fold, r.n_folds
-        meta = {"mode": "cv", "n_folds": r.n_folds, "seed": r.seed,
-                "parameters": r.params.as_dict(), **meta}
+        meta = {
+            "mode": "cv",
+            "n_folds": r.n_folds,
+            "seed": r.seed,
+            "parameters": r.params.as_dict(),
+            **meta,
+        }
     else:
         parts = tuple(result_or_arrays)
         if len(parts) not in (2, 3):
@@ -93,8 +100,11 @@ def summarize_multilabel(result_or_arrays, *, zero_division=0, meta: dict | None
         scores = parts[2] if len(parts) == 3 else None
         source = "scores"
         Y_true = np.asarray(Y_true)
-        names = (np.arange(Y_true.shape[1] if Y_true.ndim == 2 else 0, dtype=np.float64)
-                 if label_names is None else np.asarray(label_names, dtype=np.float64))
+        names = (
+            np.arange(Y_true.shape[1] if Y_true.ndim == 2 else 0, dtype=np.float64)
+            if label_names is None
+            else np.asarray(label_names, dtype=np.float64)
+        )
     report = evaluate_multilabel(Y_true, Y_pred, label_names=names.tolist(), zero_division=z)
     T = np.asarray(Y_true).astype(bool)
     P = np.asarray(Y_pred).astype(bool)
@@ -109,15 +119,25 @@ def summarize_multilabel(result_or_arrays, *, zero_division=0, meta: dict | None
     sizes = tuple(int(v) for v in np.bincount(fold, minlength=n_folds)) if folds else ()
     empty = int(np.count_nonzero(~T.any(axis=1) & ~P.any(axis=1)))
     figures = multilabel_figures(report, ranking.lrap if ranking is not None else None)
-    return Summary(kind="multilabel", n_samples=T.shape[0],
-                   label_names=np.asarray(names, np.float64), multilabel=report,
-                   ranking=ranking, figures=figures, fold_figures=folds,
-                   fold_spread=spread(folds), fold_sizes=sizes, empty_samples=empty,
-                   zero_division=z, meta=meta)
+    return Summary(
+        kind="multilabel",
+        n_samples=T.shape[0],
+        label_names=np.asarray(names, np.float64),
+        multilabel=report,
+        ranking=ranking,
+        figures=figures,
+        fold_figures=folds,
+        fold_spread=spread(folds),
+        fold_sizes=sizes,
+        empty_samples=empty,
+        zero_division=z,
+        meta=meta,
+    )
 
 
-def score_label_sets(dataset, predicted: Sequence, *, zero_division=0,
-                     meta: dict | None = None) -> Summary:
+def score_label_sets(
+    dataset, predicted: Sequence, *, zero_division=0, meta: dict | None = None
+) -> Summary:
     """--score for multi-label data: the figures of ``predicted`` label sets (one per sample,
     e.g. from :func:`read_label_set_predictions`) against ``dataset``'s label sets.
 
@@ -126,11 +146,18 @@ def score_label_sets(dataset, predicted: Sequence, *, zero_division=0,
     """
     _check_multilabel(dataset)
     if len(predicted) != dataset.n_samples:
-        raise SvmevalError(f"{len(predicted)} predicted label sets for the "
-                           f"{dataset.n_samples} samples of {dataset.name}")
-    seen = np.unique(np.concatenate([np.asarray(dataset.label_values, np.float64)]
-                                    + [np.asarray(s, np.float64).reshape(-1) for s in predicted]))
+        raise SvmevalError(
+            f"{len(predicted)} predicted label sets for the "
+            f"{dataset.n_samples} samples of {dataset.name}"
+        )
+    seen = np.unique(
+        np.concatenate(
+            [np.asarray(dataset.label_values, np.float64)]
+            + [np.asarray(s, np.float64).reshape(-1) for s in predicted]
+        )
+    )
     Y_true, names = dataset_indicator(dataset, seen)
     Y_pred, _ = label_sets_to_indicator(predicted, labels=names)
-    return summarize_multilabel((Y_true, Y_pred), zero_division=zero_division, meta=meta,
-                                label_names=names)
+    return summarize_multilabel(
+        (Y_true, Y_pred), zero_division=zero_division, meta=meta, label_names=names
+    )

@@ -15,7 +15,6 @@ from svmeval.errors import ArgumentError, SvmevalError, show_label, show_path
 from svmeval.metrics.classification import ConfusionCounts
 from svmeval.metrics.measures import parse_zero_division
 from svmeval.metrics.regression import regression_report
-from svmeval.metrics.scores import class_ranking
 from svmeval.metrics.run_figures import (
     classification_figures,
     classification_fold_figures,
@@ -25,10 +24,16 @@ from svmeval.metrics.run_figures import (
     regression_figures,
     regression_fold_figures,
 )
+from svmeval.metrics.scores import class_ranking
 from svmeval.summary.core import Summary, spread
 
-__all__ = ["FractionalPredictions", "check_pos_label", "positive_label", "summarize_cv",
-           "summarize_predictions"]
+__all__ = [
+    "FractionalPredictions",
+    "check_pos_label",
+    "positive_label",
+    "summarize_cv",
+    "summarize_predictions",
+]
 
 
 class FractionalPredictions(ArgumentError):
@@ -49,12 +54,12 @@ def check_pos_label(y, pos_label, data_name: str | None = None) -> None:
     name = show_path(data_name)
     if len(labels) != 2:
         classes = f"{len(labels)} class" + ("" if len(labels) == 1 else "es")
-        raise ArgumentError("pos_label", f"applies to two-class data only ({name} has "
-                                         f"{classes})")
+        raise ArgumentError("pos_label", f"applies to two-class data only ({name} has {classes})")
     if pos_label not in labels:
         shown = ", ".join(show_label(v) for v in labels)
-        raise ArgumentError("pos_label", f"{show_label(pos_label)} is not one of the labels "
-                                         f"of {name} ({shown})")
+        raise ArgumentError(
+            "pos_label", f"{show_label(pos_label)} is not one of the labels of {name} ({shown})"
+        )
 
 
 def _as_vectors(y_true, y_pred):
@@ -74,50 +79,79 @@ def _as_vectors(y_true, y_pred):
     return y_true, y_pred
 
 
-def summarize_cv(result, *, pos_label=None, zero_division=0.0, meta: dict | None = None,
-                 per_fold: bool = True) -> Summary:
+def summarize_cv(
+    result, *, pos_label=None, zero_division=0.0, meta: dict | None = None, per_fold: bool = True
+) -> Summary:
     """Every figure of a single-label :class:`~svmeval.cv.CVResult`: pooled, per fold (unless
     ``per_fold`` is False), and per repetition."""
     z = parse_zero_division(zero_division)
-    meta = {"mode": "cv", "data_file": getattr(result, "data_name", ""),
-            "n_folds": result.n_folds, "seed": result.seed, "repeat": result.n_repeats,
-            "parameters": result.params.as_dict(), **(meta or {})}
+    meta = {
+        "mode": "cv",
+        "data_file": getattr(result, "data_name", ""),
+        "n_folds": result.n_folds,
+        "seed": result.seed,
+        "repeat": result.n_repeats,
+        "parameters": result.params.as_dict(),
+        **(meta or {}),
+    }
     y_true, y_pred = result.y_true, result.y_pred
     fold, n_folds = result.fold, result.n_folds
     sizes = tuple(int(v) for v in np.bincount(fold, minlength=n_folds))
     if result.params.is_regression:
         report = regression_report(y_true, y_pred)
         folds = regression_fold_figures(y_true, y_pred, fold, n_folds) if per_fold else []
-        reps = [regression_figures(report)] + [regression_figures(r.regression)
-                                               for r in result.repeats]
-        return _regression_summary(report, len(y_true), z, meta, folds, sizes,
-                                   reps if result.repeats else [])
+        reps = [regression_figures(report)] + [
+            regression_figures(r.regression) for r in result.repeats
+        ]
+        return _regression_summary(
+            report, len(y_true), z, meta, folds, sizes, reps if result.repeats else []
+        )
     labels = np.union1d(y_true, y_pred)
     matrices = fold_counts(y_true, y_pred, fold, n_folds, labels)
     report = ConfusionCounts.from_matrix(labels, matrices.sum(axis=0)).report(zero_division=z)
     positive, negative = positive_and_negative(report.labels, pos_label)
-    source_scores, source = ((result.probabilities, "probabilities")
-                             if result.probabilities is not None
-                             else (result.scores, "decision values"))
+    source_scores, source = (
+        (result.probabilities, "probabilities")
+        if result.probabilities is not None
+        else (result.scores, "decision values")
+    )
     rank = class_ranking(y_true, source_scores, result.labels, source=source)
-    folds = (classification_fold_figures(y_true, y_pred, fold, n_folds, positive=positive,
-                                         scores=source_scores if rank is not None else None,
-                                         score_labels=result.labels, source=source,
-                                         zero_division=z, matrices=matrices)
-             if per_fold else [])
+    folds = (
+        classification_fold_figures(
+            y_true,
+            y_pred,
+            fold,
+            n_folds,
+            positive=positive,
+            scores=source_scores if rank is not None else None,
+            score_labels=result.labels,
+            source=source,
+            zero_division=z,
+            matrices=matrices,
+        )
+        if per_fold
+        else []
+    )
     reps = []
     if result.repeats:
         reps.append(classification_figures(report, rank, positive))
         for r in result.repeats:
             counts = ConfusionCounts(np.union1d(labels, r.confusion.labels)).merge(r.confusion)
-            reps.append(classification_figures(counts.report(zero_division=z), r.ranking,
-                                               positive))
+            reps.append(classification_figures(counts.report(zero_division=z), r.ranking, positive))
     return _classification_summary(report, rank, positive, negative, meta, folds, sizes, reps)
 
 
-def summarize_predictions(y_true, y_pred, *, regression: bool = False, pos_label=None,
-                          zero_division=0.0, scores=None, score_labels=None,
-                          meta: dict | None = None) -> Summary:
+def summarize_predictions(
+    y_true,
+    y_pred,
+    *,
+    regression: bool = False,
+    pos_label=None,
+    zero_division=0.0,
+    scores=None,
+    score_labels=None,
+    meta: dict | None = None,
+) -> Summary:
     """Every figure of predictions from anywhere (an svm-predict output, another tool).
 
     Parameters
@@ -152,11 +186,14 @@ def summarize_predictions(y_true, y_pred, *, regression: bool = False, pos_label
     y_true, y_pred = _as_vectors(y_true, y_pred)
     meta = {"mode": "score", **(meta or {})}
     if regression:
-        return _regression_summary(regression_report(y_true, y_pred), len(y_true), z, meta,
-                                   [], (), [])
+        return _regression_summary(
+            regression_report(y_true, y_pred), len(y_true), z, meta, [], (), []
+        )
     if not np.array_equal(y_pred, np.trunc(y_pred)):
-        raise FractionalPredictions("regression", "predictions are not class labels (not "
-                                    "integers); summarize them with regression=True")
+        raise FractionalPredictions(
+            "regression",
+            "predictions are not class labels (not integers); summarize them with regression=True",
+        )
     report = ConfusionCounts().update(y_true, y_pred).report(zero_division=z)
     positive, negative = positive_and_negative(report.labels, pos_label)
     rank = None
@@ -168,17 +205,37 @@ def summarize_predictions(y_true, y_pred, *, regression: bool = False, pos_label
 def _classification_summary(report, rank, positive, negative, meta, folds, sizes, reps):
     correct = int(np.trace(report.confusion_matrix))
     n = report.n_samples
-    return Summary(kind="classification", n_samples=n, classification=report, ranking=rank,
-                   correct=correct, accuracy_percent=100.0 * correct / n,
-                   positive=positive, negative=negative,
-                   figures=classification_figures(report, rank, positive),
-                   fold_figures=folds, fold_spread=spread(folds), fold_sizes=sizes,
-                   repeat_figures=reps, repeat_spread=spread(reps),
-                   zero_division=report.zero_division, meta=meta)
+    return Summary(
+        kind="classification",
+        n_samples=n,
+        classification=report,
+        ranking=rank,
+        correct=correct,
+        accuracy_percent=100.0 * correct / n,
+        positive=positive,
+        negative=negative,
+        figures=classification_figures(report, rank, positive),
+        fold_figures=folds,
+        fold_spread=spread(folds),
+        fold_sizes=sizes,
+        repeat_figures=reps,
+        repeat_spread=spread(reps),
+        zero_division=report.zero_division,
+        meta=meta,
+    )
 
 
 def _regression_summary(report, n, z, meta, folds, sizes, reps):
-    return Summary(kind="regression", n_samples=n, regression=report,
-                   figures=regression_figures(report), fold_figures=folds,
-                   fold_spread=spread(folds), fold_sizes=sizes, repeat_figures=reps,
-                   repeat_spread=spread(reps), zero_division=z, meta=meta)
+    return Summary(
+        kind="regression",
+        n_samples=n,
+        regression=report,
+        figures=regression_figures(report),
+        fold_figures=folds,
+        fold_spread=spread(folds),
+        fold_sizes=sizes,
+        repeat_figures=reps,
+        repeat_spread=spread(reps),
+        zero_division=z,
+        meta=meta,
+    )

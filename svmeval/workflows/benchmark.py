@@ -39,8 +39,8 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval.errors import SvmevalError
-from svmeval.stats.bayesian import BayesianResult, correlated_ttest
 from svmeval.metrics.figures import FIGURES
+from svmeval.stats.bayesian import BayesianResult, correlated_ttest
 from svmeval.stats.five_by_two import FiveByTwoResult, five_by_two
 from svmeval.stats.rank_tests import (
     FriedmanResult,
@@ -136,8 +136,9 @@ class Benchmark:
         if isinstance(self.level, (int, float)) and not isinstance(self.level, bool):
             object.__setattr__(self, "level", clean_level(self.level))  # 1 - 0.95 is 0.05
         object.__setattr__(self, "datasets", _names(self.datasets, v.shape[0], "data sets"))
-        object.__setattr__(self, "configurations",
-                           _names(self.configurations, v.shape[1], "configurations"))
+        object.__setattr__(
+            self, "configurations", _names(self.configurations, v.shape[1], "configurations")
+        )
         self._check(v)
 
     def _check(self, v: np.ndarray) -> None:
@@ -146,8 +147,10 @@ class Benchmark:
         if int(self.n_folds) != self.n_folds or self.n_folds < 2 or self.repeat < 1:
             raise SvmevalError("n_folds must be >= 2 and repeat >= 1")
         if v.shape[2] != self.n_folds * self.repeat or v.shape[2] < 2:
-            raise SvmevalError(f"{v.shape[2]} values per cell, but {self.repeat} x "
-                               f"{self.n_folds} folds (at least two)")
+            raise SvmevalError(
+                f"{v.shape[2]} values per cell, but {self.repeat} x "
+                f"{self.n_folds} folds (at least two)"
+            )
         if v.shape[0] < 1 or v.shape[1] < 2:
             raise SvmevalError("a benchmark needs a data set and two configurations")
         if np.isinf(v).any():
@@ -163,8 +166,9 @@ class Benchmark:
         for i, name in enumerate(self.datasets):
             for j, conf in enumerate(self.configurations):
                 if np.isnan(v[i, j]).all():
-                    raise SvmevalError(f"{self.criterion} is undefined on every fold of "
-                                       f"{conf} on {name}")
+                    raise SvmevalError(
+                        f"{self.criterion} is undefined on every fold of {conf} on {name}"
+                    )
 
     @property
     def greater_is_better(self) -> bool:
@@ -181,8 +185,7 @@ class Benchmark:
         counts = np.count_nonzero(~np.isnan(self.values), axis=2)
         centred = np.where(np.isnan(self.values), 0.0, self.values - self.mean[:, :, None])
         with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(counts > 1, np.sqrt((centred ** 2).sum(axis=2) / (counts - 1)),
-                            np.nan)
+            return np.where(counts > 1, np.sqrt((centred**2).sum(axis=2) / (counts - 1)), np.nan)
 
     @cached_property
     def best(self) -> np.ndarray:
@@ -226,10 +229,12 @@ class Benchmark:
         groups = []
         for start in range(len(order)):
             end = start
-            while (end + 1 < len(order) and self.ranks[order[end + 1]]
-                   - self.ranks[order[start]] < self.critical_difference):
+            while (
+                end + 1 < len(order)
+                and self.ranks[order[end + 1]] - self.ranks[order[start]] < self.critical_difference
+            ):
                 end += 1
-            group = tuple(order[start:end + 1])
+            group = tuple(order[start : end + 1])
             if len(group) > 1 and not any(set(group) <= set(g) for g in groups):
                 groups.append(group)
         return tuple(groups)
@@ -252,8 +257,10 @@ class Benchmark:
         ttest = fxt = bayes = None
         if self.test == "5x2cv":
             if np.isnan(d).any():
-                raise SvmevalError(f"{self.criterion} is undefined on a fold of {name}: the "
-                                   "5x2cv tests need every fold")
+                raise SvmevalError(
+                    f"{self.criterion} is undefined on a fold of {name}: the "
+                    "5x2cv tests need every fold"
+                )
             fxt = five_by_two(d.reshape(5, 2))
             p, outcome = fxt.p_t, self._outcome(float(d.mean()), fxt.p_t)
         elif len(d) < 2:
@@ -263,8 +270,7 @@ class Benchmark:
             p, outcome = ttest.p, self._outcome(ttest.mean, ttest.p)
         if self.rope is not None and len(d) >= 2:
             bayes = correlated_ttest(d, self.n_folds, rope=self.rope)
-        return DatasetTest(name, len(d), p, outcome, ttest=ttest, five_by_two=fxt,
-                           bayesian=bayes)
+        return DatasetTest(name, len(d), p, outcome, ttest=ttest, five_by_two=fxt, bayesian=bayes)
 
     @cached_property
     def pairs(self) -> tuple:
@@ -283,9 +289,18 @@ class Benchmark:
         for (a, b), w, p_holm in zip(index, rank_tests, adjusted):
             tests = tuple(self._dataset_test(a, b, i) for i in range(len(self.datasets)))
             outcomes = [t.outcome for t in tests]
-            out.append(Pair(self.configurations[a], self.configurations[b], w, float(p_holm),
-                            outcomes.count("win"), outcomes.count("tie"),
-                            outcomes.count("loss"), tests))
+            out.append(
+                Pair(
+                    self.configurations[a],
+                    self.configurations[b],
+                    w,
+                    float(p_holm),
+                    outcomes.count("win"),
+                    outcomes.count("tie"),
+                    outcomes.count("loss"),
+                    tests,
+                )
+            )
         return tuple(out)
 
     def to_frame(self):
@@ -293,13 +308,20 @@ class Benchmark:
         the criterion's value on that fold (``groupby(["dataset", "configuration"])``)."""
         per = self.values.shape[2] // self.repeat
         seeds = self.seeds or (None,) * self.repeat
-        rows = [{"dataset": name, "configuration": config, "repetition": f // per,
-                 "seed": seeds[f // per], "fold": f % per,
-                 "n_test": (int(self.fold_sizes[i][f]) if len(self.fold_sizes) else None),
-                 self.criterion: float(self.values[i, j, f])}
-                for i, name in enumerate(self.datasets)
-                for j, config in enumerate(self.configurations)
-                for f in range(self.values.shape[2])]
+        rows = [
+            {
+                "dataset": name,
+                "configuration": config,
+                "repetition": f // per,
+                "seed": seeds[f // per],
+                "fold": f % per,
+                "n_test": (int(self.fold_sizes[i][f]) if len(self.fold_sizes) else None),
+                self.criterion: float(self.values[i, j, f]),
+            }
+            for i, name in enumerate(self.datasets)
+            for j, config in enumerate(self.configurations)
+            for f in range(self.values.shape[2])
+        ]
         return tables.frame(rows)
 
     def to_dict(self) -> dict:
@@ -309,25 +331,47 @@ class Benchmark:
         "bayesian": one record per data set and pair with "rope", "p_left", "p_rope",
         "p_right" (of B - A)."""
         f = self.friedman
-        out = {"criterion": self.criterion, "greater_is_better": self.greater_is_better,
-               "n_folds": self.n_folds, "repeat": self.repeat, "level": self.level,
-               "test": self.test, "datasets": list(self.datasets),
-               "configurations": list(self.configurations),
-               "mean": _plain(self.mean), "sd": _plain(self.sd),
-               "best": self.best.tolist(), "ranks": _plain(self.ranks),
-               "friedman": None if f is None else {
-                   "statistic": _plain(f.statistic), "df": f.df, "p": _plain(f.p),
-                   "iman_davenport": _plain(f.iman_davenport), "df_f": list(f.df_f),
-                   "p_f": _plain(f.p_f)},
-               "nemenyi": {"alpha": self.level, "q": self.nemenyi_q,
-                           "cd": self.critical_difference},
-               "pairs": [_pair_dict(p) for p in self.pairs]}
+        out = {
+            "criterion": self.criterion,
+            "greater_is_better": self.greater_is_better,
+            "n_folds": self.n_folds,
+            "repeat": self.repeat,
+            "level": self.level,
+            "test": self.test,
+            "datasets": list(self.datasets),
+            "configurations": list(self.configurations),
+            "mean": _plain(self.mean),
+            "sd": _plain(self.sd),
+            "best": self.best.tolist(),
+            "ranks": _plain(self.ranks),
+            "friedman": None
+            if f is None
+            else {
+                "statistic": _plain(f.statistic),
+                "df": f.df,
+                "p": _plain(f.p),
+                "iman_davenport": _plain(f.iman_davenport),
+                "df_f": list(f.df_f),
+                "p_f": _plain(f.p_f),
+            },
+            "nemenyi": {"alpha": self.level, "q": self.nemenyi_q, "cd": self.critical_difference},
+            "pairs": [_pair_dict(p) for p in self.pairs],
+        }
         if self.rope is not None:
             out["bayesian"] = [
-                {"dataset": t.dataset, "a": p.a, "b": p.b, "rope": self.rope,
-                 "p_left": t.bayesian.p_left, "p_rope": t.bayesian.p_rope,
-                 "p_right": t.bayesian.p_right}
-                for p in self.pairs for t in p.per_dataset if t.bayesian is not None]
+                {
+                    "dataset": t.dataset,
+                    "a": p.a,
+                    "b": p.b,
+                    "rope": self.rope,
+                    "p_left": t.bayesian.p_left,
+                    "p_rope": t.bayesian.p_rope,
+                    "p_right": t.bayesian.p_right,
+                }
+                for p in self.pairs
+                for t in p.per_dataset
+                if t.bayesian is not None
+            ]
         return out
 
 
@@ -346,16 +390,27 @@ def _pair_dict(p: Pair) -> dict:
     w = p.wilcoxon
     tests = []
     for t in p.per_dataset:
-        row = {"dataset": t.dataset, "n": t.n_defined, "p": _plain(t.p),
-               "outcome": t.outcome}
+        row = {"dataset": t.dataset, "n": t.n_defined, "p": _plain(t.p), "outcome": t.outcome}
         if t.ttest is not None:
             row["t"] = _plain(t.ttest.t)
         if t.five_by_two is not None:
-            row.update(t=_plain(t.five_by_two.t), f=_plain(t.five_by_two.f),
-                       p_f=_plain(t.five_by_two.p_f))
+            row.update(
+                t=_plain(t.five_by_two.t), f=_plain(t.five_by_two.f), p_f=_plain(t.five_by_two.p_f)
+            )
         tests.append(row)
-    return {"a": p.a, "b": p.b, "wins": p.wins, "ties": p.ties, "losses": p.losses,
-            "wilcoxon": None if w is None else {
-                "statistic": w.statistic, "p": _plain(w.p), "method": w.method,
-                "p_holm": _plain(p.p_holm)},
-            "tests": tests}
+    return {
+        "a": p.a,
+        "b": p.b,
+        "wins": p.wins,
+        "ties": p.ties,
+        "losses": p.losses,
+        "wilcoxon": None
+        if w is None
+        else {
+            "statistic": w.statistic,
+            "p": _plain(w.p),
+            "method": w.method,
+            "p_holm": _plain(p.p_holm),
+        },
+        "tests": tests,
+    }

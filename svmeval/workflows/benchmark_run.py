@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from svmeval.workflows.benchmark import Benchmark
 from svmeval.errors import SvmevalError
+from svmeval.workflows.benchmark import Benchmark
 
 __all__ = ["benchmark"]
 
@@ -31,15 +31,24 @@ def _check_configurations(params: list) -> None:
         raise SvmevalError("one-class SVMs (-s 2) cannot be compared")
 
 
-def _fold_table(dataset, params: list, nr_fold: int, seeds: list, criterion: str, pos_label,
-                zero_division, jobs, client=None) -> tuple[list, list]:
+def _fold_table(
+    dataset,
+    params: list,
+    nr_fold: int,
+    seeds: list,
+    criterion: str,
+    pos_label,
+    zero_division,
+    jobs,
+    client=None,
+) -> tuple[list, list]:
     """The criterion on every fold of every configuration on ``dataset``: one list per
     configuration, repetition-major (the evaluation core runs them all at once); and each
     fold's test samples, in the same order."""
-    from svmeval.workflows.compare import _fold_values
     from svmeval.cv.engine import prepare
     from svmeval.cv.evaluate import evaluate
     from svmeval.cv.executors import executor_for
+    from svmeval.workflows.compare import _fold_values
 
     problem, first = prepare(dataset, params[0])
     resolved = [first] + [prepare(dataset, p, problem=problem)[1] for p in params[1:]]
@@ -54,11 +63,23 @@ def _fold_table(dataset, params: list, nr_fold: int, seeds: list, criterion: str
     return [_fold_values(r, criterion, pos_label, zero_division) for r in runs], sizes
 
 
-def benchmark(datasets, configurations, folds: int = 10, *, repeat: int = 10, seed: int = 1,
-              criterion: str | None = None, confidence_level: float = 0.95,
-              rope: float | None = None, test: str = "corrected", pos_label=None,
-              zero_division=0.0, jobs: int | None = None, client=None,
-              progress: Callable[[int, int], None] | None = None) -> Benchmark:
+def benchmark(
+    datasets,
+    configurations,
+    folds: int = 10,
+    *,
+    repeat: int = 10,
+    seed: int = 1,
+    criterion: str | None = None,
+    confidence_level: float = 0.95,
+    rope: float | None = None,
+    test: str = "corrected",
+    pos_label=None,
+    zero_division=0.0,
+    jobs: int | None = None,
+    client=None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Benchmark:
     """Compare configurations over many data sets, with the tests papers report.
 
     Every configuration is cross-validated on every data set on the same folds (LIBSVM's,
@@ -128,8 +149,11 @@ def benchmark(datasets, configurations, folds: int = 10, *, repeat: int = 10, se
 
     names, params = _configurations(configurations)
     _check_configurations(params)
-    folds, repeat, seed = (checks.check_folds(folds), checks.check_repeat(repeat),
-                           checks.check_seed(seed))
+    folds, repeat, seed = (
+        checks.check_folds(folds),
+        checks.check_repeat(repeat),
+        checks.check_seed(seed),
+    )
     checks.check_confidence(confidence_level, "confidence_level")
     checks.check_execution(jobs, client)
     datasets = [checks.as_dataset(ds, "datasets") for ds in _sequence(datasets)]
@@ -143,15 +167,26 @@ def benchmark(datasets, configurations, folds: int = 10, *, repeat: int = 10, se
     table = _libsvm.c_state(_fold_table)  # C's rand() and print hook held per data set
     values, sizes = [], []
     for i, ds in enumerate(datasets):
-        fold_values, fold_sizes = table(ds, params, folds, seeds, criterion, pos_label,
-                                        zero_division, jobs, client)
+        fold_values, fold_sizes = table(
+            ds, params, folds, seeds, criterion, pos_label, zero_division, jobs, client
+        )
         values.append(fold_values)
         sizes.append(fold_sizes)
         if progress is not None:
             progress(i + 1, len(datasets))
-    return Benchmark(np.array(values), [ds.name for ds in datasets], names, criterion,
-                     n_folds=folds, repeat=repeat, level=clean_level(1.0 - confidence_level),
-                     rope=rope, test=test, seeds=tuple(seeds), fold_sizes=tuple(sizes))
+    return Benchmark(
+        np.array(values),
+        [ds.name for ds in datasets],
+        names,
+        criterion,
+        n_folds=folds,
+        repeat=repeat,
+        level=clean_level(1.0 - confidence_level),
+        rope=rope,
+        test=test,
+        seeds=tuple(seeds),
+        fold_sizes=tuple(sizes),
+    )
 
 
 def _sequence(datasets) -> list:
@@ -161,8 +196,10 @@ def _sequence(datasets) -> list:
     if isinstance(datasets, (str, os.PathLike, Dataset)):
         return [datasets]
     if not isinstance(datasets, Sequence) or not datasets:
-        raise SvmevalError("datasets must be a Dataset, a file name or a non-empty sequence "
-                           f"of them, got {type(datasets).__name__}")
+        raise SvmevalError(
+            "datasets must be a Dataset, a file name or a non-empty sequence "
+            f"of them, got {type(datasets).__name__}"
+        )
     return list(datasets)
 
 
@@ -175,9 +212,11 @@ def _configurations(configurations) -> tuple[list, list]:
     elif isinstance(configurations, Sequence) and not isinstance(configurations, str):
         items = [(None, c) for c in configurations]
     else:
-        raise SvmevalError("configurations must be a mapping name -> configuration or a "
-                           "sequence of configurations (SvmParams or svm-train's options), "
-                           f"got {type(configurations).__name__}")
+        raise SvmevalError(
+            "configurations must be a mapping name -> configuration or a "
+            "sequence of configurations (SvmParams or svm-train's options), "
+            f"got {type(configurations).__name__}"
+        )
     names, params = [], []
     for name, config in items:
         p = checks.as_params(config, "configuration")

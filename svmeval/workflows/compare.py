@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -97,14 +97,23 @@ class Comparison:
         ``n_test``, then the criterion's value on that fold."""
         per = len(self.folds_a) // self.repeat
         rows = []
-        for name, options, values in (("A", self.options_a, self.folds_a),
-                                      ("B", self.options_b, self.folds_b)):
+        for name, options, values in (
+            ("A", self.options_a, self.folds_a),
+            ("B", self.options_b, self.folds_b),
+        ):
             for i, value in enumerate(values):
-                rows.append({"dataset": self.data_name, "configuration": name,
-                             "options": options, "repetition": i // per,
-                             "seed": self.seeds[i // per], "fold": i % per,
-                             "n_test": int(self.fold_sizes[i]) if self.fold_sizes else None,
-                             self.criterion: float(value)})
+                rows.append(
+                    {
+                        "dataset": self.data_name,
+                        "configuration": name,
+                        "options": options,
+                        "repetition": i // per,
+                        "seed": self.seeds[i // per],
+                        "fold": i % per,
+                        "n_test": int(self.fold_sizes[i]) if self.fold_sizes else None,
+                        self.criterion: float(value),
+                    }
+                )
         return tables.frame(rows)
 
 
@@ -123,13 +132,22 @@ def _runs(dataset, params_a, params_b, nr_fold, seeds, jobs, client, progress=No
         runs[unit.candidate][unit.repetition] = result
 
     with executor_for(jobs, client) as executor:
-        evaluate(dataset, problem, [params_a, params_b], seeds, nr_fold, executor=executor,
-                 finish=finish, progress=progress)
+        evaluate(
+            dataset,
+            problem,
+            [params_a, params_b],
+            seeds,
+            nr_fold,
+            executor=executor,
+            finish=finish,
+            progress=progress,
+        )
     return runs
 
 
 def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
     from svmeval.summary import summarize
+
     values = []
     for run in runs:
         summary = summarize(run, pos_label=pos_label, zero_division=zero_division)
@@ -137,11 +155,23 @@ def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
     return np.array(values, dtype=np.float64)
 
 
-def compare(data, a, b, folds: int = 10, *, repeat: int = 10, seed: int = 1,
-            criterion: str | None = None, confidence_level: float = 0.95,
-            rope: float | None = None, pos_label=None, zero_division=0.0,
-            jobs: int | None = None, client=None,
-            progress: Callable[[int, int], None] | None = None) -> Comparison:
+def compare(
+    data,
+    a,
+    b,
+    folds: int = 10,
+    *,
+    repeat: int = 10,
+    seed: int = 1,
+    criterion: str | None = None,
+    confidence_level: float = 0.95,
+    rope: float | None = None,
+    pos_label=None,
+    zero_division=0.0,
+    jobs: int | None = None,
+    client=None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Comparison:
     """Compare two LIBSVM configurations on one data set, on the same repeated folds.
 
     Fold j of repetition r holds the same samples for A and B (LIBSVM's folds after
@@ -203,11 +233,24 @@ def compare(data, a, b, folds: int = 10, *, repeat: int = 10, seed: int = 1,
     from svmeval.cv import checks
 
     params_a, params_b = checks.as_params(a, "a"), checks.as_params(b, "b")
-    return run_compare(data, params_a, params_b, folds, repeat=repeat, seed=seed,
-                       criterion=criterion, pos_label=pos_label, zero_division=zero_division,
-                       confidence=confidence_level, options_a=_shown(a, params_a),
-                       options_b=_shown(b, params_b), rope=rope, jobs=jobs, client=client,
-                       progress=progress)
+    return run_compare(
+        data,
+        params_a,
+        params_b,
+        folds,
+        repeat=repeat,
+        seed=seed,
+        criterion=criterion,
+        pos_label=pos_label,
+        zero_division=zero_division,
+        confidence=confidence_level,
+        options_a=_shown(a, params_a),
+        options_b=_shown(b, params_b),
+        rope=rope,
+        jobs=jobs,
+        client=client,
+        progress=progress,
+    )
 
 
 def _shown(config, params: SvmParams) -> str:
@@ -215,35 +258,73 @@ def _shown(config, params: SvmParams) -> str:
     return " ".join(config.split()) if isinstance(config, str) else params.flags()
 
 
-def run_compare(dataset, params_a, params_b, nr_fold: int = 10, *, repeat: int = 10,
-                seed: int = 1, criterion: str | None = None, pos_label=None,
-                zero_division=0.0, confidence: float = 0.95, options_a: str = "",
-                options_b: str = "", rope: float | None = None, jobs: int | None = None,
-                client=None, progress=None) -> Comparison:
+def run_compare(
+    dataset,
+    params_a,
+    params_b,
+    nr_fold: int = 10,
+    *,
+    repeat: int = 10,
+    seed: int = 1,
+    criterion: str | None = None,
+    pos_label=None,
+    zero_division=0.0,
+    confidence: float = 0.95,
+    options_a: str = "",
+    options_b: str = "",
+    rope: float | None = None,
+    jobs: int | None = None,
+    client=None,
+    progress=None,
+) -> Comparison:
     """:func:`compare` with the names A and B are shown by (``options_a``, ``options_b``)."""
     from svmeval.cv import checks, engine
 
-    nr_fold, repeat, seed = (checks.check_folds(nr_fold), checks.check_repeat(repeat),
-                             checks.check_seed(seed))
+    nr_fold, repeat, seed = (
+        checks.check_folds(nr_fold),
+        checks.check_repeat(repeat),
+        checks.check_seed(seed),
+    )
     checks.check_confidence(confidence)
     checks.check_execution(jobs, client)
     dataset = checks.as_dataset(dataset)
-    params_a, params_b = (checks.as_params(p, n) for p, n in ((params_a, "params_a"),
-                                                              (params_b, "params_b")))
+    params_a, params_b = (
+        checks.as_params(p, n) for p, n in ((params_a, "params_a"), (params_b, "params_b"))
+    )
     checks.single_label(dataset, "a comparison")
-    figure = checks.check_criterion(criterion or checks.default_criterion(params_a),
-                                    checks.common_kind(dataset.y, (params_a, params_b)))
+    figure = checks.check_criterion(
+        criterion or checks.default_criterion(params_a),
+        checks.common_kind(dataset.y, (params_a, params_b)),
+    )
     _check_rope_and_label(rope, dataset, params_a, pos_label)
-    runs_a, runs_b = _runs(dataset, params_a, params_b, nr_fold,
-                           engine.repetition_seeds(seed, repeat), jobs, client, progress)
-    return _comparison(runs_a, runs_b, figure, pos_label=pos_label, zero_division=zero_division,
-                       confidence=confidence, data_name=getattr(dataset, "name", ""),
-                       options_a=options_a, options_b=options_b, rope=rope)
+    runs_a, runs_b = _runs(
+        dataset,
+        params_a,
+        params_b,
+        nr_fold,
+        engine.repetition_seeds(seed, repeat),
+        jobs,
+        client,
+        progress,
+    )
+    return _comparison(
+        runs_a,
+        runs_b,
+        figure,
+        pos_label=pos_label,
+        zero_division=zero_division,
+        confidence=confidence,
+        data_name=getattr(dataset, "name", ""),
+        options_a=options_a,
+        options_b=options_b,
+        rope=rope,
+    )
 
 
 def _check_rope(rope) -> None:
-    if rope is not None and (isinstance(rope, bool) or not isinstance(rope, (int, float))
-                             or not 0 <= rope < math.inf):
+    if rope is not None and (
+        isinstance(rope, bool) or not isinstance(rope, (int, float)) or not 0 <= rope < math.inf
+    ):
         raise SvmevalError(f"rope must be a finite number >= 0, got {rope!r}")
 
 
@@ -253,43 +334,69 @@ def _check_rope_and_label(rope, dataset, params, pos_label) -> None:
     _check_rope(rope)
     if params.is_classification:
         from svmeval.summary.single import check_pos_label
+
         check_pos_label(dataset.y, pos_label)
 
 
-def _comparison(runs_a: list, runs_b: list, figure, *, pos_label, zero_division, confidence,
-                data_name: str, options_a: str, options_b: str,
-                rope: float | None = None) -> Comparison:
+def _comparison(
+    runs_a: list,
+    runs_b: list,
+    figure,
+    *,
+    pos_label,
+    zero_division,
+    confidence,
+    data_name: str,
+    options_a: str,
+    options_b: str,
+    rope: float | None = None,
+) -> Comparison:
     """The tests of B - A on the figure of every fold of A's and B's runs (same folds)."""
     criterion = figure.name
     folds_a = _fold_values(runs_a, criterion, pos_label, zero_division)
     folds_b = _fold_values(runs_b, criterion, pos_label, zero_division)
     defined = ~(np.isnan(folds_a) | np.isnan(folds_b))
     if np.count_nonzero(defined) < 2:
-        raise SvmevalError(f"{criterion} is undefined on all but {np.count_nonzero(defined)} "
-                           "folds: choose another criterion")
+        raise SvmevalError(
+            f"{criterion} is undefined on all but {np.count_nonzero(defined)} "
+            "folds: choose another criterion"
+        )
     first = runs_a[0]
     n_folds = first.n_folds  # the folds drawn: leave-one-out when nr_fold exceeds the rows
     sizes = np.bincount(first.fold, minlength=n_folds)
     n = len(first.y_true)
     ratio = float(sizes.mean() / (n - sizes.mean()))  # n_test / n_train = 1 / (k - 1)
-    ttest = corrected_resampled_ttest(folds_b[defined] - folds_a[defined], ratio,
-                                      confidence=confidence)
+    ttest = corrected_resampled_ttest(
+        folds_b[defined] - folds_a[defined], ratio, confidence=confidence
+    )
     test = None
     if not first.params.is_regression:
         test = mcnemar(first.y_true, first.y_pred, runs_b[0].y_pred)
     bayesian = None
     if rope is not None:
         from svmeval.stats.bayesian import correlated_ttest
-        bayesian = correlated_ttest(folds_b[defined] - folds_a[defined], n_folds,
-                                    rope=float(rope))
-    return Comparison(data_name=data_name, criterion=criterion,
-                      greater_is_better=figure.greater_is_better, n_folds=n_folds,
-                      repeat=len(runs_a), seeds=tuple(r.seed for r in runs_a), n_samples=n,
-                      options_a=options_a, options_b=options_b, folds_a=folds_a,
-                      folds_b=folds_b, n_undefined=int(np.count_nonzero(~defined)),
-                      ttest=ttest, mcnemar=test, bayesian=bayesian,
-                      fold_sizes=tuple(int(v) for run in runs_a
-                                       for v in np.bincount(run.fold, minlength=run.n_folds)))
+
+        bayesian = correlated_ttest(folds_b[defined] - folds_a[defined], n_folds, rope=float(rope))
+    return Comparison(
+        data_name=data_name,
+        criterion=criterion,
+        greater_is_better=figure.greater_is_better,
+        n_folds=n_folds,
+        repeat=len(runs_a),
+        seeds=tuple(r.seed for r in runs_a),
+        n_samples=n,
+        options_a=options_a,
+        options_b=options_b,
+        folds_a=folds_a,
+        folds_b=folds_b,
+        n_undefined=int(np.count_nonzero(~defined)),
+        ttest=ttest,
+        mcnemar=test,
+        bayesian=bayesian,
+        fold_sizes=tuple(
+            int(v) for run in runs_a for v in np.bincount(run.fold, minlength=run.n_folds)
+        ),
+    )
 
 
 def _finite(value):
@@ -300,23 +407,54 @@ def _comparison_object(c) -> dict:
     """A :class:`~svmeval.workflows.compare.Comparison` as the JSON report's object."""
     t = c.ttest
     return {
-        "data_file": c.data_name, "criterion": c.criterion,
-        "greater_is_better": c.greater_is_better, "n_folds": c.n_folds, "repeat": c.repeat,
-        "seeds": list(c.seeds), "n_samples": c.n_samples,
-        "a": {"options": c.options_a, "mean": _finite(c.mean_a), "sd": _finite(c.sd_a),
-              "folds": [_finite(float(v)) for v in c.folds_a]},
-        "b": {"options": c.options_b, "mean": _finite(c.mean_b), "sd": _finite(c.sd_b),
-              "folds": [_finite(float(v)) for v in c.folds_b]},
+        "data_file": c.data_name,
+        "criterion": c.criterion,
+        "greater_is_better": c.greater_is_better,
+        "n_folds": c.n_folds,
+        "repeat": c.repeat,
+        "seeds": list(c.seeds),
+        "n_samples": c.n_samples,
+        "a": {
+            "options": c.options_a,
+            "mean": _finite(c.mean_a),
+            "sd": _finite(c.sd_a),
+            "folds": [_finite(float(v)) for v in c.folds_a],
+        },
+        "b": {
+            "options": c.options_b,
+            "mean": _finite(c.mean_b),
+            "sd": _finite(c.sd_b),
+            "folds": [_finite(float(v)) for v in c.folds_b],
+        },
         "difference": {"mean": t.mean, "sd": t.sd, "n": t.n, "undefined_folds": c.n_undefined},
-        "corrected_ttest": {"t": _finite(t.t), "df": t.df, "p": t.p,
-                            "test_train_ratio": t.test_train_ratio,
-                            "confidence": t.confidence, "ci": list(t.ci)},
-        "uncorrected_ttest": {"t": _finite(t.t_uncorrected), "df": t.df, "p": t.p_uncorrected,
-                              "ci": list(t.ci_uncorrected), "optimistic": True},
+        "corrected_ttest": {
+            "t": _finite(t.t),
+            "df": t.df,
+            "p": t.p,
+            "test_train_ratio": t.test_train_ratio,
+            "confidence": t.confidence,
+            "ci": list(t.ci),
+        },
+        "uncorrected_ttest": {
+            "t": _finite(t.t_uncorrected),
+            "df": t.df,
+            "p": t.p_uncorrected,
+            "ci": list(t.ci_uncorrected),
+            "optimistic": True,
+        },
         "mcnemar": c.mcnemar.to_dict() if c.mcnemar is not None else None,
-        **({} if c.bayesian is None else {"bayesian": {
-            "rope": c.bayesian.rope, "p_left": c.bayesian.p_left,
-            "p_rope": c.bayesian.p_rope, "p_right": c.bayesian.p_right}}),
+        **(
+            {}
+            if c.bayesian is None
+            else {
+                "bayesian": {
+                    "rope": c.bayesian.rope,
+                    "p_left": c.bayesian.p_left,
+                    "p_rope": c.bayesian.p_rope,
+                    "p_right": c.bayesian.p_right,
+                }
+            }
+        ),
     }
 
 
@@ -355,12 +493,15 @@ def mcnemar_files(data, predictions_a, predictions_b) -> McNemarResult:
     dataset = checks.as_dataset(data)
     pred_a, pred_b = os.fspath(predictions_a), os.fspath(predictions_b)
     if dataset.y is None:
-        raise SvmevalError(f"{show_path(dataset.name)}: multi-label data: McNemar's test needs "
-                           "one label a sample")
+        raise SvmevalError(
+            f"{show_path(dataset.name)}: multi-label data: McNemar's test needs one label a sample"
+        )
     a = read_predictions(pred_a, expected=dataset.n_samples)
     b = read_predictions(pred_b, expected=dataset.n_samples)
     for path, values in ((pred_a, a), (pred_b, b)):
         if not np.all(values == np.trunc(values)):
-            raise SvmevalError(f"{show_path(path)}: predictions are not class labels (not "
-                               "integers): McNemar's test compares two classifiers")
+            raise SvmevalError(
+                f"{show_path(path)}: predictions are not class labels (not "
+                "integers): McNemar's test compares two classifiers"
+            )
     return mcnemar(dataset.y, a, b)

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
-from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
 from svmeval import _tables as tables
+from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
 from svmeval.errors import SvmevalError
 from svmeval.params import EPSILON_SVR, SvmParams, params_flags
 from svmeval.summary.data import summary_rows
@@ -114,15 +114,39 @@ class GridResult:
         base = self.params.as_dict()
         for r in self.cells:
             c = r.cell
-            cell = {"log2c": c.log2c, "log2g": c.log2g, "log2p": c.log2p, "C": c.C,
-                    "gamma": c.gamma, "p": c.p, "value": r.value, "resumed": r.resumed,
-                    "best": r is self.best}
-            flags = params_flags({**base, **{k: v for k, v in (("C", c.C), ("gamma", c.gamma),
-                                                               ("p", c.p)) if v is not None}})
+            cell = {
+                "log2c": c.log2c,
+                "log2g": c.log2g,
+                "log2p": c.log2p,
+                "C": c.C,
+                "gamma": c.gamma,
+                "p": c.p,
+                "value": r.value,
+                "resumed": r.resumed,
+                "best": r is self.best,
+            }
+            flags = params_flags(
+                {
+                    **base,
+                    **{
+                        k: v
+                        for k, v in (("C", c.C), ("gamma", c.gamma), ("p", c.p))
+                        if v is not None
+                    },
+                }
+            )
             if r.summary is None:
-                rows.append({"dataset": self.data_name, "configuration": flags,
-                             "repetition": 0, "seed": self.seed, "fold": None,
-                             "n_test": None, **cell})
+                rows.append(
+                    {
+                        "dataset": self.data_name,
+                        "configuration": flags,
+                        "repetition": 0,
+                        "seed": self.seed,
+                        "fold": None,
+                        "n_test": None,
+                        **cell,
+                    }
+                )
                 continue
             for row in summary_rows(r.summary, configuration=flags, dataset=self.data_name):
                 figures = {k: row.pop(k) for k in list(row) if k not in tables.KEYS}
@@ -136,23 +160,39 @@ def _json_number(v):
 
 def _cell_object(r) -> dict:
     c = r.cell
-    return {"log2c": c.log2c, "log2g": c.log2g, "log2p": c.log2p, "C": c.C,
-            "gamma": c.gamma, "p": c.p, "value": _json_number(r.value),
-            "resumed": r.resumed,
-            "figures": {k: _json_number(v) for k, v in r.figures.items()},
-            "fold_spread": {k: {"mean": _json_number(m), "sd": _json_number(s)}
-                            for k, (m, s) in r.fold_spread.items()}}
+    return {
+        "log2c": c.log2c,
+        "log2g": c.log2g,
+        "log2p": c.log2p,
+        "C": c.C,
+        "gamma": c.gamma,
+        "p": c.p,
+        "value": _json_number(r.value),
+        "resumed": r.resumed,
+        "figures": {k: _json_number(v) for k, v in r.figures.items()},
+        "fold_spread": {
+            k: {"mean": _json_number(m), "sd": _json_number(s)}
+            for k, (m, s) in r.fold_spread.items()
+        },
+    }
 
 
 def _grid_object(result) -> dict:
     """JSON-friendly: criterion, best cell, every cell with its figures and fold spread."""
-    return {"criterion": result.criterion, "greater_is_better": result.greater_is_better,
-            "kind": result.kind, "n_folds": result.n_folds, "seed": result.seed,
-            "best": _cell_object(result.best), "cells": [_cell_object(r) for r in result.cells]}
+    return {
+        "criterion": result.criterion,
+        "greater_is_better": result.greater_is_better,
+        "kind": result.kind,
+        "n_folds": result.n_folds,
+        "seed": result.seed,
+        "best": _cell_object(result.best),
+        "cells": [_cell_object(r) for r in result.cells],
+    }
 
 
 def _summarize(result, pos_label, zero_division):
     from svmeval.summary import summarize
+
     return summarize(result, pos_label=pos_label, zero_division=zero_division)
 
 
@@ -172,13 +212,15 @@ def criterion_of(result, criterion: str, *, pos_label=None, zero_division=0.0) -
 class _Cells:
     """The cells to run and what is known of them, decided in grid.py's order as they finish."""
 
-    def __init__(self, order: list[Cell], resumed: dict[Cell, float], greater: bool,
-                 on_cell: Callable | None):
+    def __init__(
+        self, order: list[Cell], resumed: dict[Cell, float], greater: bool, on_cell: Callable | None
+    ):
         # grid.py takes every resumed cell first, in the file's order (in the grid or not),
         # then the others in its job order
         self.order = list(resumed) + [c for c in order if c not in resumed]
         self.results: dict[Cell, CellResult] = {
-            c: CellResult(c, v, resumed=True) for c, v in resumed.items()}
+            c: CellResult(c, v, resumed=True) for c, v in resumed.items()
+        }
         self.greater = greater
         self.on_cell = on_cell
         self._next = 0
@@ -196,20 +238,40 @@ class _Cells:
         while self._next < len(self.order) and self.order[self._next] in self.results:
             r = self.results[self.order[self._next]]
             self._next += 1
-            if rules.wins(r.cell, r.value, self.best and self.best.cell,
-                          math.nan if self.best is None else self.best.value, self.greater):
+            if rules.wins(
+                r.cell,
+                r.value,
+                self.best and self.best.cell,
+                math.nan if self.best is None else self.best.value,
+                self.greater,
+            ):
                 self.best = r
             if self.on_cell:
                 self.on_cell(r, self.best)
 
 
-def grid_search(data, params=None, folds: int = 5, *, log2c=rules.DEFAULT_LOG2C,
-                log2g=rules.DEFAULT_LOG2G, log2p=None, criterion: str | None = None,
-                seed: int = 1, pos_label=None, zero_division=0.0, jobs: int | None = None,
-                client=None, progress: Callable | None = None,
-                kernel_memory: float | None = None, resume: dict | None = None,
-                on_start: Callable | None = None, on_cell: Callable | None = None,
-                on_finish: Callable | None = None, share: bool | None = None) -> GridResult:
+def grid_search(
+    data,
+    params=None,
+    folds: int = 5,
+    *,
+    log2c=rules.DEFAULT_LOG2C,
+    log2g=rules.DEFAULT_LOG2G,
+    log2p=None,
+    criterion: str | None = None,
+    seed: int = 1,
+    pos_label=None,
+    zero_division=0.0,
+    jobs: int | None = None,
+    client=None,
+    progress: Callable | None = None,
+    kernel_memory: float | None = None,
+    resume: dict | None = None,
+    on_start: Callable | None = None,
+    on_cell: Callable | None = None,
+    on_finish: Callable | None = None,
+    share: bool | None = None,
+) -> GridResult:
     """Search C and gamma (and epsilon-SVR's epsilon) as LIBSVM's grid.py does, by any figure.
 
     Every cell is cross-validated on the same folds (LIBSVM's, after ``srand(seed)``), each
@@ -291,9 +353,28 @@ def grid_search(data, params=None, folds: int = 5, *, log2c=rules.DEFAULT_LOG2C,
     return _libsvm.c_state(_search)(**arguments)
 
 
-def _search(data, params, folds, *, log2c, log2g, log2p, criterion, seed, pos_label,
-            zero_division, resume, kernel_memory, share, on_start, on_cell, on_finish,
-            progress, jobs, client) -> GridResult:
+def _search(
+    data,
+    params,
+    folds,
+    *,
+    log2c,
+    log2g,
+    log2p,
+    criterion,
+    seed,
+    pos_label,
+    zero_division,
+    resume,
+    kernel_memory,
+    share,
+    on_start,
+    on_cell,
+    on_finish,
+    progress,
+    jobs,
+    client,
+) -> GridResult:
     from svmeval.cv import checks
     from svmeval.cv.evaluate import evaluate
     from svmeval.cv.executors import executor_for
@@ -312,9 +393,11 @@ def _search(data, params, folds, *, log2c, log2g, log2p, criterion, seed, pos_la
     problem, base, candidates = _candidates(dataset, params, order)
     if base.is_classification:  # the summaries of the cells would refuse it, too late
         from svmeval.summary.single import check_pos_label
+
         check_pos_label(dataset.y, pos_label)
     if any(c not in resume for c in order):
         from svmeval.cv.folds import check_samples
+
         check_samples(dataset.n_samples)  # before on_start creates any output
     cells = _Cells(order, resume, figure.greater_is_better, on_cell)
     todo = cells.todo()
@@ -324,10 +407,13 @@ def _search(data, params, folds, *, log2c, log2g, log2p, criterion, seed, pos_la
     def finish(unit, result) -> None:
         nonlocal done
         cell = todo[unit.candidate]
-        value = criterion_of(result, criterion, pos_label=pos_label,
-                             zero_division=zero_division)
-        r = CellResult(cell, value, result.params,
-                       summarize=functools.partial(_summarize, result, pos_label, zero_division))
+        value = criterion_of(result, criterion, pos_label=pos_label, zero_division=zero_division)
+        r = CellResult(
+            cell,
+            value,
+            result.params,
+            summarize=functools.partial(_summarize, result, pos_label, zero_division),
+        )
         done += 1
         if on_finish:
             on_finish(r)
@@ -341,14 +427,30 @@ def _search(data, params, folds, *, log2c, log2g, log2p, criterion, seed, pos_la
             on_start()
         cells.advance()  # resumed cells at the head of the order
         if todo:
-            evaluate(dataset, problem, [by_cell[c] for c in todo], [seed], folds,
-                     executor=executor, finish=finish, costs=[_cost(c) for c in todo],
-                     share=share, memory_mb=kernel_memory)
+            evaluate(
+                dataset,
+                problem,
+                [by_cell[c] for c in todo],
+                [seed],
+                folds,
+                executor=executor,
+                finish=finish,
+                costs=[_cost(c) for c in todo],
+                share=share,
+                memory_mb=kernel_memory,
+            )
     n_folds = min(folds, problem.n_samples)  # LIBSVM's leave-one-out past the rows
-    return GridResult(criterion=criterion, greater_is_better=figure.greater_is_better,
-                      cells=[cells.results[c] for c in cells.order], best=cells.best,
-                      kind=kind, n_folds=n_folds, seed=seed, params=base,
-                      data_name=dataset.name)
+    return GridResult(
+        criterion=criterion,
+        greater_is_better=figure.greater_is_better,
+        cells=[cells.results[c] for c in cells.order],
+        best=cells.best,
+        kind=kind,
+        n_folds=n_folds,
+        seed=seed,
+        params=base,
+        data_name=dataset.name,
+    )
 
 
 def _order(params: SvmParams, log2c, log2g, log2p) -> list:
@@ -373,9 +475,7 @@ def _candidates(dataset, params: SvmParams, order: list):
         _libsvm.check_parameter(problem, candidate)
     return problem, base, candidates
 
+
 def _cost(cell: Cell) -> float:
     """A guess at a cell's training time, to start the longest first: larger C, smaller gamma."""
     return (cell.log2c or 0.0) - 0.5 * (cell.log2g or 0.0)
-
-
-

@@ -65,8 +65,10 @@ def check_range(option: str, r) -> tuple:
     if step == 0:
         raise RangeError(f"{option}: {text}: the step is 0")
     if (end - begin) * step < 0:
-        raise RangeError(f"{option}: {text}: the step goes away from the end "
-                         f"(use {-step:g} to go from {begin:g} to {end:g})")
+        raise RangeError(
+            f"{option}: {text}: the step goes away from the end "
+            f"(use {-step:g} to go from {begin:g} to {end:g})"
+        )
     if (end - begin) / step + 1 > MAX_VALUES:
         raise RangeError(f"{option}: {text}: more than {MAX_VALUES} values")
     if max(abs(begin), abs(end)) > 1000:
@@ -94,7 +96,7 @@ def permute_sequence(seq: list) -> list:
         return list(seq)
     mid = int(n / 2)
     left = permute_sequence(seq[:mid])
-    right = permute_sequence(seq[mid + 1:])
+    right = permute_sequence(seq[mid + 1 :])
     ret = [seq[mid]]
     while left or right:
         if left:
@@ -122,15 +124,15 @@ class Cell:
 
     @property
     def C(self) -> float | None:
-        return None if self.log2c is None else 2.0 ** self.log2c
+        return None if self.log2c is None else 2.0**self.log2c
 
     @property
     def gamma(self) -> float | None:
-        return None if self.log2g is None else 2.0 ** self.log2g
+        return None if self.log2g is None else 2.0**self.log2g
 
     @property
     def p(self) -> float | None:
-        return None if self.log2p is None else 2.0 ** self.log2p
+        return None if self.log2p is None else 2.0**self.log2p
 
 
 def cell_params(base, cell: Cell):
@@ -153,8 +155,11 @@ def job_order(log2c, log2g, log2p=None) -> list[Cell]:
     """
     if log2c is None and log2g is None:
         raise RangeError("-log2c and -log2g should not be null simultaneously")
-    ints = frozenset(axis for axis, r in (("log2c", log2c), ("log2g", log2g), ("log2p", log2p))
-                     if r is not None and all(_is_int(v) for v in r))
+    ints = frozenset(
+        axis
+        for axis, r in (("log2c", log2c), ("log2g", log2g), ("log2p", log2p))
+        if r is not None and all(_is_int(v) for v in r)
+    )
     c_seq = permute_sequence(range_f(*log2c)) if log2c is not None else [None]
     g_seq = permute_sequence(range_f(*log2g)) if log2g is not None else [None]
     p_seq = range_f(*log2p) if log2p is not None else [None]
@@ -194,24 +199,35 @@ def _same(a: float, b: float) -> bool:
     return a == b or (math.isnan(a) and math.isnan(b))
 
 
-def wins(cell: Cell, value: float, best_cell: Cell | None, best_value: float,
-         greater_is_better: bool) -> bool:
+def wins(
+    cell: Cell, value: float, best_cell: Cell | None, best_value: float, greater_is_better: bool
+) -> bool:
     """grid.py's ``update_param``: does ``cell`` replace the best so far?"""
     if best_cell is None:
         return True
     if is_better(value, best_value, greater_is_better):
         return True
-    return (_same(value, best_value) and cell.log2g == best_cell.log2g
-            and cell.log2p == best_cell.log2p and cell.log2c is not None
-            and best_cell.log2c is not None and cell.log2c < best_cell.log2c)
+    return (
+        _same(value, best_value)
+        and cell.log2g == best_cell.log2g
+        and cell.log2p == best_cell.log2p
+        and cell.log2c is not None
+        and best_cell.log2c is not None
+        and cell.log2c < best_cell.log2c
+    )
 
 
 def choose_best(cells, values, greater_is_better: bool = True) -> int | None:
     """The index of the best cell, taking ``cells`` in the given order (grid.py's)."""
     best = None
     for k, (cell, value) in enumerate(zip(cells, values)):
-        if wins(cell, value, None if best is None else cells[best],
-                math.nan if best is None else values[best], greater_is_better):
+        if wins(
+            cell,
+            value,
+            None if best is None else cells[best],
+            math.nan if best is None else values[best],
+            greater_is_better,
+        ):
             best = k
     return best
 
@@ -228,8 +244,9 @@ def shown_value(value: float, resumed: bool = False) -> str:
 def out_line(cell: Cell, value: float, resumed: bool = False) -> str:
     """One ``-out`` line as grid.py writes it (Python's ``str`` of each float; ``resumed``: a
     value read from a ``-out`` file)."""
-    text = "".join(f"{axis}={cell.log2_text(axis)} " for axis in AXES
-                   if getattr(cell, axis) is not None)
+    text = "".join(
+        f"{axis}={cell.log2_text(axis)} " for axis in AXES if getattr(cell, axis) is not None
+    )
     return text + f"rate={shown_value(value, resumed)}\n"
 
 
@@ -246,8 +263,10 @@ def criterion_line(criterion: str) -> str:
 
 
 _NUMBER = r"[-+]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|nan|inf)"
-_FIELDS = {name: re.compile(rf"(?<![A-Za-z0-9_]){name}=({_NUMBER})")
-           for name in ("log2c", "log2g", "log2p", "rate")}
+_FIELDS = {
+    name: re.compile(rf"(?<![A-Za-z0-9_]){name}=({_NUMBER})")
+    for name in ("log2c", "log2g", "log2p", "rate")
+}
 
 
 def parse_out(text: str) -> dict[Cell, float]:
@@ -269,7 +288,7 @@ def out_criterion(text: str) -> str:
     """The criterion a ``-out`` file's text records (accuracy where it records none)."""
     for line in text.split("\n")[:-1]:
         if line.startswith(CRITERION_LINE):
-            return line[len(CRITERION_LINE):].strip()
+            return line[len(CRITERION_LINE) :].strip()
     return GRID_PY_CRITERION
 
 
@@ -284,11 +303,13 @@ def read_out_text(path: str) -> str:
         with open(path, "rb") as fh:
             data = fh.read(MAX_OUT_BYTES + 1)
     except OSError as exc:
-        raise SvmevalError(f"{show_path(path)}: cannot read the file to resume from: "
-                           f"{exc.strerror or exc}") from None
+        raise SvmevalError(
+            f"{show_path(path)}: cannot read the file to resume from: {exc.strerror or exc}"
+        ) from None
     if len(data) > MAX_OUT_BYTES:
-        raise SvmevalError(f"{show_path(path)}: more than {MAX_OUT_BYTES >> 20} MB: "
-                           "not a -out file to resume from")
+        raise SvmevalError(
+            f"{show_path(path)}: more than {MAX_OUT_BYTES >> 20} MB: not a -out file to resume from"
+        )
     return data.decode("utf-8", errors="replace")
 
 
@@ -304,25 +325,34 @@ def read_resume(path: str, criterion: str) -> dict[Cell, float]:
     cells = parse_out(text)
     recorded = out_criterion(text)
     if cells and recorded != criterion:
-        raise SvmevalError(f"{show_path(path)}: holds {recorded} values; resuming with "
-                           f"--criterion {criterion} would mix the two (give --criterion "
-                           f"{recorded}, or another -out file)")
+        raise SvmevalError(
+            f"{show_path(path)}: holds {recorded} values; resuming with "
+            f"--criterion {criterion} would mix the two (give --criterion "
+            f"{recorded}, or another -out file)"
+        )
     return cells
 
 
-def stdout_line(worker: str, cell: Cell, value: float, best: Cell, best_value: float, *,
-                best_resumed: bool = False) -> str:
+def stdout_line(
+    worker: str,
+    cell: Cell,
+    value: float,
+    best: Cell,
+    best_value: float,
+    *,
+    best_resumed: bool = False,
+) -> str:
     """grid.py's line for a finished cell: ``[local] log2c log2g rate (best c=…, g=…, rate=…)``
     (an axis not searched is left out, as grid.py leaves it); worker "resumed" for a cell read
     from a ``-out`` file, ``best_resumed`` when the best cell was."""
     logs = [cell.log2_text(axis) for axis in AXES if getattr(cell, axis) is not None]
     text = f"[{worker}] {' '.join(logs)} {shown_value(value, worker == 'resumed')} (best "
     if cell.log2c is not None:
-        text += f"c={2.0 ** best.log2c}, "
+        text += f"c={2.0**best.log2c}, "
     if cell.log2g is not None:
-        text += f"g={2.0 ** best.log2g}, "
+        text += f"g={2.0**best.log2g}, "
     if cell.log2p is not None:
-        text += f"p={2.0 ** best.log2p}, "
+        text += f"p={2.0**best.log2p}, "
     return text + f"rate={shown_value(best_value, best_resumed)})"
 
 

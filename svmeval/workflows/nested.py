@@ -25,16 +25,16 @@ from __future__ import annotations
 
 import contextlib
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
 import numpy as np
 
-from svmeval.workflows import grid_rules as rules
-from svmeval.workflows.grid import check_criterion, default_criterion, kind_of
 from svmeval import _tables as tables
 from svmeval.params import SvmParams
 from svmeval.summary.data import summary_rows
+from svmeval.workflows import grid_rules as rules
+from svmeval.workflows.grid import check_criterion, default_criterion, kind_of
 
 __all__ = ["NestedResult", "OuterFold", "nested_cv", "chosen_text"]
 
@@ -120,8 +120,8 @@ class NestedResult:
         ``svmeval -v K``: first line ``Cross Validation Accuracy = X%`` or svm-train's two
         regression lines)."""
         from svmeval.summary import summarize
-        return summarize(self.outer, pos_label=self.pos_label,
-                         zero_division=self.zero_division)
+
+        return summarize(self.outer, pos_label=self.pos_label, zero_division=self.zero_division)
 
     def spread(self) -> dict:
         """Per searched axis (``log2c``, ``log2g``, ``log2p``) over every outer fold's choice:
@@ -134,29 +134,54 @@ class NestedResult:
                 continue
             a = np.array(values, dtype=np.float64)
             uniq, counts = np.unique(a, return_counts=True)
-            out[axis] = {"mean": float(a.mean()),
-                         "sd": float(a.std(ddof=1)) if len(a) > 1 else math.nan,
-                         "min": float(a.min()), "max": float(a.max()),
-                         "counts": {float(u): int(n) for u, n in zip(uniq, counts)}}
+            out[axis] = {
+                "mean": float(a.mean()),
+                "sd": float(a.std(ddof=1)) if len(a) > 1 else math.nan,
+                "min": float(a.min()),
+                "max": float(a.max()),
+                "counts": {float(u): int(n) for u, n in zip(uniq, counts)},
+            }
         return out
 
     def as_dict(self) -> dict:
         """JSON-friendly: the outer run's description, every outer fold's choice, the spread
         (undefined numbers as None)."""
+
         def number(v):
             return None if v is None or (isinstance(v, float) and not math.isfinite(v)) else v
 
-        folds = [{"repetition": f.repetition, "fold": f.fold + 1, "seed": f.seed,
-                  **{axis: getattr(f.cell, axis) for axis in AXES},
-                  "C": f.cell.C, "gamma": f.cell.gamma, "p": f.cell.p,
-                  "value": number(f.value), "n_train": len(f.train_rows),
-                  "n_test": len(f.test_rows)} for f in self.folds]
-        spread = {axis: {k: (number(v) if k != "counts" else {repr(x): n for x, n in v.items()})
-                         for k, v in s.items()} for axis, s in self.spread().items()}
-        return {"criterion": self.criterion, "greater_is_better": self.greater_is_better,
-                "n_folds": self.n_folds, "inner_folds": self.inner_folds, "seed": self.seed,
-                "repeat": self.n_repeats, "folds": folds, "spread": spread}
-
+        folds = [
+            {
+                "repetition": f.repetition,
+                "fold": f.fold + 1,
+                "seed": f.seed,
+                **{axis: getattr(f.cell, axis) for axis in AXES},
+                "C": f.cell.C,
+                "gamma": f.cell.gamma,
+                "p": f.cell.p,
+                "value": number(f.value),
+                "n_train": len(f.train_rows),
+                "n_test": len(f.test_rows),
+            }
+            for f in self.folds
+        ]
+        spread = {
+            axis: {
+                k: (number(v) if k != "counts" else {repr(x): n for x, n in v.items()})
+                for k, v in s.items()
+            }
+            for axis, s in self.spread().items()
+        }
+        return {
+            "criterion": self.criterion,
+            "greater_is_better": self.greater_is_better,
+            "n_folds": self.n_folds,
+            "inner_folds": self.inner_folds,
+            "seed": self.seed,
+            "repeat": self.n_repeats,
+            "folds": folds,
+            "spread": spread,
+        }
 
     def to_dict(self) -> dict:
         """The JSON report's object: ``"outer"`` (svmeval's report object of the outer
@@ -176,13 +201,25 @@ class NestedResult:
         for r, run in enumerate([self.outer, *self.repeat_results]):
             summary = summarize(run, pos_label=self.pos_label, zero_division=self.zero_division)
             chosen = [f for f in self.folds if f.repetition == r]
-            for f, row in zip(chosen, summary_rows(summary, repetition=r,
-                                                   dataset=self.outer.data_name)):
+            for f, row in zip(
+                chosen, summary_rows(summary, repetition=r, dataset=self.outer.data_name)
+            ):
                 c = f.cell
                 figures = {k: row.pop(k) for k in list(row) if k not in tables.KEYS}
-                rows.append({**row, "seed": f.seed, "log2c": c.log2c, "log2g": c.log2g,
-                             "log2p": c.log2p, "C": c.C, "gamma": c.gamma, "p": c.p,
-                             "inner_value": f.value, **figures})
+                rows.append(
+                    {
+                        **row,
+                        "seed": f.seed,
+                        "log2c": c.log2c,
+                        "log2g": c.log2g,
+                        "log2p": c.log2p,
+                        "C": c.C,
+                        "gamma": c.gamma,
+                        "p": c.p,
+                        "inner_value": f.value,
+                        **figures,
+                    }
+                )
         return tables.frame(rows)
 
 
@@ -197,17 +234,36 @@ def rows_of(dataset, rows: np.ndarray):
     indptr = np.zeros(len(rows) + 1, dtype=np.int64)
     np.cumsum(lengths, out=indptr[1:])
     take = np.repeat(starts - indptr[:-1], lengths) + np.arange(indptr[-1], dtype=np.int64)
-    return Dataset(y=dataset.y[rows], indptr=indptr, indices=dataset.indices[take],
-                   values=dataset.values[take], n_features=dataset.n_features,
-                   name=dataset.name)
+    return Dataset(
+        y=dataset.y[rows],
+        indptr=indptr,
+        indices=dataset.indices[take],
+        values=dataset.values[take],
+        n_features=dataset.n_features,
+        name=dataset.name,
+    )
 
 
-def nested_cv(data, params=None, folds: int = 5, *, inner_folds: int = 5,
-              log2c=rules.DEFAULT_LOG2C, log2g=rules.DEFAULT_LOG2G, log2p=None,
-              criterion: str | None = None, seed: int = 1, repeat: int = 1, pos_label=None,
-              zero_division=0.0, jobs: int | None = None, client=None,
-              progress: Callable[[int, int], None] | None = None,
-              kernel_memory: float | None = None, share: bool | None = None) -> NestedResult:
+def nested_cv(
+    data,
+    params=None,
+    folds: int = 5,
+    *,
+    inner_folds: int = 5,
+    log2c=rules.DEFAULT_LOG2C,
+    log2g=rules.DEFAULT_LOG2G,
+    log2p=None,
+    criterion: str | None = None,
+    seed: int = 1,
+    repeat: int = 1,
+    pos_label=None,
+    zero_division=0.0,
+    jobs: int | None = None,
+    client=None,
+    progress: Callable[[int, int], None] | None = None,
+    kernel_memory: float | None = None,
+    share: bool | None = None,
+) -> NestedResult:
     """Nested cross-validation: an honest estimate of the model :func:`grid_search` tunes.
 
     Each outer fold runs the whole grid search on its training rows only (inner folds drawn
@@ -266,31 +322,60 @@ def nested_cv(data, params=None, folds: int = 5, *, inner_folds: int = 5,
         return _libsvm.c_state(_nested_cv)(_stack=stack, **arguments)
 
 
-def _nested_cv(data, params, folds, *, log2c, log2g, log2p, inner_folds, criterion,
-               seed, repeat, pos_label, zero_division, jobs, client, kernel_memory, share,
-               progress, _stack) -> NestedResult:
+def _nested_cv(
+    data,
+    params,
+    folds,
+    *,
+    log2c,
+    log2g,
+    log2p,
+    inner_folds,
+    criterion,
+    seed,
+    repeat,
+    pos_label,
+    zero_division,
+    jobs,
+    client,
+    kernel_memory,
+    share,
+    progress,
+    _stack,
+) -> NestedResult:
     from svmeval.cv import _libsvm, engine
     from svmeval.cv.folds import libsvm_folds
 
-    dataset, params, problem, base = _checked(data, params, folds, inner_folds, seed, jobs,
-                                              repeat)
+    dataset, params, problem, base = _checked(data, params, folds, inner_folds, seed, jobs, repeat)
     nr_fold = folds
     nr_fold, inner_folds, seed, repeat = int(nr_fold), int(inner_folds), int(seed), int(repeat)
     criterion = criterion or default_criterion(base)
     figure = check_criterion(criterion, kind_of(problem.y, base))
     if client is not None:
         from svmeval.cv import cluster
+
         client = _stack.enter_context(cluster.client_for(client))
-    grid = dict(log2c=log2c, log2g=log2g, log2p=log2p, folds=inner_folds, criterion=criterion,
-                pos_label=pos_label, zero_division=zero_division, jobs=jobs,
-                kernel_memory=kernel_memory, share=share, client=client)
+    grid = dict(
+        log2c=log2c,
+        log2g=log2g,
+        log2p=log2p,
+        folds=inner_folds,
+        criterion=criterion,
+        pos_label=pos_label,
+        zero_division=zero_division,
+        jobs=jobs,
+        kernel_memory=kernel_memory,
+        share=share,
+        client=client,
+    )
     seeds = engine.repetition_seeds(seed, repeat)
     done, total = 0, 0
     results, folds = [], []
     for r, s in enumerate(seeds):
         _libsvm.srand(s)
-        outer = libsvm_folds(problem.y, nr_fold, stratified=base.is_classification,
-                             rand=_libsvm.rand)
+        outer = libsvm_folds(
+            problem.y, nr_fold, stratified=base.is_classification, rand=_libsvm.rand
+        )
         total = total or outer.n_folds * repeat
         plan = engine.CVPlan(problem, base, outer, s)
         for i in range(outer.n_folds):
@@ -300,12 +385,21 @@ def _nested_cv(data, params, folds, *, log2c, log2g, log2p, inner_folds, criteri
             if progress is not None:
                 progress(done, total)
         results.append(plan.result())
-    first = replace(results[0], repeats=tuple(engine.repetition(x) for x in results[1:]),
-                    data_name=getattr(dataset, "name", ""))
-    return NestedResult(outer=first, folds=tuple(folds), criterion=criterion,
-                        greater_is_better=figure.greater_is_better, inner_folds=inner_folds,
-                        repeat_results=tuple(results[1:]), pos_label=pos_label,
-                        zero_division=zero_division)
+    first = replace(
+        results[0],
+        repeats=tuple(engine.repetition(x) for x in results[1:]),
+        data_name=getattr(dataset, "name", ""),
+    )
+    return NestedResult(
+        outer=first,
+        folds=tuple(folds),
+        criterion=criterion,
+        greater_is_better=figure.greater_is_better,
+        inner_folds=inner_folds,
+        repeat_results=tuple(results[1:]),
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
 
 
 def _checked(dataset, params, nr_fold, inner_folds, seed, jobs, repeat):
@@ -323,8 +417,9 @@ def _checked(dataset, params, nr_fold, inner_folds, seed, jobs, repeat):
     return dataset, params, problem, base
 
 
-def _outer_fold(dataset, params, problem, plan, r: int, i: int, seed: int, grid: dict,
-                jobs) -> OuterFold:
+def _outer_fold(
+    dataset, params, problem, plan, r: int, i: int, seed: int, grid: dict, jobs
+) -> OuterFold:
     """Outer fold ``i`` of ``plan``: the inner grid on its training rows, the chosen cell
     trained there, its predictions of the test rows stored in ``plan``."""
     from svmeval.cv import _libsvm, engine
@@ -339,35 +434,53 @@ def _outer_fold(dataset, params, problem, plan, r: int, i: int, seed: int, grid:
     if chosen.probability:  # -b 1 training draws from rand(): as a fresh svm-train --seed
         _libsvm.srand(seed)
     plan.store(i, one.fold_output(i, jobs or available_cores()))
-    return OuterFold(repetition=r, fold=i, seed=seed, cell=inner.best.cell,
-                     value=inner.best.value, params=chosen, grid=inner, train_rows=train,
-                     test_rows=test)
+    return OuterFold(
+        repetition=r,
+        fold=i,
+        seed=seed,
+        cell=inner.best.cell,
+        value=inner.best.value,
+        params=chosen,
+        grid=inner,
+        train_rows=train,
+        test_rows=test,
+    )
 
 
 def chosen_text(result: NestedResult) -> str:
     """Each outer fold's chosen cell and inner value, then the spread of the chosen
     parameters: the text block that follows the outer report."""
     axes = [a for a in AXES if all(getattr(c, a) is not None for c in result.chosen)]
-    head = (["repetition"] if result.n_repeats > 1 else []) + ["fold"] + axes \
+    head = (
+        (["repetition"] if result.n_repeats > 1 else [])
+        + ["fold"]
+        + axes
         + [f"inner {result.criterion}"]
+    )
     rows = []
     for f in result.folds:
-        rows.append(([str(f.repetition + 1)] if result.n_repeats > 1 else [])
-                    + [str(f.fold + 1)] + [f"{getattr(f.cell, a):g}" for a in axes]
-                    + [_show(f.value)])
+        rows.append(
+            ([str(f.repetition + 1)] if result.n_repeats > 1 else [])
+            + [str(f.fold + 1)]
+            + [f"{getattr(f.cell, a):g}" for a in axes]
+            + [_show(f.value)]
+        )
     widths = [max(len(h), *(len(row[k]) for row in rows)) for k, h in enumerate(head)]
-    lines = [f"Nested cross validation: {result.n_folds} outer folds x {result.inner_folds} "
-             f"inner folds, seed {result.seed}"
-             + (f", {result.n_repeats} repetitions" if result.n_repeats > 1 else "")]
+    lines = [
+        f"Nested cross validation: {result.n_folds} outer folds x {result.inner_folds} "
+        f"inner folds, seed {result.seed}"
+        + (f", {result.n_repeats} repetitions" if result.n_repeats > 1 else "")
+    ]
     lines.append("  ".join(h.rjust(w) for h, w in zip(head, widths)))
     lines.extend("  ".join(v.rjust(w) for v, w in zip(row, widths)) for row in rows)
     for axis, s in result.spread().items():
         counts = ", ".join(f"{v:g} x{n}" for v, n in s["counts"].items())
-        lines.append(f"{axis}: mean {s['mean']:g} sd {_show(s['sd'])} min {s['min']:g} "
-                     f"max {s['max']:g} ({counts})")
+        lines.append(
+            f"{axis}: mean {s['mean']:g} sd {_show(s['sd'])} min {s['min']:g} "
+            f"max {s['max']:g} ({counts})"
+        )
     return "\n".join(lines) + "\n"
 
 
 def _show(value: float) -> str:
     return "n/a" if value is None or math.isnan(value) else f"{value:g}"
-

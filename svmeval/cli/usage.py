@@ -1,0 +1,59 @@
+"""The usage text of each command, made from the option table (:mod:`svmeval.cli.options`)."""
+
+from __future__ import annotations
+
+from svmeval.cli.options import (
+    GRID,
+    GRID_PY_OPTIONS,
+    LONG_OPTIONS,
+    PROGRAMS,
+    SVM_TRAIN_OPTIONS,
+    SVMEVAL,
+)
+
+__all__ = ["usage_text"]
+
+
+def _svm_flags() -> str:
+    return " ".join(f for o in SVM_TRAIN_OPTIONS if o.svm for f in o.flags)
+
+
+def usage_text(command: str = SVMEVAL) -> str:
+    """The usage text of ``command``, made from the option declarations."""
+    program = PROGRAMS[command]
+    longs = "".join(o.usage(command) for o in LONG_OPTIONS if command in o.commands)
+    if command == SVMEVAL:
+        return (
+            f"Usage: {program} [options] training_set_file [model_file]\n"
+            f"       {program} --score PREDICTIONS_FILE [options] data_file\n"
+            "options (as svm-train):\n"
+            + "".join(o.usage(command) for o in SVM_TRAIN_OPTIONS)
+            + "options svmeval adds:\n"
+            + longs
+        )
+    fold = SVM_TRAIN_OPTIONS[-2].usage(command)
+    if command == GRID:
+        return (
+            f"Usage: {program} [grid_options] [svm_options] dataset\n\n"
+            "grid_options (LIBSVM's grid.py options, same meanings and defaults):\n"
+            + "".join(o.usage(command) for o in GRID_PY_OPTIONS[:2])
+            + fold
+            + "".join(o.usage(command) for o in GRID_PY_OPTIONS[2:])
+            + f"\noptions {program} adds:\n"
+            + longs
+            + f"\nsvm_options: svm-train's options ({_svm_flags()} -q), as svmeval reads "
+            "them;\n-c and -g only where -log2c / -log2g is null.\n"
+        )
+    return (
+        f"Usage: {program} [options] data_file -- A_OPTIONS -- B_OPTIONS\n"
+        f"       {program} [options] data_file... -- A_OPTIONS -- B_OPTIONS [-- C ...]\n"
+        f"       {program} --mcnemar PREDICTIONS_A PREDICTIONS_B data_file\n"
+        "Runs repeated k-fold cross-validation of LIBSVM configurations (svm-train options "
+        "A, B, ...)\non the same seeded folds and tests whether they differ in a figure; "
+        "several data sets or\nconfigurations: the benchmark table, ranks, Friedman, "
+        "Nemenyi, Wilcoxon-Holm, win/tie/loss.\noptions:\n"
+        + fold
+        + SVM_TRAIN_OPTIONS[-1].usage(command)
+        + longs
+        + f"A_OPTIONS, B_OPTIONS: svm-train's training options ({_svm_flags()}).\n"
+    )
