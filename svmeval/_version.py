@@ -9,29 +9,35 @@ client in both (:func:`svmeval.cv.cluster.check_workers`).
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import os
-from pathlib import Path
+# Nothing is imported at module level: ``import svmeval`` imports this module before the
+# commands' Ctrl-C handler is in place, and an import (hashlib's C module) is a moment where a
+# Ctrl-C would end in a traceback. The digest's modules are imported when it is computed.
+import os  # loaded with the interpreter already
 
 __version__ = "0.3.0"
 
 #: the folder of svmeval's own modules (its sources are digested)
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+_DIGEST: list[str] = []  # this install's digest, computed once per process
 
 
-@functools.cache
 def source_digest() -> str:
     """:func:`digest_of` this install's package folder, computed once per process."""
-    return digest_of(PACKAGE_DIR)
+    if not _DIGEST:
+        _DIGEST.append(digest_of(PACKAGE_DIR))
+    return _DIGEST[0]
 
 
-def digest_of(root: str | os.PathLike[str]) -> str:
+def digest_of(root) -> str:
     """SHA-256 (hex) of the Python source files under ``root``: each file's path relative to
     ``root`` and its bytes, in path order. Builds whose Python code differs in any byte give
     different digests; the same code gives the same digest wherever it is installed.
     Compiled extensions are left out: their bytes differ with the compiler, not only with the
     code."""
+    import hashlib
+    from pathlib import Path
+
     root = Path(root)
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*.py"), key=lambda p: p.relative_to(root).as_posix()):

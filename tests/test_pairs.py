@@ -14,7 +14,7 @@ import pytest
 
 from svmeval.cli.svmeval import parse_args
 from svmeval.cv import _libsvm, pairs
-from svmeval.cv.engine import cross_validate
+from svmeval.cv.engine import cross_validate, run_cv
 from svmeval.cv.plan import CVPlan, draw_folds
 from svmeval.io.data import read_dataset
 from svmeval.summary import summarize
@@ -96,7 +96,7 @@ def test_pairs_are_libsvm_bit_for_bit(tmp_path, name, rows, options, k, jobs):
     path = subset(tmp_path, name, rows) if rows else data_set(name)
     ds = read_dataset(path)
     params = params_of(options)
-    result = cross_validate(ds, params, k, jobs=jobs, keep_decision_values=True, share=False)
+    result = run_cv(ds, params, k, jobs=jobs, keep_decision_values=True, share=False)
     assert np.array_equal(result.y_pred, libsvm_cv(path, options, k))
     expected = oracle_decision_values(path, options, result)
     assert np.array_equal(result.decision_values, expected, equal_nan=True)

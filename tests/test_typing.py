@@ -19,14 +19,41 @@ import svmeval
 #: public callables whose signatures are not complete yet: name -> the parameters without an
 #: annotation ("return": the return)
 NOT_YET_ANNOTATED = {
+    "Benchmark.to_frame": {"return"},
     "CVResult.to_frame": {"pos_label", "zero_division", "return"},
     "Comparison.to_frame": {"return"},
     "GridResult.to_frame": {"return"},
+    "McNemarResult.to_frame": {"return"},
     "MultilabelCVResult.to_frame": {"zero_division", "return"},
+    "NestedResult.summary": {"return"},
+    "NestedResult.to_frame": {"return"},
     "Summary.to_frame": {"return"},
-    "compare": {"dataset", "params_a", "params_b", "pos_label", "zero_division", "client"},
-    "cross_validate": {"dataset", "problem", "client"},
-    "grid_search": {"dataset", "log2c", "log2g", "log2p", "pos_label", "zero_division", "client"},
+    "benchmark": {"datasets", "configurations", "pos_label", "zero_division", "client"},
+    "compare": {"data", "a", "b", "pos_label", "zero_division", "client"},
+    "cross_validate": {"data", "params", "client"},
+    "cross_validate_multilabel": {"data", "params"},
+    "grid_search": {
+        "data",
+        "params",
+        "log2c",
+        "log2g",
+        "log2p",
+        "pos_label",
+        "zero_division",
+        "client",
+    },
+    "mcnemar_files": {"data", "predictions_a", "predictions_b"},
+    "nested_cv": {
+        "data",
+        "params",
+        "log2c",
+        "log2g",
+        "log2p",
+        "pos_label",
+        "zero_division",
+        "client",
+    },
+    "plot": {"result", "pos_label", "zero_division", "return"},
     "render": {"result"},
     "summarize": {"result", "pos_label", "zero_division"},
     "summarize_predictions": {
@@ -37,7 +64,9 @@ NOT_YET_ANNOTATED = {
         "scores",
         "score_labels",
     },
-    "train_and_save": {"dataset"},
+    "to_dict": {"result"},
+    "to_frame": {"result", "kwargs", "return"},
+    "train_and_save": {"data", "params", "model_file"},
 }
 
 

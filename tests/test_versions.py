@@ -104,8 +104,8 @@ def test_the_package_the_metadata_and_the_changelog_name_one_release():
 def _copy_sources(directory: Path) -> Path:
     """svmeval's Python sources (only them) copied under ``directory``/svmeval."""
     target = directory / "svmeval"
-    for path in _version.PACKAGE_DIR.rglob("*.py"):
-        out = target / path.relative_to(_version.PACKAGE_DIR)
+    for path in Path(_version.PACKAGE_DIR).rglob("*.py"):
+        out = target / path.relative_to(Path(_version.PACKAGE_DIR))
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, out)
     return target
