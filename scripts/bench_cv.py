@@ -126,8 +126,9 @@ def child(kind: str, path: str, out: str, n_features: int) -> None:
         jobs = int(os.environ["BENCH_JOBS"]) or None
         sys.path.insert(0, os.environ.get("BENCH_ROOT") or str(ROOT))
         import numpy as np
-        from svmeval.io.data import read_dataset
+
         from svmeval.cv.engine import cross_validate
+        from svmeval.io.data import read_dataset
         from svmeval.params import SvmParams
         ds = read_dataset(path)
         t, cpu = time.perf_counter(), time.process_time()

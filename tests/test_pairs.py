@@ -11,14 +11,15 @@ import math
 
 import numpy as np
 import pytest
-from conftest import data_set, libsvm_cv
 
 from svmeval.cli.svmeval import parse_args
 from svmeval.cv import _libsvm, pairs
-from svmeval.cv.engine import cross_validate
+from svmeval.cv.engine import run_cv as cross_validate  # the engine's own arguments (share)
 from svmeval.cv.plan import CVPlan, draw_folds
 from svmeval.io.data import read_dataset
 from svmeval.summary import summarize
+
+from conftest import data_set, libsvm_cv
 
 libsvm_svm = pytest.importorskip("libsvm.svm")
 svmutil = pytest.importorskip("libsvm.svmutil")

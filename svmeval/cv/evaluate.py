@@ -11,8 +11,8 @@ result never depends on the executor, the number of jobs or the order in which f
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from svmeval.cv import _libsvm
 from svmeval.cv import kernel as shared_kernel

@@ -14,10 +14,10 @@ import contextlib
 import queue
 import threading
 import time
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from svmeval.cv.plan import CVPlan, in_order
-from svmeval.cv.schedule import available_cores, run_tasks
+from svmeval.cv.schedule import run_tasks
 
 
 @contextlib.contextmanager

@@ -8,19 +8,19 @@ fold of each sample. A fold is one task; a task's output never depends on where 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 
 from svmeval.cv import _libsvm
-from svmeval.metrics.classification import ConfusionCounts
-from svmeval.metrics.regression import regression_report
-from svmeval.metrics.ovo import class_scores
-from svmeval.metrics.scores import class_ranking
 from svmeval.cv.folds import Folds, group_classes, libsvm_folds
-from svmeval.params import SvmParams
 from svmeval.cv.results import CVResult, Repetition
+from svmeval.metrics.classification import ConfusionCounts
+from svmeval.metrics.ovo import class_scores
+from svmeval.metrics.regression import regression_report
+from svmeval.metrics.scores import class_ranking
+from svmeval.params import SvmParams
 
 
 def libsvm_label_order(y: np.ndarray) -> np.ndarray:
