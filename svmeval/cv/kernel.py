@@ -135,11 +135,18 @@ class SharedKernel:
         #: :meth:`train_params`): folds train on the training matrix, predict from the other
         self.cv_problem = _CVProblem(self, features.y)
         if not lazy:
+            # the main thread only waits (WAIT_STEP at a time): a Ctrl-C is acted on meanwhile,
+            # not when a part of the matrix is done
+            main = threading.current_thread() is threading.main_thread()
             threads = max(1, min(threads or available_cores(), self.n or 1))
-            helpers = [threading.Thread(target=self.ensure) for _ in range(1, threads)]
+            helpers = [
+                threading.Thread(target=self.ensure, name="svmeval-kernel")
+                for _ in range(0 if main else 1, threads)
+            ]
             for h in helpers:
                 h.start()
-            self.ensure()
+            if not main:
+                self.ensure()
             for h in helpers:
                 join(h)
 
