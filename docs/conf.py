@@ -39,8 +39,15 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "**.ipynb_checkpoints", "gallery/*.py", "gallery/*.ipynb",
-                    "gallery/*.zip", "gallery/*.codeobj.json", "sg_execution_times.rst"]
+exclude_patterns = [
+    "_build",
+    "**.ipynb_checkpoints",
+    "gallery/*.py",
+    "gallery/*.ipynb",
+    "gallery/*.zip",
+    "gallery/*.codeobj.json",
+    "sg_execution_times.rst",
+]
 templates_path = ["_templates"]
 smartquotes = False  # "--seed" stays two hyphens, "null" stays straight quotes
 highlight_language = "none"  # a block without a language is shown as it is
@@ -49,11 +56,17 @@ highlight_language = "none"  # a block without a language is shown as it is
 nitpicky = True
 nitpick_ignore_regex = [
     # Python's, numpy's, pandas', matplotlib's and Dask's own names, in signatures and docstrings
-    (r"py:.*", r"(builtins|numpy|np|pandas|pd|matplotlib|distributed|dask|scipy|sklearn|"
-               r"typing|collections|pathlib|os|io|concurrent)\..*"),
-    (r"py:.*", r"(str|int|float|bool|bytes|list|tuple|dict|set|object|None|callable|"
-               r"ValueError|TypeError|OSError|MemoryError|KeyboardInterrupt|UserWarning|"
-               r"Exception|Warning)"),
+    (
+        r"py:.*",
+        r"(builtins|numpy|np|pandas|pd|matplotlib|distributed|dask|scipy|sklearn|"
+        r"typing|collections|pathlib|os|io|concurrent)\..*",
+    ),
+    (
+        r"py:.*",
+        r"(str|int|float|bool|bytes|list|tuple|dict|set|object|None|callable|"
+        r"ValueError|TypeError|OSError|MemoryError|KeyboardInterrupt|UserWarning|"
+        r"Exception|Warning)",
+    ),
 ]
 
 # autosummary writes one page per public name (the lists are made from __all__ by svmeval_docs)

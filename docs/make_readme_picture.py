@@ -13,7 +13,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PICTURE = ROOT / "docs" / "_static" / "readme_sheet.png"
 
-subprocess.run([sys.executable, "-m", "svmeval", "-q", "-v", "5", "--full",
-                "--plot", str(PICTURE), str(ROOT / "data" / "breast_cancer.scale")],
-               check=True, stdout=subprocess.DEVNULL)
+subprocess.run(
+    [
+        sys.executable,
+        "-m",
+        "svmeval",
+        "-q",
+        "-v",
+        "5",
+        "--full",
+        "--plot",
+        str(PICTURE),
+        str(ROOT / "data" / "breast_cancer.scale"),
+    ],
+    check=True,
+    stdout=subprocess.DEVNULL,
+)
 print(PICTURE)

@@ -14,11 +14,13 @@ marked.
 # fresh svm-train draws (seed 1), as grid.py's svm-train runs do.
 from svmeval import grid_search, plot
 
-grid = grid_search("../data/breast_cancer.scale", log2c=(-1, 7, 2), log2g=(-7, -1, 2),
-                   folds=5, criterion="mcc")
+grid = grid_search(
+    "../data/breast_cancer.scale", log2c=(-1, 7, 2), log2g=(-7, -1, 2), folds=5, criterion="mcc"
+)
 best = grid.best
-print(f"best cell: C = 2^{best.cell.log2c:g}, gamma = 2^{best.cell.log2g:g}, "
-      f"MCC = {best.value:.4f}")
+print(
+    f"best cell: C = 2^{best.cell.log2c:g}, gamma = 2^{best.cell.log2g:g}, MCC = {best.value:.4f}"
+)
 print(grid.to_frame().groupby(["log2c", "log2g"])["mcc"].mean().unstack().round(3))
 
 # %%

@@ -32,11 +32,14 @@ folds = rows["fold"] + 1
 left.plot(folds, rows["accuracy"], "o", label="outer fold: test accuracy")
 left.plot(folds, rows["inner_value"] / 100, "x", label="its cell's inner accuracy")
 left.axhline(grid.best.value / 100, color="grey", ls="--", label="plain grid's best")
-left.set(xlabel="outer fold", ylabel="accuracy", xticks=folds,
-         title="nested CV of wine.scale")
+left.set(xlabel="outer fold", ylabel="accuracy", xticks=folds, title="nested CV of wine.scale")
 left.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3)
 counts = rows.groupby(["log2c", "log2g"]).size()
 right.bar([f"{c:g}, {g:g}" for c, g in counts.index], counts.to_numpy())
-right.set(xlabel="chosen (log2 C, log2 gamma)", ylabel="outer folds",
-          yticks=range(int(counts.max()) + 1), title="the choice")
+right.set(
+    xlabel="chosen (log2 C, log2 gamma)",
+    ylabel="outer folds",
+    yticks=range(int(counts.max()) + 1),
+    title="the choice",
+)
 fig.tight_layout()

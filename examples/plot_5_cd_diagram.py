@@ -39,8 +39,12 @@ from svmeval import benchmark, render
 
 os.chdir(work)
 
-configurations = {"-c 1": "-c 1", "-c 8 -g 0.05": "-c 8 -g 0.05", "-t 0": "-t 0",
-                  "-c 64 -g 0.5": "-c 64 -g 0.5"}
+configurations = {
+    "-c 1": "-c 1",
+    "-c 8 -g 0.05": "-c 8 -g 0.05",
+    "-t 0": "-t 0",
+    "-c 64 -g 0.5": "-c 64 -g 0.5",
+}
 bench = benchmark(datasets, configurations, folds=5, repeat=2)
 print(render(bench, format="markdown"))
 

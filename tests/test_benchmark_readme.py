@@ -12,8 +12,7 @@ from conftest import ROOT
 
 def _block(marker: str) -> str:
     text = (ROOT / "README.md").read_text()
-    match = re.search(re.escape(marker) + r"\n(?:<!-- [^>]*-->\n)?```[a-z]*\n(.*?)```", text,
-                      re.S)
+    match = re.search(re.escape(marker) + r"\n(?:<!-- [^>]*-->\n)?```[a-z]*\n(.*?)```", text, re.S)
     assert match, f"README has no block after {marker}"
     return match.group(1)
 

@@ -22,11 +22,15 @@ import sys
 from html.parser import HTMLParser
 
 import pytest
+
 from conftest import ROOT
 
 DOCS = ROOT / "docs"
-BLOCK = re.compile(r"(?:<!-- (?P<skip>not run by the tests: [^>]*?) -->\n)?```python\n"
-                   r"(?P<code>.*?)^```", re.S | re.M)
+BLOCK = re.compile(
+    r"(?:<!-- (?P<skip>not run by the tests: [^>]*?) -->\n)?```python\n"
+    r"(?P<code>.*?)^```",
+    re.S | re.M,
+)
 
 
 class _Text(HTMLParser):
@@ -54,31 +58,64 @@ def _page(path):
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """The site built from a copy of the sources (the checkout is left as it was)."""
-    if importlib.util.find_spec("sphinx") is None or importlib.util.find_spec(
-            "sphinx_gallery") is None:
+    if (
+        importlib.util.find_spec("sphinx") is None
+        or importlib.util.find_spec("sphinx_gallery") is None
+    ):
         if sys.version_info < (3, 11):
             pytest.skip("the docs extra is pinned for Python >= 3.11")
-        pytest.fail("the documentation's tools are not installed: pip install -e '.[docs]' "
-                    "(make test installs them)")
+        pytest.fail(
+            "the documentation's tools are not installed: pip install -e '.[docs]' "
+            "(make test installs them)"
+        )
     work = tmp_path_factory.mktemp("docs")
     for name in ("docs", "examples", "data"):
-        shutil.copytree(ROOT / name, work / name, symlinks=True, ignore=shutil.ignore_patterns(
-            "_build", "generated", "gallery", "api", "*.png", "__pycache__"))
+        shutil.copytree(
+            ROOT / name,
+            work / name,
+            symlinks=True,
+            ignore=shutil.ignore_patterns(
+                "_build", "generated", "gallery", "api", "*.png", "__pycache__"
+            ),
+        )
     shutil.copytree(DOCS / "_static", work / "docs" / "_static", dirs_exist_ok=True)
     out = work / "html"
     done = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
-         str(work / "docs"), str(out)],
-        capture_output=True, text=True, timeout=900, cwd=work)
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-W",
+            "--keep-going",
+            "-q",
+            "-b",
+            "html",
+            str(work / "docs"),
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=work,
+    )
     assert done.returncode == 0, f"sphinx-build -W failed:\n{done.stdout}\n{done.stderr}"
     return out
 
 
 @pytest.mark.docs
 def test_the_site_builds_without_a_warning_and_has_its_pages(site):
-    for page in ("index", "getting_started", "guide/index", "gallery/index", "reference",
-                 "commands/svmeval", "commands/svmeval-grid", "commands/svmeval-compare",
-                 "reliability", "performance"):
+    for page in (
+        "index",
+        "getting_started",
+        "guide/index",
+        "gallery/index",
+        "reference",
+        "commands/svmeval",
+        "commands/svmeval-grid",
+        "commands/svmeval-compare",
+        "reliability",
+        "performance",
+    ):
         assert (site / f"{page}.html").is_file(), page
     text, images = _page(site / "index.html")
     assert "svmeval" in text and any("readme_sheet" in src for src in images)
@@ -154,8 +191,11 @@ def test_guide_python_block_runs(where, skip, code, monkeypatch, capsys, tmp_pat
     capsys.readouterr()
 
 
-PROGRAMS = {"svmeval": ["-m", "svmeval"], "svmeval-grid": ["-m", "svmeval.cli", "grid"],
-            "svmeval-compare": ["-m", "svmeval.cli", "compare"]}
+PROGRAMS = {
+    "svmeval": ["-m", "svmeval"],
+    "svmeval-grid": ["-m", "svmeval.cli", "grid"],
+    "svmeval-compare": ["-m", "svmeval.cli", "compare"],
+}
 
 
 def transcripts() -> list[tuple[str, list[str], str]]:
@@ -170,8 +210,13 @@ def transcripts() -> list[tuple[str, list[str], str]]:
             line = text.count("\n", 0, m.start()) + 1
             command, _, shown = m.group(1).partition("\n")
             argv = command[2:].split()
-            if argv[0] not in PROGRAMS or not shown or "..." in shown or "…" in shown or not any(
-                    a.startswith("data/") for a in argv):
+            if (
+                argv[0] not in PROGRAMS
+                or not shown
+                or "..." in shown
+                or "…" in shown
+                or not any(a.startswith("data/") for a in argv)
+            ):
                 continue
             out.append((f"{page.relative_to(ROOT)}:{line}", argv, shown))
     return out
@@ -186,7 +231,12 @@ def test_the_docs_show_transcripts_on_the_bundled_data():
 
 @pytest.mark.parametrize("where, argv, shown", TRANSCRIPTS, ids=[t[0] for t in TRANSCRIPTS])
 def test_a_shown_transcript_is_what_the_command_prints(where, argv, shown):
-    done = subprocess.run([sys.executable, *PROGRAMS[argv[0]], *argv[1:]], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, *PROGRAMS[argv[0]], *argv[1:]],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout == shown, where

@@ -10,11 +10,15 @@ import subprocess
 import sys
 
 import pytest
+
 from conftest import DATA, HAVE_SHARED, ROOT
 
 README = ROOT / "README.md"
-BLOCK = re.compile(r"(?:<!-- (?P<skip>not run by the tests: [^>]*?) -->\n)?```python\n"
-                   r"(?P<code>.*?)^```", re.S | re.M)
+BLOCK = re.compile(
+    r"(?:<!-- (?P<skip>not run by the tests: [^>]*?) -->\n)?```python\n"
+    r"(?P<code>.*?)^```",
+    re.S | re.M,
+)
 
 
 def python_blocks() -> list[tuple[int, str, str | None, str]]:
@@ -23,7 +27,7 @@ def python_blocks() -> list[tuple[int, str, str | None, str]]:
     out = []
     for m in BLOCK.finditer(text):
         line = text.count("\n", 0, m.start("code")) + 1
-        headings = re.findall(r"^## (.+)$", text[:m.start()], re.M)
+        headings = re.findall(r"^## (.+)$", text[: m.start()], re.M)
         out.append((line, headings[-1] if headings else "", m.group("skip"), m.group("code")))
     return out
 
@@ -37,8 +41,9 @@ def test_the_examples_section_has_python_examples_and_runs_them_all():
     assert all(skip is None for _, _, skip, _ in section)
 
 
-@pytest.mark.parametrize("line, section, skip, code", BLOCKS,
-                         ids=[f"README.md:{b[0]}" for b in BLOCKS])
+@pytest.mark.parametrize(
+    "line, section, skip, code", BLOCKS, ids=[f"README.md:{b[0]}" for b in BLOCKS]
+)
 def test_readme_python_block_runs(line, section, skip, code, monkeypatch, capsys, tmp_path):
     if skip:
         pytest.skip(f"README.md:{line}: {skip}")
@@ -55,24 +60,39 @@ def test_readme_python_block_runs(line, section, skip, code, monkeypatch, capsys
 
 
 def test_compare_is_the_function_also_after_its_module_is_imported():
-    code = ("import inspect, svmeval\n"
-            "before = svmeval.compare\n"
-            "import svmeval.workflows.compare\n"
-            "from svmeval import compare as exported\n"
-            "print(before is exported is svmeval.compare, inspect.isfunction(exported))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
+    code = (
+        "import inspect, svmeval\n"
+        "before = svmeval.compare\n"
+        "import svmeval.workflows.compare\n"
+        "from svmeval import compare as exported\n"
+        "print(before is exported is svmeval.compare, inspect.isfunction(exported))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["True", "True"]
 
 
 def test_the_api_the_readme_names_is_exported_lazily():
-    names = ["read_dataset", "SvmParams", "cross_validate", "grid_search", "compare",
-             "mcnemar_files", "summarize", "summarize_predictions", "render", "CVResult",
-             "Summary", "GridResult", "CellResult", "Comparison"]
-    code = ("import sys, svmeval\n"
-            f"missing = [n for n in {names!r} if n not in svmeval.__all__]\n"
-            "heavy = [m for m in sys.modules if m.split('.')[0] in ('libsvm', 'numpy', 'pandas')]\n"
-            "print(missing, heavy)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
+    names = [
+        "read_dataset",
+        "SvmParams",
+        "cross_validate",
+        "grid_search",
+        "compare",
+        "mcnemar_files",
+        "summarize",
+        "summarize_predictions",
+        "render",
+        "CVResult",
+        "Summary",
+        "GridResult",
+        "CellResult",
+        "Comparison",
+    ]
+    code = (
+        "import sys, svmeval\n"
+        f"missing = [n for n in {names!r} if n not in svmeval.__all__]\n"
+        "heavy = [m for m in sys.modules if m.split('.')[0] in ('libsvm', 'numpy', 'pandas')]\n"
+        "print(missing, heavy)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["[]", "[]"]

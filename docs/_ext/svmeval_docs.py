@@ -31,19 +31,31 @@ LOG = logging.getLogger(__name__)
 
 #: the public modules of the API reference, each with its page's title and introduction
 PUBLIC_MODULES = {
-    "svmeval": ("The svmeval package", (
-        "Everything a user needs is imported from ``svmeval`` (lazily: ``import svmeval`` "
-        "loads neither numpy nor LIBSVM). This list is made from ``svmeval.__all__`` when "
-        "the documentation is built.")),
-    "svmeval.metrics": ("svmeval.metrics", (
-        "The metrics work on any ``y_true, y_pred`` (or scores), pure numpy, no LIBSVM. "
-        "The functions with scikit-learn's names follow scikit-learn's contract; svmeval's "
-        "own figures keep an undefined value undefined (NaN). This list is made from "
-        "``svmeval.metrics.__all__`` when the documentation is built.")),
-    "svmeval.stats": ("svmeval.stats", (
-        "The statistical tests, from per-fold values (or paired predictions) to inference; "
-        "pure numpy, no LIBSVM, no scipy. This list is made from ``svmeval.stats.__all__`` "
-        "when the documentation is built.")),
+    "svmeval": (
+        "The svmeval package",
+        (
+            "Everything a user needs is imported from ``svmeval`` (lazily: ``import svmeval`` "
+            "loads neither numpy nor LIBSVM). This list is made from ``svmeval.__all__`` when "
+            "the documentation is built."
+        ),
+    ),
+    "svmeval.metrics": (
+        "svmeval.metrics",
+        (
+            "The metrics work on any ``y_true, y_pred`` (or scores), pure numpy, no LIBSVM. "
+            "The functions with scikit-learn's names follow scikit-learn's contract; svmeval's "
+            "own figures keep an undefined value undefined (NaN). This list is made from "
+            "``svmeval.metrics.__all__`` when the documentation is built."
+        ),
+    ),
+    "svmeval.stats": (
+        "svmeval.stats",
+        (
+            "The statistical tests, from per-fold values (or paired predictions) to inference; "
+            "pure numpy, no LIBSVM, no scipy. This list is made from ``svmeval.stats.__all__`` "
+            "when the documentation is built."
+        ),
+    ),
 }
 
 #: how the names of svmeval.__all__ are grouped on its page; a public name in no group here is
@@ -51,18 +63,32 @@ PUBLIC_MODULES = {
 GROUPS = {
     "svmeval": [
         ("Data and configurations", ["read_dataset", "Dataset", "SvmParams"]),
-        ("Cross-validation", ["cross_validate", "cross_validate_multilabel",
-                              "train_and_save"]),
+        ("Cross-validation", ["cross_validate", "cross_validate_multilabel", "train_and_save"]),
         ("Parameter search and nested cross-validation", ["grid_search", "nested_cv"]),
-        ("Comparing configurations and data sets", ["compare", "benchmark",
-                                                    "mcnemar_files"]),
-        ("Figures, reports and tables", ["summarize", "summarize_predictions", "render",
-                                         "to_frame", "to_dict"]),
-        ("Result types", ["CVResult", "MultilabelCVResult", "Summary", "GridResult",
-                          "CellResult", "NestedResult", "Comparison", "Benchmark",
-                          "McNemarResult", "TTestResult"]),
-        ("Errors", ["SvmevalError", "DataFormatError", "OptionError", "ParameterError",
-                    "ArgumentError"]),
+        ("Comparing configurations and data sets", ["compare", "benchmark", "mcnemar_files"]),
+        (
+            "Figures, reports and tables",
+            ["summarize", "summarize_predictions", "render", "to_frame", "to_dict"],
+        ),
+        (
+            "Result types",
+            [
+                "CVResult",
+                "MultilabelCVResult",
+                "Summary",
+                "GridResult",
+                "CellResult",
+                "NestedResult",
+                "Comparison",
+                "Benchmark",
+                "McNemarResult",
+                "TTestResult",
+            ],
+        ),
+        (
+            "Errors",
+            ["SvmevalError", "DataFormatError", "OptionError", "ParameterError", "ArgumentError"],
+        ),
     ],
 }
 
@@ -106,15 +132,32 @@ def _groups(module_name: str) -> list[tuple[str, list[str]]]:
 
 def _api_page(module_name: str) -> str:
     title, intro = PUBLIC_MODULES[module_name]
-    lines = [f".. This page is written by docs/_ext/svmeval_docs.py when the build starts.", "",
-             title, "=" * len(title), "", f".. module:: {module_name}", "",
-             f".. currentmodule:: {module_name}", "", intro, ""]
+    lines = [
+        ".. This page is written by docs/_ext/svmeval_docs.py when the build starts.",
+        "",
+        title,
+        "=" * len(title),
+        "",
+        f".. module:: {module_name}",
+        "",
+        f".. currentmodule:: {module_name}",
+        "",
+        intro,
+        "",
+    ]
     groups = _groups(module_name)
     if not groups:
         lines += [f"``{module_name}`` exports no names yet.", ""]
     for heading, names in groups:
-        lines += [heading, "-" * len(heading), "", ".. autosummary::",
-                  "   :toctree: generated/", "   :nosignatures:", ""]
+        lines += [
+            heading,
+            "-" * len(heading),
+            "",
+            ".. autosummary::",
+            "   :toctree: generated/",
+            "   :nosignatures:",
+            "",
+        ]
         lines += [f"   {name}" for name in names]
         lines.append("")
     return "\n".join(lines)
@@ -199,7 +242,8 @@ def resolve_internal_path(app, env, node, contnode):
                 if new == target:
                     break
                 found = env.get_domain("py").resolve_xref(
-                    env, node["refdoc"], app.builder, node["reftype"], new, node, contnode)
+                    env, node["refdoc"], app.builder, node["reftype"], new, node, contnode
+                )
                 if found is not None:
                     return found
                 break
@@ -225,8 +269,13 @@ GROUP_NAMES = ("svm", "grid", "long", "training")
 
 def _group(group: str):
     from svmeval.cli import options as o
-    return {"svm": o.SVM_TRAIN_OPTIONS, "grid": o.GRID_PY_OPTIONS,
-            "long": o.LONG_OPTIONS, "training": o.SVM_TRAIN_OPTIONS}[group]
+
+    return {
+        "svm": o.SVM_TRAIN_OPTIONS,
+        "grid": o.GRID_PY_OPTIONS,
+        "long": o.LONG_OPTIONS,
+        "training": o.SVM_TRAIN_OPTIONS,
+    }[group]
 
 
 class OptionsDirective(SphinxDirective):
@@ -238,25 +287,34 @@ class OptionsDirective(SphinxDirective):
 
     def run(self):
         from svmeval.cli import options as o
+
         command, group = self.arguments
         if command not in o.PROGRAMS or group not in GROUP_NAMES:
-            raise self.error(f"svmeval-options: COMMAND in {sorted(o.PROGRAMS)}, GROUP in "
-                             f"{GROUP_NAMES}, not {command} {group}")
+            raise self.error(
+                f"svmeval-options: COMMAND in {sorted(o.PROGRAMS)}, GROUP in "
+                f"{GROUP_NAMES}, not {command} {group}"
+            )
         takes = o.options_of(o.TRAINING if group == "training" else command)
-        chosen = [opt for opt in _group(group)
-                  if any(takes.get(f) is opt or (f == "-wi" and takes.get("-w") is opt)
-                         for f in opt.flags)]
+        chosen = [
+            opt
+            for opt in _group(group)
+            if any(
+                takes.get(f) is opt or (f == "-wi" and takes.get("-w") is opt) for f in opt.flags
+            )
+        ]
         program = o.PROGRAMS[command]
         lines = [f".. program:: {program}", ""]
-        documented = self.env.domaindata.setdefault("svmeval_options", {}).setdefault(
-            program, {})
+        documented = self.env.domaindata.setdefault("svmeval_options", {}).setdefault(program, {})
         for opt in chosen:
             signature = ", ".join(f"{flag} {opt.metavar}".rstrip() for flag in opt.flags)
             lines += [f".. option:: {signature}", ""]
             lines += [f"   {_text(opt.help)}", ""]
             if opt.more:
-                lines += ["   ::", ""] + [f"      {line.strip()}" for line in
-                                           opt.more.expandtabs(4).splitlines() if line.strip()]
+                lines += ["   ::", ""] + [
+                    f"      {line.strip()}"
+                    for line in opt.more.expandtabs(4).splitlines()
+                    if line.strip()
+                ]
                 lines.append("")
             default = dict(opt.defaults).get(command, opt.default)
             if default is not None and "default" not in opt.help.lower():
@@ -264,14 +322,16 @@ class OptionsDirective(SphinxDirective):
             for flag in opt.flags:
                 documented[flag] = self.env.docname
         container = nodes.container()
-        nested_parse_with_titles(self.state, StringList(lines, source=self.get_source_info()[0]),
-                                 container)
+        nested_parse_with_titles(
+            self.state, StringList(lines, source=self.get_source_info()[0]), container
+        )
         return container.children
 
 
 def check_every_option(app, env) -> None:
     """Every option of every command appeared on a page."""
     from svmeval.cli import options as o
+
     documented = env.domaindata.get("svmeval_options", {})
     for command, program in o.PROGRAMS.items():
         flags = set(o.options_of(command))
@@ -280,8 +340,13 @@ def check_every_option(app, env) -> None:
         flags = {"-wi" if f == "-w" else f for f in flags}
         missing = sorted(flags - set(documented.get(program, {})))
         if missing:
-            LOG.warning("options of %s documented on no page: %s", program, " ".join(missing),
-                        type="svmeval", subtype="options")
+            LOG.warning(
+                "options of %s documented on no page: %s",
+                program,
+                " ".join(missing),
+                type="svmeval",
+                subtype="options",
+            )
 
 
 def purge_options(app, env, docname) -> None:
@@ -311,18 +376,32 @@ class FiguresDirective(SphinxDirective):
 
     def run(self):
         kinds = ("binary", "multiclass", "regression", "multilabel")
-        lines = [".. list-table::", "   :header-rows: 1", "   :widths: 14 12 8 14 32 20", "",
-                 "   * - name", "     - report title", "     - better", "     - runs",
-                 "     - definition", "     - undefined when"]
+        lines = [
+            ".. list-table::",
+            "   :header-rows: 1",
+            "   :widths: 14 12 8 14 32 20",
+            "",
+            "   * - name",
+            "     - report title",
+            "     - better",
+            "     - runs",
+            "     - definition",
+            "     - undefined when",
+        ]
         for figure in _figures().values():
             runs = ", ".join(k for k in kinds if k in figure.kinds)
-            lines += [f"   * - ``{figure.name}``", f"     - {_text(figure.title)}",
-                      f"     - {'greater' if figure.greater_is_better else 'smaller'}",
-                      f"     - {runs}", f"     - {_text(figure.formula)}",
-                      f"     - {_text(figure.undefined)}"]
+            lines += [
+                f"   * - ``{figure.name}``",
+                f"     - {_text(figure.title)}",
+                f"     - {'greater' if figure.greater_is_better else 'smaller'}",
+                f"     - {runs}",
+                f"     - {_text(figure.formula)}",
+                f"     - {_text(figure.undefined)}",
+            ]
         container = nodes.container()
-        nested_parse_with_titles(self.state, StringList(lines, source=self.get_source_info()[0]),
-                                 container)
+        nested_parse_with_titles(
+            self.state, StringList(lines, source=self.get_source_info()[0]), container
+        )
         return container.children
 
 
