@@ -46,4 +46,4 @@ bench: $(VENV)/.test
 	$(PY) scripts/bench_cv.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info docs/_build docs/api/generated docs/gallery .coverage .coverage.* .mypy_cache .ruff_cache svmeval/io/*.so svmeval/cv/*.so svmeval/metrics/*.so
+	rm -rf $(VENV) build *.egg-info docs/_build docs/api docs/gallery .coverage .coverage.* .mypy_cache .ruff_cache svmeval/io/*.so svmeval/cv/*.so svmeval/metrics/*.so
