@@ -40,6 +40,11 @@ from svmeval.io import output
 #: train multiclass folds pair by pair (False: each fold whole, as one svm_train call)
 ENABLED = True
 
+#: the most classes whose folds are trained pair by pair: beyond, a fold's k(k-1)/2 pairs are
+#: trained in one svm_train call (a Python task per pair would cost more than the pairs
+#: themselves: 1,000 classes are 499,500 pairs a fold)
+MAX_CLASSES = 64
+
 
 class PairedFold:
     """Fold ``i`` of ``plan`` (a :class:`~svmeval.cv.plan.CVPlan`) as one task per pair."""

@@ -114,7 +114,7 @@ class CVPlan:
         if self.classification and not self.probability and len(self.labels) > 2:
             from svmeval.cv import pairs
 
-            if not pairs.ENABLED:
+            if not pairs.ENABLED or len(self.labels) > pairs.MAX_CLASSES:
                 size = len(self.folds.train(i))
                 return [Task(partial(self._fold, i), size, self.useful_threads(size))]
             paired = pairs.PairedFold(self, i)
