@@ -29,6 +29,9 @@ def source_digest() -> str:
     return _DIGEST[0]
 
 
+source_digest.cache_clear = _DIGEST.clear  # type: ignore[attr-defined]  # as functools.cache
+
+
 def digest_of(root) -> str:
     """SHA-256 (hex) of the Python source files under ``root``: each file's path relative to
     ``root`` and its bytes, in path order. Builds whose Python code differs in any byte give
