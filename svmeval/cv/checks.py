@@ -11,6 +11,7 @@ read their options before and never reach a check with a value of the wrong type
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -28,6 +29,9 @@ from svmeval.params import INT_MAX, INT_MIN, ONE_CLASS, SvmParams
 
 #: the C ``srand`` seed: an unsigned int
 SEED_MAX = 2**32 - 1
+
+#: an argument a run does not take (None is a value: a bad one for a number)
+_ABSENT = object()
 
 
 class CriterionError(SvmevalError):
@@ -249,3 +253,57 @@ def common_kind(y: np.ndarray, candidates) -> str:
     if len({p.is_regression for p in candidates}) > 1:
         raise SvmevalError("A and B must both be classifiers or both regressions")
     return kind_of(y, candidates[0])
+
+
+# --- the arguments of a workflow, checked in one order --------------------------------------
+@dataclass(frozen=True)
+class RunArguments:
+    """The checked numbers of a run: ``repeat`` 1 and ``inner_folds`` None where the run
+    takes none, ``resume`` a grid's known cells (empty for none)."""
+
+    folds: int
+    seed: int
+    repeat: int = 1
+    inner_folds: int | None = None
+    resume: dict = field(default_factory=dict)
+
+
+def check_run(
+    folds,
+    seed,
+    *,
+    repeat=_ABSENT,
+    inner_folds=_ABSENT,
+    confidence=_ABSENT,
+    confidence_name: str = "confidence",
+    resume=None,
+    kernel_memory=None,
+    jobs=None,
+    client=None,
+) -> RunArguments:
+    """The numbers and execution options of a workflow (:func:`~svmeval.workflows.compare.compare`,
+    :func:`~svmeval.workflows.benchmark_run.benchmark`, :func:`~svmeval.workflows.grid.grid_search`,
+    :func:`~svmeval.workflows.nested.nested_cv`), checked in one order: ``folds``, ``repeat``,
+    ``seed``, ``inner_folds``, ``confidence`` (named ``confidence_name``), ``resume``,
+    ``kernel_memory``, ``jobs``, ``client``. An argument the run does not take is left out
+    (``repeat``, ``inner_folds`` and ``confidence`` are then not checked)."""
+    number = check_folds(folds)
+    times = 1 if repeat is _ABSENT else check_repeat(repeat)
+    first = check_seed(seed)
+    inner = None if inner_folds is _ABSENT else check_folds(inner_folds, "inner_folds")
+    if confidence is not _ABSENT:
+        check_confidence(confidence, confidence_name)
+    known = check_resume(resume)
+    check_memory(kernel_memory)
+    check_execution(jobs, client)
+    return RunArguments(number, first, times, inner, known)
+
+
+def check_data(data, what: str, name: str = "data", **params) -> tuple[Dataset, list[SvmParams]]:
+    """A run's data set (:func:`as_dataset`, named ``name``) and configurations (each further
+    keyword argument, read by :func:`as_params` under its keyword), then one label per sample
+    (:func:`single_label`: ``what`` names the run)."""
+    dataset = as_dataset(data, name)
+    configurations = [as_params(value, key) for key, value in params.items()]
+    single_label(dataset, what)
+    return dataset, configurations

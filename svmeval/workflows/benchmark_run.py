@@ -149,26 +149,27 @@ def benchmark(
 
     names, params = _configurations(configurations)
     _check_configurations(params)
-    folds, repeat, seed = (
-        checks.check_folds(folds),
-        checks.check_repeat(repeat),
-        checks.check_seed(seed),
+    run = checks.check_run(
+        folds,
+        seed,
+        repeat=repeat,
+        confidence=confidence_level,
+        confidence_name="confidence_level",
+        jobs=jobs,
+        client=client,
     )
-    checks.check_confidence(confidence_level, "confidence_level")
-    checks.check_execution(jobs, client)
-    datasets = [checks.as_dataset(ds, "datasets") for ds in _sequence(datasets)]
+    datasets = [checks.check_data(ds, "a benchmark", "datasets")[0] for ds in _sequence(datasets)]
     criterion = criterion or checks.default_criterion(params[0])
     for ds in datasets:
-        checks.single_label(ds, "a benchmark")
         checks.check_criterion(criterion, checks.common_kind(ds.y, params))
         if params[0].is_classification:  # each data set named, before any work
             check_pos_label(ds.y, pos_label, ds.name)
-    seeds = repetition_seeds(seed, repeat)
+    seeds = repetition_seeds(run.seed, run.repeat)
     table = _libsvm.c_state(_fold_table)  # C's rand() and print hook held per data set
     values, sizes = [], []
     for i, ds in enumerate(datasets):
         fold_values, fold_sizes = table(
-            ds, params, folds, seeds, criterion, pos_label, zero_division, jobs, client
+            ds, params, run.folds, seeds, criterion, pos_label, zero_division, jobs, client
         )
         values.append(fold_values)
         sizes.append(fold_sizes)
@@ -179,8 +180,8 @@ def benchmark(
         [ds.name for ds in datasets],
         names,
         criterion,
-        n_folds=folds,
-        repeat=repeat,
+        n_folds=run.folds,
+        repeat=run.repeat,
         level=clean_level(1.0 - confidence_level),
         rope=rope,
         test=test,

@@ -280,18 +280,12 @@ def run_compare(
     """:func:`compare` with the names A and B are shown by (``options_a``, ``options_b``)."""
     from svmeval.cv import checks, engine
 
-    nr_fold, repeat, seed = (
-        checks.check_folds(nr_fold),
-        checks.check_repeat(repeat),
-        checks.check_seed(seed),
+    run = checks.check_run(
+        nr_fold, seed, repeat=repeat, confidence=confidence, jobs=jobs, client=client
     )
-    checks.check_confidence(confidence)
-    checks.check_execution(jobs, client)
-    dataset = checks.as_dataset(dataset)
-    params_a, params_b = (
-        checks.as_params(p, n) for p, n in ((params_a, "params_a"), (params_b, "params_b"))
+    dataset, (params_a, params_b) = checks.check_data(
+        dataset, "a comparison", params_a=params_a, params_b=params_b
     )
-    checks.single_label(dataset, "a comparison")
     figure = checks.check_criterion(
         criterion or checks.default_criterion(params_a),
         checks.common_kind(dataset.y, (params_a, params_b)),
@@ -301,8 +295,8 @@ def run_compare(
         dataset,
         params_a,
         params_b,
-        nr_fold,
-        engine.repetition_seeds(seed, repeat),
+        run.folds,
+        engine.repetition_seeds(run.seed, run.repeat),
         jobs,
         client,
         progress,

@@ -379,12 +379,11 @@ def _search(
     from svmeval.cv.evaluate import evaluate
     from svmeval.cv.executors import executor_for
 
-    folds, seed = checks.check_folds(folds, "folds"), checks.check_seed(seed)
-    resume = checks.check_resume(resume)
-    checks.check_memory(kernel_memory)
-    checks.check_execution(jobs, client)
-    dataset, params = checks.as_dataset(data), checks.as_params(params)
-    checks.single_label(dataset, "the grid search")
+    run = checks.check_run(
+        folds, seed, resume=resume, kernel_memory=kernel_memory, jobs=jobs, client=client
+    )
+    folds, seed, resume = run.folds, run.seed, run.resume
+    dataset, (params,) = checks.check_data(data, "the grid search", params=params)
     order = _order(params, log2c, log2g, log2p)
     criterion = criterion or checks.default_criterion(params)
     checks.check_criterion(criterion)

@@ -31,10 +31,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from svmeval import _tables as tables
+from svmeval.cv import checks
 from svmeval.params import SvmParams
 from svmeval.summary.data import summary_rows
 from svmeval.workflows import grid_rules as rules
-from svmeval.workflows.grid import check_criterion, default_criterion, kind_of
 
 __all__ = ["NestedResult", "OuterFold", "nested_cv", "chosen_text"]
 
@@ -346,11 +346,12 @@ def _nested_cv(
     from svmeval.cv import _libsvm, engine
     from svmeval.cv.folds import libsvm_folds
 
-    dataset, params, problem, base = _checked(data, params, folds, inner_folds, seed, jobs, repeat)
-    nr_fold = folds
-    nr_fold, inner_folds, seed, repeat = int(nr_fold), int(inner_folds), int(seed), int(repeat)
-    criterion = criterion or default_criterion(base)
-    figure = check_criterion(criterion, kind_of(problem.y, base))
+    dataset, (params,) = checks.check_data(data, "nested cross-validation", params=params)
+    run = checks.check_run(folds, seed, repeat=repeat, inner_folds=inner_folds, jobs=jobs)
+    nr_fold, inner_folds, seed, repeat = run.folds, run.inner_folds, run.seed, run.repeat
+    problem, base = engine.prepare(dataset, params)
+    criterion = criterion or checks.default_criterion(base)
+    figure = checks.check_criterion(criterion, checks.kind_of(problem.y, base))
     if client is not None:
         from svmeval.cv import cluster
 
@@ -400,21 +401,6 @@ def _nested_cv(
         pos_label=pos_label,
         zero_division=zero_division,
     )
-
-
-def _checked(dataset, params, nr_fold, inner_folds, seed, jobs, repeat):
-    """The run's arguments checked before LIBSVM trains anything: ``(dataset, params,
-    problem, resolved params)``."""
-    from svmeval.cv import checks, engine
-
-    dataset = checks.as_dataset(dataset)
-    checks.single_label(dataset, "nested cross-validation")
-    params = checks.as_params(params)
-    checks.check_folds(nr_fold), checks.check_seed(seed), checks.check_repeat(repeat)
-    checks.check_folds(inner_folds, "inner_folds")
-    checks.check_execution(jobs)
-    problem, base = engine.prepare(dataset, params)
-    return dataset, params, problem, base
 
 
 def _outer_fold(
