@@ -47,7 +47,7 @@ _LAZY = {
     "nested_cv": "svmeval.workflows.nested",
     "compare": "svmeval.workflows.compare",
     "benchmark": "svmeval.workflows.benchmark_run",
-    "mcnemar_files": "svmeval.workflows.compare",
+    "mcnemar_files": "svmeval.workflows.mcnemar",
     # figures, reports, data
     "summarize": "svmeval.summary",
     "summarize_predictions": "svmeval.summary",

@@ -19,12 +19,17 @@ import numpy as np
 
 from svmeval.errors import SvmevalError
 
-__all__ = ["INSTALL_HINT", "KEYS", "frame", "pandas", "plain", "to_dict", "to_frame"]
+__all__ = ["INSTALL_HINT", "KEYS", "finite", "frame", "pandas", "plain", "to_dict", "to_frame"]
 
 INSTALL_HINT = "pip install 'svmeval[frame]'"
 
 #: the columns that say which run and fold a row is; the figures follow them
 KEYS = ("dataset", "configuration", "repetition", "seed", "fold", "n_test")
+
+
+def finite(value):
+    """A float that is NaN or infinite as None (JSON's null); any other value as it is."""
+    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def plain(value):

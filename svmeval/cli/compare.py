@@ -1,6 +1,6 @@
 """``svmeval-compare``: two LIBSVM configurations on the same folds, or McNemar's test of two
 predictions files. Thin over :func:`svmeval.workflows.compare.compare` and
-:func:`svmeval.workflows.compare.mcnemar_files`; the options come from the one table
+:func:`svmeval.workflows.mcnemar.mcnemar_files`; the options come from the one table
 (:mod:`svmeval.cli.options`), and the runner checks every output before any work.
 
 Command line::
@@ -180,7 +180,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def run(o: CompareOptions) -> int:
     from svmeval.report import render
-    from svmeval.workflows.compare import mcnemar_files, run_compare
+    from svmeval.workflows.compare import run_compare
+    from svmeval.workflows.mcnemar import mcnemar_files
 
     if o.benchmark:
         from svmeval.cli.benchmark import run_benchmark_line

@@ -319,6 +319,25 @@ def read_dataset(
     )
 
 
+def rows_of(dataset, rows: np.ndarray) -> Dataset:
+    """The :class:`Dataset` of a single-label ``dataset``'s ``rows``, in the order given (the
+    same ``n_features`` and name)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    starts, ends = dataset.indptr[rows], dataset.indptr[rows + 1]
+    lengths = ends - starts
+    indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    take = np.repeat(starts - indptr[:-1], lengths) + np.arange(indptr[-1], dtype=np.int64)
+    return Dataset(
+        y=dataset.y[rows],
+        indptr=indptr,
+        indices=dataset.indices[take],
+        values=dataset.values[take],
+        n_features=dataset.n_features,
+        name=dataset.name,
+    )
+
+
 def check_precomputed(ds: Dataset) -> None:
     """Check a ``-t 4`` (precomputed kernel) data set before LIBSVM sees it.
 

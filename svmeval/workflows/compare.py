@@ -13,14 +13,13 @@ The command line, ``svmeval-compare``, is :mod:`svmeval.cli.compare`.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from svmeval import _tables as tables
-from svmeval.errors import SvmevalError, show_path
+from svmeval.errors import SvmevalError
 from svmeval.params import SvmParams
 from svmeval.stats.significance import (
     McNemarResult,
@@ -28,6 +27,7 @@ from svmeval.stats.significance import (
     corrected_resampled_ttest,
     mcnemar,
 )
+from svmeval.workflows.mcnemar import mcnemar_files
 
 __all__ = ["Comparison", "compare", "mcnemar_files", "run_compare"]
 
@@ -315,17 +315,13 @@ def run_compare(
     )
 
 
-def _check_rope(rope) -> None:
+def _check_rope_and_label(rope, dataset, params, pos_label) -> None:
+    """The rope, and pos_label against a classifier's labels: before any work, not when the
+    folds are summarized."""
     if rope is not None and (
         isinstance(rope, bool) or not isinstance(rope, (int, float)) or not 0 <= rope < math.inf
     ):
         raise SvmevalError(f"rope must be a finite number >= 0, got {rope!r}")
-
-
-def _check_rope_and_label(rope, dataset, params, pos_label) -> None:
-    """The rope, and pos_label against a classifier's labels: before any work, not when the
-    folds are summarized."""
-    _check_rope(rope)
     if params.is_classification:
         from svmeval.summary.single import check_pos_label
 
@@ -393,10 +389,6 @@ def _comparison(
     )
 
 
-def _finite(value):
-    return None if isinstance(value, float) and not math.isfinite(value) else value
-
-
 def _comparison_object(c) -> dict:
     """A :class:`~svmeval.workflows.compare.Comparison` as the JSON report's object."""
     t = c.ttest
@@ -410,19 +402,19 @@ def _comparison_object(c) -> dict:
         "n_samples": c.n_samples,
         "a": {
             "options": c.options_a,
-            "mean": _finite(c.mean_a),
-            "sd": _finite(c.sd_a),
-            "folds": [_finite(float(v)) for v in c.folds_a],
+            "mean": tables.finite(c.mean_a),
+            "sd": tables.finite(c.sd_a),
+            "folds": [tables.finite(float(v)) for v in c.folds_a],
         },
         "b": {
             "options": c.options_b,
-            "mean": _finite(c.mean_b),
-            "sd": _finite(c.sd_b),
-            "folds": [_finite(float(v)) for v in c.folds_b],
+            "mean": tables.finite(c.mean_b),
+            "sd": tables.finite(c.sd_b),
+            "folds": [tables.finite(float(v)) for v in c.folds_b],
         },
         "difference": {"mean": t.mean, "sd": t.sd, "n": t.n, "undefined_folds": c.n_undefined},
         "corrected_ttest": {
-            "t": _finite(t.t),
+            "t": tables.finite(t.t),
             "df": t.df,
             "p": t.p,
             "test_train_ratio": t.test_train_ratio,
@@ -430,7 +422,7 @@ def _comparison_object(c) -> dict:
             "ci": list(t.ci),
         },
         "uncorrected_ttest": {
-            "t": _finite(t.t_uncorrected),
+            "t": tables.finite(t.t_uncorrected),
             "df": t.df,
             "p": t.p_uncorrected,
             "ci": list(t.ci_uncorrected),
@@ -450,52 +442,3 @@ def _comparison_object(c) -> dict:
             }
         ),
     }
-
-
-def mcnemar_files(data, predictions_a, predictions_b) -> McNemarResult:
-    """McNemar's test of two classifiers' predictions files (svm-predict's format) of ``data``.
-
-    Parameters
-    ----------
-    data : Dataset or str or os.PathLike
-        The data the predictions are of (its labels are the truth).
-    predictions_a, predictions_b : str or os.PathLike
-        The two predictions files: one label a line, in the data's order.
-
-    Returns
-    -------
-    McNemarResult
-        The 2 x 2 counts, the method (exact binomial below 25 discordant pairs, else
-        chi-square with continuity correction) and the p-value.
-
-    Examples
-    --------
-    >>> import pathlib, tempfile
-    >>> from svmeval import mcnemar_files, read_dataset
-    >>> truth = read_dataset("data/breast_cancer.scale").y
-    >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (folder / "a").write_text("".join(f"{y:g}\\n" for y in truth))
-    >>> wrong = truth.copy(); wrong[:30] = -wrong[:30]
-    >>> _ = (folder / "b").write_text("".join(f"{y:g}\\n" for y in wrong))
-    >>> m = mcnemar_files("data/breast_cancer.scale", folder / "a", folder / "b")
-    >>> m.a_only, m.b_only, m.method, m.p < 1e-6
-    (30, 0, 'chi2', True)
-    """
-    from svmeval.cv import checks
-    from svmeval.io.predictions import read_predictions
-
-    dataset = checks.as_dataset(data)
-    pred_a, pred_b = os.fspath(predictions_a), os.fspath(predictions_b)
-    if dataset.y is None:
-        raise SvmevalError(
-            f"{show_path(dataset.name)}: multi-label data: McNemar's test needs one label a sample"
-        )
-    a = read_predictions(pred_a, expected=dataset.n_samples)
-    b = read_predictions(pred_b, expected=dataset.n_samples)
-    for path, values in ((pred_a, a), (pred_b, b)):
-        if not np.all(values == np.trunc(values)):
-            raise SvmevalError(
-                f"{show_path(path)}: predictions are not class labels (not "
-                "integers): McNemar's test compares two classifiers"
-            )
-    return mcnemar(dataset.y, a, b)

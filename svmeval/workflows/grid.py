@@ -154,10 +154,6 @@ class GridResult:
         return tables.frame(rows)
 
 
-def _json_number(v):
-    return None if v is None or (isinstance(v, float) and not math.isfinite(v)) else v
-
-
 def _cell_object(r) -> dict:
     c = r.cell
     return {
@@ -167,11 +163,11 @@ def _cell_object(r) -> dict:
         "C": c.C,
         "gamma": c.gamma,
         "p": c.p,
-        "value": _json_number(r.value),
+        "value": tables.finite(r.value),
         "resumed": r.resumed,
-        "figures": {k: _json_number(v) for k, v in r.figures.items()},
+        "figures": {k: tables.finite(v) for k, v in r.figures.items()},
         "fold_spread": {
-            k: {"mean": _json_number(m), "sd": _json_number(s)}
+            k: {"mean": tables.finite(m), "sd": tables.finite(s)}
             for k, (m, s) in r.fold_spread.items()
         },
     }
@@ -209,47 +205,6 @@ def criterion_of(result, criterion: str, *, pos_label=None, zero_division=0.0) -
 
 
 # --- running the cells ------------------------------------------------------------------------
-class _Cells:
-    """The cells to run and what is known of them, decided in grid.py's order as they finish."""
-
-    def __init__(
-        self, order: list[Cell], resumed: dict[Cell, float], greater: bool, on_cell: Callable | None
-    ):
-        # grid.py takes every resumed cell first, in the file's order (in the grid or not),
-        # then the others in its job order
-        self.order = list(resumed) + [c for c in order if c not in resumed]
-        self.results: dict[Cell, CellResult] = {
-            c: CellResult(c, v, resumed=True) for c, v in resumed.items()
-        }
-        self.greater = greater
-        self.on_cell = on_cell
-        self._next = 0
-        self.best: CellResult | None = None
-
-    def todo(self) -> list[Cell]:
-        return [c for c in self.order if c not in self.results]
-
-    def finish(self, result: CellResult) -> None:
-        self.results[result.cell] = result
-        self.advance()
-
-    def advance(self) -> None:
-        """Take every cell whose turn has come (all before it in the order are known)."""
-        while self._next < len(self.order) and self.order[self._next] in self.results:
-            r = self.results[self.order[self._next]]
-            self._next += 1
-            if rules.wins(
-                r.cell,
-                r.value,
-                self.best and self.best.cell,
-                math.nan if self.best is None else self.best.value,
-                self.greater,
-            ):
-                self.best = r
-            if self.on_cell:
-                self.on_cell(r, self.best)
-
-
 def grid_search(
     data,
     params=None,
@@ -398,7 +353,8 @@ def _search(
         from svmeval.cv.folds import check_samples
 
         check_samples(dataset.n_samples)  # before on_start creates any output
-    cells = _Cells(order, resume, figure.greater_is_better, on_cell)
+    resumed = {c: CellResult(c, v, resumed=True) for c, v in resume.items()}
+    cells = rules.Cells(order, resumed, figure.greater_is_better, on_cell)
     todo = cells.todo()
     by_cell = dict(zip(order, candidates))
     done = 0

@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from svmeval.errors import SvmevalError, show_path
 
@@ -215,6 +217,45 @@ def wins(
         and best_cell.log2c is not None
         and cell.log2c < best_cell.log2c
     )
+
+
+class Cells:
+    """The cells of a search and what is known of them, decided in grid.py's order as they
+    finish. A result is anything with the ``cell`` it is of and its ``value``; ``resumed``
+    holds those of the cells already known (cell -> result)."""
+
+    def __init__(self, order: list[Cell], resumed: dict, greater: bool, on_cell: Callable | None):
+        # grid.py takes every resumed cell first, in the file's order (in the grid or not),
+        # then the others in its job order
+        self.order = list(resumed) + [c for c in order if c not in resumed]
+        self.results: dict[Cell, Any] = dict(resumed)
+        self.greater = greater
+        self.on_cell = on_cell
+        self._next = 0
+        self.best: Any = None
+
+    def todo(self) -> list[Cell]:
+        return [c for c in self.order if c not in self.results]
+
+    def finish(self, result) -> None:
+        self.results[result.cell] = result
+        self.advance()
+
+    def advance(self) -> None:
+        """Take every cell whose turn has come (all before it in the order are known)."""
+        while self._next < len(self.order) and self.order[self._next] in self.results:
+            r = self.results[self.order[self._next]]
+            self._next += 1
+            if wins(
+                r.cell,
+                r.value,
+                self.best and self.best.cell,
+                math.nan if self.best is None else self.best.value,
+                self.greater,
+            ):
+                self.best = r
+            if self.on_cell:
+                self.on_cell(r, self.best)
 
 
 def choose_best(cells, values, greater_is_better: bool = True) -> int | None:

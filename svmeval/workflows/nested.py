@@ -32,6 +32,7 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval.cv import checks
+from svmeval.io.data import rows_of
 from svmeval.params import SvmParams
 from svmeval.summary.data import summary_rows
 from svmeval.workflows import grid_rules as rules
@@ -146,10 +147,6 @@ class NestedResult:
     def as_dict(self) -> dict:
         """JSON-friendly: the outer run's description, every outer fold's choice, the spread
         (undefined numbers as None)."""
-
-        def number(v):
-            return None if v is None or (isinstance(v, float) and not math.isfinite(v)) else v
-
         folds = [
             {
                 "repetition": f.repetition,
@@ -159,7 +156,7 @@ class NestedResult:
                 "C": f.cell.C,
                 "gamma": f.cell.gamma,
                 "p": f.cell.p,
-                "value": number(f.value),
+                "value": tables.finite(f.value),
                 "n_train": len(f.train_rows),
                 "n_test": len(f.test_rows),
             }
@@ -167,7 +164,7 @@ class NestedResult:
         ]
         spread = {
             axis: {
-                k: (number(v) if k != "counts" else {repr(x): n for x, n in v.items()})
+                k: (tables.finite(v) if k != "counts" else {repr(x): n for x, n in v.items()})
                 for k, v in s.items()
             }
             for axis, s in self.spread().items()
@@ -221,27 +218,6 @@ class NestedResult:
                     }
                 )
         return tables.frame(rows)
-
-
-def rows_of(dataset, rows: np.ndarray):
-    """The :class:`~svmeval.io.Dataset` of ``dataset``'s ``rows``, in the order given (the
-    same ``n_features`` and name)."""
-    from svmeval.io.data import Dataset
-
-    rows = np.asarray(rows, dtype=np.int64)
-    starts, ends = dataset.indptr[rows], dataset.indptr[rows + 1]
-    lengths = ends - starts
-    indptr = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=indptr[1:])
-    take = np.repeat(starts - indptr[:-1], lengths) + np.arange(indptr[-1], dtype=np.int64)
-    return Dataset(
-        y=dataset.y[rows],
-        indptr=indptr,
-        indices=dataset.indices[take],
-        values=dataset.values[take],
-        n_features=dataset.n_features,
-        name=dataset.name,
-    )
 
 
 def nested_cv(
