@@ -175,3 +175,39 @@ def test_wrong_arguments_raise_svmevals_errors_before_any_work(call, error):
 def test_benchmark_reads_one_file_name_as_one_data_set_not_letter_by_letter():
     b = svmeval.benchmark(DATA, {"A": "-c 1", "B": "-c 4"}, 3, repeat=1)
     assert b.datasets == (DATA,)
+
+
+def test_a_metrics_parameter_error_is_an_svmeval_error_and_scikit_learns_kinds():
+    from svmeval.metrics import InvalidParameterError
+
+    assert issubclass(InvalidParameterError, svmeval.SvmevalError)
+    assert issubclass(InvalidParameterError, ValueError)
+    assert issubclass(InvalidParameterError, TypeError)
+
+
+@pytest.mark.parametrize(
+    "name, kwargs",
+    [
+        ("f1_score", {"average": "bogus"}),
+        ("precision_score", {"zero_division": "sometimes"}),
+        ("fbeta_score", {"beta": -1.0}),
+        ("accuracy_score", {"normalize": "yes"}),
+    ],
+)
+def test_a_bad_argument_to_a_metric_is_caught_as_an_svmeval_error(name, kwargs):
+    """The same call is refused by scikit-learn (the oracle that the argument is bad), and
+    svmeval's refusal is caught by ``except svmeval.SvmevalError``."""
+    import svmeval.metrics
+
+    sk_metrics = pytest.importorskip("sklearn.metrics")
+    from sklearn.utils._param_validation import InvalidParameterError as SkInvalid
+
+    y_true, y_pred = [0, 1, 1, 0], [0, 1, 0, 0]
+    with pytest.raises(SkInvalid):
+        getattr(sk_metrics, name)(y_true, y_pred, **kwargs)
+    caught = None
+    try:
+        getattr(svmeval.metrics, name)(y_true, y_pred, **kwargs)
+    except svmeval.SvmevalError as error:
+        caught = error
+    assert isinstance(caught, svmeval.metrics.InvalidParameterError)

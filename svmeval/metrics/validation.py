@@ -1,7 +1,7 @@
 """The parameters of the scikit-learn-named functions, declared once and checked on every call,
 with scikit-learn's rules (``sklearn.utils._param_validation``): each function declares, in a
 :func:`validate_params` decorator, the constraints each of its parameters must meet (one of a
-list); a value that meets none raises :class:`InvalidParameterError` (a
+list); a value that meets none raises :class:`InvalidParameterError` (an SvmevalError, a
 ValueError and a TypeError, as scikit-learn's) before any work, the parameters taken in the
 order of the signature. A function called by another validated function is not checked again.
 
@@ -23,15 +23,17 @@ import numbers
 
 import numpy as np
 
+from svmeval.errors import SvmevalError
 from svmeval.metrics.targets import is_sparse
 
 __all__ = ["Interval", "InvalidParameterError", "Options", "StrOptions", "validate_params"]
 
 
-class InvalidParameterError(ValueError, TypeError):
+class InvalidParameterError(SvmevalError, ValueError, TypeError):
     """An argument of a scikit-learn-named function (:data:`svmeval.metrics.SKLEARN_CONTRACT`)
     of a type or value the function does not take: what scikit-learn's own
-    ``InvalidParameterError`` says, and like it both a ValueError and a TypeError."""
+    ``InvalidParameterError`` says, and like it both a ValueError and a TypeError; and, as
+    every error svmeval reports, an :class:`~svmeval.errors.SvmevalError`."""
 
 
 _CHECKING = contextvars.ContextVar("svmeval_metrics_validating", default=False)
