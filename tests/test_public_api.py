@@ -211,3 +211,30 @@ def test_a_bad_argument_to_a_metric_is_caught_as_an_svmeval_error(name, kwargs):
     except svmeval.SvmevalError as error:
         caught = error
     assert isinstance(caught, svmeval.metrics.InvalidParameterError)
+
+
+@pytest.mark.parametrize("module_name", ["svmeval.metrics", "svmeval.stats"])
+def test_every_name_of_a_public_submodule_is_importable_and_documented(module_name):
+    """``svmeval.metrics`` and ``svmeval.stats`` export what their ``__all__`` lists (the API
+    reference's pages are made from it): every name is there, once, and every function and
+    class has its docstring."""
+    import importlib
+
+    module = importlib.import_module(module_name)
+    names = module.__all__
+    assert names and len(set(names)) == len(names)
+    for name in names:
+        obj = getattr(module, name)
+        if inspect.isfunction(obj) or inspect.isclass(obj):
+            assert (inspect.getdoc(obj) or "").strip(), f"{module_name}.{name} has no docstring"
+
+
+def test_the_statistical_tests_are_exported_by_svmeval_stats():
+    import svmeval.stats
+    from svmeval.stats import significance
+
+    assert svmeval.stats.corrected_resampled_ttest is significance.corrected_resampled_ttest
+    assert {"corrected_resampled_ttest", "mcnemar", "five_by_two", "correlated_ttest"} <= set(
+        svmeval.stats.__all__
+    )
+    assert {"friedman", "nemenyi_cd", "wilcoxon", "holm"} <= set(svmeval.stats.__all__)

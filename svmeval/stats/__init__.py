@@ -8,4 +8,47 @@
 * :mod:`~svmeval.stats.rank_tests`: Friedman, Iman-Davenport, Nemenyi, Wilcoxon, Holm over
   many data sets (Demšar 2006);
 * :mod:`~svmeval.stats.distributions`: the t, F, chi-square and normal tails they use.
+
+The tests and their results are exported here (``__all__``: the API reference's list); the
+distributions and the helpers of the modules are internal.
 """
+
+from __future__ import annotations
+
+from svmeval.stats.bayesian import BayesianResult, correlated_ttest
+from svmeval.stats.five_by_two import FiveByTwoResult, five_by_two
+from svmeval.stats.rank_tests import (
+    FriedmanResult,
+    WilcoxonResult,
+    average_ranks,
+    friedman,
+    holm,
+    nemenyi_cd,
+    nemenyi_q,
+    wilcoxon,
+)
+from svmeval.stats.significance import (
+    McNemarResult,
+    TTestResult,
+    corrected_resampled_ttest,
+    mcnemar,
+)
+
+__all__ = [
+    "BayesianResult",
+    "FiveByTwoResult",
+    "FriedmanResult",
+    "McNemarResult",
+    "TTestResult",
+    "WilcoxonResult",
+    "average_ranks",
+    "corrected_resampled_ttest",
+    "correlated_ttest",
+    "five_by_two",
+    "friedman",
+    "holm",
+    "mcnemar",
+    "nemenyi_cd",
+    "nemenyi_q",
+    "wilcoxon",
+]
