@@ -27,6 +27,7 @@ first time it is used.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 from svmeval import _version
 
@@ -74,7 +75,69 @@ _LAZY = {
     "ArgumentError": "svmeval.errors",
 }
 
-__all__ = sorted(_LAZY) + ["__version__"]
+#: every name of _LAZY, and the version (tests/test_lazy_import.py holds them together)
+__all__ = [
+    "ArgumentError",
+    "Benchmark",
+    "CVResult",
+    "CellResult",
+    "Comparison",
+    "DataFormatError",
+    "Dataset",
+    "GridResult",
+    "McNemarResult",
+    "MultilabelCVResult",
+    "NestedResult",
+    "OptionError",
+    "ParameterError",
+    "Summary",
+    "SvmParams",
+    "SvmevalError",
+    "TTestResult",
+    "benchmark",
+    "compare",
+    "cross_validate",
+    "cross_validate_multilabel",
+    "grid_search",
+    "mcnemar_files",
+    "nested_cv",
+    "plot",
+    "read_dataset",
+    "render",
+    "summarize",
+    "summarize_predictions",
+    "to_dict",
+    "to_frame",
+    "train_and_save",
+    "__version__",
+]
+
+if TYPE_CHECKING:  # the real names and signatures, for type checkers: at run time each
+    # name is imported on first use, by __getattr__ (import svmeval loads no numpy)
+    from svmeval._tables import to_dict, to_frame
+    from svmeval.cv.engine import cross_validate, train_and_save
+    from svmeval.cv.multilabel import cross_validate_multilabel
+    from svmeval.cv.results import CVResult, MultilabelCVResult
+    from svmeval.errors import (
+        ArgumentError,
+        DataFormatError,
+        OptionError,
+        ParameterError,
+        SvmevalError,
+    )
+    from svmeval.io.data import Dataset, read_dataset
+    from svmeval.params import SvmParams
+    from svmeval.report import render
+    from svmeval.report.pictures import plot
+    from svmeval.stats.significance import McNemarResult, TTestResult
+    from svmeval.summary import summarize, summarize_predictions
+    from svmeval.summary.core import Summary
+    from svmeval.workflows.benchmark import Benchmark
+    from svmeval.workflows.benchmark_run import benchmark
+    from svmeval.workflows.compare import Comparison, compare
+    from svmeval.workflows.grid import CellResult, GridResult, grid_search
+    from svmeval.workflows.mcnemar import mcnemar_files
+    from svmeval.workflows.nested import NestedResult, nested_cv
 
 
 def __getattr__(name: str):

@@ -54,3 +54,23 @@ def test_every_public_name_resolves_and_unknown_names_raise():
         assert name in dir(svmeval)
     with pytest.raises(AttributeError, match="no_such_name"):
         svmeval.no_such_name  # noqa: B018
+
+
+def test_type_checkers_see_every_public_name_from_its_module():
+    """``svmeval/__init__.py`` imports, under ``if TYPE_CHECKING:`` only, every name of its
+    lazy table from the module that table names (so that mypy and IDEs see the real
+    signatures), and its ``__all__`` is that table's names and ``__version__``."""
+    import ast
+    from pathlib import Path
+
+    import svmeval
+
+    source = Path(svmeval.__file__).read_text(encoding="utf-8")
+    seen = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            for statement in node.body:
+                assert isinstance(statement, ast.ImportFrom)
+                seen.update({alias.name: statement.module for alias in statement.names})
+    assert seen == svmeval._LAZY
+    assert sorted(svmeval.__all__) == sorted([*svmeval._LAZY, "__version__"])
