@@ -289,6 +289,11 @@ class SvmParams:
         return d
 
 
+#: a configuration as the runs take it: :class:`SvmParams`, svm-train's options
+#: (``"-c 8 -g 0.05"``), or None for svm-train's defaults
+Configuration = SvmParams | str | None
+
+
 #: svm-train's one-letter flags of the scalar fields, in svm-train's usage order
 FLAGS = (
     ("s", "svm_type"),

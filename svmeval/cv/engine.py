@@ -23,8 +23,8 @@ from svmeval.cv.folds import libsvm_folds  # noqa: F401 - where the tests draw L
 from svmeval.cv.plan import CVPlan, CVResult, FoldOutput, Repetition, repetition  # noqa: F401
 from svmeval.cv.schedule import run_tasks
 from svmeval.errors import SvmevalError, show_path
-from svmeval.io.data import Dataset, check_precomputed
-from svmeval.params import PRECOMPUTED, SvmParams
+from svmeval.io.data import Dataset, DataSource, check_precomputed
+from svmeval.params import PRECOMPUTED, Configuration, SvmParams
 
 
 def prepare(
@@ -49,8 +49,8 @@ def prepare(
 
 
 def cross_validate(
-    data,
-    params=None,
+    data: DataSource,
+    params: Configuration = None,
     folds: int = 5,
     *,
     seed: int = 1,
@@ -261,7 +261,14 @@ def repetition_seeds(seed: int, repeat: int) -> list[int]:
     return seeds
 
 
-def train_and_save(data, params, model_file, *, seed: int = 1, quiet: bool = True) -> None:
+def train_and_save(
+    data: DataSource,
+    params: Configuration,
+    model_file: str | os.PathLike[str],
+    *,
+    seed: int = 1,
+    quiet: bool = True,
+) -> None:
     """svm-train without ``-v``: train on every sample and save the model file svm-train
     writes (``svm-predict`` reads it).
 

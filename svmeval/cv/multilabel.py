@@ -46,9 +46,10 @@ from svmeval.cv.plan import CVPlan
 from svmeval.cv.results import MultilabelCVResult
 from svmeval.cv.schedule import run_tasks
 from svmeval.errors import ParameterError, SvmevalError, show_label, show_path
+from svmeval.io.data import DataSource
 from svmeval.io.label_sets import check_multilabel as _check_multilabel  # noqa: F401
 from svmeval.io.label_sets import dataset_indicator
-from svmeval.params import SVM_TYPES, SvmParams
+from svmeval.params import SVM_TYPES, Configuration, SvmParams
 
 __all__ = ["MultilabelCVResult", "cross_validate_multilabel"]
 
@@ -72,8 +73,8 @@ def _check_type(params: SvmParams) -> None:
 
 @_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
 def cross_validate_multilabel(
-    data,
-    params=None,
+    data: DataSource,
+    params: Configuration = None,
     folds: int = 5,
     *,
     seed: int = 1,

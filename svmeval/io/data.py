@@ -153,6 +153,10 @@ class Dataset:
         return self.label_indptr is not None
 
 
+#: what a run takes as its data: a :class:`Dataset`, or a LIBSVM-format file's name
+DataSource = Dataset | str | os.PathLike[str]
+
+
 def _checked_array(name: str, field: str, value, kinds: str, dtype) -> np.ndarray:
     """A Dataset field as a 1-D array of ``dtype`` (no value changed by the conversion)."""
 

@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from svmeval.errors import SvmevalError
+from svmeval.io.data import DataSource
+from svmeval.params import Configuration
 from svmeval.workflows.benchmark import Benchmark
 
 __all__ = ["benchmark"]
@@ -64,8 +66,8 @@ def _fold_table(
 
 
 def benchmark(
-    datasets,
-    configurations,
+    datasets: DataSource | Sequence[DataSource],
+    configurations: Mapping[str, Configuration] | Sequence[Configuration],
     folds: int = 10,
     *,
     repeat: int = 10,
@@ -74,8 +76,8 @@ def benchmark(
     confidence_level: float = 0.95,
     rope: float | None = None,
     test: str = "corrected",
-    pos_label=None,
-    zero_division=0.0,
+    pos_label: float | None = None,
+    zero_division: float | str = 0.0,
     jobs: int | None = None,
     client=None,
     progress: Callable[[int, int], None] | None = None,

@@ -20,7 +20,8 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval.errors import SvmevalError
-from svmeval.params import SvmParams
+from svmeval.io.data import DataSource
+from svmeval.params import Configuration, SvmParams
 from svmeval.stats.significance import (
     McNemarResult,
     TTestResult,
@@ -156,9 +157,9 @@ def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
 
 
 def compare(
-    data,
-    a,
-    b,
+    data: DataSource,
+    a: Configuration,
+    b: Configuration,
     folds: int = 10,
     *,
     repeat: int = 10,
@@ -166,8 +167,8 @@ def compare(
     criterion: str | None = None,
     confidence_level: float = 0.95,
     rope: float | None = None,
-    pos_label=None,
-    zero_division=0.0,
+    pos_label: float | None = None,
+    zero_division: float | str = 0.0,
     jobs: int | None = None,
     client=None,
     progress: Callable[[int, int], None] | None = None,

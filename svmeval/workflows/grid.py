@@ -20,7 +20,8 @@ import numpy as np
 from svmeval import _tables as tables
 from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
 from svmeval.errors import SvmevalError
-from svmeval.params import EPSILON_SVR, SvmParams, params_flags
+from svmeval.io.data import DataSource
+from svmeval.params import EPSILON_SVR, Configuration, SvmParams, params_flags
 from svmeval.summary.data import summary_rows
 from svmeval.workflows import grid_rules as rules
 from svmeval.workflows.grid_rules import Cell, cell_params
@@ -206,17 +207,17 @@ def criterion_of(result, criterion: str, *, pos_label=None, zero_division=0.0) -
 
 # --- running the cells ------------------------------------------------------------------------
 def grid_search(
-    data,
-    params=None,
+    data: DataSource,
+    params: Configuration = None,
     folds: int = 5,
     *,
-    log2c=rules.DEFAULT_LOG2C,
-    log2g=rules.DEFAULT_LOG2G,
-    log2p=None,
+    log2c: tuple[float, float, float] | None = rules.DEFAULT_LOG2C,
+    log2g: tuple[float, float, float] | None = rules.DEFAULT_LOG2G,
+    log2p: tuple[float, float, float] | None = None,
     criterion: str | None = None,
     seed: int = 1,
-    pos_label=None,
-    zero_division=0.0,
+    pos_label: float | None = None,
+    zero_division: float | str = 0.0,
     jobs: int | None = None,
     client=None,
     progress: Callable | None = None,

@@ -10,12 +10,17 @@ import os
 import numpy as np
 
 from svmeval.errors import SvmevalError, show_path
+from svmeval.io.data import DataSource
 from svmeval.stats.significance import McNemarResult, mcnemar
 
 __all__ = ["mcnemar_files"]
 
 
-def mcnemar_files(data, predictions_a, predictions_b) -> McNemarResult:
+def mcnemar_files(
+    data: DataSource,
+    predictions_a: str | os.PathLike[str],
+    predictions_b: str | os.PathLike[str],
+) -> McNemarResult:
     """McNemar's test of two classifiers' predictions files (svm-predict's format) of ``data``.
 
     Parameters

@@ -32,8 +32,8 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval.cv import checks
-from svmeval.io.data import rows_of
-from svmeval.params import SvmParams
+from svmeval.io.data import DataSource, rows_of
+from svmeval.params import Configuration, SvmParams
 from svmeval.summary.data import summary_rows
 from svmeval.workflows import grid_rules as rules
 
@@ -221,19 +221,19 @@ class NestedResult:
 
 
 def nested_cv(
-    data,
-    params=None,
+    data: DataSource,
+    params: Configuration = None,
     folds: int = 5,
     *,
     inner_folds: int = 5,
-    log2c=rules.DEFAULT_LOG2C,
-    log2g=rules.DEFAULT_LOG2G,
-    log2p=None,
+    log2c: tuple[float, float, float] | None = rules.DEFAULT_LOG2C,
+    log2g: tuple[float, float, float] | None = rules.DEFAULT_LOG2G,
+    log2p: tuple[float, float, float] | None = None,
     criterion: str | None = None,
     seed: int = 1,
     repeat: int = 1,
-    pos_label=None,
-    zero_division=0.0,
+    pos_label: float | None = None,
+    zero_division: float | str = 0.0,
     jobs: int | None = None,
     client=None,
     progress: Callable[[int, int], None] | None = None,
