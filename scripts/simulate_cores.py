@@ -10,25 +10,32 @@ How to run (from the project root, after ``make test``)::
 For each set (``bench_cv.py``'s, full size; 5-fold C-SVC with svm-train's defaults):
 
 1. **W**: LIBSVM's own cross-validation on one thread (``svm_cross_validation`` after
-   ``srand(1)``, ``OMP_NUM_THREADS``-style one thread), timed;
-2. every task of svmeval's cross-validation (a fold, or a one-vs-one pair of a multiclass
-   fold; the last pair of a fold also predicts it) run one at a time on one thread, each
-   task's seconds recorded (``svmeval.cv.executors.recording``);
-3. the scheduler replayed on c simulated cores: list scheduling, the tasks in the order
-   svmeval's scheduler starts them, each on the first core free, for its recorded time. Where
-   fewer tasks are left than cores and a task can use OpenMP threads (``max_threads`` > 1), it
-   gets the idle cores' share, its time divided by ``1 + e (t - 1)`` for t threads
+   ``srand(1)``, one OpenMP thread), its CPU seconds;
+2. svmeval's cross-validation with one job on one core, every task (a fold; or a one-vs-one
+   pair of a multiclass fold, and the parts of the fold's prediction that its last pair
+   leaves) recorded with its CPU seconds (``svmeval.cv.executors.recording``: on one thread a
+   task's CPU time is its work, whatever else the machine runs); the run's wall time less the
+   tasks' is the time **outside** them (drawing folds, building the tasks, collecting the
+   result), which no core count shortens;
+3. the scheduler replayed on c simulated cores, event by event: whenever a core is free it
+   starts the next task in svmeval's order, a task's follow-ups going first once it has ended
+   (as :func:`svmeval.cv.schedule.run_tasks` does), each for its recorded time. Where fewer
+   tasks are left than cores and a task can use OpenMP threads (``max_threads`` > 1), it gets
+   the idle cores' share, its time divided by ``1 + e (t - 1)`` for t threads
    (``--openmp-efficiency e``, default 0.5; 0 = no gain from OpenMP).
 
-Printed: W, the recorded sum, the predicted time T_c and the ratio T_c / (W / c) for each c.
-``--validate``: also runs the real cross-validation with 2 jobs, interleaved with a fresh
-recording, and compares T_2 with it (the load average beside each figure: on a busy machine
-the real run is slower than the model, which assumes idle cores).
+Printed: W, the tasks' sum, the time outside them, the predicted time T_c (outside + the
+replay's makespan) and the ratio T_c / (W / c) for each c. ``--validate``: also runs the real
+cross-validation with 2 jobs and compares T_2 with its wall time, and gives its CPU seconds
+over W (what svmeval adds to LIBSVM's work); the load average beside each figure: on a busy
+machine the real run is slower than the model, which assumes idle cores.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
+import contextlib
 import heapq
 import os
 import sys
@@ -43,29 +50,52 @@ sys.path.insert(0, str(ROOT))
 import bench_cv  # noqa: E402  (the sets and the LIBSVM one-thread CV)
 
 
+@contextlib.contextmanager
+def quiet_stdout():
+    """LIBSVM's bindings print the CV rate on file descriptor 1: sent to standard error."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def simulate(tasks: list, cores: int, efficiency: float) -> float:
-    """Makespan of ``tasks`` ((seconds, wide), in start order) on ``cores`` cores; a wide task
-    can use OpenMP threads."""
-    free = [0.0] * cores  # when each core is next free (a heap)
-    heapq.heapify(free)
-    end = 0.0
-    for k, (seconds, wide) in enumerate(tasks):
-        start = heapq.heappop(free)
-        left = len(tasks) - k
-        idle = 1 + sum(1 for t in free if t <= start)
-        threads = max(1, idle // left) if wide and left < cores else 1
-        busy = [heapq.heappop(free) for _ in range(threads - 1)]  # the idle cores it takes
-        finish = start + seconds / (1 + efficiency * (threads - 1))
-        for _ in busy:
-            heapq.heappush(free, finish)
-        heapq.heappush(free, finish)
-        end = max(end, finish)
-    return end
+    """Makespan of ``tasks`` (``(position, seconds, wide)``, in start order; a position
+    ``parent + (j,)`` is a follow-up of ``parent``) on ``cores`` cores; a wide task can use
+    OpenMP threads."""
+    follow: dict = {}
+    first = []
+    for position, seconds, wide in tasks:
+        if len(position) == 1:
+            first.append((position, seconds, wide))
+        else:
+            follow.setdefault(position[:-1], []).append((position, seconds, wide))
+    waiting = collections.deque(first)
+    running: list = []  # (finish, position, threads) of the running tasks (a heap)
+    free, now = cores, 0.0
+    while waiting or running:
+        while free and waiting:
+            position, seconds, wide = waiting.popleft()
+            left = len(waiting) + 1
+            threads = max(1, free // left) if wide and left < cores else 1
+            free -= threads
+            finish = now + seconds / (1 + efficiency * (threads - 1))
+            heapq.heappush(running, (finish, position, threads))
+        now, position, threads = heapq.heappop(running)
+        free += threads
+        waiting.extendleft(reversed(follow.pop(position, [])))
+    return now
 
 
-def record(path: Path) -> tuple[list, float]:
-    """Every task of svmeval's 5-fold CV on one thread, one at a time: their (seconds, wide)
-    in start order, and the run's wall seconds."""
+def record(path: Path, parts: int) -> tuple[list, float]:
+    """Every task of svmeval's 5-fold CV on one thread, one at a time: their ``(position,
+    CPU seconds, wide)`` in start order, and the run's wall seconds."""
+    from svmeval.cv import plan
     from svmeval.cv.engine import cross_validate
     from svmeval.cv.executors import recording
     from svmeval.cv.schedule import cores_limited
@@ -73,12 +103,15 @@ def record(path: Path) -> tuple[list, float]:
     from svmeval.params import SvmParams
 
     ds = read_dataset(str(path))
+    # a fold's prediction in as many parts as the most cores simulated (recorded on one
+    # core, the parts' sum is the same work)
+    plan.PREDICT_PARTS = parts
     with recording() as tasks, cores_limited(1):
         start = time.perf_counter()
         cross_validate(ds, SvmParams(), 5, jobs=1)
         wall = time.perf_counter() - start
     # max_threads was decided under one core: whether a task can use OpenMP, by its size
-    out = [(seconds, _wide(ds, size)) for _, seconds, _, size, _, _ in sorted(tasks)]
+    out = [(p, cpu, _wide(ds, size)) for p, _, _, size, _, _, cpu, _ in sorted(tasks)]
     return out, wall
 
 
@@ -93,15 +126,16 @@ def _wide(ds, size: int) -> bool:
     )
 
 
-def real_run(path: Path, jobs: int) -> float:
+def real_run(path: Path, jobs: int) -> tuple[float, float]:
+    """svmeval's cross-validation with ``jobs`` jobs: its wall and CPU seconds."""
     from svmeval.cv.engine import cross_validate
     from svmeval.io.data import read_dataset
     from svmeval.params import SvmParams
 
     ds = read_dataset(str(path))
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     cross_validate(ds, SvmParams(), 5, jobs=jobs)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,30 +156,34 @@ def main(argv: list[str] | None = None) -> int:
         f"# svmeval CV on c simulated cores: 5-fold C-SVC, svm-train's defaults; "
         f"recorded on {len(os.sched_getaffinity(0))} cores; OpenMP efficiency {e}"
     )
-    head = f"{'set':9s} {'rows':>6s} {'tasks':>6s} {'W s':>8s} {'sum s':>8s} | " + " ".join(
-        f"{'T' + str(c):>7s} {'/(W/' + str(c) + ')':>8s}" for c in cores
+    head = (
+        f"{'set':9s} {'rows':>6s} {'tasks':>6s} {'W s':>8s} {'sum s':>8s} {'out s':>6s} | "
+        + " ".join(f"{'T' + str(c):>7s} {'/(W/' + str(c) + ')':>8s}" for c in cores)
     )
     if args.validate:
-        head += f" | {'real 2j':>7s} {'T2':>6s} {'T2/real':>7s}"
+        head += f" | {'real 2j':>7s} {'T2':>6s} {'T2/real':>7s} {'CPU 2j':>6s} {'/W':>5s}"
     print(head + " | load")
     with tempfile.TemporaryDirectory(prefix="simulate_cores.") as tmpdir:
         for name in args.sets.split(","):
             _, full, quick = bench_cv.SETS[name]
             path, n, _ = bench_cv.prepare(name, quick if args.quick else full, Path(tmpdir))
             load = os.getloadavg()[0]
-            w, _ = bench_cv.libsvm_cv_one_thread(str(path))
-            tasks, _ = record(path)
-            total = sum(s for s, _ in tasks)
-            row = f"{name:9s} {n:>6d} {len(tasks):>6d} {w:>8.2f} {total:>8.2f} | "
-            row += " ".join(
-                f"{simulate(tasks, c, e):>7.2f} {simulate(tasks, c, e) / (w / c):>8.2f}"
-                for c in cores
-            )
+            cpu = time.process_time()
+            with quiet_stdout():
+                bench_cv.libsvm_cv_one_thread(str(path))
+            w = time.process_time() - cpu  # W: LIBSVM's one-thread CV, its CPU seconds
+            tasks, wall = record(path, max(cores))
+            total = sum(seconds for _, seconds, _ in tasks)
+            outside = max(0.0, wall - total)
+            row = f"{name:9s} {n:>6d} {len(tasks):>6d} {w:>8.2f} {total:>8.2f} {outside:>6.2f} | "
+            for c in cores:
+                t = outside + simulate(tasks, c, e)
+                row += f"{t:>7.2f} {t / (w / c):>8.2f} "
             if args.validate:
-                real = real_run(path, 2)
-                t2 = simulate(tasks, 2, e)
-                row += f" | {real:>7.2f} {t2:>6.2f} {t2 / real:>7.2f}"
-            print(row + f" | {load:.1f}>{os.getloadavg()[0]:.1f}", flush=True)
+                real, cpu2 = real_run(path, 2)
+                t2 = outside + simulate(tasks, 2, e)
+                row += f"| {real:>7.2f} {t2:>6.2f} {t2 / real:>7.2f} {cpu2:>6.2f} {cpu2 / w:>5.2f} "
+            print(row + f"| {load:.1f}>{os.getloadavg()[0]:.1f}", flush=True)
     return 0
 
 

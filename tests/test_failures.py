@@ -211,17 +211,27 @@ def test_ctrl_c_inside_the_folds_exits_130(tmp_path, slow_data, entry):
 
 
 def test_ctrl_c_inside_the_bindings_bare_except_is_not_swallowed(tmp_path):
-    """LIBSVM's bindings import scipy inside a bare ``except:``. A scipy whose import is
-    interrupted (here: a stand-in that sends SIGINT to its own process) must still end the
+    """LIBSVM's bindings run their imports inside bare ``except:`` clauses. A Ctrl-C that
+    lands there while they load (here: a stand-in of the bindings' module that sends SIGINT
+    to its own process inside such a clause, then loads the real module) must still end the
     run with 130, not let it go on to exit 0."""
     fake = tmp_path / "fake"
-    (fake / "scipy").mkdir(parents=True)
-    (fake / "scipy" / "__init__.py").write_text(
-        textwrap.dedent("""\
-        import os, signal, time
-        os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(0.2)
-        raise ImportError("a stand-in scipy")
+    (fake / "libsvm").mkdir(parents=True)
+    (fake / "libsvm" / "__init__.py").write_text("")
+    (fake / "libsvm" / "svm.py").write_text(
+        textwrap.dedent(f"""\
+        import importlib.machinery, os, signal, sys, time
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.2)
+        except:  # noqa: E722 - the bindings' own bare except
+            pass
+        real = importlib.machinery.PathFinder.find_spec(
+            "libsvm", [p for p in sys.path if p != {str(fake)!r}]
+        ).submodule_search_locations[0]
+        __file__ = os.path.join(real, "svm.py")
+        with open(__file__) as fh:
+            exec(compile(fh.read(), __file__, "exec"))
     """)
     )
     env = dict(ENV, PYTHONPATH=os.pathsep.join([str(fake), str(ROOT)]))

@@ -197,3 +197,45 @@ def test_precomputed_multiclass_kernel(tmp_path, options):
     )
     result = cross_validate(read_dataset(path), params_of(options), 5, jobs=2)
     assert np.array_equal(result.y_pred, libsvm_cv(path, options, 5))
+
+
+@pytest.mark.parametrize("parts", [1, 3, 16])
+@pytest.mark.parametrize("jobs", [1, 3])
+def test_a_folds_prediction_in_parts_is_libsvms(tmp_path, monkeypatch, parts, jobs):
+    """A fold's last pair leaves its prediction as tasks over parts of the test rows: any
+    number of parts, on any number of jobs, predicts every row as svm_cross_validation."""
+    from svmeval.cv import plan
+
+    monkeypatch.setattr(plan, "PREDICT_PARTS", parts)
+    monkeypatch.setattr(plan, "PREDICT_PART_ROWS", 1)
+    options = "-s 0 -c 4"
+    path = subset(tmp_path, "satimage.scale", 400)
+    result = run_cv(read_dataset(path), params_of(options), 5, jobs=jobs, keep_decision_values=True)
+    assert np.array_equal(result.y_pred, libsvm_cv(path, options, 5))
+    expected = oracle_decision_values(path, options, result)
+    assert np.array_equal(result.decision_values, expected, equal_nan=True)
+
+
+def test_prediction_parts_follow_the_cores_and_the_test_rows(monkeypatch):
+    """As many parts as cores, none under PREDICT_PART_ROWS rows (one for a small fold)."""
+    from svmeval.cv import plan, schedule
+    from svmeval.cv.task import FollowUps
+
+    ds = read_dataset(data_set("satimage.scale"))
+    problem = _libsvm.make_problem(ds)
+    params = params_of("-s 0").resolved(ds.n_features)
+    folds = draw_folds(problem.y, 5, 1, params)
+    cv = CVPlan(problem, params, folds, 1)
+    fold_pairs = len(cv.labels) * (len(cv.labels) - 1) // 2
+    test_rows = len(folds.test(0))
+    for cores, expected in [(1, 1), (4, 4), (64, test_rows // plan.PREDICT_PART_ROWS)]:
+        with schedule.cores_limited(cores):
+            results = [task(1) for task in cv.tasks[:fold_pairs]]  # fold 0, alone
+        assert results[:-1] == [0] * (fold_pairs - 1)
+        assert isinstance(results[-1], FollowUps)
+        follow = results[-1].tasks
+        assert len(follow) == expected
+        assert sorted(r for t in follow for r in [t.size]) == sorted(
+            len(p) for p in np.array_split(folds.test(0), expected)
+        )
+        cv = CVPlan(problem, params, folds, 1)

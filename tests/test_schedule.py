@@ -363,3 +363,30 @@ def test_call_returns_the_value_and_raises_the_error_of_the_call():
     assert waits.call(lambda a, b=0: a + b, 2, b=3) == 5
     with pytest.raises(ValueError, match="from the helper"):
         waits.call(lambda: int("from the helper"))
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_follow_ups_run_once_after_their_task_before_the_tasks_not_started(jobs):
+    """A task that returns FollowUps: each follow-up runs once, after the task that left it,
+    and (with one job) before every task not yet started; progress counts them too."""
+    from svmeval.cv.task import FollowUps
+
+    order: list = []
+    lock = threading.Lock()
+
+    def task(name, follow=()):
+        def run(share):
+            with lock:
+                order.append(name)
+            return FollowUps([task(f) for f in follow]) if follow else 1
+
+        return run
+
+    tasks = [task("a", ("a1", "a2")), task("b"), task("c", ("c1",)), task("d")]
+    seen = []
+    run_tasks(tasks, jobs=jobs, cores=2, progress=lambda done, total: seen.append((done, total)))
+    assert sorted(order) == ["a", "a1", "a2", "b", "c", "c1", "d"]
+    assert order.index("a") < order.index("a1") and order.index("c") < order.index("c1")
+    if jobs == 1:
+        assert order == ["a", "a1", "a2", "b", "c", "c1", "d"]
+    assert seen[-1] == (7, 7)

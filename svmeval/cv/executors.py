@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 
 from svmeval.cv.plan import CVPlan, in_order
 from svmeval.cv.schedule import run_tasks
+from svmeval.cv.task import FollowUps, folds_done
 
 
 @contextlib.contextmanager
@@ -107,7 +108,7 @@ class LocalExecutor:
         left = {unit: len(plan.tasks) for unit, plan in plans.items()}
         folds = [0, 0]  # folds completed, folds counted
         runs = [
-            _Counted(task, unit, left, finished, folds, position)
+            _Counted(task, unit, left, finished, folds, (position,))
             for position, (_, unit, task) in enumerate(tasks)
         ]
 
@@ -176,8 +177,14 @@ def _releasing(group: list, kernel) -> list:
 
     def wrap(task):
         def run(omp_threads):
+            result = None
             try:
-                return task(omp_threads)
+                result = task(omp_threads)
+                if isinstance(result, FollowUps):  # they need the kernel too
+                    with _LOCK:
+                        left[0] += len(result.tasks)
+                    result = FollowUps([wrap(t) for t in result.tasks])
+                return result
             finally:
                 with _LOCK:
                     left[0] -= 1
@@ -214,7 +221,9 @@ _RECORD: list = []
 @contextlib.contextmanager
 def recording() -> Iterator[list]:
     """Record every task local executors run: ``(position, seconds, omp_threads, size,
-    max_threads, folds completed)``, position being the task's place in its run's order
+    max_threads, folds completed, CPU seconds of its thread, its start on the
+    ``time.perf_counter`` clock)``; position: ``(k,)`` for the
+    run's k-th task, the task's own position plus ``(j,)`` for its j-th follow-up
     (``scripts/simulate_cores.py`` replays them on simulated cores)."""
     record: list = []
     _RECORD.append(record)
@@ -224,13 +233,16 @@ def recording() -> Iterator[list]:
         _RECORD.remove(record)
 
 
-def _Counted(task, unit, left: dict, finished: queue.SimpleQueue, folds: list, position: int = 0):
+def _Counted(
+    task, unit, left: dict, finished: queue.SimpleQueue, folds: list, position: tuple = (0,)
+):
     """The task; the folds it completed are counted, and when it is the unit's last task to
     end, the unit goes on ``finished``."""
 
     def run(omp_threads):
-        start = time.perf_counter()
-        done = task(omp_threads) or 0
+        start, cpu = time.perf_counter(), time.thread_time()
+        result = task(omp_threads)
+        done = folds_done(result)
         if _RECORD:
             _RECORD[-1].append(
                 (
@@ -240,14 +252,24 @@ def _Counted(task, unit, left: dict, finished: queue.SimpleQueue, folds: list, p
                     getattr(task, "size", 0),
                     getattr(task, "max_threads", 1),
                     done,
+                    time.thread_time() - cpu,
+                    start,
                 )
             )
+        follow = result.tasks if isinstance(result, FollowUps) else []
         with _LOCK:
             folds[0] += done
-            left[unit] -= 1
+            left[unit] += len(follow) - 1
             last = left[unit] == 0
         if last:
             finished.put(unit)
+        if follow:  # each counted too; placed after their task in a recording
+            return FollowUps(
+                [
+                    _Counted(t, unit, left, finished, folds, position + (k,))
+                    for k, t in enumerate(follow)
+                ]
+            )
         return done
 
     return _Task(run, task)

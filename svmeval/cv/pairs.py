@@ -34,7 +34,7 @@ import numpy as np
 
 from svmeval.cv import _libsvm, _model
 from svmeval.cv.folds import group_classes
-from svmeval.cv.task import Task
+from svmeval.cv.task import FollowUps, Task
 from svmeval.io import output
 
 #: train multiclass folds pair by pair (False: each fold whole, as one svm_train call)
@@ -94,9 +94,9 @@ class PairedFold:
                         )
                         sys.stderr.flush()
 
-    def _pair(self, p: int, omp_threads: int) -> int:
-        """Train pair ``p``; the fold's last pair also predicts the fold. Returns the folds
-        completed (0 or 1)."""
+    def _pair(self, p: int, omp_threads: int) -> int | FollowUps:
+        """Train pair ``p``; the fold's last pair assembles the fold's model and leaves its
+        prediction, in parts of the test rows, as follow-up tasks."""
         with self._lock:
             warn, self._warned = not self._warned, True
         if warn:
@@ -123,8 +123,7 @@ class PairedFold:
         assembled = AssembledModel(self)
         self.results = []
         _libsvm.print_message(f"Total nSV = {assembled.total_sv}\n")
-        self.plan.store(self.i, self.plan.predict_fold(assembled, self.i, omp_threads))
-        return 1
+        return FollowUps(self.plan.prediction_tasks(assembled, self.i))
 
 
 def _solution(model) -> tuple:

@@ -8,6 +8,7 @@ fold of each sample. A fold is one task; a task's output never depends on where 
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import partial
 
@@ -16,7 +17,7 @@ import numpy as np
 from svmeval.cv import _libsvm, _model
 from svmeval.cv.folds import Folds, group_classes, libsvm_folds
 from svmeval.cv.results import CVResult, Repetition
-from svmeval.cv.task import Task
+from svmeval.cv.task import FollowUps, Task
 from svmeval.metrics.classification import ConfusionCounts
 from svmeval.metrics.ovo import class_scores
 from svmeval.metrics.regression import regression_report
@@ -50,6 +51,12 @@ def _pair_map(model_labels: np.ndarray, labels: np.ndarray):
 #: the most one-vs-one decision values a fold predicts at once (test rows are predicted in
 #: chunks of rows so that a chunk's n_rows x k(k-1)/2 values stay within this many bytes)
 PREDICT_CHUNK_BYTES = 32 << 20
+
+#: the fewest test rows a prediction task of a fold trained pair by pair gets
+PREDICT_PART_ROWS = 64
+
+#: the parts a fold's prediction is split into (None: as many as cores)
+PREDICT_PARTS: int | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -141,7 +148,33 @@ class CVPlan:
 
     def predict_fold(self, model, i: int, omp_threads: int) -> FoldOutput:
         """Fold ``i``'s test rows as ``model`` (trained on its training rows) predicts them."""
+        return self.predict_rows(model, self.folds.test(i), omp_threads)
+
+    def prediction_tasks(self, model, i: int) -> list:
+        """Fold ``i``'s prediction by ``model`` as tasks, each a part of its test rows (as
+        many parts as cores, or :data:`PREDICT_PARTS`, of at least :data:`PREDICT_PART_ROWS`
+        rows): each stores its rows' output; the last to end completes the fold (returns 1)."""
+        from svmeval.cv.kernel import useful_threads
+        from svmeval.cv.schedule import available_cores
+
         test = self.folds.test(i)
+        wanted = PREDICT_PARTS or available_cores()
+        n_parts = max(1, min(wanted, len(test) // PREDICT_PART_ROWS))
+        parts = np.array_split(test, n_parts)
+        left = [len(parts)]
+        lock = threading.Lock()
+
+        def run(rows: np.ndarray, omp_threads: int) -> int:
+            self.store_rows(rows, self.predict_rows(model, rows, omp_threads))
+            with lock:
+                left[0] -= 1
+                return int(left[0] == 0)
+
+        threads = useful_threads(self.problem, self.params, len(test))
+        return [Task(partial(run, rows), len(rows), threads) for rows in parts]
+
+    def predict_rows(self, model, test: np.ndarray, omp_threads: int) -> FoldOutput:
+        """Test rows ``test`` (of one fold) as ``model`` predicts them."""
         cols, signs = _pair_map(model.labels, self.labels) if self.classification else (None, None)
         t, m = len(test), len(self.labels)
         out = FoldOutput(
@@ -158,7 +191,10 @@ class CVPlan:
 
     def store(self, i: int, out: FoldOutput) -> None:
         """Put fold ``i``'s output into the plan's per-sample arrays."""
-        rows = self.folds.test(i)
+        self.store_rows(self.folds.test(i), out)
+
+    def store_rows(self, rows: np.ndarray, out: FoldOutput) -> None:
+        """Put the output for test rows ``rows`` (of one fold) into the per-sample arrays."""
         self.y_pred[rows] = out.y_pred
         for name in ("decision_values", "scores", "probabilities"):
             mine = getattr(self, name)
@@ -263,8 +299,11 @@ def in_order(
     folds = draw_folds(problem.y, nr_fold, seed, params, warn=_silent)
     plan = CVPlan(problem, params, folds, seed, keep_decision_values=keep_decision_values)
     if run is None:
-        for task in plan.tasks:
-            task(1)
+        pending = list(plan.tasks)
+        while pending:
+            result = pending.pop(0)(1)
+            if isinstance(result, FollowUps):
+                pending[0:0] = result.tasks
     else:
         run(plan.tasks)
     return plan.result()

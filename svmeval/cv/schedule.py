@@ -46,6 +46,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
+from svmeval.cv.task import FollowUps
 from svmeval.cv.waits import join, wait_all, wait_any
 
 #: hold the last tasks for a wider share: None = decide by :func:`omp_waits_passively`
@@ -161,12 +162,12 @@ def _forget(future) -> None:
         _abandoned.discard(future)
 
 
-def _bound(task: Callable[[int], None], token: threading.Event) -> Callable[[int], None]:
-    def run(share: int) -> None:
+def _bound(task: Callable[[int], object], token: threading.Event) -> Callable[[int], object]:
+    def run(share: int) -> object:
         _local.token = token
         try:
             check_cancelled()  # a task picked up after the run stopped does nothing
-            task(share)
+            return task(share)
         finally:
             _local.token = None
 
@@ -211,7 +212,7 @@ def _start(
 
 
 def run_tasks(
-    tasks: Sequence[Callable[[int], None]],
+    tasks: Sequence[Callable[[int], object]],
     *,
     jobs: int | None = None,
     cores: int | None = None,
@@ -219,13 +220,17 @@ def run_tasks(
 ) -> None:
     """Run every task; ``jobs`` at once (default: the cores), in order when ``jobs`` is 1.
 
-    ``progress(done, total)`` is called in the calling thread as tasks finish. The first
+    A task that returns :class:`~svmeval.cv.task.FollowUps` leaves further tasks: they start
+    before every task not yet started (in their order). ``progress(done, total)`` is called in
+    the calling thread as tasks finish (``total`` grows with follow-ups). The first
     exception of a task is raised when the running tasks have ended; tasks not started are
     dropped. A KeyboardInterrupt in the calling thread is raised at once, without waiting for
     tasks running inside LIBSVM.
     """
+    tasks = list(tasks)
     total = len(tasks)
     cores = cores or available_cores()
+    # as many threads as tasks at most (follow-ups start when a thread is free again)
     jobs = max(1, min(jobs or cores, total or 1))
     hold_tail = wide_tail()
     clock = time.monotonic
@@ -255,7 +260,10 @@ def run_tasks(
                 now = clock()
                 for future in finished:
                     durations.append(now - started.pop(future))
-                    future.result()
+                    result = future.result()
+                    if isinstance(result, FollowUps):  # they go first, in their order
+                        tasks[next_task:next_task] = result.tasks
+                        total = len(tasks)
                     done += 1
                     if progress:
                         progress(done, total)

@@ -1,19 +1,37 @@
-"""One task of a cross-validation plan: a fold, or a one-vs-one pair of a fold."""
+"""One task of a cross-validation plan: a fold, a one-vs-one pair of a fold, or a part of a
+fold's test rows to predict."""
 
 from __future__ import annotations
 
-__all__ = ["Task"]
+__all__ = ["FollowUps", "Task", "folds_done"]
 
 
 class Task:
     """One task of a plan: ``task(omp_threads)`` runs it and returns the folds it completed
-    (1, or 0 for a pair of a fold whose other pairs are still running); ``size``: its training
-    rows (the biggest start first); ``max_threads``: the OpenMP threads it can put to use."""
+    (1, or 0 for a pair of a fold whose other pairs are still running), or the
+    :class:`FollowUps` it leaves; ``size``: its training rows (the biggest start first);
+    ``max_threads``: the OpenMP threads it can put to use."""
 
     __slots__ = ("run", "size", "max_threads")
 
     def __init__(self, run, size: int, max_threads: int):
         self.run, self.size, self.max_threads = run, size, max_threads
 
-    def __call__(self, omp_threads: int) -> int:
+    def __call__(self, omp_threads: int):
         return self.run(omp_threads)
+
+
+class FollowUps:
+    """What a task returns when its work goes on in further tasks (a fold's last pair leaves
+    the fold's prediction, in parts of its test rows): they start before any task not yet
+    started, and the fold is completed by the last of them."""
+
+    __slots__ = ("tasks",)
+
+    def __init__(self, tasks: list):
+        self.tasks = list(tasks)
+
+
+def folds_done(result) -> int:
+    """The folds a task's result completed (0 for :class:`FollowUps` or None)."""
+    return 0 if result is None or isinstance(result, FollowUps) else int(result)
