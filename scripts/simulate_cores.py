@@ -5,7 +5,7 @@ How to run (from the project root, after ``make test``)::
 
     .venv/bin/python scripts/simulate_cores.py                     # every set, c = 16
     .venv/bin/python scripts/simulate_cores.py --sets dna,satimage --cores 4,8,16
-    .venv/bin/python scripts/simulate_cores.py --validate          # the model against 2 real cores
+    .venv/bin/python scripts/simulate_cores.py --validate          # the model against this machine
 
 For each set (``bench_cv.py``'s, full size; 5-fold C-SVC with svm-train's defaults):
 
@@ -26,9 +26,12 @@ For each set (``bench_cv.py``'s, full size; 5-fold C-SVC with svm-train's defaul
 
 Printed: W, the tasks' sum, the time outside them, the predicted time T_c (outside + the
 replay's makespan) and the ratio T_c / (W / c) for each c. ``--validate``: also runs the real
-cross-validation with 2 jobs and compares T_2 with its wall time, and gives its CPU seconds
-over W (what svmeval adds to LIBSVM's work); the load average beside each figure: on a busy
-machine the real run is slower than the model, which assumes idle cores.
+cross-validation on every core of this machine (its tasks recorded) and gives its wall time,
+the model's T for this machine's cores over it, its CPU seconds and their ratio to W (what
+svmeval adds to LIBSVM's work), the seconds before its first task starts and after its last
+ends, and how busy its cores were (the tasks' wall seconds over cores x wall); the load
+average beside each figure: on a busy machine the real run is slower than the model, which
+assumes idle cores.
 """
 
 from __future__ import annotations
@@ -126,16 +129,25 @@ def _wide(ds, size: int) -> bool:
     )
 
 
-def real_run(path: Path, jobs: int) -> tuple[float, float]:
-    """svmeval's cross-validation with ``jobs`` jobs: its wall and CPU seconds."""
+def real_run(path: Path) -> dict:
+    """svmeval's cross-validation on every core of this machine, its tasks recorded: wall and
+    CPU seconds, the seconds before its first task starts and after its last ends, and how busy
+    the cores were (the tasks' wall seconds over cores x wall)."""
     from svmeval.cv.engine import cross_validate
+    from svmeval.cv.executors import recording
     from svmeval.io.data import read_dataset
     from svmeval.params import SvmParams
 
     ds = read_dataset(str(path))
-    start, cpu = time.perf_counter(), time.process_time()
-    cross_validate(ds, SvmParams(), 5, jobs=jobs)
-    return time.perf_counter() - start, time.process_time() - cpu
+    with recording() as tasks:
+        start, cpu = time.perf_counter(), time.process_time()
+        cross_validate(ds, SvmParams(), 5)
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    first = min(t[7] for t in tasks) - start
+    last = start + wall - max(t[7] + t[1] for t in tasks)
+    cores = len(os.sched_getaffinity(0))
+    busy = sum(t[1] for t in tasks) / (cores * wall)
+    return {"wall": wall, "cpu": cpu, "first": first, "last": last, "busy": busy}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,8 +172,12 @@ def main(argv: list[str] | None = None) -> int:
         f"{'set':9s} {'rows':>6s} {'tasks':>6s} {'W s':>8s} {'sum s':>8s} {'out s':>6s} | "
         + " ".join(f"{'T' + str(c):>7s} {'/(W/' + str(c) + ')':>8s}" for c in cores)
     )
+    here = len(os.sched_getaffinity(0))
     if args.validate:
-        head += f" | {'real 2j':>7s} {'T2':>6s} {'T2/real':>7s} {'CPU 2j':>6s} {'/W':>5s}"
+        head += (
+            f" | {'real':>6s} {'T' + str(here):>6s} {'T/real':>6s} {'CPU':>6s} {'/W':>5s}"
+            f" {'before':>6s} {'after':>6s} {'busy':>5s}"
+        )
     print(head + " | load")
     with tempfile.TemporaryDirectory(prefix="simulate_cores.") as tmpdir:
         for name in args.sets.split(","):
@@ -180,9 +196,13 @@ def main(argv: list[str] | None = None) -> int:
                 t = outside + simulate(tasks, c, e)
                 row += f"{t:>7.2f} {t / (w / c):>8.2f} "
             if args.validate:
-                real, cpu2 = real_run(path, 2)
-                t2 = outside + simulate(tasks, 2, e)
-                row += f"| {real:>7.2f} {t2:>6.2f} {t2 / real:>7.2f} {cpu2:>6.2f} {cpu2 / w:>5.2f} "
+                real = real_run(path)
+                t = outside + simulate(tasks, here, e)
+                row += (
+                    f"| {real['wall']:>6.2f} {t:>6.2f} {t / real['wall']:>6.2f} "
+                    f"{real['cpu']:>6.2f} {real['cpu'] / w:>5.2f} {real['first']:>6.3f} "
+                    f"{real['last']:>6.3f} {real['busy']:>5.2f} "
+                )
             print(row + f"| {load:.1f}>{os.getloadavg()[0]:.1f}", flush=True)
     return 0
 

@@ -44,8 +44,9 @@ class LocalExecutor:
     """Fold tasks on this machine's threads (:func:`~svmeval.cv.schedule.run_tasks`).
 
     Every unit of a batch goes into one run of the scheduler, kernel group by kernel group
-    (the costliest group first), each unit's tasks the biggest first: no group waits for the
-    one before it to end, and the only tail is the batch's own. A group's shared kernel is
+    (the costliest group first), each unit's tasks fold by fold, each fold's the biggest first
+    (:class:`~svmeval.cv.task.Task`): no group waits for the one before it to end, and the
+    only tail is the batch's own. A group's shared kernel is
     computed by the threads of its first tasks together (:meth:`SharedKernel.ensure`), when
     they start, and freed when its last task ends; the kernels alive at once stay within the
     batch's memory budget (:class:`_Budget`)."""
@@ -95,7 +96,7 @@ class LocalExecutor:
                     keep_decision_values=batch.keep_decision_values,
                 )
                 kernels[u] = kernel
-                group += [((rank, seq, -t.size), u, t) for t in plans[u].tasks]
+                group += [((rank, seq, t.fold, -t.size), u, t) for t in plans[u].tasks]
             if kernel is not None:
                 group = _releasing(group, kernel)
             tasks += group

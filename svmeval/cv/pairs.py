@@ -67,7 +67,7 @@ class PairedFold:
         tasks = []
         for p, (a, b) in enumerate(self.pairs):
             size = int(self.count[a] + self.count[b])
-            tasks.append(Task(partial(self._pair, p), size, self.plan.useful_threads(size)))
+            tasks.append(Task(partial(self._pair, p), size, self.plan.useful_threads(size), self.i))
         return tasks
 
     def _pair_params(self, a: int, b: int):

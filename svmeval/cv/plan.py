@@ -123,12 +123,12 @@ class CVPlan:
 
             if not pairs.ENABLED or len(self.labels) > pairs.MAX_CLASSES:
                 size = len(self.folds.train(i))
-                return [Task(partial(self._fold, i), size, self.useful_threads(size))]
+                return [Task(partial(self._fold, i), size, self.useful_threads(size), i)]
             paired = pairs.PairedFold(self, i)
             if paired.n_classes > 2:
                 return paired.tasks()
         size = len(self.folds.perm) - len(self.folds.test(i))
-        return [Task(partial(self._fold, i), size, self.useful_threads(size))]
+        return [Task(partial(self._fold, i), size, self.useful_threads(size), i)]
 
     def useful_threads(self, train_rows: int) -> int:
         """The OpenMP threads a training on ``train_rows`` rows of this problem puts to use."""
@@ -171,7 +171,7 @@ class CVPlan:
                 return int(left[0] == 0)
 
         threads = useful_threads(self.problem, self.params, len(test))
-        return [Task(partial(run, rows), len(rows), threads) for rows in parts]
+        return [Task(partial(run, rows), len(rows), threads, i) for rows in parts]
 
     def predict_rows(self, model, test: np.ndarray, omp_threads: int) -> FoldOutput:
         """Test rows ``test`` (of one fold) as ``model`` predicts them."""

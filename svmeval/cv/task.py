@@ -9,13 +9,15 @@ __all__ = ["FollowUps", "Task", "folds_done"]
 class Task:
     """One task of a plan: ``task(omp_threads)`` runs it and returns the folds it completed
     (1, or 0 for a pair of a fold whose other pairs are still running), or the
-    :class:`FollowUps` it leaves; ``size``: its training rows (the biggest start first);
-    ``max_threads``: the OpenMP threads it can put to use."""
+    :class:`FollowUps` it leaves; ``size``: its training rows; ``max_threads``: the OpenMP
+    threads it can put to use; ``fold``: the fold it is part of. A plan's tasks start fold by
+    fold, each fold's the biggest first: a fold's prediction then runs beside the next folds'
+    training, and only the last fold's is left for the end."""
 
-    __slots__ = ("run", "size", "max_threads")
+    __slots__ = ("run", "size", "max_threads", "fold")
 
-    def __init__(self, run, size: int, max_threads: int):
-        self.run, self.size, self.max_threads = run, size, max_threads
+    def __init__(self, run, size: int, max_threads: int, fold: int = 0):
+        self.run, self.size, self.max_threads, self.fold = run, size, max_threads, fold
 
     def __call__(self, omp_threads: int):
         return self.run(omp_threads)
