@@ -181,9 +181,26 @@ svmeval_kernel_value(const svmeval_node *xi, const svmeval_node *xj, int kernel_
     return kernel_value(xi, xj, sq_i, sq_j, kernel_type, degree, gamma, coef0, prediction);
 }
 
+/* LIBSVM's own svm_predict_values (``predict_values``, the official library's function) on n
+ * rows, row i's node array at rows[i], its n_dec decision values written at dec + i * n_dec and
+ * its label at labels[i]: the loop svm_predict runs per row, here over many rows in one call
+ * (through ctypes, without the GIL: threads predicting side by side never wait for Python). */
+typedef double (*svmeval_predict_values_fn)(const void *model, const void *x, double *dec);
+
+void
+svmeval_predict_rows(svmeval_predict_values_fn predict_values, const void *model,
+                     const void *const *rows, long n, double *dec, long n_dec, double *labels)
+{
+    for (long i = 0; i < n; i++) {
+        labels[i] = predict_values(model, rows[i], dec + i * n_dec);
+    }
+}
+
 static struct PyModuleDef moduledef = {
     PyModuleDef_HEAD_INIT, "svmeval.cv._kernel",
-    "LIBSVM's kernel arithmetic over whole matrices (C functions called through ctypes).", -1,
+    "LIBSVM's kernel arithmetic over whole matrices, and its prediction over many rows (C "
+    "functions called through ctypes).",
+    -1,
     NULL,
 };
 

@@ -194,6 +194,8 @@ def _entry_points(svm, loaded_here: bool, seen: dict):
             available=omp_set_num_threads is not None, loaded_here=loaded_here, environment=seen
         ),
     )
+    # the C function's own address, for svmeval's loop over rows (svmeval.cv._model)
+    c.predict_values_address = ctypes.cast(c.predict_values, c_void_p).value
     c.srand.argtypes, c.srand.restype = [ctypes.c_uint], None
     c.rand.argtypes, c.rand.restype = [], c_int
     c.set_print(c.print_stderr)  # LIBSVM's default writes to stdout, where only the report goes

@@ -3,17 +3,25 @@ place that knows LIBSVM (:mod:`svmeval.cv._libsvm`, which exports it)."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import threading
-from ctypes import byref, c_int, c_void_p
+from ctypes import byref, c_int, c_long, c_void_p
 
 import numpy as np
 
-from svmeval.cv import schedule, waits
+from svmeval.cv import _kernel, schedule, waits
 from svmeval.cv._libsvm import Parameter, Problem, _c, set_omp_threads
 from svmeval.errors import SvmevalError
 from svmeval.io import output
 from svmeval.params import C_SVC, NU_SVC, SvmParams
+
+#: rows predicted per call of :func:`_predict_rows` (a cancelled run stops between calls)
+PREDICT_ROWS = 1024
+
+_predict_rows = ctypes.CDLL(_kernel.__file__).svmeval_predict_rows
+_predict_rows.restype = None
+_predict_rows.argtypes = [c_void_p, c_void_p, c_void_p, c_long, c_void_p, c_long, c_void_p]
 
 
 class Model:
@@ -57,11 +65,28 @@ class Model:
         dec = np.empty((n, self.n_decision_values), dtype=np.float64)
         probs = np.empty((n, self.nr_class), dtype=np.float64) if probability else None
         model = self._ptr
+        check_cancelled = schedule.check_cancelled
+        if not probability:  # svm_predict_values row after row in C, PREDICT_ROWS at a time
+            rows = np.ascontiguousarray(rows, dtype=np.uintp)
+            width = dec.shape[1]
+            for start in range(0, n, PREDICT_ROWS):
+                check_cancelled()
+                count = min(PREDICT_ROWS, n - start)
+                _predict_rows(
+                    self._lib.predict_values_address,
+                    model,
+                    rows.ctypes.data + start * rows.itemsize,
+                    count,
+                    dec.ctypes.data + start * width * dec.itemsize,
+                    width,
+                    pred.ctypes.data + start * pred.itemsize,
+                )
+            check_cancelled()
+            return pred, dec, probs
         predict_values, predict_probability = (
             self._lib.predict_values,
             self._lib.predict_probability,
         )
-        check_cancelled = schedule.check_cancelled
         for i, row in enumerate(rows.tolist()):
             if not i & 1023:
                 check_cancelled()
