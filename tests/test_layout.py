@@ -32,8 +32,8 @@ def test_only_cv_imports_libsvm_or_ctypes(path):
 
 
 def test_the_scan_sees_imports():
-    engine = PACKAGE / "cv" / "_libsvm.py"
-    assert {"libsvm", "ctypes"} <= imported_modules(engine)
+    assert "ctypes" in imported_modules(PACKAGE / "cv" / "_libsvm.py")
+    assert "libsvm" in imported_modules(PACKAGE / "cv" / "_bindings.py")
 
 
 # lines as ruff formats them (one argument a line where a call does not fit in 100 columns)

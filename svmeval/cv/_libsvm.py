@@ -17,20 +17,15 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
-import importlib
-import importlib.abc
-import importlib.util
 import os
-import signal
 import sys
 import threading
-import types
 from ctypes import POINTER, c_char_p, c_double, c_int, c_void_p
 from types import SimpleNamespace
 
 import numpy as np
 
-from svmeval.cv import schedule, waits
+from svmeval.cv import _bindings, schedule, waits
 from svmeval.errors import ParameterError, SvmevalError
 from svmeval.io import output
 from svmeval.params import SvmParams
@@ -62,72 +57,6 @@ def _mapped_files() -> set[str] | None:
         return None
 
 
-def _import_bindings():
-    """``from libsvm import svm``, with Ctrl-C held as a flag while it runs, and SciPy left
-    to be imported when the bindings first need it (:func:`_without_scipy`).
-
-    The bindings import scipy inside a bare ``except:``, which would swallow a KeyboardInterrupt
-    raised during that import and let an interrupted run go on (and end with status 0). In the
-    main thread SIGINT is caught into a flag for the import's duration and delivered again,
-    to whatever handler was there, once the import is done.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        return _without_scipy()  # a KeyboardInterrupt is raised in the main thread only
-    caught = []
-    try:
-        previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
-    except ValueError:  # pragma: no cover - not the main interpreter
-        return _without_scipy()
-    try:
-        return _without_scipy()  # the official bindings: the only libsvm import
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        if caught:
-            signal.raise_signal(signal.SIGINT)  # to the handler that was there: Ctrl-C wins
-
-
-class _NoScipyHere(importlib.abc.MetaPathFinder):
-    """Refuses ``import scipy`` in one thread (the one importing the bindings)."""
-
-    def __init__(self):
-        self.thread = threading.get_ident()
-
-    def find_spec(self, name, path=None, target=None):
-        if threading.get_ident() == self.thread and name.partition(".")[0] == "scipy":
-            raise ImportError("scipy is imported when the bindings use it")
-        return None
-
-
-class _Deferred(types.ModuleType):
-    """A module imported on its first attribute access (``scipy.sparse`` for the bindings)."""
-
-    def __getattr__(self, attribute):
-        return getattr(importlib.import_module(self.__name__), attribute)
-
-
-def _without_scipy():
-    """``from libsvm import svm`` without importing SciPy (a fifth of a second, and svmeval
-    never hands the bindings a SciPy matrix). The bindings import it at load time only to
-    accept SciPy matrices later, in a bare ``try``: here the import is refused in this thread
-    and, where SciPy is installed, the bindings' ``scipy`` and ``sparse`` become modules
-    imported on first use, so a caller of the bindings' own functions still passes them SciPy
-    matrices as before."""
-    if "libsvm.svm" in sys.modules or "scipy.sparse" in sys.modules:
-        from libsvm import svm
-
-        return svm
-    finder = _NoScipyHere()
-    sys.meta_path.insert(0, finder)
-    try:
-        from libsvm import svm
-    finally:
-        sys.meta_path.remove(finder)
-    if getattr(svm, "scipy", None) is None and importlib.util.find_spec("scipy") is not None:
-        svm.scipy = _Deferred("scipy")
-        svm.sparse = _Deferred("scipy.sparse")
-    return svm
-
-
 def _load():
     """Load LIBSVM (and the OpenMP runtime it links) with svmeval's OpenMP spin setting."""
     before = _mapped_files()
@@ -136,7 +65,7 @@ def _load():
     for key, value in applied.items():
         os.environ[key] = value
     try:
-        svm = _import_bindings()
+        svm = _bindings.import_bindings()
     finally:  # libgomp has read its environment: leave the process's as it was
         for key in applied:
             os.environ.pop(key, None)
