@@ -73,6 +73,8 @@ class PairedFold:
     def _pair_params(self, a: int, b: int):
         """The fold's parameters for pair (a, b): its weights, in their order, on +1 (class a)
         and -1 (class b), so that each side's C is the product LIBSVM's loop computes."""
+        if not self.plan.params.weight:
+            return self.plan.params
         weights = []
         for label, w in self.plan.params.weight:
             if label == self.labels[a]:
