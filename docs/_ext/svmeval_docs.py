@@ -148,19 +148,36 @@ def _api_page(module_name: str) -> str:
     groups = _groups(module_name)
     if not groups:
         lines += [f"``{module_name}`` exports no names yet.", ""]
+    top = _top_level(module_name)
     for heading, names in groups:
+        own = [n for n in names if n not in top]
+        lines += [heading, "-" * len(heading), ""]
+        if own:
+            lines += [".. autosummary::", "   :toctree: generated/", "   :nosignatures:", ""]
+            lines += [f"   {name}" for name in own]
+            lines.append("")
         lines += [
-            heading,
-            "-" * len(heading),
-            "",
-            ".. autosummary::",
-            "   :toctree: generated/",
-            "   :nosignatures:",
-            "",
+            f"* ``{name}``: :class:`svmeval.{top[name]}` (documented there)"
+            for name in names
+            if name in top
         ]
-        lines += [f"   {name}" for name in names]
-        lines.append("")
+        if any(name in top for name in names):
+            lines.append("")
     return "\n".join(lines)
+
+
+def _top_level(module_name: str) -> dict[str, str]:
+    """The names of ``module_name`` that ``svmeval`` exports as the same object: their page is
+    svmeval's (a second page would describe the same object twice)."""
+    if module_name == "svmeval":
+        return {}
+    import svmeval
+
+    module = importlib.import_module(module_name)
+    mine = {id(getattr(module, n)): n for n in _public(module_name)}
+    return {
+        mine[id(getattr(svmeval, n))]: n for n in svmeval.__all__ if id(getattr(svmeval, n)) in mine
+    }
 
 
 def write_api_pages(app, config) -> None:
