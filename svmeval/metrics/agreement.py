@@ -48,9 +48,37 @@ def _weighted_mean(score: np.ndarray, w, normalize: bool) -> float:
     }
 )
 def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None) -> float:
-    """Share (or, with ``normalize=False``, number or total weight) of samples predicted
-    exactly right; for multi-label indicators a sample counts if its whole label set is right.
-    As ``sklearn.metrics.accuracy_score``."""
+    """Accuracy: the share of samples whose prediction is exactly right.
+
+    Follows ``sklearn.metrics.accuracy_score``: same parameters, defaults and results, same
+    exceptions and warnings.  With ``normalize=False`` it is the number (or total weight) of
+    samples predicted right; for multi-label indicators a sample counts if its whole label set
+    is right.
+
+    Parameters
+    ----------
+    y_true : array-like or sparse matrix
+        The true labels, or a multi-label indicator matrix.
+    y_pred : array-like or sparse matrix
+        The predicted labels, in the same form as ``y_true``.
+    normalize : bool, default=True
+        True: the share of samples right; False: their number (total weight).
+    sample_weight : array-like of shape (n_samples,), default=None
+        The samples' weights.
+
+    Returns
+    -------
+    float
+        The share, or with ``normalize=False`` the number (total weight), of samples right.
+
+    Examples
+    --------
+    >>> from svmeval.metrics import accuracy_score
+    >>> accuracy_score([0, 1, 2, 3], [0, 2, 1, 3])
+    0.5
+    >>> accuracy_score([0, 1, 2, 3], [0, 2, 1, 3], normalize=False)
+    2.0
+    """
     check_orderable(y_true, y_pred)
     kind, _, t, p, w = check_targets(y_true, y_pred, sample_weight)[:5]
     if kind == "multilabel-indicator":
@@ -77,10 +105,42 @@ def _check_normalize(normalize):
     }
 )
 def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normalize=None):
-    """C[i, j] = number (total weight) of samples of true label i predicted as j; labels
-    ascending, or ``labels=`` in its order (samples of other labels left out).  ``normalize``
-    "true" / "pred" / "all" divides by rows / columns / everything (0/0 gives 0).  As
-    ``sklearn.metrics.confusion_matrix``."""
+    """The confusion matrix of true against predicted labels.
+
+    Follows ``sklearn.metrics.confusion_matrix``: same parameters, defaults and results, same
+    exceptions and warnings.  C[i, j] is the number (total weight) of samples of true label i
+    predicted as label j; labels in ascending order, or ``labels=`` in its own order (samples of
+    other labels left out).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        The true labels (numeric or strings).
+    y_pred : array-like of shape (n_samples,)
+        The predicted labels.
+    labels : array-like of shape (n_classes,), default=None
+        The labels of the rows and columns, in this order; None: those present, ascending.
+    sample_weight : array-like of shape (n_samples,), default=None
+        The samples' weights.
+    normalize : {"true", "pred", "all"}, default=None
+        Divide by the rows' sums, the columns' sums or the total (0 / 0 gives 0); None: counts.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_classes, n_classes)
+        The matrix, rows the true labels and columns the predicted ones.
+
+    Examples
+    --------
+    >>> from svmeval.metrics import confusion_matrix
+    >>> confusion_matrix([2, 0, 2, 2, 0, 1], [0, 0, 2, 2, 0, 2]).tolist()
+    [[2, 0, 0], [0, 0, 1], [1, 0, 2]]
+    >>> y_true = ["cat", "ant", "cat", "cat", "ant", "bird"]
+    >>> y_pred = ["ant", "ant", "cat", "cat", "ant", "cat"]
+    >>> cm = confusion_matrix(y_true, y_pred, labels=["ant", "bird", "cat"], normalize="true")
+    >>> cm.round(4).tolist()
+    [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.3333, 0.0, 0.6667]]
+    """
     _check_normalize(normalize)
     # scikit-learn's order: both arrays read, then the weights' length, then the targets
     y_true, y_pred = (
@@ -136,8 +196,36 @@ def _warn_single_label() -> None:
     }
 )
 def balanced_accuracy_score(y_true, y_pred, *, sample_weight=None, adjusted=False) -> float:
-    """Mean recall over the classes present in y_true; ``adjusted`` rescales chance to 0.
-    As ``sklearn.metrics.balanced_accuracy_score``."""
+    """Balanced accuracy: the mean recall over the classes present in ``y_true``.
+
+    Follows ``sklearn.metrics.balanced_accuracy_score``: same parameters, defaults and results,
+    same exceptions and warnings (a UserWarning where ``y_pred`` has classes not in ``y_true``).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        The true labels.
+    y_pred : array-like of shape (n_samples,)
+        The predicted labels.
+    sample_weight : array-like of shape (n_samples,), default=None
+        The samples' weights.
+    adjusted : bool, default=False
+        Rescale so that chance scores 0 (and a perfect prediction 1).
+
+    Returns
+    -------
+    float
+        The balanced accuracy.
+
+    Examples
+    --------
+    >>> from svmeval.metrics import balanced_accuracy_score
+    >>> y_true, y_pred = [0, 1, 0, 0, 1, 0], [0, 1, 0, 0, 0, 1]
+    >>> balanced_accuracy_score(y_true, y_pred)
+    0.625
+    >>> balanced_accuracy_score(y_true, y_pred, adjusted=True)
+    0.25
+    """
     C = confusion_matrix(y_true, y_pred, sample_weight=sample_weight)
     with np.errstate(divide="ignore", invalid="ignore"):
         per_class = np.diag(C) / C.sum(axis=1)
@@ -175,9 +263,44 @@ def _kappa_weights(n: int, weights) -> np.ndarray:
 def cohen_kappa_score(
     y1, y2, *, labels=None, weights=None, sample_weight=None, replace_undefined_by: float = np.nan
 ) -> float:
-    """Cohen's kappa (unweighted, or with "linear" / "quadratic" disagreement weights); where it
-    is undefined (0/0) it is ``replace_undefined_by`` and an UndefinedMetricWarning is raised.
-    As ``sklearn.metrics.cohen_kappa_score``.  Reference: Cohen (1960)."""
+    """Cohen's kappa: the agreement of two labellings, corrected for chance.
+
+    Follows ``sklearn.metrics.cohen_kappa_score``: same parameters, defaults and results, same
+    exceptions and warnings.  Unweighted, or with "linear" / "quadratic" disagreement weights;
+    where it is undefined (0 / 0) it is ``replace_undefined_by`` and an
+    :class:`~svmeval.metrics.undefined.UndefinedMetricWarning` is raised.  Reference: Cohen
+    (1960).
+
+    Parameters
+    ----------
+    y1 : array-like of shape (n_samples,)
+        The labels of the first annotator.
+    y2 : array-like of shape (n_samples,)
+        The labels of the second annotator.
+    labels : array-like of shape (n_classes,), default=None
+        The labels to count (in this order for the weights); None: those present.
+    weights : {"linear", "quadratic"}, default=None
+        The disagreement weights; None: unweighted.
+    sample_weight : array-like of shape (n_samples,), default=None
+        The samples' weights.
+    replace_undefined_by : float in [-1, 1] or np.nan, default=np.nan
+        The value returned where kappa is undefined.
+
+    Returns
+    -------
+    float
+        Kappa, in [-1, 1].
+
+    Examples
+    --------
+    >>> from svmeval.metrics import cohen_kappa_score
+    >>> y1 = ["negative", "positive", "negative", "neutral", "positive"]
+    >>> y2 = ["negative", "positive", "negative", "neutral", "negative"]
+    >>> cohen_kappa_score(y1, y2)
+    0.6875
+    >>> cohen_kappa_score([1, 2, 3, 4, 2], [1, 2, 4, 4, 3], weights="quadratic")
+    0.84375
+    """
     if weights not in (None, "linear", "quadratic"):
         raise ValueError(f"weights must be None, 'linear' or 'quadratic', got {weights!r}")
     if not (
@@ -214,9 +337,32 @@ def cohen_kappa_score(
     {"y_true": ["array-like"], "y_pred": ["array-like"], "sample_weight": ["array-like", None]}
 )
 def matthews_corrcoef(y_true, y_pred, *, sample_weight=None) -> float:
-    """Matthews correlation coefficient, multiclass form (Gorodkin 2004); 0.0 where it is
-    undefined (one class predicted or one class true).  As
-    ``sklearn.metrics.matthews_corrcoef``."""
+    """Matthews correlation coefficient, in its multiclass form (Gorodkin 2004).
+
+    Follows ``sklearn.metrics.matthews_corrcoef``: same parameters, defaults and results, same
+    exceptions and warnings.  0.0 where it is undefined (one class predicted or one class
+    true).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        The true labels.
+    y_pred : array-like of shape (n_samples,)
+        The predicted labels.
+    sample_weight : array-like of shape (n_samples,), default=None
+        The samples' weights.
+
+    Returns
+    -------
+    float
+        The coefficient, in [-1, 1].
+
+    Examples
+    --------
+    >>> from svmeval.metrics import matthews_corrcoef
+    >>> round(matthews_corrcoef([1, 1, 1, -1], [1, -1, 1, 1]), 4)
+    -0.3333
+    """
     check_orderable(y_true, y_pred)
     targets = check_targets(y_true, y_pred, sample_weight)
     if targets.kind not in ("binary", "multiclass"):

@@ -177,7 +177,45 @@ def roc_auc_score(
     multi_class="raise",
     labels=None,
 ):
-    """Area under the ROC curve, as ``sklearn.metrics.roc_auc_score``."""
+    """Area under the ROC curve (ROC AUC) of scores.
+
+    Follows ``sklearn.metrics.roc_auc_score``: same parameters, defaults and results, same
+    exceptions and warnings.  Binary scores, multi-label indicators (one AUC a label, then
+    averaged) and multiclass probabilities (one-vs-rest or one-vs-one, Hand & Till 2001); a
+    label with one class only has an undefined AUC: NaN, with an UndefinedMetricWarning.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        The true labels, or a multi-label indicator matrix.
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        The scores: of the greater label for a binary target, one column per label or class
+        otherwise (multiclass: probabilities that sum to 1).
+    average : {"micro", "macro", "samples", "weighted"} or None, default="macro"
+        How the labels' (classes') AUCs are averaged; None: one AUC each.
+    sample_weight : array-like of shape (n_samples,), default=None
+        The samples' weights.
+    max_fpr : float in (0, 1], default=None
+        Binary only: the standardised partial AUC up to this false positive rate (McClish 1989).
+    multi_class : {"raise", "ovr", "ovo"}, default="raise"
+        Multiclass only: one-vs-rest or one-vs-one; "raise" refuses a multiclass target.
+    labels : array-like of shape (n_classes,), default=None
+        Multiclass only: the classes of ``y_score``'s columns, ordered; None: those in ``y_true``.
+
+    Returns
+    -------
+    float or numpy.ndarray of shape (n_labels,)
+        The AUC, or with ``average=None`` one AUC per label (class).
+
+    Examples
+    --------
+    >>> from svmeval.metrics import roc_auc_score
+    >>> roc_auc_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.75
+    >>> proba = [[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.3, 0.4, 0.3]]
+    >>> round(roc_auc_score([0, 1, 2, 2], proba, multi_class="ovr"), 4)
+    0.9583
+    """
     kind = type_of_target(y_true, "y_true")
     y = check_array(y_true, name="y_true", ensure_2d=False, numeric=False)
     s = check_array(y_score, name="y_score", ensure_2d=False)
@@ -214,8 +252,42 @@ def roc_auc_score(
     }
 )
 def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sample_weight=None):
-    """Average precision (step-wise area under the precision-recall curve), as
-    ``sklearn.metrics.average_precision_score``."""
+    """Average precision: the step-wise area under the precision-recall curve.
+
+    Follows ``sklearn.metrics.average_precision_score``: same parameters, defaults and results,
+    same exceptions and warnings.  AP = sum_n (R_n - R_{n-1}) P_n over the thresholds; binary
+    scores, multi-label indicators and multiclass scores (one-vs-rest), one AP a label then
+    averaged.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        The true labels, or a multi-label indicator matrix.
+    y_score : array-like of shape (n_samples,) or (n_samples, n_labels)
+        The scores: of ``pos_label`` for a binary target, one column per label or class
+        otherwise.
+    average : {"micro", "samples", "weighted", "macro"} or None, default="macro"
+        How the labels' APs are averaged; None: one AP each.
+    pos_label : int, float, bool or str, default=1
+        Binary only: the positive class (1 for multi-label and multiclass targets).
+    sample_weight : array-like of shape (n_samples,), default=None
+        The samples' weights.
+
+    Returns
+    -------
+    float or numpy.ndarray of shape (n_labels,)
+        The average precision, or with ``average=None`` one per label.
+
+    Examples
+    --------
+    >>> from svmeval.metrics import average_precision_score
+    >>> round(average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
+    0.8333
+    >>> y_true = [[1, 0], [0, 1], [1, 1], [0, 0]]
+    >>> y_score = [[0.8, 0.3], [0.4, 0.6], [0.5, 0.2], [0.6, 0.1]]
+    >>> round(average_precision_score(y_true, y_score, average="micro"), 4)
+    0.747
+    """
     w = None if sample_weight is None else column_or_1d(sample_weight, "sample_weight")
     kind = type_of_target(y_true, "y_true")
     y, s = as_array(y_true), y_score

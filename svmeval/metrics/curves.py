@@ -97,9 +97,44 @@ def binary_counts(y_true, y_score, pos_label=None, sample_weight=None):
 
 @validate_params(_CURVE)
 def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=True):
-    """(fpr, tpr, thresholds) of the ROC curve; the first point is (0, 0) at threshold +inf.
-    Without negatives (positives) ``fpr`` (``tpr``) is NaN, with an UndefinedMetricWarning.
-    As ``sklearn.metrics.roc_curve``."""
+    """The receiver operating characteristic (ROC) curve of binary scores.
+
+    Follows ``sklearn.metrics.roc_curve``: same parameters, defaults and results, same
+    exceptions and warnings.  One point per distinct score, from the highest down, after a first
+    point (0, 0) at threshold +inf.  Without negatives (positives) ``fpr`` (``tpr``) is NaN,
+    with an UndefinedMetricWarning.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        The true binary labels.
+    y_score : array-like of shape (n_samples,)
+        The scores of the positive class.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None: 1, where the labels are {0, 1} or {-1, 1}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        The samples' weights.
+    drop_intermediate : bool, default=True
+        Leave out the points that lie on a straight line between their neighbours.
+
+    Returns
+    -------
+    fpr : numpy.ndarray
+        The false positive rates, non-decreasing.
+    tpr : numpy.ndarray
+        The true positive rates, non-decreasing.
+    thresholds : numpy.ndarray
+        The thresholds (a score >= threshold is positive), decreasing; the first is +inf.
+
+    Examples
+    --------
+    >>> from svmeval.metrics import roc_curve
+    >>> fpr, tpr, thresholds = roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> fpr.tolist(), tpr.tolist()
+    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    >>> thresholds.tolist()
+    [inf, 0.8, 0.4, 0.35, 0.1]
+    """
     fps, tps, thresholds = binary_counts(y_true, y_score, pos_label, sample_weight)
     if drop_intermediate and fps.shape[0] > 2:
         keep = np.r_[True, np.logical_or(np.diff(fps, 2), np.diff(tps, 2)), True]
@@ -132,10 +167,44 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
 def precision_recall_curve(
     y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=False
 ):
-    """(precision, recall, thresholds): precision and recall at each threshold from the lowest
-    score up, then the point (1, 0) that has no threshold.  Precision with nothing predicted
-    positive is 0; without positives recall is 1 (with a warning).  As
-    ``sklearn.metrics.precision_recall_curve``."""
+    """The precision-recall curve of binary scores.
+
+    Follows ``sklearn.metrics.precision_recall_curve``: same parameters, defaults and results,
+    same exceptions and warnings.  Precision and recall at each threshold from the lowest score
+    up, then the point (1, 0) that has no threshold.  Precision with nothing predicted positive
+    is 0; without positives recall is 1 (with a warning).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        The true binary labels.
+    y_score : array-like of shape (n_samples,)
+        The scores of the positive class.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None: 1, where the labels are {0, 1} or {-1, 1}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        The samples' weights.
+    drop_intermediate : bool, default=False
+        Leave out the suboptimal thresholds, which add no point to the plotted curve.
+
+    Returns
+    -------
+    precision : numpy.ndarray of shape (n_thresholds + 1,)
+        The precisions; the last is 1.
+    recall : numpy.ndarray of shape (n_thresholds + 1,)
+        The recalls, non-increasing; the last is 0.
+    thresholds : numpy.ndarray of shape (n_thresholds,)
+        The distinct scores, increasing.
+
+    Examples
+    --------
+    >>> from svmeval.metrics import precision_recall_curve
+    >>> precision, recall, thresholds = precision_recall_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> [round(p, 4) for p in precision.tolist()]
+    [0.5, 0.6667, 0.5, 1.0, 1.0]
+    >>> recall.tolist(), thresholds.tolist()
+    ([1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
+    """
     fps, tps, thresholds = binary_counts(y_true, y_score, pos_label, sample_weight)
     if drop_intermediate and fps.shape[0] > 2:
         keep = np.r_[True, np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:])), True]

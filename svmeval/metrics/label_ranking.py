@@ -37,9 +37,35 @@ def _mean(values: np.ndarray, w) -> float:
     {"y_true": ["array-like"], "y_score": ["array-like"], "sample_weight": ["array-like", None]}
 )
 def coverage_error(y_true, y_score, *, sample_weight=None) -> float:
-    """How far down the ranked labels one must go, on average, to cover every true label (ties
-    counted against); a sample with no true label counts 0.  As
-    ``sklearn.metrics.coverage_error``.  Reference: Schapire & Singer (2000)."""
+    """Coverage error: the mean depth in the label ranking that covers every true label.
+
+    Follows ``sklearn.metrics.coverage_error``: same parameters, defaults and results, same
+    exceptions and warnings.  How far down the ranked labels one must go, on average, to cover
+    every true label; ties are counted against; a sample with no true label counts 0.
+    Reference: Schapire & Singer (2000).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples, n_labels)
+        The true labels, a multi-label indicator matrix.
+    y_score : array-like of shape (n_samples, n_labels)
+        The labels' scores (higher ranks first).
+    sample_weight : array-like of shape (n_samples,), default=None
+        The samples' weights.
+
+    Returns
+    -------
+    float
+        The mean (weighted) rank of each sample's lowest-ranked true label.
+
+    Examples
+    --------
+    >>> from svmeval.metrics import coverage_error
+    >>> y_true = [[1, 0, 0], [0, 0, 1]]
+    >>> y_score = [[0.75, 0.5, 1], [1, 0.2, 0.1]]
+    >>> coverage_error(y_true, y_score)
+    2.5
+    """
     Y = check_array(y_true, name="y_true")  # scikit-learn's checks, in its order
     S = check_array(y_score, name="y_score")
     check_consistent_length(Y, S, sample_weight)
@@ -57,8 +83,34 @@ def coverage_error(y_true, y_score, *, sample_weight=None) -> float:
     }
 )
 def label_ranking_loss(y_true, y_score, *, sample_weight=None) -> float:
-    """Mean share of (true, false) label pairs ordered wrongly (a tie is an error); a sample
-    with no true or no false label counts 0.  As ``sklearn.metrics.label_ranking_loss``."""
+    """Label ranking loss: the mean share of (true, false) label pairs ordered wrongly.
+
+    Follows ``sklearn.metrics.label_ranking_loss``: same parameters, defaults and results, same
+    exceptions and warnings.  A tie is an error; a sample with no true or no false label
+    counts 0.
+
+    Parameters
+    ----------
+    y_true : array-like or sparse matrix of shape (n_samples, n_labels)
+        The true labels, a multi-label indicator matrix.
+    y_score : array-like of shape (n_samples, n_labels)
+        The labels' scores (higher ranks first).
+    sample_weight : array-like of shape (n_samples,), default=None
+        The samples' weights.
+
+    Returns
+    -------
+    float
+        The mean (weighted) share of label pairs ordered wrongly, in [0, 1].
+
+    Examples
+    --------
+    >>> from svmeval.metrics import label_ranking_loss
+    >>> y_true = [[1, 0, 0], [0, 0, 1]]
+    >>> y_score = [[0.75, 0.5, 1], [1, 0.2, 0.1]]
+    >>> label_ranking_loss(y_true, y_score)
+    0.75
+    """
     Y = check_array(y_true, name="y_true", ensure_2d=False, accept_sparse=True)
     S = check_array(y_score, name="y_score", ensure_2d=False)
     check_consistent_length(Y, S, sample_weight)
@@ -79,9 +131,35 @@ def label_ranking_loss(y_true, y_score, *, sample_weight=None) -> float:
     }
 )
 def label_ranking_average_precision_score(y_true, y_score, *, sample_weight=None) -> float:
-    """Label ranking average precision (ties counted against); a sample with no true label or
-    only true labels scores 1.  As ``sklearn.metrics.label_ranking_average_precision_score``.
-    Reference: Tsoumakas, Katakis & Vlahavas (2010)."""
+    """Label ranking average precision (LRAP) of multi-label scores.
+
+    Follows ``sklearn.metrics.label_ranking_average_precision_score``: same parameters, defaults
+    and results, same exceptions and warnings.  For each true label, the share of true labels
+    among those ranked at or above it, averaged; ties are counted against, and a sample with no
+    true label or only true labels scores 1.  Reference: Tsoumakas, Katakis & Vlahavas (2010).
+
+    Parameters
+    ----------
+    y_true : array-like or sparse matrix of shape (n_samples, n_labels)
+        The true labels, a multi-label indicator matrix.
+    y_score : array-like of shape (n_samples, n_labels)
+        The labels' scores (higher ranks first).
+    sample_weight : array-like of shape (n_samples,), default=None
+        The samples' weights.
+
+    Returns
+    -------
+    float
+        The mean (weighted) label ranking average precision.
+
+    Examples
+    --------
+    >>> from svmeval.metrics import label_ranking_average_precision_score
+    >>> y_true = [[1, 0, 0], [0, 0, 1]]
+    >>> y_score = [[0.75, 0.5, 1], [1, 0.2, 0.1]]
+    >>> round(label_ranking_average_precision_score(y_true, y_score), 4)
+    0.4167
+    """
     check_consistent_length(y_true, y_score, sample_weight)
     Y = check_array(y_true, name="y_true", ensure_2d=False, accept_sparse=True)
     S = check_array(y_score, name="y_score", ensure_2d=False)

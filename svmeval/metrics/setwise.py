@@ -135,7 +135,51 @@ def precision_recall_fscore_support(
     sample_weight=None,
     zero_division="warn",
 ):
-    """Precision, recall, F-beta and support, as ``sklearn.metrics`` of the same name."""
+    """Precision, recall, F-beta and support of each label, or their average.
+
+    Follows ``sklearn.metrics.precision_recall_fscore_support``: same parameters, defaults and results, same
+    exceptions and warnings.  Undefined ratios take the
+    ``zero_division`` value; averages leave NaN values out.
+
+    Parameters
+    ----------
+    y_true : array-like or sparse matrix
+        The true labels, or a multi-label indicator matrix.
+    y_pred : array-like or sparse matrix
+        The predicted labels, in the same form as ``y_true``.
+    beta : float, default=1.0
+        The weight of recall against precision in the F-score.
+    labels : array-like, default=None
+        The labels to score (a subset, in its own order); None: those present, ascending.
+    pos_label : int, float, bool or str, default=1
+        The positive class where ``average="binary"``; ignored (with a warning) otherwise.
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None, default=None
+        None: one value per label; otherwise how the labels' values are averaged.
+    warn_for : list, tuple or set, default=("precision", "recall", "f-score")
+        The figures whose undefined values warn.
+    sample_weight : array-like of shape (n_samples,), default=None
+        The samples' weights.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        The value of an undefined ratio (0 / 0); "warn": 0.0 with an UndefinedMetricWarning.
+
+    Returns
+    -------
+    precision, recall, fbeta_score : float or numpy.ndarray of shape (n_labels,)
+        The averages, or with ``average=None`` one value per label.
+    support : None or numpy.ndarray of shape (n_labels,)
+        The number of true samples of each label with ``average=None``; None otherwise.
+
+    Examples
+    --------
+    >>> from svmeval.metrics import precision_recall_fscore_support
+    >>> y_true = ["cat", "dog", "pig", "cat", "dog", "pig"]
+    >>> y_pred = ["cat", "pig", "dog", "cat", "cat", "dog"]
+    >>> p, r, f, support = precision_recall_fscore_support(y_true, y_pred, average="macro")
+    >>> round(p, 4), round(r, 4), round(f, 4), support
+    (0.2222, 0.3333, 0.2667, None)
+    >>> [a.round(4).tolist() for a in precision_recall_fscore_support(y_true, y_pred)]
+    [[0.6667, 0.0, 0.0], [1.0, 0.0, 0.0], [0.8, 0.0, 0.0], [2, 2, 2]]
+    """
     check_zero_division(zero_division)
     if not (average is None or (isinstance(average, str) and average in _AVERAGES + ("binary",))):
         raise ValueError(f"average has to be one of {_AVERAGES + ('binary',)}, got {average!r}")
@@ -201,7 +245,41 @@ def precision_score(
     sample_weight=None,
     zero_division="warn",
 ):
-    """Precision TP / (TP + FP), as ``sklearn.metrics.precision_score``."""
+    """Precision TP / (TP + FP): the share of the predicted positives that are right.
+
+    Follows ``sklearn.metrics.precision_score``: same parameters, defaults and results, same
+    exceptions and warnings.
+
+    Parameters
+    ----------
+    y_true : array-like or sparse matrix
+        The true labels, or a multi-label indicator matrix.
+    y_pred : array-like or sparse matrix
+        The predicted labels, in the same form as ``y_true``.
+    labels : array-like, default=None
+        The labels to score (a subset, in its own order); None: those present, ascending.
+    pos_label : int, float, bool or str, default=1
+        The positive class where ``average="binary"``; ignored (with a warning) otherwise.
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None, default="binary"
+        None: one value per label; otherwise how the labels' values are averaged.
+    sample_weight : array-like of shape (n_samples,), default=None
+        The samples' weights.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        The value of an undefined ratio (0 / 0); "warn": 0.0 with an UndefinedMetricWarning.
+
+    Returns
+    -------
+    float or numpy.ndarray of shape (n_labels,)
+        The precision, or with ``average=None`` one value per label.
+
+    Examples
+    --------
+    >>> from svmeval.metrics import precision_score
+    >>> round(precision_score([0, 1, 1, 0, 1], [0, 1, 0, 1, 1]), 4)
+    0.6667
+    >>> precision_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average=None).round(4).tolist()
+    [0.6667, 0.0, 0.0]
+    """
     p, _, _, _ = precision_recall_fscore_support(
         y_true,
         y_pred,
@@ -226,7 +304,41 @@ def recall_score(
     sample_weight=None,
     zero_division="warn",
 ):
-    """Recall TP / (TP + FN), as ``sklearn.metrics.recall_score``."""
+    """Recall TP / (TP + FN): the share of the true positives that are found.
+
+    Follows ``sklearn.metrics.recall_score``: same parameters, defaults and results, same
+    exceptions and warnings.
+
+    Parameters
+    ----------
+    y_true : array-like or sparse matrix
+        The true labels, or a multi-label indicator matrix.
+    y_pred : array-like or sparse matrix
+        The predicted labels, in the same form as ``y_true``.
+    labels : array-like, default=None
+        The labels to score (a subset, in its own order); None: those present, ascending.
+    pos_label : int, float, bool or str, default=1
+        The positive class where ``average="binary"``; ignored (with a warning) otherwise.
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None, default="binary"
+        None: one value per label; otherwise how the labels' values are averaged.
+    sample_weight : array-like of shape (n_samples,), default=None
+        The samples' weights.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        The value of an undefined ratio (0 / 0); "warn": 0.0 with an UndefinedMetricWarning.
+
+    Returns
+    -------
+    float or numpy.ndarray of shape (n_labels,)
+        The recall, or with ``average=None`` one value per label.
+
+    Examples
+    --------
+    >>> from svmeval.metrics import recall_score
+    >>> round(recall_score([0, 1, 1, 0, 1], [0, 1, 0, 1, 1]), 4)
+    0.6667
+    >>> round(recall_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average="macro"), 4)
+    0.3333
+    """
     _, r, _, _ = precision_recall_fscore_support(
         y_true,
         y_pred,
@@ -252,7 +364,43 @@ def fbeta_score(
     sample_weight=None,
     zero_division="warn",
 ):
-    """F-beta (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP), as ``sklearn.metrics.fbeta_score``."""
+    """F-beta: precision and recall combined, recall weighted ``beta`` times as much.
+
+    Follows ``sklearn.metrics.fbeta_score``: same parameters, defaults and results, same
+    exceptions and warnings.  F-beta = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP).
+
+    Parameters
+    ----------
+    y_true : array-like or sparse matrix
+        The true labels, or a multi-label indicator matrix.
+    y_pred : array-like or sparse matrix
+        The predicted labels, in the same form as ``y_true``.
+    beta : float
+        The weight of recall against precision (required, keyword only).
+    labels : array-like, default=None
+        The labels to score (a subset, in its own order); None: those present, ascending.
+    pos_label : int, float, bool or str, default=1
+        The positive class where ``average="binary"``; ignored (with a warning) otherwise.
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None, default="binary"
+        None: one value per label; otherwise how the labels' values are averaged.
+    sample_weight : array-like of shape (n_samples,), default=None
+        The samples' weights.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        The value of an undefined ratio (0 / 0); "warn": 0.0 with an UndefinedMetricWarning.
+
+    Returns
+    -------
+    float or numpy.ndarray of shape (n_labels,)
+        The F-beta score, or with ``average=None`` one value per label.
+
+    Examples
+    --------
+    >>> from svmeval.metrics import fbeta_score
+    >>> round(fbeta_score([0, 1, 1, 0, 1], [0, 1, 0, 1, 1], beta=2), 4)
+    0.6667
+    >>> round(fbeta_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], beta=0.5, average="macro"), 4)
+    0.2381
+    """
     _, _, f, _ = precision_recall_fscore_support(
         y_true,
         y_pred,
@@ -278,7 +426,41 @@ def f1_score(
     sample_weight=None,
     zero_division="warn",
 ):
-    """F1 = 2 TP / (2 TP + FP + FN), as ``sklearn.metrics.f1_score``."""
+    """F1 = 2 TP / (2 TP + FP + FN): the harmonic mean of precision and recall.
+
+    Follows ``sklearn.metrics.f1_score``: same parameters, defaults and results, same
+    exceptions and warnings.
+
+    Parameters
+    ----------
+    y_true : array-like or sparse matrix
+        The true labels, or a multi-label indicator matrix.
+    y_pred : array-like or sparse matrix
+        The predicted labels, in the same form as ``y_true``.
+    labels : array-like, default=None
+        The labels to score (a subset, in its own order); None: those present, ascending.
+    pos_label : int, float, bool or str, default=1
+        The positive class where ``average="binary"``; ignored (with a warning) otherwise.
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None, default="binary"
+        None: one value per label; otherwise how the labels' values are averaged.
+    sample_weight : array-like of shape (n_samples,), default=None
+        The samples' weights.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        The value of an undefined ratio (0 / 0); "warn": 0.0 with an UndefinedMetricWarning.
+
+    Returns
+    -------
+    float or numpy.ndarray of shape (n_labels,)
+        The F1 score, or with ``average=None`` one value per label.
+
+    Examples
+    --------
+    >>> from svmeval.metrics import f1_score
+    >>> round(f1_score([0, 1, 1, 0, 1], [0, 1, 0, 1, 1]), 4)
+    0.6667
+    >>> f1_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average=None).round(4).tolist()
+    [0.8, 0.0, 0.0]
+    """
     return fbeta_score(
         y_true,
         y_pred,
