@@ -27,9 +27,12 @@ first time it is used.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
 
 from svmeval import _version
+
+# not ``typing.TYPE_CHECKING``: importing typing here would put one more module between the
+# commands' start and their Ctrl-C handling (type checkers read any name TYPE_CHECKING as true)
+TYPE_CHECKING = False
 
 __version__ = _version.__version__
 
