@@ -14,9 +14,9 @@ For each set (``bench_cv.py``'s, full size; 5-fold C-SVC with svm-train's defaul
 2. svmeval's cross-validation with one job on one core, every task (a fold; or a one-vs-one
    pair of a multiclass fold, and the parts of the fold's prediction that its last pair
    leaves) recorded with its CPU seconds (``svmeval.cv.executors.recording``: on one thread a
-   task's CPU time is its work, whatever else the machine runs); the run's wall time less the
-   tasks' is the time **outside** them (drawing folds, building the tasks, collecting the
-   result), which no core count shortens;
+   task's CPU time is its work, whatever else the machine runs); the seconds before the first
+   task starts and after the last ends are the time **outside** them (drawing folds, building
+   the tasks, collecting the result), which no core count shortens;
 3. the scheduler replayed on c simulated cores, event by event: whenever a core is free it
    starts the next task in svmeval's order, a task's follow-ups going first once it has ended
    (as :func:`svmeval.cv.schedule.run_tasks` does), each for its recorded time. Where fewer
@@ -97,7 +97,9 @@ def simulate(tasks: list, cores: int, efficiency: float) -> float:
 
 def record(path: Path, parts: int) -> tuple[list, float]:
     """Every task of svmeval's 5-fold CV on one thread, one at a time: their ``(position,
-    CPU seconds, wide)`` in start order, and the run's wall seconds."""
+    CPU seconds, wide)`` in start order, and the seconds outside them (before the first task
+    starts and after the last ends: the gaps between tasks, one task handed to the thread
+    after another, overlap with other tasks on many cores)."""
     from svmeval.cv import plan
     from svmeval.cv.engine import cross_validate
     from svmeval.cv.executors import recording
@@ -112,10 +114,11 @@ def record(path: Path, parts: int) -> tuple[list, float]:
     with recording() as tasks, cores_limited(1):
         start = time.perf_counter()
         cross_validate(ds, SvmParams(), 5, jobs=1)
-        wall = time.perf_counter() - start
+        end = time.perf_counter()
+    outside = (min(t[7] for t in tasks) - start) + (end - max(t[7] + t[1] for t in tasks))
     # max_threads was decided under one core: whether a task can use OpenMP, by its size
     out = [(p, cpu, _wide(ds, size)) for p, _, _, size, _, _, cpu, _ in sorted(tasks)]
-    return out, wall
+    return out, outside
 
 
 def _wide(ds, size: int) -> bool:
@@ -188,9 +191,9 @@ def main(argv: list[str] | None = None) -> int:
             with quiet_stdout():
                 bench_cv.libsvm_cv_one_thread(str(path))
             w = time.process_time() - cpu  # W: LIBSVM's one-thread CV, its CPU seconds
-            tasks, wall = record(path, max(cores))
+            tasks, outside = record(path, max(cores))
             total = sum(seconds for _, seconds, _ in tasks)
-            outside = max(0.0, wall - total)
+
             row = f"{name:9s} {n:>6d} {len(tasks):>6d} {w:>8.2f} {total:>8.2f} {outside:>6.2f} | "
             for c in cores:
                 t = outside + simulate(tasks, c, e)
