@@ -113,6 +113,7 @@ class CVPlan:
             )
             self.scores = np.full((n, m), np.nan) if self.has_scores else None
             self.probabilities = np.zeros((n, m)) if self.probability else None
+        self._pair_maps: dict = {}
         self.tasks = [task for i in range(folds.n_folds) for task in self._fold_tasks(i)]
 
     def _fold_tasks(self, i: int) -> list:
@@ -175,7 +176,7 @@ class CVPlan:
 
     def predict_rows(self, model, test: np.ndarray, omp_threads: int) -> FoldOutput:
         """Test rows ``test`` (of one fold) as ``model`` predicts them."""
-        cols, signs = _pair_map(model.labels, self.labels) if self.classification else (None, None)
+        cols, signs = self._pair_map(model.labels) if self.classification else (None, None)
         t, m = len(test), len(self.labels)
         out = FoldOutput(
             y_pred=np.empty(t),
@@ -188,6 +189,15 @@ class CVPlan:
             part = slice(start, start + chunk)
             self._predict(model, test[part], part, out, omp_threads, cols, signs)
         return out
+
+    def _pair_map(self, model_labels: np.ndarray):
+        """:func:`_pair_map` of a fold's model, once per set of model labels (every fold's
+        model has the same classes but for a class absent from its training rows)."""
+        key = model_labels.tobytes()
+        found = self._pair_maps.get(key)
+        if found is None:
+            found = self._pair_maps[key] = _pair_map(model_labels, self.labels)
+        return found
 
     def store(self, i: int, out: FoldOutput) -> None:
         """Put fold ``i``'s output into the plan's per-sample arrays."""
