@@ -26,9 +26,47 @@ first time it is used.
 
 from __future__ import annotations
 
-import importlib
+import sys
 
-from svmeval import _version
+#: the console scripts (``python -m svmeval...`` starts a command too)
+_COMMANDS = ("svmeval", "svmeval-grid", "svmeval-compare")
+
+
+def _starting_a_command(argv) -> bool:
+    """Whether the interpreter's command line (``sys.orig_argv``) starts one of svmeval's
+    commands: ``python [options] -m svmeval[.cli]`` or a console script."""
+    args = list(argv[1:])
+    while args:
+        arg = args.pop(0)
+        if arg.startswith("-m"):
+            module = arg[2:] or (args[0] if args else "")
+            return module == "svmeval" or module.startswith("svmeval.")
+        if arg in ("-X", "-W"):  # an option and its value
+            args = args[1:]
+        elif not arg.startswith("-") or arg == "-" or arg.startswith("-c"):
+            return arg.rpartition("/")[2] in _COMMANDS  # the script run (or -c, stdin: no)
+    return False
+
+
+def _interrupted_while_starting(signum, frame):  # pragma: no cover - a moment's Ctrl-C
+    """Ctrl-C while a command of svmeval's is starting, before its entry point
+    (:mod:`svmeval._entry`) has taken Ctrl-C over: the command's own ending, nothing written
+    yet (a KeyboardInterrupt here would end in a traceback)."""
+    import os
+
+    os.write(2, b"svmeval: interrupted\n")
+    os._exit(130)
+
+
+if _starting_a_command(getattr(sys, "orig_argv", ())):
+    import _signal  # type: ignore[import-not-found]  # the built-in module (signal imports enum)
+
+    if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+        _signal.signal(_signal.SIGINT, _interrupted_while_starting)
+
+import importlib  # noqa: E402  (after the Ctrl-C handling of a starting command)
+
+from svmeval import _version  # noqa: E402
 
 # not ``typing.TYPE_CHECKING``: importing typing here would put one more module between the
 # commands' start and their Ctrl-C handling (type checkers read any name TYPE_CHECKING as true)

@@ -160,7 +160,9 @@ def _run(prog: str, module: str) -> None:
     _PROG[0] = prog
     _MAIN[0] = _thread.get_ident()
     try:  # Python's own handler until svmeval's is in place: its KeyboardInterrupt ends here too
-        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when ignored
+        handler = signal.getsignal(signal.SIGINT)
+        starting = getattr(sys.modules.get("svmeval"), "_interrupted_while_starting", None)
+        if handler is signal.default_int_handler or handler is starting:  # not when ignored
             sys.unraisablehook = _unraisable
             sys.excepthook = _excepthook
             signal.signal(signal.SIGINT, _on_sigint)

@@ -89,8 +89,15 @@ def interrupted_inside_python(stderr: str, wrapper: str | None = None) -> bool:
         stderr.startswith("Traceback")
         and stderr.rstrip().endswith("KeyboardInterrupt")
         and bool(frames)
-        and all(f.startswith("<frozen ") or f == wrapper for f in frames)
+        and all(f.startswith("<frozen ") or f == wrapper or _site_startup(f) for f in frames)
     )
+
+
+def _site_startup(path: str) -> bool:
+    """The finder of an editable install, run by the site module from its ``.pth`` file while
+    the interpreter starts (setuptools' generated code, not svmeval's)."""
+    name = Path(path).name
+    return "site-packages" in Path(path).parts and name.startswith("__editable__")
 
 
 def dropped_inside_python(stderr: str) -> str | None:
