@@ -340,9 +340,8 @@ def main(argv: list[str] | None = None) -> int:
     for n in names:
         if n not in SETS:
             ap.error(f"unknown set {n!r}; choose from {', '.join(SETS)}")
-    cores = len(os.sched_getaffinity(0))
     print(
-        f"# svmeval CV benchmark: {cores} cores, {platform.processor() or platform.machine()}, "
+        f"# svmeval CV benchmark: {CORES} cores, {platform.processor() or platform.machine()}, "
         f"Python {platform.python_version()}, numpy {np.__version__}, "
         f"scikit-learn {sklearn.__version__}, libsvm-official "
         f"{_version('libsvm-official')}{', quick' if args.quick else ''}"

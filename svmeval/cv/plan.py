@@ -155,7 +155,6 @@ class CVPlan:
         """Fold ``i``'s prediction by ``model`` as tasks, each a part of its test rows (as
         many parts as cores, or :data:`PREDICT_PARTS`, of at least :data:`PREDICT_PART_ROWS`
         rows): each stores its rows' output; the last to end completes the fold (returns 1)."""
-        from svmeval.cv.kernel import useful_threads
         from svmeval.cv.schedule import available_cores
 
         test = self.folds.test(i)
@@ -171,7 +170,7 @@ class CVPlan:
                 left[0] -= 1
                 return int(left[0] == 0)
 
-        threads = useful_threads(self.problem, self.params, len(test))
+        threads = self.useful_threads(len(test))
         return [Task(partial(run, rows), len(rows), threads, i) for rows in parts]
 
     def predict_rows(self, model, test: np.ndarray, omp_threads: int) -> FoldOutput:

@@ -299,8 +299,10 @@ def wilcoxon(x, y=None) -> WilcoxonResult:
 
 
 def holm(pvalues) -> np.ndarray:
-    """Holm's step-down adjusted p-values, in the order given: with p_(1) <= .. <= p_(m),
-    p~_(i) = max_{j <= i} min(1, (m - j + 1) p_(j))."""
+    """Holm's step-down adjusted p-values, in the order given.
+
+    With the p-values sorted, p_(1) <= .. <= p_(m), p~_(i) = max_{j <= i} min(1, (m - j + 1)
+    p_(j))."""
     p = np.asarray(pvalues, dtype=np.float64).ravel()
     m = len(p)
     order = np.argsort(p, kind="mergesort")
