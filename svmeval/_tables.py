@@ -131,4 +131,10 @@ def to_frame(result, **kwargs):
     >>> int(frame["n_test"].sum())
     178
     """
-    return _result_method(result, "to_frame")(**kwargs)
+    from svmeval._args import ARGUMENTS
+
+    method = _result_method(result, "to_frame")
+    for name, value in kwargs.items():
+        if name in ARGUMENTS:
+            ARGUMENTS[name].check(value, name)
+    return method(**kwargs)

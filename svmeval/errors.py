@@ -127,8 +127,11 @@ class ParameterError(SvmevalError):
 
 
 class ArgumentError(SvmevalError):
-    """A library argument whose value does not fit the data (``argument`` names it, so the
-    command line can name its own flag instead).
+    """A library argument whose value the function does not take, or that does not fit the
+    data: ``argument`` names it in the library's words (the command line names its own flag
+    instead), ``message`` says what is wrong with it.
+
+    Every public function checks its arguments before any work (:mod:`svmeval._args`).
 
     Examples
     --------
@@ -140,7 +143,24 @@ class ArgumentError(SvmevalError):
     pos_label - applies to two-class data only
     """
 
-    def __init__(self, argument: str, message: str):
+    def __init__(self, argument: str, message: str, *, text: str | None = None):
         self.argument = argument
         self.message = message
-        super().__init__(f"{argument}: {message}")
+        super().__init__(text if text is not None else f"{argument}: {message}")
+
+
+class InvalidParameterError(ArgumentError, ValueError, TypeError):
+    """An argument of a type or value the function does not take, found at its door: an
+    :class:`ArgumentError`, and like scikit-learn's own ``InvalidParameterError`` both a
+    ValueError and a TypeError.
+
+    Examples
+    --------
+    >>> from svmeval import render
+    >>> from svmeval.errors import InvalidParameterError
+    >>> try:
+    ...     render(None, format="pdf")
+    ... except InvalidParameterError as error:
+    ...     print(error.argument)
+    format
+    """

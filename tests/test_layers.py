@@ -1,7 +1,7 @@
 """The layers of svmeval import only downward, at import time and in deferred imports alike,
 and no module imports itself through others (no cycle).
 
-    L0  svmeval, errors, params, io/, _tables, _version, progress
+    L0  svmeval, errors, params, io/, _args, _tables, _version, progress
     L1  metrics/ (y_true, y_pred -> figures) and stats/ (per-fold values -> inference)
     L2  cv/: the only code that knows LIBSVM
     L3  summary/: a CV result -> Summary
@@ -29,6 +29,7 @@ PACKAGE = ROOT / "svmeval"
 LAYERS = {
     "svmeval": 0,
     "svmeval._version": 0,
+    "svmeval._args": 0,
     "svmeval.errors": 0,
     "svmeval.params": 0,
     "svmeval.io": 0,

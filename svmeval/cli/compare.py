@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def run(o: CompareOptions) -> int:
     from svmeval.report import render
-    from svmeval.workflows.compare import run_compare
+    from svmeval.workflows.compare import compare
     from svmeval.workflows.mcnemar import mcnemar_files
 
     if o.benchmark:
@@ -191,19 +191,17 @@ def run(o: CompareOptions) -> int:
         result = mcnemar_files(o.files[2], o.files[0], o.files[1])
     else:
         dataset = runner.read_single_label(o.files[0], PROG)
-        result = run_compare(
+        result = compare(
             dataset,
-            o.params_a,
-            o.params_b,
+            " ".join(o.a),  # the options as given: the report shows them so
+            " ".join(o.b),
             o.nr_fold,
             repeat=o.repeat,
             seed=o.seed,
             criterion=o.criterion,
             pos_label=o.pos_label,
             zero_division=o.zero_division,
-            confidence=o.confidence,
-            options_a=" ".join(o.a),
-            options_b=" ".join(o.b),
+            confidence_level=o.confidence,
             jobs=o.jobs,
             client=o.dask,
             rope=o.rope,

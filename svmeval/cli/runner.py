@@ -36,9 +36,15 @@ FLAGS = {
     "client": "--dask",
     "criterion": "--criterion",
     "confidence": "--confidence",
+    "confidence_level": "--confidence",
+    "rope": "--rope",
+    "test": "--test",
     "nr_fold": "-v",
     "folds": "-v",
     "kernel_memory": "--kernel-memory",
+    "log2c": "-log2c",
+    "log2g": "-log2g",
+    "log2p": "--log2p",
 }
 
 
@@ -126,8 +132,14 @@ def error_line(exc: SvmevalError, prog: str) -> str:
     if isinstance(exc, DataFormatError):
         return str(exc)  # FILE:LINE: reason
     if isinstance(exc, ArgumentError):  # the library names its argument; say the flag instead
-        gap = "" if exc.argument == "regression" else " "
-        return f"{prog}: {FLAGS.get(exc.argument, exc.argument)}{gap}{exc.message}"
+        flag = FLAGS.get(exc.argument, exc.argument)
+        text = str(exc)
+        if text == f"{exc.argument}: {exc.message}":
+            gap = "" if exc.argument == "regression" else " "
+            return f"{prog}: {flag}{gap}{exc.message}"
+        if text == f"{exc.argument} {exc.message}":  # "seed must be ...": "--seed must be ..."
+            return f"{prog}: {flag}{text[len(exc.argument) :]}"
+        return f"{prog}: {text}"  # a sentence of its own ("unknown criterion 'x': ...")
     return f"{prog}: {exc}"
 
 

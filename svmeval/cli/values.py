@@ -31,8 +31,8 @@ def parse_choice(flag: str, text: str, choices: dict):
 def parse_log2_range(flag: str, text: str):
     """``begin,end,step`` (three numbers, each the whole of its part as C's ``strtod`` reads
     it) or ``null``: grid.py's ranges."""
+    from svmeval._args import RangeError, check_range
     from svmeval.io._reader import parse_number
-    from svmeval.workflows.grid_rules import RangeError, check_range
 
     if text == "null":
         return None
@@ -46,19 +46,19 @@ def parse_log2_range(flag: str, text: str):
             raise OptionError(f"{flag}: {shown(text)} is not begin,end,step: numbers needed")
         numbers.append(value)  # an overflow is infinite: check_range refuses it
     try:
-        return check_range(flag, numbers)
-    except RangeError as exc:
-        raise OptionError(str(exc)) from None
+        return check_range(numbers, flag.lstrip("-"))
+    except RangeError as exc:  # the library's words: the flag's name instead of the argument's
+        raise OptionError(f"{flag}: {exc.message}") from None
 
 
 def parse_dask_address(flag: str, text: str) -> str:
     """``local[:N]`` (N from 1 to the cores) or a scheduler's ``tcp://HOST:PORT``."""
-    from svmeval.cv.cluster import ClusterError, parse_address
+    from svmeval.cv.cluster import ClientError, parse_address
 
     try:
         parse_address(text)
-    except ClusterError as exc:
-        raise OptionError(str(exc)) from None
+    except ClientError as exc:  # the library's words: the flag's name instead of client
+        raise OptionError(f"{flag} {exc.message}") from None
     return text
 
 

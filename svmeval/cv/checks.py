@@ -15,8 +15,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from svmeval._args import (  # noqa: F401 - the checks of every argument, declared in one place
+    SEED_MAX,
+    CriterionError,
+    check_client,
+    check_confidence,
+    check_folds,
+    check_jobs,
+    check_memory,
+    check_repeat,
+    check_resume,
+    check_seed,
+)
 from svmeval.errors import (
-    ArgumentError,
     DataFormatError,
     OptionError,
     ParameterError,
@@ -27,69 +38,16 @@ from svmeval.errors import (
 from svmeval.io.data import Dataset
 from svmeval.params import INT_MAX, INT_MIN, ONE_CLASS, SvmParams
 
-#: the C ``srand`` seed: an unsigned int
-SEED_MAX = 2**32 - 1
-
 #: an argument a run does not take (None is a value: a bad one for a number)
 _ABSENT = object()
-
-
-class CriterionError(SvmevalError):
-    """A criterion that is unknown or does not fit the kind of run."""
-
-
-def _is_integer(value) -> bool:
-    """An integer: not a bool, a float or a string (numpy's integers are)."""
-    return not isinstance(value, (bool, float, str, bytes)) and hasattr(value, "__index__")
-
-
-def _integer(value, name: str) -> int:
-    if not _is_integer(value):
-        raise SvmevalError(f"{name} must be an integer, got {value!r}")
-    return int(value.__index__())
-
-
-def check_folds(folds, name: str = "folds") -> int:
-    """The number of folds: an integer from 2 to C's INT_MAX (LIBSVM's ``int nr_fold``)."""
-    number = _integer(folds, name)
-    if number < 2:
-        raise SvmevalError(f"n-fold cross validation: n must >= 2, got {name} = {number}")
-    if number > INT_MAX:
-        raise SvmevalError(f"{name} = {number} does not fit a C int")
-    return number
-
-
-def check_seed(seed, name: str = "seed") -> int:
-    """C ``srand``'s seed: an integer from 0 to 4294967295 (an unsigned int)."""
-    if not _is_integer(seed) or not 0 <= int(seed.__index__()) <= SEED_MAX:
-        raise SvmevalError(
-            f"{name} must be an integer from 0 to {SEED_MAX} (C srand's unsigned int), got {seed!r}"
-        )
-    return int(seed.__index__())
-
-
-def check_repeat(repeat, name: str = "repeat") -> int:
-    """The repetitions of a cross-validation: an integer >= 1."""
-    number = _integer(repeat, name)
-    if number < 1:
-        raise SvmevalError(f"{name} must be >= 1, got {number}")
-    return number
 
 
 def check_execution(jobs=None, client=None) -> None:
     """The execution options every run takes, last in every signature: ``jobs`` (None or a
     positive integer: tasks run at once here) and ``client`` (None, a ``distributed.Client``
     or a scheduler address: ``tcp://host:8786``, ``local[:N]``)."""
-    if jobs is not None and (not _is_integer(jobs) or not 1 <= int(jobs.__index__()) <= INT_MAX):
-        raise SvmevalError(f"jobs must be a positive integer, got {jobs!r}")
-    if client is None or isinstance(client, (str, os.PathLike)):
-        return
-    if not (hasattr(client, "submit") and hasattr(client, "scatter")):
-        raise ArgumentError(
-            "client",
-            f"must be a distributed.Client or a scheduler address "
-            f"(or local[:N]), got {type(client).__name__}",
-        )
+    check_jobs(jobs)
+    check_client(client)
 
 
 def as_dataset(dataset, name: str = "data") -> Dataset:
@@ -207,44 +165,6 @@ def check_criterion(criterion: str, kind: str | None = None):
     return FIGURES[criterion]
 
 
-def check_resume(resume) -> dict:
-    """A grid's known cells: None or a mapping of cell -> the criterion's value (a number)."""
-    if resume is None:
-        return {}
-    if not hasattr(resume, "items"):
-        raise SvmevalError(
-            f"resume must be a mapping of cell -> value, got {type(resume).__name__}"
-        )
-    known = dict(resume)
-    for cell, value in known.items():
-        if isinstance(value, (bool, str, bytes)) or not isinstance(value, (int, float, np.number)):
-            raise SvmevalError(f"resume[{cell!r}] must be a number, got {value!r}")
-    return known
-
-
-def check_memory(memory_mb, name: str = "kernel_memory") -> None:
-    """A memory budget in MB: None (the default) or a positive finite number."""
-    if memory_mb is None:
-        return
-    if (
-        isinstance(memory_mb, (bool, str, bytes))
-        or not isinstance(memory_mb, (int, float))
-        or not 0 < memory_mb < float("inf")
-    ):
-        raise SvmevalError(f"{name} must be a positive number of MB, got {memory_mb!r}")
-
-
-def check_confidence(confidence, name: str = "confidence") -> float:
-    """A confidence level: a number strictly between 0 and 1."""
-    if (
-        isinstance(confidence, (bool, str, bytes))
-        or not isinstance(confidence, (int, float))
-        or not 0 < confidence < 1
-    ):
-        raise SvmevalError(f"{name} must lie between 0 and 1, got {confidence!r}")
-    return float(confidence)
-
-
 def common_kind(y: np.ndarray, candidates) -> str:
     """The one figure kind of runs of every candidate on labels ``y``: all classifiers or all
     regressions, none one-class (which has no figure to compare)."""
@@ -275,17 +195,18 @@ def check_run(
     repeat=_ABSENT,
     inner_folds=_ABSENT,
     confidence=_ABSENT,
-    confidence_name: str = "confidence",
+    confidence_name: str = "confidence_level",
     resume=None,
     kernel_memory=None,
     jobs=None,
     client=None,
+    criterion=None,
 ) -> RunArguments:
     """The numbers and execution options of a workflow (:func:`~svmeval.workflows.compare.compare`,
     :func:`~svmeval.workflows.benchmark_run.benchmark`, :func:`~svmeval.workflows.grid.grid_search`,
     :func:`~svmeval.workflows.nested.nested_cv`), checked in one order: ``folds``, ``repeat``,
     ``seed``, ``inner_folds``, ``confidence`` (named ``confidence_name``), ``resume``,
-    ``kernel_memory``, ``jobs``, ``client``. An argument the run does not take is left out
+    ``kernel_memory``, ``jobs``, ``client``, ``criterion`` (a name of a figure). An argument the run does not take is left out
     (``repeat``, ``inner_folds`` and ``confidence`` are then not checked)."""
     number = check_folds(folds)
     times = 1 if repeat is _ABSENT else check_repeat(repeat)
@@ -296,6 +217,8 @@ def check_run(
     known = check_resume(resume)
     check_memory(kernel_memory)
     check_execution(jobs, client)
+    if criterion is not None:  # a figure's name, before the data tell the kind of run
+        check_criterion(criterion)
     return RunArguments(number, first, times, inner, known)
 
 

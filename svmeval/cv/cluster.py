@@ -28,18 +28,18 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import re
 import threading
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from svmeval import _args
 from svmeval._version import __version__
 from svmeval.cv.waits import call, in_steps
 from svmeval.cv.workers import forget, worker_version
-from svmeval.errors import SvmevalError
+from svmeval.errors import ArgumentError, SvmevalError
 
-INSTALL_HINT = "--dask needs the optional dask and distributed: pip install 'svmeval[dask]'"
+INSTALL_HINT = "needs the optional dask and distributed: pip install 'svmeval[dask]'"
 
 #: seconds to wait for the scheduler to answer, and for a first worker to join it
 CONNECT_TIMEOUT = 10
@@ -50,53 +50,45 @@ class ClusterError(SvmevalError):
     """A cluster that cannot be used: dask missing, an unreachable scheduler, unfit workers."""
 
 
+class ClientError(ClusterError, ArgumentError):
+    """A ``client`` that cannot be used as given (an address that is not one, dask missing):
+    the message speaks of ``client``, the command line of its own flag."""
+
+    def __init__(self, message: str):
+        ArgumentError.__init__(self, "client", message, text=f"client {message}")
+
+
 def _distributed():
     try:
         import distributed
     except ImportError:
-        raise ClusterError(INSTALL_HINT) from None
+        raise ClientError(INSTALL_HINT) from None
     return distributed
-
-
-_LOCAL = re.compile(r"local(?::([0-9]+))?\Z", re.ASCII)
-_REMOTE = re.compile(
-    r"(?:(tcp|tls)://)?([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]):([0-9]{1,5})\Z", re.ASCII
-)
 
 
 def parse_address(address: str) -> tuple[str, int | None]:
     """``("local", N or None)`` for ``local[:N]``, ``("remote", None)`` for a scheduler's
-    ``[tcp://|tls://]HOST:PORT``; anything else raises :class:`ClusterError` with one line.
+    ``[tcp://|tls://]HOST:PORT``; anything else raises :class:`~svmeval.errors.ArgumentError`
+    (``client``) with one line.
 
     A local cluster runs at most one single-threaded worker per core (more would only take
     turns on the same cores): ``local:N`` above the cores is refused, naming them; a larger
     cluster is a running scheduler's address."""
     from svmeval.cv.schedule import available_cores
 
-    text = str(address)
-    if not text:
-        raise ClusterError("--dask needs an address: tcp://HOST:PORT of a scheduler, or local[:N]")
-    shown = text if text.isprintable() and len(text) <= 60 else ascii(text[:60])
-    if text.startswith("local"):
-        match = _LOCAL.match(text)
-        if match is None:
-            raise ClusterError(f"--dask {shown}: not local or local:N (N a number of workers)")
-        n = None if match.group(1) is None else int(match.group(1))
-        cores = available_cores()
-        if n is not None and not 1 <= n <= cores:
-            raise ClusterError(
-                f"--dask {shown}: a local cluster needs at least 1 worker"
-                if n < 1
-                else f"--dask {shown}: a local cluster runs at most {cores} workers "
-                f"(the cores here); give a scheduler's address for more"
-            )
-        return "local", n
-    match = _REMOTE.match(text)
-    if match is None or not 1 <= int(match.group(3)) <= 65535:
-        raise ClusterError(
-            f"--dask {shown}: not tcp://HOST:PORT of a running scheduler, nor local[:N]"
+    try:
+        kind, n = _args.parse_address(address)
+    except ArgumentError as exc:
+        raise ClientError(exc.message) from None
+    cores = available_cores()
+    if n is not None and n > cores:
+        text = str(address)
+        shown = text if text.isprintable() and len(text) <= 60 else ascii(text[:60])
+        raise ClientError(
+            f"{shown}: a local cluster runs at most {cores} workers "
+            f"(the cores here); give a scheduler's address for more"
         )
-    return "remote", None
+    return kind, n
 
 
 @contextlib.contextmanager
@@ -134,9 +126,7 @@ def connect(address: str, *, worker_timeout: float = WORKER_TIMEOUT) -> Iterator
         except Exception as exc:  # noqa: BLE001 - any failure to start is one line
             if cluster is not None:
                 call(_close, None, cluster)
-            raise ClusterError(
-                f"--dask {address}: cannot start a local cluster: {_reason(exc)}"
-            ) from None
+            raise ClientError(f"{address}: cannot start a local cluster: {_reason(exc)}") from None
     else:
         _quiet_distributed_logs(logging)
         try:

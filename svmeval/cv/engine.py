@@ -15,6 +15,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from svmeval._args import checked
 from svmeval.cv import _libsvm, _model
 from svmeval.cv.checks import check_execution, check_folds, check_inputs, check_repeat, check_seed
 from svmeval.cv.evaluate import evaluate
@@ -48,6 +49,7 @@ def prepare(
     return problem, params
 
 
+@checked
 def cross_validate(
     data: DataSource,
     params: Configuration = None,
@@ -261,6 +263,7 @@ def repetition_seeds(seed: int, repeat: int) -> list[int]:
     return seeds
 
 
+@checked
 def train_and_save(
     data: DataSource,
     params: Configuration,

@@ -38,6 +38,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from svmeval._args import checked
 from svmeval.cv import _libsvm
 from svmeval.cv.checks import check_execution, check_folds, check_seed
 from svmeval.cv.engine import prepare
@@ -71,6 +72,7 @@ def _check_type(params: SvmParams) -> None:
         )
 
 
+@checked
 @_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
 def cross_validate_multilabel(
     data: DataSource,

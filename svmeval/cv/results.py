@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from svmeval import _tables as tables
+from svmeval._args import checked
 from svmeval.errors import SvmevalError
 from svmeval.metrics.measures import parse_zero_division
 from svmeval.metrics.run_figures import (
@@ -94,6 +95,7 @@ class CVResult:
             ("labels", "y_true", "y_pred", "fold", "scores", "decision_values", "probabilities"),
         )
 
+    @checked
     def to_frame(self, *, pos_label=None, zero_division=0.0):
         """A pandas DataFrame, one row per (repetition, fold): ``dataset``,
         ``configuration``, ``repetition``, ``seed``, ``fold``, ``n_test``, then that fold's
@@ -176,6 +178,7 @@ class MultilabelCVResult:
             self, ("label_names", "Y_true", "Y_pred", "fold", "scores", "probabilities")
         )
 
+    @checked
     def to_frame(self, *, zero_division=0.0):
         """A pandas DataFrame, one row per fold: ``dataset``, ``configuration``,
         ``repetition``, ``seed``, ``fold``, ``n_test``, then the multi-label figures of that

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 
+from svmeval._args import checked
 from svmeval.errors import SvmevalError
 from svmeval.report import csvfmt, jsonfmt, multilabel, text
 
@@ -82,6 +83,7 @@ def renderers() -> dict:
     }
 
 
+@checked
 def render(result, *, format: str = "text", digits: int | None = None, full: bool = False) -> str:
     """The report of any result of svmeval, as the commands print it.
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 
+from svmeval._args import checked
 from svmeval.errors import SvmevalError
 
 __all__ = ["plot"]
@@ -52,6 +53,7 @@ class PictureTypeError(SvmevalError, TypeError):
     """plot() of something svmeval draws no picture of."""
 
 
+@checked
 def plot(
     result,
     file: str | os.PathLike | None = None,

@@ -7,6 +7,7 @@ in :data:`svmeval.metrics.FIGURES`; reporters format a Summary and compute nothi
 
 from __future__ import annotations
 
+from svmeval._args import checked
 from svmeval.errors import SvmevalError
 from svmeval.summary.core import Summary, spread
 from svmeval.summary.multilabel import score_label_sets, summarize_multilabel
@@ -23,6 +24,7 @@ __all__ = [
 ]
 
 
+@checked
 def summarize(
     result, *, pos_label=None, zero_division=0.0, meta: dict | None = None, per_fold: bool = True
 ) -> Summary:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from svmeval._args import checked
 from svmeval.errors import ArgumentError, SvmevalError, show_label, show_path
 from svmeval.metrics.classification import ConfusionCounts
 from svmeval.metrics.measures import parse_zero_division
@@ -141,6 +142,7 @@ def summarize_cv(
     return _classification_summary(report, rank, positive, negative, meta, folds, sizes, reps)
 
 
+@checked
 def summarize_predictions(
     y_true,
     y_pred,

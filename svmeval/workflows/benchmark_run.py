@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
+from svmeval._args import checked
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration
@@ -65,6 +66,7 @@ def _fold_table(
     return [_fold_values(r, criterion, pos_label, zero_division) for r in runs], sizes
 
 
+@checked
 def benchmark(
     datasets: DataSource | Sequence[DataSource],
     configurations: Mapping[str, Configuration] | Sequence[Configuration],
@@ -159,6 +161,7 @@ def benchmark(
         confidence_name="confidence_level",
         jobs=jobs,
         client=client,
+        criterion=criterion,
     )
     datasets = [checks.check_data(ds, "a benchmark", "datasets")[0] for ds in _sequence(datasets)]
     criterion = criterion or checks.default_criterion(params[0])

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from svmeval import _tables as tables
+from svmeval._args import checked
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration, SvmParams
@@ -30,7 +31,7 @@ from svmeval.stats.significance import (
 )
 from svmeval.workflows.mcnemar import mcnemar_files
 
-__all__ = ["Comparison", "compare", "mcnemar_files", "run_compare"]
+__all__ = ["Comparison", "compare", "mcnemar_files"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,6 +157,7 @@ def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
     return np.array(values, dtype=np.float64)
 
 
+@checked
 def compare(
     data: DataSource,
     a: Configuration,
@@ -231,62 +233,18 @@ def compare(
     >>> round(c.mean_a, 4), round(c.ttest.p, 4)
     (0.9613, 0.2254)
     """
-    from svmeval.cv import checks
-
-    params_a, params_b = checks.as_params(a, "a"), checks.as_params(b, "b")
-    return run_compare(
-        data,
-        params_a,
-        params_b,
-        folds,
-        repeat=repeat,
-        seed=seed,
-        criterion=criterion,
-        pos_label=pos_label,
-        zero_division=zero_division,
-        confidence=confidence_level,
-        options_a=_shown(a, params_a),
-        options_b=_shown(b, params_b),
-        rope=rope,
-        jobs=jobs,
-        client=client,
-        progress=progress,
-    )
-
-
-def _shown(config, params: SvmParams) -> str:
-    """How a configuration is shown in reports: its options as given, or its flags."""
-    return " ".join(config.split()) if isinstance(config, str) else params.flags()
-
-
-def run_compare(
-    dataset,
-    params_a,
-    params_b,
-    nr_fold: int = 10,
-    *,
-    repeat: int = 10,
-    seed: int = 1,
-    criterion: str | None = None,
-    pos_label=None,
-    zero_division=0.0,
-    confidence: float = 0.95,
-    options_a: str = "",
-    options_b: str = "",
-    rope: float | None = None,
-    jobs: int | None = None,
-    client=None,
-    progress=None,
-) -> Comparison:
-    """:func:`compare` with the names A and B are shown by (``options_a``, ``options_b``)."""
     from svmeval.cv import checks, engine
 
     run = checks.check_run(
-        nr_fold, seed, repeat=repeat, confidence=confidence, jobs=jobs, client=client
+        folds,
+        seed,
+        repeat=repeat,
+        confidence=confidence_level,
+        jobs=jobs,
+        client=client,
+        criterion=criterion,
     )
-    dataset, (params_a, params_b) = checks.check_data(
-        dataset, "a comparison", params_a=params_a, params_b=params_b
-    )
+    dataset, (params_a, params_b) = checks.check_data(data, "a comparison", a=a, b=b)
     figure = checks.check_criterion(
         criterion or checks.default_criterion(params_a),
         checks.common_kind(dataset.y, (params_a, params_b)),
@@ -308,12 +266,17 @@ def run_compare(
         figure,
         pos_label=pos_label,
         zero_division=zero_division,
-        confidence=confidence,
+        confidence=confidence_level,
         data_name=getattr(dataset, "name", ""),
-        options_a=options_a,
-        options_b=options_b,
+        options_a=_shown(a, params_a),
+        options_b=_shown(b, params_b),
         rope=rope,
     )
+
+
+def _shown(config, params: SvmParams) -> str:
+    """How a configuration is shown in reports: its options as given, or its flags."""
+    return " ".join(config.split()) if isinstance(config, str) else params.flags()
 
 
 def _check_rope_and_label(rope, dataset, params, pos_label) -> None:

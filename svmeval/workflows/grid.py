@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from svmeval import _tables as tables
+from svmeval._args import checked
 from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
-from svmeval.errors import SvmevalError
+from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource
 from svmeval.params import EPSILON_SVR, Configuration, SvmParams, params_flags
 from svmeval.summary.data import summary_rows
@@ -206,6 +207,7 @@ def criterion_of(result, criterion: str, *, pos_label=None, zero_division=0.0) -
 
 
 # --- running the cells ------------------------------------------------------------------------
+@checked
 def grid_search(
     data: DataSource,
     params: Configuration = None,
@@ -336,7 +338,13 @@ def _search(
     from svmeval.cv.executors import executor_for
 
     run = checks.check_run(
-        folds, seed, resume=resume, kernel_memory=kernel_memory, jobs=jobs, client=client
+        folds,
+        seed,
+        resume=resume,
+        kernel_memory=kernel_memory,
+        jobs=jobs,
+        client=client,
+        criterion=criterion,
     )
     folds, seed, resume = run.folds, run.seed, run.resume
     dataset, (params,) = checks.check_data(data, "the grid search", params=params)
@@ -411,12 +419,12 @@ def _search(
 
 def _order(params: SvmParams, log2c, log2g, log2p) -> list:
     """The cells in grid.py's job order, every range checked."""
-    log2c = None if log2c is None else rules.check_range("-log2c", log2c)
-    log2g = None if log2g is None else rules.check_range("-log2g", log2g)
+    log2c = None if log2c is None else rules.check_range("log2c", log2c)
+    log2g = None if log2g is None else rules.check_range("log2g", log2g)
     if log2p is not None:
-        log2p = rules.check_range("--log2p", log2p)
+        log2p = rules.check_range("log2p", log2p)
         if params.svm_type != EPSILON_SVR:
-            raise SvmevalError("--log2p searches epsilon-SVR's epsilon: it needs -s 3")
+            raise ArgumentError("log2p", "searches epsilon-SVR's epsilon: it needs -s 3")
     return rules.job_order(log2c, log2g, log2p)
 
 

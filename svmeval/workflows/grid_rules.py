@@ -31,6 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from svmeval import _args
+from svmeval._args import MAX_VALUES, RangeError, _is_int  # noqa: F401 - as before
 from svmeval.errors import SvmevalError, show_path
 
 #: grid.py's default ranges: ints, as grid.py holds them (its lines print ``5``, not ``5.0``)
@@ -40,42 +42,11 @@ DEFAULT_LOG2G = (3, -15, -2)
 #: the axes of a cell, in grid.py's order (log2p is svmeval's own)
 AXES = ("log2c", "log2g", "log2p")
 
-#: a range may hold at most this many values (grid.py would loop for ever on a zero step)
-MAX_VALUES = 1000
 
-
-class RangeError(SvmevalError):
-    """A -log2c / -log2g / --log2p range that is not ``begin,end,step`` with a usable step."""
-
-
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def check_range(option: str, r) -> tuple:
-    """Validate a ``(begin, end, step)`` triple (what grid.py would loop on for ever or fail on).
-    Three Python ints stay ints (grid.py's default ranges); anything else becomes floats."""
-    try:
-        begin, end, step = r
-        integral = all(_is_int(v) for v in (begin, end, step))
-        begin, end, step = (float(v) for v in (begin, end, step))
-    except (TypeError, ValueError):
-        raise RangeError(f"{option}: {r!r} is not (begin, end, step)") from None
-    text = f"{begin:g},{end:g},{step:g}"
-    if not all(math.isfinite(v) for v in (begin, end, step)):
-        raise RangeError(f"{option}: {text}: begin, end and step must be finite")
-    if step == 0:
-        raise RangeError(f"{option}: {text}: the step is 0")
-    if (end - begin) * step < 0:
-        raise RangeError(
-            f"{option}: {text}: the step goes away from the end "
-            f"(use {-step:g} to go from {begin:g} to {end:g})"
-        )
-    if (end - begin) / step + 1 > MAX_VALUES:
-        raise RangeError(f"{option}: {text}: more than {MAX_VALUES} values")
-    if max(abs(begin), abs(end)) > 1000:
-        raise RangeError(f"{option}: {text}: log2 values beyond +-1000 overflow a double")
-    return (int(begin), int(end), int(step)) if integral else (begin, end, step)
+def check_range(name: str, r) -> tuple:
+    """Validate a ``(begin, end, step)`` triple named ``name`` (what grid.py would loop on for
+    ever or fail on): :func:`svmeval._args.check_range`."""
+    return _args.check_range(r, name)
 
 
 def range_f(begin: float, end: float, step: float) -> list[float]:
@@ -156,7 +127,7 @@ def job_order(log2c, log2g, log2p=None) -> list[Cell]:
     must be searched, as in grid.py.
     """
     if log2c is None and log2g is None:
-        raise RangeError("-log2c and -log2g should not be null simultaneously")
+        raise RangeError("log2c", "log2c and log2g must not both be None")
     ints = frozenset(
         axis
         for axis, r in (("log2c", log2c), ("log2g", log2g), ("log2p", log2p))

@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from svmeval import _tables as tables
+from svmeval._args import checked
 from svmeval.cv import checks
 from svmeval.io.data import DataSource, rows_of
 from svmeval.params import Configuration, SvmParams
@@ -220,6 +221,7 @@ class NestedResult:
         return tables.frame(rows)
 
 
+@checked
 def nested_cv(
     data: DataSource,
     params: Configuration = None,
@@ -322,8 +324,10 @@ def _nested_cv(
     from svmeval.cv import _libsvm, engine
     from svmeval.cv.folds import libsvm_folds
 
+    run = checks.check_run(
+        folds, seed, repeat=repeat, inner_folds=inner_folds, jobs=jobs, criterion=criterion
+    )
     dataset, (params,) = checks.check_data(data, "nested cross-validation", params=params)
-    run = checks.check_run(folds, seed, repeat=repeat, inner_folds=inner_folds, jobs=jobs)
     nr_fold, inner_folds, seed, repeat = run.folds, run.inner_folds, run.seed, run.repeat
     problem, base = engine.prepare(dataset, params)
     criterion = criterion or checks.default_criterion(base)
