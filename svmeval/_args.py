@@ -532,7 +532,7 @@ def check_data(value, name: str = "data") -> None:
         if isinstance(value, (str, os.PathLike)) and not os.fspath(value):
             _fail(name, "must be a file name, got ''")
         return
-    _fail(name, f"must be a svmeval Dataset or a file name, got {type(value).__name__}")
+    _fail(name, f"must be a svmeval Dataset, a file name or (X, y), got {type(value).__name__}")
 
 
 def check_datasets(value, name: str = "datasets") -> None:
@@ -545,11 +545,9 @@ def check_datasets(value, name: str = "datasets") -> None:
 
 
 def _is_xy(value) -> bool:
-    return (
-        isinstance(value, tuple)
-        and len(value) == 2
-        and not isinstance(value[0], (str, os.PathLike))
-    )
+    from svmeval.io.data import is_xy
+
+    return is_xy(value)
 
 
 class ConfigurationTypeError(InvalidParameterError, ParameterError):

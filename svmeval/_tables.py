@@ -24,7 +24,7 @@ __all__ = ["INSTALL_HINT", "KEYS", "finite", "frame", "pandas", "plain", "to_dic
 INSTALL_HINT = "pip install 'svmeval[frame]'"
 
 #: the columns that say which run and fold a row is; the figures follow them
-KEYS = ("dataset", "configuration", "repetition", "seed", "fold", "n_test")
+KEYS = ("dataset", "configuration", "options", "repetition", "seed", "fold", "n_test")
 
 
 def finite(value):

@@ -310,6 +310,15 @@ FLAGS = (
 )
 
 
+def given_configuration(config, params: SvmParams) -> str:
+    """A configuration as the user gave it, for reports and tables: svm-train's options as
+    given (blanks between the tokens made single), or the flags of the SvmParams given (before
+    the data resolve gamma's default); "" for svm-train's defaults."""
+    if isinstance(config, str):
+        return " ".join(config.split())
+    return params.flags()
+
+
 def params_flags(parameters: dict) -> str:
     """svm-train's flags for the parameters (a :meth:`SvmParams.as_dict`) that differ from its
     defaults, e.g. ``"-g 0.5 -c 8"``; "" for the defaults."""

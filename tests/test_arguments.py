@@ -252,3 +252,9 @@ def test_the_command_line_names_its_flags():
     error = ArgumentError("client", "x: not tcp://HOST:PORT", text="client x: not tcp://HOST:PORT")
     assert error_line(error, "svmeval") == "svmeval: --dask x: not tcp://HOST:PORT"
     assert str(error) == "client x: not tcp://HOST:PORT"
+
+
+def test_the_vocabulary_page_lists_every_argument():
+    page = (ROOT / "docs" / "guide" / "vocabulary.md").read_text(encoding="utf-8")
+    missing = [name for name in ARGUMENTS if f"`{name}`" not in page]
+    assert missing == []

@@ -184,9 +184,9 @@ def run(o: GridOptions) -> int:
             rules.stdout_line(
                 "resumed" if r.resumed else "local",
                 r.cell,
-                r.value,
+                r.rate,
                 best.cell,
-                best.value,
+                best.rate,
                 best_resumed=best.resumed,
             )
         )
@@ -225,7 +225,7 @@ def run(o: GridOptions) -> int:
     finally:
         out.close()
     runner.end_bar_line()
-    runner.say(rules.last_line(result.best.cell, result.best.value, resumed=result.best.resumed))
+    runner.say(rules.last_line(result.best.cell, result.best.rate, resumed=result.best.resumed))
     _write_after(o, targets, result, dataset)
     return 0
 
@@ -282,7 +282,7 @@ class _OutFile:
             return
         if self.fh is None:
             self._open()
-        self.write(rules.out_line(r.cell, r.value))
+        self.write(rules.out_line(r.cell, r.rate))
 
     def _open(self) -> None:
         path = self.target.real if self.target.real else self.target.path
@@ -363,7 +363,7 @@ class _GridBar(ProgressBar):
         text = super().line(done, total)
         if self.best is None:
             return text
-        value = self.best.value
+        value = self.best.rate
         shown = "undefined" if math.isnan(value) else f"{value:.6g}"
         head, sep, tail = text.partition("  elapsed")
         return f"{head}  best {shown}{sep}{tail}"

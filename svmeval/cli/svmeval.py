@@ -17,7 +17,7 @@ from svmeval.cli.usage import usage_text
 # Only what every run needs is imported here: LIBSVM, numpy, the summaries and the reporters
 # are imported by the functions that use them, so that --help and option errors answer at once
 # and a Ctrl-C while they load is reported as any other.
-from svmeval.errors import OptionError, ParameterError, SvmevalError, show_path
+from svmeval.errors import ArgumentError, OptionError, ParameterError, SvmevalError, show_path
 from svmeval.io import output
 from svmeval.params import SvmParams
 from svmeval.progress import make_progress
@@ -219,17 +219,22 @@ def run_multilabel(options: Options, dataset) -> int:
         raise SvmevalError("--multilabel needs -v k (binary-relevance cross-validation)")
     if options.repeat > 1 or options.pos_label is not None:
         raise SvmevalError("--repeat and --pos-label do not apply to --multilabel")
-    result = multilabel.cross_validate_multilabel(
-        dataset,
-        options.params,
-        options.nr_fold,
-        seed=options.seed,
-        jobs=options.jobs,
-        quiet=options.quiet,
-        progress=runner.show_bar(
-            make_progress(enabled=not options.quiet, unit="label x fold tasks")
-        ),
-    )
+    try:
+        result = multilabel.cross_validate_multilabel(
+            dataset,
+            options.params,
+            options.nr_fold,
+            seed=options.seed,
+            jobs=options.jobs,
+            quiet=options.quiet,
+            progress=runner.show_bar(
+                make_progress(enabled=not options.quiet, unit="label x fold tasks")
+            ),
+        )
+    except ArgumentError as exc:  # the configuration is the options given with --multilabel
+        if exc.argument != "params":
+            raise
+        raise SvmevalError(f"--multilabel: {exc.message}") from None
     summary = summarize(
         result, zero_division=options.zero_division, meta={"data_file": options.data_file}
     )

@@ -115,7 +115,10 @@ def check_inputs(dataset, params: SvmParams, y=None) -> np.ndarray:
     dataset.validate()
     if y is None:
         if dataset.y is None:
-            raise SvmevalError(f"{show_path(dataset.name)}: multi-label data: use --multilabel")
+            raise SvmevalError(
+                f"{show_path(dataset.name)}: multi-label data: this run takes one label a "
+                "sample (cross_validate_multilabel evaluates multi-label data)"
+            )
         labels = dataset.y
     else:
         labels = _labels(y, dataset.n_samples)

@@ -137,10 +137,12 @@ def cross_validate(
     0.9684
     """
     from svmeval.cv import checks
+    from svmeval.params import given_configuration
 
+    given = params
     data = checks.as_dataset(data, "data")
     params = checks.as_params(params, "params")
-    return run_cv(
+    result = run_cv(
         data,
         params,
         folds,
@@ -152,6 +154,14 @@ def cross_validate(
         quiet=quiet,
         keep_decision_values=keep_decision_values,
         keep_repeats=keep_repeats,
+    )
+    configuration = given_configuration(given, params)
+    return replace(
+        result,
+        configuration=configuration,
+        repeat_results=tuple(
+            replace(r, configuration=configuration) for r in result.repeat_results
+        ),
     )
 
 
@@ -317,7 +327,10 @@ def _train_and_save(
 ) -> None:
     seed = check_seed(seed)
     if isinstance(dataset, Dataset) and dataset.y is None:
-        raise SvmevalError(f"{show_path(dataset.name)}: multi-label data: use --multilabel with -v")
+        raise SvmevalError(
+            f"{show_path(dataset.name)}: multi-label data: train_and_save trains on one label a "
+            "sample (cross_validate_multilabel evaluates multi-label data)"
+        )
     problem, params = prepare(dataset, params, quiet=quiet)
     _libsvm.srand(seed)
     models = []

@@ -45,7 +45,7 @@ from svmeval.cv.folds import Folds, libsvm_folds
 from svmeval.cv.plan import CVPlan
 from svmeval.cv.results import MultilabelCVResult
 from svmeval.cv.schedule import run_tasks
-from svmeval.errors import ParameterError, SvmevalError, show_label, show_path
+from svmeval.errors import ArgumentError, ParameterError, SvmevalError, show_label, show_path
 from svmeval.io.data import DataSource
 from svmeval.io.label_sets import check_multilabel as _check_multilabel  # noqa: F401
 from svmeval.io.label_sets import dataset_indicator
@@ -65,9 +65,10 @@ CONSTANT_SCORE = 1.0
 def _check_type(params: SvmParams) -> None:
     if not params.is_classification:
         name = SVM_TYPES[params.svm_type] if 0 <= params.svm_type < len(SVM_TYPES) else "?"
-        raise SvmevalError(
-            f"--multilabel: binary relevance trains one classifier per label; -s "
-            f"{params.svm_type} ({name}) is not a classifier (use -s 0 C-SVC or -s 1 nu-SVC)"
+        raise ArgumentError(
+            "params",
+            f"binary relevance trains one classifier per label; -s "
+            f"{params.svm_type} ({name}) is not a classifier (use -s 0 C-SVC or -s 1 nu-SVC)",
         )
 
 
@@ -137,7 +138,9 @@ def cross_validate_multilabel(
     ['hamming_loss', 'lrap', 'macro_f1']
     """
     from svmeval.cv.checks import as_dataset, as_params
+    from svmeval.params import given_configuration
 
+    given = params
     dataset, nr_fold, params = as_dataset(data, multilabel=True), folds, as_params(params)
     _check_multilabel(dataset)
     _check_type(params)
@@ -180,6 +183,8 @@ def cross_validate_multilabel(
         probabilities=probabilities,
         constant=constant,
         folds=folds,
+        data_name=dataset.name,
+        configuration=given_configuration(given, params),
     )
 
 

@@ -53,7 +53,8 @@ class CVResult:
     ``repeats``: with ``repeat`` > 1, one :class:`Repetition` per further repetition (its
     counts and ranking figures, not its per-sample arrays); ``repeat_results``: those
     repetitions' whole results, kept only with ``keep_repeats=True``. ``data_name``: the data
-    set's name (its file).
+    set's name (its file). ``configuration``: the configuration as given (svm-train's
+    options, or the flags of the SvmParams given); ``params`` holds it resolved.
 
     Examples
     --------
@@ -79,14 +80,21 @@ class CVResult:
     repeats: tuple = ()
     repeat_results: tuple = ()
     data_name: str = ""
+    configuration: str = ""
 
     @property
     def n_samples(self) -> int:
         return len(self.y_true)
 
     @property
-    def n_repeats(self) -> int:
+    def repeat(self) -> int:
+        """R, the repetitions run (the ``repeat`` the run was given)."""
         return 1 + len(self.repeats)
+
+    @property
+    def n_repeats(self) -> int:
+        """Deprecated name of :attr:`repeat`."""
+        return self.repeat
 
     def to_dict(self) -> dict:
         """The run and its per-sample arrays as plain JSON types (NaN as None)."""
@@ -98,7 +106,8 @@ class CVResult:
     @checked
     def to_frame(self, *, pos_label=None, zero_division=0.0):
         """A pandas DataFrame, one row per (repetition, fold): ``dataset``,
-        ``configuration``, ``repetition``, ``seed``, ``fold``, ``n_test``, then that fold's
+        ``configuration`` (as given), ``options`` (svm-train's flags, resolved),
+        ``repetition``, ``seed``, ``fold``, ``n_test``, then that fold's
         figures by registry name (repetitions beyond the first need ``keep_repeats=True``)."""
         tables.pandas()
         rows = []
@@ -158,6 +167,7 @@ class MultilabelCVResult:
     constant: np.ndarray | None = None
     folds: Folds | None = field(default=None, repr=False)
     data_name: str = ""
+    configuration: str = ""
 
     @property
     def n_samples(self) -> int:
@@ -180,8 +190,9 @@ class MultilabelCVResult:
 
     @checked
     def to_frame(self, *, zero_division=0.0):
-        """A pandas DataFrame, one row per fold: ``dataset``, ``configuration``,
-        ``repetition``, ``seed``, ``fold``, ``n_test``, then the multi-label figures of that
+        """A pandas DataFrame, one row per fold: ``dataset``, ``configuration`` (as given),
+        ``options`` (svm-train's flags, resolved), ``repetition``, ``seed``, ``fold``,
+        ``n_test``, then the multi-label figures of that
         fold by registry name."""
         tables.pandas()
         z = parse_zero_division(zero_division)
@@ -228,9 +239,11 @@ def _fold_figures(run: CVResult, positive, zero_division) -> list[dict]:
 
 def _fold_rows(run, repetition: int, figures: list[dict], dataset: str) -> list[dict]:
     sizes = np.bincount(run.fold, minlength=run.n_folds)
+    options = params_flags(run.params.as_dict())
     head = {
         "dataset": dataset,
-        "configuration": params_flags(run.params.as_dict()),
+        "configuration": run.configuration or options,
+        "options": options,
         "repetition": repetition,
         "seed": run.seed,
     }

@@ -32,6 +32,12 @@ def _summary(summary, format: str, digits: int, full: bool) -> str:
     return REPORTERS[format](summary, digits=digits, full=full)
 
 
+def _cv(result, format: str, digits: int, full: bool) -> str:
+    from svmeval.summary import summarize
+
+    return _summary(summarize(result), format, digits, full)
+
+
 def _grid(result, format: str, digits: int, full: bool) -> str:
     from svmeval.report.grid import render_grid
 
@@ -66,6 +72,7 @@ def _benchmark(result, format: str, digits: int | None, full: bool) -> str:
 def renderers() -> dict:
     """result type -> its renderer ``(result, format, digits, full) -> str``. Built on first
     use: the result types' modules are imported only when something is rendered."""
+    from svmeval.cv.results import CVResult, MultilabelCVResult
     from svmeval.stats.significance import McNemarResult
     from svmeval.summary.core import Summary
     from svmeval.workflows.benchmark import Benchmark
@@ -75,6 +82,8 @@ def renderers() -> dict:
 
     return {
         Summary: _summary,
+        CVResult: _cv,
+        MultilabelCVResult: _cv,
         GridResult: _grid,
         Comparison: _comparison,
         McNemarResult: _mcnemar,
@@ -89,8 +98,9 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
 
     Parameters
     ----------
-    result : Summary, GridResult, NestedResult, Comparison, Benchmark or McNemarResult
-        What to report (a :class:`CVResult` is reported through :func:`summarize`).
+    result : CVResult, MultilabelCVResult, Summary, GridResult, NestedResult, Comparison, Benchmark or McNemarResult
+        What to report, as it is (a cross-validation is summarized first, with
+        :func:`summarize`'s defaults).
     format : {"text", "json", "csv", "markdown", "latex"}, default "text"
         "text" is svmeval's report (its first lines svm-train's, byte for byte); "json" and
         "csv" the machine-readable forms; "markdown" and "latex" a benchmark's table as
@@ -131,13 +141,8 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
     if format not in FORMATS + TABLE_FORMATS:
         raise ValueError(f"unknown report format {format!r} (text, json or csv)")
     raise RenderTypeError(
-        f"render() takes a Summary, GridResult, Comparison, McNemarResult, "
-        f"NestedResult or Benchmark, not {type(result).__name__}"
-        + (
-            "; summarize(result) first"
-            if hasattr(result, "y_pred") or hasattr(result, "Y_pred")
-            else ""
-        )
+        f"render() takes a CVResult, MultilabelCVResult, Summary, GridResult, Comparison, "
+        f"McNemarResult, NestedResult or Benchmark, not {type(result).__name__}"
     )
 
 

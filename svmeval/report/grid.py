@@ -46,7 +46,7 @@ def _csv(result) -> str:
             _num(c.p),
             str(int(r.resumed)),
             str(int(r is result.best)),
-            _num(r.value),
+            _num(r.rate),
         ]
         for n in names:
             mean, sd = r.fold_spread.get(n, (None, None))
@@ -58,10 +58,10 @@ def _csv(result) -> str:
 def _text(result) -> str:
     from svmeval.workflows import grid_rules as rules
 
-    lines = "".join(rules.out_line(r.cell, r.value, r.resumed) for r in result.cells)
+    lines = "".join(rules.out_line(r.cell, r.rate, r.resumed) for r in result.cells)
     return (
         lines
-        + rules.last_line(result.best.cell, result.best.value, resumed=result.best.resumed)
+        + rules.last_line(result.best.cell, result.best.rate, resumed=result.best.resumed)
         + "\n"
     )
 

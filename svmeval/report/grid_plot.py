@@ -89,7 +89,7 @@ def _plane(fig, ax, result, cells, label: str) -> None:
     gs = sorted({r.cell.log2g for r in cells})
     z = np.full((len(gs), len(cs)), np.nan)
     for r in cells:
-        z[gs.index(r.cell.log2g), cs.index(r.cell.log2c)] = r.value
+        z[gs.index(r.cell.log2g), cs.index(r.cell.log2c)] = r.rate
     finite = z[np.isfinite(z)]
     greater = result.greater_is_better
     cmap = matplotlib.colormaps["viridis" if greater else "viridis_r"]
@@ -106,7 +106,7 @@ def _plane(fig, ax, result, cells, label: str) -> None:
     else:
         filled = ax.pcolormesh(cs, gs, masked, cmap=cmap, shading="nearest")
     fig.colorbar(filled, ax=ax).set_label(label)
-    undefined = [(r.cell.log2c, r.cell.log2g) for r in cells if math.isnan(r.value)]
+    undefined = [(r.cell.log2c, r.cell.log2g) for r in cells if math.isnan(r.rate)]
     if undefined:
         ax.plot(*zip(*undefined), "x", color="0.4", ms=5, label="undefined")
         ax.legend(loc="lower left", fontsize=8, framealpha=0.85)
@@ -129,8 +129,8 @@ def _line(ax, result, cells, label: str) -> None:
     axis = "log2c" if best.cell.log2c is not None else "log2g"
     xs = [getattr(r.cell, axis) for r in cells]
     order = np.argsort(xs)
-    ax.plot(np.array(xs)[order], np.array([r.value for r in cells])[order], "o-")
-    ax.plot(getattr(best.cell, axis), best.value, "*", color="red", ms=16, mec="k")
+    ax.plot(np.array(xs)[order], np.array([r.rate for r in cells])[order], "o-")
+    ax.plot(getattr(best.cell, axis), best.rate, "*", color="red", ms=16, mec="k")
     ax.set_xlabel("log2(C)" if axis == "log2c" else "log2(gamma)")
     ax.set_ylabel(label)
     ax.grid(alpha=0.3)
@@ -145,4 +145,4 @@ def _best_label(result, name: str) -> str:
         parts.append(f"gamma = 2^{c.log2g:g}")
     if c.log2p is not None:
         parts.append(f"p = 2^{c.log2p:g}")
-    return f"\u2605 best: {', '.join(parts)}: {name} = {result.best.value:.6g}"
+    return f"\u2605 best: {', '.join(parts)}: {name} = {result.best.rate:.6g}"

@@ -42,7 +42,7 @@ def render_nested(result, format: str = "text", digits: int = 4, full: bool = Fa
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(COLUMNS)
-        for row in result.as_dict()["folds"]:
+        for row in result._nested_object()["folds"]:
             w.writerow([cell(row[k]) for k in COLUMNS])
         return buf.getvalue()
     report = text_report(result.summary(), digits=digits, full=full)

@@ -64,18 +64,25 @@ def summarize(
     >>> round(summary.figures["macro_f1"], 4), len(summary.fold_figures)
     (0.9775, 5)
     """
+    import dataclasses
+
     from svmeval.cv.results import CVResult, MultilabelCVResult
+    from svmeval.errors import InvalidParameterError
 
     if isinstance(result, MultilabelCVResult):
         if pos_label is not None:
-            raise ValueError("pos_label does not apply to multi-label results")
-        return summarize_multilabel(result, zero_division=zero_division, meta=meta)
+            raise InvalidParameterError("pos_label", "does not apply to multi-label results")
+        summary = summarize_multilabel(result, zero_division=zero_division, meta=meta)
+        return dataclasses.replace(summary, configuration=result.configuration)
     if not isinstance(result, CVResult):
         raise SvmevalError(
             f"summarize() takes a CVResult or a MultilabelCVResult (from "
             f"cross_validate), not {type(result).__name__}; predictions from "
             "elsewhere: summarize_predictions(y_true, y_pred)"
         )
-    return summarize_cv(
-        result, pos_label=pos_label, zero_division=zero_division, meta=meta, per_fold=per_fold
+    return dataclasses.replace(
+        summarize_cv(
+            result, pos_label=pos_label, zero_division=zero_division, meta=meta, per_fold=per_fold
+        ),
+        configuration=result.configuration,
     )

@@ -64,6 +64,7 @@ class Summary:
     negative: float | None = None
     label_names: np.ndarray | None = None
     empty_samples: int = 0
+    configuration: str = ""
 
     @property
     def is_binary(self) -> bool:

@@ -169,11 +169,15 @@ def summary_rows(
     """The rows of one run's folds; a summary without folds (predictions from elsewhere) is one
     row with ``fold`` None and the pooled figures."""
     meta = summary.meta
+    options = params_flags(meta.get("parameters", {}))
     head = {
         "dataset": meta.get("data_file", "") if dataset is None else dataset,
         "configuration": (
-            params_flags(meta.get("parameters", {})) if configuration is None else configuration
+            (getattr(summary, "configuration", "") or options)
+            if configuration is None
+            else configuration
         ),
+        "options": options,
         "repetition": repetition,
         "seed": meta.get("seed"),
     }

@@ -92,6 +92,8 @@ def summarize_multilabel(
             "parameters": r.params.as_dict(),
             **meta,
         }
+        if r.data_name and "data_file" not in meta:
+            meta["data_file"] = r.data_name
     else:
         parts = tuple(result_or_arrays)
         if len(parts) not in (2, 3):

@@ -91,7 +91,7 @@ def summarize_cv(
         "data_file": getattr(result, "data_name", ""),
         "n_folds": result.n_folds,
         "seed": result.seed,
-        "repeat": result.n_repeats,
+        "repeat": result.repeat,
         "parameters": result.params.as_dict(),
         **(meta or {}),
     }

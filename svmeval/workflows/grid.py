@@ -32,8 +32,10 @@ from svmeval.workflows.grid_rules import Cell, cell_params
 class CellResult:
     """One cell's cross-validation.
 
-    ``value``: the criterion as the search compares it (accuracy: svm-train's printed rate in
-    percent, as grid.py reads it; any other figure as svmeval computes it; NaN = undefined).
+    ``value``: the criterion's value, a fraction as every figure of svmeval (accuracy 0.983146;
+    NaN = undefined). ``rate``: the criterion as the search compares it and grid.py's lines
+    print it: accuracy is svm-train's printed rate in percent, as grid.py reads it back
+    (98.3146); any other figure is its value.
     ``figures``: every figure, pooled over the folds (registry names); ``fold_spread``: name ->
     (mean, sd) over folds. Both are computed from the cell's CV result when first asked for
     (the search itself needs only the criterion). A cell taken from a resumed ``-out`` file has
@@ -44,15 +46,21 @@ class CellResult:
     >>> from svmeval import grid_search
     >>> grid = grid_search("data/wine.scale", log2c=(-1, 3, 2), log2g=(-5, -1, 2), folds=3)
     >>> first = grid.cells[0]
-    >>> first.cell.C, first.cell.gamma, first.value, first.resumed
-    (2.0, 0.125, 97.7528, False)
+    >>> first.cell.C, first.cell.gamma, first.rate, round(first.value, 6), first.resumed
+    (2.0, 0.125, 97.7528, 0.977528, False)
     """
 
     cell: Cell
-    value: float
+    rate: float
     params: SvmParams | None = None
     resumed: bool = False
     summarize: Callable | None = field(default=None, repr=False)
+    percent: bool = False  # rate is accuracy in percent (grid.py's)
+
+    @property
+    def value(self) -> float:
+        """The criterion's value as a fraction (``rate`` / 100 for accuracy)."""
+        return self.rate / 100.0 if self.percent else self.rate
 
     @functools.cached_property
     def summary(self):
@@ -79,7 +87,7 @@ class GridResult:
     --------
     >>> from svmeval import grid_search
     >>> grid = grid_search("data/wine.scale", log2c=(-1, 3, 2), log2g=(-5, -1, 2), folds=3)
-    >>> len(grid.cells), grid.best.cell.log2c, grid.best.cell.log2g, grid.best.value
+    >>> len(grid.cells), grid.best.cell.log2c, grid.best.cell.log2g, grid.best.rate
     (9, -1.0, -1.0, 98.3146)
     >>> grid.to_frame().shape  # one row per (cell, fold)
     (27, 26)
@@ -142,6 +150,7 @@ class GridResult:
                     {
                         "dataset": self.data_name,
                         "configuration": flags,
+                        "options": flags,
                         "repetition": 0,
                         "seed": self.seed,
                         "fold": None,
@@ -273,7 +282,8 @@ def grid_search(
         MB for the kernel matrices shared by the cells of one gamma (default 2048; 0: no
         matrix is shared).
     resume : mapping, optional
-        Cell -> value already known (an ``-out`` file's lines): those cells are not run.
+        Cell -> rate already known, as an ``-out`` file's lines hold it (accuracy in
+        percent): those cells are not run.
     on_start, on_cell, on_finish : callable, optional
         ``on_start()`` once every argument is checked; ``on_cell(cell_result, best_so_far)``
         for every cell in grid.py's order; ``on_finish(cell_result)`` as soon as a cell's folds
@@ -363,7 +373,8 @@ def _search(
         from svmeval.cv.folds import check_samples
 
         check_samples(dataset.n_samples)  # before on_start creates any output
-    resumed = {c: CellResult(c, v, resumed=True) for c, v in resume.items()}
+    percent = criterion == "accuracy"  # grid.py's rates: accuracy in percent
+    resumed = {c: CellResult(c, v, resumed=True, percent=percent) for c, v in resume.items()}
     cells = rules.Cells(order, resumed, figure.greater_is_better, on_cell)
     todo = cells.todo()
     by_cell = dict(zip(order, candidates))
@@ -378,6 +389,7 @@ def _search(
             value,
             result.params,
             summarize=functools.partial(_summarize, result, pos_label, zero_division),
+            percent=percent,
         )
         done += 1
         if on_finish:

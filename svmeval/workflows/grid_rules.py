@@ -192,7 +192,7 @@ def wins(
 
 class Cells:
     """The cells of a search and what is known of them, decided in grid.py's order as they
-    finish. A result is anything with the ``cell`` it is of and its ``value``; ``resumed``
+    finish. A result is anything with the ``cell`` it is of and its ``rate``; ``resumed``
     holds those of the cells already known (cell -> result)."""
 
     def __init__(self, order: list[Cell], resumed: dict, greater: bool, on_cell: Callable | None):
@@ -219,9 +219,9 @@ class Cells:
             self._next += 1
             if wins(
                 r.cell,
-                r.value,
+                r.rate,
                 self.best and self.best.cell,
-                math.nan if self.best is None else self.best.value,
+                math.nan if self.best is None else self.best.rate,
                 self.greater,
             ):
                 self.best = r

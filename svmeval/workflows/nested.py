@@ -49,7 +49,8 @@ class OuterFold:
 
     ``repetition`` (0-based) and ``fold`` (0-based, LIBSVM's fold order) name it; ``seed`` is
     its repetition's C ``srand`` seed; ``cell`` the chosen :class:`~svmeval.workflows.grid.Cell`,
-    ``value`` its inner criterion value, ``params`` the full LIBSVM parameters trained on the
+    ``value`` its inner criterion value (a fraction, as every figure), ``rate`` that value as
+    the inner grid compared it (accuracy in percent, as grid.py's), ``params`` the full LIBSVM parameters trained on the
     outer training set, ``grid`` the whole inner :class:`~svmeval.workflows.grid.GridResult`;
     ``train_rows`` / ``test_rows``: sample indices (input order numbering), training rows in
     LIBSVM's order.
@@ -60,6 +61,7 @@ class OuterFold:
     seed: int
     cell: rules.Cell
     value: float
+    rate: float
     params: SvmParams
     grid: object
     train_rows: np.ndarray
@@ -104,8 +106,14 @@ class NestedResult:
         return self.outer.seed
 
     @property
+    def repeat(self) -> int:
+        """R, the repetitions of the outer cross-validation."""
+        return self.outer.repeat
+
+    @property
     def n_repeats(self) -> int:
-        return self.outer.n_repeats
+        """Deprecated name of :attr:`repeat`."""
+        return self.repeat
 
     @property
     def grids(self) -> tuple:
@@ -146,6 +154,17 @@ class NestedResult:
         return out
 
     def as_dict(self) -> dict:
+        """Deprecated: ``to_dict()["nested"]``."""
+        import warnings
+
+        warnings.warn(
+            "NestedResult.as_dict() is deprecated: use to_dict()['nested']",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self._nested_object()
+
+    def _nested_object(self) -> dict:
         """JSON-friendly: the outer run's description, every outer fold's choice, the spread
         (undefined numbers as None)."""
         folds = [
@@ -176,15 +195,16 @@ class NestedResult:
             "n_folds": self.n_folds,
             "inner_folds": self.inner_folds,
             "seed": self.seed,
-            "repeat": self.n_repeats,
+            "repeat": self.repeat,
             "folds": folds,
             "spread": spread,
         }
 
     def to_dict(self) -> dict:
         """The JSON report's object: ``"outer"`` (svmeval's report object of the outer
-        predictions) and ``"nested"`` (:meth:`as_dict`)."""
-        return tables.plain({"outer": self.summary().to_dict(), "nested": self.as_dict()})
+        predictions) and ``"nested"`` (the outer run's description, every outer fold's choice
+        and inner value, the spread of the choices)."""
+        return tables.plain({"outer": self.summary().to_dict(), "nested": self._nested_object()})
 
     def to_frame(self):
         """A pandas DataFrame, one row per (repetition, outer fold): the columns of a results
@@ -407,6 +427,7 @@ def _outer_fold(
         seed=seed,
         cell=inner.best.cell,
         value=inner.best.value,
+        rate=inner.best.rate,
         params=chosen,
         grid=inner,
         train_rows=train,
@@ -419,7 +440,7 @@ def chosen_text(result: NestedResult) -> str:
     parameters: the text block that follows the outer report."""
     axes = [a for a in AXES if all(getattr(c, a) is not None for c in result.chosen)]
     head = (
-        (["repetition"] if result.n_repeats > 1 else [])
+        (["repetition"] if result.repeat > 1 else [])
         + ["fold"]
         + axes
         + [f"inner {result.criterion}"]
@@ -427,16 +448,16 @@ def chosen_text(result: NestedResult) -> str:
     rows = []
     for f in result.folds:
         rows.append(
-            ([str(f.repetition + 1)] if result.n_repeats > 1 else [])
+            ([str(f.repetition + 1)] if result.repeat > 1 else [])
             + [str(f.fold + 1)]
             + [f"{getattr(f.cell, a):g}" for a in axes]
-            + [_show(f.value)]
+            + [_show(f.rate)]
         )
     widths = [max(len(h), *(len(row[k]) for row in rows)) for k, h in enumerate(head)]
     lines = [
         f"Nested cross validation: {result.n_folds} outer folds x {result.inner_folds} "
         f"inner folds, seed {result.seed}"
-        + (f", {result.n_repeats} repetitions" if result.n_repeats > 1 else "")
+        + (f", {result.repeat} repetitions" if result.repeat > 1 else "")
     ]
     lines.append("  ".join(h.rjust(w) for h, w in zip(head, widths)))
     lines.extend("  ".join(v.rjust(w) for v, w in zip(row, widths)) for row in rows)
