@@ -19,7 +19,7 @@ print(render(nested))
 # %%
 # The plain grid's best value, on the same data, for comparison:
 grid = grid_search("../data/wine.scale", folds=5, **ranges)
-print(f"plain grid: best cell's accuracy {grid.best.value:g}% (chosen on its own folds)")
+print(f"plain grid: best cell's accuracy {grid.best.value:g} (chosen on its own folds)")
 
 # %%
 # Each outer fold's accuracy on its test rows (the honest figures), the inner value that chose
@@ -30,8 +30,8 @@ rows = nested.to_frame()
 fig, (left, right) = plt.subplots(1, 2, figsize=(9, 4.2), width_ratios=(3, 2))
 folds = rows["fold"] + 1
 left.plot(folds, rows["accuracy"], "o", label="outer fold: test accuracy")
-left.plot(folds, rows["inner_value"] / 100, "x", label="its cell's inner accuracy")
-left.axhline(grid.best.value / 100, color="grey", ls="--", label="plain grid's best")
+left.plot(folds, rows["inner_value"], "x", label="its cell's inner accuracy")
+left.axhline(grid.best.value, color="grey", ls="--", label="plain grid's best")
 left.set(xlabel="outer fold", ylabel="accuracy", xticks=folds, title="nested CV of wine.scale")
 left.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3)
 counts = rows.groupby(["log2c", "log2g"]).size()

@@ -557,7 +557,16 @@ class ConfigurationTypeError(InvalidParameterError, ParameterError):
 
 def check_configuration(value, name: str = "params") -> None:
     """None (svm-train's defaults), svm-train's options (a str) or an SvmParams."""
-    if value is None or isinstance(value, str) or type(value).__name__ == "SvmParams":
+    if isinstance(value, str):  # svm-train's options read here: a typo fails before any work
+        from svmeval.errors import OptionError
+        from svmeval.params import SvmParams
+
+        try:
+            SvmParams.parse(value)
+        except OptionError as exc:
+            raise OptionError(f"{name} {value!r}: {exc}") from None
+        return
+    if value is None or type(value).__name__ == "SvmParams":
         return
     message = (
         "must be a svmeval SvmParams or svm-train's options (a string such as '-c 8 -g 0.05'), "

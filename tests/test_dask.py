@@ -608,9 +608,9 @@ def test_ctrl_c_exits_130_at_once_and_resume_gives_the_whole_answer(tmp_path):
     )
     assert resumed.returncode == 0, resumed.stderr
     whole = grid_search(str(path), log2c=(-5.0, 15.0, 1.0), log2g=(3.0, -15.0, -1.0))
-    assert rules.read_out(str(out)) == {r.cell: r.value for r in whole.cells}
+    assert rules.read_out(str(out)) == {r.cell: r.rate for r in whole.cells}
     b = whole.best
-    assert resumed.stdout.splitlines()[-1] == f"{b.cell.C} {b.cell.gamma} {b.value}"
+    assert resumed.stdout.splitlines()[-1] == f"{b.cell.C} {b.cell.gamma} {b.rate}"
 
 
 def test_ctrl_c_while_waiting_for_the_cluster_is_acted_on_within_a_step(dask_cluster):

@@ -31,7 +31,7 @@ stats = pytest.importorskip("scipy.stats")
 TWO = ROOT / "data" / "breast_cancer.scale"
 THREE = ROOT / "data" / "wine.scale"
 REGRESSION = ROOT / "data" / "diabetes.scale"
-KEYS = ["dataset", "configuration", "repetition", "seed", "fold", "n_test"]
+KEYS = ["dataset", "configuration", "options", "repetition", "seed", "fold", "n_test"]
 
 
 def binary_figures(y_true, y_pred, score):
@@ -54,10 +54,9 @@ def test_cv_frame_has_one_row_per_repetition_and_fold_with_scikit_learns_figures
     ds = read_dataset(str(TWO))
     result = cross_validate(ds, SvmParams(C=2), 4, seed=3, repeat=2, keep_repeats=True)
     frame = result.to_frame()
-    assert list(frame.columns[:6]) == KEYS and len(frame) == 8
-    assert set(frame["dataset"]) == {str(TWO)} and set(frame["configuration"]) == {
-        f"-g {1 / ds.n_features:g} -c 2"
-    }  # svm-train's flags, gamma resolved
+    assert list(frame.columns[:7]) == KEYS and len(frame) == 8
+    assert set(frame["dataset"]) == {str(TWO)} and set(frame["configuration"]) == {"-c 2"}
+    assert set(frame["options"]) == {f"-g {1 / ds.n_features:g} -c 2"}  # gamma resolved
     for r, run in enumerate([result, *result.repeat_results]):
         positive = list(run.labels).index(1.0)
         for i in range(4):
@@ -87,7 +86,7 @@ def test_multiclass_summary_frame_equals_scikit_learn_per_fold():
     ds = read_dataset(str(THREE))
     result = cross_validate(ds, SvmParams(), 3, seed=2)
     frame = summarize(result).to_frame()
-    assert list(frame.columns[:6]) == KEYS and list(frame.fold) == [0, 1, 2]
+    assert list(frame.columns[:7]) == KEYS and list(frame.fold) == [0, 1, 2]
     for i in range(3):
         t, p = result.y_true[result.fold == i], result.y_pred[result.fold == i]
         row = frame.iloc[i]
@@ -100,9 +99,8 @@ def test_regression_frame_equals_scikit_learn_and_scipy_per_fold():
     ds = read_dataset(str(REGRESSION))
     result = cross_validate(ds, SvmParams(svm_type=3, C=4), 5, seed=1)
     frame = result.to_frame()
-    assert len(frame) == 5 and set(frame["configuration"]) == {
-        f"-s 3 -g {1 / ds.n_features:g} -c 4"
-    }
+    assert len(frame) == 5 and set(frame["configuration"]) == {"-s 3 -c 4"}
+    assert set(frame["options"]) == {f"-s 3 -g {1 / ds.n_features:g} -c 4"}
     for i in range(5):
         t, p = result.y_true[result.fold == i], result.y_pred[result.fold == i]
         row = frame[frame.fold == i].iloc[0]
@@ -126,8 +124,10 @@ def test_grid_frame_rows_are_each_cells_folds():
             row = rows[rows.fold == i].iloc[0]
             assert row.accuracy == pytest.approx(sk.accuracy_score(t, p), rel=1e-12)
             assert row.f1 == pytest.approx(sk.f1_score(t, p, pos_label=1), rel=1e-12)
-        # the cell's compared value is svm-train's rate: the pooled accuracy in percent
-        assert rows.value.iloc[0] == pytest.approx(100 * sk.accuracy_score(run.y_true, run.y_pred))
+        # the cell's value is the pooled accuracy, a fraction (svm-train's rate / 100)
+        assert rows.value.iloc[0] == pytest.approx(
+            sk.accuracy_score(run.y_true, run.y_pred), abs=5e-7
+        )
     best = frame[frame.best]
     assert (best.log2c.iloc[0], best.log2g.iloc[0]) == (grid.best.cell.log2c, grid.best.cell.log2g)
 
@@ -203,7 +203,7 @@ def test_multilabel_frame_equals_scikit_learn_per_fold(tmp_path):
     ds = read_dataset(str(small), multilabel=True)
     result = cross_validate_multilabel(ds, SvmParams(C=2), 3, seed=2)
     frame = result.to_frame()
-    assert list(frame.columns[:6]) == KEYS and list(frame.fold) == [0, 1, 2]
+    assert list(frame.columns[:7]) == KEYS and list(frame.fold) == [0, 1, 2]
     for i in range(3):
         t, p = result.Y_true[result.fold == i], result.Y_pred[result.fold == i]
         row = frame.iloc[i]
@@ -224,5 +224,6 @@ def test_a_resumed_cell_is_one_row_with_its_value_alone():
     frame = grid.to_frame()
     resumed = frame[frame.resumed]
     assert len(resumed) == 1 and resumed.fold.isna().all()
-    assert resumed.value.iloc[0] == 99.5 and resumed.accuracy.isna().all()
+    # an -out file's rate (accuracy in percent, as grid.py writes it) is a fraction here
+    assert resumed.value.iloc[0] == 0.995 and resumed.accuracy.isna().all()
     assert len(frame[~frame.resumed]) == 3  # the other cell's three folds

@@ -71,12 +71,13 @@ def test_each_cell_accuracy_equals_svm_train(name, share):
     assert len(result.cells) == 9
     for r in result.cells:
         expected = svm_train_rate(path, f"-c {r.cell.C} -g {r.cell.gamma}")
-        assert r.value == float(f"{expected:g}"), r.cell
+        assert r.rate == float(f"{expected:g}"), r.cell  # grid.py's rate, in percent
+        assert r.value == pytest.approx(expected / 100, abs=1e-12)  # a fraction
         assert r.figures["accuracy"] * 100 == pytest.approx(expected, abs=1e-9)
     # the best cell is grid.py's, taking these cells in its job order
     order = rules.job_order(SMALL_C, SMALL_G)
     assert [r.cell for r in result.cells] == order
-    best = rules.choose_best(order, [r.value for r in result.cells])
+    best = rules.choose_best(order, [r.rate for r in result.cells])
     assert result.best is result.cells[best]
 
 
@@ -439,8 +440,8 @@ def test_grid_fully_resumed_on_a_dask_address_runs_nothing():
         on_start=lambda: started.append(1),
     )
     assert started == [1]
-    assert result.best.cell == order[4] and result.best.value == 99.0
-    assert [r.value for r in result.cells] == [values[c] for c in order]
+    assert result.best.cell == order[4] and result.best.rate == 99.0
+    assert [r.rate for r in result.cells] == [values[c] for c in order]
     assert all(r.resumed for r in result.cells)
 
 

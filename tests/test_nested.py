@@ -193,7 +193,7 @@ def svmeval_nested(path, params, k, inner_k, **kw):
 
 
 def chosen_of(result):
-    return [(f.cell.log2c, f.cell.log2g, f.value) for f in result.folds]
+    return [(f.cell.log2c, f.cell.log2g, f.rate) for f in result.folds]  # grid.py's rates
 
 
 # --- the oracle's own footing -----------------------------------------------------------------
@@ -236,7 +236,7 @@ def test_classification_equals_libsvm_nested_cv(name, options, seed):
     assert np.array_equal(result.outer.fold, fold)
     assert chosen_of(result) == chosen
     # grid.py's tie rules are exercised: some inner grid has several cells at its best value
-    assert any(sum(c.value == f.value for c in f.grid.cells) > 1 for f in result.folds)
+    assert any(sum(c.rate == f.rate for c in f.grid.cells) > 1 for f in result.folds)
     summary = result.summary()
     correct = int(np.count_nonzero(expected == np.array(svmutil.svm_read_problem(str(path))[0])))
     assert summary.correct == correct
@@ -271,7 +271,7 @@ def test_report_is_svm_trains_lines_of_the_outer_predictions():
 def test_repetitions_are_nested_cvs_of_the_repetition_seeds():
     path = data_set("iris.scale")
     result = svmeval_nested(path, None, 3, 3, seed=4, repeat=2)  # seeds 4 and 5
-    assert result.n_repeats == 2 and len(result.folds) == 6
+    assert result.repeat == 2 and len(result.folds) == 6
     for r, s in enumerate((4, 5)):
         expected, fold, chosen = oracle_nested(path, "", 3, 3, SMALL_C, SMALL_G, seed=s)
         outer = result.outer if r == 0 else result.repeat_results[0]
@@ -299,7 +299,7 @@ def test_chosen_text_and_spread_show_each_folds_choice():
     assert spread["mean"] == pytest.approx(cs.mean())
     assert spread["sd"] == pytest.approx(cs.std(ddof=1))
     assert sum(spread["counts"].values()) == 5
-    assert result.as_dict()["folds"][0]["C"] == 2.0 ** chosen[0][0]
+    assert result.to_dict()["nested"]["folds"][0]["C"] == 2.0 ** chosen[0][0]
 
 
 def test_inner_grids_are_the_grid_search_of_the_outer_training_rows():
@@ -313,7 +313,7 @@ def test_inner_grids_are_the_grid_search_of_the_outer_training_rows():
     for cell in first.grid.cells[:3]:  # each cell's rate as svm-train -v prints it
         LIBC.srand(1)
         rate = svmutil.svm_train(ytr, xtr, f"-c {cell.cell.C} -g {cell.cell.gamma} -v 4 -q")
-        assert cell.value == float(f"{rate:g}")
+        assert cell.rate == float(f"{rate:g}")
 
 
 def test_rows_of_keeps_the_rows_in_the_order_given():

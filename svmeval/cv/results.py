@@ -63,7 +63,7 @@ class CVResult:
     >>> result.labels.tolist(), result.scores.shape, result.n_folds
     ([1.0, 2.0, 3.0], (178, 3), 3)
     >>> result.to_frame().shape  # one row per fold: its keys, then its figures
-    (3, 17)
+    (3, 18)
     """
 
     y_true: np.ndarray

@@ -90,7 +90,7 @@ class GridResult:
     >>> len(grid.cells), grid.best.cell.log2c, grid.best.cell.log2g, grid.best.rate
     (9, -1.0, -1.0, 98.3146)
     >>> grid.to_frame().shape  # one row per (cell, fold)
-    (27, 26)
+    (27, 27)
     """
 
     criterion: str

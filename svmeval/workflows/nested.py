@@ -85,7 +85,7 @@ class NestedResult:
     >>> [fold.cell.log2c for fold in result.folds]
     [1.0, 1.0, -1.0]
     >>> result.to_frame().shape  # one row per outer fold
-    (3, 24)
+    (3, 25)
     """
 
     outer: object
