@@ -209,9 +209,9 @@ class NestedResult:
     def to_frame(self):
         """A pandas DataFrame, one row per (repetition, outer fold): the columns of a results
         table, the chosen cell (``log2c``, ``log2g``, ``log2p``, ``C``, ``gamma``, ``p``),
-        ``inner_value`` (the criterion on the inner folds) and the outer fold's figures;
-        ``configuration`` is the base parameters' flags (each fold's own C / gamma are its
-        columns)."""
+        ``inner_value`` (the criterion on the inner folds, a fraction) and the outer fold's
+        figures; ``configuration`` is the base configuration as given, ``options`` its flags
+        (each fold's own C / gamma are its columns)."""
         from svmeval.summary import summarize
 
         tables.pandas()
@@ -344,6 +344,9 @@ def _nested_cv(
 ) -> NestedResult:
     from svmeval.cv import _libsvm, engine
     from svmeval.cv.folds import libsvm_folds
+    from svmeval.params import given_configuration
+
+    given = params
 
     run = checks.check_run(
         folds, seed, repeat=repeat, inner_folds=inner_folds, jobs=jobs, criterion=criterion
@@ -387,6 +390,8 @@ def _nested_cv(
             if progress is not None:
                 progress(done, total)
         results.append(plan.result())
+    configuration = given_configuration(given, params)
+    results = [replace(x, configuration=configuration) for x in results]
     first = replace(
         results[0],
         repeats=tuple(engine.repetition(x) for x in results[1:]),
