@@ -24,6 +24,7 @@ from svmeval.errors import (
     show_label,
     show_path,
 )
+from svmeval.cv.provenance import note_dataset
 from svmeval.io.data import Dataset
 from svmeval.params import INT_MAX, INT_MIN, ONE_CLASS, SvmParams
 
@@ -97,11 +98,12 @@ def as_dataset(dataset, name: str = "data") -> Dataset:
     if isinstance(dataset, (str, os.PathLike)):
         from svmeval.io.data import read_dataset
 
-        return read_dataset(os.fspath(dataset))
+        dataset = read_dataset(os.fspath(dataset))
     if not isinstance(dataset, Dataset):
         raise SvmevalError(
             f"{name} must be a svmeval Dataset or a file name, got {type(dataset).__name__}"
         )
+    note_dataset(dataset)  # the run's provenance names it
     return dataset
 
 

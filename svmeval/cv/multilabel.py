@@ -43,6 +43,7 @@ from svmeval.cv.checks import check_execution, check_folds, check_seed
 from svmeval.cv.engine import prepare
 from svmeval.cv.folds import Folds, libsvm_folds
 from svmeval.cv.plan import CVPlan
+from svmeval.cv.provenance import note_dataset, recorded
 from svmeval.cv.results import MultilabelCVResult
 from svmeval.cv.schedule import run_tasks
 from svmeval.errors import ParameterError, SvmevalError, show_label, show_path
@@ -71,6 +72,7 @@ def _check_type(params: SvmParams) -> None:
         )
 
 
+@recorded
 @_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
 def cross_validate_multilabel(
     data: DataSource,
@@ -141,6 +143,7 @@ def cross_validate_multilabel(
         data = read_dataset(os.fspath(data), multilabel=True)
     dataset, nr_fold, params = data, folds, as_params(params)
     _check_multilabel(dataset)
+    note_dataset(dataset)
     _check_type(params)
     nr_fold, seed = check_folds(nr_fold), check_seed(seed)
     check_execution(jobs)
