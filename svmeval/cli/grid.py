@@ -232,7 +232,9 @@ def run(o: GridOptions) -> int:
         out.close()
     runner.end_bar_line()
     if lines:
-        runner.say(rules.last_line(result.best.cell, result.best.value, resumed=result.best.resumed))
+        runner.say(
+            rules.last_line(result.best.cell, result.best.value, resumed=result.best.resumed)
+        )
     _write_after(o, targets, result, dataset)
     if not lines:
         page = runner.render_report(result, "html")

@@ -170,7 +170,6 @@ def run(options: Options) -> int:
 
     if options.score is not None:
         return score(options)
-    from svmeval import report
     from svmeval.cv import engine
     from svmeval.io import data
     from svmeval.io.predictions import format_predictions
@@ -210,7 +209,6 @@ def run(options: Options) -> int:
 
 def run_multilabel(options: Options, dataset) -> int:
     """--multilabel -v k: binary-relevance cross-validation."""
-    from svmeval import report
     from svmeval.cv import multilabel
     from svmeval.io.predictions import format_label_set_predictions
     from svmeval.summary import summarize
@@ -244,7 +242,6 @@ def run_multilabel(options: Options, dataset) -> int:
 
 
 def score_multilabel(options: Options, dataset) -> int:
-    from svmeval import report
     from svmeval.io.predictions import read_label_set_predictions
     from svmeval.summary import score_label_sets
 
@@ -272,7 +269,6 @@ def train(options: Options, dataset) -> int:
 
 def score(options: Options) -> int:
     """--score: report on an existing predictions file against a data file's labels."""
-    from svmeval import report
     from svmeval.io import data
     from svmeval.io.predictions import read_predictions, read_probabilities
     from svmeval.summary import summarize_predictions

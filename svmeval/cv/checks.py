@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from svmeval.cv.provenance import note_dataset
 from svmeval.errors import (
     ArgumentError,
     DataFormatError,
@@ -24,7 +25,6 @@ from svmeval.errors import (
     show_label,
     show_path,
 )
-from svmeval.cv.provenance import note_dataset
 from svmeval.io.data import Dataset
 from svmeval.params import INT_MAX, INT_MIN, ONE_CLASS, SvmParams
 

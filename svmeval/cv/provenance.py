@@ -145,11 +145,6 @@ def describe_call(name: str, signature, args: tuple, kwargs: dict) -> str:
     return f"{name}({', '.join(parts)})"
 
 
-def _digest(dataset) -> str:
-    digest = getattr(dataset, "digest", None)
-    return digest() if callable(digest) else ""
-
-
 def recorded(func):
     """Decorate a run function: its result (a dataclass with a ``provenance`` field) comes back
     with a :class:`Provenance` of this call."""
@@ -178,9 +173,7 @@ def recorded(func):
             seconds=seconds,
             svmeval_version=__version__,
             libsvm_version=libsvm_version(),
-            data=tuple(
-                DataRecord(d.name, _digest(d), d.n_samples, d.n_features) for d in noted
-            ),
+            data=tuple(DataRecord(d.name, d.digest(), d.n_samples, d.n_features) for d in noted),
         )
         return replace(result, provenance=record)
 

@@ -88,6 +88,9 @@ def _number(value, digits: int) -> str:
         return "n/a"
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
+    exact = repr(value)
+    if len(exact) <= digits + 3 and "e" not in exact:  # 0.03125, 98.3146: shown whole
+        return exact
     if value == 0 or 10 ** -(digits - 1) <= abs(value) < 1e9:
         return f"{value:.{digits}f}"
     return f"{value:.{digits}g}"
@@ -229,8 +232,10 @@ def _blocks(obj: dict, digits: int, depth: int) -> str:
     ]
     out = []
     if scalars or short:
-        rows = "".join(f'<tr><th scope="row">{_e(_title(k))}</th>{_cell(v, digits)}</tr>'
-                       for k, v in scalars + short)
+        rows = "".join(
+            f'<tr><th scope="row">{_e(_title(k))}</th>{_cell(v, digits)}</tr>'
+            for k, v in scalars + short
+        )
         out.append(f'<div class="scroll"><table><tbody>{rows}</tbody></table></div>')
     done = {k for k, _ in scalars + short}
     for key, value in obj.items():
@@ -361,11 +366,11 @@ def _provenance(result, command: str | None) -> str:
     out = [f'<div class="scroll"><table><tbody>{"".join(rows)}</tbody></table></div>']
     if record is not None and record.data:
         head = "".join(
-            f'<th scope="col">{h}</th>' for h in ("data set", "SHA-256 of the data as read",
-                                                   "samples", "features")
+            f'<th scope="col">{h}</th>'
+            for h in ("data set", "SHA-256 of the data as read", "samples", "features")
         )
         body = "".join(
-            f"<tr><td>{_e(d.name)}</td><td class=\"mono\">{_e(d.digest or 'n/a')}</td>"
+            f'<tr><td>{_e(d.name)}</td><td class="mono">{_e(d.digest or "n/a")}</td>'
             f"{_cell(d.n_samples, 0)}{_cell(d.n_features, 0)}</tr>"
             for d in record.data
         )
@@ -423,7 +428,7 @@ def render_html(
         '<meta name="referrer" content="no-referrer">',
         f"<title>{_e(title)} · svmeval</title>",
         f"<style>{_CSS}</style></head><body><main>",
-        f"<header><h1>{_e(title)}</h1><p class=\"lead\">{_e(line)}</p>",
+        f'<header><h1>{_e(title)}</h1><p class="lead">{_e(line)}</p>',
         '<nav><ul><li><a href="#report">report and verdicts</a></li>'
         '<li><a href="#pictures">pictures</a></li><li><a href="#tables">tables</a></li>'
         '<li><a href="#provenance">provenance</a></li></ul></nav></header>',
