@@ -54,7 +54,7 @@ class CVResult:
     counts and ranking figures, not its per-sample arrays); ``repeat_results``: those
     repetitions' whole results, kept only with ``keep_repeats=True``. ``data_name``: the data
     set's name (its file). ``provenance``: how the result was made (versions, call, when, how
-    long, the data's digest), a :class:`~svmeval.cv.provenance.Provenance`.
+    long, the data's digest), a ``Provenance``.
 
     Examples
     --------
@@ -135,7 +135,7 @@ class MultilabelCVResult:
     ``constant``: bool, True where the label's model for that sample's fold was trained on one
     class only (it predicts that class always). ``fold``: the fold that tested each sample.
     ``params``: the LIBSVM parameters used (gamma resolved). ``provenance``: how the result
-    was made (:class:`~svmeval.cv.provenance.Provenance`).
+    was made (``Provenance``).
 
     Examples
     --------

@@ -97,7 +97,7 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
         "csv" the machine-readable forms; "markdown" and "latex" a benchmark's table as
         papers print it; "html" one self-contained page with the text report, the pictures
         (inline SVG, with the ``plot`` extra), every figure as tables and the provenance of
-        the numbers (:mod:`svmeval.report.html`).
+        the numbers (``svmeval.report.html``).
     digits : int, optional
         Decimals of the figures (default 4; 3 in a benchmark's table).
     full : bool, default False

@@ -388,15 +388,31 @@ def _provenance(result, command: str | None) -> str:
 
 
 def _text_report(result, digits: int) -> str:
-    from svmeval import report
+    """The text report, with every figure (the reporters themselves: this module is one of
+    :mod:`svmeval.report`'s)."""
     from svmeval.cv.results import CVResult, MultilabelCVResult
+    from svmeval.report import benchmark, compare, grid, multilabel, nested, text
+    from svmeval.stats.significance import McNemarResult
+    from svmeval.summary.core import Summary
     from svmeval.workflows.benchmark import Benchmark
+    from svmeval.workflows.compare import Comparison
+    from svmeval.workflows.grid import GridResult
 
     if isinstance(result, (CVResult, MultilabelCVResult)):
         result = _summary_of(result)
+    if isinstance(result, Summary):
+        if result.kind == "multilabel":
+            return multilabel.render(result, format="text", digits=digits, full=True)
+        return text.render(result, digits=digits, full=True)
+    if isinstance(result, GridResult):
+        return grid.render_grid(result, "text")
+    if isinstance(result, Comparison):
+        return compare.render_comparison(result, "text")
+    if isinstance(result, McNemarResult):
+        return compare.render_mcnemar(result, "text")
     if isinstance(result, Benchmark):
-        return report.render(result, format="text")
-    return report.render(result, format="text", digits=digits, full=True)
+        return benchmark.render(result, format="text")
+    return nested.render_nested(result, "text", digits, True)
 
 
 def render_html(

@@ -32,7 +32,7 @@ class Summary:
     :class:`~svmeval.metrics.scores.ClassRanking`, or for multi-label a
     :class:`~svmeval.summary.multilabel.LabelRanking`), None without scores.
     ``meta``: where the predictions came from (mode "cv" or "score", data file, folds, seed,
-    LIBSVM parameters). ``provenance``: the run's :class:`~svmeval.cv.provenance.Provenance`
+    LIBSVM parameters). ``provenance``: the run's ``Provenance``
     (versions, call, when, how long, the data's digest), when it came from a run.
 
     Examples

@@ -72,7 +72,7 @@ class CellResult:
 class GridResult:
     """A finished search: ``cells`` in grid.py's order (the resumed cells first, in their
     file's order, then the others in grid.py's job order), ``best`` the one grid.py's rule picks; ``data_name`` the data set's name (its
-    file); ``provenance`` how it was made (:class:`~svmeval.cv.provenance.Provenance`). :func:`svmeval.report.render` gives its reports; ``to_dict()`` and ``to_frame()``
+    file); ``provenance`` how it was made (``Provenance``). :func:`svmeval.report.render` gives its reports; ``to_dict()`` and ``to_frame()``
     its data.
 
     Examples

@@ -74,7 +74,7 @@ class NestedResult:
     (further repetitions' counts and ranking figures in ``outer.repeats``, their whole results
     in ``repeat_results``); ``folds``: every :class:`OuterFold`, repetition by repetition;
     ``criterion`` and its direction ``greater_is_better``; ``inner_folds``; ``provenance``: how it
-    was made (:class:`~svmeval.cv.provenance.Provenance`).
+    was made (``Provenance``).
 
     Examples
     --------
