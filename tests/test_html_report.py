@@ -200,8 +200,9 @@ def test_hostile_names_are_text(tmp_path):
     data = read_dataset(WINE)
     hostile = replace(data, name=HOSTILE)
     result = cross_validate(hostile, folds=3)
+    breaking = replace(read_dataset(CANCER), name="--><script>alert(2)</script><!--")
     bench = benchmark(
-        [hostile, read_dataset(CANCER)],
+        [hostile, breaking],  # the second breaks out of an SVG comment if unescaped
         {"<img src=x onerror=alert(1)>": "-c 1", "a&b \"'": "-t 0"},
         folds=3,
         repeat=2,
@@ -213,6 +214,7 @@ def test_hostile_names_are_text(tmp_path):
         shown = "".join(page.text)
         assert HOSTILE in shown  # the name shows as that text
     assert "<img src=x onerror=alert(1)>" in shown and "a&b \"'" in shown
+    assert breaking.name in shown
 
 
 def test_provenance_of_the_numbers():

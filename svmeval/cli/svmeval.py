@@ -294,14 +294,16 @@ def score(options: Options) -> int:
             "give -s 3 or -s 4 to score a regression"
         ) from None
     arrays = {"y_true": dataset.y, "y_pred": y_pred}
-    probabilities = (
-        read_probabilities(options.score) if options.plot or options.format == "html" else None
-    )
+    page = options.format == "html"  # its sheet draws the curves of -b 1 predictions too
+    if not page:
+        emit(options, _report(options, summary, arrays))
+    probabilities = read_probabilities(options.score) if options.plot or page else None
     if probabilities is not None:  # -b 1 predictions: the curves too
         arrays.update(
             scores=probabilities[1], score_labels=probabilities[0], score_source="probabilities"
         )
-    emit(options, _report(options, summary, arrays))
+    if page:
+        emit(options, _report(options, summary, arrays))
     draw(options, summary, arrays)
     return 0
 

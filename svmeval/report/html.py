@@ -210,6 +210,13 @@ def _long_list(key: str, values: list, digits: int) -> str:
     return f"<details><summary>{_e(_title(key))} ({len(values)} values)</summary>{box}</details>"
 
 
+def _is_table(obj: dict) -> bool:
+    """A dict of dicts of scalars (each figure's mean and sd): rows of one table."""
+    return bool(obj) and all(
+        isinstance(v, dict) and v and all(_is_scalar(x) for x in v.values()) for v in obj.values()
+    )
+
+
 def _labels(obj: dict, key: str) -> tuple | None:
     """The names of a matrix's rows and columns, from the dict that holds it: a confusion
     matrix's labels, a benchmark's data sets and configurations."""
@@ -242,7 +249,10 @@ def _blocks(obj: dict, digits: int, depth: int) -> str:
         if key in done:
             continue
         heading = f"<h{level}>{_e(_title(key))}</h{level}>"
-        if isinstance(value, dict):
+        if isinstance(value, dict) and _is_table(value):  # name -> {mean, sd}: one table
+            rows = [{"name": k, **v} for k, v in value.items()]
+            out.append(heading + _records(key, rows, digits, depth))
+        elif isinstance(value, dict):
             out.append(heading + (_blocks(value, digits, depth + 1) if value else "<p>(none)</p>"))
         elif not value:
             out.append(heading + "<p>(none)</p>")
@@ -380,9 +390,9 @@ def _provenance(result, command: str | None) -> str:
         )
     if record is None:
         out.append(
-            '<p class="note">This result carries no record of how it was made (it was built by '
-            "hand or read back): versions of the run, call, time and data digests are unknown."
-            "</p>"
+            '<p class="note">This result carries no record of how it was made (predictions '
+            "scored from files, or a result built by hand): the run's versions, call, time and "
+            "data digests are unknown.</p>"
         )
     return "".join(out)
 
