@@ -213,4 +213,4 @@ def run(o: CompareOptions) -> int:
     return 0
 
 
-COMMAND = runner.Command(PROG, USAGE, parse_compare_args, files_of, run)
+COMMAND = runner.Command(PROG, USAGE, parse_compare_args, files_of, run, name=COMPARE)

@@ -379,4 +379,4 @@ class _GridBar(ProgressBar):
         return f"{head}  best {shown}{sep}{tail}"
 
 
-COMMAND = runner.Command(PROG, USAGE, parse_grid_args, files_of, run)
+COMMAND = runner.Command(PROG, USAGE, parse_grid_args, files_of, run, name=GRID)

@@ -349,4 +349,4 @@ def emit(options: Options, text: str, *, predictions: str | None = None, folds=N
     output.write_outputs(items)
 
 
-COMMAND = runner.Command(PROG, USAGE, _parse, outputs_of, run, usage_after_errors=True)
+COMMAND = runner.Command(PROG, USAGE, _parse, outputs_of, run, name=SVMEVAL)

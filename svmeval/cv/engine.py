@@ -74,9 +74,10 @@ def cross_validate(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
-        The data: a :class:`Dataset` or a LIBSVM-format file name (read first). One label a
-        sample (multi-label data: :func:`cross_validate_multilabel`).
+    data : Dataset or str or os.PathLike or (X, y)
+        The data: a :class:`Dataset`, a LIBSVM-format file name (read first) or arrays in
+        memory, ``(X, y)`` as :meth:`Dataset.from_arrays` takes them (column j is feature
+        j + 1). One label a sample (multi-label data: :func:`cross_validate_multilabel`).
     params : SvmParams or str, optional
         The configuration: :class:`SvmParams` or svm-train's training options
         (``"-c 8 -g 0.05"``); default svm-train's defaults. gamma 0 is 1/num_features.
@@ -276,8 +277,9 @@ def train_and_save(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
-        The training data (a file name is read first).
+    data : Dataset or str or os.PathLike or (X, y)
+        The training data (a file name is read first; arrays in memory as
+        :meth:`Dataset.from_arrays` takes them).
     params : SvmParams or str or None
         The configuration, or svm-train's options; None is svm-train's defaults.
     model_file : str or os.PathLike

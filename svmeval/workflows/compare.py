@@ -187,8 +187,9 @@ def compare(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
-        The data (a file name is read first); one label a sample.
+    data : Dataset or str or os.PathLike or (X, y)
+        The data (a file name is read first; arrays in memory as
+        :meth:`Dataset.from_arrays` takes them); one label a sample.
     a, b : SvmParams or str or None
         The two configurations: :class:`SvmParams` or svm-train's options
         (``"-c 8 -g 0.05"``); None is svm-train's defaults. Both classifiers or both

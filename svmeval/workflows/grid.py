@@ -240,8 +240,9 @@ def grid_search(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
-        The data (a file name is read first); one label a sample.
+    data : Dataset or str or os.PathLike or (X, y)
+        The data (a file name is read first; arrays in memory as
+        :meth:`Dataset.from_arrays` takes them); one label a sample.
     params : SvmParams or str, optional
         The other LIBSVM parameters (C, gamma and p are replaced per cell), as
         :class:`SvmParams` or svm-train's options; default svm-train's.

@@ -253,8 +253,9 @@ def nested_cv(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
-        The data (a file name is read first); one label a sample.
+    data : Dataset or str or os.PathLike or (X, y)
+        The data (a file name is read first; arrays in memory as
+        :meth:`Dataset.from_arrays` takes them); one label a sample.
     params : SvmParams or str, optional
         The other LIBSVM parameters (C, gamma, p chosen per outer fold); default svm-train's.
     folds : int, default 5
