@@ -21,6 +21,7 @@ from svmeval.cv.evaluate import evaluate
 from svmeval.cv.executors import executor_for
 from svmeval.cv.folds import libsvm_folds  # noqa: F401 - where the tests draw LIBSVM's folds
 from svmeval.cv.plan import CVPlan, CVResult, FoldOutput, Repetition, repetition  # noqa: F401
+from svmeval.cv.provenance import recorded
 from svmeval.cv.schedule import run_tasks
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import Dataset, DataSource, check_precomputed
@@ -48,6 +49,7 @@ def prepare(
     return problem, params
 
 
+@recorded
 def cross_validate(
     data: DataSource,
     params: Configuration = None,

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
+from svmeval.cv.provenance import recorded
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration
@@ -65,6 +66,7 @@ def _fold_table(
     return [_fold_values(r, criterion, pos_label, zero_division) for r in runs], sizes
 
 
+@recorded
 def benchmark(
     datasets: DataSource | Sequence[DataSource],
     configurations: Mapping[str, Configuration] | Sequence[Configuration],
