@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from svmeval.cv.provenance import note_dataset
 from svmeval.errors import (
     ArgumentError,
     DataFormatError,
@@ -99,8 +100,8 @@ def as_dataset(dataset, name: str = "data", *, multilabel: bool = False) -> Data
     if isinstance(dataset, (str, os.PathLike)):
         from svmeval.io.data import read_dataset
 
-        return read_dataset(os.fspath(dataset), multilabel=multilabel)
-    if isinstance(dataset, tuple):
+        dataset = read_dataset(os.fspath(dataset), multilabel=multilabel)
+    elif isinstance(dataset, tuple):
         from svmeval.io.data import is_xy
 
         if not is_xy(dataset):
@@ -109,11 +110,12 @@ def as_dataset(dataset, name: str = "data", *, multilabel: bool = False) -> Data
                 f"{len(dataset)} ({', '.join(type(v).__name__ for v in dataset[:3])}"
                 f"{', ...' if len(dataset) > 3 else ''})"
             )
-        return Dataset.from_arrays(*dataset, multilabel=multilabel)
+        dataset = Dataset.from_arrays(*dataset, multilabel=multilabel)
     if not isinstance(dataset, Dataset):
         raise SvmevalError(
             f"{name} must be a svmeval Dataset, a file name or (X, y), got {type(dataset).__name__}"
         )
+    note_dataset(dataset)  # the run's provenance names it
     return dataset
 
 

@@ -28,6 +28,7 @@ from svmeval.cv.plan import (  # noqa: F401
     Repetition,
     repetition,
 )
+from svmeval.cv.provenance import recorded
 from svmeval.cv.schedule import run_tasks
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import Dataset, DataSource, check_precomputed
@@ -71,6 +72,7 @@ def prepare(
     return problem, params
 
 
+@recorded
 def cross_validate(
     data: DataSource,
     params: Configuration = None,

@@ -48,6 +48,7 @@ from functools import cached_property
 import numpy as np
 
 from svmeval import _tables as tables
+from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.metrics.figures import FIGURES
@@ -139,6 +140,7 @@ class Benchmark:
     test: str = "corrected"
     seeds: tuple = ()  # each repetition's C srand seed, where known
     fold_sizes: tuple = ()  # per data set, each fold's test samples (repetition-major)
+    provenance: Provenance | None = field(default=None, repr=False)  # how it was made
 
     def __post_init__(self):
         v = np.array(self.values, dtype=np.float64)
@@ -469,6 +471,7 @@ def _fold_table(
     return [_fold_values(r, criterion, pos_label, zero_division) for r in runs], sizes
 
 
+@recorded
 def benchmark(
     datasets: DataSource | Sequence[DataSource],
     configurations: Mapping[str, Configuration] | Sequence[Configuration],

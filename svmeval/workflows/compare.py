@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from svmeval import _tables as tables
+from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration, SvmParams
@@ -71,6 +72,7 @@ class Comparison:
     mcnemar: McNemarResult | None
     bayesian: object = None  # BayesianResult of B - A with a rope (compare(..., rope=R))
     fold_sizes: tuple = ()  # each fold's test samples, repetition-major as folds_a
+    provenance: Provenance | None = field(default=None, repr=False)  # how it was made
 
     @property
     def mean_a(self) -> float:
@@ -156,6 +158,7 @@ def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
     return np.array(values, dtype=np.float64)
 
 
+@recorded
 def compare(
     data: DataSource,
     a: Configuration,
@@ -260,6 +263,7 @@ def _shown(config, params: SvmParams) -> str:
     return " ".join(config.split()) if isinstance(config, str) else params.flags()
 
 
+@recorded
 def run_compare(
     dataset,
     params_a,
