@@ -109,7 +109,7 @@ def _shown(value) -> str:
     if isinstance(value, Dataset):
         return f"<Dataset {value.name!r}>"
     if isinstance(value, SvmParams):
-        return f"SvmParams({value.flags()!r})"
+        return f"SvmParams({value.flags()!r})" if value.flags() else "SvmParams()"
     if callable(value):
         return "<function>"
     if isinstance(value, (list, tuple)) and len(value) <= 20:
