@@ -328,7 +328,9 @@ def test_svmeval_score_format_html(tmp_path):
     assert done.returncode == 0
     done = svmeval_cli("--score", predictions, WINE, "--format", "html", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    checked(done.stdout)
+    shown = "".join(checked(done.stdout).text)
+    assert read_dataset(WINE).digest() in shown  # the scored data's provenance
+    assert "not used" in shown and "carries no record" not in shown  # nothing trained
 
 
 def test_grid_format_html(tmp_path):
