@@ -386,7 +386,8 @@ def test_mcnemar_format_html(tmp_path):
         cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    checked(done.stdout)
+    shown = "".join(checked(done.stdout).text)
+    assert read_dataset(WINE).digest() in shown and "mcnemar_files(" in shown
 
 
 def test_digest_definition_independent():
