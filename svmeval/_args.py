@@ -506,7 +506,7 @@ def check_digits(value, name: str = "digits") -> None:
         _fail(name, f"must be None or an integer from 0 to 20, got {value!r}")
 
 
-_FORMATS = ("text", "json", "csv", "markdown", "latex")
+_FORMATS = ("text", "json", "csv", "markdown", "latex", "html")
 
 
 def check_format(value, name: str = "format") -> None:

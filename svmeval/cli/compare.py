@@ -179,7 +179,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(o: CompareOptions) -> int:
-    from svmeval.report import render
     from svmeval.workflows.compare import compare
     from svmeval.workflows.mcnemar import mcnemar_files
 
@@ -206,7 +205,7 @@ def run(o: CompareOptions) -> int:
             client=o.dask,
             rope=o.rope,
         )
-    text = render(result, format=o.format)
+    text = runner.render_report(result, o.format)
     targets = runner.check_files(COMMAND, o)  # again: the files may have changed meanwhile
     output.write_outputs([(targets[0], text)])
     return 0

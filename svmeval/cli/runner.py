@@ -68,6 +68,28 @@ class _Bar:
     current = None  # the progress bar on screen, ended before any message or stdout line
 
 
+class _Line:
+    current: str | None = None  # the command line being run, as a shell would take it
+
+
+def command_line() -> str | None:
+    """The command line being run (program and arguments, quoted as a shell takes them)."""
+    return _Line.current
+
+
+def render_report(result, format: str, *, digits=None, full: bool = False, arrays=None) -> str:
+    """A command's report of ``result``: :func:`svmeval.report.render`'s, and for "html" the
+    page with the command line in its provenance (and a summary's per-sample ``arrays`` for
+    its figure sheet)."""
+    if format == "html":
+        from svmeval.report.html import render_html
+
+        return render_html(result, digits=digits, command=command_line(), arrays=arrays)
+    from svmeval.report import render
+
+    return render(result, format=format, digits=digits, full=full)
+
+
 def show_bar(bar):
     """Make ``bar`` the one ended before messages; returns it."""
     _Bar.current = bar
@@ -84,6 +106,9 @@ def end_bar_line() -> None:
 def main(command: Command, argv: list[str] | None = None) -> int:
     """Run ``command`` on ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     argv = sys.argv[1:] if argv is None else argv
+    import shlex
+
+    _Line.current = shlex.join([command.prog, *argv])
     try:
         if asks_for(argv) == "--version":
             line = f"{command.prog} {__version__}\n"

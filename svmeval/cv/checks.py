@@ -27,6 +27,7 @@ from svmeval._args import (  # noqa: F401 - the checks of every argument, declar
     check_resume,
     check_seed,
 )
+from svmeval.cv.provenance import note_dataset
 from svmeval.errors import (
     DataFormatError,
     OptionError,
@@ -61,8 +62,8 @@ def as_dataset(dataset, name: str = "data", *, multilabel: bool = False) -> Data
     if isinstance(dataset, (str, os.PathLike)):
         from svmeval.io.data import read_dataset
 
-        return read_dataset(os.fspath(dataset), multilabel=multilabel)
-    if isinstance(dataset, tuple):
+        dataset = read_dataset(os.fspath(dataset), multilabel=multilabel)
+    elif isinstance(dataset, tuple):
         from svmeval.io.data import is_xy
 
         if not is_xy(dataset):
@@ -71,11 +72,12 @@ def as_dataset(dataset, name: str = "data", *, multilabel: bool = False) -> Data
                 f"{len(dataset)} ({', '.join(type(v).__name__ for v in dataset[:3])}"
                 f"{', ...' if len(dataset) > 3 else ''})"
             )
-        return Dataset.from_arrays(*dataset, multilabel=multilabel)
+        dataset = Dataset.from_arrays(*dataset, multilabel=multilabel)
     if not isinstance(dataset, Dataset):
         raise SvmevalError(
             f"{name} must be a svmeval Dataset, a file name or (X, y), got {type(dataset).__name__}"
         )
+    note_dataset(dataset)  # the run's provenance names it
     return dataset
 
 
@@ -222,7 +224,7 @@ def check_run(
     criterion=None,
 ) -> RunArguments:
     """The numbers and execution options of a workflow (:func:`~svmeval.workflows.compare.compare`,
-    :func:`~svmeval.workflows.benchmark_run.benchmark`, :func:`~svmeval.workflows.grid.grid_search`,
+    :func:`~svmeval.workflows.benchmark.benchmark`, :func:`~svmeval.workflows.grid.grid_search`,
     :func:`~svmeval.workflows.nested.nested_cv`), checked in one order: ``folds``, ``repeat``,
     ``seed``, ``inner_folds``, ``confidence`` (named ``confidence_name``), ``resume``,
     ``kernel_memory``, ``jobs``, ``client``, ``criterion`` (a name of a figure). An argument the run does not take is left out

@@ -43,6 +43,7 @@ from svmeval.cv.checks import check_execution, check_folds, check_seed
 from svmeval.cv.engine import prepare
 from svmeval.cv.folds import Folds, libsvm_folds
 from svmeval.cv.plan import CVPlan
+from svmeval.cv.provenance import recorded
 from svmeval.cv.results import MultilabelCVResult
 from svmeval.cv.schedule import run_tasks
 from svmeval.errors import ArgumentError, ParameterError, SvmevalError, show_label, show_path
@@ -72,6 +73,7 @@ def _check_type(params: SvmParams) -> None:
         )
 
 
+@recorded
 @checked
 @_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
 def cross_validate_multilabel(

@@ -30,6 +30,7 @@ from svmeval.params import SvmParams, params_flags
 
 if TYPE_CHECKING:
     from svmeval.cv.folds import Folds
+    from svmeval.cv.provenance import Provenance
 
 __all__ = ["CVResult", "MultilabelCVResult", "Repetition"]
 
@@ -55,6 +56,8 @@ class CVResult:
     repetitions' whole results, kept only with ``keep_repeats=True``. ``data_name``: the data
     set's name (its file). ``configuration``: the configuration as given (svm-train's
     options, or the flags of the SvmParams given); ``params`` holds it resolved.
+    ``provenance``: how the result was made (versions, call, when, how
+    long, the data's digest), a ``Provenance``.
 
     Examples
     --------
@@ -81,6 +84,7 @@ class CVResult:
     repeat_results: tuple = ()
     data_name: str = ""
     configuration: str = ""
+    provenance: Provenance | None = field(default=None, repr=False)
 
     @property
     def n_samples(self) -> int:
@@ -142,7 +146,8 @@ class MultilabelCVResult:
     where ``constant``). ``probabilities``: P(has the label) with ``-b 1``, else None.
     ``constant``: bool, True where the label's model for that sample's fold was trained on one
     class only (it predicts that class always). ``fold``: the fold that tested each sample.
-    ``params``: the LIBSVM parameters used (gamma resolved).
+    ``params``: the LIBSVM parameters used (gamma resolved). ``provenance``: how the result
+    was made (``Provenance``).
 
     Examples
     --------
@@ -168,6 +173,7 @@ class MultilabelCVResult:
     folds: Folds | None = field(default=None, repr=False)
     data_name: str = ""
     configuration: str = ""
+    provenance: Provenance | None = field(default=None, repr=False)
 
     @property
     def n_samples(self) -> int:

@@ -7,6 +7,8 @@ in :data:`svmeval.metrics.FIGURES`; reporters format a Summary and compute nothi
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from svmeval._args import checked
 from svmeval.errors import SvmevalError
 from svmeval.summary.core import Summary, spread
@@ -64,8 +66,6 @@ def summarize(
     >>> round(summary.figures["macro_f1"], 4), len(summary.fold_figures)
     (0.9775, 5)
     """
-    import dataclasses
-
     from svmeval.cv.results import CVResult, MultilabelCVResult
     from svmeval.errors import InvalidParameterError
 
@@ -73,16 +73,17 @@ def summarize(
         if pos_label is not None:
             raise InvalidParameterError("pos_label", "does not apply to multi-label results")
         summary = summarize_multilabel(result, zero_division=zero_division, meta=meta)
-        return dataclasses.replace(summary, configuration=result.configuration)
-    if not isinstance(result, CVResult):
+    elif isinstance(result, CVResult):
+        summary = summarize_cv(
+            result, pos_label=pos_label, zero_division=zero_division, meta=meta, per_fold=per_fold
+        )
+    else:
         raise SvmevalError(
             f"summarize() takes a CVResult or a MultilabelCVResult (from "
             f"cross_validate), not {type(result).__name__}; predictions from "
             "elsewhere: summarize_predictions(y_true, y_pred)"
         )
-    return dataclasses.replace(
-        summarize_cv(
-            result, pos_label=pos_label, zero_division=zero_division, meta=meta, per_fold=per_fold
-        ),
-        configuration=result.configuration,
-    )
+    summary = replace(summary, configuration=result.configuration)  # as the user gave it
+    if result.provenance is not None:  # how the run was made, for the HTML report
+        summary = replace(summary, provenance=result.provenance)
+    return summary

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration, SvmParams
@@ -30,6 +31,7 @@ from svmeval.stats.significance import (
     mcnemar,
 )
 from svmeval.workflows.mcnemar import mcnemar_files
+from svmeval.workflows.verdict import Verdict, comparison_verdict
 
 __all__ = ["Comparison", "compare", "mcnemar_files"]
 
@@ -72,6 +74,14 @@ class Comparison:
     mcnemar: McNemarResult | None
     bayesian: object = None  # BayesianResult of B - A with a rope (compare(..., rope=R))
     fold_sizes: tuple = ()  # each fold's test samples, repetition-major as folds_a
+    provenance: Provenance | None = field(default=None, repr=False)  # how it was made
+
+    @property
+    def verdict(self) -> Verdict:
+        """What the comparison concludes: B - A by the corrected resampled t-test at 1 - the
+        confidence level; ``test``, ``p``, ``level``, ``significant``, ``difference``,
+        ``better`` ("A", "B" or None) and ``text``, the sentence the report ends with."""
+        return comparison_verdict(self)
 
     @property
     def mean_a(self) -> float:
@@ -157,6 +167,7 @@ def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
     return np.array(values, dtype=np.float64)
 
 
+@recorded
 @checked
 def compare(
     data: DataSource,
@@ -394,6 +405,7 @@ def _comparison_object(c) -> dict:
             "optimistic": True,
         },
         "mcnemar": c.mcnemar.to_dict() if c.mcnemar is not None else None,
+        "verdict": c.verdict.to_dict(),
         **(
             {}
             if c.bayesian is None

@@ -20,6 +20,7 @@ import numpy as np
 from svmeval import _tables as tables
 from svmeval._args import checked
 from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
+from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource
 from svmeval.params import EPSILON_SVR, Configuration, SvmParams, params_flags
@@ -80,7 +81,7 @@ class CellResult:
 class GridResult:
     """A finished search: ``cells`` in grid.py's order (the resumed cells first, in their
     file's order, then the others in grid.py's job order), ``best`` the one grid.py's rule picks; ``data_name`` the data set's name (its
-    file). :func:`svmeval.report.render` gives its reports; ``to_dict()`` and ``to_frame()``
+    file); ``provenance`` how it was made (``Provenance``). :func:`svmeval.report.render` gives its reports; ``to_dict()`` and ``to_frame()``
     its data.
 
     Examples
@@ -102,6 +103,7 @@ class GridResult:
     seed: int
     params: SvmParams
     data_name: str = ""
+    provenance: Provenance | None = field(default=None, repr=False)
 
     @property
     def best_params(self) -> SvmParams:
@@ -216,6 +218,7 @@ def criterion_of(result, criterion: str, *, pos_label=None, zero_division=0.0) -
 
 
 # --- running the cells ------------------------------------------------------------------------
+@recorded
 @checked
 def grid_search(
     data: DataSource,
@@ -317,9 +320,9 @@ def grid_search(
     (0.9626, '-g 0.125 -c 2')
     """
     arguments = dict(locals())
-    from svmeval.cv import _libsvm
+    from svmeval.cv import engine
 
-    return _libsvm.c_state(_search)(**arguments)
+    return engine.c_state(_search)(**arguments)
 
 
 def _search(
@@ -444,12 +447,11 @@ def _order(params: SvmParams, log2c, log2g, log2p) -> list:
 def _candidates(dataset, params: SvmParams, order: list):
     """The data's problem, the resolved base parameters and every cell's, each checked by
     LIBSVM before any training."""
-    from svmeval.cv import _libsvm, engine
+    from svmeval.cv import engine
 
     problem, base = engine.prepare(dataset, params)
     candidates = [cell_params(base, cell) for cell in order]
-    for candidate in candidates:
-        _libsvm.check_parameter(problem, candidate)
+    engine.check_parameters(problem, candidates)
     return problem, base, candidates
 
 

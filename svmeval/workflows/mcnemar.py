@@ -10,6 +10,7 @@ import os
 import numpy as np
 
 from svmeval._args import checked
+from svmeval.cv.provenance import recorded
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import DataSource
 from svmeval.stats.significance import McNemarResult, mcnemar
@@ -17,6 +18,7 @@ from svmeval.stats.significance import McNemarResult, mcnemar
 __all__ = ["mcnemar_files"]
 
 
+@recorded
 @checked
 def mcnemar_files(
     data: DataSource,
