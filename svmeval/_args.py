@@ -344,6 +344,14 @@ _REMOTE = re.compile(
 )
 
 
+def _cores() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
 def _client_error(message: str) -> ArgumentError:
     return ArgumentError("client", message, text=f"client {message}")
 
@@ -362,6 +370,12 @@ def parse_address(address) -> tuple[str, int | None]:
         n = None if match.group(1) is None else int(match.group(1))
         if n is not None and n < 1:
             raise _client_error(f"{shown}: a local cluster needs at least 1 worker")
+        cores = _cores()
+        if n is not None and n > cores:
+            raise _client_error(
+                f"{shown}: a local cluster runs at most {cores} workers "
+                f"(the cores here); give a scheduler's address for more"
+            )
         return "local", n
     match = _REMOTE.match(text)
     if match is None or not 1 <= int(match.group(3)) <= 65535:
@@ -466,7 +480,7 @@ class RangeError(ArgumentError):
     """A log2c / log2g / log2p range that is not ``(begin, end, step)`` with a usable step."""
 
 
-def _is_int(v) -> bool:
+def is_python_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -478,7 +492,7 @@ def check_range(r, name: str) -> tuple | None:
         return None
     try:
         begin, end, step = r
-        integral = all(_is_int(v) for v in (begin, end, step))
+        integral = all(is_python_int(v) for v in (begin, end, step))
         begin, end, step = (float(v) for v in (begin, end, step))
     except (TypeError, ValueError):
         raise RangeError(name, f"{r!r} is not (begin, end, step)") from None

@@ -49,10 +49,6 @@ def check_execution(jobs=None, client=None) -> None:
     or a scheduler address: ``tcp://host:8786``, ``local[:N]``)."""
     check_jobs(jobs)
     check_client(client)
-    if isinstance(client, (str, os.PathLike)):  # local:N against the cores here, too
-        from svmeval.cv.cluster import parse_address
-
-        parse_address(os.fspath(client))
 
 
 def as_dataset(dataset, name: str = "data", *, multilabel: bool = False) -> Dataset:

@@ -162,9 +162,7 @@ def client_for(client) -> Iterator:
         with connect(os.fspath(client)) as ready:
             yield ready
         return
-    from svmeval.cv.checks import check_execution
-
-    check_execution(client=client)
+    _args.check_client(client)
     check_workers(client)
     yield client
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from svmeval import _args
-from svmeval._args import MAX_VALUES, RangeError, _is_int  # noqa: F401 - as before
+from svmeval._args import MAX_VALUES, RangeError, is_python_int  # noqa: F401 - as before
 from svmeval.errors import SvmevalError, show_path
 
 #: grid.py's default ranges: ints, as grid.py holds them (its lines print ``5``, not ``5.0``)
@@ -131,7 +131,7 @@ def job_order(log2c, log2g, log2p=None) -> list[Cell]:
     ints = frozenset(
         axis
         for axis, r in (("log2c", log2c), ("log2g", log2g), ("log2p", log2p))
-        if r is not None and all(_is_int(v) for v in r)
+        if r is not None and all(is_python_int(v) for v in r)
     )
     c_seq = permute_sequence(range_f(*log2c)) if log2c is not None else [None]
     g_seq = permute_sequence(range_f(*log2g)) if log2g is not None else [None]
