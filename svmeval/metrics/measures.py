@@ -90,22 +90,12 @@ class Counts:
 
 
 def parse_zero_division(zero_division) -> float:
-    """Normalise a zero_division policy to 0.0, 1.0 or NaN; raise ValueError otherwise."""
-    if isinstance(zero_division, str):
-        if zero_division.strip().lower() == "nan":
-            return math.nan
-        if zero_division.strip() in ("0", "1", "0.0", "1.0"):
-            return float(zero_division)
-    elif isinstance(zero_division, (int, float, np.integer, np.floating)) and not isinstance(
-        zero_division, bool
-    ):
-        value = float(zero_division)
-        if math.isnan(value) or value in (0.0, 1.0):
-            return value
-    raise ValueError(
-        f"zero_division must be 0, 1 or 'nan' (nan leaves undefined values out of averages), "
-        f"got {zero_division!r}"
-    )
+    """Normalise a zero_division policy to 0.0, 1.0 or NaN; raise ValueError otherwise (an
+    :class:`~svmeval.errors.InvalidParameterError` naming ``zero_division``, as every
+    function's door: :func:`svmeval._args.parse_zero_division`)."""
+    from svmeval._args import parse_zero_division as parse
+
+    return parse(zero_division)
 
 
 def check_beta(beta) -> float:
