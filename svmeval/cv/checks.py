@@ -1,11 +1,11 @@
-"""Every argument check of the evaluation core, in one place.
+"""The checks of the evaluation core that need the data or LIBSVM's parameters.
 
-The folds, the seeds, the repetitions, the execution options (``jobs``, ``client``), the data
-and parameters LIBSVM is about to see, the kind of a run (binary, multiclass, regression) and
-the criteria that fit it. :func:`~svmeval.cv.cross_validate`, :func:`~svmeval.workflows.grid.grid_search`
-and :func:`~svmeval.workflows.compare.compare` all call these, so an argument means the same and fails
-with the same message everywhere. Messages speak of the library's arguments; the command lines
-read their options before and never reach a check with a value of the wrong type.
+Each argument's own constraints (the folds, the seeds, the repetitions, ``jobs``, ``client``,
+a criterion's name, ...) are declared once in :mod:`svmeval._args` and checked at every public
+function's door; this module re-exports those checks and adds what only the data tell: the
+data set and configurations a run reads, the labels LIBSVM is about to see, the kind of a run
+(binary, multiclass, regression) and the criteria that fit it. Messages speak of the library's
+arguments; the command lines read their options before and name their own flags.
 """
 
 from __future__ import annotations
