@@ -131,7 +131,7 @@ class ArgumentError(SvmevalError):
     data: ``argument`` names it in the library's words (the command line names its own flag
     instead), ``message`` says what is wrong with it.
 
-    Every public function checks its arguments before any work (:mod:`svmeval._args`).
+    Every public function checks its arguments before any work.
 
     Examples
     --------
@@ -151,7 +151,7 @@ class ArgumentError(SvmevalError):
 
 class InvalidParameterError(ArgumentError, ValueError, TypeError):
     """An argument of a type or value the function does not take, found at its door: an
-    :class:`ArgumentError`, and like scikit-learn's own ``InvalidParameterError`` both a
+    :class:`~svmeval.ArgumentError`, and like scikit-learn's own ``InvalidParameterError`` both a
     ValueError and a TypeError.
 
     Examples

@@ -1,7 +1,7 @@
 """The checks of the evaluation core that need the data or LIBSVM's parameters.
 
 Each argument's own constraints (the folds, the seeds, the repetitions, ``jobs``, ``client``,
-a criterion's name, ...) are declared once in :mod:`svmeval._args` and checked at every public
+a criterion's name, ...) are declared once in ``svmeval._args`` and checked at every public
 function's door; this module re-exports those checks and adds what only the data tell: the
 data set and configurations a run reads, the labels LIBSVM is about to see, the kind of a run
 (binary, multiclass, regression) and the criteria that fit it. Messages speak of the library's

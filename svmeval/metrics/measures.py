@@ -92,7 +92,7 @@ class Counts:
 def parse_zero_division(zero_division) -> float:
     """Normalise a zero_division policy to 0.0, 1.0 or NaN; raise ValueError otherwise (an
     :class:`~svmeval.errors.InvalidParameterError` naming ``zero_division``, as every
-    function's door: :func:`svmeval._args.parse_zero_division`)."""
+    function's door: ``svmeval._args.parse_zero_division``)."""
     from svmeval._args import parse_zero_division as parse
 
     return parse(zero_division)

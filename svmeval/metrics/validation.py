@@ -1,6 +1,6 @@
 """The parameters of the scikit-learn-named functions, declared once and checked on every call,
 with scikit-learn's rules and messages: :func:`validate_params` and its constraints are those
-of :mod:`svmeval._args`, where every argument of svmeval is declared."""
+of ``svmeval._args``, where every argument of svmeval is declared."""
 
 from __future__ import annotations
 
