@@ -67,6 +67,7 @@ from svmeval.stats.rank_tests import (
     wilcoxon,
 )
 from svmeval.stats.significance import TTestResult, corrected_resampled_ttest
+from svmeval.workflows.verdict import Verdict, benchmark_verdict
 
 __all__ = ["TESTS", "Benchmark", "DatasetTest", "Pair", "benchmark"]
 
@@ -317,6 +318,15 @@ class Benchmark:
             )
         return tuple(out)
 
+    @cached_property
+    def verdict(self) -> Verdict:
+        """What the benchmark concludes at ``level``: ``test`` (Wilcoxon's for two
+        configurations over data sets, Friedman's for more, the per-data-set test on one data
+        set), ``p``, ``significant``, ``better``, ``text``; ``too_few``: the tests over data
+        sets that cannot find a difference with this many data sets (Demšar 2006), and
+        ``warning``, their sentence."""
+        return benchmark_verdict(self)
+
     def to_frame(self):
         """A pandas DataFrame, one row per (data set, configuration, repetition, fold) with
         the criterion's value on that fold (``groupby(["dataset", "configuration"])``)."""
@@ -341,7 +351,9 @@ class Benchmark:
     def to_dict(self) -> dict:
         """Plain data, JSON-ready (NaN and infinities as None): "datasets", "configurations",
         "mean" and "sd" (rows: data sets in the given order, columns: configurations), "best",
-        "ranks", "friedman" (None with one data set), "nemenyi", "pairs" and, with a rope,
+        "ranks", "friedman" (None with one data set), "nemenyi", "pairs", "verdict" (what
+        the benchmark concludes: the test, p, level, significant, the sentence, and the tests
+        with too few data sets) and, with a rope,
         "bayesian": one record per data set and pair with "rope", "p_left", "p_rope",
         "p_right" (of B - A)."""
         f = self.friedman
@@ -370,6 +382,7 @@ class Benchmark:
             },
             "nemenyi": {"alpha": self.level, "q": self.nemenyi_q, "cd": self.critical_difference},
             "pairs": [_pair_dict(p) for p in self.pairs],
+            "verdict": self.verdict.to_dict(),
         }
         if self.rope is not None:
             out["bayesian"] = [
