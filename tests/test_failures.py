@@ -77,19 +77,37 @@ _DROPPED = re.compile(
 )
 
 
+#: the modules Python runs before the commands' launcher has taken Ctrl-C over: the launcher
+#: itself, and for ``python -m svmeval`` the package and its ``__main__``
+ENTRY_MODULES = {
+    str(ROOT / "svmeval_launch.py"),
+    str(ROOT / "svmeval" / "__init__.py"),
+    str(ROOT / "svmeval" / "__main__.py"),
+}
+
+
 def interrupted_inside_python(stderr: str, wrapper: str | None = None) -> bool:
     """Ctrl-C hit Python's own start-up, before any svmeval code could run: the site module
     or runpy failing to load (a fatal error of the interpreter), or a traceback whose every
-    frame is the interpreter's frozen code or the console script's generated wrapper."""
+    frame is the interpreter's frozen code, the console script's generated wrapper, or one of
+    the entry modules at line 0: the check Python makes as it enters a module, before the
+    module's first statement (the launcher's first statement takes Ctrl-C over; the package's
+    ``__init__`` has no statement Python can interrupt)."""
     # Python's own initialisation failing (init_sys_streams, init_import_site, ...)
     if stderr.startswith(("Fatal Python error: init_", "Could not import runpy module")):
         return True
-    frames = re.findall(r'File "([^"]+)"', stderr)
+    frames = re.findall(r'File "([^"]+)", line (\d+)', stderr)
     return (
         stderr.startswith("Traceback")
         and stderr.rstrip().endswith("KeyboardInterrupt")
         and bool(frames)
-        and all(f.startswith("<frozen ") or f == wrapper or _site_startup(f) for f in frames)
+        and all(
+            f.startswith("<frozen ")
+            or f == wrapper
+            or _site_startup(f)
+            or (f in ENTRY_MODULES and line == "0")
+            for f, line in frames
+        )
     )
 
 
@@ -120,7 +138,7 @@ def svmeval_command(entry: str) -> list[str]:
     if entry == "module":
         return [sys.executable, "-m", "svmeval"]
     script = Path(sys.executable).parent / "svmeval"
-    if not script.exists() or "svmeval._entry" not in script.read_text(errors="replace"):
+    if not script.exists() or "svmeval_launch" not in script.read_text(errors="replace"):
         pytest.skip("the console script is not installed from this tree (make test does)")
     return [str(script)]
 
@@ -307,7 +325,7 @@ def test_after_a_ctrl_c_python_lost_only_the_interrupt_is_reported(tmp_path, bad
 {body}
         data.read_dataset = reader
         sys.argv = ["svmeval", "-q", "-v", "5", "-o", {str(tmp_path / "r")!r}, {str(bad_tail)!r}]
-        from svmeval._entry import main
+        from svmeval_launch import main
         main()
     """)
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "svmeval: interrupted\n")
@@ -335,7 +353,7 @@ def test_ctrl_c_as_a_temporary_file_is_made_leaves_none(tmp_path, where):
 
         targets.new_temp = output.new_temp = new_temp
         sys.argv = ["svmeval", "-q", "-v", "5", "-o", {str(out / "r")!r}, {str(SMALL)!r}]
-        from svmeval._entry import main
+        from svmeval_launch import main
         main()
     """)
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "svmeval: interrupted\n")
@@ -361,7 +379,7 @@ def test_a_memory_error_anywhere_is_one_line(tmp_path, owner, cls, attr, stage):
             raise MemoryError
         setattr(target, {attr!r}, no_memory)
         sys.argv = ["svmeval", "-q", "-v", "5", "-o", {str(tmp_path / "r")!r}, {str(SMALL)!r}]
-        from svmeval._entry import main
+        from svmeval_launch import main
         main()
     """)
     assert (done.returncode, done.stdout) == (1, "")

@@ -1,28 +1,55 @@
-"""The command's entry point: Ctrl-C and closed standard streams handled before anything heavy.
+"""The commands' launcher: ``svmeval``, ``svmeval-grid`` and ``svmeval-compare`` own their process
+from here, and only they do.
 
-Everything the command imports (numpy, svmeval's modules, later LIBSVM) is imported inside
-:func:`main`'s ``try``, so a Ctrl-C at any moment, the first fraction of a second included,
-ends the command with one line and exit status 130, never a traceback. This module itself
-imports only ``os`` and ``sys`` (loaded with the interpreter) and the built-in ``_signal``
-(``signal``'s own module imports enum, time enough for a Ctrl-C to land in it).
+The console scripts name this module, outside the ``svmeval`` package, so that nothing of svmeval
+runs before it; ``python -m svmeval`` and ``python -m svmeval.cli`` hand over to it as their first
+instruction. Its first instruction takes Ctrl-C over: until the command runs (:func:`main`), a
+Ctrl-C is recorded and ends the command as it starts; from then on it is a KeyboardInterrupt,
+and whatever becomes of that (raised inside an import, swallowed by a bare ``except:``, dropped
+by Python) the command ends with ``PROG: interrupted`` and exit status 130, never a traceback.
+The command also owns ``sys.excepthook`` and ``sys.unraisablehook`` (a KeyboardInterrupt that
+C code printed or Python dropped is delivered again) and its exit (``os._exit``: folds still
+inside LIBSVM's C code cannot hold it).
+
+The svmeval package itself never does any of this: it raises KeyboardInterrupt out of the call
+that was running and leaves the process to its owner. A script, a notebook or a test runner that
+imports svmeval keeps its own Ctrl-C; importing this module makes the process a command's.
+
+This module imports only ``os``, ``sys`` and ``_thread`` (loaded with the interpreter) and the
+built-in ``_signal`` (``signal``'s own module imports enum, time enough for a Ctrl-C to land in
+it); everything the command needs (numpy, svmeval, later LIBSVM) is imported inside
+:func:`_run`'s ``try``.
 """
 
-import _signal as signal
-import _thread
-import os
-import sys
+try:  # the first instruction: from here on a Ctrl-C is the command's
+    import _signal as signal  # type: ignore[import-not-found]  # built in: no Python code runs
+    import _thread
+    import os
+    import sys
 
-INTERRUPTED = 130
+    INTERRUPTED = 130
 
-_sigint = []  # Ctrl-C seen: whatever became of the KeyboardInterrupt, the run was interrupted
+    #: Ctrl-C seen: whatever became of the KeyboardInterrupt, the run was interrupted
+    _sigint: list = []
+    #: set once the command runs (:func:`_run`): before that a Ctrl-C is only recorded
+    _running: list = []
 
+    def _on_sigint(signum, frame):
+        _sigint.append(signum)
+        if not _running:  # the command has not started: it ends as interrupted when it does
+            return
+        if frame is not None and frame.f_code in _REDELIVERING:
+            _again()  # not inside the hook that delivers a lost one again: after it
+            return
+        raise KeyboardInterrupt
 
-def _on_sigint(signum, frame):
-    _sigint.append(signum)
-    if frame is not None and frame.f_code in _REDELIVERING:
-        _again()  # not inside the hook that delivers a lost one again: after it
-        return
-    raise KeyboardInterrupt
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when ignored
+        signal.signal(signal.SIGINT, _on_sigint)
+except KeyboardInterrupt:  # pragma: no cover - the few instructions before the handler existed
+    import os
+
+    os.write(2, b"svmeval: interrupted\n")
+    os._exit(130)
 
 
 def _unraisable(info) -> None:
@@ -154,18 +181,22 @@ def _run(prog: str, module: str) -> None:
     """Run a command line (``module``'s ``main``) and exit with its status.
 
     A KeyboardInterrupt raised inside an import can come out as another exception (numpy turns
-    it into an ImportError) or be swallowed: Ctrl-C is recorded by svmeval's own handler, and a
-    run that saw one ends with 130 whatever came of it.
+    it into an ImportError) or be swallowed: Ctrl-C is recorded by the command's own handler,
+    and a run that saw one ends with 130 whatever came of it.
     """
     _PROG[0] = prog
     _MAIN[0] = _thread.get_ident()
-    try:  # Python's own handler until svmeval's is in place: its KeyboardInterrupt ends here too
+    try:  # a Ctrl-C recorded before the command ran ends it here
         handler = signal.getsignal(signal.SIGINT)
-        starting = getattr(sys.modules.get("svmeval"), "_interrupted_while_starting", None)
-        if handler is signal.default_int_handler or handler is starting:  # not when ignored
+        if handler is signal.default_int_handler:  # the handler put back by someone: again
+            signal.signal(signal.SIGINT, _on_sigint)
+            handler = _on_sigint
+        if handler is _on_sigint:  # not when SIGINT is ignored (a shell's background job)
             sys.unraisablehook = _unraisable
             sys.excepthook = _excepthook
-            signal.signal(signal.SIGINT, _on_sigint)
+        _running.append(True)
+        if _sigint:
+            raise KeyboardInterrupt
         closed = _reopen_closed_standard_streams()
         from svmeval.io import output  # the first heavy import (numpy)
 
