@@ -41,6 +41,7 @@ LAYERS = {
     "svmeval.workflows": 4,
     "svmeval.report": 5,
     "svmeval.cli": 6,
+    "svmeval._entry": 6,
     "svmeval.__main__": 6,
 }
 
