@@ -69,11 +69,23 @@ def wait_until(predicate, what: str, proc=None) -> None:
         time.sleep(0.005)
 
 
-#: "Exception ignored in" + traceback: a KeyboardInterrupt raised in a weakref callback of the
-#: import machinery, which Python drops (printing this) and goes on
-_DROPPED = re.compile(
-    r"Exception ignored in: <function _get_module_lock\.<locals>\.cb at [^>]*>\n"
-    r"Traceback \(most recent call last\):\n(?:  .*\n)+KeyboardInterrupt: ?\n"
+#: Python's start-up reporting a KeyboardInterrupt it then drops, going on as if no Ctrl-C had
+#: come: raised in a weakref callback of the import machinery ("Exception ignored in"), in the
+#: check whether the script's path is a zip archive (argv[0]), or while the site module ran a
+#: .pth file's line (where the code it interrupted may have turned it into another exception,
+#: e.g. RuntimeError from __set_name__, which site prints and ignores)
+_DROPPED = (
+    re.compile(
+        r"Exception ignored in: <function _get_module_lock\.<locals>\.cb at [^>]*>\n"
+        r"Traceback \(most recent call last\):\n(?:  .*\n)+KeyboardInterrupt: ?\n"
+    ),
+    re.compile(
+        r"Failed checking if argv\[0\] is an import path entry\n"
+        r"Traceback \(most recent call last\):\n(?:  .*\n)+KeyboardInterrupt\n"
+    ),
+    re.compile(
+        r"Error processing line \d+ of [^\n]*\.pth:\n\n(?:  .*\n|\n)*?\nRemainder of file ignored\n"
+    ),
 )
 
 
@@ -119,15 +131,19 @@ def _site_startup(path: str) -> bool:
 
 
 def dropped_inside_python(stderr: str) -> str | None:
-    """Ctrl-C hit a weakref callback of Python's import machinery before svmeval's entry point
-    had taken SIGINT over (importing the svmeval package or its entry module): Python drops
-    that KeyboardInterrupt, prints it, and the run goes on as if no Ctrl-C had come. Returns
-    what the run wrote after it, or None if this is not that case."""
-    match = _DROPPED.match(stderr)
-    if match is None:
+    """Ctrl-C hit Python's own start-up before the launcher had taken SIGINT over, and Python
+    dropped it (:data:`_DROPPED`): the run goes on as if no Ctrl-C had come. Returns what the
+    run wrote after Python's report, or None if this is not that case (a frame of svmeval's own
+    code in the report is not that case)."""
+    for pattern in _DROPPED:
+        match = pattern.match(stderr)
+        if match is not None:
+            break
+    else:
         return None
     frames = re.findall(r'File "([^"]+)"', match.group(0))
-    return stderr[match.end() :] if all(f.startswith("<frozen ") for f in frames) else None
+    ours = [f for f in frames if f.startswith(str(ROOT / "svmeval"))]
+    return stderr[match.end() :] if not ours else None
 
 
 # --- Ctrl-C --------------------------------------------------------------------------------

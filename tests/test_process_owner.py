@@ -98,9 +98,10 @@ def test_importing_svmeval_sets_nothing():
 
 
 #: a user's script: cross_validate, then grid_search, each interrupted from inside the run (the
-#: test sends SIGINT once the run's first progress call says "inside"; the second progress call
-#: waits on standard input, so the run cannot end first), each KeyboardInterrupt caught by the
-#: script; then a third, not caught: Python's own traceback and exit
+#: test sends SIGINT once the run's first progress call says "inside"; every later call, and
+#: the first if it is the last, waits on standard input, so the run cannot end first), each
+#: KeyboardInterrupt caught by the script; then a third, not caught: Python's own traceback
+#: and exit
 SCRIPT = f"""
 import os, signal, sys
 import svmeval
@@ -116,11 +117,15 @@ def state():
     )
 
 
-def progress(done, *rest):
-    if done == 1:
+calls = []
+
+
+def progress(done, total, *rest):
+    calls.append(done)
+    if len(calls) == 1:
         print("inside", flush=True)  # the test's Ctrl-C comes now
-    elif done == 2:
-        sys.stdin.readline()  # never returns a line: the Ctrl-C ends this wait, or came before
+    if len(calls) > 1 or done == total:  # the run cannot end before it: it ends this wait
+        sys.stdin.readline()  # (never a line) or came before, while the folds ran
 
 
 print("before", *state(), flush=True)
@@ -131,12 +136,14 @@ runs = {{
     ),
 }}
 for name, run in runs.items():
+    calls.clear()
     try:
         run()
         print(name, "not interrupted", flush=True)
     except KeyboardInterrupt:
         print(name, "KeyboardInterrupt", *state(), sorted(targets.TEMPORARIES), flush=True)
 print("after", *state(), sorted(os.listdir(".")), flush=True)
+calls.clear()
 cross_validate({str(SMALL)!r}, "-c 1", 5, progress=progress)
 print("not interrupted", flush=True)
 """
