@@ -297,10 +297,10 @@ def nested_cv(
     0.9719
     """
     arguments = dict(locals())
-    from svmeval.cv import _libsvm
+    from svmeval.cv import engine
 
     with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
-        return _libsvm.c_state(_nested_cv)(_stack=stack, **arguments)
+        return engine.c_state(_nested_cv)(_stack=stack, **arguments)
 
 
 def _nested_cv(
@@ -324,8 +324,7 @@ def _nested_cv(
     progress,
     _stack,
 ) -> NestedResult:
-    from svmeval.cv import _libsvm, engine
-    from svmeval.cv.folds import libsvm_folds
+    from svmeval.cv import engine
 
     dataset, (params,) = checks.check_data(data, "nested cross-validation", params=params)
     run = checks.check_run(folds, seed, repeat=repeat, inner_folds=inner_folds, jobs=jobs)
@@ -354,14 +353,10 @@ def _nested_cv(
     done, total = 0, 0
     results, folds = [], []
     for r, s in enumerate(seeds):
-        _libsvm.srand(s)
-        outer = libsvm_folds(
-            problem.y, nr_fold, stratified=base.is_classification, rand=_libsvm.rand
-        )
-        total = total or outer.n_folds * repeat
-        plan = engine.CVPlan(problem, base, outer, s)
-        for i in range(outer.n_folds):
-            fold = _outer_fold(dataset, params, problem, plan, r, i, s, grid, jobs)
+        plan = engine.FoldByFold(problem, base, nr_fold, s)
+        total = total or plan.n_folds * repeat
+        for i in range(plan.n_folds):
+            fold = _outer_fold(dataset, params, plan, r, i, s, grid, jobs)
             folds.append(fold)
             done += 1
             if progress is not None:
@@ -384,12 +379,10 @@ def _nested_cv(
     )
 
 
-def _outer_fold(
-    dataset, params, problem, plan, r: int, i: int, seed: int, grid: dict, jobs
-) -> OuterFold:
-    """Outer fold ``i`` of ``plan``: the inner grid on its training rows, the chosen cell
-    trained there, its predictions of the test rows stored in ``plan``."""
-    from svmeval.cv import _libsvm, engine
+def _outer_fold(dataset, params, plan, r: int, i: int, seed: int, grid: dict, jobs) -> OuterFold:
+    """Outer fold ``i`` of ``plan`` (a :class:`~svmeval.cv.engine.FoldByFold`): the inner grid
+    on its training rows, the chosen cell trained there, its predictions of the test rows
+    stored in ``plan``."""
     from svmeval.cv.schedule import available_cores
     from svmeval.workflows.grid import grid_search
 
@@ -397,10 +390,7 @@ def _outer_fold(
     train, test = folds.train(i), folds.test(i)
     inner = grid_search(rows_of(dataset, train), params, seed=seed, **grid)
     chosen = inner.best_params
-    one = engine.CVPlan(problem, chosen, folds, seed, collect=False)
-    if chosen.probability:  # -b 1 training draws from rand(): as a fresh svm-train --seed
-        _libsvm.srand(seed)
-    plan.store(i, one.fold_output(i, jobs or available_cores()))
+    plan.run_fold(i, chosen, jobs or available_cores())
     return OuterFold(
         repetition=r,
         fold=i,
