@@ -261,7 +261,7 @@ class Benchmark:
         average rank, whose average ranks all lie within the critical difference: the groups
         the critical-difference diagram joins by a bar."""
         order = [int(i) for i in np.argsort(self.ranks, kind="mergesort")]
-        groups = []
+        groups: list[tuple[int, ...]] = []
         for start in range(len(order)):
             end = start
             while (
@@ -312,7 +312,7 @@ class Benchmark:
         """Every pair (A, B), A before B in the given order: see the module's notes."""
         k = len(self.configurations)
         index = [(a, b) for a in range(k) for b in range(a + 1, k)]
-        rank_tests = []
+        rank_tests: list[WilcoxonResult | None] = []
         for a, b in index:
             if len(self.datasets) >= 2:
                 rank_tests.append(wilcoxon(self.mean[:, b], self.mean[:, a]))
@@ -531,7 +531,7 @@ def _fold_table(
 
     problem, first = prepare(dataset, params[0])
     resolved = [first] + [prepare(dataset, p, problem=problem)[1] for p in params[1:]]
-    runs = [[None] * len(seeds) for _ in params]
+    runs: list[list] = [[None] * len(seeds) for _ in params]
 
     def finish(unit, result) -> None:
         runs[unit.candidate][unit.repetition] = result
@@ -651,8 +651,8 @@ def benchmark(
     ):
         raise SvmevalError(f"rope must be a finite number >= 0, got {rope!r}")
     check_draws(draws)
-    datasets = [checks.check_data(ds, "a benchmark", "datasets")[0] for ds in _sequence(datasets)]
-    seen = [ds.name for ds in datasets]
+    checked = [checks.check_data(ds, "a benchmark", "datasets")[0] for ds in _sequence(datasets)]
+    seen = [ds.name for ds in checked]
     twice = next((n for i, n in enumerate(seen) if n in seen[:i]), None)
     if twice is not None:  # before any work (the Benchmark needs one name a data set)
         raise SvmevalError(
@@ -660,25 +660,26 @@ def benchmark(
             "(Dataset.from_arrays(X, y, name=...) names arrays)"
         )
     criterion = criterion or checks.default_criterion(params[0])
-    for ds in datasets:
-        checks.check_criterion(criterion, checks.common_kind(ds.y, params))
+    for ds in checked:
+        y = checks.single_label(ds, "a benchmark")
+        checks.check_criterion(criterion, checks.common_kind(y, params))
         if params[0].is_classification:  # each data set named, before any work
-            check_pos_label(ds.y, pos_label, ds.name)
+            check_pos_label(y, pos_label, ds.name)
     seeds = repetition_seeds(run.seed, run.repeat)
     table = c_state(_fold_table)  # C's rand() and print hook held per data set
     values, sizes = [], []
-    for i, ds in enumerate(datasets):
+    for i, ds in enumerate(checked):
         fold_values, fold_sizes = table(
             ds, params, run.folds, seeds, criterion, pos_label, zero_division, jobs, client
         )
         values.append(fold_values)
         sizes.append(fold_sizes)
         if progress is not None:
-            progress(i + 1, len(datasets))
+            progress(i + 1, len(checked))
     return Benchmark(
         np.array(values),
-        [ds.name for ds in datasets],
-        names,
+        tuple(ds.name for ds in checked),
+        tuple(names),
         criterion,
         n_folds=run.folds,
         repeat=run.repeat,
