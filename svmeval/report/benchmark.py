@@ -102,8 +102,9 @@ def _text_table(bench, digits: int) -> list[str]:
         first_width = widest  # every name fits beside a column of values
     else:
         first_width = max(len(x) for x in [head[0], *(n for n in labels if len(n) <= NAME_COLUMN)])
-    # the lines of each row: a long name alone, then its values beside an empty first column
-    rows = []  # (line's first column, index of the row whose values it carries, or None)
+    # the lines of each row: a long name alone, then its values beside an empty first column;
+    # each line: (its first column, the index of the row whose values it carries, or None)
+    rows: list[tuple[str, int | None]] = []
     for i, label in enumerate(labels):
         if len(label) > first_width:
             rows.append((label, None))
