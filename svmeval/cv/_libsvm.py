@@ -182,8 +182,9 @@ def rand() -> int:
 
 def set_omp_threads(n: int) -> None:
     """Set the OpenMP threads LIBSVM uses in the calling thread (no-op without OpenMP)."""
-    if _c().omp_set_num_threads is not None:
-        _C.omp_set_num_threads(max(1, int(n)))
+    c = _c()
+    if c.omp_set_num_threads is not None:
+        c.omp_set_num_threads(max(1, int(n)))
 
 
 _thread = threading.local()  # pair_training(): this thread's "Total nSV" lines are dropped

@@ -143,10 +143,10 @@ def cross_validate_multilabel(
     from svmeval.params import given_configuration
 
     given = params
-    dataset, nr_fold, params = as_dataset(data, multilabel=True), folds, as_params(params)
+    dataset, params = as_dataset(data, multilabel=True), as_params(params)
     _check_multilabel(dataset)
     _check_type(params)
-    nr_fold, seed = check_folds(nr_fold), check_seed(seed)
+    nr_fold, seed = check_folds(folds), check_seed(seed)
     check_execution(jobs)
     Y_true, names = dataset_indicator(dataset)
     if not len(names):
@@ -159,32 +159,32 @@ def cross_validate_multilabel(
     plans: list[CVPlan] = []
     resolved = params
     _libsvm.srand(seed)
-    folds = libsvm_folds(np.zeros(n), nr_fold, stratified=False, rand=_libsvm.rand)
+    drawn = libsvm_folds(np.zeros(n), nr_fold, stratified=False, rand=_libsvm.rand)
     for j, label in enumerate(names):
         y = np.where(Y_true[:, j] == 1, 1.0, -1.0)
         try:
             problem, resolved = prepare(dataset, params, y=y, quiet=quiet, problem=base)
         except ParameterError as exc:
             raise ParameterError(f"label {show_label(label)}: {exc}") from None
-        plans.append(CVPlan(problem, resolved, folds, seed))
+        plans.append(CVPlan(problem, resolved, drawn, seed))
     tasks = [task for plan in plans for task in plan.tasks]
     run_tasks(tasks, jobs=1 if resolved.probability else jobs, progress=progress)
 
     Y_pred, scores, probabilities, constant = _label_columns(
-        plans, folds, bool(resolved.probability)
+        plans, drawn, bool(resolved.probability)
     )
     return MultilabelCVResult(
         label_names=names,
         Y_true=Y_true,
         Y_pred=Y_pred,
         scores=scores,
-        fold=folds.fold_of(),
-        n_folds=folds.n_folds,
+        fold=drawn.fold_of(),
+        n_folds=drawn.n_folds,
         seed=seed,
         params=resolved,
         probabilities=probabilities,
         constant=constant,
-        folds=folds,
+        folds=drawn,
         data_name=dataset.name,
         configuration=given_configuration(given, params),
     )

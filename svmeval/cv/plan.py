@@ -220,9 +220,10 @@ class CVPlan:
         )
         out.y_pred[part] = pred
         if not self.classification:
-            out.decision_values[part] = dec
+            if out.decision_values is not None:  # always kept: one value a sample
+                out.decision_values[part] = dec
             return
-        if probs is not None:
+        if probs is not None and out.probabilities is not None:
             where = {float(lab): k for k, lab in enumerate(model.labels)}
             for c, lab in enumerate(self.labels):
                 k = where.get(float(lab))
