@@ -523,6 +523,17 @@ def check_digits(value, name: str = "digits") -> None:
 _FORMATS = ("text", "json", "csv", "markdown", "latex", "html")
 
 
+#: at most this many Monte-Carlo draws of the Bayesian signed-rank test (baycomp's default is
+#: 50,000)
+MAX_DRAWS = 10_000_000
+
+
+def check_draws(value, name: str = "draws") -> None:
+    """The Monte-Carlo draws of a Bayesian signed-rank test: an int from 1 to MAX_DRAWS."""
+    if not is_integer(value) or not 1 <= int(value.__index__()) <= MAX_DRAWS:
+        _fail(name, f"must be an integer from 1 to {MAX_DRAWS:,}, got {value!r}")
+
+
 def check_format(value, name: str = "format") -> None:
     """A report's format: text, json, csv, markdown or latex (the last two a benchmark's)."""
     if not isinstance(value, str) or value not in _FORMATS:
@@ -714,6 +725,12 @@ ARGUMENTS: dict[str, Argument] = {
         "None or a float >= 0",
         "half-width of the region of practical equivalence, in the criterion's units",
         "None",
+    ),
+    "draws": _check(
+        check_draws,
+        "an int from 1 to 10,000,000",
+        "Monte-Carlo draws of a benchmark's Bayesian signed-rank test",
+        "50000",
     ),
     "test": _arg(
         StrOptions({"corrected", "5x2cv"}), "the per-data-set test of a benchmark", '"corrected"'

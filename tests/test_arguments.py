@@ -100,6 +100,8 @@ RUN_CASES = (
         ("grid_search", {"on_cell": 3}, "on_cell"),
         ("nested_cv", {"inner_folds": 1}, "inner_folds"),
         ("benchmark", {"test": "wilcoxon"}, "test"),
+    ("benchmark", {"draws": 0}, "draws"),
+    ("benchmark", {"draws": 2.5}, "draws"),
         ("cross_validate", {"quiet": "no"}, "quiet"),
         ("cross_validate", {"keep_repeats": 1}, "keep_repeats"),
         ("cross_validate", {"keep_decision_values": None}, "keep_decision_values"),

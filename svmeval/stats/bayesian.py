@@ -42,12 +42,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from svmeval._args import MAX_DRAWS  # noqa: F401 - declared with the argument draws
 from svmeval.stats.distributions import t_cdf
 
 __all__ = ["BayesianResult", "SignedRankResult", "correlated_ttest", "signed_rank_test"]
-
-#: at most this many Monte-Carlo draws (baycomp's default is 50,000)
-MAX_DRAWS = 10_000_000
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,6 @@ from svmeval.io.data import DataSource
 from svmeval.metrics.figures import FIGURES
 from svmeval.params import Configuration
 from svmeval.stats.bayesian import (
-    MAX_DRAWS,
     BayesianResult,
     SignedRankResult,
     correlated_ttest,
@@ -453,12 +452,9 @@ class Benchmark:
 
 def check_draws(draws) -> None:
     """``draws``: an integer from 1 to :data:`~svmeval.stats.bayesian.MAX_DRAWS`."""
-    if (
-        isinstance(draws, bool)
-        or not isinstance(draws, (int, np.integer))
-        or not 1 <= draws <= MAX_DRAWS
-    ):
-        raise SvmevalError(f"draws must be an integer from 1 to {MAX_DRAWS:,}, got {draws!r}")
+    from svmeval._args import check_draws as check
+
+    check(draws)
 
 
 def _plain(value):
