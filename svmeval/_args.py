@@ -809,16 +809,19 @@ def checked(func=None, *, skip: tuple = ()):
     function's body runs. ``func.arguments`` lists the names checked."""
 
     def decorate(func):
-        signature = inspect.signature(func)
-        names = [n for n in signature.parameters if n in ARGUMENTS and n not in skip]
+        parameters = inspect.signature(func).parameters
+        names = [n for n in parameters if n in ARGUMENTS and n not in skip]
+        kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        positional = [n for n, p in parameters.items() if p.kind in kinds]
+        if any(p.kind == inspect.Parameter.VAR_POSITIONAL for p in parameters.values()):
+            raise TypeError(f"{func.__qualname__}: checked takes no *args")  # pragma: no cover
 
         @functools.wraps(func)
         def door(*args, **kwargs):
-            try:
-                bound = signature.bind(*args, **kwargs)
-            except TypeError as exc:
-                raise TypeError(f"{func.__qualname__}(): {exc}") from None
-            given = bound.arguments
+            if len(args) > len(positional) or any(k not in parameters for k in kwargs):
+                return func(*args, **kwargs)  # Python's own TypeError names the mistake
+            given = dict(zip(positional, args))
+            given.update(kwargs)
             for name in names:
                 if name in given:
                     ARGUMENTS[name].check(given[name], name)
