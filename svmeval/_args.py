@@ -485,11 +485,14 @@ def is_python_int(v) -> bool:
 
 
 def check_range(r, name: str) -> tuple | None:
-    """None, or a searched range of log2 values ``(begin, end, step)``: what grid.py would loop
-    on for ever or fail on is refused. Three Python ints stay ints (grid.py's default ranges);
+    """None, or a searched range of log2 values (:func:`log2_range`)."""
+    return None if r is None else log2_range(r, name)
+
+
+def log2_range(r, name: str) -> tuple:
+    """A searched range of log2 values ``(begin, end, step)``: what grid.py would loop on for
+    ever or fail on is refused. Three Python ints stay ints (grid.py's default ranges);
     anything else becomes floats."""
-    if r is None:
-        return None
     try:
         begin, end, step = r
         integral = all(is_python_int(v) for v in (begin, end, step))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
@@ -257,9 +258,10 @@ def compare(
         criterion=criterion,
     )
     dataset, (params_a, params_b) = checks.check_data(data, "a comparison", a=a, b=b)
+    labels = cast(np.ndarray, dataset.y)  # one label a sample: check_data refused others
     figure = checks.check_criterion(
         criterion or checks.default_criterion(params_a),
-        checks.common_kind(dataset.y, (params_a, params_b)),
+        checks.common_kind(labels, (params_a, params_b)),
     )
     _check_rope_and_label(rope, dataset, params_a, pos_label)
     runs_a, runs_b = _runs(

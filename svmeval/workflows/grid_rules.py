@@ -46,7 +46,7 @@ AXES = ("log2c", "log2g", "log2p")
 def check_range(name: str, r) -> tuple:
     """Validate a ``(begin, end, step)`` triple named ``name`` (what grid.py would loop on for
     ever or fail on): ``svmeval._args.check_range``."""
-    return _args.check_range(r, name)
+    return _args.log2_range(r, name)
 
 
 def range_f(begin: float, end: float, step: float) -> list[float]:
