@@ -81,6 +81,7 @@ def benchmark(
     jobs: int | None = None,
     client=None,
     progress: Callable[[int, int], None] | None = None,
+    store=None,
 ) -> Benchmark:
     """Compare configurations over many data sets, with the tests papers report.
 
@@ -122,6 +123,12 @@ def benchmark(
         A Dask client or a scheduler's address: the folds run on that cluster.
     progress : callable, optional
         ``progress(done, total)`` as data sets end.
+
+    store : str or os.PathLike or Store, optional
+        A results store (:func:`svmeval.open_store`; a file name is opened, and created if
+        missing): every fold it holds is taken from it, the others are computed and written
+        to it one by one as they end. The result is the same as without a store: adding a configuration or a
+        data set to a stored benchmark computes only their folds.
 
     Returns
     -------
@@ -166,17 +173,20 @@ def benchmark(
         checks.check_criterion(criterion, checks.common_kind(ds.y, params))
         if params[0].is_classification:  # each data set named, before any work
             check_pos_label(ds.y, pos_label, ds.name)
+    from svmeval.cv.stored import opened
+
     seeds = repetition_seeds(run.seed, run.repeat)
     table = _libsvm.c_state(_fold_table)  # C's rand() and print hook held per data set
     values, sizes = [], []
-    for i, ds in enumerate(datasets):
-        fold_values, fold_sizes = table(
-            ds, params, run.folds, seeds, criterion, pos_label, zero_division, jobs, client
-        )
-        values.append(fold_values)
-        sizes.append(fold_sizes)
-        if progress is not None:
-            progress(i + 1, len(datasets))
+    with opened(store, "benchmark"):
+        for i, ds in enumerate(datasets):
+            fold_values, fold_sizes = table(
+                ds, params, run.folds, seeds, criterion, pos_label, zero_division, jobs, client
+            )
+            values.append(fold_values)
+            sizes.append(fold_sizes)
+            if progress is not None:
+                progress(i + 1, len(datasets))
     return Benchmark(
         np.array(values),
         [ds.name for ds in datasets],

@@ -172,6 +172,7 @@ def compare(
     jobs: int | None = None,
     client=None,
     progress: Callable[[int, int], None] | None = None,
+    store=None,
 ) -> Comparison:
     """Compare two LIBSVM configurations on one data set, on the same repeated folds.
 
@@ -213,6 +214,11 @@ def compare(
     progress : callable, optional
         ``progress(done, total)`` as folds end.
 
+    store : str or os.PathLike or Store, optional
+        A results store (:func:`svmeval.open_store`; a file name is opened, and created if
+        missing): every fold it holds is taken from it, the others are computed and written
+        to it one by one as they end. The result is the same as without a store.
+
     Returns
     -------
     Comparison
@@ -232,8 +238,48 @@ def compare(
     (0.9613, 0.2254)
     """
     from svmeval.cv import checks
+    from svmeval.cv.stored import opened
 
     params_a, params_b = checks.as_params(a, "a"), checks.as_params(b, "b")
+    with opened(store, "compare"):
+        return _compare(
+            data,
+            params_a,
+            params_b,
+            folds,
+            a,
+            b,
+            repeat,
+            seed,
+            criterion,
+            pos_label,
+            zero_division,
+            confidence_level,
+            rope,
+            jobs,
+            client,
+            progress,
+        )
+
+
+def _compare(
+    data,
+    params_a,
+    params_b,
+    folds,
+    a,
+    b,
+    repeat,
+    seed,
+    criterion,
+    pos_label,
+    zero_division,
+    confidence_level,
+    rope,
+    jobs,
+    client,
+    progress,
+) -> Comparison:
     return run_compare(
         data,
         params_a,

@@ -239,6 +239,7 @@ def nested_cv(
     progress: Callable[[int, int], None] | None = None,
     kernel_memory: float | None = None,
     share: bool | None = None,
+    store=None,
 ) -> NestedResult:
     """Nested cross-validation: an honest estimate of the model :func:`grid_search` tunes.
 
@@ -271,6 +272,12 @@ def nested_cv(
     progress : callable, optional
         ``progress(done, total)`` as outer folds end (over every repetition).
 
+    store : str or os.PathLike or Store, optional
+        A results store (:func:`svmeval.open_store`; a file name is opened, and created if
+        missing): every fold it holds is taken from it, the inner grids' folds and the outer
+        folds' final models alike; the others are computed and written to it one by one as
+        they end. The result is the same as without a store.
+
     Returns
     -------
     NestedResult
@@ -293,8 +300,10 @@ def nested_cv(
     """
     arguments = dict(locals())
     from svmeval.cv import _libsvm
+    from svmeval.cv.stored import opened
 
     with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
+        stack.enter_context(opened(arguments.pop("store"), "nested_cv"))
         return _libsvm.c_state(_nested_cv)(_stack=stack, **arguments)
 
 
@@ -356,7 +365,7 @@ def _nested_cv(
         total = total or outer.n_folds * repeat
         plan = engine.CVPlan(problem, base, outer, s)
         for i in range(outer.n_folds):
-            fold = _outer_fold(dataset, params, problem, plan, r, i, s, grid, jobs)
+            fold = _outer_fold(dataset, params, problem, plan, r, i, s, grid, jobs, nr_fold)
             folds.append(fold)
             done += 1
             if progress is not None:
@@ -380,12 +389,13 @@ def _nested_cv(
 
 
 def _outer_fold(
-    dataset, params, problem, plan, r: int, i: int, seed: int, grid: dict, jobs
+    dataset, params, problem, plan, r: int, i: int, seed: int, grid: dict, jobs, nr_fold: int
 ) -> OuterFold:
     """Outer fold ``i`` of ``plan``: the inner grid on its training rows, the chosen cell
     trained there, its predictions of the test rows stored in ``plan``."""
     from svmeval.cv import _libsvm, engine
     from svmeval.cv.schedule import available_cores
+    from svmeval.cv.stored import outer_fold
     from svmeval.workflows.grid import grid_search
 
     folds = plan.folds
@@ -393,9 +403,13 @@ def _outer_fold(
     inner = grid_search(rows_of(dataset, train), params, seed=seed, **grid)
     chosen = inner.best_params
     one = engine.CVPlan(problem, chosen, folds, seed, collect=False)
-    if chosen.probability:  # -b 1 training draws from rand(): as a fresh svm-train --seed
-        _libsvm.srand(seed)
-    plan.store(i, one.fold_output(i, jobs or available_cores()))
+
+    def compute():
+        if chosen.probability:  # -b 1 training draws from rand(): as a fresh svm-train --seed
+            _libsvm.srand(seed)
+        return one.fold_output(i, jobs or available_cores())
+
+    plan.store(i, outer_fold(dataset, problem, folds, nr_fold, chosen, seed, i, compute))
     return OuterFold(
         repetition=r,
         fold=i,
