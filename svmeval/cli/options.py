@@ -421,6 +421,15 @@ LONG_OPTIONS = (
         commands=frozenset({GRID}),
         read=parse_megabytes,
     ),
+    Option(
+        ("--store",),
+        "FILE",
+        "store",
+        "str",
+        "keep every fold's result in the results store FILE (SQLite, created if missing)\n"
+        "\tand take the folds it already holds: an interrupted run started again goes on\n"
+        "\twhere it stopped, with the same output (svmeval-store FILE lists it)",
+    ),
     Option(("--help",), "", "help", "flag", "show this help"),
     Option(("--version",), "", "version", "flag", "show svmeval's version"),
 )

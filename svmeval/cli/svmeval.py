@@ -39,6 +39,7 @@ class Options:
     repeat: int = 1
     jobs: int | None = None
     dask: str | None = None
+    store: str | None = None  # --store FILE: the results store
     pos_label: float | None = None
     predictions: str | None = None
     folds_file: str | None = None

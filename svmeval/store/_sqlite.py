@@ -13,9 +13,9 @@ units it had not yet written. ``PRAGMA application_id`` marks the file as svmeva
 Schema version 1::
 
     meta   (name TEXT PRIMARY KEY, value TEXT)          format, schema, requires, created, svmeval
-    units  (id, key TEXT UNIQUE, data TEXT, data_name TEXT, configuration TEXT,
+    units  (id, key TEXT UNIQUE, kind TEXT, data TEXT, data_name TEXT, configuration TEXT,
             n_folds INT, seed INT, fold INT, fields TEXT, arrays TEXT, payload BLOB,
-            seconds REAL, created TEXT, run INT)
+            seconds REAL, created TEXT, run INT, svmeval TEXT, libsvm TEXT)
     runs   (id, started TEXT, finished TEXT, command TEXT, svmeval TEXT, libsvm TEXT,
             reused INT, computed INT)
 
@@ -80,10 +80,12 @@ _MAGIC = b"SQLite format 3\x00"
 
 _SCHEMA = (
     "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    "CREATE TABLE units (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, data TEXT NOT NULL,"
-    " data_name TEXT NOT NULL, configuration TEXT NOT NULL, n_folds INTEGER NOT NULL,"
+    "CREATE TABLE units (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,"
+    " data TEXT NOT NULL, data_name TEXT NOT NULL, configuration TEXT NOT NULL,"
+    " n_folds INTEGER NOT NULL,"
     " seed INTEGER NOT NULL, fold INTEGER NOT NULL, fields TEXT NOT NULL, arrays TEXT NOT NULL,"
-    " payload BLOB NOT NULL, seconds REAL NOT NULL, created TEXT NOT NULL, run INTEGER)",
+    " payload BLOB NOT NULL, seconds REAL NOT NULL, created TEXT NOT NULL, run INTEGER,"
+    " svmeval TEXT NOT NULL, libsvm TEXT NOT NULL)",
     "CREATE INDEX units_data ON units (data, configuration)",
     "CREATE TABLE runs (id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT,"
     " command TEXT NOT NULL, svmeval TEXT NOT NULL, libsvm TEXT,"
@@ -93,7 +95,17 @@ _SCHEMA = (
 
 class StoreError(SvmevalError):
     """A results store that cannot be used: not an svmeval store, damaged, from a newer
-    svmeval, or holding a unit that does not fit the run."""
+    svmeval, or holding a unit that does not fit the run. The file is left as it was.
+
+    Examples
+    --------
+    >>> from svmeval import StoreError, open_store
+    >>> try:
+    ...     open_store("data/wine.scale")
+    ... except StoreError as error:
+    ...     print(error)
+    data/wine.scale: not an svmeval store (not an SQLite database)
+    """
 
 
 def unit_key(fields: dict) -> str:
@@ -153,6 +165,23 @@ class Store:
 
     ``reused`` and ``computed`` count the units this object gave to runs and took from them.
     Usable from one process's threads; every other process opens its own.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from svmeval import Store, compare
+    >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "runs.db")
+    >>> _ = compare("data/wine.scale", "-c 1", "-c 4", folds=3, repeat=2, store=store)
+    >>> store.reused, store.computed
+    (0, 12)
+    >>> _ = compare("data/wine.scale", "-c 1", "-c 8", folds=3, repeat=2, store=store)
+    >>> store.reused, store.computed  # -c 1's folds were there
+    (6, 18)
+    >>> sorted({u["configuration"] for u in store.units()})
+    ['-g 0.0769231', '-g 0.0769231 -c 4', '-g 0.0769231 -c 8']
+    >>> store.delete(configuration="-g 0.0769231 -c 8")
+    6
+    >>> store.close()
     """
 
     def __init__(self, path, *, create: bool = True):
@@ -380,6 +409,7 @@ class Store:
             parts.append(a.tobytes())
         return (
             key,
+            str(fields.get("unit", "")),
             str(fields["data"]),
             str(fields.get("data_name", "")),
             str(fields["configuration"]),
@@ -392,6 +422,8 @@ class Store:
             float(seconds),
             _now(),
             run,
+            __version__,
+            str(fields.get("libsvm", "")),
         )
 
     def _insert(self, rows: list) -> int:
@@ -403,9 +435,9 @@ class Store:
         try:
             for row in rows:
                 new += c.execute(
-                    "INSERT OR IGNORE INTO units (key, data, data_name, configuration, n_folds,"
-                    " seed, fold, fields, arrays, payload, seconds, created, run)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT OR IGNORE INTO units (key, kind, data, data_name, configuration,"
+                    " n_folds, seed, fold, fields, arrays, payload, seconds, created, run,"
+                    " svmeval, libsvm) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     row,
                 ).rowcount
             c.execute("COMMIT")
@@ -478,41 +510,36 @@ class Store:
         return [dict(zip(names, row)) for row in rows]
 
     def units(self, *, data: str | None = None, configuration: str | None = None) -> list[dict]:
-        """The units' descriptions (no arrays), by data set and configuration: ``data``,
-        ``data_name``, ``configuration``, ``n_folds``, ``seed``, ``folds`` (stored),
-        ``seconds`` (their training time), ``first``, ``last``, ``svmeval``, ``libsvm``."""
+        """The stored cross-validations (no arrays), optionally of one data set (its digest
+        or name) and/or configuration: ``kind`` (``cv-fold``, or ``nested-outer-fold`` for a
+        nested CV's outer folds), ``data``, ``data_name``, ``configuration`` (svm-train's
+        options, gamma resolved), ``n_folds``, ``seed``, ``folds`` (units stored),
+        ``seconds`` (their training time), ``first`` and ``last`` (when written),
+        ``svmeval`` and ``libsvm`` (the versions that computed them)."""
+        names = (
+            "kind",
+            "data",
+            "data_name",
+            "configuration",
+            "n_folds",
+            "seed",
+            "folds",
+            "seconds",
+            "first",
+            "last",
+            "svmeval",
+            "libsvm",
+        )
         where, args = self._where(data, configuration)
         rows = self._retry(
             lambda: self._conn.execute(
-                "SELECT data, min(data_name), configuration, n_folds, seed, count(*),"
-                " sum(seconds), min(created), max(created), min(fields) FROM units"
-                f"{where} GROUP BY data, configuration, n_folds, seed ORDER BY min(id)",
+                "SELECT kind, data, min(data_name), configuration, n_folds, seed, count(*),"
+                " sum(seconds), min(created), max(created), max(svmeval), max(libsvm) FROM units"
+                f"{where} GROUP BY kind, data, configuration, n_folds, seed ORDER BY min(id)",
                 args,
             ).fetchall()
         )
-        out = []
-        for row in rows:
-            try:
-                fields = json.loads(row[9])
-            except ValueError:
-                fields = {}
-            fields = fields if isinstance(fields, dict) else {}
-            out.append(
-                {
-                    "data": row[0],
-                    "data_name": row[1],
-                    "configuration": row[2],
-                    "n_folds": row[3],
-                    "seed": row[4],
-                    "folds": row[5],
-                    "seconds": row[6],
-                    "first": row[7],
-                    "last": row[8],
-                    "svmeval": str(fields.get("svmeval_results", "")),
-                    "libsvm": str(fields.get("libsvm", "")),
-                }
-            )
-        return out
+        return [dict(zip(names, row)) for row in rows]
 
     @staticmethod
     def _where(data, configuration) -> tuple[str, tuple]:

@@ -238,48 +238,8 @@ def compare(
     (0.9613, 0.2254)
     """
     from svmeval.cv import checks
-    from svmeval.cv.stored import opened
 
     params_a, params_b = checks.as_params(a, "a"), checks.as_params(b, "b")
-    with opened(store, "compare"):
-        return _compare(
-            data,
-            params_a,
-            params_b,
-            folds,
-            a,
-            b,
-            repeat,
-            seed,
-            criterion,
-            pos_label,
-            zero_division,
-            confidence_level,
-            rope,
-            jobs,
-            client,
-            progress,
-        )
-
-
-def _compare(
-    data,
-    params_a,
-    params_b,
-    folds,
-    a,
-    b,
-    repeat,
-    seed,
-    criterion,
-    pos_label,
-    zero_division,
-    confidence_level,
-    rope,
-    jobs,
-    client,
-    progress,
-) -> Comparison:
     return run_compare(
         data,
         params_a,
@@ -297,6 +257,7 @@ def _compare(
         jobs=jobs,
         client=client,
         progress=progress,
+        store=store,
     )
 
 
@@ -323,8 +284,51 @@ def run_compare(
     jobs: int | None = None,
     client=None,
     progress=None,
+    store=None,
 ) -> Comparison:
     """:func:`compare` with the names A and B are shown by (``options_a``, ``options_b``)."""
+    from svmeval.cv.stored import opened
+
+    with opened(store, "compare"):
+        return _run_compare(
+            dataset,
+            params_a,
+            params_b,
+            nr_fold,
+            repeat=repeat,
+            seed=seed,
+            criterion=criterion,
+            pos_label=pos_label,
+            zero_division=zero_division,
+            confidence=confidence,
+            options_a=options_a,
+            options_b=options_b,
+            rope=rope,
+            jobs=jobs,
+            client=client,
+            progress=progress,
+        )
+
+
+def _run_compare(
+    dataset,
+    params_a,
+    params_b,
+    nr_fold: int = 10,
+    *,
+    repeat: int = 10,
+    seed: int = 1,
+    criterion: str | None = None,
+    pos_label=None,
+    zero_division=0.0,
+    confidence: float = 0.95,
+    options_a: str = "",
+    options_b: str = "",
+    rope: float | None = None,
+    jobs: int | None = None,
+    client=None,
+    progress=None,
+) -> Comparison:
     from svmeval.cv import checks, engine
 
     run = checks.check_run(
