@@ -150,7 +150,11 @@ def _with_store(store, dataset, problem, nr_fold, keep_decision_values, units, f
         found = use.find(u)
         use.reused(u, len(found))
         if len(found) < u.folds.n_folds:
-            left.append(replace(u, stored=found) if found else u)
+            if found:
+                partial = replace(u, stored=found)
+                use.written[partial] = use.written.pop(u)
+                u = partial
+            left.append(u)
             continue
         plan = CVPlan(
             problem,

@@ -48,11 +48,20 @@ log = logging.getLogger("svmeval.store")
 class StoreCounts:
     """Units reused and computed over a whole run (several evaluations: a grid, a nested CV)."""
 
-    def __init__(self, store):
-        self.store = store
+    def __init__(self, store, command: str = "python"):
+        self.store, self.command = store, command
         self.reused = 0
         self.computed = 0
         self.run: int | None = None
+
+    def begin(self) -> int:
+        """The run's id in the store's ``runs``, recorded at its first write (a run that
+        only reads leaves the file as it was until it ends)."""
+        if self.run is None:
+            from svmeval.cv import _libsvm
+
+            self.run = self.store.begin_run(self.command, str(_libsvm.libsvm_version()))
+        return self.run
 
     def line(self) -> str:
         """``store NAME: R units reused, C computed``."""
@@ -102,16 +111,13 @@ def opened(store, command: str = ""):
         if active and active[-1].store is store:  # an inner run of the same store
             yield active[-1]
             return
-        counts = StoreCounts(store)
-        from svmeval.cv import _libsvm
-
-        counts.run = store.begin_run(command or "python", str(_libsvm.libsvm_version()))
+        counts = StoreCounts(store, command or "python")
         active.append(counts)
         try:
             yield counts
         finally:
             active.remove(counts)
-        store.end_run(counts.run, counts.reused, counts.computed)
+        store.end_run(counts.begin(), counts.reused, counts.computed)
         log.info("svmeval: %s", counts.line())
     finally:
         if own:
@@ -240,7 +246,7 @@ class StoreUse:
             }
             arrays = {name: getattr(out, name) for name in _ARRAYS}
             rows.append((key, fields, arrays, (seconds or {}).get(i, 0.0)))
-        run = self.counts.run
+        run = self.counts.begin()
         if unit.params.probability:
             self.store.put_many(rows, run=run)
         else:

@@ -15,13 +15,14 @@ Schema version 1::
     meta   (name TEXT PRIMARY KEY, value TEXT)          format, schema, requires, created, svmeval
     units  (id, key TEXT UNIQUE, kind TEXT, data TEXT, data_name TEXT, configuration TEXT,
             n_folds INT, seed INT, fold INT, fields TEXT, arrays TEXT, payload BLOB,
-            seconds REAL, created TEXT, run INT, svmeval TEXT, libsvm TEXT)
+            digest TEXT, seconds REAL, created TEXT, run INT, svmeval TEXT, libsvm TEXT)
     runs   (id, started TEXT, finished TEXT, command TEXT, svmeval TEXT, libsvm TEXT,
             reused INT, computed INT)
 
 ``units.key`` is the SHA-256 of the unit's key fields (:func:`unit_key`), also kept as JSON in
 ``fields``; ``arrays`` lists ``[name, "<f8", shape]`` for each array, whose little-endian bytes
-follow one another in ``payload``.
+follow one another in ``payload``; ``digest`` is the SHA-256 of ``arrays`` and ``payload``
+(SQLite keeps no checksum of its own: a damaged value is caught by it).
 
 Migration rule: the schema's version grows by one whenever svmeval changes the schema; an
 svmeval opening an older store migrates it in place in one transaction before its first unit;
@@ -45,7 +46,9 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -73,6 +76,8 @@ APPLICATION_ID = 0x53564D45
 RESULTS_VERSION = 1
 #: seconds a write waits for another process's transaction
 BUSY_TIMEOUT = 600.0
+#: stores up to this size are checked whole on opening (``PRAGMA quick_check``)
+QUICK_CHECK_BYTES = 1 << 30
 #: the largest array header read from a unit (bytes of JSON)
 MAX_HEADER = 4096
 
@@ -84,8 +89,8 @@ _SCHEMA = (
     " data TEXT NOT NULL, data_name TEXT NOT NULL, configuration TEXT NOT NULL,"
     " n_folds INTEGER NOT NULL,"
     " seed INTEGER NOT NULL, fold INTEGER NOT NULL, fields TEXT NOT NULL, arrays TEXT NOT NULL,"
-    " payload BLOB NOT NULL, seconds REAL NOT NULL, created TEXT NOT NULL, run INTEGER,"
-    " svmeval TEXT NOT NULL, libsvm TEXT NOT NULL)",
+    " payload BLOB NOT NULL, digest TEXT NOT NULL, seconds REAL NOT NULL, created TEXT NOT NULL,"
+    " run INTEGER, svmeval TEXT NOT NULL, libsvm TEXT NOT NULL)",
     "CREATE INDEX units_data ON units (data, configuration)",
     "CREATE TABLE runs (id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT,"
     " command TEXT NOT NULL, svmeval TEXT NOT NULL, libsvm TEXT,"
@@ -120,6 +125,10 @@ class UnitRecord:
 
     arrays: dict
     seconds: float
+
+
+def _payload_digest(header: str, payload: bytes) -> str:
+    return hashlib.sha256(header.encode() + b"\0" + payload).hexdigest()
 
 
 def _now() -> str:
@@ -243,9 +252,7 @@ class Store:
     def _open(self) -> None:
         """Check what the file holds; create the schema in a new file; WAL mode."""
 
-        def check() -> None:
-            c = self._conn
-            assert c is not None
+        def check(c: sqlite3.Connection) -> None:
             c.execute("BEGIN IMMEDIATE")
             try:
                 app = c.execute("PRAGMA application_id").fetchone()[0]
@@ -270,7 +277,10 @@ class Store:
                     raise self._fail("not an svmeval store (another program's SQLite database)")
                 elif version > SCHEMA_VERSION:
                     row = c.execute("SELECT value FROM meta WHERE name = 'requires'").fetchone()
-                    needs = str(row[0])[:40] if row else "a newer version"
+                    needs = (
+                        "".join(ch for ch in str(row[0])[:40] if ch.isprintable()) if row else ""
+                    )
+                    needs = needs or "a newer version"
                     raise self._fail(
                         f"store of schema version {version}, written by a newer svmeval: "
                         f"it needs svmeval {needs} (this is {__version__})"
@@ -284,12 +294,17 @@ class Store:
                 raise
 
         self._retry(check)
-        if self._retry(lambda: self._conn.execute("PRAGMA journal_mode").fetchone()[0]) != "wal":
-            self._retry(lambda: self._conn.execute("PRAGMA journal_mode = WAL").fetchone())
-        self._conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable across a kill -9
+        if os.path.getsize(self.path) <= QUICK_CHECK_BYTES:
+            found = self._retry(lambda c: c.execute("PRAGMA quick_check(1)").fetchone())
+            if not found or found[0] != "ok":
+                said = " ".join(str(found and found[0]).replace("*", "").split())
+                raise self._fail(f"damaged store ({said[:100]})")
+        if self._retry(lambda c: c.execute("PRAGMA journal_mode").fetchone()[0]) != "wal":
+            self._retry(lambda c: c.execute("PRAGMA journal_mode = WAL").fetchone())
+        self._retry(lambda c: c.execute("PRAGMA synchronous = NORMAL"))  # durable across kill -9
 
-    def _retry(self, operation):
-        """``operation()``, its SQLite errors as :class:`StoreError`; a busy or locked
+    def _retry(self, operation: Callable[[sqlite3.Connection], Any]) -> Any:
+        """``operation(connection)``, its SQLite errors as :class:`StoreError`; a busy or locked
         database (a mode change the busy timeout does not cover) is tried again until
         :data:`BUSY_TIMEOUT`."""
         deadline = time.monotonic() + BUSY_TIMEOUT
@@ -299,7 +314,7 @@ class Store:
                 with self._lock:
                     if self._conn is None:
                         raise self._fail("store is closed")
-                    return operation()
+                    return operation(self._conn)
             except sqlite3.OperationalError as exc:
                 text = str(exc)
                 if ("locked" in text or "busy" in text) and time.monotonic() < deadline:
@@ -343,18 +358,20 @@ class Store:
         record is malformed, raises :class:`StoreError`: a store is data, never trusted.
         """
         row = self._retry(
-            lambda: self._conn.execute(
-                "SELECT arrays, payload, seconds FROM units WHERE key = ?", (key,)
+            lambda c: c.execute(
+                "SELECT arrays, payload, digest, seconds FROM units WHERE key = ?", (key,)
             ).fetchone()
         )
         if row is None:
             return None
-        header, payload, seconds = row
+        header, payload, digest, seconds = row
         bad = f"damaged store: unit {key[:12]} does not fit the run"
         if not isinstance(header, str) or len(header) > MAX_HEADER:
             raise self._fail(f"{bad} (its array list)")
         if not isinstance(payload, bytes) or not isinstance(seconds, float | int):
             raise self._fail(f"{bad} (its value's types)")
+        if digest != _payload_digest(header, payload):
+            raise self._fail(f"damaged store: unit {key[:12]}'s values do not match their digest")
         try:
             listed = json.loads(header)
         except ValueError:
@@ -396,7 +413,7 @@ class Store:
         it is). ``fields``: the key's fields (``data``, ``data_name``, ``configuration``,
         ``n_folds``, ``seed``, ``fold`` are also columns). Returns whether it was new."""
         row = self._row(key, fields, arrays, seconds, run)
-        return bool(self._retry(lambda: self._insert([row])))
+        return bool(self._retry(lambda c: self._insert(c, [row])))
 
     @staticmethod
     def _row(key: str, fields: dict, arrays: dict, seconds: float, run) -> tuple:
@@ -407,6 +424,7 @@ class Store:
             a = np.ascontiguousarray(a, dtype="<f8")
             listed.append([name, "<f8", list(a.shape)])
             parts.append(a.tobytes())
+        header, payload = json.dumps(listed), b"".join(parts)
         return (
             key,
             str(fields.get("unit", "")),
@@ -417,8 +435,9 @@ class Store:
             int(fields["seed"]),
             int(fields["fold"]),
             json.dumps(fields, sort_keys=True, allow_nan=False),
-            json.dumps(listed),
-            b"".join(parts),
+            header,
+            payload,
+            _payload_digest(header, payload),
             float(seconds),
             _now(),
             run,
@@ -426,18 +445,18 @@ class Store:
             str(fields.get("libsvm", "")),
         )
 
-    def _insert(self, rows: list) -> int:
+    @staticmethod
+    def _insert(c: sqlite3.Connection, rows: list) -> int:
         """``rows`` in one ``BEGIN IMMEDIATE`` transaction, each kept once."""
-        c = self._conn
-        assert c is not None
         c.execute("BEGIN IMMEDIATE")
         new = 0
         try:
             for row in rows:
                 new += c.execute(
                     "INSERT OR IGNORE INTO units (key, kind, data, data_name, configuration,"
-                    " n_folds, seed, fold, fields, arrays, payload, seconds, created, run,"
-                    " svmeval, libsvm) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " n_folds, seed, fold, fields, arrays, payload, digest, seconds, created,"
+                    " run, svmeval, libsvm)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     row,
                 ).rowcount
             c.execute("COMMIT")
@@ -455,14 +474,13 @@ class Store:
         prepared = [
             self._row(key, fields, arrays, seconds, run) for key, fields, arrays, seconds in rows
         ]
-        return int(self._retry(lambda: self._insert(prepared)))
+        return int(self._retry(lambda c: self._insert(c, prepared)))
 
     # --- runs -----------------------------------------------------------------------------------
     def begin_run(self, command: str, libsvm: str = "") -> int:
         """Record a run starting (``command``: its command line or call); returns its id."""
 
-        def write() -> int:
-            c = self._conn
+        def write(c: sqlite3.Connection) -> int:
             cursor = c.execute(
                 "INSERT INTO runs (started, command, svmeval, libsvm) VALUES (?, ?, ?, ?)",
                 (_now(), command, __version__, libsvm),
@@ -474,7 +492,7 @@ class Store:
     def end_run(self, run: int, reused: int, computed: int) -> None:
         """Record a run's end and its counts of units reused and computed."""
         self._retry(
-            lambda: self._conn.execute(
+            lambda c: c.execute(
                 "UPDATE runs SET finished = ?, reused = ?, computed = ? WHERE id = ?",
                 (_now(), int(reused), int(computed), int(run)),
             )
@@ -483,7 +501,7 @@ class Store:
     # --- looking inside -------------------------------------------------------------------------
     def meta(self) -> dict:
         """The store's own record: format, schema, requires, created, svmeval."""
-        rows = self._retry(lambda: self._conn.execute("SELECT name, value FROM meta").fetchall())
+        rows = self._retry(lambda c: c.execute("SELECT name, value FROM meta").fetchall())
         return {str(k): str(v) for k, v in rows}
 
     def runs(self) -> list[dict]:
@@ -491,9 +509,7 @@ class Store:
         (None: interrupted), ``command``, ``svmeval``, ``libsvm``, ``reused``, ``computed``."""
         names = ("id", "started", "finished", "command", "svmeval", "libsvm", "reused", "computed")
         rows = self._retry(
-            lambda: self._conn.execute(
-                f"SELECT {', '.join(names)} FROM runs ORDER BY id"
-            ).fetchall()
+            lambda c: c.execute(f"SELECT {', '.join(names)} FROM runs ORDER BY id").fetchall()
         )
         return [dict(zip(names, row)) for row in rows]
 
@@ -502,7 +518,7 @@ class Store:
         ``configurations``, ``first`` and ``last`` (when written)."""
         names = ("data", "data_name", "units", "configurations", "first", "last")
         rows = self._retry(
-            lambda: self._conn.execute(
+            lambda c: c.execute(
                 "SELECT data, min(data_name), count(*), count(DISTINCT configuration),"
                 " min(created), max(created) FROM units GROUP BY data ORDER BY min(id)"
             ).fetchall()
@@ -532,7 +548,7 @@ class Store:
         )
         where, args = self._where(data, configuration)
         rows = self._retry(
-            lambda: self._conn.execute(
+            lambda c: c.execute(
                 "SELECT kind, data, min(data_name), configuration, n_folds, seed, count(*),"
                 " sum(seconds), min(created), max(created), max(svmeval), max(libsvm) FROM units"
                 f"{where} GROUP BY kind, data, configuration, n_folds, seed ORDER BY min(id)",
@@ -560,8 +576,7 @@ class Store:
             raise StoreError("delete() needs data or configuration (or both)")
         where, args = self._where(data, configuration)
 
-        def write() -> int:
-            c = self._conn
+        def write(c: sqlite3.Connection) -> int:
             c.execute("BEGIN IMMEDIATE")
             try:
                 n = c.execute(f"DELETE FROM units{where}", args).rowcount
