@@ -453,3 +453,26 @@ def test_store_is_no_other_file_of_the_command(tmp_path):
     done = run("svmeval", "-q", "-v", "3", "-o", out, "--store", out, WINE)
     assert done.returncode == 1 and "--store" in done.stderr and done.stderr.count("\n") == 1
     assert not out.exists()
+
+
+@pytest.mark.parametrize("options", ["-c 4", "-c 4 -b 1"])
+def test_multilabel_run_takes_the_folds_it_finds_and_computes_the_rest(options, tmp_path):
+    from svmeval import cross_validate_multilabel, open_store
+
+    lines = ["1,2 1:0.1 2:0.9", "2 1:0.2 2:0.8", "1 1:0.9 2:0.1", "1,3 1:0.5 2:0.5", "3 1:0.3"]
+    data = tmp_path / "sets.txt"
+    data.write_text("\n".join(lines * 6) + "\n")
+    fresh = cross_validate_multilabel(data, options, folds=4)
+    path = tmp_path / "runs.db"
+    cross_validate_multilabel(data, options, folds=4, store=path)
+    with sqlite3.connect(path) as c:
+        c.execute("DELETE FROM units WHERE fold IN (1, 3)")
+    c.close()
+    with open_store(path) as store:
+        again = cross_validate_multilabel(data, options, folds=4, store=store)
+        # -b 1: the label x fold tasks draw from one rand() in turn: all or nothing
+        expected = (0, 12) if "-b 1" in options else (6, 6)
+        assert (store.reused, store.computed) == expected
+    for name in ("Y_pred", "scores", "probabilities", "constant", "fold"):
+        a, b = getattr(fresh, name), getattr(again, name)
+        assert (a is None and b is None) or np.array_equal(a, b, equal_nan=True)

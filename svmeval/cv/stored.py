@@ -88,12 +88,12 @@ def current() -> StoreCounts | None:
 @contextlib.contextmanager
 def opened(store, command: str = ""):
     """The run's store (``store``: None, a path, or an open :class:`~svmeval.store.Store`),
-    with its counts: yields None or a :class:`StoreCounts`. A path is opened here and closed
+    with its counts: yields a :class:`StoreCounts`, or for None the :func:`current` one. A path is opened here and closed
     at the end; a run inside a run (a nested CV's inner grids) shares the outer run's counts.
     The run is recorded in the store's ``runs`` (its counts written at the end) and its counts
     logged (``svmeval.store``, INFO)."""
-    if store is None:
-        yield None
+    if store is None:  # the store of a run around this one (a command's), if any
+        yield current()
         return
     from svmeval.store import Store
 
@@ -136,6 +136,7 @@ class StoreUse:
         nr_fold: int,
         keep_dv: bool,
         kind: str = "cv-fold",
+        data_digest: str | None = None,
     ):
         from svmeval.cv import _libsvm
         from svmeval.store import RESULTS_VERSION
@@ -145,7 +146,7 @@ class StoreUse:
         y = np.ascontiguousarray(problem.y, dtype="<f8")
         self.common = {
             "unit": kind,
-            "data": dataset.digest(),
+            "data": data_digest or dataset.digest(),
             "labels": hashlib.sha256(y.tobytes()).hexdigest(),
             "n_folds": int(nr_fold),
             "keep_decision_values": self.keep_dv,
@@ -270,8 +271,9 @@ class StoreUse:
         self.write(unit, outputs, dict.fromkeys(outputs, seconds / max(1, n)))
 
 
-class _OuterFold:
-    """A nested CV's outer fold as a unit: its chosen parameters, seed and folds."""
+class FoldsUnit:
+    """A unit's parameters, seed and folds, where no :class:`~svmeval.cv.evaluate.Unit` is
+    made (a nested CV's outer fold, a label of a multi-label CV)."""
 
     __slots__ = ("params", "seed", "folds")
 
@@ -288,7 +290,7 @@ def outer_fold(dataset, problem, folds, nr_fold: int, params, seed: int, i: int,
     if counts is None:
         return compute()
     use = StoreUse(counts, dataset, problem, nr_fold, False, kind="nested-outer-fold")
-    unit = _OuterFold(params, seed, folds)
+    unit = FoldsUnit(params, seed, folds)
     found = use.find_fold(unit, i)
     if found is not None:
         use.reused(unit, 1)
