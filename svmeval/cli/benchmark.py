@@ -50,7 +50,6 @@ def names_of(configurations: tuple) -> list[str]:
 
 
 def run_benchmark_line(o, command: runner.Command) -> int:
-    from svmeval.report import render
     from svmeval.workflows.benchmark_run import benchmark
 
     datasets = [runner.read_single_label(path, PROG) for path in o.files]
@@ -72,7 +71,7 @@ def run_benchmark_line(o, command: runner.Command) -> int:
         rope=o.rope,
         test=o.test,
     )
-    text = render(bench, format=o.format)
+    text = runner.render_report(bench, o.format)
     targets = {t.what: t for t in runner.check_files(command, o)}  # the files may have changed
     report = targets["-o" if o.output else "the report"]
     if not o.plot:

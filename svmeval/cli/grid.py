@@ -59,6 +59,9 @@ class GridOptions:
     format: str = "text"
 
 
+#: --results FILE: the format by the file's suffix
+RESULTS = {".csv": "csv", ".json": "json", ".html": "html"}
+
 _IGNORED = ("svmtrain", "gnuplot", "help")  # grid.py's, read and without effect here
 
 
@@ -117,9 +120,9 @@ def _check(o: GridOptions, given: dict) -> GridOptions:
         raise OptionError(
             "--jobs sets the local threads; with --dask the cluster's workers run the folds"
         )
-    if o.results is not None and os.path.splitext(o.results)[1].lower() not in (".csv", ".json"):
+    if o.results is not None and os.path.splitext(o.results)[1].lower() not in RESULTS:
         raise OptionError(
-            f"--results {show_path(o.results)}: the file name must end in .csv or .json"
+            f"--results {show_path(o.results)}: the file name must end in .csv, .json or .html"
         )
     if o.nested is None:
         from svmeval.cli.nested import check_plain
@@ -179,18 +182,21 @@ def run(o: GridOptions) -> int:
     dataset = runner.read_single_label(o.dataset, PROG)
     out = _OutFile(targets.get("-out"), append=bool(o.resume), criterion=o.criterion)
 
+    lines = o.format != "html"  # grid.py's lines, or the page alone on standard output
+
     def on_cell(r, best):  # grid.py's order: its lines, and its -out lines (one local worker)
         _clear_line(bar)
-        runner.say(
-            rules.stdout_line(
-                "resumed" if r.resumed else "local",
-                r.cell,
-                r.value,
-                best.cell,
-                best.value,
-                best_resumed=best.resumed,
+        if lines:
+            runner.say(
+                rules.stdout_line(
+                    "resumed" if r.resumed else "local",
+                    r.cell,
+                    r.value,
+                    best.cell,
+                    best.value,
+                    best_resumed=best.resumed,
+                )
             )
-        )
         if not r.resumed:
             out.write_cell(r)
 
@@ -226,8 +232,14 @@ def run(o: GridOptions) -> int:
     finally:
         out.close()
     runner.end_bar_line()
-    runner.say(rules.last_line(result.best.cell, result.best.value, resumed=result.best.resumed))
+    if lines:
+        runner.say(
+            rules.last_line(result.best.cell, result.best.value, resumed=result.best.resumed)
+        )
     _write_after(o, targets, result, dataset)
+    if not lines:
+        page = runner.render_report(result, "html")
+        output.write_outputs([(runner.check_files(COMMAND, o)[0], page)])
     return 0
 
 
@@ -250,11 +262,9 @@ def _write_after(o: GridOptions, targets: dict, result, dataset) -> None:
 
             plot_grid(result, where["-png"], title=os.path.basename(o.dataset))
         if "--results" in where:
-            from svmeval.report import render
-
-            kind = "json" if o.results.lower().endswith(".json") else "csv"
+            kind = RESULTS[os.path.splitext(o.results)[1].lower()]
             with open(where["--results"], "w", encoding="utf-8") as fh:
-                fh.write(render(result, format=kind))
+                fh.write(runner.render_report(result, kind))
         if "--refit" in where:
             from svmeval.cv.engine import train_and_save
 
@@ -370,4 +380,4 @@ class _GridBar(ProgressBar):
         return f"{head}  best {shown}{sep}{tail}"
 
 
-COMMAND = runner.Command(PROG, USAGE, parse_grid_args, files_of, run)
+COMMAND = runner.Command(PROG, USAGE, parse_grid_args, files_of, run, name=GRID)

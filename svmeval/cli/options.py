@@ -31,6 +31,7 @@ PROGRAMS = {SVMEVAL: "svmeval", GRID: "svmeval-grid", COMPARE: "svmeval-compare"
 
 FORMATS = ("text", "json", "csv")
 TABLE_FORMATS = ("markdown", "latex")  # svmeval-compare's benchmark table, as papers print it
+HTML = "html"  # one self-contained page (svmeval.report.html), every command
 TESTS = ("corrected", "5x2cv")
 ZERO_DIVISION = {"0": 0.0, "1": 1.0, "nan": float("nan")}
 
@@ -321,10 +322,10 @@ LONG_OPTIONS = (
         "FORMAT",
         "format",
         "str",
-        "text (default), json or csv"
-        " (svmeval-grid: with --nested only);\n\tsvmeval-compare also markdown or latex "
-        "(the benchmark table)",
-        read=_choice({f: f for f in FORMATS + TABLE_FORMATS}),
+        "text (default), json, csv (svmeval-grid: with --nested only) or\n\thtml (one "
+        "self-contained page: tables, pictures, provenance);\n\tsvmeval-compare also "
+        "markdown or latex (the benchmark table)",
+        read=_choice({f: f for f in FORMATS + TABLE_FORMATS + (HTML,)}),
     ),
     Option(
         ("--rope",),
@@ -399,7 +400,7 @@ LONG_OPTIONS = (
         "FILE",
         "results",
         "str",
-        "every figure of every cell with its mean and sd over folds (.csv or .json)",
+        "every figure of every cell with its mean and sd over folds (.csv, .json,\n\tor .html: the page of --format html)",
         commands=frozenset({GRID}),
     ),
     Option(

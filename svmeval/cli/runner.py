@@ -1,8 +1,9 @@
 """One runner for every command: parse, check every output, run; errors become one line.
 
 :func:`main` is what each command's ``main`` calls with its :class:`Command`: the options are
-read (an option error is one line, and for svmeval svm-train's usage after it), ``--help``
-writes the usage to standard output (a closed or full standard output is one line too), then
+read (an option error is one line, never the usage: an unknown option's names the nearest
+valid option, or ``--help`` where none is near; no arguments at all give the short usage,
+exit status 1, in every command alike), ``--help`` writes the usage to standard output (a closed or full standard output is one line too), then
 every output path of the run is checked before any work (:func:`svmeval.io.output.check_outputs`:
 not an input, not another output, through any spelling or link; directories and missing
 parents refused), and the run's typed errors become one line and exit status 1. Ctrl-C ends
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 
 from svmeval._version import __version__
 from svmeval.cli.scan import asks_for
+from svmeval.cli.usage import short_usage
 from svmeval.errors import (
     ArgumentError,
     DataFormatError,
@@ -61,11 +63,33 @@ class Command:
     parse: Callable
     files: Callable
     run: Callable
-    usage_after_errors: bool = False  # svm-train's habit: the usage after an option error
+    name: str = "svmeval"  # the option table's name of the command (svmeval, grid, compare)
 
 
 class _Bar:
     current = None  # the progress bar on screen, ended before any message or stdout line
+
+
+class _Line:
+    current: str | None = None  # the command line being run, as a shell would take it
+
+
+def command_line() -> str | None:
+    """The command line being run (program and arguments, quoted as a shell takes them)."""
+    return _Line.current
+
+
+def render_report(result, format: str, *, digits=None, full: bool = False, arrays=None) -> str:
+    """A command's report of ``result``: :func:`svmeval.report.render`'s, and for "html" the
+    page with the command line in its provenance (and a summary's per-sample ``arrays`` for
+    its figure sheet)."""
+    if format == "html":
+        from svmeval.report.html import render_html
+
+        return render_html(result, digits=digits, command=command_line(), arrays=arrays)
+    from svmeval.report import render
+
+    return render(result, format=format, digits=digits, full=full)
 
 
 def show_bar(bar):
@@ -84,16 +108,20 @@ def end_bar_line() -> None:
 def main(command: Command, argv: list[str] | None = None) -> int:
     """Run ``command`` on ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     argv = sys.argv[1:] if argv is None else argv
+    import shlex
+
+    _Line.current = shlex.join([command.prog, *argv])
     try:
         if asks_for(argv) == "--version":
             line = f"{command.prog} {__version__}\n"
             output.write_outputs([(output.resolve(output.STDOUT, "the version"), line)])
             return 0
+        if not argv:  # the short usage, alike in every command: svm-train's habit, exit 1
+            return fail(short_usage(command.name).rstrip())
         try:
             options = command.parse(argv)
-        except OptionError as exc:
-            usage = f"\n{command.usage.rstrip()}" if command.usage_after_errors else ""
-            return fail(f"{command.prog}: {exc}{usage}")
+        except OptionError as exc:  # one line (an unknown option's names its nearest or --help)
+            return fail(f"{command.prog}: {exc}")
         if options is None:  # --help
             output.write_outputs([(output.resolve(output.STDOUT, "the usage"), command.usage)])
             return 0

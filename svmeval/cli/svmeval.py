@@ -114,7 +114,7 @@ def _check(options: Options, positional: list[str]) -> Options:
     if options.format in TABLE_FORMATS:
         raise OptionError(
             f"--format {options.format}: svmeval-compare's benchmark table only "
-            "(svmeval: text, json or csv)"
+            "(svmeval: text, json, csv or html)"
         )
     if options.dask is not None and options.multilabel:
         raise OptionError("--dask runs single-label cross-validation; not with --multilabel")
@@ -171,7 +171,6 @@ def run(options: Options) -> int:
 
     if options.score is not None:
         return score(options)
-    from svmeval import report
     from svmeval.cv import engine
     from svmeval.io import data
     from svmeval.io.predictions import format_predictions
@@ -201,7 +200,7 @@ def run(options: Options) -> int:
     )
     emit(
         options,
-        report.render(summary, format=options.format, digits=options.digits, full=options.full),
+        _report(options, summary, plot.result_arrays(result)),
         predictions=format_predictions(result) if options.predictions else None,
         folds=result,
     )
@@ -211,7 +210,6 @@ def run(options: Options) -> int:
 
 def run_multilabel(options: Options, dataset) -> int:
     """--multilabel -v k: binary-relevance cross-validation."""
-    from svmeval import report
     from svmeval.cv import multilabel
     from svmeval.io.predictions import format_label_set_predictions
     from svmeval.summary import summarize
@@ -236,7 +234,7 @@ def run_multilabel(options: Options, dataset) -> int:
     )
     emit(
         options,
-        report.render(summary, format=options.format, digits=options.digits, full=options.full),
+        _report(options, summary, {}),
         predictions=format_label_set_predictions(result) if options.predictions else None,
         folds=result,
     )
@@ -245,7 +243,6 @@ def run_multilabel(options: Options, dataset) -> int:
 
 
 def score_multilabel(options: Options, dataset) -> int:
-    from svmeval import report
     from svmeval.io.predictions import read_label_set_predictions
     from svmeval.summary import score_label_sets
 
@@ -256,10 +253,7 @@ def score_multilabel(options: Options, dataset) -> int:
         zero_division=options.zero_division,
         meta={"mode": "score", "data_file": options.data_file, "predictions_file": options.score},
     )
-    emit(
-        options,
-        report.render(summary, format=options.format, digits=options.digits, full=options.full),
-    )
+    emit(options, _report(options, summary, {}))
     draw(options, summary, {})
     return 0
 
@@ -276,7 +270,6 @@ def train(options: Options, dataset) -> int:
 
 def score(options: Options) -> int:
     """--score: report on an existing predictions file against a data file's labels."""
-    from svmeval import report
     from svmeval.io import data
     from svmeval.io.predictions import read_predictions, read_probabilities
     from svmeval.summary import summarize_predictions
@@ -301,18 +294,26 @@ def score(options: Options) -> int:
             "(not integers); "
             "give -s 3 or -s 4 to score a regression"
         ) from None
-    emit(
-        options,
-        report.render(summary, format=options.format, digits=options.digits, full=options.full),
-    )
     arrays = {"y_true": dataset.y, "y_pred": y_pred}
-    probabilities = read_probabilities(options.score) if options.plot else None
+    page = options.format == "html"  # its sheet draws the curves of -b 1 predictions too
+    if not page:
+        emit(options, _report(options, summary, arrays))
+    probabilities = read_probabilities(options.score) if options.plot or page else None
     if probabilities is not None:  # -b 1 predictions: the curves too
         arrays.update(
             scores=probabilities[1], score_labels=probabilities[0], score_source="probabilities"
         )
+    if page:
+        emit(options, _report(options, summary, arrays))
     draw(options, summary, arrays)
     return 0
+
+
+def _report(options: Options, summary, arrays: dict) -> str:
+    """The report in ``--format``; the HTML page draws its sheet from ``arrays``."""
+    return runner.render_report(
+        summary, options.format, digits=options.digits, full=options.full, arrays=arrays
+    )
 
 
 def draw(options: Options, summary, arrays: dict) -> None:
@@ -349,4 +350,4 @@ def emit(options: Options, text: str, *, predictions: str | None = None, folds=N
     output.write_outputs(items)
 
 
-COMMAND = runner.Command(PROG, USAGE, _parse, outputs_of, run, usage_after_errors=True)
+COMMAND = runner.Command(PROG, USAGE, _parse, outputs_of, run, name=SVMEVAL)

@@ -21,6 +21,7 @@ from svmeval.cv.evaluate import evaluate
 from svmeval.cv.executors import executor_for
 from svmeval.cv.folds import libsvm_folds  # noqa: F401 - where the tests draw LIBSVM's folds
 from svmeval.cv.plan import CVPlan, CVResult, FoldOutput, Repetition, repetition  # noqa: F401
+from svmeval.cv.provenance import recorded
 from svmeval.cv.schedule import run_tasks
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import Dataset, DataSource, check_precomputed
@@ -48,6 +49,7 @@ def prepare(
     return problem, params
 
 
+@recorded
 def cross_validate(
     data: DataSource,
     params: Configuration = None,
@@ -73,9 +75,10 @@ def cross_validate(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
-        The data: a :class:`Dataset` or a LIBSVM-format file name (read first). One label a
-        sample (multi-label data: :func:`cross_validate_multilabel`).
+    data : Dataset or str or os.PathLike or (X, y)
+        The data: a :class:`Dataset`, a LIBSVM-format file name (read first) or arrays in
+        memory, ``(X, y)`` as :meth:`Dataset.from_arrays` takes them (column j is feature
+        j + 1). One label a sample (multi-label data: :func:`cross_validate_multilabel`).
     params : SvmParams or str, optional
         The configuration: :class:`SvmParams` or svm-train's training options
         (``"-c 8 -g 0.05"``); default svm-train's defaults. gamma 0 is 1/num_features.
@@ -287,8 +290,9 @@ def train_and_save(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
-        The training data (a file name is read first).
+    data : Dataset or str or os.PathLike or (X, y)
+        The training data (a file name is read first; arrays in memory as
+        :meth:`Dataset.from_arrays` takes them).
     params : SvmParams or str or None
         The configuration, or svm-train's options; None is svm-train's defaults.
     model_file : str or os.PathLike

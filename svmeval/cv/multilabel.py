@@ -33,7 +33,6 @@ from run to run. Without ``-b 1`` the tasks run ``jobs`` at once and results do 
 
 from __future__ import annotations
 
-import os
 import queue
 import time
 from collections.abc import Callable
@@ -45,6 +44,7 @@ from svmeval.cv.checks import check_execution, check_folds, check_seed
 from svmeval.cv.engine import prepare
 from svmeval.cv.folds import Folds, libsvm_folds
 from svmeval.cv.plan import CVPlan
+from svmeval.cv.provenance import recorded
 from svmeval.cv.results import MultilabelCVResult
 from svmeval.cv.schedule import run_tasks
 from svmeval.cv.task import Task, folds_done
@@ -74,6 +74,7 @@ def _check_type(params: SvmParams) -> None:
         )
 
 
+@recorded
 @_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
 def cross_validate_multilabel(
     data: DataSource,
@@ -94,9 +95,11 @@ def cross_validate_multilabel(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
-        Multi-label data: a :class:`Dataset` read with ``multilabel=True``, or a file name
-        (read so). A line's first token is its comma-separated label set.
+    data : Dataset or str or os.PathLike or (X, Y)
+        Multi-label data: a :class:`Dataset` read with ``multilabel=True``, a file name
+        (read so: a line's first token is its comma-separated label set), or arrays in memory
+        with ``Y`` a 0/1 indicator matrix whose column j is label j
+        (:meth:`Dataset.from_arrays` with ``multilabel=True``).
     params : SvmParams or str, optional
         C-SVC or nu-SVC parameters, or svm-train's options; default svm-train's.
     folds : int, default 5
@@ -149,13 +152,9 @@ def cross_validate_multilabel(
 
 
 def _multilabel(data, params, folds, seed, jobs, progress, quiet, counts) -> MultilabelCVResult:
-    from svmeval.cv.checks import as_params
+    from svmeval.cv.checks import as_dataset, as_params
 
-    if isinstance(data, (str, os.PathLike)):
-        from svmeval.io.data import read_dataset
-
-        data = read_dataset(os.fspath(data), multilabel=True)
-    dataset, nr_fold, params = data, folds, as_params(params)
+    dataset, nr_fold, params = as_dataset(data, multilabel=True), folds, as_params(params)
     _check_multilabel(dataset)
     _check_type(params)
     nr_fold, seed = check_folds(nr_fold), check_seed(seed)

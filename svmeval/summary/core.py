@@ -32,7 +32,8 @@ class Summary:
     :class:`~svmeval.metrics.scores.ClassRanking`, or for multi-label a
     :class:`~svmeval.summary.multilabel.LabelRanking`), None without scores.
     ``meta``: where the predictions came from (mode "cv" or "score", data file, folds, seed,
-    LIBSVM parameters).
+    LIBSVM parameters). ``provenance``: the run's ``Provenance``
+    (versions, call, when, how long, the data's digest), when it came from a run.
 
     Examples
     --------
@@ -64,6 +65,7 @@ class Summary:
     negative: float | None = None
     label_names: np.ndarray | None = None
     empty_samples: int = 0
+    provenance: object | None = field(default=None, repr=False)
 
     @property
     def is_binary(self) -> bool:

@@ -38,6 +38,7 @@ from functools import cached_property
 import numpy as np
 
 from svmeval import _tables as tables
+from svmeval.cv.provenance import Provenance
 from svmeval.errors import SvmevalError
 from svmeval.metrics.figures import FIGURES
 from svmeval.stats.bayesian import BayesianResult, correlated_ttest
@@ -127,6 +128,7 @@ class Benchmark:
     test: str = "corrected"
     seeds: tuple = ()  # each repetition's C srand seed, where known
     fold_sizes: tuple = ()  # per data set, each fold's test samples (repetition-major)
+    provenance: Provenance | None = field(default=None, repr=False)  # how it was made
 
     def __post_init__(self):
         v = np.array(self.values, dtype=np.float64)

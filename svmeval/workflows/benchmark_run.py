@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
+from svmeval.cv.provenance import recorded
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration
@@ -65,6 +66,7 @@ def _fold_table(
     return [_fold_values(r, criterion, pos_label, zero_division) for r in runs], sizes
 
 
+@recorded
 def benchmark(
     datasets: DataSource | Sequence[DataSource],
     configurations: Mapping[str, Configuration] | Sequence[Configuration],
@@ -94,8 +96,10 @@ def benchmark(
 
     Parameters
     ----------
-    datasets : Dataset or str or os.PathLike, or a sequence of them
-        The data sets (file names are read first); one label a sample each.
+    datasets : Dataset or str or os.PathLike or (X, y), or a sequence of them
+        The data sets (file names are read first; arrays in memory as
+        :meth:`Dataset.from_arrays` takes them); one label a sample each. Their names must
+        differ (``Dataset.from_arrays(X, y, name=...)`` names arrays).
     configurations : mapping or sequence
         The configurations, at least two: :class:`SvmParams` or svm-train's options
         (``"-c 8 -g 0.05"``); a mapping gives them names, a sequence is named by their
@@ -168,6 +172,13 @@ def benchmark(
         client=client,
     )
     datasets = [checks.check_data(ds, "a benchmark", "datasets")[0] for ds in _sequence(datasets)]
+    seen = [ds.name for ds in datasets]
+    twice = next((n for i, n in enumerate(seen) if n in seen[:i]), None)
+    if twice is not None:  # before any work (the Benchmark needs one name a data set)
+        raise SvmevalError(
+            f"two data sets are named {twice!r}: give each its own "
+            "(Dataset.from_arrays(X, y, name=...) names arrays)"
+        )
     criterion = criterion or checks.default_criterion(params[0])
     for ds in datasets:
         checks.check_criterion(criterion, checks.common_kind(ds.y, params))
@@ -204,13 +215,13 @@ def benchmark(
 
 def _sequence(datasets) -> list:
     """The data sets as a list: one data set (a Dataset or a file name) or a sequence."""
-    from svmeval.io.data import Dataset
+    from svmeval.io.data import Dataset, is_xy
 
-    if isinstance(datasets, (str, os.PathLike, Dataset)):
+    if isinstance(datasets, (str, os.PathLike, Dataset)) or is_xy(datasets):
         return [datasets]
     if not isinstance(datasets, Sequence) or not datasets:
         raise SvmevalError(
-            "datasets must be a Dataset, a file name or a non-empty sequence "
+            "datasets must be a Dataset, a file name, (X, y) or a non-empty sequence "
             f"of them, got {type(datasets).__name__}"
         )
     return list(datasets)

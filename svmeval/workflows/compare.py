@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from svmeval import _tables as tables
+from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration, SvmParams
@@ -71,6 +72,7 @@ class Comparison:
     mcnemar: McNemarResult | None
     bayesian: object = None  # BayesianResult of B - A with a rope (compare(..., rope=R))
     fold_sizes: tuple = ()  # each fold's test samples, repetition-major as folds_a
+    provenance: Provenance | None = field(default=None, repr=False)  # how it was made
 
     @property
     def mean_a(self) -> float:
@@ -156,6 +158,7 @@ def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
     return np.array(values, dtype=np.float64)
 
 
+@recorded
 def compare(
     data: DataSource,
     a: Configuration,
@@ -185,8 +188,9 @@ def compare(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
-        The data (a file name is read first); one label a sample.
+    data : Dataset or str or os.PathLike or (X, y)
+        The data (a file name is read first; arrays in memory as
+        :meth:`Dataset.from_arrays` takes them); one label a sample.
     a, b : SvmParams or str or None
         The two configurations: :class:`SvmParams` or svm-train's options
         (``"-c 8 -g 0.05"``); None is svm-train's defaults. Both classifiers or both
@@ -266,6 +270,7 @@ def _shown(config, params: SvmParams) -> str:
     return " ".join(config.split()) if isinstance(config, str) else params.flags()
 
 
+@recorded
 def run_compare(
     dataset,
     params_a,

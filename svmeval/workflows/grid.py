@@ -19,6 +19,7 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
+from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.params import EPSILON_SVR, Configuration, SvmParams, params_flags
@@ -71,7 +72,7 @@ class CellResult:
 class GridResult:
     """A finished search: ``cells`` in grid.py's order (the resumed cells first, in their
     file's order, then the others in grid.py's job order), ``best`` the one grid.py's rule picks; ``data_name`` the data set's name (its
-    file). :func:`svmeval.report.render` gives its reports; ``to_dict()`` and ``to_frame()``
+    file); ``provenance`` how it was made (``Provenance``). :func:`svmeval.report.render` gives its reports; ``to_dict()`` and ``to_frame()``
     its data.
 
     Examples
@@ -93,6 +94,7 @@ class GridResult:
     seed: int
     params: SvmParams
     data_name: str = ""
+    provenance: Provenance | None = field(default=None, repr=False)
 
     @property
     def best_params(self) -> SvmParams:
@@ -206,6 +208,7 @@ def criterion_of(result, criterion: str, *, pos_label=None, zero_division=0.0) -
 
 
 # --- running the cells ------------------------------------------------------------------------
+@recorded
 def grid_search(
     data: DataSource,
     params: Configuration = None,
@@ -238,8 +241,9 @@ def grid_search(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
-        The data (a file name is read first); one label a sample.
+    data : Dataset or str or os.PathLike or (X, y)
+        The data (a file name is read first; arrays in memory as
+        :meth:`Dataset.from_arrays` takes them); one label a sample.
     params : SvmParams or str, optional
         The other LIBSVM parameters (C, gamma and p are replaced per cell), as
         :class:`SvmParams` or svm-train's options; default svm-train's.

@@ -25,7 +25,7 @@ def mcnemar_files(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
+    data : Dataset or str or os.PathLike or (X, y)
         The data the predictions are of (its labels are the truth).
     predictions_a, predictions_b : str or os.PathLike
         The two predictions files: one label a line, in the data's order.

@@ -26,12 +26,13 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from svmeval import _tables as tables
 from svmeval.cv import checks
+from svmeval.cv.provenance import Provenance, recorded
 from svmeval.io.data import DataSource, rows_of
 from svmeval.params import Configuration, SvmParams
 from svmeval.summary.data import summary_rows
@@ -72,7 +73,8 @@ class NestedResult:
     ``outer``: the first repetition's outer predictions as a :class:`~svmeval.cv.CVResult`
     (further repetitions' counts and ranking figures in ``outer.repeats``, their whole results
     in ``repeat_results``); ``folds``: every :class:`OuterFold`, repetition by repetition;
-    ``criterion`` and its direction ``greater_is_better``; ``inner_folds``.
+    ``criterion`` and its direction ``greater_is_better``; ``inner_folds``; ``provenance``: how it
+    was made (``Provenance``).
 
     Examples
     --------
@@ -93,6 +95,7 @@ class NestedResult:
     repeat_results: tuple = ()
     pos_label: float | None = None
     zero_division: float = 0.0
+    provenance: Provenance | None = field(default=None, repr=False)
 
     @property
     def n_folds(self) -> int:
@@ -220,6 +223,7 @@ class NestedResult:
         return tables.frame(rows)
 
 
+@recorded
 def nested_cv(
     data: DataSource,
     params: Configuration = None,
@@ -250,8 +254,9 @@ def nested_cv(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
-        The data (a file name is read first); one label a sample.
+    data : Dataset or str or os.PathLike or (X, y)
+        The data (a file name is read first; arrays in memory as
+        :meth:`Dataset.from_arrays` takes them); one label a sample.
     params : SvmParams or str, optional
         The other LIBSVM parameters (C, gamma, p chosen per outer fold); default svm-train's.
     folds : int, default 5
