@@ -476,3 +476,150 @@ def test_multilabel_run_takes_the_folds_it_finds_and_computes_the_rest(options, 
     for name in ("Y_pred", "scores", "probabilities", "constant", "fold"):
         a, b = getattr(fresh, name), getattr(again, name)
         assert (a is None and b is None) or np.array_equal(a, b, equal_nan=True)
+
+
+# --- svmeval-store -------------------------------------------------------------------------
+def test_svmeval_store_lists_exports_and_deletes(tmp_path):
+    """A grid and a comparison kept in one store: the listing names both data sets'
+    configurations and both runs; each run exported gives the report its command printed, in
+    another format too, without training (a fold deleted makes the export fail, not compute);
+    deleting a configuration's units makes the next run compute just those."""
+    wine = tmp_path / "wine.scale"
+    wine.write_bytes(WINE.read_bytes())
+    grid = run(
+        "grid",
+        *GRID,
+        "-v",
+        "3",
+        "-out",
+        "null",
+        "-gnuplot",
+        "null",
+        "--store",
+        "runs.db",
+        "wine.scale",
+        cwd=tmp_path,
+    )
+    comparison = run(
+        "compare",
+        "-v",
+        "5",
+        "--repeat",
+        "2",
+        "--store",
+        "runs.db",
+        "wine.scale",
+        "--",
+        "-c",
+        "1",
+        "--",
+        "-c",
+        "4",
+        cwd=tmp_path,
+    )
+    assert grid.returncode == 0 and comparison.returncode == 0
+    listing = run("store", "runs.db", cwd=tmp_path)
+    assert listing.returncode == 0, listing.stderr
+    assert "wine.scale  sha256 " + read_dataset(WINE).digest()[:16] in listing.stdout
+    assert "-g 0.0769231 -c 4  -v 5 --seed 2: 5 units" in listing.stdout
+    assert "  1  " in listing.stdout and "svmeval-grid -log2c -5,15,4" in listing.stdout
+    assert "0 reused, 20 computed  svmeval-compare -v 5" in listing.stdout
+    as_json = json.loads(run("store", "--format", "json", "runs.db", cwd=tmp_path).stdout)
+    assert [r["computed"] for r in as_json["runs"]] == [90, 20]
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()  # the export runs where the run ran, wherever it is started
+    assert run("store", "--export", "1", tmp_path / "runs.db", cwd=elsewhere).stdout == grid.stdout
+    exported = run("store", "--export", "2", "runs.db", cwd=tmp_path)
+    assert exported.stdout == comparison.stdout and exported.returncode == 0
+    fresh_json = run(
+        "compare",
+        "-v",
+        "5",
+        "--repeat",
+        "2",
+        "--format",
+        "json",
+        WINE,
+        "--",
+        "-c",
+        "1",
+        "--",
+        "-c",
+        "4",
+    )
+    exported_json = run("store", "--export", "2", "--format", "json", "runs.db", cwd=tmp_path)
+    assert json.loads(exported_json.stdout) | {"data_file": ""} == json.loads(fresh_json.stdout) | {
+        "data_file": ""
+    }
+    assert sorted(os.listdir(tmp_path)) == ["elsewhere", "runs.db", "wine.scale"]
+
+    deleted = run("store", "--delete-configuration", "-g 0.0769231 -c 4", "runs.db", cwd=tmp_path)
+    assert deleted.stdout == "10 units deleted\n"
+    missing = run("store", "--export", "2", "runs.db", cwd=tmp_path)
+    assert missing.returncode == 1 and missing.stdout == ""
+    assert (
+        missing.stderr
+        == f"svmeval-store: {tmp_path / 'runs.db'}: 10 folds of this run are not in the store (an export trains nothing)\n"
+    )
+    again = run(
+        "compare",
+        "-v",
+        "5",
+        "--repeat",
+        "2",
+        "--store",
+        "runs.db",
+        "wine.scale",
+        "--",
+        "-c",
+        "1",
+        "--",
+        "-c",
+        "4",
+        cwd=tmp_path,
+    )
+    assert again.stdout == comparison.stdout
+    assert counts(again.stderr, "svmeval-compare", "runs.db") == (10, 10)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["a.db", "b.db"], "give only one store file"),
+        (["--export", "x", "a.db"], "--export x: a run's number"),
+        (["--format", "html", "a.db"], "the listing is text or json"),
+        (["--frobnicate", "a.db"], "unknown option: --frobnicate"),
+        (["--export", "1", "--runs", "a.db"], "one at a time"),
+        (["no_such.db"], "no_such.db: no such store"),
+        (["--export", "3", "STORE"], "no run 3"),
+    ],
+)
+def test_svmeval_store_bad_lines_one_line_exit_1(args, message, tmp_path):
+    _store_with_units(tmp_path / "s.db")
+    args = [str(tmp_path / "s.db") if a == "STORE" else a for a in args]
+    done = run("store", *args, cwd=tmp_path)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("svmeval-store: ")
+    assert message in done.stderr
+
+
+def test_svmeval_store_shows_a_hostile_name_escaped_and_never_runs_it(tmp_path):
+    path = tmp_path / "runs.db"
+    _store_with_units(path)
+    with sqlite3.connect(path) as c:
+        c.execute("UPDATE units SET data_name = 'x\x1b]0;owned\x07'")
+        c.execute("UPDATE runs SET command = 'sh -c \"touch pwned\"'")
+    c.close()
+    listing = run("store", path, cwd=tmp_path)
+    assert "\x1b" not in listing.stdout and "x\\x1b]0;owned\\x07" in listing.stdout
+    done = run("store", "--export", "1", path, cwd=tmp_path)
+    assert done.returncode == 1 and "not by a command" in done.stderr
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_svmeval_store_help():
+    done = run("store", "--help")
+    assert done.returncode == 0 and done.stdout.startswith(
+        "Usage: svmeval-store [options] store_file"
+    )

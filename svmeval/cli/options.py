@@ -26,8 +26,14 @@ from svmeval.cli.values import (
 from svmeval.params import INT_MAX, INT_MIN
 
 SVMEVAL, GRID, COMPARE = "svmeval", "grid", "compare"
+STORE = "store"  # svmeval-store: its few options are its own (svmeval.cli.store)
 ALL = frozenset({SVMEVAL, GRID, COMPARE})
-PROGRAMS = {SVMEVAL: "svmeval", GRID: "svmeval-grid", COMPARE: "svmeval-compare"}
+PROGRAMS = {
+    SVMEVAL: "svmeval",
+    GRID: "svmeval-grid",
+    COMPARE: "svmeval-compare",
+    STORE: "svmeval-store",
+}
 
 FORMATS = ("text", "json", "csv")
 TABLE_FORMATS = ("markdown", "latex")  # svmeval-compare's benchmark table, as papers print it

@@ -172,6 +172,15 @@ def results_store(command: Command, options, path: str, argv: list[str]):
         yield counts
 
 
+def printable(text) -> str:
+    """``text`` (from a file someone may have sent) safe on one line of a terminal: its
+    control characters as ``\\xNN`` escapes."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in text)
+
+
 def check_files(command: Command, options) -> list:
     """Every output of the run resolved and checked against its inputs and each other."""
     outputs, inputs = command.files(options)

@@ -142,7 +142,7 @@ def _with_store(store, dataset, problem, nr_fold, keep_decision_values, units, f
     what a unit's folds did not write, and the executors' ``on_fold``; the units found whole
     are finished here, from the store."""
     from svmeval.cv.plan import CVPlan
-    from svmeval.cv.stored import StoreUse
+    from svmeval.cv.stored import StoreUse, missing
 
     use = StoreUse(store, dataset, problem, nr_fold, keep_decision_values)
     left = []
@@ -165,6 +165,8 @@ def _with_store(store, dataset, problem, nr_fold, keep_decision_values, units, f
             stored=found,
         )
         finish(u, plan.result())
+
+    missing(store, sum(u.folds.n_folds - len(u.stored) for u in left))
 
     def finish_stored(unit, result) -> None:
         use.write_result(unit, result)

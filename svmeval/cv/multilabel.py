@@ -272,6 +272,9 @@ class _Stored:
                 use.written.clear()
         for use, found in zip(self.uses, self.found):
             use.reused(self.unit, len(found))
+        from svmeval.cv.stored import missing
+
+        missing(counts, sum(folds.n_folds - len(f) for f in self.found))
 
     def wrap(self, j: int, task):
         """``task`` of label ``j``, telling when it completes its fold."""

@@ -50,6 +50,7 @@ class StoreCounts:
 
     def __init__(self, store, command: str = "python"):
         self.store, self.command = store, command
+        self.reuse_only = bool(getattr(_LOCAL, "reuse_only", False))
         self.reused = 0
         self.computed = 0
         self.run: int | None = None
@@ -60,7 +61,9 @@ class StoreCounts:
         if self.run is None:
             from svmeval.cv import _libsvm
 
-            self.run = self.store.begin_run(self.command, str(_libsvm.libsvm_version()))
+            self.run = self.store.begin_run(
+                self.command, str(_libsvm.libsvm_version()), os.getcwd()
+            )
         return self.run
 
     def line(self) -> str:
@@ -76,6 +79,30 @@ def _active() -> list:
     if active is None:
         active = _LOCAL.active = []
     return active
+
+
+@contextlib.contextmanager
+def reuse_only():
+    """Runs in this thread take every fold from their store and compute none: a fold the
+    store lacks is a :class:`~svmeval.store.StoreError` (an export from the store), and the
+    store is not written."""
+    before = getattr(_LOCAL, "reuse_only", False)
+    _LOCAL.reuse_only = True
+    try:
+        yield
+    finally:
+        _LOCAL.reuse_only = before
+
+
+def missing(counts, n: int) -> None:
+    """Refuse to compute ``n`` folds in a run that may only reuse."""
+    if n and counts.reuse_only:
+        from svmeval.store import StoreError
+
+        raise StoreError(
+            f"{counts.store.name}: {n} folds of this run are not in the store "
+            "(an export trains nothing)"
+        )
 
 
 def current() -> StoreCounts | None:
@@ -117,7 +144,8 @@ def opened(store, command: str = ""):
             yield counts
         finally:
             active.remove(counts)
-        store.end_run(counts.begin(), counts.reused, counts.computed)
+        if not counts.reuse_only:
+            store.end_run(counts.begin(), counts.reused, counts.computed)
         log.info("svmeval: %s", counts.line())
     finally:
         if own:
@@ -295,6 +323,7 @@ def outer_fold(dataset, problem, folds, nr_fold: int, params, seed: int, i: int,
     if found is not None:
         use.reused(unit, 1)
         return found
+    missing(counts, 1)
     start = time.perf_counter()
     output = compute()
     use.write(unit, {i: output}, {i: time.perf_counter() - start})

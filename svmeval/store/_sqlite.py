@@ -16,8 +16,8 @@ Schema version 1::
     units  (id, key TEXT UNIQUE, kind TEXT, data TEXT, data_name TEXT, configuration TEXT,
             n_folds INT, seed INT, fold INT, fields TEXT, arrays TEXT, payload BLOB,
             digest TEXT, seconds REAL, created TEXT, run INT, svmeval TEXT, libsvm TEXT)
-    runs   (id, started TEXT, finished TEXT, command TEXT, svmeval TEXT, libsvm TEXT,
-            reused INT, computed INT)
+    runs   (id, started TEXT, finished TEXT, command TEXT, cwd TEXT, svmeval TEXT,
+            libsvm TEXT, reused INT, computed INT)
 
 ``units.key`` is the SHA-256 of the unit's key fields (:func:`unit_key`), also kept as JSON in
 ``fields``; ``arrays`` lists ``[name, "<f8", shape]`` for each array, whose little-endian bytes
@@ -93,7 +93,7 @@ _SCHEMA = (
     " run INTEGER, svmeval TEXT NOT NULL, libsvm TEXT NOT NULL)",
     "CREATE INDEX units_data ON units (data, configuration)",
     "CREATE TABLE runs (id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT,"
-    " command TEXT NOT NULL, svmeval TEXT NOT NULL, libsvm TEXT,"
+    " command TEXT NOT NULL, cwd TEXT, svmeval TEXT NOT NULL, libsvm TEXT,"
     " reused INTEGER NOT NULL DEFAULT 0, computed INTEGER NOT NULL DEFAULT 0)",
 )
 
@@ -477,13 +477,14 @@ class Store:
         return int(self._retry(lambda c: self._insert(c, prepared)))
 
     # --- runs -----------------------------------------------------------------------------------
-    def begin_run(self, command: str, libsvm: str = "") -> int:
-        """Record a run starting (``command``: its command line or call); returns its id."""
+    def begin_run(self, command: str, libsvm: str = "", cwd: str | None = None) -> int:
+        """Record a run starting (``command``: its command line or call, ``cwd``: the folder
+        it ran in); returns its id."""
 
         def write(c: sqlite3.Connection) -> int:
             cursor = c.execute(
-                "INSERT INTO runs (started, command, svmeval, libsvm) VALUES (?, ?, ?, ?)",
-                (_now(), command, __version__, libsvm),
+                "INSERT INTO runs (started, command, cwd, svmeval, libsvm) VALUES (?, ?, ?, ?, ?)",
+                (_now(), command, cwd, __version__, libsvm),
             )
             return int(cursor.lastrowid or 0)
 
@@ -505,9 +506,20 @@ class Store:
         return {str(k): str(v) for k, v in rows}
 
     def runs(self) -> list[dict]:
-        """Every run that used the store, oldest first: ``id``, ``started``, ``finished``
-        (None: interrupted), ``command``, ``svmeval``, ``libsvm``, ``reused``, ``computed``."""
-        names = ("id", "started", "finished", "command", "svmeval", "libsvm", "reused", "computed")
+        """Every run that wrote to the store, oldest first: ``id``, ``started``,
+        ``finished`` (None: interrupted), ``command`` (a command line, or the function called),
+        ``cwd`` (the folder it ran in), ``svmeval``, ``libsvm``, ``reused``, ``computed``."""
+        names = (
+            "id",
+            "started",
+            "finished",
+            "command",
+            "cwd",
+            "svmeval",
+            "libsvm",
+            "reused",
+            "computed",
+        )
         rows = self._retry(
             lambda c: c.execute(f"SELECT {', '.join(names)} FROM runs ORDER BY id").fetchall()
         )
