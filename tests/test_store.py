@@ -623,3 +623,23 @@ def test_svmeval_store_help():
     assert done.returncode == 0 and done.stdout.startswith(
         "Usage: svmeval-store [options] store_file"
     )
+
+
+def test_a_dask_run_takes_and_writes_the_same_units(tmp_path):
+    """On a Dask cluster the client writes each fold as it comes back, and a partial store
+    is completed there: the same predictions and counts as a local run."""
+    pytest.importorskip("distributed")
+    from svmeval import cross_validate, grid_search, open_store
+
+    path = tmp_path / "runs.db"
+    local = grid_search(WINE, log2c=(-1, 3, 2), log2g=(-5, -1, 2), folds=3)
+    with open_store(path) as store:
+        cross_validate(WINE, "-c 2 -g 0.125", folds=3, store=store)  # one cell, computed here
+        on_cluster = grid_search(
+            WINE, log2c=(-1, 3, 2), log2g=(-5, -1, 2), folds=3, client="local:2", store=store
+        )
+        assert (store.reused, store.computed) == (3, 3 + 24)
+    assert [(c.cell, c.value) for c in on_cluster.cells] == [(c.cell, c.value) for c in local.cells]
+    with open_store(path) as store:
+        grid_search(WINE, log2c=(-1, 3, 2), log2g=(-5, -1, 2), folds=3, store=store)
+        assert (store.reused, store.computed) == (27, 0)
