@@ -61,4 +61,4 @@ wheels:
 	scripts/build_wheels.sh
 
 clean:
-	rm -rf $(VENV) build dist wheelhouse *.egg-info docs/_build docs/api docs/gallery .coverage .coverage.* .mypy_cache .ruff_cache svmeval/io/*.so svmeval/cv/*.so svmeval/metrics/*.so
+	rm -rf $(VENV) .venv-3.* build dist wheelhouse *.egg-info docs/_build docs/api docs/gallery .coverage .coverage.* .mypy_cache .ruff_cache svmeval/io/*.so svmeval/cv/*.so svmeval/metrics/*.so

@@ -88,7 +88,7 @@ _LAZY = {
     "grid_search": "svmeval.workflows.grid",
     "nested_cv": "svmeval.workflows.nested",
     "compare": "svmeval.workflows.compare",
-    "benchmark": "svmeval.workflows.benchmark_run",
+    "benchmark": "svmeval.workflows.benchmark",
     "mcnemar_files": "svmeval.workflows.mcnemar",
     # the results store
     "open_store": "svmeval.store",
@@ -181,8 +181,7 @@ if TYPE_CHECKING:  # the real names and signatures, for type checkers: at run ti
     from svmeval.store import Store, StoreError, open_store
     from svmeval.summary import summarize, summarize_predictions
     from svmeval.summary.core import Summary
-    from svmeval.workflows.benchmark import Benchmark
-    from svmeval.workflows.benchmark_run import benchmark
+    from svmeval.workflows.benchmark import Benchmark, benchmark
     from svmeval.workflows.compare import Comparison, compare
     from svmeval.workflows.grid import CellResult, GridResult, grid_search
     from svmeval.workflows.mcnemar import mcnemar_files

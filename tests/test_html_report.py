@@ -194,6 +194,10 @@ def test_pages_hold_their_pictures_as_inline_svg(wine_cv):
         assert page.tags.count("svg") == count
         assert "<?xml" not in text and "<!DOCTYPE svg" not in text
         assert "Pictures need matplotlib" not in text
+        assert text == render(result, format="html")  # the same result, the same page
+        ids = {v for _, k, v in page.attrs if k == "id"}
+        refs = set(re.findall(r'(?:url\(#|href="#)([^")]+)', text))
+        assert refs <= ids  # every reference inside the page resolves within it
 
 
 def test_hostile_names_are_text(tmp_path):
@@ -328,7 +332,9 @@ def test_svmeval_score_format_html(tmp_path):
     assert done.returncode == 0
     done = svmeval_cli("--score", predictions, WINE, "--format", "html", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    checked(done.stdout)
+    shown = "".join(checked(done.stdout).text)
+    assert read_dataset(WINE).digest() in shown  # the scored data's provenance
+    assert "not used" in shown and "carries no record" not in shown  # nothing trained
 
 
 def test_grid_format_html(tmp_path):
@@ -384,7 +390,8 @@ def test_mcnemar_format_html(tmp_path):
         cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    checked(done.stdout)
+    shown = "".join(checked(done.stdout).text)
+    assert read_dataset(WINE).digest() in shown and "mcnemar_files(" in shown
 
 
 def test_digest_definition_independent():

@@ -1,6 +1,6 @@
 """``svmeval-compare DATA... -- A -- B [-- C ...]``: many data sets x many configurations.
 
-Thin over :func:`svmeval.workflows.benchmark_run.benchmark`: every configuration on every data set
+Thin over :func:`svmeval.workflows.benchmark.benchmark`: every configuration on every data set
 over the same seeded folds, the :class:`~svmeval.workflows.benchmark.Benchmark` rendered as text, json,
 csv, markdown or latex (:mod:`svmeval.report.benchmark`), and ``--plot FILE`` its
 critical-difference diagram (:mod:`svmeval.report.cd_plot`). ``--test 5x2cv`` is 5
@@ -50,7 +50,7 @@ def names_of(configurations: tuple) -> list[str]:
 
 
 def run_benchmark_line(o, command: runner.Command) -> int:
-    from svmeval.workflows.benchmark_run import benchmark
+    from svmeval.workflows.benchmark import benchmark
 
     datasets = [runner.read_single_label(path, PROG) for path in o.files]
     configurations = dict(zip(names_of(o.configurations), o.params))

@@ -21,7 +21,7 @@ from svmeval.cli.usage import usage_text
 from svmeval.errors import OptionError, ParameterError, SvmevalError, show_path
 from svmeval.io import output
 from svmeval.params import SvmParams
-from svmeval.progress import ProgressBar, _is_terminal
+from svmeval.progress import ProgressBar, is_terminal
 from svmeval.workflows import grid_rules as rules
 
 PROG = "svmeval-grid"
@@ -206,7 +206,7 @@ def run(o: GridOptions) -> int:
             bar(done, total)
 
     bar = None
-    if not o.quiet and _is_terminal(sys.stderr):
+    if not o.quiet and is_terminal(sys.stderr):
         bar = runner.show_bar(_GridBar(sys.stderr))
     share = False if o.kernel_memory == 0 else None  # 0 MB: no matrix shared
     try:

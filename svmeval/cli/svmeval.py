@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 import warnings
 from dataclasses import dataclass, field, replace
 
@@ -242,7 +243,7 @@ def run_multilabel(options: Options, dataset) -> int:
     return 0
 
 
-def score_multilabel(options: Options, dataset) -> int:
+def score_multilabel(options: Options, dataset, began: tuple = ()) -> int:
     from svmeval.io.predictions import read_label_set_predictions
     from svmeval.summary import score_label_sets
 
@@ -253,6 +254,7 @@ def score_multilabel(options: Options, dataset) -> int:
         zero_division=options.zero_division,
         meta={"mode": "score", "data_file": options.data_file, "predictions_file": options.score},
     )
+    summary = _recorded(options, summary, dataset, "score_label_sets", began)
     emit(options, _report(options, summary, {}))
     draw(options, summary, {})
     return 0
@@ -275,9 +277,10 @@ def score(options: Options) -> int:
     from svmeval.summary import summarize_predictions
     from svmeval.summary.single import FractionalPredictions
 
+    began = (time.time(), time.perf_counter())
     dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
     if options.multilabel:
-        return score_multilabel(options, dataset)
+        return score_multilabel(options, dataset, began)
     y_pred = read_predictions(options.score, expected=dataset.n_samples)
     try:
         summary = summarize_predictions(
@@ -294,6 +297,7 @@ def score(options: Options) -> int:
             "(not integers); "
             "give -s 3 or -s 4 to score a regression"
         ) from None
+    summary = _recorded(options, summary, dataset, "summarize_predictions", began)
     arrays = {"y_true": dataset.y, "y_pred": y_pred}
     page = options.format == "html"  # its sheet draws the curves of -b 1 predictions too
     if not page:
@@ -307,6 +311,18 @@ def score(options: Options) -> int:
         emit(options, _report(options, summary, arrays))
     draw(options, summary, arrays)
     return 0
+
+
+def _recorded(options: Options, summary, dataset, function: str, began: tuple):
+    """For the HTML page, the scored summary with its provenance: the data set read, the
+    predictions file, when the scoring began and how long it took."""
+    if options.format != "html" or not began:
+        return summary
+    from svmeval.cv.provenance import make_record
+
+    call = f"{function}(labels of {options.data_file!r}, predictions of {options.score!r})"
+    seconds = time.perf_counter() - began[1]
+    return replace(summary, provenance=make_record(call, began[0], seconds, [dataset]))
 
 
 def _report(options: Options, summary, arrays: dict) -> str:

@@ -296,7 +296,7 @@ def check_run(
     client=None,
 ) -> RunArguments:
     """The numbers and execution options of a workflow (:func:`~svmeval.workflows.compare.compare`,
-    :func:`~svmeval.workflows.benchmark_run.benchmark`, :func:`~svmeval.workflows.grid.grid_search`,
+    :func:`~svmeval.workflows.benchmark.benchmark`, :func:`~svmeval.workflows.grid.grid_search`,
     :func:`~svmeval.workflows.nested.nested_cv`), checked in one order: ``folds``, ``repeat``,
     ``seed``, ``inner_folds``, ``confidence`` (named ``confidence_name``), ``resume``,
     ``kernel_memory``, ``jobs``, ``client``. An argument the run does not take is left out

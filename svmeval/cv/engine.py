@@ -20,12 +20,35 @@ from svmeval.cv.checks import check_execution, check_folds, check_inputs, check_
 from svmeval.cv.evaluate import evaluate
 from svmeval.cv.executors import executor_for
 from svmeval.cv.folds import libsvm_folds  # noqa: F401 - where the tests draw LIBSVM's folds
-from svmeval.cv.plan import CVPlan, CVResult, FoldOutput, Repetition, repetition  # noqa: F401
+from svmeval.cv.plan import (  # noqa: F401
+    CVPlan,
+    CVResult,
+    FoldByFold,
+    FoldOutput,
+    Repetition,
+    repetition,
+)
 from svmeval.cv.provenance import recorded
 from svmeval.cv.schedule import run_tasks
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import Dataset, DataSource, check_precomputed
 from svmeval.params import PRECOMPUTED, Configuration, SvmParams
+
+
+def c_state(func):
+    """``func`` holding C's global state (``rand()``, LIBSVM's print hook, the OpenMP setting)
+    for the whole of each call: a run made of several cross-validations (a grid, a nested
+    cross-validation, a benchmark) is decorated so, and no other run in the process draws
+    from ``rand()`` or prints in between. Reentrant: the runs it calls hold it too."""
+    return _libsvm.c_state(func)
+
+
+def check_parameters(problem, candidates) -> None:
+    """Raise :class:`~svmeval.errors.ParameterError` with LIBSVM's own message where
+    svm_check_parameter objects to one of ``candidates`` (resolved :class:`SvmParams`) on
+    ``problem``, before any of them trains."""
+    for candidate in candidates:
+        _libsvm.check_parameter(problem, candidate)
 
 
 def prepare(

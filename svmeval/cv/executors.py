@@ -123,6 +123,7 @@ class LocalExecutor:
                 event = finished.get()
                 if isinstance(event, tuple):  # (unit, fold): a fold ended, before its unit
                     unit, i = event
+                    assert on_fold is not None and timed is not None
                     on_fold(unit, i, plans[unit].output(i), timed.pop(event, 0.0))
                     continue
                 unit = event
@@ -375,6 +376,7 @@ class DaskExecutor:
             for u in group:
                 if id(u.folds) not in shipped:
                     shipped[id(u.folds)] = session.scatter(u.folds)
+                extra: tuple
                 if kernel_params is None:
                     train, extra, priority, where = u.params, (), u.cost, None
                 else:  # one kernel's tasks together on one worker, its longest first

@@ -154,10 +154,10 @@ def cross_validate_multilabel(
 def _multilabel(data, params, folds, seed, jobs, progress, quiet, counts) -> MultilabelCVResult:
     from svmeval.cv.checks import as_dataset, as_params
 
-    dataset, nr_fold, params = as_dataset(data, multilabel=True), folds, as_params(params)
+    dataset, params = as_dataset(data, multilabel=True), as_params(params)
     _check_multilabel(dataset)
     _check_type(params)
-    nr_fold, seed = check_folds(nr_fold), check_seed(seed)
+    nr_fold, seed = check_folds(folds), check_seed(seed)
     check_execution(jobs)
     Y_true, names = dataset_indicator(dataset)
     if not len(names):
@@ -170,7 +170,7 @@ def _multilabel(data, params, folds, seed, jobs, progress, quiet, counts) -> Mul
     plans: list[CVPlan] = []
     resolved = params
     _libsvm.srand(seed)
-    folds = libsvm_folds(np.zeros(n), nr_fold, stratified=False, rand=_libsvm.rand)
+    drawn = libsvm_folds(np.zeros(n), nr_fold, stratified=False, rand=_libsvm.rand)
     problems = []
     for j, label in enumerate(names):
         y = np.where(Y_true[:, j] == 1, 1.0, -1.0)
@@ -179,9 +179,9 @@ def _multilabel(data, params, folds, seed, jobs, progress, quiet, counts) -> Mul
         except ParameterError as exc:
             raise ParameterError(f"label {show_label(label)}: {exc}") from None
         problems.append(problem)
-    stored = _Stored(counts, dataset, problems, resolved, folds, nr_fold, seed)
+    stored = _Stored(counts, dataset, problems, resolved, drawn, nr_fold, seed)
     for j, problem in enumerate(problems):
-        plans.append(CVPlan(problem, resolved, folds, seed, stored=stored.found[j]))
+        plans.append(CVPlan(problem, resolved, drawn, seed, stored=stored.found[j]))
     tasks = [stored.wrap(j, task) for j, plan in enumerate(plans) for task in plan.tasks]
 
     def count(done: int, total: int) -> None:
@@ -194,20 +194,20 @@ def _multilabel(data, params, folds, seed, jobs, progress, quiet, counts) -> Mul
     stored.write(plans, last=True)
 
     Y_pred, scores, probabilities, constant = _label_columns(
-        plans, folds, bool(resolved.probability)
+        plans, drawn, bool(resolved.probability)
     )
     return MultilabelCVResult(
         label_names=names,
         Y_true=Y_true,
         Y_pred=Y_pred,
         scores=scores,
-        fold=folds.fold_of(),
-        n_folds=folds.n_folds,
+        fold=drawn.fold_of(),
+        n_folds=drawn.n_folds,
         seed=seed,
         params=resolved,
         probabilities=probabilities,
         constant=constant,
-        folds=folds,
+        folds=drawn,
     )
 
 

@@ -109,7 +109,7 @@ def _shown(value) -> str:
     if isinstance(value, Dataset):
         return f"<Dataset {value.name!r}>"
     if isinstance(value, SvmParams):
-        return f"SvmParams({value.flags()!r})"
+        return f"SvmParams({value.flags()!r})" if value.flags() else "SvmParams()"
     if callable(value):
         return "<function>"
     if isinstance(value, (list, tuple)) and len(value) <= 20:
@@ -145,6 +145,25 @@ def describe_call(name: str, signature, args: tuple, kwargs: dict) -> str:
     return f"{name}({', '.join(parts)})"
 
 
+def make_record(call: str, started: float, seconds: float, datasets) -> Provenance:
+    """The :class:`Provenance` of a run: ``call`` as shown, ``started`` (seconds since the
+    epoch), ``seconds`` it ran, the ``datasets`` it used. LIBSVM's version where it was
+    loaded (a run that scores predictions trains nothing: "not used")."""
+    import sys
+
+    from svmeval._version import __version__
+
+    lib = sys.modules.get("svmeval.cv._libsvm")  # never loaded here: scoring loads no LIBSVM
+    return Provenance(
+        call=call,
+        started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+        seconds=seconds,
+        svmeval_version=__version__,
+        libsvm_version=libsvm_version() if lib is not None and lib.loaded() else "not used",
+        data=tuple(DataRecord(d.name, d.digest(), d.n_samples, d.n_features) for d in datasets),
+    )
+
+
 def recorded(func):
     """Decorate a run function: its result (a dataclass with a ``provenance`` field) comes back
     with a :class:`Provenance` of this call."""
@@ -165,16 +184,8 @@ def recorded(func):
             _NOTED.reset(token)
         for dataset in noted:  # a run inside a run: the outer one used them too
             note_dataset(dataset)
-        from svmeval._version import __version__
-
-        record = Provenance(
-            call=describe_call(func.__name__, signature, args, kwargs),
-            started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
-            seconds=seconds,
-            svmeval_version=__version__,
-            libsvm_version=libsvm_version(),
-            data=tuple(DataRecord(d.name, d.digest(), d.n_samples, d.n_features) for d in noted),
-        )
+        call = describe_call(func.__name__, signature, args, kwargs)
+        record = make_record(call, started, seconds, noted)
         return replace(result, provenance=record)
 
     return run

@@ -33,6 +33,7 @@ import logging
 import os
 import threading
 import time
+from typing import Any
 
 import numpy as np
 
@@ -293,9 +294,10 @@ class StoreUse:
             if i in self.written.get(unit, ()):
                 continue
             rows = unit.folds.test(i)
-            outputs[i] = FoldOutput(
-                *(None if getattr(result, k) is None else getattr(result, k)[rows] for k in _ARRAYS)
-            )
+            arrays: dict[str, Any] = {
+                k: None if getattr(result, k) is None else getattr(result, k)[rows] for k in _ARRAYS
+            }
+            outputs[i] = FoldOutput(**arrays)
         self.write(unit, outputs, dict.fromkeys(outputs, seconds / max(1, n)))
 
 

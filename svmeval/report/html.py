@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import html
 import math
-import os
 
 from svmeval._version import __version__
 
@@ -478,8 +477,8 @@ def render_html(
         '<section id="provenance"><h2>Provenance</h2>',
         _provenance(result, command),
         "</section>",
-        f"<footer>Written by svmeval {_e(__version__)}; "
-        f"{_e(os.path.basename(title))}. This page runs no script and loads nothing.</footer>",
+        f"<footer>Written by svmeval {_e(__version__)}. This page runs no script and loads "
+        "nothing.</footer>",
         "</main></body></html>",
     ]
     return "\n".join(parts) + "\n"

@@ -1,5 +1,13 @@
-"""Many data sets x many configurations: the statistics of a comparison, once the fold values
-exist.
+"""Many data sets x many configurations: :func:`benchmark` runs them, :class:`Benchmark` holds the
+fold values and the statistics of the comparison.
+
+``benchmark(datasets, configurations, folds=10, repeat=10, seed=1, criterion=...)``
+cross-validates each configuration of ``configurations`` (a mapping name -> configuration,
+in order, or a sequence) on each data set ``repeat`` times, with the seeds of
+:func:`svmeval.cv.cross_validate` (``seed``, ``seed + 1``, ..: LIBSVM's own folds, so fold j of
+repetition r holds the same samples for every configuration of a data set), takes the
+criterion's value on every fold (as :func:`svmeval.workflows.compare.compare` does) and returns the
+:class:`Benchmark` of those values.
 
 :class:`Benchmark` takes the value of one figure (``criterion``, a name of
 :data:`svmeval.metrics.figures.FIGURES`, whose direction it follows) on every fold, shaped
@@ -32,15 +40,19 @@ into account, ``p_left`` / ``p_right`` do not (they are P(B - A < -rope), P(B - 
 from __future__ import annotations
 
 import math
+import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 
 from svmeval import _tables as tables
-from svmeval.cv.provenance import Provenance
+from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import SvmevalError
+from svmeval.io.data import DataSource
 from svmeval.metrics.figures import FIGURES
+from svmeval.params import Configuration
 from svmeval.stats.bayesian import BayesianResult, correlated_ttest
 from svmeval.stats.five_by_two import FiveByTwoResult, five_by_two
 from svmeval.stats.rank_tests import (
@@ -55,8 +67,9 @@ from svmeval.stats.rank_tests import (
     wilcoxon,
 )
 from svmeval.stats.significance import TTestResult, corrected_resampled_ttest
+from svmeval.workflows.verdict import Verdict, benchmark_verdict
 
-__all__ = ["TESTS", "Benchmark", "DatasetTest", "Pair"]
+__all__ = ["TESTS", "Benchmark", "DatasetTest", "Pair", "benchmark"]
 
 #: the per-data-set tests of the win/tie/loss counts
 TESTS = ("corrected", "5x2cv")
@@ -305,6 +318,15 @@ class Benchmark:
             )
         return tuple(out)
 
+    @cached_property
+    def verdict(self) -> Verdict:
+        """What the benchmark concludes at ``level``: ``test`` (Wilcoxon's for two
+        configurations over data sets, Friedman's for more, the per-data-set test on one data
+        set), ``p``, ``significant``, ``better``, ``text``; ``too_few``: the tests over data
+        sets that cannot find a difference with this many data sets (Demšar 2006), and
+        ``warning``, their sentence."""
+        return benchmark_verdict(self)
+
     def to_frame(self):
         """A pandas DataFrame, one row per (data set, configuration, repetition, fold) with
         the criterion's value on that fold (``groupby(["dataset", "configuration"])``)."""
@@ -329,7 +351,9 @@ class Benchmark:
     def to_dict(self) -> dict:
         """Plain data, JSON-ready (NaN and infinities as None): "datasets", "configurations",
         "mean" and "sd" (rows: data sets in the given order, columns: configurations), "best",
-        "ranks", "friedman" (None with one data set), "nemenyi", "pairs" and, with a rope,
+        "ranks", "friedman" (None with one data set), "nemenyi", "pairs", "verdict" (what
+        the benchmark concludes: the test, p, level, significant, the sentence, and the tests
+        with too few data sets) and, with a rope,
         "bayesian": one record per data set and pair with "rope", "p_left", "p_rope",
         "p_right" (of B - A)."""
         f = self.friedman
@@ -358,6 +382,7 @@ class Benchmark:
             },
             "nemenyi": {"alpha": self.level, "q": self.nemenyi_q, "cd": self.critical_difference},
             "pairs": [_pair_dict(p) for p in self.pairs],
+            "verdict": self.verdict.to_dict(),
         }
         if self.rope is not None:
             out["bayesian"] = [
@@ -416,3 +441,233 @@ def _pair_dict(p: Pair) -> dict:
         },
         "tests": tests,
     }
+
+
+def _check_configurations(params: list) -> None:
+    if len(params) < 2:
+        raise SvmevalError("a benchmark needs at least two configurations")
+    if len({p.is_regression for p in params}) > 1:
+        raise SvmevalError("the configurations must all be classifiers or all regressions")
+    if any(p.svm_type == 2 for p in params):
+        raise SvmevalError("one-class SVMs (-s 2) cannot be compared")
+
+
+def _fold_table(
+    dataset,
+    params: list,
+    nr_fold: int,
+    seeds: list,
+    criterion: str,
+    pos_label,
+    zero_division,
+    jobs,
+    client=None,
+) -> tuple[list, list]:
+    """The criterion on every fold of every configuration on ``dataset``: one list per
+    configuration, repetition-major (the evaluation core runs them all at once); and each
+    fold's test samples, in the same order."""
+    from svmeval.cv.engine import prepare
+    from svmeval.cv.evaluate import evaluate
+    from svmeval.cv.executors import executor_for
+    from svmeval.workflows.compare import _fold_values
+
+    problem, first = prepare(dataset, params[0])
+    resolved = [first] + [prepare(dataset, p, problem=problem)[1] for p in params[1:]]
+    runs = [[None] * len(seeds) for _ in params]
+
+    def finish(unit, result) -> None:
+        runs[unit.candidate][unit.repetition] = result
+
+    with executor_for(jobs, client) as executor:
+        evaluate(dataset, problem, resolved, seeds, nr_fold, executor=executor, finish=finish)
+    sizes = [int(v) for run in runs[0] for v in np.bincount(run.fold, minlength=run.n_folds)]
+    return [_fold_values(r, criterion, pos_label, zero_division) for r in runs], sizes
+
+
+@recorded
+def benchmark(
+    datasets: DataSource | Sequence[DataSource],
+    configurations: Mapping[str, Configuration] | Sequence[Configuration],
+    folds: int = 10,
+    *,
+    repeat: int = 10,
+    seed: int = 1,
+    criterion: str | None = None,
+    confidence_level: float = 0.95,
+    rope: float | None = None,
+    test: str = "corrected",
+    pos_label: float | None = None,
+    zero_division: float | str = 0.0,
+    jobs: int | None = None,
+    client=None,
+    progress: Callable[[int, int], None] | None = None,
+    store=None,
+) -> Benchmark:
+    """Compare configurations over many data sets, with the tests papers report.
+
+    Every configuration is cross-validated on every data set on the same folds (LIBSVM's,
+    after ``srand(seed + r)`` for repetition r); the criterion's value on every fold gives the
+    table of means, the ranks, Friedman's test (and Iman and Davenport's F), Nemenyi's critical
+    difference, Wilcoxon signed-rank tests with Holm's correction, win/tie/loss counts by a
+    per-data-set test (the corrected t-test, or 5x2cv), and with a rope the Bayesian
+    correlated t-test per data set (Demšar 2006; Benavoli et al. 2017).
+
+    Parameters
+    ----------
+    datasets : Dataset or str or os.PathLike or (X, y), or a sequence of them
+        The data sets (file names are read first; arrays in memory as
+        :meth:`Dataset.from_arrays` takes them); one label a sample each. Their names must
+        differ (``Dataset.from_arrays(X, y, name=...)`` names arrays).
+    configurations : mapping or sequence
+        The configurations, at least two: :class:`SvmParams` or svm-train's options
+        (``"-c 8 -g 0.05"``); a mapping gives them names, a sequence is named by their
+        options.
+    folds : int, default 10
+        k of each cross-validation (with ``test="5x2cv"``: 2).
+    repeat : int, default 10
+        R repetitions, seeds ``seed``, ``seed + 1``, ... (with ``test="5x2cv"``: 5).
+    seed : int, default 1
+        The first repetition's C ``srand`` seed.
+    criterion : str, optional
+        The figure compared, a name of :data:`svmeval.metrics.FIGURES` (default accuracy; mse
+        for regression).
+    confidence_level : float, default 0.95
+        1 - alpha of the tests (Nemenyi's critical difference, win/tie/loss).
+    rope : float, optional
+        Half-width of the region of practical equivalence: adds the Bayesian tests.
+    test : {"corrected", "5x2cv"}, default "corrected"
+        The per-data-set test behind win/tie/loss.
+    pos_label, zero_division
+        As :func:`summarize` takes them.
+    jobs : int, optional
+        Folds trained at once on this machine (default: the cores); results identical.
+    client : distributed.Client or str, optional
+        A Dask client or a scheduler's address: the folds run on that cluster.
+    progress : callable, optional
+        ``progress(done, total)`` as data sets end.
+
+    store : str or os.PathLike or Store, optional
+        A results store (:func:`svmeval.open_store`; a file name is opened, and created if
+        missing): every fold it holds is taken from it, the others are computed and written
+        to it one by one as they end. The result is the same as without a store: adding a
+        configuration or a data set to a stored benchmark computes only their folds.
+
+    Returns
+    -------
+    Benchmark
+        The fold values (data sets x configurations x folds) and every test over them.
+
+    See Also
+    --------
+    compare : two configurations on one data set.
+
+    Examples
+    --------
+    >>> from svmeval import benchmark, render
+    >>> b = benchmark(["data/breast_cancer.scale", "data/wine.scale"],
+    ...               {"rbf": "-c 1", "rbf C=8": "-c 8", "linear": "-t 0"}, folds=5, repeat=2)
+    >>> b.configurations, b.values.shape
+    (('rbf', 'rbf C=8', 'linear'), (2, 3, 10))
+    >>> b.ranks.tolist()
+    [2.0, 2.0, 2.0]
+    >>> print(render(b, format="markdown").splitlines()[0])
+    | data set | rbf | rbf C=8 | linear |
+    """
+    from svmeval.cv import checks
+    from svmeval.cv.engine import c_state, repetition_seeds
+    from svmeval.cv.stored import opened
+    from svmeval.stats.rank_tests import clean_level
+    from svmeval.summary.single import check_pos_label
+
+    names, params = _configurations(configurations)
+    _check_configurations(params)
+    run = checks.check_run(
+        folds,
+        seed,
+        repeat=repeat,
+        confidence=confidence_level,
+        confidence_name="confidence_level",
+        jobs=jobs,
+        client=client,
+    )
+    datasets = [checks.check_data(ds, "a benchmark", "datasets")[0] for ds in _sequence(datasets)]
+    seen = [ds.name for ds in datasets]
+    twice = next((n for i, n in enumerate(seen) if n in seen[:i]), None)
+    if twice is not None:  # before any work (the Benchmark needs one name a data set)
+        raise SvmevalError(
+            f"two data sets are named {twice!r}: give each its own "
+            "(Dataset.from_arrays(X, y, name=...) names arrays)"
+        )
+    criterion = criterion or checks.default_criterion(params[0])
+    for ds in datasets:
+        checks.check_criterion(criterion, checks.common_kind(ds.y, params))
+        if params[0].is_classification:  # each data set named, before any work
+            check_pos_label(ds.y, pos_label, ds.name)
+    seeds = repetition_seeds(run.seed, run.repeat)
+    table = c_state(_fold_table)  # C's rand() and print hook held per data set
+    values, sizes = [], []
+    with opened(store, "benchmark"):
+        for i, ds in enumerate(datasets):
+            fold_values, fold_sizes = table(
+                ds, params, run.folds, seeds, criterion, pos_label, zero_division, jobs, client
+            )
+            values.append(fold_values)
+            sizes.append(fold_sizes)
+            if progress is not None:
+                progress(i + 1, len(datasets))
+    return Benchmark(
+        np.array(values),
+        [ds.name for ds in datasets],
+        names,
+        criterion,
+        n_folds=run.folds,
+        repeat=run.repeat,
+        level=clean_level(1.0 - confidence_level),
+        rope=rope,
+        test=test,
+        seeds=tuple(seeds),
+        fold_sizes=tuple(sizes),
+    )
+
+
+def _sequence(datasets) -> list:
+    """The data sets as a list: one data set (a Dataset or a file name) or a sequence."""
+    from svmeval.io.data import Dataset, is_xy
+
+    if isinstance(datasets, (str, os.PathLike, Dataset)) or is_xy(datasets):
+        return [datasets]
+    if not isinstance(datasets, Sequence) or not datasets:
+        raise SvmevalError(
+            "datasets must be a Dataset, a file name, (X, y) or a non-empty sequence "
+            f"of them, got {type(datasets).__name__}"
+        )
+    return list(datasets)
+
+
+def _configurations(configurations) -> tuple[list, list]:
+    """``(names, SvmParams)`` of a mapping name -> configuration or a sequence of them."""
+    from svmeval.cv import checks
+
+    if isinstance(configurations, Mapping):
+        items = list(configurations.items())
+    elif isinstance(configurations, Sequence) and not isinstance(configurations, str):
+        items = [(None, c) for c in configurations]
+    else:
+        raise SvmevalError(
+            "configurations must be a mapping name -> configuration or a "
+            "sequence of configurations (SvmParams or svm-train's options), "
+            f"got {type(configurations).__name__}"
+        )
+    names, params = [], []
+    for name, config in items:
+        p = checks.as_params(config, "configuration")
+        if name is None:
+            name = " ".join(config.split()) if isinstance(config, str) else p.flags()
+            name = name or "defaults"
+        if not isinstance(name, str):
+            raise SvmevalError(f"configuration names must be strings, got {name!r}")
+        names.append(name)
+        params.append(p)
+    if len(set(names)) < len(names):
+        raise SvmevalError("two configurations have the same name: give each its own")
+    return names, params

@@ -30,6 +30,7 @@ from svmeval.stats.significance import (
     mcnemar,
 )
 from svmeval.workflows.mcnemar import mcnemar_files
+from svmeval.workflows.verdict import Verdict, comparison_verdict
 
 __all__ = ["Comparison", "compare", "mcnemar_files", "run_compare"]
 
@@ -73,6 +74,13 @@ class Comparison:
     bayesian: object = None  # BayesianResult of B - A with a rope (compare(..., rope=R))
     fold_sizes: tuple = ()  # each fold's test samples, repetition-major as folds_a
     provenance: Provenance | None = field(default=None, repr=False)  # how it was made
+
+    @property
+    def verdict(self) -> Verdict:
+        """What the comparison concludes: B - A by the corrected resampled t-test at 1 - the
+        confidence level; ``test``, ``p``, ``level``, ``significant``, ``difference``,
+        ``better`` ("A", "B" or None) and ``text``, the sentence the report ends with."""
+        return comparison_verdict(self)
 
     @property
     def mean_a(self) -> float:
@@ -485,6 +493,7 @@ def _comparison_object(c) -> dict:
             "optimistic": True,
         },
         "mcnemar": c.mcnemar.to_dict() if c.mcnemar is not None else None,
+        "verdict": c.verdict.to_dict(),
         **(
             {}
             if c.bayesian is None

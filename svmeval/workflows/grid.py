@@ -313,11 +313,11 @@ def grid_search(
     (0.9626, '-g 0.125 -c 2')
     """
     arguments = dict(locals())
-    from svmeval.cv import _libsvm
+    from svmeval.cv import engine
     from svmeval.cv.stored import opened
 
     with opened(arguments.pop("store"), "grid_search"):
-        return _libsvm.c_state(_search)(**arguments)
+        return engine.c_state(_search)(**arguments)
 
 
 def _search(
@@ -434,12 +434,11 @@ def _order(params: SvmParams, log2c, log2g, log2p) -> list:
 def _candidates(dataset, params: SvmParams, order: list):
     """The data's problem, the resolved base parameters and every cell's, each checked by
     LIBSVM before any training."""
-    from svmeval.cv import _libsvm, engine
+    from svmeval.cv import engine
 
     problem, base = engine.prepare(dataset, params)
     candidates = [cell_params(base, cell) for cell in order]
-    for candidate in candidates:
-        _libsvm.check_parameter(problem, candidate)
+    engine.check_parameters(problem, candidates)
     return problem, base, candidates
 
 

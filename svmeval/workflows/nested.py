@@ -304,12 +304,12 @@ def nested_cv(
     0.9719
     """
     arguments = dict(locals())
-    from svmeval.cv import _libsvm
+    from svmeval.cv import engine
     from svmeval.cv.stored import opened
 
     with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
         stack.enter_context(opened(arguments.pop("store"), "nested_cv"))
-        return _libsvm.c_state(_nested_cv)(_stack=stack, **arguments)
+        return engine.c_state(_nested_cv)(_stack=stack, **arguments)
 
 
 def _nested_cv(
@@ -333,8 +333,7 @@ def _nested_cv(
     progress,
     _stack,
 ) -> NestedResult:
-    from svmeval.cv import _libsvm, engine
-    from svmeval.cv.folds import libsvm_folds
+    from svmeval.cv import engine
 
     dataset, (params,) = checks.check_data(data, "nested cross-validation", params=params)
     run = checks.check_run(folds, seed, repeat=repeat, inner_folds=inner_folds, jobs=jobs)
@@ -363,14 +362,10 @@ def _nested_cv(
     done, total = 0, 0
     results, folds = [], []
     for r, s in enumerate(seeds):
-        _libsvm.srand(s)
-        outer = libsvm_folds(
-            problem.y, nr_fold, stratified=base.is_classification, rand=_libsvm.rand
-        )
-        total = total or outer.n_folds * repeat
-        plan = engine.CVPlan(problem, base, outer, s)
-        for i in range(outer.n_folds):
-            fold = _outer_fold(dataset, params, problem, plan, r, i, s, grid, jobs, nr_fold)
+        plan = engine.FoldByFold(problem, base, nr_fold, s, dataset=dataset)
+        total = total or plan.n_folds * repeat
+        for i in range(plan.n_folds):
+            fold = _outer_fold(dataset, params, plan, r, i, s, grid, jobs)
             folds.append(fold)
             done += 1
             if progress is not None:
@@ -393,28 +388,18 @@ def _nested_cv(
     )
 
 
-def _outer_fold(
-    dataset, params, problem, plan, r: int, i: int, seed: int, grid: dict, jobs, nr_fold: int
-) -> OuterFold:
-    """Outer fold ``i`` of ``plan``: the inner grid on its training rows, the chosen cell
-    trained there, its predictions of the test rows stored in ``plan``."""
-    from svmeval.cv import _libsvm, engine
+def _outer_fold(dataset, params, plan, r: int, i: int, seed: int, grid: dict, jobs) -> OuterFold:
+    """Outer fold ``i`` of ``plan`` (a :class:`~svmeval.cv.engine.FoldByFold`): the inner grid
+    on its training rows, the chosen cell trained there (or taken from the run's results
+    store), its predictions of the test rows stored in ``plan``."""
     from svmeval.cv.schedule import available_cores
-    from svmeval.cv.stored import outer_fold
     from svmeval.workflows.grid import grid_search
 
     folds = plan.folds
     train, test = folds.train(i), folds.test(i)
     inner = grid_search(rows_of(dataset, train), params, seed=seed, **grid)
     chosen = inner.best_params
-    one = engine.CVPlan(problem, chosen, folds, seed, collect=False)
-
-    def compute():
-        if chosen.probability:  # -b 1 training draws from rand(): as a fresh svm-train --seed
-            _libsvm.srand(seed)
-        return one.fold_output(i, jobs or available_cores())
-
-    plan.store(i, outer_fold(dataset, problem, folds, nr_fold, chosen, seed, i, compute))
+    plan.run_fold(i, chosen, jobs or available_cores())
     return OuterFold(
         repetition=r,
         fold=i,
