@@ -23,13 +23,13 @@ from svmeval.cv.folds import libsvm_folds  # noqa: F401 - where the tests draw L
 from svmeval.cv.plan import (  # noqa: F401
     CVPlan,
     CVResult,
-    FoldByFold,
     FoldOutput,
     Repetition,
     repetition,
 )
 from svmeval.cv.provenance import recorded
 from svmeval.cv.schedule import run_tasks
+from svmeval.cv.stored import FoldByFold  # noqa: F401 - nested CV's outer loop, with a store
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import Dataset, DataSource, check_precomputed
 from svmeval.params import PRECOMPUTED, Configuration, SvmParams

@@ -327,12 +327,10 @@ class FoldByFold:
     ``seed`` trains (``-b 1``'s inner cross-validation draws from C ``rand()``, seeded again
     first); :meth:`result` is the whole run's :class:`CVResult` once every fold ran. The
     caller holds C's global state (:func:`~svmeval.cv.engine.c_state`) for the whole run.
-    With ``dataset`` (the data of ``problem``), a fold is taken from the run's results store
-    where it holds it, and written there once trained (:func:`svmeval.cv.stored.outer_fold`).
     """
 
-    def __init__(self, problem, params: SvmParams, nr_fold: int, seed: int, *, dataset=None):
-        self.problem, self.seed, self.nr_fold, self.dataset = problem, seed, nr_fold, dataset
+    def __init__(self, problem, params: SvmParams, nr_fold: int, seed: int):
+        self.problem, self.seed, self.nr_fold = problem, seed, nr_fold
         self.folds = draw_folds(problem.y, nr_fold, seed, params)
         self._plan = CVPlan(problem, params, self.folds, seed)
 
@@ -343,20 +341,18 @@ class FoldByFold:
     def run_fold(self, i: int, params: SvmParams, omp_threads: int) -> None:
         """Train fold ``i`` with ``params`` (LIBSVM on ``omp_threads`` threads) and store its
         test rows' predictions."""
-        from svmeval.cv.stored import outer_fold
+        self._plan.store(i, self.compute_fold(i, params, omp_threads))
 
-        def compute() -> FoldOutput:
-            one = CVPlan(self.problem, params, self.folds, self.seed, collect=False)
-            if params.probability:  # -b 1 training draws from rand(): as a fresh svm-train
-                _libsvm.srand(self.seed)
-            return one.fold_output(i, omp_threads)
+    def compute_fold(self, i: int, params: SvmParams, omp_threads: int) -> FoldOutput:
+        """Fold ``i``'s test rows as a model of ``params`` trained on its training rows
+        predicts them."""
+        one = CVPlan(self.problem, params, self.folds, self.seed, collect=False)
+        if params.probability:  # -b 1 training draws from rand(): as a fresh svm-train
+            _libsvm.srand(self.seed)
+        return one.fold_output(i, omp_threads)
 
-        if self.dataset is None:  # no data set to key a stored fold by
-            self._plan.store(i, compute())
-            return
-        output = outer_fold(
-            self.dataset, self.problem, self.folds, self.nr_fold, params, self.seed, i, compute
-        )
+    def store(self, i: int, output: FoldOutput) -> None:
+        """Put fold ``i``'s output (computed or found) into the run's result."""
         self._plan.store(i, output)
 
     def result(self) -> CVResult:

@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from svmeval.cv import plan
 from svmeval.cv.plan import FoldOutput, libsvm_label_order
 
 __all__ = ["StoreCounts", "StoreUse", "current", "opened"]
@@ -330,3 +331,29 @@ def outer_fold(dataset, problem, folds, nr_fold: int, params, seed: int, i: int,
     output = compute()
     use.write(unit, {i: output}, {i: time.perf_counter() - start})
     return output
+
+
+class FoldByFold(plan.FoldByFold):
+    """:class:`svmeval.cv.plan.FoldByFold` (a nested CV's outer loop) with the run's results
+    store: with ``dataset`` (the data of ``problem``), a fold is taken from the store where
+    it holds it, and written there once trained (:func:`outer_fold`)."""
+
+    def __init__(self, problem, params, nr_fold: int, seed: int, *, dataset=None):
+        super().__init__(problem, params, nr_fold, seed)
+        self.dataset = dataset
+
+    def run_fold(self, i: int, params, omp_threads: int) -> None:
+        if self.dataset is None:
+            super().run_fold(i, params, omp_threads)
+            return
+        output = outer_fold(
+            self.dataset,
+            self.problem,
+            self.folds,
+            self.nr_fold,
+            params,
+            self.seed,
+            i,
+            lambda: self.compute_fold(i, params, omp_threads),
+        )
+        self.store(i, output)
