@@ -643,3 +643,11 @@ def test_a_dask_run_takes_and_writes_the_same_units(tmp_path):
     with open_store(path) as store:
         grid_search(WINE, log2c=(-1, 3, 2), log2g=(-5, -1, 2), folds=3, store=store)
         assert (store.reused, store.computed) == (27, 0)
+
+
+def test_store_needs_a_cross_validation(tmp_path):
+    for args in (["--store", "runs.db", WINE], ["--score", WINE, "--store", "runs.db", WINE]):
+        done = run("svmeval", *args, cwd=tmp_path)
+        assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+        assert "--store" in done.stderr
+    assert os.listdir(tmp_path) == []
