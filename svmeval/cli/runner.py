@@ -6,8 +6,10 @@ valid option, or ``--help`` where none is near; no arguments at all give the sho
 exit status 1, in every command alike), ``--help`` writes the usage to standard output (a closed or full standard output is one line too), then
 every output path of the run is checked before any work (:func:`svmeval.io.output.check_outputs`:
 not an input, not another output, through any spelling or link; directories and missing
-parents refused), and the run's typed errors become one line and exit status 1. Ctrl-C ends
-the command at once with status 130; a reader that went away ends it quietly with status 1.
+parents refused), and the run's typed errors become one line and exit status 1. A Ctrl-C is
+a KeyboardInterrupt out of :func:`main`, which the commands' launcher (:mod:`svmeval_launch`)
+turns into ``PROG: interrupted`` and status 130; a reader that went away ends the command
+quietly with status 1.
 Once a Ctrl-C was seen, whatever became of its KeyboardInterrupt (Python drops one raised inside
 a weakref callback of the import machinery, and the run goes on), no other line is written: an
 error that follows it (the end of a half-read input taken for an empty file) ends the command
@@ -34,7 +36,6 @@ from svmeval.errors import (
     show_path,
 )
 from svmeval.io import output
-from svmeval.io.targets import remove_temporaries
 
 #: library arguments as the command lines spell them
 FLAGS = {
@@ -135,14 +136,6 @@ def main(command: Command, argv: list[str] | None = None) -> int:
             return status
     except SvmevalError as exc:
         return fail(error_line(exc, command.prog))
-    except KeyboardInterrupt:
-        # Folds still training in LIBSVM's C code cannot be stopped from Python, and the
-        # interpreter would wait for them at exit: leave at once. Output files are written
-        # whole (temporary file + rename), or as they go (-out), so none is left half-written.
-        remove_temporaries()  # a Ctrl-C can come as one is made, before it is recorded
-        output.STDERR_LOCK.acquire(timeout=1)  # LIBSVM's messages end before this line
-        _write_line(f"{command.prog}: interrupted")
-        os._exit(130)
     except BrokenPipeError:
         # the reader went away: nothing more to say (nor any more output to flush)
         with _quietly():

@@ -159,7 +159,7 @@ def _runs(dataset, params_a, params_b, nr_fold, seeds, jobs, client, progress=No
 def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
     from svmeval.summary import summarize
 
-    values = []
+    values: list[float] = []
     for run in runs:
         summary = summarize(run, pos_label=pos_label, zero_division=zero_division)
         values.extend(f.get(criterion, math.nan) for f in summary.fold_figures)

@@ -354,7 +354,7 @@ def _search(
     order = _order(params, log2c, log2g, log2p)
     criterion = criterion or checks.default_criterion(params)
     checks.check_criterion(criterion)
-    kind = checks.kind_of(dataset.y, params)
+    kind = checks.kind_of(checks.single_label(dataset, "the grid search"), params)
     figure = checks.check_criterion(criterion, kind)
     problem, base, candidates = _candidates(dataset, params, order)
     if base.is_classification:  # the summaries of the cells would refuse it, too late

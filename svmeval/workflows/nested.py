@@ -27,16 +27,21 @@ import contextlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from svmeval import _tables as tables
 from svmeval.cv import checks
 from svmeval.cv.provenance import Provenance, recorded
+from svmeval.cv.results import CVResult
 from svmeval.io.data import DataSource, rows_of
 from svmeval.params import Configuration, SvmParams
 from svmeval.summary.data import summary_rows
 from svmeval.workflows import grid_rules as rules
+
+if TYPE_CHECKING:
+    from svmeval.workflows.grid import GridResult
 
 __all__ = ["NestedResult", "OuterFold", "nested_cv", "chosen_text"]
 
@@ -61,7 +66,7 @@ class OuterFold:
     cell: rules.Cell
     value: float
     params: SvmParams
-    grid: object
+    grid: GridResult
     train_rows: np.ndarray
     test_rows: np.ndarray
 
@@ -87,7 +92,7 @@ class NestedResult:
     (3, 24)
     """
 
-    outer: object
+    outer: CVResult
     folds: tuple
     criterion: str
     greater_is_better: bool
