@@ -6,8 +6,12 @@ marked (``*`` in text, bold in markdown and latex, in csv a ``NAME best`` column
 configuration, which no name can make ambiguous, as JSON's ``best``), then a row of
 average ranks (1 = best). Text adds Friedman's test, Nemenyi's critical difference, the
 pairwise Wilcoxon tests with Holm's correction, the win/tie/loss counts and, with a rope, one
-sentence per data set and pair ("B is practically equivalent to A with probability …").
-json is :meth:`Benchmark.to_dict` as is. Reporters format; they never compute.
+sentence per data set and pair ("B is practically equivalent to A with probability …") and,
+with two or more data sets, one sentence per pair of the Bayesian signed-rank test over the
+data sets, its Monte-Carlo draws and seed stated. csv adds, with that test, one row per pair
+after the average ranks: ``signed-rank B vs A``, then p_left, p_rope, p_right (of B - A),
+the draws and the seed. json is :meth:`Benchmark.to_dict` as is. Reporters format; they
+never compute.
 
 The critical-difference diagram is :func:`svmeval.report.cd_plot.write_cd_diagram`.
 """
@@ -64,6 +68,17 @@ def bayesian_sentence(bench, pair, test) -> str:
         f"On {test.dataset}, {pair.b} is practically equivalent to {pair.a} with "
         f"probability {b.p_rope:.3f} (rope ±{b.rope:g}); {pair.b} is better with "
         f"probability {better_b:.3f}, {pair.a} with probability {better_a:.3f}."
+    )
+
+
+def signed_rank_sentence(bench, pair) -> str:
+    """One sentence of the Bayesian signed-rank test of ``pair`` over the data sets."""
+    r = pair.signed_rank
+    better_b, better_a = (r.p_right, r.p_left) if bench.greater_is_better else (r.p_left, r.p_right)
+    return (
+        f"{pair.b} against {pair.a}: practically equivalent with probability "
+        f"{r.p_rope:.3f}; {pair.b} better with probability {better_b:.3f}, {pair.a} with "
+        f"probability {better_a:.3f}."
     )
 
 
@@ -190,6 +205,19 @@ def _text(bench, digits: int) -> str:
             if t.bayesian is not None
             for line in wrap("  " + bayesian_sentence(bench, p, t), keep=(p.a, p.b))
         ]
+    signed = [p for p in bench.pairs if p.signed_rank is not None]
+    if signed:
+        r = signed[0].signed_rank
+        out += [""] + wrap(
+            f"Bayesian signed-rank test over the {r.n} data sets' means (Benavoli et al. "
+            f"2017), rope ±{r.rope:g}, prior {r.prior:g} at 0, {r.draws:,} Monte-Carlo "
+            f"draws, seed {r.seed}:"
+        )
+        out += [
+            line
+            for p in signed
+            for line in wrap("  " + signed_rank_sentence(bench, p), keep=(p.a, p.b))
+        ]
     verdict = bench.verdict
     out += [""] + wrap(f"verdict: {verdict.text}", keep=bench.configurations)
     if verdict.warning:
@@ -215,6 +243,14 @@ def _csv(bench, digits: int) -> str:
         ]
         w.writerow([d] + values)
     w.writerow(["average rank"] + [x for r in bench.ranks for x in (repr(float(r)), "", "")])
+    for p in bench.pairs:
+        r = p.signed_rank
+        if r is not None:
+            w.writerow(
+                [f"signed-rank {p.b} vs {p.a}"]
+                + [repr(v) for v in (r.p_left, r.p_rope, r.p_right)]
+                + [str(r.draws), str(r.seed)]
+            )
     return buf.getvalue()
 
 
