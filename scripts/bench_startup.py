@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Whole-command cost of `svmeval -q -v 5 FILE` beside a plain libsvm-python script doing the
-same (svm_read_problem + svm_train(y, x, '-q -v 5')), measured in the same run.
+same (svm_read_problem + svm_train(y, x, '-q -v 5')) and beside the floor any numpy program
+pays (``python -c "import numpy, ctypes"``), measured in the same run.
 
 Each command runs REPEAT times in a fresh process, the contenders taking turns (so that a busy
 spell of the machine hits them alike); the script prints the median wall time, the peak resident
@@ -41,7 +42,7 @@ def main() -> None:
         default = ROOT / "data" / "breast_cancer.scale"
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("file", nargs="?", default=str(default))
-    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--repeat", type=int, default=11)
     ap.add_argument("--python", default=sys.executable, help="the interpreter to run both with")
     args = ap.parse_args()
     py = args.python
@@ -54,6 +55,7 @@ def main() -> None:
             "y, x = svm_read_problem(sys.argv[1]); svm_train(y, x, '-q -v 5')",
             args.file,
         ],
+        "import numpy, ctypes": [py, "-c", "import numpy, ctypes"],
         "python startup only": [py, "-c", "pass"],
     }
     runs = {name: [] for name in contenders}
@@ -86,6 +88,9 @@ def main() -> None:
         f"ratio svmeval / libsvm-python: wall {sw / lw:.2f}x, peak memory {sm / lm:.2f}x, "
         f"CPU {sc / lc:.2f}x"
     )
+    fw, fc = results["import numpy, ctypes"][0], results["import numpy, ctypes"][2]
+    print(f"ratio svmeval / import numpy, ctypes: wall {sw / fw:.2f}x, CPU {sc / fc:.2f}x")
+    print(f"load average at the end: {' '.join(f'{v:.1f}' for v in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ import contextlib
 import os
 import signal
 import stat
-import tempfile
 import threading
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
@@ -120,6 +119,8 @@ class _Staged:
                     self.discard()
                     raise
         elif data is None:  # a writer that needs a path: a temporary file elsewhere, copied
+            import tempfile
+
             self.tmp = new_temp(tempfile.gettempdir(), 0o600)  # as mkstemp
 
     def finish_file(self) -> None:
