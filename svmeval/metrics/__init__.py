@@ -17,6 +17,7 @@
   :mod:`~svmeval.metrics.targets`.  svmeval's own figures above keep an undefined value
   undefined (NaN) where these return scikit-learn's replacement.
 """
+
 import importlib
 from typing import TYPE_CHECKING
 
