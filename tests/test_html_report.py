@@ -194,6 +194,10 @@ def test_pages_hold_their_pictures_as_inline_svg(wine_cv):
         assert page.tags.count("svg") == count
         assert "<?xml" not in text and "<!DOCTYPE svg" not in text
         assert "Pictures need matplotlib" not in text
+        assert text == render(result, format="html")  # the same result, the same page
+        ids = {v for _, k, v in page.attrs if k == "id"}
+        refs = set(re.findall(r'(?:url\(#|href="#)([^")]+)', text))
+        assert refs <= ids  # every reference inside the page resolves within it
 
 
 def test_hostile_names_are_text(tmp_path):

@@ -170,3 +170,22 @@ def test_a_benchmark_fits_80_columns_and_keeps_every_cell(configurations):
     assert len(rows) == 2 + len(files) + 1  # the table whole: header, rule, data sets, ranks
     if len(configurations) == 7:
         assert widest(markdown) > WIDTH  # its full width: one line a row
+
+
+@pytest.mark.parametrize("width", [20, 33, 47, 80])
+def test_wrapping_breaks_between_words_only(width):
+    """Every line within the width unless one word is longer; the words, read across the
+    lines, are the sentence's; a name, "=" and its value, and a kept phrase, stay on one line."""
+    from svmeval.report._layout import wrap
+
+    text = (
+        "verdict: -c 8 -g 0.05 against -c 1 over 2 data sets: mean difference +0.0082 in "
+        "accuracy: not significant at 0.05 by the Wilcoxon test (p = 0.5) on "
+        "/a/path/much/longer/than/twenty/characters.scale"
+    )
+    lines = wrap(text, keep=("-c 8 -g 0.05",), width=width)
+    assert " ".join(" ".join(lines).split()) == text
+    assert all(len(line) <= width or " " not in line.strip() for line in lines), lines
+    assert any("p = 0.5)" in line for line in lines)
+    assert any("-c 8 -g 0.05" in line for line in lines)
+    assert all(line.startswith("  ") for line in lines[1:])

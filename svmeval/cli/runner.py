@@ -6,8 +6,10 @@ valid option, or ``--help`` where none is near; no arguments at all give the sho
 exit status 1, in every command alike), ``--help`` writes the usage to standard output (a closed or full standard output is one line too), then
 every output path of the run is checked before any work (:func:`svmeval.io.output.check_outputs`:
 not an input, not another output, through any spelling or link; directories and missing
-parents refused), and the run's typed errors become one line and exit status 1. Ctrl-C ends
-the command at once with status 130; a reader that went away ends it quietly with status 1.
+parents refused), and the run's typed errors become one line and exit status 1. A Ctrl-C is
+a KeyboardInterrupt out of :func:`main`, which the commands' launcher (:mod:`svmeval_launch`)
+turns into ``PROG: interrupted`` and status 130; a reader that went away ends the command
+quietly with status 1.
 Once a Ctrl-C was seen, whatever became of its KeyboardInterrupt (Python drops one raised inside
 a weakref callback of the import machinery, and the run goes on), no other line is written: an
 error that follows it (the end of a half-read input taken for an empty file) ends the command
@@ -16,6 +18,7 @@ as interrupted.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable
@@ -24,9 +27,15 @@ from dataclasses import dataclass
 from svmeval._version import __version__
 from svmeval.cli.scan import asks_for
 from svmeval.cli.usage import short_usage
-from svmeval.errors import ArgumentError, DataFormatError, OptionError, ParameterError, SvmevalError
+from svmeval.errors import (
+    ArgumentError,
+    DataFormatError,
+    OptionError,
+    ParameterError,
+    SvmevalError,
+    show_path,
+)
 from svmeval.io import output
-from svmeval.io.targets import remove_temporaries
 
 #: library arguments as the command lines spell them
 FLAGS = {
@@ -118,17 +127,15 @@ def main(command: Command, argv: list[str] | None = None) -> int:
             output.write_outputs([(output.resolve(output.STDOUT, "the usage"), command.usage)])
             return 0
         check_files(command, options)  # before any work
-        return command.run(options)
+        path = getattr(options, "store", None)
+        if path is None:
+            return command.run(options)
+        with results_store(command, options, path, argv) as counts:
+            status = command.run(options)
+            _write_line(f"{command.prog}: {counts.line()}")
+            return status
     except SvmevalError as exc:
         return fail(error_line(exc, command.prog))
-    except KeyboardInterrupt:
-        # Folds still training in LIBSVM's C code cannot be stopped from Python, and the
-        # interpreter would wait for them at exit: leave at once. Output files are written
-        # whole (temporary file + rename), or as they go (-out), so none is left half-written.
-        remove_temporaries()  # a Ctrl-C can come as one is made, before it is recorded
-        output.STDERR_LOCK.acquire(timeout=1)  # LIBSVM's messages end before this line
-        _write_line(f"{command.prog}: interrupted")
-        os._exit(130)
     except BrokenPipeError:
         # the reader went away: nothing more to say (nor any more output to flush)
         with _quietly():
@@ -137,6 +144,34 @@ def main(command: Command, argv: list[str] | None = None) -> int:
     finally:
         end_bar_line()
         _Bar.current = None
+
+
+@contextlib.contextmanager
+def results_store(command: Command, options, path: str, argv: list[str]):
+    """The results store of ``--store FILE``, opened (and checked) before any work and in
+    use by every run of the command (:func:`svmeval.cv.stored.opened`): yields its counts.
+    FILE may be none of the command's other files."""
+    import shlex
+
+    from svmeval.cv.stored import opened
+
+    outputs, inputs = command.files(options)
+    mine = os.path.realpath(path)
+    for what, other in list(outputs) + list(inputs):
+        if isinstance(other, str) and other != output.STDOUT and os.path.realpath(other) == mine:
+            raise OptionError(f"--store {show_path(path)} is also {what}")
+    line = " ".join(shlex.quote(a) for a in [command.prog, *argv])
+    with opened(path, line) as counts:
+        yield counts
+
+
+def printable(text) -> str:
+    """``text`` (from a file someone may have sent) safe on one line of a terminal: its
+    control characters as ``\\xNN`` escapes."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in text)
 
 
 def check_files(command: Command, options) -> list:

@@ -140,6 +140,14 @@ def _c():
     return _C
 
 
+def libsvm_version() -> int:
+    """LIBSVM's own version number (``libsvm_version``: 337 for 3.37), 0 if it has none."""
+    try:
+        return int(ctypes.c_int.in_dll(_c().svm.libsvm, "libsvm_version").value)
+    except (AttributeError, ValueError):
+        return 0
+
+
 def loaded() -> bool:
     """Whether LIBSVM has been loaded in this process by svmeval."""
     return _C is not None
@@ -182,8 +190,9 @@ def rand() -> int:
 
 def set_omp_threads(n: int) -> None:
     """Set the OpenMP threads LIBSVM uses in the calling thread (no-op without OpenMP)."""
-    if _c().omp_set_num_threads is not None:
-        _C.omp_set_num_threads(max(1, int(n)))
+    c = _c()
+    if c.omp_set_num_threads is not None:
+        c.omp_set_num_threads(max(1, int(n)))
 
 
 _thread = threading.local()  # pair_training(): this thread's "Total nSV" lines are dropped

@@ -22,6 +22,9 @@ from svmeval.params import SvmParams, params_flags
 if TYPE_CHECKING:
     from svmeval.cv.folds import Folds
     from svmeval.cv.provenance import Provenance
+    from svmeval.metrics.classification import ConfusionCounts
+    from svmeval.metrics.regression import RegressionReport
+    from svmeval.metrics.scores import ClassRanking
 
 __all__ = ["CVResult", "MultilabelCVResult", "Repetition"]
 
@@ -113,9 +116,9 @@ class Repetition:
     figures (per class, ascending labels), not its per-sample arrays."""
 
     seed: int
-    confusion: object | None  # metrics.ConfusionCounts
-    regression: object | None  # metrics.RegressionReport
-    ranking: dict | None  # "labels", "roc_auc", "average_precision", and overall figures
+    confusion: ConfusionCounts | None
+    regression: RegressionReport | None
+    ranking: ClassRanking | None
 
 
 @dataclass(frozen=True, eq=False)

@@ -58,9 +58,12 @@ def _text(c) -> str:
     direction = "greater is better" if c.greater_is_better else "smaller is better"
     seeds = f"seed {c.seeds[0]}" if len(c.seeds) == 1 else f"seeds {c.seeds[0]}..{c.seeds[-1]}"
     n = len(c.folds_a)
+    same = "the same folds for A and B"
     out = [
-        f"{c.data_name}: {c.repeat} x {c.n_folds}-fold cross-validation ({seeds}), "
-        f"the same folds for A and B",
+        *wrap(
+            f"{c.data_name}: {c.repeat} x {c.n_folds}-fold cross-validation ({seeds}), {same}",
+            keep=(same,),
+        ),
         f"A: {c.options_a or '(svm-train defaults)'}",
         f"B: {c.options_b or '(svm-train defaults)'}",
         "",

@@ -26,6 +26,7 @@ _PROLOG = re.compile(r"\A.*?(?=<svg\b)", re.S)
 _METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
 _ROOT = re.compile(r"<svg\b[^>]*>")
 _SIZE = re.compile(r'\s(width|height)="([0-9.]+)pt"')
+_IDS = re.compile(r'(\sid="|url\(#|href="#)([^")]+)')
 
 
 class Picture:
@@ -36,11 +37,16 @@ class Picture:
         self.svg = svg
 
 
-def svg_of(figure) -> str:
-    """``figure`` (a matplotlib Figure) as an ``<svg>`` element for an HTML page."""
+def svg_of(figure, prefix: str = "svg") -> str:
+    """``figure`` (a matplotlib Figure) as an ``<svg>`` element for an HTML page: the same
+    figure gives the same text, and its ids start with ``prefix`` (unique in the page)."""
+    from matplotlib import rc_context
+
     buf = io.StringIO()
-    figure.savefig(buf, format="svg", metadata={"Date": None})
+    with rc_context({"svg.hashsalt": "svmeval"}):  # ids from the content, not at random
+        figure.savefig(buf, format="svg", metadata={"Date": None})
     text = _METADATA.sub("", _PROLOG.sub("", buf.getvalue(), count=1), count=1)
+    text = _IDS.sub(lambda m: f"{m.group(1)}{prefix}-{m.group(2)}", text)
     root = _ROOT.search(text)
     if root is None:  # pragma: no cover - matplotlib always writes one
         raise PlotUnavailable("matplotlib wrote no SVG element")
@@ -102,24 +108,27 @@ def pictures(result, *, summary=None, arrays: dict | None = None) -> tuple[list,
     from svmeval.workflows.nested import NestedResult
 
     kinds = (CVResult, MultilabelCVResult, Summary, GridResult, NestedResult, Benchmark)
+    count = iter(range(1, 10))
+
+    def svg(figure) -> str:
+        return svg_of(figure, f"fig{next(count)}")
+
     if not isinstance(result, kinds):
         return [], "This result has no picture: its tables and verdicts are below."
     out = []
     try:
         if isinstance(result, Summary):
-            out.append(Picture("The figure sheet", svg_of(draw_sheet(result, **(arrays or {})))))
+            out.append(Picture("The figure sheet", svg(draw_sheet(result, **(arrays or {})))))
         elif isinstance(result, (CVResult, MultilabelCVResult)):
-            out.append(Picture("The figure sheet", svg_of(drawn.plot(result))))
+            out.append(Picture("The figure sheet", svg(drawn.plot(result))))
         elif isinstance(result, GridResult):
             title = os.path.basename(result.data_name)
-            out.append(
-                Picture("The criterion over the grid", svg_of(drawn.plot(result, title=title)))
-            )
+            out.append(Picture("The criterion over the grid", svg(drawn.plot(result, title=title))))
         elif isinstance(result, NestedResult):
-            out.append(Picture("The outer predictions' figure sheet", svg_of(drawn.plot(result))))
-            out.append(Picture("The spread of the nested CV", svg_of(_nested_spread(result))))
+            out.append(Picture("The outer predictions' figure sheet", svg(drawn.plot(result))))
+            out.append(Picture("The spread of the nested CV", svg(_nested_spread(result))))
         else:
-            out.append(Picture("The critical-difference diagram", svg_of(drawn.plot(result))))
+            out.append(Picture("The critical-difference diagram", svg(drawn.plot(result))))
     except PlotUnavailable:
         return [], f"Pictures need matplotlib, which is not installed here: {INSTALL_HINT}."
     except SvmevalError as exc:  # e.g. a regression summary without its per-sample arrays

@@ -95,12 +95,14 @@ def _pair_sentence(
     )
 
 
-def _difference(a: str, b: str, difference: float, criterion: str, over: str = "") -> str:
+def _difference(
+    a: str, b: str, difference: float, criterion: str, over: str = "", what: str = "difference"
+) -> str:
     """``B - A = +0.0123 in accuracy``, or with configurations' options for names
     ``-c 4 against -c 1: difference +0.0123 in accuracy``."""
-    if (a, b) == ("A", "B"):
-        return f"B - A{over} = {difference:+.4f} in {criterion}"
-    return f"{b} against {a}{over}: difference {difference:+.4f} in {criterion}"
+    if (a, b) == ("A", "B") and not over:
+        return f"B - A = {difference:+.4f} in {criterion}"
+    return f"{b} against {a}{over}: {what} {difference:+.4f} in {criterion}"
 
 
 def _said(what: str, better: str | None, level: float, test: str, p: float) -> str:
@@ -185,7 +187,9 @@ def benchmark_verdict(bench) -> Verdict:
         better = None
         if significant and w.r_plus != w.r_minus:
             better = pair.b if (w.r_plus > w.r_minus) == gib else pair.a
-        what = _difference(pair.a, pair.b, d, bench.criterion, f" over {n} data sets (mean)")
+        what = _difference(
+            pair.a, pair.b, d, bench.criterion, f" over {n} data sets", "mean difference"
+        )
         text = _said(what, better, level, TEST_NAMES["wilcoxon"], w.p)
         return Verdict(
             "wilcoxon", w.p, level, significant, d, better, text, too_few, _warning(too_few)
