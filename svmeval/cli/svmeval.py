@@ -170,14 +170,10 @@ def check_outputs(options: Options) -> list:
 
 
 def run(options: Options) -> int:
-    from svmeval.report import plot
-
     if options.score is not None:
         return score(options, options.score)
     from svmeval.cv import engine
     from svmeval.io import data
-    from svmeval.io.predictions import format_predictions
-    from svmeval.summary import summarize
 
     dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
     if options.multilabel:
@@ -195,20 +191,56 @@ def run(options: Options) -> int:
         client=options.dask,
         progress=runner.show_bar(make_progress(enabled=not options.quiet)),
     )
+    predictions = None
+    if options.predictions:
+        from svmeval.io.predictions import format_predictions
+
+        predictions = format_predictions(result)
+    lines = svm_train_report(options, result)
+    if lines is not None:
+        emit(options, lines, predictions=predictions, folds=result)
+        return 0
+    from svmeval.summary import summarize
+
     summary = summarize(
         result,
         pos_label=options.pos_label,
         zero_division=options.zero_division,
         meta={"data_file": options.data_file},
     )
-    emit(
-        options,
-        _report(options, summary, plot.result_arrays(result)),
-        predictions=format_predictions(result) if options.predictions else None,
-        folds=result,
-    )
-    draw(options, summary, plot.result_arrays(result))
+    arrays = {}
+    if options.format == "html" or options.plot:  # the page's and the sheet's curves
+        from svmeval.report import plot
+
+        arrays = plot.result_arrays(result)
+    emit(options, _report(options, summary, arrays), predictions=predictions, folds=result)
+    draw(options, summary, arrays)
     return 0
+
+
+def svm_train_report(options: Options, result) -> str | None:
+    """The text report when it is svm-train's lines alone (a classifier's cross-validation of
+    one or two classes, once, without --full or --plot), from the counts of right and wrong
+    predictions; None where the report needs the summary (more classes, a regression,
+    repetitions, another format). Neither the figure registry nor the summaries are loaded
+    for it: a script that calls svmeval once per configuration pays for what it reads."""
+    if (
+        options.format != "text"
+        or options.full
+        or options.plot
+        or options.repeat != 1
+        or options.params.is_regression
+    ):
+        return None
+    from svmeval.metrics.two_class import svm_train_classes
+    from svmeval.report.text import accuracy_lines
+
+    labels, correct, classes = svm_train_classes(
+        result.y_true, result.y_pred, pos_label=options.pos_label
+    )
+    if len(labels) > 2:
+        return None
+    return accuracy_lines(100.0 * correct / len(result.y_true), classes)
 
 
 def run_multilabel(options: Options, dataset) -> int:
