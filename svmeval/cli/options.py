@@ -480,7 +480,7 @@ def _log2_axis(name: str, default: str) -> Option:
 
 
 #: LIBSVM's grid.py options (svmeval-grid), with grid.py's words
-GRID_PY_OPTIONS = (
+GRID_PY_OPTIONS: tuple[Option, ...] = (
     _log2_axis("c", "-5,15,2"),
     _log2_axis("g", "3,-15,-2"),
     Option(

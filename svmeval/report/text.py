@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 from svmeval.errors import show_label
-from svmeval.metrics import SINGLE_LABEL_AVERAGES
 from svmeval.metrics.figures import FIGURES, figure_names
 from svmeval.report._layout import split_columns, table, with_notes, wrap
 
@@ -55,18 +54,27 @@ def svm_train_lines(summary) -> str:
             f"Cross Validation Mean squared error = {c_g(r.mean_squared_error)}\n"
             f"Cross Validation Squared correlation coefficient = {c_g(r.squared_correlation)}\n"
         )
-    out = [f"Cross Validation Accuracy = {summary.accuracy_percent:g}%\n"]
+    classes = []
     if summary.is_binary:
         c = summary.classification
-        for title, label in (("Positive", summary.positive), ("Negative", summary.negative)):
+        for label in (summary.positive, summary.negative):
             k = summary.class_index(label)
-            precision, recall = float(c.precision[k]), float(c.recall[k])
-            out.append(
-                f"{title} ({label_text(label)}) class:\n"
-                f"  precision = {c_g(precision)}\n"
-                f"     recall = {c_g(recall)}\n"
-                f"   F1 value = {c_g(c_f1(precision, recall))}\n\n"
-            )
+            classes.append((label, float(c.precision[k]), float(c.recall[k])))
+    return accuracy_lines(summary.accuracy_percent, classes)
+
+
+def accuracy_lines(accuracy_percent: float, classes=()) -> str:
+    """svm-train's accuracy line and, for two classes, the per-class patch's lines:
+    ``classes`` is ``((positive, precision, recall), (negative, precision, recall))``, or empty
+    for one class or more than two."""
+    out = [f"Cross Validation Accuracy = {accuracy_percent:g}%\n"]
+    for title, (label, precision, recall) in zip(("Positive", "Negative"), classes):
+        out.append(
+            f"{title} ({label_text(label)}) class:\n"
+            f"  precision = {c_g(precision)}\n"
+            f"     recall = {c_g(recall)}\n"
+            f"   F1 value = {c_g(c_f1(precision, recall))}\n\n"
+        )
     return "".join(out)
 
 
@@ -85,6 +93,8 @@ def score_lines(summary) -> str:
 
 
 def classification_tables(summary, digits: int) -> str:
+    from svmeval.metrics.classification import SINGLE_LABEL_AVERAGES
+
     c = summary.classification
     width = max(digits + 7, 11)
     names = [show_label(v) for v in c.labels]
