@@ -52,6 +52,8 @@ class Options:
     output: str | None = None
     plot: str | None = None
     full: bool = False
+    ci: float | None = None
+    bootstrap: int = 1000
     help: bool = False
 
     @property
@@ -116,6 +118,18 @@ def _check(options: Options, positional: list[str]) -> Options:
         raise OptionError(
             f"--format {options.format}: svmeval-compare's benchmark table only "
             "(svmeval: text, json, csv or html)"
+        )
+    if options.ci is None and options.bootstrap != 1000:
+        raise OptionError("--bootstrap sets the resamples of --ci: give --ci LEVEL too")
+    if options.ci is not None and (
+        options.multilabel
+        or options.score is not None
+        or not options.cross_validation
+        or not options.params.is_classification
+    ):
+        raise OptionError(
+            "--ci: confidence intervals of a classification's cross-validation (-v k) "
+            "only: not with --multilabel, --score, -s 2, -s 3 or -s 4"
         )
     if options.store is not None and not options.cross_validation:
         raise OptionError("--store keeps the folds of a cross-validation: only with -v k")
@@ -207,6 +221,9 @@ def run(options: Options) -> int:
         pos_label=options.pos_label,
         zero_division=options.zero_division,
         meta={"data_file": options.data_file},
+        ci=options.ci,
+        bootstrap=options.bootstrap,
+        seed=options.seed,
     )
     arrays = {}
     if options.format == "html" or options.plot:  # the page's and the sheet's curves
