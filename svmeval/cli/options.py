@@ -368,6 +368,27 @@ LONG_OPTIONS = (
         commands=frozenset({SVMEVAL}),
     ),
     Option(
+        ("--ci",),
+        "LEVEL",
+        "ci",
+        "double",
+        "bootstrap confidence intervals (BCa and percentile) at LEVEL, e.g. 0.95, of a\n"
+        "\tclassification's pooled figures: the samples' CV predictions resampled, seed\n"
+        "\t--seed (with --repeat: the first repetition's, as the pooled figures)",
+        commands=frozenset({SVMEVAL}),
+        read=parse_open_unit,
+    ),
+    Option(
+        ("--bootstrap",),
+        "B",
+        "bootstrap",
+        "int",
+        "the bootstrap resamples of --ci",
+        "1000",
+        range=(1, 1_000_000, None),
+        commands=frozenset({SVMEVAL}),
+    ),
+    Option(
         ("--digits",),
         "N",
         "digits",
@@ -459,7 +480,7 @@ def _log2_axis(name: str, default: str) -> Option:
 
 
 #: LIBSVM's grid.py options (svmeval-grid), with grid.py's words
-GRID_PY_OPTIONS = (
+GRID_PY_OPTIONS: tuple[Option, ...] = (
     _log2_axis("c", "-5,15,2"),
     _log2_axis("g", "3,-15,-2"),
     Option(

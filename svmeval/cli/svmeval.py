@@ -35,7 +35,7 @@ class Options:
     nr_fold: int = 0  # 0: train mode (no -v)
     quiet: bool = False
     data_file: str = ""
-    model_file: str | None = None
+    model_file: str = ""  # "" where the run writes no model (-v, --score)
     seed: int = 1
     repeat: int = 1
     jobs: int | None = None
@@ -52,6 +52,8 @@ class Options:
     output: str | None = None
     plot: str | None = None
     full: bool = False
+    ci: float | None = None
+    bootstrap: int = 1000
     help: bool = False
 
     @property
@@ -117,6 +119,18 @@ def _check(options: Options, positional: list[str]) -> Options:
             f"--format {options.format}: svmeval-compare's benchmark table only "
             "(svmeval: text, json, csv or html)"
         )
+    if options.ci is None and options.bootstrap != 1000:
+        raise OptionError("--bootstrap sets the resamples of --ci: give --ci LEVEL too")
+    if options.ci is not None and (
+        options.multilabel
+        or options.score is not None
+        or not options.cross_validation
+        or not options.params.is_classification
+    ):
+        raise OptionError(
+            "--ci: confidence intervals of a classification's cross-validation (-v k) "
+            "only: not with --multilabel, --score, -s 2, -s 3 or -s 4"
+        )
     if options.store is not None and not options.cross_validation:
         raise OptionError("--store keeps the folds of a cross-validation: only with -v k")
     if options.dask is not None and options.multilabel:
@@ -125,7 +139,7 @@ def _check(options: Options, positional: list[str]) -> Options:
         raise OptionError(
             "--jobs sets the local threads; with --dask the cluster's workers run the folds"
         )
-    return replace(options, data_file=data_file, model_file=model_file)
+    return replace(options, data_file=data_file, model_file=model_file or "")
 
 
 def _parse(argv: list[str]) -> Options | None:
@@ -171,7 +185,7 @@ def check_outputs(options: Options) -> list:
 
 def run(options: Options) -> int:
     if options.score is not None:
-        return score(options)
+        return score(options, options.score)
     from svmeval.cv import engine
     from svmeval.io import data
 
@@ -207,6 +221,9 @@ def run(options: Options) -> int:
         pos_label=options.pos_label,
         zero_division=options.zero_division,
         meta={"data_file": options.data_file},
+        ci=options.ci,
+        bootstrap=options.bootstrap,
+        seed=options.seed,
     )
     arrays = {}
     if options.format == "html" or options.plot:  # the page's and the sheet's curves
@@ -277,16 +294,20 @@ def run_multilabel(options: Options, dataset) -> int:
     return 0
 
 
-def score_multilabel(options: Options, dataset, began: tuple = ()) -> int:
+def score_multilabel(options: Options, dataset, predictions_file: str, began: tuple = ()) -> int:
     from svmeval.io.predictions import read_label_set_predictions
     from svmeval.summary import score_label_sets
 
-    sets = read_label_set_predictions(options.score, expected=dataset.n_samples)
+    sets = read_label_set_predictions(predictions_file, expected=dataset.n_samples)
     summary = score_label_sets(
         dataset,
         sets,
         zero_division=options.zero_division,
-        meta={"mode": "score", "data_file": options.data_file, "predictions_file": options.score},
+        meta={
+            "mode": "score",
+            "data_file": options.data_file,
+            "predictions_file": predictions_file,
+        },
     )
     summary = _recorded(options, summary, dataset, "score_label_sets", began)
     emit(options, _report(options, summary, {}))
@@ -304,7 +325,7 @@ def train(options: Options, dataset) -> int:
     return 0
 
 
-def score(options: Options) -> int:
+def score(options: Options, predictions_file: str) -> int:
     """--score: report on an existing predictions file against a data file's labels."""
     from svmeval.io import data
     from svmeval.io.predictions import read_predictions, read_probabilities
@@ -314,8 +335,8 @@ def score(options: Options) -> int:
     began = (time.time(), time.perf_counter())
     dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
     if options.multilabel:
-        return score_multilabel(options, dataset, began)
-    y_pred = read_predictions(options.score, expected=dataset.n_samples)
+        return score_multilabel(options, dataset, predictions_file, began)
+    y_pred = read_predictions(predictions_file, expected=dataset.n_samples)
     try:
         summary = summarize_predictions(
             dataset.y,
@@ -323,20 +344,20 @@ def score(options: Options) -> int:
             regression=options.params.is_regression,
             pos_label=options.pos_label,
             zero_division=options.zero_division,
-            meta={"data_file": options.data_file, "predictions_file": options.score},
+            meta={"data_file": options.data_file, "predictions_file": predictions_file},
         )
     except FractionalPredictions:
         raise SvmevalError(
-            f"{show_path(options.score)}: predictions are not class labels "
+            f"{show_path(predictions_file)}: predictions are not class labels "
             "(not integers); "
             "give -s 3 or -s 4 to score a regression"
         ) from None
     summary = _recorded(options, summary, dataset, "summarize_predictions", began)
-    arrays = {"y_true": dataset.y, "y_pred": y_pred}
+    arrays: dict[str, object] = {"y_true": dataset.y, "y_pred": y_pred}
     page = options.format == "html"  # its sheet draws the curves of -b 1 predictions too
     if not page:
         emit(options, _report(options, summary, arrays))
-    probabilities = read_probabilities(options.score) if options.plot or page else None
+    probabilities = read_probabilities(predictions_file) if options.plot or page else None
     if probabilities is not None:  # -b 1 predictions: the curves too
         arrays.update(
             scores=probabilities[1], score_labels=probabilities[0], score_source="probabilities"
@@ -391,7 +412,9 @@ def emit(options: Options, text: str, *, predictions: str | None = None, folds=N
     the options say: all whole, or none."""
     runner.end_bar_line()
     targets = {t.what: t for t in check_outputs(options)}  # again: the files may have changed
-    items = [(targets["--predictions"], predictions)] if options.predictions else []
+    items: list[tuple[output.Target | str, str | bytes]] = []
+    if options.predictions and predictions is not None:
+        items.append((targets["--predictions"], predictions))
     if options.folds_file:
         from svmeval.cli.nested import folds_text
 
