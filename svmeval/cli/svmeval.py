@@ -271,14 +271,16 @@ def run(options: Options) -> int:
 
 def svm_train_report(options: Options, result) -> str | None:
     """The text report when it is svm-train's lines alone (a classifier's cross-validation of
-    one or two classes, once, without --full or --plot), from the counts of right and wrong
-    predictions; None where the report needs the summary (more classes, a regression,
-    repetitions, another format). Neither the figure registry nor the summaries are loaded
-    for it: a script that calls svmeval once per configuration pays for what it reads."""
+    one or two classes, once, without --full, --ci or --plot), from the counts of right and
+    wrong predictions; None where the report needs the summary (more classes, a regression,
+    repetitions, intervals, another format). Neither the figure registry nor the summaries
+    are loaded for it: a script that calls svmeval once per configuration pays for what it
+    reads."""
     if (
         options.format != "text"
         or options.full
         or options.plot
+        or options.ci is not None
         or options.repeat != 1
         or options.params.is_regression
     ):
