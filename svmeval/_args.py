@@ -537,6 +537,25 @@ def check_draws(value, name: str = "draws") -> None:
         _fail(name, f"must be an integer from 1 to {MAX_DRAWS:,}, got {value!r}")
 
 
+def check_level(value, name: str = "ci") -> None:
+    """None or a confidence level of intervals: a number strictly between 0 and 1."""
+    if value is not None and (not is_number(value) or not 0 < value < 1):
+        _fail(name, f"must be a level between 0 and 1, both excluded, got {value!r}")
+
+
+def check_count(value, name: str) -> None:
+    """A count of draws, resamples or permutations: an integer from 1 (each run bounds it)."""
+    if not is_integer(value) or int(value.__index__()) < 1:
+        _fail(name, f"must be an integer from 1, got {value!r}")
+
+
+def check_store(value, name: str = "store") -> None:
+    """None, a results store's file name or an open Store (``svmeval.open_store``)."""
+    if value is None or isinstance(value, (str, os.PathLike)) or type(value).__name__ == "Store":
+        return
+    _fail(name, f"must be a file name or a Store (svmeval.open_store), got {value!r}")
+
+
 def check_format(value, name: str = "format") -> None:
     """A report's format: text, json, csv, markdown or latex (the last two a benchmark's)."""
     if not isinstance(value, str) or value not in _FORMATS:
@@ -735,6 +754,25 @@ ARGUMENTS: dict[str, Argument] = {
         "Monte-Carlo draws of a benchmark's Bayesian signed-rank test",
         "50000",
     ),
+    "permutations": _check(
+        lambda v, name: check_count(v, name),
+        "an int from 1",
+        "labels permuted by a permutation test",
+        "1000",
+    ),
+    "ci": _check(check_level, "None or a float in (0, 1)", "level of bootstrap intervals", "None"),
+    "bootstrap": _check(
+        lambda v, name: check_count(v, name),
+        "an int from 1",
+        "bootstrap resamples",
+        "see summarize",
+    ),
+    "store": _check(
+        check_store,
+        "None, a file name or a Store",
+        "a results store: folds already computed are read, new ones written",
+        "None",
+    ),
     "test": _arg(
         StrOptions({"corrected", "5x2cv"}), "the per-data-set test of a benchmark", '"corrected"'
     ),
@@ -831,6 +869,7 @@ def checked(func=None, *, skip: tuple = ()):
             return func(*args, **kwargs)
 
         door.arguments = tuple(names)  # type: ignore[attr-defined]
+        door.skipped = tuple(skip)  # type: ignore[attr-defined]
         return door
 
     return decorate if func is None else decorate(func)

@@ -26,8 +26,14 @@ from svmeval.cli.values import (
 from svmeval.params import INT_MAX, INT_MIN
 
 SVMEVAL, GRID, COMPARE = "svmeval", "grid", "compare"
+STORE = "store"  # svmeval-store: its few options are its own (svmeval.cli.store)
 ALL = frozenset({SVMEVAL, GRID, COMPARE})
-PROGRAMS = {SVMEVAL: "svmeval", GRID: "svmeval-grid", COMPARE: "svmeval-compare"}
+PROGRAMS = {
+    SVMEVAL: "svmeval",
+    GRID: "svmeval-grid",
+    COMPARE: "svmeval-compare",
+    STORE: "svmeval-store",
+}
 
 FORMATS = ("text", "json", "csv")
 TABLE_FORMATS = ("markdown", "latex")  # svmeval-compare's benchmark table, as papers print it
@@ -207,12 +213,13 @@ LONG_OPTIONS = (
         "NAME",
         "criterion",
         "str",
-        "the figure to optimise (svmeval-grid) or compare, a name of svmeval's figure\n"
+        "the figure to optimise (svmeval-grid), compare or test (svmeval --permutations),\n"
+        "\ta name of svmeval's figure "
         "\tregistry (default accuracy; mse for -s 3 / -s 4): accuracy balanced_accuracy mcc\n"
         "\tkappa precision recall f1 macro_f1 micro_f1 weighted_f1 roc_auc average_precision\n"
         "\t..., for regression mse scc; each figure's direction comes from the registry and\n"
         "\tan undefined value ranks below every number",
-        commands=frozenset({GRID, COMPARE}),
+        commands=frozenset({GRID, COMPARE, SVMEVAL}),
     ),
     Option(
         ("--log2p",),
@@ -362,6 +369,39 @@ LONG_OPTIONS = (
         commands=frozenset({SVMEVAL}),
     ),
     Option(
+        ("--permutations",),
+        "N",
+        "permutations",
+        "int",
+        "permutation test: the -v k figure (--criterion, default accuracy, mse for\n"
+        "\tregression) of N permutations of the labels, each with LIBSVM's folds of the\n"
+        "\tpermuted labels after srand(--seed), one kernel shared; p = (1 + #{permuted\n"
+        "\tat least as good}) / (N + 1)",
+        range=(1, 100_000, None),
+        commands=frozenset({SVMEVAL}),
+    ),
+    Option(
+        ("--ci",),
+        "LEVEL",
+        "ci",
+        "double",
+        "bootstrap confidence intervals (BCa and percentile) at LEVEL, e.g. 0.95, of a\n"
+        "\tclassification's pooled figures: the samples' CV predictions resampled, seed\n"
+        "\t--seed (with --repeat: the first repetition's, as the pooled figures)",
+        commands=frozenset({SVMEVAL}),
+        read=parse_open_unit,
+    ),
+    Option(
+        ("--bootstrap",),
+        "B",
+        "bootstrap",
+        "int",
+        "the bootstrap resamples of --ci",
+        "1000",
+        range=(1, 1_000_000, None),
+        commands=frozenset({SVMEVAL}),
+    ),
+    Option(
         ("--digits",),
         "N",
         "digits",
@@ -423,6 +463,15 @@ LONG_OPTIONS = (
         commands=frozenset({GRID}),
         read=parse_megabytes,
     ),
+    Option(
+        ("--store",),
+        "FILE",
+        "store",
+        "str",
+        "keep every fold's result in the results store FILE (SQLite, created if missing)\n"
+        "\tand take the folds it already holds: an interrupted run started again goes on\n"
+        "\twhere it stopped, with the same output (svmeval-store FILE lists it)",
+    ),
     Option(("--help",), "", "help", "flag", "show this help"),
     Option(("--version",), "", "version", "flag", "show svmeval's version"),
 )
@@ -444,7 +493,7 @@ def _log2_axis(name: str, default: str) -> Option:
 
 
 #: LIBSVM's grid.py options (svmeval-grid), with grid.py's words
-GRID_PY_OPTIONS = (
+GRID_PY_OPTIONS: tuple[Option, ...] = (
     _log2_axis("c", "-5,15,2"),
     _log2_axis("g", "3,-15,-2"),
     Option(

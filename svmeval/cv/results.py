@@ -18,14 +18,6 @@ import numpy as np
 from svmeval import _tables as tables
 from svmeval._args import checked
 from svmeval.errors import SvmevalError
-from svmeval.metrics.measures import parse_zero_division
-from svmeval.metrics.run_figures import (
-    classification_fold_figures,
-    multilabel_fold_figures,
-    positive_and_negative,
-    regression_fold_figures,
-)
-from svmeval.metrics.scores import class_ranking
 from svmeval.params import SvmParams, params_flags
 
 if TYPE_CHECKING:
@@ -116,6 +108,8 @@ class CVResult:
         ``configuration`` (as given), ``options`` (svm-train's flags, resolved),
         ``repetition``, ``seed``, ``fold``, ``n_test``, then that fold's
         figures by registry name (repetitions beyond the first need ``keep_repeats=True``)."""
+        from svmeval.metrics.two_class import positive_and_negative
+
         tables.pandas()
         rows = []
         for r, run in enumerate(_runs(self)):
@@ -203,6 +197,9 @@ class MultilabelCVResult:
         ``options`` (svm-train's flags, resolved), ``repetition``, ``seed``, ``fold``,
         ``n_test``, then the multi-label figures of that
         fold by registry name."""
+        from svmeval.metrics.measures import parse_zero_division
+        from svmeval.metrics.run_figures import multilabel_fold_figures
+
         tables.pandas()
         z = parse_zero_division(zero_division)
         T, P = self.Y_true.astype(bool), self.Y_pred.astype(bool)
@@ -223,6 +220,12 @@ def _runs(result) -> list:
 
 
 def _fold_figures(run: CVResult, positive, zero_division) -> list[dict]:
+    # the figures' modules, imported by what uses them (a run that prints svm-train's lines
+    # only needs none of them)
+    from svmeval.metrics.measures import parse_zero_division
+    from svmeval.metrics.run_figures import classification_fold_figures, regression_fold_figures
+    from svmeval.metrics.scores import class_ranking
+
     z = parse_zero_division(zero_division)
     if run.params.is_regression:
         return regression_fold_figures(run.y_true, run.y_pred, run.fold, run.n_folds)

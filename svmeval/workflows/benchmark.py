@@ -558,6 +558,7 @@ def benchmark(
     jobs: int | None = None,
     client=None,
     progress: Callable[[int, int], None] | None = None,
+    store=None,
 ) -> Benchmark:
     """Compare configurations over many data sets, with the tests papers report.
 
@@ -607,6 +608,12 @@ def benchmark(
     progress : callable, optional
         ``progress(done, total)`` as data sets end.
 
+    store : str or os.PathLike or Store, optional
+        A results store (:func:`svmeval.open_store`; a file name is opened, and created if
+        missing): every fold it holds is taken from it, the others are computed and written
+        to it one by one as they end. The result is the same as without a store: adding a
+        configuration or a data set to a stored benchmark computes only their folds.
+
     Returns
     -------
     Benchmark
@@ -630,6 +637,7 @@ def benchmark(
     """
     from svmeval.cv import checks
     from svmeval.cv.engine import c_state, repetition_seeds
+    from svmeval.cv.stored import opened
     from svmeval.stats.rank_tests import clean_level
     from svmeval.summary.single import check_pos_label
 
@@ -667,14 +675,15 @@ def benchmark(
     seeds = repetition_seeds(run.seed, run.repeat)
     table = c_state(_fold_table)  # C's rand() and print hook held per data set
     values, sizes = [], []
-    for i, ds in enumerate(checked):
-        fold_values, fold_sizes = table(
-            ds, params, run.folds, seeds, criterion, pos_label, zero_division, jobs, client
-        )
-        values.append(fold_values)
-        sizes.append(fold_sizes)
-        if progress is not None:
-            progress(i + 1, len(checked))
+    with opened(store, "benchmark"):
+        for i, ds in enumerate(checked):
+            fold_values, fold_sizes = table(
+                ds, params, run.folds, seeds, criterion, pos_label, zero_division, jobs, client
+            )
+            values.append(fold_values)
+            sizes.append(fold_sizes)
+            if progress is not None:
+                progress(i + 1, len(checked))
     return Benchmark(
         np.array(values),
         tuple(ds.name for ds in checked),

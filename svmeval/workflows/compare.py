@@ -186,6 +186,7 @@ def compare(
     jobs: int | None = None,
     client=None,
     progress: Callable[[int, int], None] | None = None,
+    store=None,
 ) -> Comparison:
     """Compare two LIBSVM configurations on one data set, on the same repeated folds.
 
@@ -228,6 +229,11 @@ def compare(
     progress : callable, optional
         ``progress(done, total)`` as folds end.
 
+    store : str or os.PathLike or Store, optional
+        A results store (:func:`svmeval.open_store`; a file name is opened, and created if
+        missing): every fold it holds is taken from it, the others are computed and written
+        to it one by one as they end. The result is the same as without a store.
+
     Returns
     -------
     Comparison
@@ -246,6 +252,44 @@ def compare(
     >>> round(c.mean_a, 4), round(c.ttest.p, 4)
     (0.9613, 0.2254)
     """
+    from svmeval.cv.stored import opened
+
+    with opened(store, "compare"):
+        return _compare(
+            data,
+            a,
+            b,
+            folds,
+            repeat=repeat,
+            seed=seed,
+            criterion=criterion,
+            confidence_level=confidence_level,
+            rope=rope,
+            pos_label=pos_label,
+            zero_division=zero_division,
+            jobs=jobs,
+            client=client,
+            progress=progress,
+        )
+
+
+def _compare(
+    data,
+    a,
+    b,
+    folds,
+    *,
+    repeat,
+    seed,
+    criterion,
+    confidence_level,
+    rope,
+    pos_label,
+    zero_division,
+    jobs,
+    client,
+    progress,
+) -> Comparison:
     from svmeval.cv import checks, engine
 
     run = checks.check_run(
