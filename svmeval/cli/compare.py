@@ -47,6 +47,7 @@ class CompareOptions:
     zero_division: float = 0.0
     jobs: int | None = None
     dask: str | None = None
+    store: str | None = None  # --store FILE: the results store
     confidence: float = 0.95
     format: str = "text"
     output: str | None = None

@@ -44,6 +44,7 @@ class GridOptions:
     criterion: str | None = None  # None: accuracy, mse for -s 3 / -s 4
     jobs: int | None = None
     dask: str | None = None
+    store: str | None = None  # --store FILE: the results store
     seed: int = 1
     pos_label: float | None = None
     zero_division: float = 0.0

@@ -40,6 +40,7 @@ class Options:
     repeat: int = 1
     jobs: int | None = None
     dask: str | None = None
+    store: str | None = None  # --store FILE: the results store
     pos_label: float | None = None
     predictions: str | None = None
     folds_file: str | None = None
@@ -116,6 +117,8 @@ def _check(options: Options, positional: list[str]) -> Options:
             f"--format {options.format}: svmeval-compare's benchmark table only "
             "(svmeval: text, json, csv or html)"
         )
+    if options.store is not None and not options.cross_validation:
+        raise OptionError("--store keeps the folds of a cross-validation: only with -v k")
     if options.dask is not None and options.multilabel:
         raise OptionError("--dask runs single-label cross-validation; not with --multilabel")
     if options.dask is not None and options.jobs is not None:

@@ -137,12 +137,14 @@ def as_params(params, name: str = "params") -> SvmParams:
     return params
 
 
-def single_label(dataset: Dataset, what: str) -> None:
-    """Refuse multi-label data where ``what`` (a run) takes one label per sample."""
+def single_label(dataset: Dataset, what: str) -> np.ndarray:
+    """The labels of ``dataset``; multi-label data refused where ``what`` (a run) takes one
+    label per sample."""
     if dataset.y is None:
         raise SvmevalError(
             f"{show_path(dataset.name)}: multi-label data: {what} takes single-label data"
         )
+    return dataset.y
 
 
 def check_inputs(dataset, params: SvmParams, y=None) -> np.ndarray:

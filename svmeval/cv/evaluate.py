@@ -12,7 +12,7 @@ result never depends on the executor, the number of jobs or the order in which f
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from svmeval.cv import _libsvm
 from svmeval.cv import kernel as shared_kernel
@@ -32,6 +32,7 @@ class Unit:
     seed: int
     folds: Folds
     cost: float = 0.0
+    stored: dict = field(default_factory=dict)  # fold -> FoldOutput found in a results store
 
 
 @dataclass(frozen=True, eq=False)
@@ -47,11 +48,15 @@ class Batch:
     groups: tuple  # ((kernel params or None, (Unit, ...)), ...)
     keep_decision_values: bool = False
     memory_mb: float = shared_kernel.DEFAULT_MEMORY_MB
+    #: ``on_fold(unit, fold, FoldOutput, seconds)``: called in the calling thread as each
+    #: fold ends (a results store writes it), before its unit's ``finish``
+    on_fold: Callable | None = None
 
     @property
     def total_folds(self) -> int:
+        """The folds to compute (those of a results store left out)."""
         units = list(self.in_order) + [u for _, group in self.groups for u in group]
-        return sum(u.folds.n_folds for u in units)
+        return sum(u.folds.n_folds - len(u.stored) for u in units)
 
 
 class FoldCount:
@@ -81,9 +86,16 @@ def evaluate(
     share: bool | None = None,
     memory_mb: float | None = None,
     progress: Callable | None = None,
+    store=None,
 ) -> None:
     """Cross-validate every candidate on every seed's folds: ``finish(unit, result)`` for each
     (:class:`Unit`, :class:`~svmeval.cv.plan.CVResult`), in the calling thread, any order.
+
+    ``store``: the run's :class:`~svmeval.cv.stored.StoreCounts` (None: the store of the run
+    in progress in this thread, :func:`~svmeval.cv.stored.current`, if any).
+    Its units are looked up first: a unit whose folds are all stored is finished from them
+    without training, the folds it lacks are the only ones computed, and every fold computed
+    is written as it ends (:mod:`svmeval.cv.stored`).
 
     ``candidates``: resolved, checked parameters (:func:`~svmeval.cv.engine.prepare`) of
     ``problem`` (``dataset``'s LIBSVM problem; the executor may send ``dataset`` elsewhere).
@@ -100,6 +112,15 @@ def evaluate(
             if key not in drawn:
                 drawn[key] = draw_folds(problem.y, nr_fold, seed, params)
             units.append(Unit(c, r, params, seed, drawn[key], costs[c]))
+    on_fold = None
+    if store is None:
+        from svmeval.cv.stored import current
+
+        store = current()
+    if store is not None:
+        units, finish, on_fold = _with_store(
+            store, dataset, problem, nr_fold, keep_decision_values, units, finish
+        )
     in_order = tuple(u for u in units if u.params.probability)
     rest = [u for u in units if not u.params.probability]
     batch = Batch(
@@ -110,8 +131,51 @@ def evaluate(
         _groups(problem, dataset, rest, share, memory),
         keep_decision_values,
         memory,
+        on_fold,
     )
-    executor.run(batch, finish, FoldCount(batch.total_folds, progress))
+    if units:
+        executor.run(batch, finish, FoldCount(batch.total_folds, progress))
+
+
+def _with_store(store, dataset, problem, nr_fold, keep_decision_values, units, finish):
+    """The units left to compute (each with its stored folds), a ``finish`` that writes
+    what a unit's folds did not write, and the executors' ``on_fold``; the units found whole
+    are finished here, from the store."""
+    from svmeval.cv.plan import CVPlan
+    from svmeval.cv.stored import StoreUse, missing
+
+    use = StoreUse(store, dataset, problem, nr_fold, keep_decision_values)
+    left = []
+    for u in units:
+        found = use.find(u)
+        use.reused(u, len(found))
+        if len(found) < u.folds.n_folds:
+            if found:
+                partial = replace(u, stored=found)
+                use.written[partial] = use.written.pop(u)
+                u = partial
+            left.append(u)
+            continue
+        plan = CVPlan(
+            problem,
+            u.params,
+            u.folds,
+            u.seed,
+            keep_decision_values=keep_decision_values,
+            stored=found,
+        )
+        finish(u, plan.result())
+
+    missing(store, sum(u.folds.n_folds - len(u.stored) for u in left))
+
+    def finish_stored(unit, result) -> None:
+        use.write_result(unit, result)
+        finish(unit, result)
+
+    def on_fold(unit, i: int, output, seconds: float) -> None:
+        use.write(unit, {i: output}, {i: seconds})
+
+    return left, finish_stored, on_fold
 
 
 def _groups(problem, dataset, units: list, share: bool | None, memory_mb: float) -> tuple:

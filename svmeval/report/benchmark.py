@@ -6,8 +6,12 @@ marked (``*`` in text, bold in markdown and latex, in csv a ``NAME best`` column
 configuration, which no name can make ambiguous, as JSON's ``best``), then a row of
 average ranks (1 = best). Text adds Friedman's test, Nemenyi's critical difference, the
 pairwise Wilcoxon tests with Holm's correction, the win/tie/loss counts and, with a rope, one
-sentence per data set and pair ("B is practically equivalent to A with probability …").
-json is :meth:`Benchmark.to_dict` as is. Reporters format; they never compute.
+sentence per data set and pair ("B is practically equivalent to A with probability …") and,
+with two or more data sets, one sentence per pair of the Bayesian signed-rank test over the
+data sets, its Monte-Carlo draws and seed stated. csv adds, with that test, one row per pair
+after the average ranks: ``signed-rank B vs A``, then p_left, p_rope, p_right (of B - A),
+the draws and the seed. json is :meth:`Benchmark.to_dict` as is. Reporters format; they
+never compute.
 
 The critical-difference diagram is :func:`svmeval.report.cd_plot.write_cd_diagram`.
 """
@@ -67,6 +71,17 @@ def bayesian_sentence(bench, pair, test) -> str:
     )
 
 
+def signed_rank_sentence(bench, pair) -> str:
+    """One sentence of the Bayesian signed-rank test of ``pair`` over the data sets."""
+    r = pair.signed_rank
+    better_b, better_a = (r.p_right, r.p_left) if bench.greater_is_better else (r.p_left, r.p_right)
+    return (
+        f"{pair.b} against {pair.a}: practically equivalent with probability "
+        f"{r.p_rope:.3f}; {pair.b} better with probability {better_b:.3f}, {pair.a} with "
+        f"probability {better_a:.3f}."
+    )
+
+
 #: a data set's name longer than this has a line of its own above its row's values (text)
 NAME_COLUMN = 30
 
@@ -87,8 +102,9 @@ def _text_table(bench, digits: int) -> list[str]:
         first_width = widest  # every name fits beside a column of values
     else:
         first_width = max(len(x) for x in [head[0], *(n for n in labels if len(n) <= NAME_COLUMN)])
-    # the lines of each row: a long name alone, then its values beside an empty first column
-    rows = []  # (line's first column, index of the row whose values it carries, or None)
+    # the lines of each row: a long name alone, then its values beside an empty first column;
+    # each line: (its first column, the index of the row whose values it carries, or None)
+    rows: list[tuple[str, int | None]] = []
     for i, label in enumerate(labels):
         if len(label) > first_width:
             rows.append((label, None))
@@ -189,6 +205,19 @@ def _text(bench, digits: int) -> str:
             if t.bayesian is not None
             for line in wrap("  " + bayesian_sentence(bench, p, t), keep=(p.a, p.b))
         ]
+    signed = [p for p in bench.pairs if p.signed_rank is not None]
+    if signed:
+        r = signed[0].signed_rank
+        out += [""] + wrap(
+            f"Bayesian signed-rank test over the {r.n} data sets' means (Benavoli et al. "
+            f"2017), rope ±{r.rope:g}, prior {r.prior:g} at 0, {r.draws:,} Monte-Carlo "
+            f"draws, seed {r.seed}:"
+        )
+        out += [
+            line
+            for p in signed
+            for line in wrap("  " + signed_rank_sentence(bench, p), keep=(p.a, p.b))
+        ]
     verdict = bench.verdict
     out += [""] + wrap(f"verdict: {verdict.text}", keep=bench.configurations)
     if verdict.warning:
@@ -214,6 +243,14 @@ def _csv(bench, digits: int) -> str:
         ]
         w.writerow([d] + values)
     w.writerow(["average rank"] + [x for r in bench.ranks for x in (repr(float(r)), "", "")])
+    for p in bench.pairs:
+        r = p.signed_rank
+        if r is not None:
+            w.writerow(
+                [f"signed-rank {p.b} vs {p.a}"]
+                + [repr(v) for v in (r.p_left, r.p_rope, r.p_right)]
+                + [str(r.draws), str(r.seed)]
+            )
     return buf.getvalue()
 
 

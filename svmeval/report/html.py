@@ -238,11 +238,11 @@ def _blocks(obj: dict, digits: int, depth: int) -> str:
     ]
     out = []
     if scalars or short:
-        rows = "".join(
+        body = "".join(
             f'<tr><th scope="row">{_e(_title(k))}</th>{_cell(v, digits)}</tr>'
             for k, v in scalars + short
         )
-        out.append(f'<div class="scroll"><table><tbody>{rows}</tbody></table></div>')
+        out.append(f'<div class="scroll"><table><tbody>{body}</tbody></table></div>')
     done = {k for k, _ in scalars + short}
     for key, value in obj.items():
         if key in done:

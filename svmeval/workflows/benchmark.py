@@ -29,8 +29,12 @@ undefined. From them:
   2003) or, for R = 5 and k = 2, the 5x2cv paired t-test (``test="5x2cv"``, Dietterich 1998;
   Alpaydin's combined F reported beside it);
 * with a ``rope``: the Bayesian correlated t-test (Corani & Benavoli 2015) of B - A per data
-  set and pair. With several data sets each data set gets its own posterior; the hierarchical
-  model over data sets is not done.
+  set and pair (each data set its own posterior) and, with two or more data sets, the
+  Bayesian signed-rank test of the data sets' means (Benavoli et al. 2017; baycomp's
+  ``SignedRankTest``) per pair: ``draws`` Monte-Carlo draws of
+  ``numpy.random.RandomState(draw_seed)`` (:func:`benchmark`: the run's ``seed``), the same
+  draws for every pair, the pseudo-observation at 0 of weight 0.5. The hierarchical model
+  over data sets is not done.
 
 Differences are always B - A in the figure's own units: for a figure where smaller is better
 (mse) a positive difference means B is worse; ``wins`` and the reports take the direction
@@ -53,7 +57,13 @@ from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.metrics.figures import FIGURES
 from svmeval.params import Configuration
-from svmeval.stats.bayesian import BayesianResult, correlated_ttest
+from svmeval.stats.bayesian import (
+    MAX_DRAWS,
+    BayesianResult,
+    SignedRankResult,
+    correlated_ttest,
+    signed_rank_test,
+)
 from svmeval.stats.five_by_two import FiveByTwoResult, five_by_two
 from svmeval.stats.rank_tests import (
     FriedmanResult,
@@ -103,6 +113,7 @@ class Pair:
     ties: int
     losses: int
     per_dataset: tuple = field(default=())
+    signed_rank: SignedRankResult | None = None  # with a rope and two or more data sets
 
 
 def _names(names, count: int, what: str) -> tuple:
@@ -142,6 +153,8 @@ class Benchmark:
     seeds: tuple = ()  # each repetition's C srand seed, where known
     fold_sizes: tuple = ()  # per data set, each fold's test samples (repetition-major)
     provenance: Provenance | None = field(default=None, repr=False)  # how it was made
+    draws: int = 50_000  # the signed-rank test's Monte-Carlo draws
+    draw_seed: int = 1  # and their RandomState seed
 
     def __post_init__(self):
         v = np.array(self.values, dtype=np.float64)
@@ -174,6 +187,13 @@ class Benchmark:
             raise SvmevalError("level must lie in (0, 1)")
         if self.rope is not None and not (self.rope >= 0 and math.isfinite(self.rope)):
             raise SvmevalError("rope must be a finite number >= 0")
+        check_draws(self.draws)
+        if (
+            isinstance(self.draw_seed, bool)
+            or not isinstance(self.draw_seed, (int, np.integer))
+            or not 0 <= self.draw_seed < 2**32
+        ):
+            raise SvmevalError("draw_seed must be an integer from 0 to 2**32 - 1")
         if self.test not in TESTS:
             raise SvmevalError(f"test must be one of {', '.join(TESTS)}")
         if self.test == "5x2cv" and (self.repeat, self.n_folds) != (5, 2):
@@ -241,7 +261,7 @@ class Benchmark:
         average rank, whose average ranks all lie within the critical difference: the groups
         the critical-difference diagram joins by a bar."""
         order = [int(i) for i in np.argsort(self.ranks, kind="mergesort")]
-        groups = []
+        groups: list[tuple[int, ...]] = []
         for start in range(len(order)):
             end = start
             while (
@@ -292,7 +312,7 @@ class Benchmark:
         """Every pair (A, B), A before B in the given order: see the module's notes."""
         k = len(self.configurations)
         index = [(a, b) for a in range(k) for b in range(a + 1, k)]
-        rank_tests = []
+        rank_tests: list[WilcoxonResult | None] = []
         for a, b in index:
             if len(self.datasets) >= 2:
                 rank_tests.append(wilcoxon(self.mean[:, b], self.mean[:, a]))
@@ -304,6 +324,15 @@ class Benchmark:
         for (a, b), w, p_holm in zip(index, rank_tests, adjusted):
             tests = tuple(self._dataset_test(a, b, i) for i in range(len(self.datasets)))
             outcomes = [t.outcome for t in tests]
+            signed = None
+            if self.rope is not None and len(self.datasets) >= 2:
+                signed = signed_rank_test(
+                    self.mean[:, a],
+                    self.mean[:, b],
+                    rope=self.rope,
+                    draws=int(self.draws),
+                    seed=int(self.draw_seed),
+                )
             out.append(
                 Pair(
                     self.configurations[a],
@@ -314,6 +343,7 @@ class Benchmark:
                     outcomes.count("tie"),
                     outcomes.count("loss"),
                     tests,
+                    signed,
                 )
             )
         return tuple(out)
@@ -355,7 +385,8 @@ class Benchmark:
         the benchmark concludes: the test, p, level, significant, the sentence, and the tests
         with too few data sets) and, with a rope,
         "bayesian": one record per data set and pair with "rope", "p_left", "p_rope",
-        "p_right" (of B - A)."""
+        "p_right" (of B - A), and with two or more data sets "signed_rank": one record per
+        pair with "rope", "prior", "draws", "seed", "p_left", "p_rope", "p_right"."""
         f = self.friedman
         out = {
             "criterion": self.criterion,
@@ -399,7 +430,34 @@ class Benchmark:
                 for t in p.per_dataset
                 if t.bayesian is not None
             ]
+        signed = [(p, p.signed_rank) for p in self.pairs if p.signed_rank is not None]
+        if signed:
+            out["signed_rank"] = [
+                {
+                    "a": p.a,
+                    "b": p.b,
+                    "n_datasets": r.n,
+                    "rope": r.rope,
+                    "prior": r.prior,
+                    "draws": r.draws,
+                    "seed": r.seed,
+                    "p_left": r.p_left,
+                    "p_rope": r.p_rope,
+                    "p_right": r.p_right,
+                }
+                for p, r in signed
+            ]
         return out
+
+
+def check_draws(draws) -> None:
+    """``draws``: an integer from 1 to :data:`~svmeval.stats.bayesian.MAX_DRAWS`."""
+    if (
+        isinstance(draws, bool)
+        or not isinstance(draws, (int, np.integer))
+        or not 1 <= draws <= MAX_DRAWS
+    ):
+        raise SvmevalError(f"draws must be an integer from 1 to {MAX_DRAWS:,}, got {draws!r}")
 
 
 def _plain(value):
@@ -473,7 +531,7 @@ def _fold_table(
 
     problem, first = prepare(dataset, params[0])
     resolved = [first] + [prepare(dataset, p, problem=problem)[1] for p in params[1:]]
-    runs = [[None] * len(seeds) for _ in params]
+    runs: list[list] = [[None] * len(seeds) for _ in params]
 
     def finish(unit, result) -> None:
         runs[unit.candidate][unit.repetition] = result
@@ -495,12 +553,14 @@ def benchmark(
     criterion: str | None = None,
     confidence_level: float = 0.95,
     rope: float | None = None,
+    draws: int = 50_000,
     test: str = "corrected",
     pos_label: float | None = None,
     zero_division: float | str = 0.0,
     jobs: int | None = None,
     client=None,
     progress: Callable[[int, int], None] | None = None,
+    store=None,
 ) -> Benchmark:
     """Compare configurations over many data sets, with the tests papers report.
 
@@ -533,7 +593,12 @@ def benchmark(
     confidence_level : float, default 0.95
         1 - alpha of the tests (Nemenyi's critical difference, win/tie/loss).
     rope : float, optional
-        Half-width of the region of practical equivalence: adds the Bayesian tests.
+        Half-width of the region of practical equivalence: adds the Bayesian tests (the
+        correlated t-test per data set; with two or more data sets, the signed-rank test over
+        them).
+    draws : int, default 50000
+        The signed-rank test's Monte-Carlo draws (1 to 10,000,000), from
+        ``numpy.random.RandomState(seed)``.
     test : {"corrected", "5x2cv"}, default "corrected"
         The per-data-set test behind win/tie/loss.
     pos_label, zero_division
@@ -544,6 +609,12 @@ def benchmark(
         A Dask client or a scheduler's address: the folds run on that cluster.
     progress : callable, optional
         ``progress(done, total)`` as data sets end.
+
+    store : str or os.PathLike or Store, optional
+        A results store (:func:`svmeval.open_store`; a file name is opened, and created if
+        missing): every fold it holds is taken from it, the others are computed and written
+        to it one by one as they end. The result is the same as without a store: adding a
+        configuration or a data set to a stored benchmark computes only their folds.
 
     Returns
     -------
@@ -568,6 +639,7 @@ def benchmark(
     """
     from svmeval.cv import checks
     from svmeval.cv.engine import c_state, repetition_seeds
+    from svmeval.cv.stored import opened
     from svmeval.stats.rank_tests import clean_level
     from svmeval.summary.single import check_pos_label
 
@@ -582,8 +654,13 @@ def benchmark(
         jobs=jobs,
         client=client,
     )
-    datasets = [checks.check_data(ds, "a benchmark", "datasets")[0] for ds in _sequence(datasets)]
-    seen = [ds.name for ds in datasets]
+    if rope is not None and not (
+        isinstance(rope, (int, float)) and not isinstance(rope, bool) and 0 <= rope < math.inf
+    ):
+        raise SvmevalError(f"rope must be a finite number >= 0, got {rope!r}")
+    check_draws(draws)
+    checked = [checks.check_data(ds, "a benchmark", "datasets")[0] for ds in _sequence(datasets)]
+    seen = [ds.name for ds in checked]
     twice = next((n for i, n in enumerate(seen) if n in seen[:i]), None)
     if twice is not None:  # before any work (the Benchmark needs one name a data set)
         raise SvmevalError(
@@ -591,25 +668,27 @@ def benchmark(
             "(Dataset.from_arrays(X, y, name=...) names arrays)"
         )
     criterion = criterion or checks.default_criterion(params[0])
-    for ds in datasets:
-        checks.check_criterion(criterion, checks.common_kind(ds.y, params))
+    for ds in checked:
+        y = checks.single_label(ds, "a benchmark")
+        checks.check_criterion(criterion, checks.common_kind(y, params))
         if params[0].is_classification:  # each data set named, before any work
-            check_pos_label(ds.y, pos_label, ds.name)
+            check_pos_label(y, pos_label, ds.name)
     seeds = repetition_seeds(run.seed, run.repeat)
     table = c_state(_fold_table)  # C's rand() and print hook held per data set
     values, sizes = [], []
-    for i, ds in enumerate(datasets):
-        fold_values, fold_sizes = table(
-            ds, params, run.folds, seeds, criterion, pos_label, zero_division, jobs, client
-        )
-        values.append(fold_values)
-        sizes.append(fold_sizes)
-        if progress is not None:
-            progress(i + 1, len(datasets))
+    with opened(store, "benchmark"):
+        for i, ds in enumerate(checked):
+            fold_values, fold_sizes = table(
+                ds, params, run.folds, seeds, criterion, pos_label, zero_division, jobs, client
+            )
+            values.append(fold_values)
+            sizes.append(fold_sizes)
+            if progress is not None:
+                progress(i + 1, len(checked))
     return Benchmark(
         np.array(values),
-        [ds.name for ds in datasets],
-        names,
+        tuple(ds.name for ds in checked),
+        tuple(names),
         criterion,
         n_folds=run.folds,
         repeat=run.repeat,
@@ -618,6 +697,8 @@ def benchmark(
         test=test,
         seeds=tuple(seeds),
         fold_sizes=tuple(sizes),
+        draws=draws,
+        draw_seed=run.seed,
     )
 
 

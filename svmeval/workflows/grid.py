@@ -230,6 +230,7 @@ def grid_search(
     on_cell: Callable | None = None,
     on_finish: Callable | None = None,
     share: bool | None = None,
+    store=None,
 ) -> GridResult:
     """Search C and gamma (and epsilon-SVR's epsilon) as LIBSVM's grid.py does, by any figure.
 
@@ -282,6 +283,10 @@ def grid_search(
     share : bool, optional
         Force (True) or forbid (False) the shared kernel matrices; None: the cost model
         decides. Results are identical either way.
+    store : str or os.PathLike or Store, optional
+        A results store (:func:`svmeval.open_store`; a file name is opened, and created if
+        missing): every fold it holds is taken from it, the others are computed and written
+        to it one by one as they end. The result is the same as without a store.
 
     Returns
     -------
@@ -309,8 +314,10 @@ def grid_search(
     """
     arguments = dict(locals())
     from svmeval.cv import engine
+    from svmeval.cv.stored import opened
 
-    return engine.c_state(_search)(**arguments)
+    with opened(arguments.pop("store"), "grid_search"):
+        return engine.c_state(_search)(**arguments)
 
 
 def _search(
@@ -347,7 +354,7 @@ def _search(
     order = _order(params, log2c, log2g, log2p)
     criterion = criterion or checks.default_criterion(params)
     checks.check_criterion(criterion)
-    kind = checks.kind_of(dataset.y, params)
+    kind = checks.kind_of(checks.single_label(dataset, "the grid search"), params)
     figure = checks.check_criterion(criterion, kind)
     problem, base, candidates = _candidates(dataset, params, order)
     if base.is_classification:  # the summaries of the cells would refuse it, too late

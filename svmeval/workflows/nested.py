@@ -27,16 +27,21 @@ import contextlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from svmeval import _tables as tables
 from svmeval.cv import checks
 from svmeval.cv.provenance import Provenance, recorded
+from svmeval.cv.results import CVResult
 from svmeval.io.data import DataSource, rows_of
 from svmeval.params import Configuration, SvmParams
 from svmeval.summary.data import summary_rows
 from svmeval.workflows import grid_rules as rules
+
+if TYPE_CHECKING:
+    from svmeval.workflows.grid import GridResult
 
 __all__ = ["NestedResult", "OuterFold", "nested_cv", "chosen_text"]
 
@@ -61,7 +66,7 @@ class OuterFold:
     cell: rules.Cell
     value: float
     params: SvmParams
-    grid: object
+    grid: GridResult
     train_rows: np.ndarray
     test_rows: np.ndarray
 
@@ -87,7 +92,7 @@ class NestedResult:
     (3, 24)
     """
 
-    outer: object
+    outer: CVResult
     folds: tuple
     criterion: str
     greater_is_better: bool
@@ -243,6 +248,7 @@ def nested_cv(
     progress: Callable[[int, int], None] | None = None,
     kernel_memory: float | None = None,
     share: bool | None = None,
+    store=None,
 ) -> NestedResult:
     """Nested cross-validation: an honest estimate of the model :func:`grid_search` tunes.
 
@@ -276,6 +282,12 @@ def nested_cv(
     progress : callable, optional
         ``progress(done, total)`` as outer folds end (over every repetition).
 
+    store : str or os.PathLike or Store, optional
+        A results store (:func:`svmeval.open_store`; a file name is opened, and created if
+        missing): every fold it holds is taken from it, the inner grids' folds and the outer
+        folds' final models alike; the others are computed and written to it one by one as
+        they end. The result is the same as without a store.
+
     Returns
     -------
     NestedResult
@@ -298,8 +310,10 @@ def nested_cv(
     """
     arguments = dict(locals())
     from svmeval.cv import engine
+    from svmeval.cv.stored import opened
 
     with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
+        stack.enter_context(opened(arguments.pop("store"), "nested_cv"))
         return engine.c_state(_nested_cv)(_stack=stack, **arguments)
 
 
@@ -353,7 +367,7 @@ def _nested_cv(
     done, total = 0, 0
     results, folds = [], []
     for r, s in enumerate(seeds):
-        plan = engine.FoldByFold(problem, base, nr_fold, s)
+        plan = engine.FoldByFold(problem, base, nr_fold, s, dataset=dataset)
         total = total or plan.n_folds * repeat
         for i in range(plan.n_folds):
             fold = _outer_fold(dataset, params, plan, r, i, s, grid, jobs)
@@ -381,8 +395,8 @@ def _nested_cv(
 
 def _outer_fold(dataset, params, plan, r: int, i: int, seed: int, grid: dict, jobs) -> OuterFold:
     """Outer fold ``i`` of ``plan`` (a :class:`~svmeval.cv.engine.FoldByFold`): the inner grid
-    on its training rows, the chosen cell trained there, its predictions of the test rows
-    stored in ``plan``."""
+    on its training rows, the chosen cell trained there (or taken from the run's results
+    store), its predictions of the test rows stored in ``plan``."""
     from svmeval.cv.schedule import available_cores
     from svmeval.workflows.grid import grid_search
 
