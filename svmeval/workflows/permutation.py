@@ -154,7 +154,9 @@ def _figure(result, criterion, pos_label, zero_division) -> float:
 
     lean = replace(result, scores=None, probabilities=None)
     for run in (lean, result):
-        summary = summarize_cv(run, pos_label=pos_label, zero_division=zero_division, per_fold=False)
+        summary = summarize_cv(
+            run, pos_label=pos_label, zero_division=zero_division, per_fold=False
+        )
         if criterion in summary.figures:
             return float(summary.figures[criterion])
     return math.nan
