@@ -123,7 +123,8 @@ def _letter(i: int) -> str:
 
 def _split(rest: list) -> tuple:
     """The configurations' svm-train options: what the ``--`` that follow the first separate."""
-    out, current = [], []
+    out: list[tuple[str, ...]] = []
+    current: list[str] = []
     for token in rest:
         if token == "--":
             out.append(tuple(current))

@@ -213,12 +213,13 @@ LONG_OPTIONS = (
         "NAME",
         "criterion",
         "str",
-        "the figure to optimise (svmeval-grid) or compare, a name of svmeval's figure\n"
-        "\tregistry (default accuracy; mse for -s 3 / -s 4): accuracy balanced_accuracy mcc\n"
-        "\tkappa precision recall f1 macro_f1 micro_f1 weighted_f1 roc_auc average_precision\n"
-        "\t..., for regression mse scc; each figure's direction comes from the registry and\n"
-        "\tan undefined value ranks below every number",
-        commands=frozenset({GRID, COMPARE}),
+        "the figure to optimise (svmeval-grid), compare or test (svmeval\n"
+        "\t--permutations), a name of svmeval's figure registry (default accuracy; mse\n"
+        "\tfor -s 3 / -s 4): accuracy balanced_accuracy mcc kappa precision recall f1\n"
+        "\tmacro_f1 micro_f1 weighted_f1 roc_auc average_precision ..., for regression\n"
+        "\tmse scc; each figure's direction comes from the registry and an undefined\n"
+        "\tvalue ranks below every number",
+        commands=frozenset({GRID, COMPARE, SVMEVAL}),
     ),
     Option(
         ("--log2p",),
@@ -368,6 +369,39 @@ LONG_OPTIONS = (
         commands=frozenset({SVMEVAL}),
     ),
     Option(
+        ("--permutations",),
+        "N",
+        "permutations",
+        "int",
+        "permutation test: the -v k figure (--criterion, default accuracy, mse for\n"
+        "\tregression) of N permutations of the labels, each with LIBSVM's folds of the\n"
+        "\tpermuted labels after srand(--seed), one kernel shared; p = (1 + #{permuted\n"
+        "\tat least as good}) / (N + 1)",
+        range=(1, 100_000, None),
+        commands=frozenset({SVMEVAL}),
+    ),
+    Option(
+        ("--ci",),
+        "LEVEL",
+        "ci",
+        "double",
+        "bootstrap confidence intervals (BCa and percentile) at LEVEL, e.g. 0.95, of a\n"
+        "\tclassification's pooled figures: the samples' CV predictions resampled, seed\n"
+        "\t--seed (with --repeat: the first repetition's, as the pooled figures)",
+        commands=frozenset({SVMEVAL}),
+        read=parse_open_unit,
+    ),
+    Option(
+        ("--bootstrap",),
+        "B",
+        "bootstrap",
+        "int",
+        "the bootstrap resamples of --ci",
+        "1000",
+        range=(1, 1_000_000, None),
+        commands=frozenset({SVMEVAL}),
+    ),
+    Option(
         ("--digits",),
         "N",
         "digits",
@@ -459,7 +493,7 @@ def _log2_axis(name: str, default: str) -> Option:
 
 
 #: LIBSVM's grid.py options (svmeval-grid), with grid.py's words
-GRID_PY_OPTIONS = (
+GRID_PY_OPTIONS: tuple[Option, ...] = (
     _log2_axis("c", "-5,15,2"),
     _log2_axis("g", "3,-15,-2"),
     Option(

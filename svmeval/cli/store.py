@@ -237,7 +237,8 @@ def export(o: StoreOptions) -> int:
 
 
 def _without_format(argv: list[str]) -> list[str]:
-    out, i = [], 0
+    out: list[str] = []
+    i = 0
     while i < len(argv):
         if argv[i] == "--":
             return out + argv[i:]

@@ -11,6 +11,7 @@ result never depends on the executor, the number of jobs or the order in which f
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -133,8 +134,13 @@ def evaluate(
         memory,
         on_fold,
     )
-    if units:
+    if not units:
+        return
+    try:
         executor.run(batch, finish, FoldCount(batch.total_folds, progress))
+    finally:
+        if store is not None:  # every fold computed is in the store when the call returns
+            store.writer.flush(quiet=sys.exc_info()[0] is not None)
 
 
 def _with_store(store, dataset, problem, nr_fold, keep_decision_values, units, finish):
@@ -145,6 +151,7 @@ def _with_store(store, dataset, problem, nr_fold, keep_decision_values, units, f
     from svmeval.cv.stored import StoreUse, missing
 
     use = StoreUse(store, dataset, problem, nr_fold, keep_decision_values)
+    use.prefetch(units)
     left = []
     for u in units:
         found = use.find(u)

@@ -19,10 +19,7 @@ from svmeval.cv import _libsvm, _model
 from svmeval.cv.folds import Folds, group_classes, libsvm_folds
 from svmeval.cv.results import CVResult, Repetition
 from svmeval.cv.task import FollowUps, Task
-from svmeval.metrics.classification import ConfusionCounts
 from svmeval.metrics.ovo import class_scores
-from svmeval.metrics.regression import regression_report
-from svmeval.metrics.scores import class_ranking
 from svmeval.params import SvmParams
 
 
@@ -284,6 +281,10 @@ class CVPlan:
 def repetition(result: CVResult) -> Repetition:
     """What the figures of ``result`` need when it is a further repetition: its counts and
     its scores' ranking figures (:class:`Repetition`)."""
+    from svmeval.metrics.classification import ConfusionCounts
+    from svmeval.metrics.regression import regression_report
+    from svmeval.metrics.scores import class_ranking
+
     if result.params.is_regression:
         return Repetition(
             seed=result.seed,

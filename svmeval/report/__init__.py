@@ -12,25 +12,30 @@ figures' names, titles and order from :data:`svmeval.metrics.FIGURES`.
 from __future__ import annotations
 
 import functools
+import importlib
 
 from svmeval.errors import SvmevalError
-from svmeval.report import csvfmt, jsonfmt, multilabel, text
 
 FORMATS = ("text", "json", "csv")
 TABLE_FORMATS = ("markdown", "latex")  # a Benchmark's table as papers print it
 HTML = "html"  # one self-contained page, for every result (svmeval.report.html)
 
+#: format -> the module whose ``render(summary, digits=, full=)`` writes a summary in it,
+#: imported on first use (svm-train's lines need neither the JSON nor the CSV writer)
 REPORTERS = {
-    "text": text.render,
-    "json": jsonfmt.render,
-    "csv": csvfmt.render,
+    "text": "svmeval.report.text",
+    "json": "svmeval.report.jsonfmt",
+    "csv": "svmeval.report.csvfmt",
 }
 
 
 def _summary(summary, format: str, digits: int, full: bool) -> str:
     if summary.kind == "multilabel":
+        from svmeval.report import multilabel
+
         return multilabel.render(summary, format=format, digits=digits, full=full)
-    return REPORTERS[format](summary, digits=digits, full=full)
+    reporter = importlib.import_module(REPORTERS[format])
+    return reporter.render(summary, digits=digits, full=full)
 
 
 def _grid(result, format: str, digits: int, full: bool) -> str:
@@ -57,6 +62,14 @@ def _nested(result, format: str, digits: int, full: bool) -> str:
     return render_nested(result, format, digits, full)
 
 
+def _permutation(result, format: str, digits: int | None, full: bool) -> str:
+    from svmeval.report.permutation import render as render_permutation
+
+    if format not in ("text", "json", "csv"):
+        raise ValueError(f"a permutation test is reported as text, json or csv, not {format!r}")
+    return render_permutation(result, format=format, digits=4 if digits is None else digits)
+
+
 def _benchmark(result, format: str, digits: int | None, full: bool) -> str:
     from svmeval.report.benchmark import render as render_benchmark
 
@@ -73,6 +86,7 @@ def renderers() -> dict:
     from svmeval.workflows.compare import Comparison
     from svmeval.workflows.grid import GridResult
     from svmeval.workflows.nested import NestedResult
+    from svmeval.workflows.permutation import PermutationTest
 
     return {
         Summary: _summary,
@@ -81,6 +95,7 @@ def renderers() -> dict:
         McNemarResult: _mcnemar,
         NestedResult: _nested,
         Benchmark: _benchmark,
+        PermutationTest: _permutation,
     }
 
 
@@ -124,6 +139,8 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
     True
     """
     table = renderers()
+    if format == HTML and table.get(type(result)) is _permutation:
+        raise ValueError("a permutation test is reported as text, json or csv, not html")
     if format == HTML and (_is_cv_result(result) or any(c in table for c in type(result).__mro__)):
         from svmeval.report.html import render_html
 
@@ -131,7 +148,8 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
     digits = 4 if digits is None and not _is_benchmark(result) else digits
     for cls in type(result).__mro__:
         if cls in table:
-            allowed = FORMATS + (TABLE_FORMATS if table[cls] is _benchmark else ()) + (HTML,)
+            allowed = FORMATS + (TABLE_FORMATS if table[cls] is _benchmark else ())
+            allowed += (HTML,) if table[cls] is not _permutation else ()
             if format not in allowed:
                 raise ValueError(f"unknown report format {format!r} ({', '.join(allowed)})")
             return table[cls](result, format, digits, full)
