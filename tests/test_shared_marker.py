@@ -30,7 +30,10 @@ def test_a_module_reaches_shared_by_importing_a_helper_of_conftest(tmp_path, sou
 
 def test_every_test_module_that_calls_a_shared_helper_is_marked():
     """The oracle: the modules' own text (a call of a helper, a use of the data folder)."""
-    uses = re.compile(r"\b(data_sets?|shared_file|zero_one_data)\(|\bHAVE_SHARED\b|\bdata_file\b")
+    uses = re.compile(
+        r"\b(data_sets?|shared_file|zero_one_data)\(|\bHAVE_SHARED\b"
+        r"|\bdef \w+\([^)]*\bdata_file\b"  # the fixture
+    )
     modules = sorted((ROOT / "tests").rglob("test_*.py"))
     calling = {p.name for p in modules if uses.search(p.read_text(encoding="utf-8"))}
     calling.discard("test_shared_marker.py")  # this module: the pattern's own text
