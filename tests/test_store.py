@@ -651,3 +651,20 @@ def test_store_needs_a_cross_validation(tmp_path):
         assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
         assert "--store" in done.stderr
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("where", ["/dev/null", "FIFO", "-", "DIR"])
+def test_a_store_that_is_not_a_regular_file_is_refused_before_it_is_opened(where, tmp_path):
+    """A device, a pipe (opening it would block), standard input or a directory: one line,
+    exit 1, nothing created."""
+    if where == "FIFO":
+        where = tmp_path / "pipe"
+        os.mkfifo(where)
+    elif where == "DIR":
+        where = tmp_path / "folder"
+        where.mkdir()
+    before = sorted(os.listdir(tmp_path))
+    done = run("svmeval", "-q", "-v", "3", "--store", where, WINE, cwd=tmp_path)
+    assert done.returncode == 1 and done.stdout == "", done.stderr
+    assert done.stderr.count("\n") == 1 and "store" in done.stderr
+    assert sorted(os.listdir(tmp_path)) == before
