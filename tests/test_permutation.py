@@ -166,3 +166,25 @@ def test_leave_one_out_warns_once(tmp_path, capfd):
     t = permutation_test(str(small), folds=20, permutations=4)
     assert t.n_folds == len(lines)
     assert capfd.readouterr().err.count("Will use # folds = # data") == 1
+
+
+def test_plot_draws_the_null_distribution_and_the_observed_line(tmp_path):
+    pytest.importorskip("matplotlib")
+    from svmeval import plot
+
+    t = permutation_test(str(LOCAL / "wine.scale"), folds=3, permutations=12, seed=4)
+    figure = plot(t, tmp_path / "null.png")
+    (ax,) = figure.axes
+    heights = [patch.get_height() for patch in ax.patches]
+    assert sum(heights) == 12  # every permutation in one bar
+    (line,) = ax.lines
+    assert list(line.get_xdata()) == [t.observed, t.observed]
+    assert (tmp_path / "null.png").stat().st_size > 0
+
+
+def test_command_line_plot_writes_the_picture(tmp_path):
+    pytest.importorskip("matplotlib")
+    picture = tmp_path / "null.svg"
+    done = _svmeval("--permutations", 3, "-v", 3, "--plot", picture, LOCAL / "wine.scale")
+    assert done.returncode == 0, done.stderr
+    assert picture.read_text().lstrip().startswith("<?xml")
