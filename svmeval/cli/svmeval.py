@@ -162,7 +162,6 @@ def _check_permutations(options: Options) -> None:
             ("--dask", options.dask is not None),
             ("--predictions", options.predictions),
             ("--folds", options.folds_file),
-            ("--plot", options.plot),
             ("--ci", options.ci is not None),
             ("--format html", options.format == "html"),
             ("-b 1", options.params.probability),
@@ -271,7 +270,7 @@ def run(options: Options) -> int:
 
 def svm_train_report(options: Options, result) -> str | None:
     """The text report when it is svm-train's lines alone (a classifier's cross-validation of
-    one or two classes, once, without --full, --ci or --plot), from the counts of right and
+    two classes, once, without --full, --ci or --plot), from the counts of right and
     wrong predictions; None where the report needs the summary (more classes, a regression,
     repetitions, intervals, another format). Neither the figure registry nor the summaries
     are loaded for it: a script that calls svmeval once per configuration pays for what it
@@ -291,7 +290,7 @@ def svm_train_report(options: Options, result) -> str | None:
     labels, correct, classes = svm_train_classes(
         result.y_true, result.y_pred, pos_label=options.pos_label
     )
-    if len(labels) > 2:
+    if len(labels) != 2:  # one class or more: the report adds its tables
         return None
     return accuracy_lines(100.0 * correct / len(result.y_true), classes)
 
@@ -310,9 +309,19 @@ def run_permutations(options: Options, dataset) -> int:
         pos_label=options.pos_label,
         zero_division=options.zero_division,
         jobs=options.jobs,
-        progress=runner.show_bar(make_progress(enabled=not options.quiet)),
+        progress=runner.show_bar(make_progress(enabled=not options.quiet, unit="permutations")),
     )
     emit(options, runner.render_report(result, options.format, digits=options.digits))
+    if options.plot:  # the null distribution, after the report
+        from svmeval.report import plot as sheet
+        from svmeval.report.pictures import plot
+
+        try:
+            plot(result, options.plot)
+        except sheet.PlotUnavailable:
+            sys.stderr.write(
+                f"{PROG}: --plot needs matplotlib: {sheet.INSTALL_HINT} (no picture written)\n"
+            )
     return 0
 
 
