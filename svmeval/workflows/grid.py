@@ -74,8 +74,9 @@ class CellResult:
 @dataclass(frozen=True, eq=False)
 class GridResult:
     """A finished search: ``cells`` in grid.py's order (the resumed cells first, in their
-    file's order, then the others in grid.py's job order), ``best`` the one grid.py's rule picks; ``data_name`` the data set's name (its
-    file). :func:`svmeval.report.render` gives its reports; ``to_dict()`` and ``to_frame()``
+    file's order, then the others in grid.py's job order; resumed cells after a ``-out``
+    file's order line in their job-order places), ``best`` the one grid.py's rule picks in
+    that order; ``data_name`` the data set's name (its file). :func:`svmeval.report.render` gives its reports; ``to_dict()`` and ``to_frame()``
     its data.
 
     Examples
