@@ -352,11 +352,9 @@ def _cut_partial_line(path: str) -> None:
 def _clear_line(bar) -> None:
     """A stdout line while the bar is drawn on the same terminal: blank the bar's line first
     (the bar is drawn again on the next progress)."""
-    if bar is not None and bar._open:
-        bar.stream.write("\r\033[K")
-        bar.stream.flush()
-        bar._open = False
-        bar._width = 0
+    if bar is not None:
+        with output.STDERR_LOCK:
+            bar.clear()
 
 
 class _GridBar(ProgressBar):

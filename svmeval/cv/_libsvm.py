@@ -18,16 +18,14 @@ import contextlib
 import ctypes
 import functools
 import os
-import sys
 import threading
 from ctypes import POINTER, c_char_p, c_double, c_int, c_void_p
 from types import SimpleNamespace
 
 import numpy as np
 
-from svmeval.cv import _bindings, schedule, waits
+from svmeval.cv import _bindings, messages, schedule, waits
 from svmeval.errors import ParameterError, SvmevalError
-from svmeval.io import output
 from svmeval.params import SvmParams
 
 #: one ``struct svm_node {int index; double value;}``, padded as the C compiler pads it
@@ -189,17 +187,15 @@ def set_omp_threads(n: int) -> None:
 
 
 _thread = threading.local()  # pair_training(): this thread's "Total nSV" lines are dropped
-_quiet = [True]
+_quiet = messages.QUIET  # set_quiet()'s, where the message blocks read it
 
 
 def _to_stderr(message: bytes) -> None:
-    # LIBSVM's messages: a closed or full stderr is ignored; none after "interrupted"
+    # LIBSVM's messages (called in the thread that trains): kept in the thread's block, if any
     if getattr(_thread, "pair", False) and message.startswith(b"Total nSV"):
         return  # a one-vs-one pair's: its fold prints the model's own total
-    with output.STDERR_LOCK, contextlib.suppress(OSError, ValueError, AttributeError):
-        if not output.INTERRUPTS:
-            sys.stderr.write(message.decode("utf-8", "replace"))
-            sys.stderr.flush()
+    if not messages.keep(message):
+        messages.write(message)
 
 
 @contextlib.contextmanager
@@ -212,9 +208,14 @@ def pair_training():
         _thread.pair = False
 
 
-def print_message(text: str) -> None:
-    """A training message as LIBSVM prints one (nowhere when quiet)."""
-    if not _quiet[0]:
+def print_message(text: str, label: str = "") -> None:
+    """A training message as LIBSVM prints one (nowhere when quiet); with ``label``, written
+    at once as a block of its own headed by it."""
+    if _quiet[0]:
+        return
+    if label:
+        messages.write(f"{label}:\n{text}".encode())
+    else:
         _to_stderr(text.encode())
 
 

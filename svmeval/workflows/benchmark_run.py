@@ -43,6 +43,7 @@ def _fold_table(
     zero_division,
     jobs,
     client=None,
+    progress=None,
 ) -> tuple[list, list]:
     """The criterion on every fold of every configuration on ``dataset``: one list per
     configuration, repetition-major (the evaluation core runs them all at once); and each
@@ -60,7 +61,16 @@ def _fold_table(
         runs[unit.candidate][unit.repetition] = result
 
     with executor_for(jobs, client) as executor:
-        evaluate(dataset, problem, resolved, seeds, nr_fold, executor=executor, finish=finish)
+        evaluate(
+            dataset,
+            problem,
+            resolved,
+            seeds,
+            nr_fold,
+            executor=executor,
+            finish=finish,
+            progress=progress,
+        )
     sizes = [int(v) for run in runs[0] for v in np.bincount(run.fold, minlength=run.n_folds)]
     return [_fold_values(r, criterion, pos_label, zero_division) for r in runs], sizes
 
@@ -121,7 +131,8 @@ def benchmark(
     client : distributed.Client or str, optional
         A Dask client or a scheduler's address: the folds run on that cluster.
     progress : callable, optional
-        ``progress(done, total)`` as data sets end.
+        ``progress(done, total)`` as folds end (over every data set, configuration and
+        repetition).
 
     Returns
     -------
@@ -169,14 +180,29 @@ def benchmark(
     seeds = repetition_seeds(run.seed, run.repeat)
     table = _libsvm.c_state(_fold_table)  # C's rand() and print hook held per data set
     values, sizes = [], []
+    # the folds of every data set: k each (leave-one-out past the rows), per configuration
+    # and repetition
+    per_set = [len(params) * len(seeds) * min(run.folds, ds.n_samples) for ds in datasets]
     for i, ds in enumerate(datasets):
+        before = sum(per_set[:i])
+
+        def folds_done(done, _total, before=before) -> None:
+            progress(before + done, sum(per_set))
+
         fold_values, fold_sizes = table(
-            ds, params, run.folds, seeds, criterion, pos_label, zero_division, jobs, client
+            ds,
+            params,
+            run.folds,
+            seeds,
+            criterion,
+            pos_label,
+            zero_division,
+            jobs,
+            client,
+            None if progress is None else folds_done,
         )
         values.append(fold_values)
         sizes.append(fold_sizes)
-        if progress is not None:
-            progress(i + 1, len(datasets))
     return Benchmark(
         np.array(values),
         [ds.name for ds in datasets],
