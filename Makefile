@@ -1,6 +1,7 @@
 # Set-up and checks. `make demo` and `make test` are all a fresh machine needs.
+# Another Python: `make test PYTHON=python3.10 VENV=.venv-3.10` (each Python its own venv).
 PYTHON ?= python3
-VENV   := .venv
+VENV   ?= .venv
 PY     := $(VENV)/bin/python
 DEPS   := pyproject.toml setup.py svmeval/_version.py $(wildcard svmeval/io/*.c svmeval/cv/*.c svmeval/metrics/*.c)
 
@@ -10,7 +11,7 @@ PIP    := PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 PIP_ROOT_USER_ACTION=ig
           $(PY) -m pip install --disable-pip-version-check --no-warn-script-location
 LOGGED := >$(PIPLOG) 2>&1 || { cat $(PIPLOG); echo "make: pip failed (its output: $(PIPLOG))" >&2; exit 1; }
 
-.PHONY: demo test bench docs clean
+.PHONY: demo test quick bench docs wheels clean
 
 $(VENV)/.base: $(DEPS)
 	@echo "Installing svmeval and its dependencies into $(VENV) (pip's log: $(PIPLOG))"
@@ -19,9 +20,11 @@ $(VENV)/.base: $(DEPS)
 	@$(PIP) -e . $(LOGGED)
 	@touch $@
 
+# the extras: test (pytest, the oracles), dev (ruff, mypy, pre-commit), plot, dask, frame, docs
+# (docs: Python >= 3.11 only; its test fails with a reason there and skips on 3.10)
 $(VENV)/.test: $(VENV)/.base
 	@echo "Installing the test dependencies and extras into $(VENV) (pip's log: $(PIPLOG))"
-	@$(PIP) -e '.[test,plot,dask,frame,docs]' $(LOGGED)
+	@$(PIP) -e '.[test,dev,plot,dask,frame,docs]' $(LOGGED)
 	@touch $@
 
 demo: $(VENV)/.base
@@ -38,6 +41,13 @@ test: $(VENV)/.test
 	$(VENV)/bin/mypy
 	SVMEVAL_REQUIRE_ORACLES=$(SVMEVAL_REQUIRE_ORACLES) $(PY) -m pytest -q --cov
 
+# a few minutes' subset (public API, layers, drop-in outputs, LIBSVM pairs), e.g. on a second
+# Python: `make quick PYTHON=python3.10 VENV=.venv-3.10`
+QUICK := tests/test_public_api.py tests/test_layers.py tests/test_lazy_import.py \
+         tests/test_dropin.py tests/test_pairs.py tests/test_versions.py
+quick: $(VENV)/.test
+	SVMEVAL_REQUIRE_ORACLES=$(SVMEVAL_REQUIRE_ORACLES) $(PY) -m pytest -q -p no:cacheprovider $(QUICK)
+
 # the documentation, offline, warnings as errors: docs/_build/html/index.html
 docs: $(VENV)/.test
 	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
@@ -45,5 +55,10 @@ docs: $(VENV)/.test
 bench: $(VENV)/.test
 	$(PY) scripts/bench_cv.py
 
+# manylinux wheels for every Python found (python3.10 ... python3.13) and the sdist, into
+# wheelhouse/; each wheel installed in a clean venv outside the tree and smoke-tested
+wheels:
+	scripts/build_wheels.sh
+
 clean:
-	rm -rf $(VENV) build *.egg-info docs/_build docs/api docs/gallery .coverage .coverage.* .mypy_cache .ruff_cache svmeval/io/*.so svmeval/cv/*.so svmeval/metrics/*.so
+	rm -rf $(VENV) .venv-3.* build dist wheelhouse *.egg-info docs/_build docs/api docs/gallery .coverage .coverage.* .mypy_cache .ruff_cache svmeval/io/*.so svmeval/cv/*.so svmeval/metrics/*.so

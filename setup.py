@@ -17,6 +17,11 @@ import sys
 from setuptools import Extension, setup
 
 NO_CONTRACTION = [] if sys.platform == "win32" else ["-ffp-contract=off", "-fno-fast-math"]
+# exp() and tanh() of the kernels come from the C math library: linked by name, so the extension
+# says what it needs. On Linux the C library is named too, though the kernel calls nothing else of
+# it: auditwheel tells glibc from musl by an extension's needed libraries (scripts/build_wheels.sh)
+LIBM = [] if sys.platform == "win32" else ["m"]
+NAME_LIBC = ["-Wl,--no-as-needed", "-lc"] if sys.platform.startswith("linux") else []
 
 setup(
     ext_modules=[
@@ -28,6 +33,8 @@ setup(
             "svmeval.cv._kernel",
             sources=["svmeval/cv/_kernel.c"],
             extra_compile_args=NO_CONTRACTION,
+            libraries=LIBM,
+            extra_link_args=NAME_LIBC,
         ),
         Extension(
             "svmeval.metrics._ovo",

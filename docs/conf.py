@@ -95,7 +95,19 @@ html_theme_options = {
     "footer_start": ["copyright"],
     "footer_end": [],
 }
-html_sidebars = {"index": [], "getting_started": []}
+# pages without sections of their own: no left sidebar, the text takes its width
+html_sidebars = {
+    name: []
+    for name in (
+        "index",
+        "getting_started",
+        "reliability",
+        "performance",
+        "changelog",
+        "citing",
+        "development",
+    )
+}
 html_show_sourcelink = False
 html_copy_source = False
 

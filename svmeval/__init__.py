@@ -24,58 +24,15 @@ raises is a :class:`SvmevalError`. The metrics on any ``y_true, y_pred`` are in
 first time it is used.
 """
 
-from __future__ import annotations
+# This module sets nothing and imports nothing: importing svmeval leaves the process (its signal
+# handlers, its ``sys`` hooks) to its owner. ``python -m svmeval`` runs it before the commands'
+# launcher takes Ctrl-C over, so its statements are ones Python cannot interrupt (no import, no
+# call, no loop): a Ctrl-C lands before its first instruction (Python's start-up) or after it.
 
-import sys
-
-#: the console scripts (``python -m svmeval...`` starts a command too)
-_COMMANDS = ("svmeval", "svmeval-grid", "svmeval-compare")
-
-
-def _starting_a_command(argv) -> bool:
-    """Whether the interpreter's command line (``sys.orig_argv``) starts one of svmeval's
-    commands: ``python [options] -m svmeval[.cli]`` or a console script."""
-    args = list(argv[1:])
-    while args:
-        arg = args.pop(0)
-        if arg.startswith("-m"):
-            module = arg[2:] or (args[0] if args else "")
-            return module == "svmeval" or module.startswith("svmeval.")
-        if arg in ("-X", "-W"):  # an option and its value
-            args = args[1:]
-        elif not arg.startswith("-") or arg == "-" or arg.startswith("-c"):
-            return arg.rpartition("/")[2] in _COMMANDS  # the script run (or -c, stdin: no)
-    return False
-
-
-def _interrupted_while_starting(signum, frame):  # pragma: no cover - a moment's Ctrl-C
-    """Ctrl-C while a command of svmeval's is starting, before its entry point
-    (:mod:`svmeval._entry`) has taken Ctrl-C over: the command's own ending, nothing written
-    yet (a KeyboardInterrupt here would end in a traceback)."""
-    import os
-
-    os.write(2, b"svmeval: interrupted\n")
-    os._exit(130)
-
-
-if _starting_a_command(getattr(sys, "orig_argv", ())):
-    import _signal  # type: ignore[import-not-found]  # the built-in module (signal imports enum)
-
-    if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
-        _signal.signal(_signal.SIGINT, _interrupted_while_starting)
-
-import importlib  # noqa: E402  (after the Ctrl-C handling of a starting command)
-
-from svmeval import _version  # noqa: E402
-
-# not ``typing.TYPE_CHECKING``: importing typing here would put one more module between the
-# commands' start and their Ctrl-C handling (type checkers read any name TYPE_CHECKING as true)
+# not ``typing.TYPE_CHECKING``: no import here (type checkers read any name TYPE_CHECKING as true)
 TYPE_CHECKING = False
 
-__version__ = _version.__version__
-
-#: public name -> the module that defines it (imported on first use, so that the commands'
-#: entry point, svmeval._entry, is in place before anything heavy is imported)
+#: public name -> the module that defines it (imported on first use)
 _LAZY = {
     # data and configurations
     "Dataset": "svmeval.io.data",
@@ -88,7 +45,7 @@ _LAZY = {
     "grid_search": "svmeval.workflows.grid",
     "nested_cv": "svmeval.workflows.nested",
     "compare": "svmeval.workflows.compare",
-    "benchmark": "svmeval.workflows.benchmark_run",
+    "benchmark": "svmeval.workflows.benchmark",
     "mcnemar_files": "svmeval.workflows.mcnemar",
     # figures, reports, data
     "summarize": "svmeval.summary",
@@ -173,8 +130,7 @@ if TYPE_CHECKING:  # the real names and signatures, for type checkers: at run ti
     from svmeval.stats.significance import McNemarResult, TTestResult
     from svmeval.summary import summarize, summarize_predictions
     from svmeval.summary.core import Summary
-    from svmeval.workflows.benchmark import Benchmark
-    from svmeval.workflows.benchmark_run import benchmark
+    from svmeval.workflows.benchmark import Benchmark, benchmark
     from svmeval.workflows.compare import Comparison, compare
     from svmeval.workflows.grid import CellResult, GridResult, grid_search
     from svmeval.workflows.mcnemar import mcnemar_files
@@ -182,13 +138,18 @@ if TYPE_CHECKING:  # the real names and signatures, for type checkers: at run ti
 
 
 def __getattr__(name: str):
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'svmeval' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    if name == "__version__":
+        from svmeval._version import __version__ as value
+    else:
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module 'svmeval' has no attribute {name!r}")
+        import importlib
+
+        value = getattr(importlib.import_module(module), name)
     globals()[name] = value  # later look-ups skip this function
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | {"__version__"})

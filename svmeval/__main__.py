@@ -1,12 +1,16 @@
-"""``python -m svmeval``: the command line."""
+"""``python -m svmeval``: the ``svmeval`` command, through the commands' launcher.
+
+Python imports the ``svmeval`` package before this module (its ``__init__`` runs no statement
+that Python can interrupt but its first, and sets nothing); the first instruction here hands the
+process to the launcher (:mod:`svmeval_launch`), which takes Ctrl-C over before anything else.
+"""
 
 try:
-    from svmeval._entry import main
-except KeyboardInterrupt:  # Ctrl-C before the entry point could take it over
+    from svmeval_launch import main
+except KeyboardInterrupt:  # Ctrl-C before the launcher could take it over: the same ending
     import os
-    import sys
 
-    sys.stderr.write("svmeval: interrupted\n")
+    os.write(2, b"svmeval: interrupted\n")
     os._exit(130)
 
 main()

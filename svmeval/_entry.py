@@ -1,198 +1,29 @@
-"""The command's entry point: Ctrl-C and closed standard streams handled before anything heavy.
+"""The commands' entry points as console scripts installed before the commands' launcher
+existed name them (``svmeval._entry:main``): the launcher's own (:mod:`svmeval_launch`).
 
-Everything the command imports (numpy, svmeval's modules, later LIBSVM) is imported inside
-:func:`main`'s ``try``, so a Ctrl-C at any moment, the first fraction of a second included,
-ends the command with one line and exit status 130, never a traceback. This module itself
-imports only ``os`` and ``sys`` (loaded with the interpreter) and the built-in ``_signal``
-(``signal``'s own module imports enum, time enough for a Ctrl-C to land in it).
+Such a script imports the package before the launcher takes Ctrl-C over; reinstalling
+(``pip install .``, or ``make`` in a checkout) writes scripts that start in the launcher. An
+editable install made before the launcher existed does not map its module: it is then loaded
+from beside the package, where the checkout keeps it.
 """
 
-import _signal as signal
-import _thread
-import os
-import sys
+try:
+    import svmeval_launch
+except ModuleNotFoundError:
+    import importlib.util
+    import os
+    import sys
 
-INTERRUPTED = 130
-
-_sigint = []  # Ctrl-C seen: whatever became of the KeyboardInterrupt, the run was interrupted
-
-
-def _on_sigint(signum, frame):
-    _sigint.append(signum)
-    if frame is not None and frame.f_code in _REDELIVERING:
-        _again()  # not inside the hook that delivers a lost one again: after it
-        return
-    raise KeyboardInterrupt
-
-
-def _unraisable(info) -> None:
-    """A KeyboardInterrupt raised where Python cannot raise it (a weakref callback inside the
-    import machinery, a __del__) is dropped with "Exception ignored" and the run would go on:
-    stay silent and deliver the Ctrl-C again (:func:`_again`)."""
-    if isinstance(info.exc_value, KeyboardInterrupt):
-        _again()
-        return
-    sys.__unraisablehook__(info)
-
-
-def _excepthook(kind, value, tb) -> None:
-    """A KeyboardInterrupt that C code printed and cleared (PyErr_Print, as an extension
-    module's initialisation does with an error of an import it tries) would let the run go on:
-    stay silent and deliver the Ctrl-C again (:func:`_again`). Everything else as Python would
-    (an exception that leaves :func:`_run` never gets here: every one is caught there)."""
-    if isinstance(value, KeyboardInterrupt):
-        _again()
-        return
-    sys.__excepthook__(kind, value, tb)
-
-
-def _again() -> None:
-    """Send SIGINT to the main thread again, from another thread: it comes once this hook has
-    returned (the other thread needs the interpreter) and interrupts whatever the main thread
-    then waits for. The Ctrl-C is recorded meanwhile: no output is committed and no other line
-    written."""
-    try:
-        _thread.start_new_thread(signal.pthread_kill, (_MAIN[0], signal.SIGINT))
-    except BaseException:  # pragma: no cover - no thread to be had: the flag still holds
-        pass
-
-
-_MAIN = [_thread.get_ident()]  # the main thread (set again by _run)
-
-
-#: the hooks that deliver a lost Ctrl-C again, inside which the handler does not raise
-_REDELIVERING = {_unraisable.__code__, _excepthook.__code__, _again.__code__}
-
-
-def _reopen_closed_standard_streams() -> set:
-    """Put /dev/null on descriptors 0, 1, 2 where closed (else the first file opened would
-    become standard output); return which were closed."""
-    closed = set()
-    for fd in (0, 1, 2):
-        try:
-            os.fstat(fd)
-        except OSError:
-            try:
-                new = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
-            except OSError:  # pragma: no cover - no /dev/null
-                continue
-            if new != fd:  # pragma: no cover - the lowest free descriptor is fd itself
-                os.dup2(new, fd)
-                os.close(new)
-            closed.add(fd)
-    return closed
-
-
-_PROG = ["svmeval"]
-
-
-def _interrupted() -> None:
-    targets = sys.modules.get("svmeval.io.targets")
-    if targets is not None:  # temporary files made, not yet renamed or removed
-        targets.remove_temporaries()
-    output = sys.modules.get("svmeval.io.output")
-    if output is not None:  # LIBSVM's messages end before this line (none is written after)
-        output.STDERR_LOCK.acquire(timeout=1)
-    try:
-        sys.stderr.write(f"{_PROG[0]}: interrupted\n")
-        sys.stderr.flush()
-    except BaseException:  # pragma: no cover - a closed stderr, a second Ctrl-C
-        pass
-    # Folds still inside LIBSVM's C code cannot be stopped and would hold the interpreter's
-    # exit: leave at once (output files are written whole or not at all).
-    os._exit(INTERRUPTED)
-
-
-#: what a command was doing, by the svmeval module whose frame was innermost (longest prefix)
-_STAGES = (
-    ("svmeval.io.data", "reading the data"),
-    ("svmeval.io._streams", "reading the data"),
-    ("svmeval.io", "writing the output"),
-    ("svmeval.cv", "cross-validating"),
-    ("svmeval.metrics", "computing the figures"),
-    ("svmeval.summary", "computing the figures"),
-    ("svmeval.report", "writing the report"),
-    ("svmeval.workflows", "searching"),
-    ("svmeval", "running"),
-)
-
-
-def _out_of_memory(tb) -> int:
-    """One line for a MemoryError, naming what the command was doing; status 1."""
-    stage = "running"
-    while tb is not None:
-        module = tb.tb_frame.f_globals.get("__name__", "")
-        for prefix, what in _STAGES:
-            if module == prefix or module.startswith(prefix + "."):
-                stage = what
-                break
-        tb = tb.tb_next
-    try:
-        sys.stderr.write(f"{_PROG[0]}: out of memory while {stage}\n")
-        sys.stderr.flush()
-    except BaseException:  # pragma: no cover - a closed stderr
-        pass
-    return 1
-
-
-def main() -> None:
-    """``svmeval`` and ``python -m svmeval``."""
-    _run("svmeval", "svmeval.cli.svmeval")
-
-
-def grid_main() -> None:
-    """``svmeval-grid`` and ``python -m svmeval.cli grid``."""
-    _run("svmeval-grid", "svmeval.cli.grid")
-
-
-def compare_main() -> None:
-    """``svmeval-compare`` and ``python -m svmeval.cli compare``."""
-    _run("svmeval-compare", "svmeval.cli.compare")
-
-
-def _run(prog: str, module: str) -> None:
-    """Run a command line (``module``'s ``main``) and exit with its status.
-
-    A KeyboardInterrupt raised inside an import can come out as another exception (numpy turns
-    it into an ImportError) or be swallowed: Ctrl-C is recorded by svmeval's own handler, and a
-    run that saw one ends with 130 whatever came of it.
-    """
-    _PROG[0] = prog
-    _MAIN[0] = _thread.get_ident()
-    try:  # Python's own handler until svmeval's is in place: its KeyboardInterrupt ends here too
-        handler = signal.getsignal(signal.SIGINT)
-        starting = getattr(sys.modules.get("svmeval"), "_interrupted_while_starting", None)
-        if handler is signal.default_int_handler or handler is starting:  # not when ignored
-            sys.unraisablehook = _unraisable
-            sys.excepthook = _excepthook
-            signal.signal(signal.SIGINT, _on_sigint)
-        closed = _reopen_closed_standard_streams()
-        from svmeval.io import output  # the first heavy import (numpy)
-
-        output.INTERRUPTS = _sigint  # no output is committed once Ctrl-C was seen
-        output.CLOSED_STREAMS.update(closed)
-        output.guard_standard_streams()
-        cli_main = __import__(module, fromlist=["main"]).main
-
-        status = cli_main()
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError, AttributeError):
-                pass
-    except KeyboardInterrupt:
-        _interrupted()
-    except MemoryError as exc:
-        if _sigint:
-            _interrupted()
-        status = _out_of_memory(exc.__traceback__)
-    except SystemExit as exc:  # pragma: no cover - sys.exit() somewhere below
-        status = exc.code if isinstance(exc.code, int) else 1
-    except BaseException:
-        if _sigint:
-            _interrupted()
+    _path = os.path.join(os.path.dirname(os.path.dirname(__file__)), "svmeval_launch.py")
+    _spec = importlib.util.spec_from_file_location("svmeval_launch", _path)
+    if _spec is None or _spec.loader is None:  # pragma: no cover - not a checkout
         raise
-    if _sigint:
-        _interrupted()
-    # os._exit: nothing (an interpreter shutdown hook, a late Ctrl-C) can add a traceback now
-    os._exit(status)
+    svmeval_launch = importlib.util.module_from_spec(_spec)
+    sys.modules["svmeval_launch"] = svmeval_launch
+    _spec.loader.exec_module(svmeval_launch)
+
+main = svmeval_launch.main
+grid_main = svmeval_launch.grid_main
+compare_main = svmeval_launch.compare_main
+
+__all__ = ["compare_main", "grid_main", "main"]

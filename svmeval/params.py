@@ -106,7 +106,7 @@ def parse_c_double(flag: str, text: str) -> float:
     blanks, no ``1_000``, no non-ASCII digits, which Python's ``float()`` takes), and it must be
     finite (``nan``, ``inf`` and overflowing values are refused). A value that underflows is the
     double ``strtod`` returns, as ``atof`` gives svm-train."""
-    from svmeval.io._reader import parse_number  # C strtod in the C locale
+    from svmeval.io.native import parse_number  # C strtod in the C locale
 
     if not isinstance(text, str) or not text.isascii():
         raise OptionError(f"option {flag}: {shown(str(text))} is not a number")

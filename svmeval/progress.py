@@ -115,7 +115,8 @@ class ProgressBar:
             _ON_SCREEN[0] = None
 
 
-def _is_terminal(stream) -> bool:
+def is_terminal(stream) -> bool:
+    """Whether ``stream`` is a terminal (False for a stream without ``isatty`` or closed)."""
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError):  # no isatty, or a closed stream
@@ -136,6 +137,6 @@ def make_progress(
     a terminal gets no bar (``None``), so logs and pipes stay clean.
     """
     stream = sys.stderr if stream is None else stream
-    if not enabled or not _is_terminal(stream):
+    if not enabled or not is_terminal(stream):
         return None
     return ProgressBar(stream, total=total, unit=unit, clock=clock)

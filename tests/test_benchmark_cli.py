@@ -140,7 +140,7 @@ def test_two_configurations_with_rope_add_the_sentence_and_json(tmp_path):
     assert (got["p_left"], got["p_rope"], got["p_right"]) == pytest.approx(
         (left, inside, right), abs=1e-12
     )
-    text = compare_cli(*args).stdout
+    text = " ".join(compare_cli(*args).stdout.split())  # the sentence across its lines
     assert (
         f"B is practically equivalent to A with probability {inside:.3f}; B is better "
         f"with probability {right:.3f}, A with probability {left:.3f}"

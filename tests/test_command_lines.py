@@ -100,13 +100,11 @@ def one_line_exit_1(done, text: str = "") -> None:
 
 
 def option_error(done, command: str, text: str) -> None:
-    """An option refused: one line (svmeval follows it with the usage, as svm-train does)."""
-    from svmeval.cli.usage import usage_text
-
+    """An option refused: one line in every command, never the usage after it."""
     message, _, rest = done.stderr.partition("\n")
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert text in message, done.stderr
-    assert rest == (usage_text(command) if command == "svmeval" else ""), done.stderr
+    assert rest == "", done.stderr
 
 
 def digest(path) -> str:
@@ -209,6 +207,57 @@ def test_unknown_options_and_missing_values_are_one_line(command):
     option_error(done, command, f"{PROGRAMS[command]}: unknown option: --bogus")
     with pytest.raises(OptionError, match="needs a value"):
         PARSE[command](["--seed", "data"] if command == "grid" else ["-q", "--seed"])
+
+
+def _nearest_by_difflib(flag: str, command: str) -> str | None:
+    """The oracle of the suggestion: difflib's closest of the command's declared flags (as
+    its usage lists them), asked independently of svmeval's parser."""
+    import difflib
+
+    from svmeval.cli.options import options_of
+
+    return (difflib.get_close_matches(flag, list(options_of(command)), n=1, cutoff=0.75) or [None])[
+        0
+    ]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_typo_and_no_arguments_answer_alike_in_every_command(command):
+    """A mistyped option: one line that names it and the nearest valid option, exit status 1;
+    an option with none near: one line pointing to --help; no arguments: the short usage and
+    where every option is (at most three lines), exit status 1, nothing on standard output."""
+    typo = "--seeds"  # a typo of --seed, an option of every command
+    assert _nearest_by_difflib(typo, command) == "--seed"
+    done = run(command, line(command, [typo, "2"], SMALL))
+    lines = done.stderr.splitlines()
+    assert (done.returncode, done.stdout, len(lines)) == (1, "", 1), done.stderr
+    assert lines[0] == f"{PROGRAMS[command]}: unknown option: {typo}; did you mean --seed?"
+
+    far = "--xyzzy"
+    assert _nearest_by_difflib(far, command) is None
+    done = run(command, line(command, [far], SMALL))
+    assert (done.returncode, done.stdout) == (1, ""), done.stderr
+    assert done.stderr == (
+        f"{PROGRAMS[command]}: unknown option: {far} (--help lists every option)\n"
+    )
+
+    done = run(command, [])
+    lines = done.stderr.splitlines()
+    assert (done.returncode, done.stdout) == (1, ""), done.stderr
+    assert 2 <= len(lines) <= 3 and "Traceback" not in done.stderr, done.stderr
+    assert lines[0].startswith(f"Usage: {PROGRAMS[command]} ")
+    assert lines[-1] == f"Try '{PROGRAMS[command]} --help' for every option."
+    assert all(len(x) <= 80 for x in lines), lines
+    usage = run(command, ["--help"]).stdout  # the short usage's lines are the full usage's
+    assert all(x.split()[-1] in usage for x in lines[:-1])
+
+
+def test_svm_train_typos_are_answered_with_its_flag():
+    """Another case of a flag's letters (-log2C, -C) names the flag itself."""
+    done = run("grid", line("grid", ["-log2C", "1,2,1"], SMALL))
+    assert done.stderr == "svmeval-grid: unknown option: -log2C; did you mean -log2c?\n"
+    done = run("svmeval", ["-C", "2", "-v", "2", SMALL])
+    assert done.stderr == "svmeval: unknown option: -C; did you mean -c?\n"
 
 
 @pytest.mark.parametrize("command", COMMANDS)

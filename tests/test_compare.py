@@ -263,7 +263,7 @@ def test_compare_params_none_is_svm_train_defaults_and_others_a_typed_error():
     assert np.array_equal(
         by_options.folds_b, compare(dataset, None, SvmParams(C=2), 5, repeat=1).folds_b
     )
-    with pytest.raises(SvmevalError, match="must be a svmeval Dataset or a file name"):
+    with pytest.raises(SvmevalError, match="must be a svmeval Dataset, a file name or"):
         compare([1, 2], SvmParams(), SvmParams(), 5, repeat=1)
 
 

@@ -6,7 +6,9 @@
   its command page, every public name of svmeval.__all__ has its reference page, and every
   gallery page shows a picture.
 * Every Python block of the user guide runs as a user runs it (from a folder that holds the
-  project's data/), except one preceded by an HTML comment that says why it is not run.
+  project's data/), except one preceded by an HTML comment that says why it is not run; where
+  the page shows what the block prints (a block after ``<!-- output -->`` that follows it), the
+  block prints exactly that, up to trailing spaces.
 
 The build needs the ``docs`` extra (``make test`` installs it). Without it the test fails with a
 line that says so rather than skipping unseen; ``-m "not docs"`` leaves it out on purpose.
@@ -30,6 +32,10 @@ BLOCK = re.compile(
     r"(?:<!-- (?P<skip>not run by the tests: [^>]*?) -->\n)?```python\n"
     r"(?P<code>.*?)^```",
     re.S | re.M,
+)
+#: what a Python block prints, shown right after it (one line of text may stand between)
+OUTPUT = re.compile(
+    r"\n*(?:[^\n`<][^\n]*\n(?:[^\n`<][^\n]*\n)*\n)?<!-- output -->\n```\n(.*?)^```", re.S | re.M
 )
 
 
@@ -79,6 +85,7 @@ def site(tmp_path_factory):
             ),
         )
     shutil.copytree(DOCS / "_static", work / "docs" / "_static", dirs_exist_ok=True)
+    shutil.copyfile(ROOT / "CHANGELOG.md", work / "CHANGELOG.md")  # the changelog page's text
     out = work / "html"
     done = subprocess.run(
         [
@@ -115,10 +122,16 @@ def test_the_site_builds_without_a_warning_and_has_its_pages(site):
         "commands/svmeval-compare",
         "reliability",
         "performance",
+        "changelog",
+        "citing",
     ):
         assert (site / f"{page}.html").is_file(), page
     text, images = _page(site / "index.html")
     assert "svmeval" in text and any("readme_sheet" in src for src in images)
+    # the changelog page is CHANGELOG.md itself: each release's heading is there
+    changelog, _ = _page(site / "changelog.html")
+    releases = re.findall(r"^## \[([^]]+)\]", (ROOT / "CHANGELOG.md").read_text(), re.M)
+    assert releases and all(f"[{r}]" in changelog for r in releases)
 
 
 @pytest.mark.docs
@@ -143,6 +156,8 @@ def test_every_public_name_has_its_reference_page(site):
     import svmeval.metrics
     import svmeval.stats
 
+    # __version__, the one name that is not a function or class, has its entry on svmeval's page
+    assert 'id="svmeval.__version__"' in (site / "api" / "svmeval.html").read_text()
     top = {id(getattr(svmeval, n)): n for n in svmeval.__all__ if not n.startswith("__")}
     for module in (svmeval, svmeval.metrics, svmeval.stats):
         for name in getattr(module, "__all__", []):
@@ -167,8 +182,9 @@ def test_every_gallery_page_shows_a_picture(site):
         assert any("sphx_glr_" + script.stem in src for src in images), script.name
 
 
-def guide_blocks() -> list[tuple[str, str | None, str]]:
-    """(where, reason not run or None, code) of every Python block of the docs' pages."""
+def guide_blocks() -> list[tuple[str, str | None, str, str | None]]:
+    """(where, reason not run or None, code, output shown or None) of every Python block of the
+    docs' pages."""
     out = []
     for page in sorted(DOCS.rglob("*.md")):
         if "_build" in page.parts:
@@ -176,7 +192,15 @@ def guide_blocks() -> list[tuple[str, str | None, str]]:
         text = page.read_text(encoding="utf-8")
         for m in BLOCK.finditer(text):
             line = text.count("\n", 0, m.start("code")) + 1
-            out.append((f"{page.relative_to(ROOT)}:{line}", m.group("skip"), m.group("code")))
+            shown = OUTPUT.match(text, m.end())
+            out.append(
+                (
+                    f"{page.relative_to(ROOT)}:{line}",
+                    m.group("skip"),
+                    m.group("code"),
+                    shown.group(1) if shown else None,
+                )
+            )
     return out
 
 
@@ -187,15 +211,21 @@ def test_the_guide_has_python_examples():
     assert len([b for b in BLOCKS if b[1] is None]) >= 10
 
 
-@pytest.mark.parametrize("where, skip, code", BLOCKS, ids=[b[0] for b in BLOCKS])
-def test_guide_python_block_runs(where, skip, code, monkeypatch, capsys, tmp_path):
+def test_the_guide_shows_what_a_python_example_prints():
+    assert any(b[3] for b in BLOCKS if b[1] is None)
+
+
+@pytest.mark.parametrize("where, skip, code, shown", BLOCKS, ids=[b[0] for b in BLOCKS])
+def test_guide_python_block_runs(where, skip, code, shown, monkeypatch, capsys, tmp_path):
     if skip:
         pytest.skip(f"{where}: {skip}")
     pytest.importorskip("pandas")  # the extra 'frame', part of the test extras
     (tmp_path / "data").symlink_to(ROOT / "data")
     monkeypatch.chdir(tmp_path)
     exec(compile(code, where, "exec"), {"__name__": "guide_example"})
-    capsys.readouterr()
+    printed = capsys.readouterr().out
+    if shown is not None:
+        assert [line.rstrip() for line in printed.splitlines()] == shown.splitlines(), where
 
 
 PROGRAMS = {

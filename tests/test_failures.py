@@ -69,27 +69,57 @@ def wait_until(predicate, what: str, proc=None) -> None:
         time.sleep(0.005)
 
 
-#: "Exception ignored in" + traceback: a KeyboardInterrupt raised in a weakref callback of the
-#: import machinery, which Python drops (printing this) and goes on
-_DROPPED = re.compile(
-    r"Exception ignored in: <function _get_module_lock\.<locals>\.cb at [^>]*>\n"
-    r"Traceback \(most recent call last\):\n(?:  .*\n)+KeyboardInterrupt: ?\n"
+#: Python's start-up reporting a KeyboardInterrupt it then drops, going on as if no Ctrl-C had
+#: come: raised in a weakref callback of the import machinery ("Exception ignored in"), in the
+#: check whether the script's path is a zip archive (argv[0]), or while the site module ran a
+#: .pth file's line (where the code it interrupted may have turned it into another exception,
+#: e.g. RuntimeError from __set_name__, which site prints and ignores)
+_DROPPED = (
+    re.compile(
+        r"Exception ignored in: <function _get_module_lock\.<locals>\.cb at [^>]*>\n"
+        r"Traceback \(most recent call last\):\n(?:  .*\n)+KeyboardInterrupt: ?\n"
+    ),
+    re.compile(
+        r"Failed checking if argv\[0\] is an import path entry\n"
+        r"Traceback \(most recent call last\):\n(?:  .*\n)+KeyboardInterrupt\n"
+    ),
+    re.compile(
+        r"Error processing line \d+ of [^\n]*\.pth:\n\n(?:  .*\n|\n)*?\nRemainder of file ignored\n"
+    ),
 )
+
+
+#: the modules Python runs before the commands' launcher has taken Ctrl-C over: the launcher
+#: itself, and for ``python -m svmeval`` the package and its ``__main__``
+ENTRY_MODULES = {
+    str(ROOT / "svmeval_launch.py"),
+    str(ROOT / "svmeval" / "__init__.py"),
+    str(ROOT / "svmeval" / "__main__.py"),
+}
 
 
 def interrupted_inside_python(stderr: str, wrapper: str | None = None) -> bool:
     """Ctrl-C hit Python's own start-up, before any svmeval code could run: the site module
     or runpy failing to load (a fatal error of the interpreter), or a traceback whose every
-    frame is the interpreter's frozen code or the console script's generated wrapper."""
+    frame is the interpreter's frozen code, the console script's generated wrapper, or one of
+    the entry modules at line 0: the check Python makes as it enters a module, before the
+    module's first statement (the launcher's first statement takes Ctrl-C over; the package's
+    ``__init__`` has no statement Python can interrupt)."""
     # Python's own initialisation failing (init_sys_streams, init_import_site, ...)
     if stderr.startswith(("Fatal Python error: init_", "Could not import runpy module")):
         return True
-    frames = re.findall(r'File "([^"]+)"', stderr)
+    frames = re.findall(r'File "([^"]+)", line (\d+)', stderr)
     return (
         stderr.startswith("Traceback")
         and stderr.rstrip().endswith("KeyboardInterrupt")
         and bool(frames)
-        and all(f.startswith("<frozen ") or f == wrapper or _site_startup(f) for f in frames)
+        and all(
+            f.startswith("<frozen ")
+            or f == wrapper
+            or _site_startup(f)
+            or (f in ENTRY_MODULES and line == "0")
+            for f, line in frames
+        )
     )
 
 
@@ -101,15 +131,19 @@ def _site_startup(path: str) -> bool:
 
 
 def dropped_inside_python(stderr: str) -> str | None:
-    """Ctrl-C hit a weakref callback of Python's import machinery before svmeval's entry point
-    had taken SIGINT over (importing the svmeval package or its entry module): Python drops
-    that KeyboardInterrupt, prints it, and the run goes on as if no Ctrl-C had come. Returns
-    what the run wrote after it, or None if this is not that case."""
-    match = _DROPPED.match(stderr)
-    if match is None:
+    """Ctrl-C hit Python's own start-up before the launcher had taken SIGINT over, and Python
+    dropped it (:data:`_DROPPED`): the run goes on as if no Ctrl-C had come. Returns what the
+    run wrote after Python's report, or None if this is not that case (a frame of svmeval's own
+    code in the report is not that case)."""
+    for pattern in _DROPPED:
+        match = pattern.match(stderr)
+        if match is not None:
+            break
+    else:
         return None
     frames = re.findall(r'File "([^"]+)"', match.group(0))
-    return stderr[match.end() :] if all(f.startswith("<frozen ") for f in frames) else None
+    ours = [f for f in frames if f.startswith(str(ROOT / "svmeval"))]
+    return stderr[match.end() :] if not ours else None
 
 
 # --- Ctrl-C --------------------------------------------------------------------------------
@@ -120,7 +154,7 @@ def svmeval_command(entry: str) -> list[str]:
     if entry == "module":
         return [sys.executable, "-m", "svmeval"]
     script = Path(sys.executable).parent / "svmeval"
-    if not script.exists() or "svmeval._entry" not in script.read_text(errors="replace"):
+    if not script.exists() or "svmeval_launch" not in script.read_text(errors="replace"):
         pytest.skip("the console script is not installed from this tree (make test does)")
     return [str(script)]
 
@@ -307,7 +341,7 @@ def test_after_a_ctrl_c_python_lost_only_the_interrupt_is_reported(tmp_path, bad
 {body}
         data.read_dataset = reader
         sys.argv = ["svmeval", "-q", "-v", "5", "-o", {str(tmp_path / "r")!r}, {str(bad_tail)!r}]
-        from svmeval._entry import main
+        from svmeval_launch import main
         main()
     """)
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "svmeval: interrupted\n")
@@ -335,7 +369,7 @@ def test_ctrl_c_as_a_temporary_file_is_made_leaves_none(tmp_path, where):
 
         targets.new_temp = output.new_temp = new_temp
         sys.argv = ["svmeval", "-q", "-v", "5", "-o", {str(out / "r")!r}, {str(SMALL)!r}]
-        from svmeval._entry import main
+        from svmeval_launch import main
         main()
     """)
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "svmeval: interrupted\n")
@@ -361,7 +395,7 @@ def test_a_memory_error_anywhere_is_one_line(tmp_path, owner, cls, attr, stage):
             raise MemoryError
         setattr(target, {attr!r}, no_memory)
         sys.argv = ["svmeval", "-q", "-v", "5", "-o", {str(tmp_path / "r")!r}, {str(SMALL)!r}]
-        from svmeval._entry import main
+        from svmeval_launch import main
         main()
     """)
     assert (done.returncode, done.stdout) == (1, "")

@@ -330,7 +330,7 @@ def test_ctrl_c_exits_130_and_resume_finishes(tmp_path):
         (["-v", "1"], "svmeval-grid: n-fold cross validation: n must >= 2"),
         (
             ["--results", "r.txt"],
-            "svmeval-grid: --results r.txt: the file name must end in .csv or .json",
+            "svmeval-grid: --results r.txt: the file name must end in .csv, .json or .html",
         ),
         (["-e", "0"], "ERROR: eps <= 0"),
     ],

@@ -9,6 +9,9 @@ and no module imports itself through others (no cycle).
     L5  report/: results -> text, JSON, CSV, pictures
     L6  cli/ and the commands' entry point
 
+and each package reaches the others through their public modules and names: a private module
+is its package's own (and its subpackages'), a private name its module's package's.
+
 The static checks read every import statement of every module (those inside functions too);
 the run-time checks import each package in a fresh interpreter and look at what it loaded.
 """
@@ -189,7 +192,7 @@ print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] == "svmeval"))
         "svmeval.cv.engine",
         "svmeval.summary",
         "svmeval.workflows.grid",
-        "svmeval.workflows.benchmark_run",
+        "svmeval.workflows.benchmark",
         "svmeval.report",
     ],
 )
@@ -236,3 +239,105 @@ def test_scoring_loads_no_part_of_the_engine():
         timeout=120,
     )
     assert done.stdout.strip() == "[]"
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def package_of(module: str) -> str:
+    """The package a module belongs to: itself for a package's __init__, else its parent."""
+    return module if MODULES[module].name == "__init__.py" else module.rsplit(".", 1)[0]
+
+
+def owner(module: str) -> str | None:
+    """The package whose private part ``module`` is (``svmeval.cv._libsvm`` -> ``svmeval.cv``),
+    or None for a public module."""
+    parts = module.split(".")
+    for i, part in enumerate(parts):
+        if _private(part):
+            return ".".join(parts[:i])
+    return None
+
+
+def foreign(module: str, package: str) -> bool:
+    """Whether ``module`` is a private module of a package ``package`` is not part of: a
+    package's private modules are its own and its subpackages' (``svmeval._tables`` serves
+    every package of svmeval; ``svmeval.cv._libsvm`` only svmeval.cv)."""
+    mine = owner(module)
+    return mine is not None and package != mine and not package.startswith(mine + ".")
+
+
+def private_uses(path: Path, package: str) -> list[str]:
+    """What ``path`` (a module of ``package``) takes that is private to another package: a
+    private module of a package it is not part of (``svmeval.cv._libsvm`` outside svmeval.cv),
+    a private name imported from a module of another package (``from svmeval.progress import
+    _is_terminal`` in svmeval.cli: a ``_name`` is its own package's modules'), or a private
+    attribute of such a module reached through its name (``checks._integer``)."""
+    found = []
+    modules = {}  # local name -> the svmeval module it is bound to
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "svmeval":
+                    targets = [alias.name]
+                    modules[alias.asname or alias.name] = alias.name
+                    found += [f"import {t}" for t in targets if foreign(t, package)]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            if source.split(".")[0] != "svmeval":
+                continue
+            for alias in node.names:
+                sub = f"{source}.{alias.name}"
+                if sub in MODULES:  # a module
+                    modules[alias.asname or alias.name] = sub
+                    if foreign(sub, package):
+                        found.append(f"from {source} import {alias.name}")
+                elif foreign(source, package) or (
+                    _private(alias.name) and package_of(source) != package
+                ):
+                    found.append(f"from {source} import {alias.name}")
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+            and _private(node.attr)
+            and package_of(modules[node.value.id]) != package
+        ):
+            found.append(f"{node.value.id}.{node.attr}")
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_module_uses_another_packages_private_parts(module):
+    """Each package offers the others what they need through its public modules and names:
+    a private module (``_libsvm``) or name (``_fold_values``) is its own package's."""
+    assert private_uses(MODULES[module], package_of(module)) == []
+
+
+def test_the_privacy_scan_sees_private_modules_names_and_attributes(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from svmeval.cv import _libsvm, engine\n"
+        "import svmeval.cv._libsvm\n"
+        "from svmeval.workflows.compare import _fold_values, compare\n"
+        "from svmeval.cv import checks\n"
+        "def f():\n    return checks._integer, checks.check_folds, engine.run_cv\n"
+    )
+    assert private_uses(probe, "svmeval.workflows") == [
+        "checks._integer",
+        "from svmeval.cv import _libsvm",
+        "import svmeval.cv._libsvm",
+    ]
+    assert private_uses(probe, "svmeval.cv") == [
+        "from svmeval.workflows.compare import _fold_values"
+    ]
+    probe.write_text("from svmeval import _tables\nfrom svmeval.progress import _x\n")
+    assert private_uses(probe, "svmeval.cv") == ["from svmeval.progress import _x"]
+    assert private_uses(probe, "svmeval") == []

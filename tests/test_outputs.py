@@ -453,3 +453,59 @@ def test_nothing_is_committed_after_a_ctrl_c_someone_swallowed(tmp_path, monkeyp
         with output.atomic_path(str(tmp_path / "m")) as tmp:
             Path(tmp).write_text("model")
     assert listing(tmp_path) == []
+
+
+class _InterruptedAfter:
+    """``os`` for svmeval's output modules, except that the ``n``-th call of ``name`` does its
+    work and then raises KeyboardInterrupt: a Ctrl-C the instant after that system call, before
+    Python hands its result back (where CPython checks for signals after a call)."""
+
+    def __init__(self, name: str, n: int):
+        self.name, self.n, self.calls = name, n, 0
+
+    def __getattr__(self, attribute):
+        real = getattr(os, attribute)
+        if attribute != self.name:
+            return real
+
+        def call(*args, **kwargs):
+            result = real(*args, **kwargs)
+            self.calls += 1
+            if self.calls == self.n:
+                raise KeyboardInterrupt
+            return result
+
+        return call
+
+
+# the output's check makes (and removes) a probe in its directory, then the output is staged:
+# open/close 1 are the probe's, 2 the staged file's; write_outputs writes the staged file itself
+# (write, fsync), atomic_path syncs what the caller wrote there (fsync)
+CALLS = [("open", 1), ("close", 1), ("open", 2), ("close", 2), ("fsync", 1)]
+
+
+@pytest.mark.parametrize(
+    "writer, name, n",
+    [("write_outputs", *c) for c in [*CALLS, ("write", 1)]] + [("atomic_path", *c) for c in CALLS],
+)
+def test_ctrl_c_at_any_system_call_of_a_temporary_file_leaves_none(
+    tmp_path, monkeypatch, writer, name, n
+):
+    """In any process (no command's handler, no clean-up at exit): a KeyboardInterrupt just
+    after a temporary file is made, closed or written comes out of the call, and no temporary
+    file is left behind, the output not written."""
+    from svmeval.io import targets
+
+    interrupting = _InterruptedAfter(name, n)
+    monkeypatch.setattr(targets, "os", interrupting)
+    monkeypatch.setattr(output, "os", interrupting)
+    before = set(targets.TEMPORARIES)
+    with pytest.raises(KeyboardInterrupt):
+        if writer == "write_outputs":
+            output.write_outputs([(str(tmp_path / "r"), "report")])
+        else:
+            with output.atomic_path(str(tmp_path / "m")) as tmp:
+                Path(tmp).write_text("model")
+    assert interrupting.calls == n
+    assert listing(tmp_path) == []
+    assert targets.TEMPORARIES == before

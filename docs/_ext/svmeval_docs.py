@@ -93,6 +93,23 @@ GROUPS = {
 }
 
 
+#: the entry of ``__version__`` on the page of a module that exports it
+VERSION_ENTRY = [
+    "Version",
+    "-------",
+    "",
+    ".. data:: __version__",
+    "   :type: str",
+    "",
+    "   The installed svmeval's version, such as ``'0.3.0'``: the same as the package's",
+    "   metadata (``importlib.metadata.version('svmeval')``) and as each command's",
+    "   ``--version``. svmeval follows Semantic Versioning; :doc:`/changelog` lists what each",
+    "   release changed. ``import svmeval`` and reading ``__version__`` load neither numpy nor",
+    "   LIBSVM.",
+    "",
+]
+
+
 def _kind(obj) -> str:
     if inspect.isclass(obj):
         return "Exceptions and warnings" if issubclass(obj, BaseException) else "Classes"
@@ -163,6 +180,8 @@ def _api_page(module_name: str) -> str:
         ]
         if any(name in top for name in names):
             lines.append("")
+    if "__version__" in getattr(importlib.import_module(module_name), "__all__", ()):
+        lines += VERSION_ENTRY
     return "\n".join(lines)
 
 

@@ -1,20 +1,23 @@
 """``python -m svmeval.cli COMMAND ARGS``: ``svmeval``, ``grid`` (svmeval-grid) or ``compare``
-(svmeval-compare) without their console scripts (``python -m svmeval`` is ``svmeval``)."""
+(svmeval-compare) without their console scripts (``python -m svmeval`` is ``svmeval``), through
+the commands' launcher (:mod:`svmeval_launch`), which takes Ctrl-C over first."""
 
 try:
-    import sys
-
-    from svmeval import _entry
-except KeyboardInterrupt:  # Ctrl-C before the entry point could take it over
+    import svmeval_launch
+except KeyboardInterrupt:  # Ctrl-C before the launcher could take it over: the same ending
     import os
-    import sys
 
-    sys.stderr.write("svmeval: interrupted\n")
+    os.write(2, b"svmeval: interrupted\n")
     os._exit(130)
 
-_COMMANDS = {"svmeval": _entry.main, "grid": _entry.grid_main, "compare": _entry.compare_main}
+import sys  # noqa: E402  (after the launcher)
+
+_COMMANDS = {
+    "svmeval": svmeval_launch.main,
+    "grid": svmeval_launch.grid_main,
+    "compare": svmeval_launch.compare_main,
+}
 if len(sys.argv) < 2 or sys.argv[1] not in _COMMANDS:
     sys.stderr.write("usage: python -m svmeval.cli {svmeval,grid,compare} [options] ...\n")
     sys.exit(1)
-_command = _COMMANDS[sys.argv.pop(1)]
-_command()
+_COMMANDS[sys.argv.pop(1)]()

@@ -1,6 +1,6 @@
 """``svmeval-compare DATA... -- A -- B [-- C ...]``: many data sets x many configurations.
 
-Thin over :func:`svmeval.workflows.benchmark_run.benchmark`: every configuration on every data set
+Thin over :func:`svmeval.workflows.benchmark.benchmark`: every configuration on every data set
 over the same seeded folds, the :class:`~svmeval.workflows.benchmark.Benchmark` rendered as text, json,
 csv, markdown or latex (:mod:`svmeval.report.benchmark`), and ``--plot FILE`` its
 critical-difference diagram (:mod:`svmeval.report.cd_plot`). ``--test 5x2cv`` is 5
@@ -51,8 +51,7 @@ def names_of(configurations: tuple) -> list[str]:
 
 
 def run_benchmark_line(o, command: runner.Command) -> int:
-    from svmeval.report import render
-    from svmeval.workflows.benchmark_run import benchmark
+    from svmeval.workflows.benchmark import benchmark
 
     datasets = [runner.read_single_label(path, PROG) for path in o.files]
     configurations = dict(zip(names_of(o.configurations), o.params))
@@ -77,7 +76,7 @@ def run_benchmark_line(o, command: runner.Command) -> int:
         progress=bar,
     )
     runner.end_bar_line()
-    text = render(bench, format=o.format)
+    text = runner.render_report(bench, o.format)
     targets = {t.what: t for t in runner.check_files(command, o)}  # the files may have changed
     report = targets["-o" if o.output else "the report"]
     if not o.plot:

@@ -180,7 +180,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(o: CompareOptions) -> int:
-    from svmeval.report import render
     from svmeval.workflows.compare import run_compare
     from svmeval.workflows.mcnemar import mcnemar_files
 
@@ -213,10 +212,10 @@ def run(o: CompareOptions) -> int:
             progress=bar,
         )
         runner.end_bar_line()
-    text = render(result, format=o.format)
+    text = runner.render_report(result, o.format)
     targets = runner.check_files(COMMAND, o)  # again: the files may have changed meanwhile
     output.write_outputs([(targets[0], text)])
     return 0
 
 
-COMMAND = runner.Command(PROG, USAGE, parse_compare_args, files_of, run)
+COMMAND = runner.Command(PROG, USAGE, parse_compare_args, files_of, run, name=COMPARE)

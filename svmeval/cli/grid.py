@@ -21,7 +21,7 @@ from svmeval.cli.usage import usage_text
 from svmeval.errors import OptionError, ParameterError, SvmevalError, show_path
 from svmeval.io import output
 from svmeval.params import SvmParams
-from svmeval.progress import ProgressBar, _is_terminal
+from svmeval.progress import ProgressBar, is_terminal
 from svmeval.workflows import grid_rules as rules
 
 PROG = "svmeval-grid"
@@ -57,6 +57,9 @@ class GridOptions:
     folds_file: str | None = None
     format: str = "text"
 
+
+#: --results FILE: the format by the file's suffix
+RESULTS = {".csv": "csv", ".json": "json", ".html": "html"}
 
 _IGNORED = ("svmtrain", "gnuplot", "help")  # grid.py's, read and without effect here
 
@@ -116,9 +119,9 @@ def _check(o: GridOptions, given: dict) -> GridOptions:
         raise OptionError(
             "--jobs sets the local threads; with --dask the cluster's workers run the folds"
         )
-    if o.results is not None and os.path.splitext(o.results)[1].lower() not in (".csv", ".json"):
+    if o.results is not None and os.path.splitext(o.results)[1].lower() not in RESULTS:
         raise OptionError(
-            f"--results {show_path(o.results)}: the file name must end in .csv or .json"
+            f"--results {show_path(o.results)}: the file name must end in .csv, .json or .html"
         )
     if o.nested is None:
         from svmeval.cli.nested import check_plain
@@ -178,18 +181,21 @@ def run(o: GridOptions) -> int:
     dataset = runner.read_single_label(o.dataset, PROG)
     out = _OutFile(targets.get("-out"), append=bool(o.resume), criterion=o.criterion)
 
+    lines = o.format != "html"  # grid.py's lines, or the page alone on standard output
+
     def on_cell(r, best):  # each cell as soon as it is known: its line, and its -out line
         _clear_line(bar)
-        runner.say(
-            rules.stdout_line(
-                "resumed" if r.resumed else "local",
-                r.cell,
-                r.value,
-                best.cell,
-                best.value,
-                best_resumed=best.resumed,
+        if lines:
+            runner.say(
+                rules.stdout_line(
+                    "resumed" if r.resumed else "local",
+                    r.cell,
+                    r.value,
+                    best.cell,
+                    best.value,
+                    best_resumed=best.resumed,
+                )
             )
-        )
         if not r.resumed:
             out.write_cell(r)
 
@@ -199,7 +205,7 @@ def run(o: GridOptions) -> int:
             bar(done, total)
 
     bar = None
-    if not o.quiet and _is_terminal(sys.stderr):
+    if not o.quiet and is_terminal(sys.stderr):
         bar = runner.show_bar(_GridBar(sys.stderr))
     share = False if o.kernel_memory == 0 else None  # 0 MB: no matrix shared
     try:
@@ -225,8 +231,14 @@ def run(o: GridOptions) -> int:
     finally:
         out.close()
     runner.end_bar_line()
-    runner.say(rules.last_line(result.best.cell, result.best.value, resumed=result.best.resumed))
+    if lines:
+        runner.say(
+            rules.last_line(result.best.cell, result.best.value, resumed=result.best.resumed)
+        )
     _write_after(o, targets, result, dataset)
+    if not lines:
+        page = runner.render_report(result, "html")
+        output.write_outputs([(runner.check_files(COMMAND, o)[0], page)])
     return 0
 
 
@@ -249,11 +261,9 @@ def _write_after(o: GridOptions, targets: dict, result, dataset) -> None:
 
             plot_grid(result, where["-png"], title=os.path.basename(o.dataset))
         if "--results" in where:
-            from svmeval.report import render
-
-            kind = "json" if o.results.lower().endswith(".json") else "csv"
+            kind = RESULTS[os.path.splitext(o.results)[1].lower()]
             with open(where["--results"], "w", encoding="utf-8") as fh:
-                fh.write(render(result, format=kind))
+                fh.write(runner.render_report(result, kind))
         if "--refit" in where:
             from svmeval.cv.engine import train_and_save
 
@@ -374,4 +384,4 @@ class _GridBar(ProgressBar):
         return f"{head}  best {shown}{sep}{tail}"
 
 
-COMMAND = runner.Command(PROG, USAGE, parse_grid_args, files_of, run)
+COMMAND = runner.Command(PROG, USAGE, parse_grid_args, files_of, run, name=GRID)

@@ -31,7 +31,7 @@ def check_nested(values: dict) -> None:
     if values.get("format") in TABLE_FORMATS:
         raise OptionError(
             f"--format {values['format']}: svmeval-compare's benchmark table "
-            "only (svmeval-grid --nested: text, json or csv)"
+            "only (svmeval-grid --nested: text, json, csv or html)"
         )
     given = [
         flag
@@ -47,14 +47,15 @@ def check_nested(values: dict) -> None:
 
 
 def check_plain(o) -> None:
-    """Options a grid search without --nested refuses (they belong to --nested)."""
+    """Options a grid search without --nested refuses (they belong to --nested; a grid's
+    report is grid.py's lines, or with ``--format html`` its page)."""
     used = [
         flag
         for flag, value in (
             ("--repeat", o.repeat != 1),
             ("--predictions", o.predictions),
             ("--folds", o.folds_file),
-            ("--format", o.format != "text"),
+            ("--format", o.format not in ("text", "html")),
         )
         if value
     ]
@@ -80,7 +81,6 @@ def folds_text(result) -> str:
 
 def run_nested(o, command: runner.Command) -> int:
     from svmeval.io.predictions import format_predictions
-    from svmeval.report import render
     from svmeval.workflows.nested import nested_cv
 
     dataset = runner.read_single_label(o.dataset, "svmeval-grid")
@@ -104,7 +104,7 @@ def run_nested(o, command: runner.Command) -> int:
         share=False if o.kernel_memory == 0 else None,
         progress=bar,
     )
-    text = render(result, format=o.format)
+    text = runner.render_report(result, o.format)
     runner.end_bar_line()
     targets = {t.what: t for t in runner.check_files(command, o)}  # the files may have changed
     items = []

@@ -31,6 +31,7 @@ PROGRAMS = {SVMEVAL: "svmeval", GRID: "svmeval-grid", COMPARE: "svmeval-compare"
 
 FORMATS = ("text", "json", "csv")
 TABLE_FORMATS = ("markdown", "latex")  # svmeval-compare's benchmark table, as papers print it
+HTML = "html"  # one self-contained page (svmeval.report.html), every command
 TESTS = ("corrected", "5x2cv")
 ZERO_DIVISION = {"0": 0.0, "1": 1.0, "nan": float("nan")}
 
@@ -321,10 +322,10 @@ LONG_OPTIONS = (
         "FORMAT",
         "format",
         "str",
-        "text (default), json or csv"
-        " (svmeval-grid: with --nested only);\n\tsvmeval-compare also markdown or latex "
-        "(the benchmark table)",
-        read=_choice({f: f for f in FORMATS + TABLE_FORMATS}),
+        "text (default), json, csv (svmeval-grid: with --nested only) or\n\thtml (one "
+        "self-contained page: tables, pictures, provenance);\n\tsvmeval-compare also "
+        "markdown or latex (the benchmark table)",
+        read=_choice({f: f for f in FORMATS + TABLE_FORMATS + (HTML,)}),
     ),
     Option(
         ("--rope",),
@@ -333,7 +334,8 @@ LONG_OPTIONS = (
         "double",
         "add the Bayesian correlated t-test (Corani & Benavoli 2015) of B - A with a\n"
         "\tregion of practical equivalence of half-width R (the criterion's units), per "
-        "data set",
+        "data set;\n\twith two or more data sets also the Bayesian signed-rank test over "
+        "them\n\t(Benavoli et al. 2017; 50,000 Monte-Carlo draws, seeded by --seed)",
         commands=frozenset({COMPARE}),
         read=parse_nonnegative,
     ),
@@ -399,7 +401,7 @@ LONG_OPTIONS = (
         "FILE",
         "results",
         "str",
-        "every figure of every cell with its mean and sd over folds (.csv or .json)",
+        "every figure of every cell with its mean and sd over folds (.csv, .json,\n\tor .html: the page of --format html)",
         commands=frozenset({GRID}),
     ),
     Option(

@@ -1,12 +1,15 @@
 """One runner for every command: parse, check every output, run; errors become one line.
 
 :func:`main` is what each command's ``main`` calls with its :class:`Command`: the options are
-read (an option error is one line, and for svmeval svm-train's usage after it), ``--help``
-writes the usage to standard output (a closed or full standard output is one line too), then
+read (an option error is one line, never the usage: an unknown option's names the nearest
+valid option, or ``--help`` where none is near; no arguments at all give the short usage,
+exit status 1, in every command alike), ``--help`` writes the usage to standard output (a closed or full standard output is one line too), then
 every output path of the run is checked before any work (:func:`svmeval.io.output.check_outputs`:
 not an input, not another output, through any spelling or link; directories and missing
-parents refused), and the run's typed errors become one line and exit status 1. Ctrl-C ends
-the command at once with status 130; a reader that went away ends it quietly with status 1.
+parents refused), and the run's typed errors become one line and exit status 1. A Ctrl-C is
+a KeyboardInterrupt out of :func:`main`, which the commands' launcher (:mod:`svmeval_launch`)
+turns into ``PROG: interrupted`` and status 130; a reader that went away ends the command
+quietly with status 1.
 Once a Ctrl-C was seen, whatever became of its KeyboardInterrupt (Python drops one raised inside
 a weakref callback of the import machinery, and the run goes on), no other line is written: an
 error that follows it (the end of a half-read input taken for an empty file) ends the command
@@ -22,9 +25,9 @@ from dataclasses import dataclass
 
 from svmeval._version import __version__
 from svmeval.cli.scan import asks_for
+from svmeval.cli.usage import short_usage
 from svmeval.errors import ArgumentError, DataFormatError, OptionError, ParameterError, SvmevalError
 from svmeval.io import output
-from svmeval.io.targets import remove_temporaries
 
 #: library arguments as the command lines spell them
 FLAGS = {
@@ -53,11 +56,33 @@ class Command:
     parse: Callable
     files: Callable
     run: Callable
-    usage_after_errors: bool = False  # svm-train's habit: the usage after an option error
+    name: str = "svmeval"  # the option table's name of the command (svmeval, grid, compare)
 
 
 class _Bar:
     current = None  # the progress bar on screen, ended before any message or stdout line
+
+
+class _Line:
+    current: str | None = None  # the command line being run, as a shell would take it
+
+
+def command_line() -> str | None:
+    """The command line being run (program and arguments, quoted as a shell takes them)."""
+    return _Line.current
+
+
+def render_report(result, format: str, *, digits=None, full: bool = False, arrays=None) -> str:
+    """A command's report of ``result``: :func:`svmeval.report.render`'s, and for "html" the
+    page with the command line in its provenance (and a summary's per-sample ``arrays`` for
+    its figure sheet)."""
+    if format == "html":
+        from svmeval.report.html import render_html
+
+        return render_html(result, digits=digits, command=command_line(), arrays=arrays)
+    from svmeval.report import render
+
+    return render(result, format=format, digits=digits, full=full)
 
 
 def show_bar(bar):
@@ -76,16 +101,20 @@ def end_bar_line() -> None:
 def main(command: Command, argv: list[str] | None = None) -> int:
     """Run ``command`` on ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     argv = sys.argv[1:] if argv is None else argv
+    import shlex
+
+    _Line.current = shlex.join([command.prog, *argv])
     try:
         if asks_for(argv) == "--version":
             line = f"{command.prog} {__version__}\n"
             output.write_outputs([(output.resolve(output.STDOUT, "the version"), line)])
             return 0
+        if not argv:  # the short usage, alike in every command: svm-train's habit, exit 1
+            return fail(short_usage(command.name).rstrip())
         try:
             options = command.parse(argv)
-        except OptionError as exc:
-            usage = f"\n{command.usage.rstrip()}" if command.usage_after_errors else ""
-            return fail(f"{command.prog}: {exc}{usage}")
+        except OptionError as exc:  # one line (an unknown option's names its nearest or --help)
+            return fail(f"{command.prog}: {exc}")
         if options is None:  # --help
             output.write_outputs([(output.resolve(output.STDOUT, "the usage"), command.usage)])
             return 0
@@ -93,14 +122,6 @@ def main(command: Command, argv: list[str] | None = None) -> int:
         return command.run(options)
     except SvmevalError as exc:
         return fail(error_line(exc, command.prog))
-    except KeyboardInterrupt:
-        # Folds still training in LIBSVM's C code cannot be stopped from Python, and the
-        # interpreter would wait for them at exit: leave at once. Output files are written
-        # whole (temporary file + rename), or as they go (-out), so none is left half-written.
-        remove_temporaries()  # a Ctrl-C can come as one is made, before it is recorded
-        output.STDERR_LOCK.acquire(timeout=1)  # LIBSVM's messages end before this line
-        _write_line(f"{command.prog}: interrupted")
-        os._exit(130)
     except BrokenPipeError:
         # the reader went away: nothing more to say (nor any more output to flush)
         with _quietly():

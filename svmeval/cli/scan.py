@@ -4,6 +4,7 @@ another option's value."""
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 
 from svmeval.cli.options import PROGRAMS, TABLE, TRAINING, options_of
@@ -47,10 +48,21 @@ def _flag_of(arg: str, table: dict, command: str):
     if option is None:
         if any(flag in o.flags for o in TABLE):
             raise MisplacedOption(flag, command)
-        raise OptionError(f"unknown option: {show_path(flag)}")
+        raise OptionError(f"unknown option: {show_path(flag)}{_nearest(flag, table)}")
     if option.kind == "flag" and eq:
         raise OptionError(f"option {flag} takes no value")
     return option, flag, (value if eq else None), label
+
+
+def _nearest(flag: str, table: dict) -> str:
+    """``; did you mean FLAG?`` with the command's option nearest to ``flag``: the same
+    letters in another case (``-log2C``: ``-log2c``), else difflib's most similar at a ratio of
+    at least 0.75 (``--ful``: ``--full``); where none is near (``-x``), a pointer to
+    ``--help``."""
+    candidates = [f for f in table if f != "-w"]
+    near = [f for f in candidates if f.lower() == flag.lower()]
+    near = near or difflib.get_close_matches(flag, candidates, n=1, cutoff=0.75)
+    return f"; did you mean {near[0]}?" if near else " (--help lists every option)"
 
 
 def scan(argv: list[str], command: str) -> Scan:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 import warnings
 from dataclasses import dataclass, field, replace
 
@@ -113,7 +114,7 @@ def _check(options: Options, positional: list[str]) -> Options:
     if options.format in TABLE_FORMATS:
         raise OptionError(
             f"--format {options.format}: svmeval-compare's benchmark table only "
-            "(svmeval: text, json or csv)"
+            "(svmeval: text, json, csv or html)"
         )
     if options.dask is not None and options.multilabel:
         raise OptionError("--dask runs single-label cross-validation; not with --multilabel")
@@ -170,7 +171,6 @@ def run(options: Options) -> int:
 
     if options.score is not None:
         return score(options)
-    from svmeval import report
     from svmeval.cv import engine
     from svmeval.io import data
     from svmeval.io.predictions import format_predictions
@@ -205,7 +205,7 @@ def run(options: Options) -> int:
     )
     emit(
         options,
-        report.render(summary, format=options.format, digits=options.digits, full=options.full),
+        _report(options, summary, plot.result_arrays(result)),
         predictions=format_predictions(result) if options.predictions else None,
         folds=result,
     )
@@ -215,7 +215,6 @@ def run(options: Options) -> int:
 
 def run_multilabel(options: Options, dataset) -> int:
     """--multilabel -v k: binary-relevance cross-validation."""
-    from svmeval import report
     from svmeval.cv import multilabel
     from svmeval.io.predictions import format_label_set_predictions
     from svmeval.summary import summarize
@@ -240,7 +239,7 @@ def run_multilabel(options: Options, dataset) -> int:
     )
     emit(
         options,
-        report.render(summary, format=options.format, digits=options.digits, full=options.full),
+        _report(options, summary, {}),
         predictions=format_label_set_predictions(result) if options.predictions else None,
         folds=result,
     )
@@ -248,8 +247,7 @@ def run_multilabel(options: Options, dataset) -> int:
     return 0
 
 
-def score_multilabel(options: Options, dataset) -> int:
-    from svmeval import report
+def score_multilabel(options: Options, dataset, began: tuple = ()) -> int:
     from svmeval.io.predictions import read_label_set_predictions
     from svmeval.summary import score_label_sets
 
@@ -260,10 +258,8 @@ def score_multilabel(options: Options, dataset) -> int:
         zero_division=options.zero_division,
         meta={"mode": "score", "data_file": options.data_file, "predictions_file": options.score},
     )
-    emit(
-        options,
-        report.render(summary, format=options.format, digits=options.digits, full=options.full),
-    )
+    summary = _recorded(options, summary, dataset, "score_label_sets", began)
+    emit(options, _report(options, summary, {}))
     draw(options, summary, {})
     return 0
 
@@ -280,15 +276,15 @@ def train(options: Options, dataset) -> int:
 
 def score(options: Options) -> int:
     """--score: report on an existing predictions file against a data file's labels."""
-    from svmeval import report
     from svmeval.io import data
     from svmeval.io.predictions import read_predictions, read_probabilities
     from svmeval.summary import summarize_predictions
     from svmeval.summary.single import FractionalPredictions
 
+    began = (time.time(), time.perf_counter())
     dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
     if options.multilabel:
-        return score_multilabel(options, dataset)
+        return score_multilabel(options, dataset, began)
     y_pred = read_predictions(options.score, expected=dataset.n_samples)
     try:
         summary = summarize_predictions(
@@ -305,18 +301,39 @@ def score(options: Options) -> int:
             "(not integers); "
             "give -s 3 or -s 4 to score a regression"
         ) from None
-    emit(
-        options,
-        report.render(summary, format=options.format, digits=options.digits, full=options.full),
-    )
+    summary = _recorded(options, summary, dataset, "summarize_predictions", began)
     arrays = {"y_true": dataset.y, "y_pred": y_pred}
-    probabilities = read_probabilities(options.score) if options.plot else None
+    page = options.format == "html"  # its sheet draws the curves of -b 1 predictions too
+    if not page:
+        emit(options, _report(options, summary, arrays))
+    probabilities = read_probabilities(options.score) if options.plot or page else None
     if probabilities is not None:  # -b 1 predictions: the curves too
         arrays.update(
             scores=probabilities[1], score_labels=probabilities[0], score_source="probabilities"
         )
+    if page:
+        emit(options, _report(options, summary, arrays))
     draw(options, summary, arrays)
     return 0
+
+
+def _recorded(options: Options, summary, dataset, function: str, began: tuple):
+    """For the HTML page, the scored summary with its provenance: the data set read, the
+    predictions file, when the scoring began and how long it took."""
+    if options.format != "html" or not began:
+        return summary
+    from svmeval.cv.provenance import make_record
+
+    call = f"{function}(labels of {options.data_file!r}, predictions of {options.score!r})"
+    seconds = time.perf_counter() - began[1]
+    return replace(summary, provenance=make_record(call, began[0], seconds, [dataset]))
+
+
+def _report(options: Options, summary, arrays: dict) -> str:
+    """The report in ``--format``; the HTML page draws its sheet from ``arrays``."""
+    return runner.render_report(
+        summary, options.format, digits=options.digits, full=options.full, arrays=arrays
+    )
 
 
 def draw(options: Options, summary, arrays: dict) -> None:
@@ -353,4 +370,4 @@ def emit(options: Options, text: str, *, predictions: str | None = None, folds=N
     output.write_outputs(items)
 
 
-COMMAND = runner.Command(PROG, USAGE, _parse, outputs_of, run, usage_after_errors=True)
+COMMAND = runner.Command(PROG, USAGE, _parse, outputs_of, run, name=SVMEVAL)

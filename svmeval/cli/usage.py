@@ -11,7 +11,7 @@ from svmeval.cli.options import (
     SVMEVAL,
 )
 
-__all__ = ["usage_text"]
+__all__ = ["help_hint", "short_usage", "usage_text"]
 
 
 def _svm_flags() -> str:
@@ -57,3 +57,27 @@ def usage_text(command: str = SVMEVAL) -> str:
         + longs
         + f"A_OPTIONS, B_OPTIONS: svm-train's training options ({_svm_flags()}).\n"
     )
+
+
+def help_hint(command: str = SVMEVAL) -> str:
+    """The line that follows an option error and the short usage: where every option is."""
+    return f"Try '{PROGRAMS[command]} --help' for every option."
+
+
+def short_usage(command: str = SVMEVAL) -> str:
+    """What a command given no arguments prints (on standard error, exit status 1): its usage
+    lines and where every option is, at most three lines, for every command alike."""
+    program = PROGRAMS[command]
+    if command == SVMEVAL:  # svm-train's first usage line: the usage svm-train prints, shortened
+        lines = [
+            f"Usage: {program} [options] training_set_file [model_file]",
+            f"       {program} --score PREDICTIONS_FILE [options] data_file",
+        ]
+    elif command == GRID:
+        lines = [f"Usage: {program} [grid_options] [svm_options] dataset"]
+    else:
+        lines = [
+            f"Usage: {program} [options] data_file... -- A_OPTIONS -- B_OPTIONS [-- ...]",
+            f"       {program} --mcnemar PREDICTIONS_A PREDICTIONS_B data_file",
+        ]
+    return "\n".join(lines + [help_hint(command)]) + "\n"

@@ -11,7 +11,11 @@ only, and where the package is installed the bindings get it on first use instea
 functions in the same process sees what the bindings document.
 
 A bare ``except:`` would also swallow a KeyboardInterrupt raised during such an import: in the
-main thread SIGINT is held as a flag while the bindings load and delivered again afterwards.
+main thread, while the bindings load (once per process), SIGINT goes to a temporary handler
+that only records it; the handler that was there is put back at once after, and a Ctrl-C
+recorded meanwhile is raised again for it (a KeyboardInterrupt out of the call, with Python's
+own handler). This is the one place svmeval touches a signal handler. Where SIGINT is ignored,
+left to the system's default, or handled outside Python, nothing is changed.
 """
 
 from __future__ import annotations
@@ -33,9 +37,14 @@ def import_bindings():
     SciPy and numba left for the bindings to import when they first need them."""
     if threading.current_thread() is not threading.main_thread():
         return _deferring()  # a KeyboardInterrupt is raised in the main thread only
+    if "libsvm.svm" in sys.modules:
+        return _deferring()  # loaded: nothing runs inside a bare except any more
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous):  # ignored, the default, or a handler Python cannot put back
+        return _deferring()
     caught = []
     try:
-        previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+        signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
     except ValueError:  # pragma: no cover - not the main interpreter
         return _deferring()
     try:

@@ -97,7 +97,7 @@ def _entry_points(svm, loaded_here: bool, seen: dict):
     except AttributeError:  # pragma: no cover - a build without OpenMP
         omp_set_num_threads = None
     libc = ctypes.CDLL(None)  # the C runtime whose rand() LIBSVM draws folds from
-    from svmeval.io import _reader  # svmeval's C extension, for its no-op print function
+    from svmeval.io.native import print_nothing
 
     c = SimpleNamespace(
         svm=svm,
@@ -114,9 +114,7 @@ def _entry_points(svm, loaded_here: bool, seen: dict):
         rand=libc.rand,
         omp_set_num_threads=omp_set_num_threads,
         print_stderr=svm.PRINT_STRING_FUN(_to_stderr),
-        print_null=ctypes.cast(
-            ctypes.CDLL(_reader.__file__).svmeval_print_nothing, svm.PRINT_STRING_FUN
-        ),
+        print_null=ctypes.cast(print_nothing(), svm.PRINT_STRING_FUN),
         openmp=SimpleNamespace(
             available=omp_set_num_threads is not None, loaded_here=loaded_here, environment=seen
         ),
@@ -182,8 +180,9 @@ def rand() -> int:
 
 def set_omp_threads(n: int) -> None:
     """Set the OpenMP threads LIBSVM uses in the calling thread (no-op without OpenMP)."""
-    if _c().omp_set_num_threads is not None:
-        _C.omp_set_num_threads(max(1, int(n)))
+    c = _c()
+    if c.omp_set_num_threads is not None:
+        c.omp_set_num_threads(max(1, int(n)))
 
 
 _thread = threading.local()  # pair_training(): this thread's "Total nSV" lines are dropped

@@ -91,7 +91,7 @@ class Model:
             if not i & 1023:
                 check_cancelled()
             label = predict_values(model, row, dec[i].ctypes.data)
-            if probability:
+            if probs is not None:  # probability
                 label = predict_probability(model, row, probs[i].ctypes.data)
             pred[i] = label
         check_cancelled()
@@ -104,7 +104,7 @@ class Model:
             set_omp_threads(1)
             return self.predict(rows, probability=probability)
         chunks = np.array_split(np.arange(len(rows)), threads)
-        parts = [None] * len(chunks)
+        parts: list = [None] * len(chunks)
         token = schedule.current_token()
         errors = []
 

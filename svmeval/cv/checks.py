@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from svmeval.cv.provenance import note_dataset
 from svmeval.errors import (
     ArgumentError,
     DataFormatError,
@@ -92,16 +93,29 @@ def check_execution(jobs=None, client=None) -> None:
         )
 
 
-def as_dataset(dataset, name: str = "data") -> Dataset:
-    """A :class:`Dataset`, read first when ``dataset`` is a file name (str or os.PathLike)."""
+def as_dataset(dataset, name: str = "data", *, multilabel: bool = False) -> Dataset:
+    """A :class:`Dataset`: read first when ``dataset`` is a file name (str or os.PathLike),
+    built by :meth:`Dataset.from_arrays` when it is ``(X, y)`` (``multilabel``: the file read
+    as multi-label data, ``y`` an indicator matrix)."""
     if isinstance(dataset, (str, os.PathLike)):
         from svmeval.io.data import read_dataset
 
-        return read_dataset(os.fspath(dataset))
+        dataset = read_dataset(os.fspath(dataset), multilabel=multilabel)
+    elif isinstance(dataset, tuple):
+        from svmeval.io.data import is_xy
+
+        if not is_xy(dataset):
+            raise SvmevalError(
+                f"{name} as a tuple must be (X, y): features and labels, got a tuple of "
+                f"{len(dataset)} ({', '.join(type(v).__name__ for v in dataset[:3])}"
+                f"{', ...' if len(dataset) > 3 else ''})"
+            )
+        dataset = Dataset.from_arrays(*dataset, multilabel=multilabel)
     if not isinstance(dataset, Dataset):
         raise SvmevalError(
-            f"{name} must be a svmeval Dataset or a file name, got {type(dataset).__name__}"
+            f"{name} must be a svmeval Dataset, a file name or (X, y), got {type(dataset).__name__}"
         )
+    note_dataset(dataset)  # the run's provenance names it
     return dataset
 
 
@@ -123,12 +137,14 @@ def as_params(params, name: str = "params") -> SvmParams:
     return params
 
 
-def single_label(dataset: Dataset, what: str) -> None:
-    """Refuse multi-label data where ``what`` (a run) takes one label per sample."""
+def single_label(dataset: Dataset, what: str) -> np.ndarray:
+    """The labels of ``dataset``; multi-label data refused where ``what`` (a run) takes one
+    label per sample."""
     if dataset.y is None:
         raise SvmevalError(
             f"{show_path(dataset.name)}: multi-label data: {what} takes single-label data"
         )
+    return dataset.y
 
 
 def check_inputs(dataset, params: SvmParams, y=None) -> np.ndarray:
@@ -282,7 +298,7 @@ def check_run(
     client=None,
 ) -> RunArguments:
     """The numbers and execution options of a workflow (:func:`~svmeval.workflows.compare.compare`,
-    :func:`~svmeval.workflows.benchmark_run.benchmark`, :func:`~svmeval.workflows.grid.grid_search`,
+    :func:`~svmeval.workflows.benchmark.benchmark`, :func:`~svmeval.workflows.grid.grid_search`,
     :func:`~svmeval.workflows.nested.nested_cv`), checked in one order: ``folds``, ``repeat``,
     ``seed``, ``inner_folds``, ``confidence`` (named ``confidence_name``), ``resume``,
     ``kernel_memory``, ``jobs``, ``client``. An argument the run does not take is left out

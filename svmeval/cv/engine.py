@@ -20,11 +20,35 @@ from svmeval.cv.checks import check_execution, check_folds, check_inputs, check_
 from svmeval.cv.evaluate import evaluate
 from svmeval.cv.executors import executor_for
 from svmeval.cv.folds import libsvm_folds  # noqa: F401 - where the tests draw LIBSVM's folds
-from svmeval.cv.plan import CVPlan, CVResult, FoldOutput, Repetition, repetition  # noqa: F401
+from svmeval.cv.plan import (  # noqa: F401
+    CVPlan,
+    CVResult,
+    FoldByFold,
+    FoldOutput,
+    Repetition,
+    repetition,
+)
+from svmeval.cv.provenance import recorded
 from svmeval.cv.schedule import run_tasks
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import Dataset, DataSource, check_precomputed
 from svmeval.params import PRECOMPUTED, Configuration, SvmParams
+
+
+def c_state(func):
+    """``func`` holding C's global state (``rand()``, LIBSVM's print hook, the OpenMP setting)
+    for the whole of each call: a run made of several cross-validations (a grid, a nested
+    cross-validation, a benchmark) is decorated so, and no other run in the process draws
+    from ``rand()`` or prints in between. Reentrant: the runs it calls hold it too."""
+    return _libsvm.c_state(func)
+
+
+def check_parameters(problem, candidates) -> None:
+    """Raise :class:`~svmeval.errors.ParameterError` with LIBSVM's own message where
+    svm_check_parameter objects to one of ``candidates`` (resolved :class:`SvmParams`) on
+    ``problem``, before any of them trains."""
+    for candidate in candidates:
+        _libsvm.check_parameter(problem, candidate)
 
 
 def prepare(
@@ -48,6 +72,7 @@ def prepare(
     return problem, params
 
 
+@recorded
 def cross_validate(
     data: DataSource,
     params: Configuration = None,
@@ -72,9 +97,10 @@ def cross_validate(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
-        The data: a :class:`Dataset` or a LIBSVM-format file name (read first). One label a
-        sample (multi-label data: :func:`cross_validate_multilabel`).
+    data : Dataset or str or os.PathLike or (X, y)
+        The data: a :class:`Dataset`, a LIBSVM-format file name (read first) or arrays in
+        memory, ``(X, y)`` as :meth:`Dataset.from_arrays` takes them (column j is feature
+        j + 1). One label a sample (multi-label data: :func:`cross_validate_multilabel`).
     params : SvmParams or str, optional
         The configuration: :class:`SvmParams` or svm-train's training options
         (``"-c 8 -g 0.05"``); default svm-train's defaults. gamma 0 is 1/num_features.
@@ -274,8 +300,9 @@ def train_and_save(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
-        The training data (a file name is read first).
+    data : Dataset or str or os.PathLike or (X, y)
+        The training data (a file name is read first; arrays in memory as
+        :meth:`Dataset.from_arrays` takes them).
     params : SvmParams or str or None
         The configuration, or svm-train's options; None is svm-train's defaults.
     model_file : str or os.PathLike

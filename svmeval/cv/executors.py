@@ -358,6 +358,7 @@ class DaskExecutor:
             for u in group:
                 if id(u.folds) not in shipped:
                     shipped[id(u.folds)] = session.scatter(u.folds)
+                extra: tuple
                 if kernel_params is None:
                     train, extra, priority, where = u.params, (), u.cost, None
                 else:  # one kernel's tasks together on one worker, its longest first

@@ -129,7 +129,13 @@ class SharedKernel:
         self._ready = threading.Event()
         self._blocks: list = []  # (matrix, first row) still to fill
         self._pending = 0  # blocks claimed or to claim, not yet filled
-        self._train = self._test = None
+        self._train: np.ndarray | None = None  # the matrices, once started
+        self._test: np.ndarray | None = None
+        self._x_square: np.ndarray | None = None
+        #: the training matrix as a LIBSVM problem and the prediction matrix's row pointers,
+        #: once computed (None again once released)
+        self.problem: Problem | None = None
+        self.test_rows: np.ndarray | None = None
         self._budget = budget  # take(nbytes) before computing, give(nbytes) on release
         #: what :class:`~svmeval.cv.plan.CVPlan` takes as its problem (with
         #: :meth:`train_params`): folds train on the training matrix, predict from the other
@@ -190,6 +196,14 @@ class SharedKernel:
         while not self._ready.wait(0.05):
             check_cancelled()
 
+    def computed(self) -> tuple[Problem, np.ndarray]:
+        """``(problem, test_rows)`` once the matrices are computed (:meth:`ensure`)."""
+        self.ensure()
+        problem, test_rows = self.problem, self.test_rows
+        if problem is None or test_rows is None:
+            raise RuntimeError("the shared kernel's matrices were released")
+        return problem, test_rows
+
     def _fill(self, nodes, rows: tuple, *, prediction: bool) -> None:
         p = self.params
         sq = 0 if self._x_square is None or prediction else self._x_square.ctypes.data
@@ -208,8 +222,10 @@ class SharedKernel:
         )
 
     def _finish(self) -> None:
-        self.problem = Problem(self._features.y, self._rows(self._train), self._train)
-        self.test_rows = self._rows(self._test)
+        train, test = self._train, self._test
+        assert train is not None and test is not None  # allocated by _start
+        self.problem = Problem(self._features.y, self._rows(train), train)
+        self.test_rows = self._rows(test)
         self._ready.set()
 
     def release(self) -> None:
@@ -269,12 +285,10 @@ class _CVProblem:
 
     @property
     def rows(self) -> np.ndarray:
-        self._kernel.ensure()
-        return self._kernel.test_rows
+        return self._kernel.computed()[1]
 
     def subset(self, order: np.ndarray, y: np.ndarray | None = None) -> Problem:
-        self._kernel.ensure()
-        return self._kernel.problem.subset(order, y)
+        return self._kernel.computed()[0].subset(order, y)
 
 
 @dataclass(frozen=True)

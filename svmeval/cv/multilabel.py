@@ -33,7 +33,6 @@ from run to run. Without ``-b 1`` the tasks run ``jobs`` at once and results do 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 
 import numpy as np
@@ -43,6 +42,7 @@ from svmeval.cv.checks import check_execution, check_folds, check_seed
 from svmeval.cv.engine import prepare
 from svmeval.cv.folds import Folds, libsvm_folds
 from svmeval.cv.plan import CVPlan
+from svmeval.cv.provenance import recorded
 from svmeval.cv.results import MultilabelCVResult
 from svmeval.cv.schedule import run_tasks
 from svmeval.errors import ParameterError, SvmevalError, show_label, show_path
@@ -71,6 +71,7 @@ def _check_type(params: SvmParams) -> None:
         )
 
 
+@recorded
 @_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
 def cross_validate_multilabel(
     data: DataSource,
@@ -90,9 +91,11 @@ def cross_validate_multilabel(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
-        Multi-label data: a :class:`Dataset` read with ``multilabel=True``, or a file name
-        (read so). A line's first token is its comma-separated label set.
+    data : Dataset or str or os.PathLike or (X, Y)
+        Multi-label data: a :class:`Dataset` read with ``multilabel=True``, a file name
+        (read so: a line's first token is its comma-separated label set), or arrays in memory
+        with ``Y`` a 0/1 indicator matrix whose column j is label j
+        (:meth:`Dataset.from_arrays` with ``multilabel=True``).
     params : SvmParams or str, optional
         C-SVC or nu-SVC parameters, or svm-train's options; default svm-train's.
     folds : int, default 5
@@ -133,16 +136,12 @@ def cross_validate_multilabel(
     >>> sorted(summarize(result).figures)[:3]
     ['hamming_loss', 'lrap', 'macro_f1']
     """
-    from svmeval.cv.checks import as_params
+    from svmeval.cv.checks import as_dataset, as_params
 
-    if isinstance(data, (str, os.PathLike)):
-        from svmeval.io.data import read_dataset
-
-        data = read_dataset(os.fspath(data), multilabel=True)
-    dataset, nr_fold, params = data, folds, as_params(params)
+    dataset, params = as_dataset(data, multilabel=True), as_params(params)
     _check_multilabel(dataset)
     _check_type(params)
-    nr_fold, seed = check_folds(nr_fold), check_seed(seed)
+    nr_fold, seed = check_folds(folds), check_seed(seed)
     check_execution(jobs)
     Y_true, names = dataset_indicator(dataset)
     if not len(names):
@@ -155,32 +154,32 @@ def cross_validate_multilabel(
     plans: list[CVPlan] = []
     resolved = params
     _libsvm.srand(seed)
-    folds = libsvm_folds(np.zeros(n), nr_fold, stratified=False, rand=_libsvm.rand)
+    drawn = libsvm_folds(np.zeros(n), nr_fold, stratified=False, rand=_libsvm.rand)
     for j, label in enumerate(names):
         y = np.where(Y_true[:, j] == 1, 1.0, -1.0)
         try:
             problem, resolved = prepare(dataset, params, y=y, quiet=quiet, problem=base)
         except ParameterError as exc:
             raise ParameterError(f"label {show_label(label)}: {exc}") from None
-        plans.append(CVPlan(problem, resolved, folds, seed))
+        plans.append(CVPlan(problem, resolved, drawn, seed))
     tasks = [task for plan in plans for task in plan.tasks]
     run_tasks(tasks, jobs=1 if resolved.probability else jobs, progress=progress)
 
     Y_pred, scores, probabilities, constant = _label_columns(
-        plans, folds, bool(resolved.probability)
+        plans, drawn, bool(resolved.probability)
     )
     return MultilabelCVResult(
         label_names=names,
         Y_true=Y_true,
         Y_pred=Y_pred,
         scores=scores,
-        fold=folds.fold_of(),
-        n_folds=folds.n_folds,
+        fold=drawn.fold_of(),
+        n_folds=drawn.n_folds,
         seed=seed,
         params=resolved,
         probabilities=probabilities,
         constant=constant,
-        folds=folds,
+        folds=drawn,
     )
 
 

@@ -229,9 +229,10 @@ class CVPlan:
         )
         out.y_pred[part] = pred
         if not self.classification:
-            out.decision_values[part] = dec
+            if out.decision_values is not None:  # always kept: one value a sample
+                out.decision_values[part] = dec
             return
-        if probs is not None:
+        if probs is not None and out.probabilities is not None:
             where = {float(lab): k for k, lab in enumerate(model.labels)}
             for c, lab in enumerate(self.labels):
                 k = where.get(float(lab))
@@ -306,6 +307,40 @@ def draw_folds(y: np.ndarray, nr_fold: int, seed: int, params: SvmParams, *, war
     return libsvm_folds(
         y, nr_fold, stratified=params.is_classification, rand=_libsvm.rand, warn=warn
     )
+
+
+class FoldByFold:
+    """A cross-validation run one fold at a time, each fold training a configuration of its
+    own (nested cross-validation's outer loop: each fold's tuned parameters).
+
+    LIBSVM's folds for ``params`` are drawn right after ``srand(seed)`` when the object is made
+    (:func:`draw_folds`); :meth:`run_fold` trains fold ``i``'s training rows with that fold's
+    configuration and stores its test rows' predictions, as a fresh ``svm-train`` seeded with
+    ``seed`` trains (``-b 1``'s inner cross-validation draws from C ``rand()``, seeded again
+    first); :meth:`result` is the whole run's :class:`CVResult` once every fold ran. The
+    caller holds C's global state (:func:`~svmeval.cv.engine.c_state`) for the whole run.
+    """
+
+    def __init__(self, problem, params: SvmParams, nr_fold: int, seed: int):
+        self.problem, self.seed = problem, seed
+        self.folds = draw_folds(problem.y, nr_fold, seed, params)
+        self._plan = CVPlan(problem, params, self.folds, seed)
+
+    @property
+    def n_folds(self) -> int:
+        return self.folds.n_folds
+
+    def run_fold(self, i: int, params: SvmParams, omp_threads: int) -> None:
+        """Train fold ``i`` with ``params`` (LIBSVM on ``omp_threads`` threads) and store its
+        test rows' predictions."""
+        one = CVPlan(self.problem, params, self.folds, self.seed, collect=False)
+        if params.probability:  # -b 1 training draws from rand(): as a fresh svm-train
+            _libsvm.srand(self.seed)
+        self._plan.store(i, one.fold_output(i, omp_threads))
+
+    def result(self) -> CVResult:
+        """The cross-validation's result (every fold run)."""
+        return self._plan.result()
 
 
 def in_order(

@@ -29,6 +29,10 @@ from svmeval.params import SvmParams, params_flags
 
 if TYPE_CHECKING:
     from svmeval.cv.folds import Folds
+    from svmeval.cv.provenance import Provenance
+    from svmeval.metrics.classification import ConfusionCounts
+    from svmeval.metrics.regression import RegressionReport
+    from svmeval.metrics.scores import ClassRanking
 
 __all__ = ["CVResult", "MultilabelCVResult", "Repetition"]
 
@@ -52,7 +56,8 @@ class CVResult:
     ``repeats``: with ``repeat`` > 1, one :class:`Repetition` per further repetition (its
     counts and ranking figures, not its per-sample arrays); ``repeat_results``: those
     repetitions' whole results, kept only with ``keep_repeats=True``. ``data_name``: the data
-    set's name (its file).
+    set's name (its file). ``provenance``: how the result was made (versions, call, when, how
+    long, the data's digest), a ``Provenance``.
 
     Examples
     --------
@@ -78,6 +83,7 @@ class CVResult:
     repeats: tuple = ()
     repeat_results: tuple = ()
     data_name: str = ""
+    provenance: Provenance | None = field(default=None, repr=False)
 
     @property
     def n_samples(self) -> int:
@@ -116,9 +122,9 @@ class Repetition:
     figures (per class, ascending labels), not its per-sample arrays."""
 
     seed: int
-    confusion: object | None  # metrics.ConfusionCounts
-    regression: object | None  # metrics.RegressionReport
-    ranking: dict | None  # "labels", "roc_auc", "average_precision", and overall figures
+    confusion: ConfusionCounts | None
+    regression: RegressionReport | None
+    ranking: ClassRanking | None
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,7 +137,8 @@ class MultilabelCVResult:
     where ``constant``). ``probabilities``: P(has the label) with ``-b 1``, else None.
     ``constant``: bool, True where the label's model for that sample's fold was trained on one
     class only (it predicts that class always). ``fold``: the fold that tested each sample.
-    ``params``: the LIBSVM parameters used (gamma resolved).
+    ``params``: the LIBSVM parameters used (gamma resolved). ``provenance``: how the result
+    was made (``Provenance``).
 
     Examples
     --------
@@ -156,6 +163,7 @@ class MultilabelCVResult:
     constant: np.ndarray | None = None
     folds: Folds | None = field(default=None, repr=False)
     data_name: str = ""
+    provenance: Provenance | None = field(default=None, repr=False)
 
     @property
     def n_samples(self) -> int:

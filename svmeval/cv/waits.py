@@ -47,12 +47,18 @@ def join(thread: threading.Thread) -> None:
         thread.join(WAIT_STEP)
 
 
+def _owned(lock: threading.RLock) -> bool:
+    """Whether the calling thread holds ``lock`` (CPython's ``RLock._is_owned``, which the
+    standard library's type stubs leave out)."""
+    return lock._is_owned()  # type: ignore[attr-defined]
+
+
 @contextlib.contextmanager
 def hold(lock: threading.RLock):
     """``with lock:`` for an RLock, acquired :data:`WAIT_STEP` at a time. A Ctrl-C that comes
     as the lock is acquired (CPython runs the handler right after ``acquire`` returns) does not
     leave it held."""
-    if lock._is_owned():  # held by this thread already: taken again at once
+    if _owned(lock):  # held by this thread already: taken again at once
         with lock:
             yield lock
         return
@@ -60,7 +66,7 @@ def hold(lock: threading.RLock):
         while not lock.acquire(timeout=WAIT_STEP):
             pass
     except BaseException:
-        if lock._is_owned():
+        if _owned(lock):
             lock.release()
         raise
     try:

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from svmeval.cv.kernel import SharedKernel
 
 
 def worker_version() -> tuple[str, str]:
@@ -23,9 +27,9 @@ def worker_version() -> tuple[str, str]:
 
 _worker_lock = threading.Lock()
 _problems: OrderedDict[str, object] = OrderedDict()  # run token -> LIBSVM problem
-_kernels: OrderedDict[tuple, object] = OrderedDict()  # (run token, kernel key) -> kernel
+_kernels: OrderedDict[tuple, SharedKernel] = OrderedDict()  # (run token, kernel key) -> kernel
 _kernel_locks: dict = {}
-_quiet_set = []
+_quiet_set: list[bool] = []
 _stats = {"problems": 0, "kernels": 0}
 #: problems kept at once by a worker (runs of several clients sharing a cluster)
 KEEP_PROBLEMS = 4

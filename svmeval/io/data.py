@@ -27,6 +27,7 @@ from __future__ import annotations
 import operator
 import os
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -34,7 +35,14 @@ from svmeval.errors import DataFormatError, SvmevalError
 from svmeval.io._messages import message as _message
 from svmeval.io._streams import STDIN_NAME, memory_available, open_data, pump
 
-__all__ = ["Dataset", "MAX_LINE_BYTES", "STDIN_NAME", "check_precomputed", "read_dataset"]
+__all__ = [
+    "Dataset",
+    "MAX_LINE_BYTES",
+    "STDIN_NAME",
+    "check_precomputed",
+    "is_xy",
+    "read_dataset",
+]
 
 MAX_LINE_BYTES = 64 << 20  # the longest line read_dataset accepts by default
 
@@ -144,6 +152,55 @@ class Dataset:
                 name, i + 1, f"label {y[i]} is not finite (LIBSVM cannot use NaN or infinity)"
             )
 
+    @classmethod
+    def from_arrays(cls, X, y, *, name: str | None = None, multilabel: bool = False) -> Dataset:
+        """A Dataset of data in memory, as svm-train would read it from the file that
+        scikit-learn's ``dump_svmlight_file(X, y, f, zero_based=False)`` writes.
+
+        Column j of ``X`` is LIBSVM's feature j + 1; zeros are dropped (a sparse matrix's stored
+        zeros too); ``n_features`` is the largest column holding a value other than zero, plus
+        one, as svm-train counts it for gamma's default. Values are kept bit for bit.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            A 2-D numpy array (or nested sequence of numbers), a SciPy sparse matrix or array,
+            or a pandas DataFrame with numeric columns (their names are not used). SciPy and
+            pandas are not needed unless ``X`` or ``y`` is one of theirs.
+        y : array-like
+            One label a sample (a sequence, numpy array or pandas Series); with
+            ``multilabel=True`` a 0/1 indicator matrix of shape (n_samples, n_labels), dense,
+            sparse or a DataFrame, whose column j is label j.
+        name : str, optional
+            The data set's name in messages and reports (default ``"(X, y)"``).
+        multilabel : bool, default False
+            ``y`` is an indicator matrix (multi-label data, for
+            :func:`~svmeval.cross_validate_multilabel`).
+
+        Returns
+        -------
+        Dataset
+
+        Raises
+        ------
+        DataFormatError
+            NaN or infinity, a complex number or a value that is not a number (naming the row
+            and column, from 0), ragged rows, ``X`` not 2-D, ``y`` of another length than ``X``
+            or not 1-D (single-label), a multi-label ``y`` holding values other than 0 and 1.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmeval import Dataset
+        >>> X = np.array([[0.5, 0.0, -1.0], [0.0, 0.0, 0.25]])
+        >>> ds = Dataset.from_arrays(X, [1, -1], name="two rows")
+        >>> ds.indptr.tolist(), ds.indices.tolist(), ds.values.tolist(), ds.n_features
+        ([0, 2, 3], [1, 3, 3], [0.5, -1.0, 0.25], 3)
+        """
+        from svmeval.io.arrays import arrays_dataset
+
+        return cls(**arrays_dataset(X, y, name=name, multilabel=multilabel))
+
     @property
     def n_samples(self) -> int:
         return len(self.indptr) - 1
@@ -152,9 +209,62 @@ class Dataset:
     def is_multilabel(self) -> bool:
         return self.label_indptr is not None
 
+    def digest(self) -> str:
+        """The SHA-256 (hex) of the data as read: what a stored result of these data is keyed by.
 
-#: what a run takes as its data: a :class:`Dataset`, or a LIBSVM-format file's name
-DataSource = Dataset | str | os.PathLike[str]
+        Hashed, in this order, each array as little-endian bytes of its documented dtype and
+        preceded by its length: a version tag (``svmeval-dataset-1``), ``n_samples`` and
+        ``n_features`` (int64), the labels -- ``y`` (float64), or for multi-label data
+        ``label_indptr`` (int64) and ``label_values`` (float64) -- then the sparse rows
+        ``indptr`` (int64), ``indices`` (int32) and ``values`` (float64). The name is not part
+        of it: the same samples read from another file (or compressed) give the same digest;
+        any other difference (a label, a value's last bit, a feature written as an explicit
+        zero, the row order) gives another.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from svmeval import Dataset
+        >>> ds = Dataset(y=np.array([1.0, -1.0]), indptr=np.array([0, 1, 2]),
+        ...              indices=np.array([1, 2], dtype=np.int32), values=np.array([0.5, 1.0]),
+        ...              n_features=2, name="a")
+        >>> len(ds.digest()), ds.digest() == Dataset(**{**vars(ds), "name": "b"}).digest()
+        (64, True)
+        """
+        import hashlib
+
+        h = hashlib.sha256(b"svmeval-dataset-1\0")
+
+        def part(tag: bytes, a, dtype: str) -> None:
+            data = np.ascontiguousarray(a, dtype=dtype)
+            h.update(tag + b"\0" + len(data).to_bytes(8, "little"))
+            h.update(data.tobytes())
+
+        part(b"shape", [self.n_samples, self.n_features], "<i8")
+        if self.y is not None:
+            part(b"y", self.y, "<f8")
+        else:
+            part(b"label_indptr", self.label_indptr, "<i8")
+            part(b"label_values", self.label_values, "<f8")
+        part(b"indptr", self.indptr, "<i8")
+        part(b"indices", self.indices, "<i4")
+        part(b"values", self.values, "<f8")
+        return h.hexdigest()
+
+
+#: what a run takes as its data: a :class:`Dataset`, a LIBSVM-format file's name, or ``(X, y)``
+#: (arrays in memory, :meth:`Dataset.from_arrays`)
+DataSource = Dataset | str | os.PathLike[str] | tuple[Any, Any]
+
+
+def is_xy(data: object) -> bool:
+    """Whether ``data`` is arrays in memory, ``(X, y)``: a 2-tuple whose first item is not a file
+    name, a Dataset or a tuple (so that a tuple of data sets is never mistaken for one)."""
+    return (
+        isinstance(data, tuple)
+        and len(data) == 2
+        and not isinstance(data[0], (str, bytes, os.PathLike, Dataset, tuple))
+    )
 
 
 def _checked_array(name: str, field: str, value, kinds: str, dtype) -> np.ndarray:

@@ -32,7 +32,7 @@ from svmeval.io.targets import (  # noqa: F401 - the checks, named here for the 
     check_readable_stdin,
     new_temp,
     reason_of,
-    remove_temp,
+    remove_temps,
     renamed_temp,
     resolve,
 )
@@ -53,8 +53,9 @@ __all__ = [
     "write_outputs",
 ]
 
-#: Ctrl-C seen by the command's own SIGINT handler (svmeval._entry): a KeyboardInterrupt can
-#: be swallowed (a bare except, a weakref callback), so no output is committed after one
+#: Ctrl-C seen by a command's own SIGINT handler (the commands' launcher, svmeval_launch, puts
+#: its record here; in any other process it stays empty): a KeyboardInterrupt can be swallowed
+#: (a bare except, a weakref callback), so no output is committed after one
 INTERRUPTS: list = []
 #: held while LIBSVM's messages or the "interrupted" line are written, so that once a Ctrl-C
 #: was seen no message of a fold still inside LIBSVM comes after that line
@@ -105,22 +106,24 @@ def _known(value: _T | None) -> _T:
 
 
 class _Staged:
-    """One output on its way: its temporary file (regular files) or its bytes (streams)."""
+    """One output on its way: its temporary file (regular files) or its bytes (streams).
 
-    def __init__(self, target: Target, data: bytes | None = None):
+    ``made``: the record of the temporary files of the call that stages it (every one named
+    there before it is made, see :func:`~svmeval.io.targets.new_temp`), which that call removes
+    at its end, however it ends: a KeyboardInterrupt at any instant leaves none behind.
+    """
+
+    def __init__(self, target: Target, made: set[str], data: bytes | None = None):
         self.target = target
         self.tmp: str | None = None
         self.data = data
+        self.made = made
         if target.kind == "file":
-            self.tmp = new_temp(os.path.dirname(_known(target.real)))
+            self.tmp = new_temp(os.path.dirname(_known(target.real)), made=made)
             if data is not None:
-                try:
-                    _write_file(self.tmp, data)
-                except BaseException:
-                    self.discard()
-                    raise
+                _write_file(self.tmp, data)
         elif data is None:  # a writer that needs a path: a temporary file elsewhere, copied
-            self.tmp = new_temp(tempfile.gettempdir(), 0o600)  # as mkstemp
+            self.tmp = new_temp(tempfile.gettempdir(), 0o600, made=made)  # as mkstemp
 
     def finish_file(self) -> None:
         """After the content is in ``tmp``: give it the mode a replaced file had."""
@@ -161,13 +164,9 @@ class _Staged:
 
     def rename(self) -> None:
         if self.target.kind == "file":
-            renamed_temp(_known(self.tmp), _known(self.target.real))
-            self.tmp = None
-
-    def discard(self) -> None:
-        if self.tmp is not None:
-            with contextlib.suppress(OSError):
-                remove_temp(self.tmp)
+            tmp = _known(self.tmp)
+            renamed_temp(tmp, _known(self.target.real))
+            self.made.discard(tmp)  # now the output itself
             self.tmp = None
 
 
@@ -179,7 +178,9 @@ def _oserror(target: Target, exc: OSError) -> OutputError:
 
 @contextlib.contextmanager
 def _no_interrupt():
-    """Hold Ctrl-C off (main thread) while renames run, so they run all or none."""
+    """Hold Ctrl-C off (main thread) while renames run, so they run all or none: SIGINT is
+    blocked, not handled, and the caller's signal mask is put back (a Ctrl-C meanwhile comes
+    to whatever handler the process has, once the renames are done)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -215,19 +216,19 @@ def _target(path_or_target, what: str) -> Target:
 
 def write_outputs(items: Sequence[tuple[Target | str, str | bytes]]) -> None:
     """Write every ``(target, content)`` whole, or none of the regular files at all."""
+    made: set[str] = set()  # every temporary file of this call, named before it is made
     staged: list[_Staged] = []
     try:
         for target, content in items:
             target = _target(target, "output")
             data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
             try:
-                staged.append(_Staged(target, data))
+                staged.append(_Staged(target, made, data))
             except OSError as exc:
                 raise _oserror(target, exc) from None
         _commit(staged)
     finally:
-        for s in staged:
-            s.discard()
+        remove_temps(made)  # what was not renamed: an error, a KeyboardInterrupt
 
 
 @contextlib.contextmanager
@@ -235,12 +236,13 @@ def atomic_paths(paths: Sequence[Target | str], what: str = "output") -> Iterato
     """Temporary paths for writers that need a path (LIBSVM's ``svm_save_model``, a picture):
     what is written there becomes each path (by the rules above), all together, when the block
     ends without error; otherwise every temporary is removed and no path is changed."""
+    made: set[str] = set()  # every temporary file of this block, named before it is made
     staged: list[_Staged] = []
     try:
         for path in paths:
             target = _target(path, what)
             try:
-                staged.append(_Staged(target))
+                staged.append(_Staged(target, made))
             except OSError as exc:
                 raise _oserror(target, exc) from None
         yield [_known(s.tmp) for s in staged]
@@ -252,8 +254,7 @@ def atomic_paths(paths: Sequence[Target | str], what: str = "output") -> Iterato
                 raise _oserror(s.target, exc) from None
         _commit(staged)
     finally:
-        for s in staged:
-            s.discard()
+        remove_temps(made)  # what was not renamed: an error, a KeyboardInterrupt
 
 
 @contextlib.contextmanager

@@ -207,26 +207,36 @@ def _temp_name() -> str:
 
 
 #: temporary files made and not yet renamed or removed, each named here before it is made: a
-#: Ctrl-C can come between two lines of Python anywhere, and the command line removes these
-#: before it exits (svmeval._entry)
+#: Ctrl-C can come between two lines of Python anywhere, and the commands' launcher removes these
+#: before it exits (svmeval_launch)
 TEMPORARIES: set[str] = set()
 
 
-def new_temp(directory: str, mode: int = 0o666) -> str:
+def new_temp(directory: str, mode: int = 0o666, made: set[str] | None = None) -> str:
     """A new empty file in ``directory`` (by default with fopen's permissions: 0666 less the
-    umask), in :data:`TEMPORARIES` until :func:`remove_temp` or :func:`renamed_temp`."""
+    umask), in :data:`TEMPORARIES` until :func:`remove_temp` or :func:`renamed_temp`.
+
+    ``made``: the caller's own record, which it removes when it is done (:func:`remove_temps`).
+    The name is recorded before the file is made and stays recorded unless making it failed: a
+    KeyboardInterrupt raised anywhere in here (after ``os.open`` made the file, before this
+    returns) leaves a name whose file, if made, its owner removes.
+    """
     for _ in range(100):
         tmp = os.path.join(directory, _temp_name())
         TEMPORARIES.add(tmp)
+        if made is not None:
+            made.add(tmp)
         try:
-            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode))
-            return tmp
-        except FileExistsError:  # pragma: no cover - 32 random bits
-            TEMPORARIES.discard(tmp)  # someone else's
-            continue
-        except BaseException:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
+        except OSError as exc:  # nothing made (FileExistsError: someone else's file)
             TEMPORARIES.discard(tmp)
+            if made is not None:
+                made.discard(tmp)
+            if isinstance(exc, FileExistsError):  # pragma: no cover - 32 random bits
+                continue
             raise
+        os.close(fd)
+        return tmp
     raise OSError(errno.EEXIST, "cannot make a temporary file")  # pragma: no cover
 
 
@@ -245,17 +255,28 @@ def renamed_temp(tmp: str, path: str) -> None:
     TEMPORARIES.discard(tmp)
 
 
-def remove_temporaries() -> None:
-    """Remove every temporary file not yet renamed or removed (a command interrupted)."""
-    for tmp in list(TEMPORARIES):
+def remove_temps(made: set[str]) -> None:
+    """Remove every temporary file of ``made`` (a caller's record, see :func:`new_temp`) not yet
+    renamed or removed; errors are ignored (what cannot be removed is reported by nobody)."""
+    for tmp in list(made):
         try:
             remove_temp(tmp)
         except OSError:
             pass
+        made.discard(tmp)
+
+
+def remove_temporaries() -> None:
+    """Remove every temporary file not yet renamed or removed (a command interrupted)."""
+    remove_temps(TEMPORARIES)
 
 
 def _probe(directory: str) -> None:
-    remove_temp(new_temp(directory))
+    made: set[str] = set()
+    try:
+        new_temp(directory, made=made)
+    finally:
+        remove_temps(made)
 
 
 def input_identity(path: str) -> tuple | None:

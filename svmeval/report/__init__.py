@@ -3,7 +3,8 @@
 A :class:`~svmeval.summary.Summary` (any kind), a :class:`~svmeval.workflows.grid.GridResult`, a
 :class:`~svmeval.workflows.compare.Comparison`, a McNemar result alone or a
 :class:`~svmeval.workflows.nested.NestedResult`, as "text", "json" or "csv"; a
-:class:`~svmeval.workflows.benchmark.Benchmark` also as "markdown" or "latex".
+:class:`~svmeval.workflows.benchmark.Benchmark` also as "markdown" or "latex"; every one of
+them, and a cross-validation's result itself, as "html" (one self-contained page).
 Reporters format; they never compute. Every figure comes from the result, and the scalar
 figures' names, titles and order from :data:`svmeval.metrics.FIGURES`.
 """
@@ -17,6 +18,7 @@ from svmeval.report import csvfmt, jsonfmt, multilabel, text
 
 FORMATS = ("text", "json", "csv")
 TABLE_FORMATS = ("markdown", "latex")  # a Benchmark's table as papers print it
+HTML = "html"  # one self-contained page, for every result (svmeval.report.html)
 
 REPORTERS = {
     "text": text.render,
@@ -88,11 +90,14 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
     Parameters
     ----------
     result : Summary, GridResult, NestedResult, Comparison, Benchmark or McNemarResult
-        What to report (a :class:`CVResult` is reported through :func:`summarize`).
-    format : {"text", "json", "csv", "markdown", "latex"}, default "text"
+        What to report (a :class:`CVResult` is reported through :func:`summarize`; its HTML
+        page takes it as it is).
+    format : {"text", "json", "csv", "markdown", "latex", "html"}, default "text"
         "text" is svmeval's report (its first lines svm-train's, byte for byte); "json" and
         "csv" the machine-readable forms; "markdown" and "latex" a benchmark's table as
-        papers print it.
+        papers print it; "html" one self-contained page with the text report, the pictures
+        (inline SVG, with the ``plot`` extra), every figure as tables and the provenance of
+        the numbers (``svmeval.report.html``).
     digits : int, optional
         Decimals of the figures (default 4; 3 in a benchmark's table).
     full : bool, default False
@@ -118,16 +123,20 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
     >>> render(summary, format="json").startswith("{")
     True
     """
-    digits = 4 if digits is None and not _is_benchmark(result) else digits
     table = renderers()
+    if format == HTML and (_is_cv_result(result) or any(c in table for c in type(result).__mro__)):
+        from svmeval.report.html import render_html
+
+        return render_html(result, digits=digits)
+    digits = 4 if digits is None and not _is_benchmark(result) else digits
     for cls in type(result).__mro__:
         if cls in table:
-            allowed = FORMATS + (TABLE_FORMATS if table[cls] is _benchmark else ())
+            allowed = FORMATS + (TABLE_FORMATS if table[cls] is _benchmark else ()) + (HTML,)
             if format not in allowed:
                 raise ValueError(f"unknown report format {format!r} ({', '.join(allowed)})")
             return table[cls](result, format, digits, full)
-    if format not in FORMATS + TABLE_FORMATS:
-        raise ValueError(f"unknown report format {format!r} (text, json or csv)")
+    if format not in FORMATS + TABLE_FORMATS + (HTML,):
+        raise ValueError(f"unknown report format {format!r} (text, json, csv or html)")
     raise RenderTypeError(
         f"render() takes a Summary, GridResult, Comparison, McNemarResult, "
         f"NestedResult or Benchmark, not {type(result).__name__}"
@@ -141,6 +150,13 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
 
 class RenderTypeError(SvmevalError, TypeError):
     """render() of something that is not a result it can report."""
+
+
+def _is_cv_result(result) -> bool:
+    """A cross-validation's result itself (its HTML page summarizes it)."""
+    from svmeval.cv.results import CVResult, MultilabelCVResult
+
+    return isinstance(result, (CVResult, MultilabelCVResult))
 
 
 def _is_benchmark(result) -> bool:

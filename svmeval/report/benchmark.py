@@ -6,8 +6,12 @@ marked (``*`` in text, bold in markdown and latex, in csv a ``NAME best`` column
 configuration, which no name can make ambiguous, as JSON's ``best``), then a row of
 average ranks (1 = best). Text adds Friedman's test, Nemenyi's critical difference, the
 pairwise Wilcoxon tests with Holm's correction, the win/tie/loss counts and, with a rope, one
-sentence per data set and pair ("B is practically equivalent to A with probability …").
-json is :meth:`Benchmark.to_dict` as is. Reporters format; they never compute.
+sentence per data set and pair ("B is practically equivalent to A with probability …") and,
+with two or more data sets, one sentence per pair of the Bayesian signed-rank test over the
+data sets, its Monte-Carlo draws and seed stated. csv adds, with that test, one row per pair
+after the average ranks: ``signed-rank B vs A``, then p_left, p_rope, p_right (of B - A),
+the draws and the seed. json is :meth:`Benchmark.to_dict` as is. Reporters format; they
+never compute.
 
 The critical-difference diagram is :func:`svmeval.report.cd_plot.write_cd_diagram`.
 """
@@ -20,6 +24,7 @@ import json
 import math
 
 from svmeval.metrics.figures import FIGURES
+from svmeval.report._layout import WIDTH, fit, split_columns, wrap
 
 __all__ = ["BENCHMARK_FORMATS", "bayesian_sentence", "render"]
 
@@ -66,26 +71,74 @@ def bayesian_sentence(bench, pair, test) -> str:
     )
 
 
+def signed_rank_sentence(bench, pair) -> str:
+    """One sentence of the Bayesian signed-rank test of ``pair`` over the data sets."""
+    r = pair.signed_rank
+    better_b, better_a = (r.p_right, r.p_left) if bench.greater_is_better else (r.p_left, r.p_right)
+    return (
+        f"{pair.b} against {pair.a}: practically equivalent with probability "
+        f"{r.p_rope:.3f}; {pair.b} better with probability {better_b:.3f}, {pair.a} with "
+        f"probability {better_a:.3f}."
+    )
+
+
+#: a data set's name longer than this has a line of its own above its row's values (text)
+NAME_COLUMN = 30
+
+
 def _text_table(bench, digits: int) -> list[str]:
+    """The table in 80 columns: the configurations in blocks of columns that fit, each
+    repeating the data set column; a name wider than :data:`NAME_COLUMN` on a line of its
+    own, the row's values on the next."""
     names = list(bench.configurations)
-    rows = [
-        [d]
-        + [
-            _cell(bench, i, j, digits) + ("*" if bench.best[i, j] else " ")
-            for j in range(len(names))
-        ]
-        for i, d in enumerate(bench.datasets)
-    ]
-    rows.append(["average rank"] + [f"{r:.3f} " for r in bench.ranks])
+    labels = list(bench.datasets) + ["average rank"]
     head = ["data set"] + [n + " " for n in names]
-    widths = [max(len(r[c]) for r in rows + [head]) for c in range(len(head))]
+    cells = [
+        [_cell(bench, i, j, digits) + ("*" if bench.best[i, j] else " ") for j in range(len(names))]
+        for i in range(len(bench.datasets))
+    ] + [[f"{r:.3f} " for r in bench.ranks]]
+    widest = max(len(x) for x in [head[0], *labels])
+    if widest + 2 + max(len(x) for x in head[1:] + [c for row in cells for c in row]) <= WIDTH:
+        first_width = widest  # every name fits beside a column of values
+    else:
+        first_width = max(len(x) for x in [head[0], *(n for n in labels if len(n) <= NAME_COLUMN)])
+    # the lines of each row: a long name alone, then its values beside an empty first column;
+    # each line: (its first column, the index of the row whose values it carries, or None)
+    rows: list[tuple[str, int | None]] = []
+    for i, label in enumerate(labels):
+        if len(label) > first_width:
+            rows.append((label, None))
+            rows.append(("", i))
+        else:
+            rows.append((label, i))
+    rule = "-"  # the line above the average rank, as wide as its block
 
-    def fmt(r):
-        return "  ".join(
-            (r[0].ljust(widths[0]),) + tuple(v.rjust(w) for v, w in zip(r[1:], widths[1:]))
-        )
+    def first() -> list[str]:
+        out = [head[0].ljust(first_width)]
+        for label, i in rows:
+            if i == len(labels) - 1:
+                out.append(rule)
+            out.append(label.ljust(first_width) if i is not None else label)
+        return out
 
-    return [fmt(head)] + [fmt(r) for r in rows[:-1]] + ["-" * len(fmt(head)), fmt(rows[-1])]
+    def column(j: int) -> list[str]:
+        w = max(len(x) for x in [head[j + 1], *(row[j] for row in cells)])
+        out = [head[j + 1].rjust(w)]
+        for _, i in rows:
+            if i == len(labels) - 1:
+                out.append(rule)
+            out.append("" if i is None else cells[i][j].rjust(w))
+        return out
+
+    lines = split_columns(len(names), first, column, sep="  ", width=WIDTH)
+    # the rule spans its block: as wide as the block's header line above it
+    block_head = ""
+    for n, line in enumerate(lines):
+        if n == 0 or lines[n - 1] == "":
+            block_head = line
+        if line.startswith(rule) and set(line.replace(" ", "")) == {"-"}:
+            lines[n] = "-" * len(block_head)
+    return [line.rstrip() if line.strip() == "" else line for line in lines]
 
 
 def _text_tests(bench) -> list[str]:
@@ -104,16 +157,15 @@ def _text_tests(bench) -> list[str]:
     )
     out += [
         f"Nemenyi's critical difference at {bench.level:g}: {bench.critical_difference:.3f}"
-        f" (q = {bench.nemenyi_q:.3f}); groups within it: {groups}"
-    ]
+        f" (q = {bench.nemenyi_q:.3f})"
+    ] + wrap(f"  groups within it: {groups}", keep=bench.configurations)
     test = (
         "the corrected resampled t-test" if bench.test == "corrected" else "the 5x2cv paired t-test"
     )
-    out += [
-        "",
+    out += [""] + wrap(
         f"pairs (B against A): Wilcoxon signed-rank test over the data sets' means, "
-        f"Holm-corrected; win/tie/loss of B by {test} per data set at {bench.level:g}",
-    ]
+        f"Holm-corrected; win/tie/loss of B by {test} per data set at {bench.level:g}"
+    )
     rows = [("pair", "Wilcoxon p", "method", "Holm p", "win/tie/loss")]
     for p in bench.pairs:
         w = p.wilcoxon
@@ -147,12 +199,30 @@ def _text(bench, digits: int) -> str:
             "Bayesian correlated t-test (Corani & Benavoli 2015), each data set on its own:",
         ]
         out += [
-            "  " + bayesian_sentence(bench, p, t)
+            line
             for p in bench.pairs
             for t in p.per_dataset
             if t.bayesian is not None
+            for line in wrap("  " + bayesian_sentence(bench, p, t), keep=(p.a, p.b))
         ]
-    return "\n".join(out) + "\n"
+    signed = [p for p in bench.pairs if p.signed_rank is not None]
+    if signed:
+        r = signed[0].signed_rank
+        out += [""] + wrap(
+            f"Bayesian signed-rank test over the {r.n} data sets' means (Benavoli et al. "
+            f"2017), rope ±{r.rope:g}, prior {r.prior:g} at 0, {r.draws:,} Monte-Carlo "
+            f"draws, seed {r.seed}:"
+        )
+        out += [
+            line
+            for p in signed
+            for line in wrap("  " + signed_rank_sentence(bench, p), keep=(p.a, p.b))
+        ]
+    verdict = bench.verdict
+    out += [""] + wrap(f"verdict: {verdict.text}", keep=bench.configurations)
+    if verdict.warning:
+        out += wrap(f"warning: {verdict.warning}")
+    return "\n".join(fit(out)) + "\n"
 
 
 def _csv(bench, digits: int) -> str:
@@ -173,6 +243,14 @@ def _csv(bench, digits: int) -> str:
         ]
         w.writerow([d] + values)
     w.writerow(["average rank"] + [x for r in bench.ranks for x in (repr(float(r)), "", "")])
+    for p in bench.pairs:
+        r = p.signed_rank
+        if r is not None:
+            w.writerow(
+                [f"signed-rank {p.b} vs {p.a}"]
+                + [repr(v) for v in (r.p_left, r.p_rope, r.p_right)]
+                + [str(r.draws), str(r.seed)]
+            )
     return buf.getvalue()
 
 

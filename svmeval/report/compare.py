@@ -11,6 +11,7 @@ import json
 import math
 
 from svmeval.metrics.figures import FIGURES
+from svmeval.report._layout import fit, wrap
 from svmeval.stats.significance import MCNEMAR_EXACT_BELOW, McNemarResult
 
 __all__ = ["render_comparison", "render_mcnemar"]
@@ -30,8 +31,8 @@ def _p(value: float) -> str:
 
 def _mcnemar_lines(m: McNemarResult) -> list[str]:
     lines = [
-        f"  A right, B wrong: {m.a_only}    A wrong, B right: {m.b_only}    "
-        f"both right: {m.both_right}    both wrong: {m.both_wrong}"
+        f"  A right, B wrong: {m.a_only}    A wrong, B right: {m.b_only}",
+        f"  both right: {m.both_right}    both wrong: {m.both_wrong}",
     ]
     if m.method == "exact":
         lines.append(
@@ -41,8 +42,9 @@ def _mcnemar_lines(m: McNemarResult) -> list[str]:
     else:
         lines.append(
             f"  chi-square with continuity correction (b + c = {m.a_only + m.b_only} "
-            f">= {MCNEMAR_EXACT_BELOW}): {m.statistic:.4g}, 1 df, p = {_p(m.p)}"
+            f">= {MCNEMAR_EXACT_BELOW}): p = {_p(m.p)}"
         )
+        lines.append(f"    chi-square = {m.statistic:.4g}, 1 df")
     return lines
 
 
@@ -56,9 +58,12 @@ def _text(c) -> str:
     direction = "greater is better" if c.greater_is_better else "smaller is better"
     seeds = f"seed {c.seeds[0]}" if len(c.seeds) == 1 else f"seeds {c.seeds[0]}..{c.seeds[-1]}"
     n = len(c.folds_a)
+    same = "the same folds for A and B"
     out = [
-        f"{c.data_name}: {c.repeat} x {c.n_folds}-fold cross-validation ({seeds}), "
-        f"the same folds for A and B",
+        *wrap(
+            f"{c.data_name}: {c.repeat} x {c.n_folds}-fold cross-validation ({seeds}), {same}",
+            keep=(same,),
+        ),
         f"A: {c.options_a or '(svm-train defaults)'}",
         f"B: {c.options_b or '(svm-train defaults)'}",
         "",
@@ -73,12 +78,13 @@ def _text(c) -> str:
     level = f"{100 * t.confidence:g}%"
     out += [
         "",
-        f"corrected resampled t-test (Nadeau & Bengio 2003): t = {_num(t.t, 3)}, "
-        f"df = {t.df}, p = {_p(t.p)}",
-        f"  variance x (1/{t.n} + n_test/n_train = {t.test_train_ratio:.4g}); "
-        f"{level} CI of B - A: [{_num(t.ci[0])}, {_num(t.ci[1])}]",
+        f"corrected resampled t-test (Nadeau & Bengio 2003): p = {_p(t.p)}",
+        f"  t = {_num(t.t, 3)}, df = {t.df}, "
+        f"variance x (1/{t.n} + n_test/n_train = {t.test_train_ratio:.4g})",
+        f"  {level} CI of B - A: [{_num(t.ci[0])}, {_num(t.ci[1])}]",
         f"plain paired t-test (optimistic: the folds share training data): "
-        f"t = {_num(t.t_uncorrected, 3)}, p = {_p(t.p_uncorrected)}",
+        f"p = {_p(t.p_uncorrected)}",
+        f"  t = {_num(t.t_uncorrected, 3)}",
     ]
     if c.bayesian is not None:
         out += ["", _bayesian_sentence(c)]
@@ -87,7 +93,8 @@ def _text(c) -> str:
             "",
             f"McNemar's test, first repetition's pooled predictions ({c.mcnemar.n} samples):",
         ] + _mcnemar_lines(c.mcnemar)
-    return "\n".join(out) + "\n"
+    out += [""] + wrap(f"verdict: {c.verdict.text}")
+    return "\n".join(fit(out)) + "\n"
 
 
 def _bayesian_sentence(c) -> str:
@@ -159,4 +166,4 @@ def render_mcnemar(m: McNemarResult, format: str) -> str:
         return json.dumps({"mcnemar": m.to_dict()}, indent=2) + "\n"
     if format == "csv":
         return _csv(_mcnemar_csv_rows(m))
-    return "\n".join([f"McNemar's test ({m.n} samples):"] + _mcnemar_lines(m)) + "\n"
+    return "\n".join(fit([f"McNemar's test ({m.n} samples):"] + _mcnemar_lines(m))) + "\n"

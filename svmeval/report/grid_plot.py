@@ -71,7 +71,7 @@ def _levels(finite: np.ndarray, greater: bool) -> np.ndarray:
     lo, hi = (median, finite.max()) if greater else (finite.min(), median)
     if lo == hi:
         lo, hi = finite.min(), finite.max()
-    levels = MaxNLocator(10).tick_values(lo, hi)
+    levels = np.asarray(MaxNLocator(10).tick_values(lo, hi), dtype=np.float64)
     levels = levels[(levels >= lo) | (levels == levels.max())]
     if levels[0] > lo:
         levels = np.concatenate(([lo], levels))

@@ -20,6 +20,7 @@ import math
 from svmeval.errors import show_label
 from svmeval.metrics.figures import FIGURES
 from svmeval.metrics.multilabel import MULTILABEL_AVERAGES
+from svmeval.report._layout import notes_beside_or_below, table, with_notes, wrap
 from svmeval.report.csvfmt import cell
 
 __all__ = ["AVERAGE_NOTES", "render"]
@@ -101,32 +102,35 @@ def _text(summary, digits: int) -> str:
     meta = summary.meta
     if meta.get("mode") == "cv":
         out.append(
-            f"binary relevance: {len(names)} labels, one SVM per label, "
-            f"{meta.get('n_folds')} folds shared by every label (seed {meta.get('seed')})\n"
+            "\n".join(
+                wrap(
+                    f"binary relevance: {len(names)} labels, one SVM each, "
+                    f"{meta.get('n_folds')} folds shared by every label (seed {meta.get('seed')})"
+                )
+            )
+            + "\n"
         )
-    heads = ["precision", "recall", "F1", "support"] + (["AP"] if rk is not None else [])
-    lines = ["", f"{'label':>{first}}" + "".join(f"{h:>{width}}" for h in heads)]
-    for k, name in enumerate(names):
-        row = f"{name:>{first}}" + "".join(
-            f"{_fixed(v, digits):>{width}}" for v in (r.precision[k], r.recall[k], r.f1[k])
-        )
-        row += f"{int(r.support[k]):>{width}}"
-        if rk is not None:
-            row += f"{_fixed(rk.average_precision[k], digits):>{width}}"
-        lines.append(row)
-    lines.append("")
-    lines.append(
-        f"{'average':>{first}}" + "".join(f"{h:>{width}}" for h in ("precision", "recall", "F1"))
+    columns = [
+        ["precision", *(_fixed(v, digits) for v in r.precision)],
+        ["recall", *(_fixed(v, digits) for v in r.recall)],
+        ["F1", *(_fixed(v, digits) for v in r.f1)],
+        ["support", *(str(int(v)) for v in r.support)],
+    ]
+    if rk is not None:
+        columns.append(["AP", *(_fixed(v, digits) for v in rk.average_precision)])
+    lines = ["", *table(["label", *names], columns, first, width), ""]
+    averages = [r.averages[name] for name in MULTILABEL_AVERAGES]
+    rows = table(
+        ["average", *(AVERAGE_NOTES[name][0] for name in MULTILABEL_AVERAGES)],
+        [
+            [head, *(_fixed(getattr(avg, field), digits) for avg in averages)]
+            for head, field in (("precision", "precision"), ("recall", "recall"), ("F1", "f1"))
+        ],
+        first,
+        width,
     )
-    for name in MULTILABEL_AVERAGES:
-        avg = r.averages[name]
-        title, note = AVERAGE_NOTES[name]
-        lines.append(
-            f"{title:>{first}}"
-            + "".join(f"{_fixed(v, digits):>{width}}" for v in (avg.precision, avg.recall, avg.f1))
-            + f"   ({note})"
-        )
-    lines.append(
+    lines += with_notes(rows, [AVERAGE_NOTES[name] for name in MULTILABEL_AVERAGES])
+    lines += wrap(
         f"note: a sample with no true and no predicted label has undefined P, R, F1; "
         f"{summary.empty_samples} such sample(s), {_policy(summary.zero_division)} "
         f"the samples average (--zero-division)"
@@ -137,18 +141,24 @@ def _text(summary, digits: int) -> str:
         if not x.startswith("samples.") and not x.endswith(".fbeta")
     ]
     if others:
-        lines.append(
+        lines += wrap(
             f"note: undefined per-label values (n/a) were {_policy(summary.zero_division)}"
             f": " + ", ".join(others) + " (--zero-division)"
         )
     lines.append("")
-    lines.append(
-        f"{'subset accuracy':>{first}}{_fixed(r.subset_accuracy, digits):>{width}}"
-        f"   (share of samples whose predicted label set equals the true one)"
+    sets = (
+        (
+            "subset accuracy",
+            r.subset_accuracy,
+            "share of samples whose predicted label set equals the true one",
+        ),
+        ("Hamming loss", r.hamming_loss, "share of sample x label decisions that are wrong"),
     )
-    lines.append(
-        f"{'Hamming loss':>{first}}{_fixed(r.hamming_loss, digits):>{width}}"
-        f"   (share of sample x label decisions that are wrong)"
+    lines += notes_beside_or_below(
+        [
+            (f"{title:>{first}}{_fixed(value, digits):>{width}}", title, note)
+            for title, value, note in sets
+        ]
     )
     if rk is not None:
         lines.append("")
@@ -158,16 +168,21 @@ def _text(summary, digits: int) -> str:
             if summary.n_samples
             else "n/a"
         )
-        for key, (title, note) in RANKING_NOTES.items():
-            lines.append(
-                f"{title:>{first}}{_fixed(getattr(rk, key), digits):>{width}}"
-                f"   ({note.format(best=best)})"
-            )
+        lines += notes_beside_or_below(
+            [
+                (
+                    f"{title:>{first}}{_fixed(getattr(rk, key), digits):>{width}}",
+                    title,
+                    note.format(best=best),
+                )
+                for key, (title, note) in RANKING_NOTES.items()
+            ]
+        )
     if summary.fold_figures:
         lines.append("")
-        lines.append(
-            f"per fold (mean +- sd over {len(summary.fold_figures)} folds, each fold's "
-            "samples scored alone; sd with n-1)"
+        lines += wrap(
+            f"per fold (mean +- sd over {len(summary.fold_figures)} folds, each scored alone; "
+            "sd with n-1)"
         )
         for key, (mean, sd) in summary.fold_spread.items():
             lines.append(

@@ -127,7 +127,7 @@ def curve_panels(ax_roc, ax_pr, summary, y_true, scores, score_labels, source):
             rank = next((i for i, w in enumerate(weakest) if w[0] == name), None)
             named = rank is not None
             style = dict(
-                color=WEAKEST_COLORS[rank] if named else "0.6",
+                color=WEAKEST_COLORS[rank] if rank is not None else "0.6",
                 linewidth=1.3 if named else 0.6,
                 alpha=1 if named else 0.7,
                 zorder=3 if named else 2,

@@ -8,12 +8,13 @@ import math
 from svmeval.errors import show_label
 from svmeval.metrics import SINGLE_LABEL_AVERAGES
 from svmeval.metrics.figures import FIGURES, figure_names
+from svmeval.report._layout import split_columns, table, with_notes, wrap
 
 AVERAGE_TITLES = {
-    "macro": ("macro", "F1 = mean of per-class F1"),
-    "macro_harmonic": ("macro-harmonic", "F1 = 2PR/(P+R) of macro P and R"),
-    "micro": ("micro", "counts summed over classes"),
-    "weighted": ("weighted", "per-class values weighted by support"),
+    "macro": ("macro", "mean of per-class values"),
+    "macro_harmonic": ("macro-harmonic", "F1 from macro P and R"),
+    "micro": ("micro", "TP, FP, FN summed"),
+    "weighted": ("weighted", "weighted by support"),
 }
 
 
@@ -87,34 +88,28 @@ def classification_tables(summary, digits: int) -> str:
     c = summary.classification
     width = max(digits + 7, 11)
     names = [show_label(v) for v in c.labels]
-    first = max([18] + [len(n) for n in names] + [len(t) for t in figure_titles(summary).values()])
-    head = f"{'class':>{first}}" + "".join(
-        f"{h:>{width}}" for h in ("precision", "recall", "F1", "support")
+    first = max([18] + [len(n) for n in names])
+    per_class = [
+        ["precision", *(fixed(v, digits) for v in c.precision)],
+        ["recall", *(fixed(v, digits) for v in c.recall)],
+        ["F1", *(fixed(v, digits) for v in c.f1)],
+        ["support", *(str(int(v)) for v in c.support)],
+    ]
+    lines = ["", *table(["class", *names], per_class, first, width), ""]
+    averages = [c.averages[name] for name in SINGLE_LABEL_AVERAGES]
+    rows = table(
+        ["average", *(AVERAGE_TITLES[name][0] for name in SINGLE_LABEL_AVERAGES)],
+        [
+            [head, *(fixed(getattr(avg, field), digits) for avg in averages)]
+            for head, field in (("precision", "precision"), ("recall", "recall"), ("F1", "f1"))
+        ],
+        first,
+        width,
     )
-    lines = ["", head]
-    for k, name in enumerate(names):
-        lines.append(
-            f"{name:>{first}}"
-            + "".join(
-                f"{fixed(v, digits):>{width}}" for v in (c.precision[k], c.recall[k], c.f1[k])
-            )
-            + f"{int(c.support[k]):>{width}}"
-        )
-    lines.append("")
-    lines.append(
-        f"{'average':>{first}}" + "".join(f"{h:>{width}}" for h in ("precision", "recall", "F1"))
-    )
-    for name in SINGLE_LABEL_AVERAGES:
-        avg = c.averages[name]
-        title, note = AVERAGE_TITLES[name]
-        lines.append(
-            f"{title:>{first}}"
-            + "".join(f"{fixed(v, digits):>{width}}" for v in (avg.precision, avg.recall, avg.f1))
-            + f"   ({note})"
-        )
+    lines += with_notes(rows, [AVERAGE_TITLES[name] for name in SINGLE_LABEL_AVERAGES])
     if c.zero_division_applied:  # averages, and MCC when only one class is predicted or true
         policy = "left out" if math.isnan(c.zero_division) else f"counted as {c.zero_division:g}"
-        lines.append(
+        lines += wrap(
             f"note: undefined per-class values (n/a) were {policy} in: "
             + ", ".join(c.zero_division_applied)
             + " (--zero-division)"
@@ -123,11 +118,10 @@ def classification_tables(summary, digits: int) -> str:
     lines.append("confusion matrix (rows: true label, columns: predicted label)")
     cells = [[str(int(v)) for v in row] for row in c.confusion_matrix]
     cw = max([len(n) for n in names] + [len(x) for row in cells for x in row]) + 2
-    lines.append(" " * first + "".join(f"{n:>{cw}}" for n in names))
-    for name, row in zip(names, cells):
-        lines.append(f"{name:>{first}}" + "".join(f"{x:>{cw}}" for x in row))
+    columns = [[name, *(row[j] for row in cells)] for j, name in enumerate(names)]
+    lines += table(["", *names], columns, first, cw)
     lines.append("")
-    lines.extend(figure_table(summary, digits, first))
+    lines.extend(figuretable(summary, digits))
     return "\n".join(lines) + "\n"
 
 
@@ -151,7 +145,7 @@ def figure_titles(summary) -> dict:
     return titles
 
 
-def figure_table(summary, digits: int, first: int = 18) -> list[str]:
+def figuretable(summary, digits: int, first: int = 18) -> list[str]:
     """The scalar figures: pooled over all CV predictions, and mean ± sd over folds and over
     repetitions when there are several."""
     width = max(digits + 7, 11)
@@ -163,14 +157,23 @@ def figure_table(summary, digits: int, first: int = 18) -> list[str]:
     sw = 2 * digits + 10
     titles = figure_titles(summary)
     first = max([first] + [len(t) for t in titles.values()])
-    lines = [
-        f"{'figure':>{first}}{'pooled':>{width}}"
-        + "".join(f"  {title:>{sw}}" for title, _ in spreads)
+    names = list(summary.figures)
+    columns = [
+        [f"{'pooled':>{width}}", *(f"{fixed(summary.figures[n], digits):>{width}}" for n in names)]
     ]
-    for name, value in summary.figures.items():
-        row = f"{titles[name]:>{first}}{fixed(value, digits):>{width}}"
-        row += "".join(f"  {mean_sd(sp[name], digits):>{sw}}" for _, sp in spreads if name in sp)
-        lines.append(row)
+    columns += [
+        [
+            f"  {title:>{sw}}",
+            *(f"  {mean_sd(sp[n], digits):>{sw}}" if n in sp else "" for n in names),
+        ]
+        for title, sp in spreads
+    ]
+    lines = split_columns(
+        len(columns),
+        lambda: [f"{t:>{first}}" for t in ["figure", *(titles[n] for n in names)]],
+        lambda j: columns[j],
+    )
+    lines = [line.rstrip() if not line.strip() else line for line in lines]
     if summary.ranking is not None:
         what = summary.ranking.source
         if summary.is_binary:
@@ -193,5 +196,5 @@ def render(summary, *, digits: int = 4, full: bool = False) -> str:
     if summary.kind == "classification" and (more or not summary.is_binary):
         out += classification_tables(summary, digits)
     elif summary.kind == "regression" and more:
-        out += "\n" + "\n".join(figure_table(summary, digits)) + "\n"
+        out += "\n" + "\n".join(figuretable(summary, digits)) + "\n"
     return out

@@ -3,8 +3,8 @@
 * :mod:`~svmeval.stats.significance`: Nadeau and Bengio's corrected resampled t-test, McNemar's
   test;
 * :mod:`~svmeval.stats.five_by_two`: Dietterich's 5x2cv t-test and Alpaydin's combined F-test;
-* :mod:`~svmeval.stats.bayesian`: Benavoli et al.'s Bayesian correlated t-test and signed-rank
-  test (equivalence with a rope);
+* :mod:`~svmeval.stats.bayesian`: Corani & Benavoli's Bayesian correlated t-test and Benavoli
+  et al.'s Bayesian signed-rank test over data sets (equivalence with a rope);
 * :mod:`~svmeval.stats.rank_tests`: Friedman, Iman-Davenport, Nemenyi, Wilcoxon, Holm over
   many data sets (Demšar 2006);
 * :mod:`~svmeval.stats.distributions`: the t, F, chi-square and normal tails they use.
@@ -15,7 +15,12 @@ distributions and the helpers of the modules are internal.
 
 from __future__ import annotations
 
-from svmeval.stats.bayesian import BayesianResult, correlated_ttest
+from svmeval.stats.bayesian import (
+    BayesianResult,
+    SignedRankResult,
+    correlated_ttest,
+    signed_rank_test,
+)
 from svmeval.stats.five_by_two import FiveByTwoResult, five_by_two
 from svmeval.stats.rank_tests import (
     FriedmanResult,
@@ -39,6 +44,7 @@ __all__ = [
     "FiveByTwoResult",
     "FriedmanResult",
     "McNemarResult",
+    "SignedRankResult",
     "TTestResult",
     "WilcoxonResult",
     "average_ranks",
@@ -50,5 +56,6 @@ __all__ = [
     "mcnemar",
     "nemenyi_cd",
     "nemenyi_q",
+    "signed_rank_test",
     "wilcoxon",
 ]

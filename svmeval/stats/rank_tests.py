@@ -23,6 +23,12 @@ comparisons of classifiers over multiple data sets", JMLR 7): pure Python and nu
   (``"permutation"``, also exact); otherwise the normal approximation with the variance
   corrected for ties (``"normal"``).
 * :func:`holm`: Holm's step-down adjustment of a family of p-values (Holm 1979).
+* :func:`too_few_datasets`: which of Friedman's, Nemenyi's and Wilcoxon's tests cannot find
+  any difference at a level with N data sets, whatever the results, and how many data sets
+  each needs (Demšar 2006, section 3.2): the smallest p each can give is that of the test
+  itself on the most extreme data (every data set ranks the configurations alike; every
+  difference of one sign), and Nemenyi's critical difference is compared with the largest
+  difference of average ranks, k - 1.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from svmeval.stats.distributions import chi2_sf, f_sf, norm_sf
 __all__ = [
     "NEMENYI_Q",
     "FriedmanResult",
+    "TooFewDatasets",
     "WilcoxonResult",
     "average_ranks",
     "clean_level",
@@ -47,6 +54,7 @@ __all__ = [
     "nemenyi_q",
     "rank_rows",
     "rankdata",
+    "too_few_datasets",
     "wilcoxon",
 ]
 
@@ -310,3 +318,93 @@ def holm(pvalues) -> np.ndarray:
     adjusted = np.empty(m, dtype=np.float64)
     adjusted[order] = np.maximum.accumulate(stepped) if m else stepped
     return adjusted
+
+
+#: the most data sets :func:`too_few_datasets` looks through for the number a test needs
+DATASETS_SEARCHED = 10_000
+
+
+@dataclass(frozen=True)
+class TooFewDatasets:
+    """A test over data sets that cannot find a difference at ``level`` with ``n_datasets``.
+
+    ``test``: "friedman", "nemenyi" or "wilcoxon"; ``needed``: the fewest data sets with
+    which it can (None above :data:`DATASETS_SEARCHED`); ``bound``: the smallest p the test can
+    give (Friedman, Wilcoxon) or Nemenyi's critical difference; ``limit``: what ``bound`` must
+    be below (``level``) or not above (k - 1, the largest difference of average ranks).
+    """
+
+    test: str
+    n_datasets: int
+    n_configurations: int
+    level: float
+    needed: int | None
+    bound: float
+    limit: float
+
+    def to_dict(self) -> dict:
+        out = {
+            "test": self.test,
+            "n_datasets": self.n_datasets,
+            "needed": self.needed,
+            "level": self.level,
+        }
+        if self.test == "nemenyi":
+            out.update(critical_difference=self.bound, largest_rank_difference=self.limit)
+        else:
+            out["smallest_p"] = self.bound
+        return out
+
+
+def wilcoxon_smallest_p(n: int) -> float:
+    """The smallest two-sided p of :func:`wilcoxon` on ``n`` pairs: that of n differences of
+    one sign, no two alike (2 / 2^n while the null distribution is exact)."""
+    return wilcoxon(np.arange(1.0, n + 1.0)).p
+
+
+def friedman_smallest_p(n: int, k: int) -> float:
+    """The smallest p of :func:`friedman` (chi-square) with ``n`` data sets and ``k``
+    configurations: that of every data set ranking them alike (chi-square = n (k - 1))."""
+    return friedman(np.tile(np.arange(float(k), 0.0, -1.0), (n, 1))).p
+
+
+def nemenyi_fewest(k: int, alpha: float) -> int:
+    """The fewest data sets with which Nemenyi's critical difference is at most k - 1, the
+    largest difference of average ranks: N >= q^2 k (k + 1) / (6 (k - 1)^2)."""
+    q = nemenyi_q(k, alpha)
+    n = max(1, math.ceil(q * q * k * (k + 1) / (6.0 * (k - 1) ** 2)))
+    while nemenyi_cd(k, n, alpha) > k - 1:  # rounding at the boundary
+        n += 1
+    while n > 1 and nemenyi_cd(k, n - 1, alpha) <= k - 1:
+        n -= 1
+    return n
+
+
+def _fewest(smallest_p, level: float, start: int) -> int | None:
+    for n in range(start, DATASETS_SEARCHED + 1):
+        if smallest_p(n) < level:
+            return n
+    return None
+
+
+def too_few_datasets(n: int, k: int, level: float = 0.05) -> tuple[TooFewDatasets, ...]:
+    """The tests over ``n`` data sets of ``k`` configurations that cannot find any difference
+    at ``level`` (a test is significant when p < level; Nemenyi's, when two average ranks
+    differ by at least the critical difference), with the data sets each would need.
+    Friedman's and Wilcoxon's need n >= 2 (with fewer they are not run and not listed)."""
+    level = clean_level(level)
+    out = []
+    if n >= 2:
+        bound = friedman_smallest_p(n, k)
+        if not bound < level:
+            needed = _fewest(lambda m: friedman_smallest_p(m, k), level, n + 1)
+            out.append(TooFewDatasets("friedman", n, k, level, needed, bound, level))
+    cd = nemenyi_cd(k, n, level)
+    if cd > k - 1:
+        out.append(TooFewDatasets("nemenyi", n, k, level, nemenyi_fewest(k, level), cd, k - 1))
+    if n >= 2:
+        bound = wilcoxon_smallest_p(n)
+        if not bound < level:
+            needed = _fewest(wilcoxon_smallest_p, level, n + 1)
+            out.append(TooFewDatasets("wilcoxon", n, k, level, needed, bound, level))
+    return tuple(out)

@@ -22,7 +22,7 @@ The distributions live in :mod:`svmeval.stats.distributions` (re-exported here).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -154,7 +154,8 @@ class McNemarResult:
     ``n``: samples; ``both_right``, ``both_wrong``; ``a_only`` (b: A right, B wrong) and
     ``b_only`` (c: A wrong, B right); ``method``: "exact" (two-sided binomial test of b among
     b + c at 1/2) or "chi2" (``statistic`` = (|b - c| - 1)^2 / (b + c), continuity corrected,
-    floored at 0, 1 degree of freedom); ``p``: two-sided p-value.
+    floored at 0, 1 degree of freedom); ``p``: two-sided p-value. ``provenance``: how a test of
+    two predictions files was made (``mcnemar_files``: the data's digest, when), else None.
 
     Examples
     --------
@@ -172,6 +173,7 @@ class McNemarResult:
     method: str
     statistic: float
     p: float
+    provenance: object | None = field(default=None, repr=False, compare=False)  # files' test
 
     def to_dict(self) -> dict:
         """The test as plain JSON types (the JSON report's ``mcnemar`` object)."""

@@ -7,6 +7,8 @@ in :data:`svmeval.metrics.FIGURES`; reporters format a Summary and compute nothi
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from svmeval.errors import SvmevalError
 from svmeval.summary.core import Summary, spread
 from svmeval.summary.multilabel import score_label_sets, summarize_multilabel
@@ -67,13 +69,17 @@ def summarize(
     if isinstance(result, MultilabelCVResult):
         if pos_label is not None:
             raise ValueError("pos_label does not apply to multi-label results")
-        return summarize_multilabel(result, zero_division=zero_division, meta=meta)
-    if not isinstance(result, CVResult):
+        summary = summarize_multilabel(result, zero_division=zero_division, meta=meta)
+    elif isinstance(result, CVResult):
+        summary = summarize_cv(
+            result, pos_label=pos_label, zero_division=zero_division, meta=meta, per_fold=per_fold
+        )
+    else:
         raise SvmevalError(
             f"summarize() takes a CVResult or a MultilabelCVResult (from "
             f"cross_validate), not {type(result).__name__}; predictions from "
             "elsewhere: summarize_predictions(y_true, y_pred)"
         )
-    return summarize_cv(
-        result, pos_label=pos_label, zero_division=zero_division, meta=meta, per_fold=per_fold
-    )
+    if result.provenance is not None:  # how the run was made, for the HTML report
+        summary = replace(summary, provenance=result.provenance)
+    return summary

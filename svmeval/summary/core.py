@@ -4,12 +4,40 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from svmeval.errors import SvmevalError
 from svmeval.metrics.figures import FIGURES
 
-__all__ = ["Summary", "spread"]
+if TYPE_CHECKING:
+    from svmeval.cv.provenance import Provenance
+    from svmeval.metrics.classification import ClassificationReport
+    from svmeval.metrics.multilabel import MultilabelReport
+    from svmeval.metrics.regression import RegressionReport
+    from svmeval.metrics.scores import ClassRanking
+
+__all__ = ["LabelRanking", "Summary", "spread"]
+
+
+@dataclass(frozen=True)
+class LabelRanking:
+    """Threshold-free figures of per-label scores (see :mod:`svmeval.metrics.ranking`).
+
+    ``lrap``: label ranking average precision (the "MAP" of multi-label papers; 1 is best);
+    ``coverage_error`` (best: the mean number of true labels a sample); ``ranking_loss``
+    (0 is best); ``average_precision``: per label (NaN for a label no sample has);
+    ``mean_average_precision``: their mean over labels with a defined value.
+    ``source``: "decision_values" or "probabilities".
+    """
+
+    lrap: float
+    coverage_error: float
+    ranking_loss: float
+    average_precision: np.ndarray
+    mean_average_precision: float
+    source: str
 
 
 @dataclass(frozen=True, eq=False)
@@ -30,9 +58,10 @@ class Summary:
     :class:`~svmeval.metrics.MultilabelReport`, with ``label_names`` and ``empty_samples``);
     ``ranking``: the threshold-free figures of the scores (a
     :class:`~svmeval.metrics.scores.ClassRanking`, or for multi-label a
-    :class:`~svmeval.summary.multilabel.LabelRanking`), None without scores.
+    :class:`LabelRanking`), None without scores.
     ``meta``: where the predictions came from (mode "cv" or "score", data file, folds, seed,
-    LIBSVM parameters).
+    LIBSVM parameters). ``provenance``: the run's ``Provenance``
+    (versions, call, when, how long, the data's digest), when it came from a run.
 
     Examples
     --------
@@ -54,16 +83,17 @@ class Summary:
     repeat_spread: dict = field(default_factory=dict)
     zero_division: float = 0.0
     meta: dict = field(default_factory=dict)
-    classification: object | None = None
-    regression: object | None = None
-    multilabel: object | None = None
-    ranking: object | None = None
+    classification: ClassificationReport | None = None
+    regression: RegressionReport | None = None
+    multilabel: MultilabelReport | None = None
+    ranking: ClassRanking | LabelRanking | None = None
     correct: int = 0
     accuracy_percent: float = math.nan
     positive: float | None = None
     negative: float | None = None
     label_names: np.ndarray | None = None
     empty_samples: int = 0
+    provenance: Provenance | None = field(default=None, repr=False)
 
     @property
     def is_binary(self) -> bool:
@@ -76,6 +106,9 @@ class Summary:
         return self.kind
 
     def class_index(self, label: float) -> int:
+        """The position of class ``label`` in the classification report's labels."""
+        if self.classification is None:
+            raise SvmevalError(f"a {self.kind} summary has no classes")
         return int(np.flatnonzero(self.classification.labels == label)[0])
 
     def figure(self, name: str) -> float:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -25,28 +24,9 @@ from svmeval.metrics.ranking import (
     ranking_loss,
 )
 from svmeval.metrics.run_figures import multilabel_figures, multilabel_fold_figures
-from svmeval.summary.core import Summary, spread
+from svmeval.summary.core import LabelRanking, Summary, spread
 
 __all__ = ["LabelRanking", "score_label_sets", "summarize_multilabel"]
-
-
-@dataclass(frozen=True)
-class LabelRanking:
-    """Threshold-free figures of per-label scores (see :mod:`svmeval.metrics.ranking`).
-
-    ``lrap``: label ranking average precision (the "MAP" of multi-label papers; 1 is best);
-    ``coverage_error`` (best: the mean number of true labels a sample); ``ranking_loss``
-    (0 is best); ``average_precision``: per label (NaN for a label no sample has);
-    ``mean_average_precision``: their mean over labels with a defined value.
-    ``source``: "decision_values" or "probabilities".
-    """
-
-    lrap: float
-    coverage_error: float
-    ranking_loss: float
-    average_precision: np.ndarray
-    mean_average_precision: float
-    source: str
 
 
 def _ranking(Y_true, scores, source: str) -> LabelRanking:
@@ -77,8 +57,9 @@ def summarize_multilabel(
     """
     z = parse_zero_division(zero_division)
     meta = dict(meta or {})
-    fold = None
+    fold: np.ndarray | None = None
     n_folds = 0
+    scores: np.ndarray | None
     if isinstance(result_or_arrays, MultilabelCVResult):
         r = result_or_arrays
         Y_true, Y_pred, scores = r.Y_true, r.Y_pred, r.ranking_scores
@@ -115,8 +96,12 @@ def summarize_multilabel(
             scores = None  # an overflowing kernel: no ranking of the labels to report
         else:
             ranking = _ranking(T, scores, source)
-    folds = multilabel_fold_figures(T, P, scores, fold, n_folds, z) if fold is not None else []
-    sizes = tuple(int(v) for v in np.bincount(fold, minlength=n_folds)) if folds else ()
+    folds: list = []
+    sizes: tuple[int, ...] = ()
+    if fold is not None:
+        folds = multilabel_fold_figures(T, P, scores, fold, n_folds, z)
+        if folds:
+            sizes = tuple(int(v) for v in np.bincount(fold, minlength=n_folds))
     empty = int(np.count_nonzero(~T.any(axis=1) & ~P.any(axis=1)))
     figures = multilabel_figures(report, ranking.lrap if ranking is not None else None)
     return Summary(

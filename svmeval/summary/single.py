@@ -98,13 +98,13 @@ def summarize_cv(
     fold, n_folds = result.fold, result.n_folds
     sizes = tuple(int(v) for v in np.bincount(fold, minlength=n_folds))
     if result.params.is_regression:
-        report = regression_report(y_true, y_pred)
+        regression = regression_report(y_true, y_pred)
         folds = regression_fold_figures(y_true, y_pred, fold, n_folds) if per_fold else []
-        reps = [regression_figures(report)] + [
+        reps = [regression_figures(regression)] + [
             regression_figures(r.regression) for r in result.repeats
         ]
         return _regression_summary(
-            report, len(y_true), z, meta, folds, sizes, reps if result.repeats else []
+            regression, len(y_true), z, meta, folds, sizes, reps if result.repeats else []
         )
     labels = np.union1d(y_true, y_pred)
     matrices = fold_counts(y_true, y_pred, fold, n_folds, labels)

@@ -1,5 +1,13 @@
-"""Many data sets x many configurations: the statistics of a comparison, once the fold values
-exist.
+"""Many data sets x many configurations: :func:`benchmark` runs them, :class:`Benchmark` holds the
+fold values and the statistics of the comparison.
+
+``benchmark(datasets, configurations, folds=10, repeat=10, seed=1, criterion=...)``
+cross-validates each configuration of ``configurations`` (a mapping name -> configuration,
+in order, or a sequence) on each data set ``repeat`` times, with the seeds of
+:func:`svmeval.cv.cross_validate` (``seed``, ``seed + 1``, ..: LIBSVM's own folds, so fold j of
+repetition r holds the same samples for every configuration of a data set), takes the
+criterion's value on every fold (as :func:`svmeval.workflows.compare.compare` does) and returns the
+:class:`Benchmark` of those values.
 
 :class:`Benchmark` takes the value of one figure (``criterion``, a name of
 :data:`svmeval.metrics.figures.FIGURES`, whose direction it follows) on every fold, shaped
@@ -21,8 +29,12 @@ undefined. From them:
   2003) or, for R = 5 and k = 2, the 5x2cv paired t-test (``test="5x2cv"``, Dietterich 1998;
   Alpaydin's combined F reported beside it);
 * with a ``rope``: the Bayesian correlated t-test (Corani & Benavoli 2015) of B - A per data
-  set and pair. With several data sets each data set gets its own posterior; the hierarchical
-  model over data sets is not done.
+  set and pair (each data set its own posterior) and, with two or more data sets, the
+  Bayesian signed-rank test of the data sets' means (Benavoli et al. 2017; baycomp's
+  ``SignedRankTest``) per pair: ``draws`` Monte-Carlo draws of
+  ``numpy.random.RandomState(draw_seed)`` (:func:`benchmark`: the run's ``seed``), the same
+  draws for every pair, the pseudo-observation at 0 of weight 0.5. The hierarchical model
+  over data sets is not done.
 
 Differences are always B - A in the figure's own units: for a figure where smaller is better
 (mse) a positive difference means B is worse; ``wins`` and the reports take the direction
@@ -31,16 +43,28 @@ into account, ``p_left`` / ``p_right`` do not (they are P(B - A < -rope), P(B - 
 
 from __future__ import annotations
 
+import functools
 import math
+import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 
 from svmeval import _tables as tables
+from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import SvmevalError
+from svmeval.io.data import DataSource
 from svmeval.metrics.figures import FIGURES
-from svmeval.stats.bayesian import BayesianResult, correlated_ttest
+from svmeval.params import Configuration
+from svmeval.stats.bayesian import (
+    MAX_DRAWS,
+    BayesianResult,
+    SignedRankResult,
+    correlated_ttest,
+    signed_rank_test,
+)
 from svmeval.stats.five_by_two import FiveByTwoResult, five_by_two
 from svmeval.stats.rank_tests import (
     FriedmanResult,
@@ -54,8 +78,9 @@ from svmeval.stats.rank_tests import (
     wilcoxon,
 )
 from svmeval.stats.significance import TTestResult, corrected_resampled_ttest
+from svmeval.workflows.verdict import Verdict, benchmark_verdict
 
-__all__ = ["TESTS", "Benchmark", "DatasetTest", "Pair"]
+__all__ = ["TESTS", "Benchmark", "DatasetTest", "Pair", "benchmark"]
 
 #: the per-data-set tests of the win/tie/loss counts
 TESTS = ("corrected", "5x2cv")
@@ -89,6 +114,7 @@ class Pair:
     ties: int
     losses: int
     per_dataset: tuple = field(default=())
+    signed_rank: SignedRankResult | None = None  # with a rope and two or more data sets
 
 
 def _names(names, count: int, what: str) -> tuple:
@@ -127,6 +153,9 @@ class Benchmark:
     test: str = "corrected"
     seeds: tuple = ()  # each repetition's C srand seed, where known
     fold_sizes: tuple = ()  # per data set, each fold's test samples (repetition-major)
+    provenance: Provenance | None = field(default=None, repr=False)  # how it was made
+    draws: int = 50_000  # the signed-rank test's Monte-Carlo draws
+    draw_seed: int = 1  # and their RandomState seed
 
     def __post_init__(self):
         v = np.array(self.values, dtype=np.float64)
@@ -159,6 +188,13 @@ class Benchmark:
             raise SvmevalError("level must lie in (0, 1)")
         if self.rope is not None and not (self.rope >= 0 and math.isfinite(self.rope)):
             raise SvmevalError("rope must be a finite number >= 0")
+        check_draws(self.draws)
+        if (
+            isinstance(self.draw_seed, bool)
+            or not isinstance(self.draw_seed, (int, np.integer))
+            or not 0 <= self.draw_seed < 2**32
+        ):
+            raise SvmevalError("draw_seed must be an integer from 0 to 2**32 - 1")
         if self.test not in TESTS:
             raise SvmevalError(f"test must be one of {', '.join(TESTS)}")
         if self.test == "5x2cv" and (self.repeat, self.n_folds) != (5, 2):
@@ -226,7 +262,7 @@ class Benchmark:
         average rank, whose average ranks all lie within the critical difference: the groups
         the critical-difference diagram joins by a bar."""
         order = [int(i) for i in np.argsort(self.ranks, kind="mergesort")]
-        groups = []
+        groups: list[tuple[int, ...]] = []
         for start in range(len(order)):
             end = start
             while (
@@ -277,7 +313,7 @@ class Benchmark:
         """Every pair (A, B), A before B in the given order: see the module's notes."""
         k = len(self.configurations)
         index = [(a, b) for a in range(k) for b in range(a + 1, k)]
-        rank_tests = []
+        rank_tests: list[WilcoxonResult | None] = []
         for a, b in index:
             if len(self.datasets) >= 2:
                 rank_tests.append(wilcoxon(self.mean[:, b], self.mean[:, a]))
@@ -289,6 +325,15 @@ class Benchmark:
         for (a, b), w, p_holm in zip(index, rank_tests, adjusted):
             tests = tuple(self._dataset_test(a, b, i) for i in range(len(self.datasets)))
             outcomes = [t.outcome for t in tests]
+            signed = None
+            if self.rope is not None and len(self.datasets) >= 2:
+                signed = signed_rank_test(
+                    self.mean[:, a],
+                    self.mean[:, b],
+                    rope=self.rope,
+                    draws=int(self.draws),
+                    seed=int(self.draw_seed),
+                )
             out.append(
                 Pair(
                     self.configurations[a],
@@ -299,9 +344,19 @@ class Benchmark:
                     outcomes.count("tie"),
                     outcomes.count("loss"),
                     tests,
+                    signed,
                 )
             )
         return tuple(out)
+
+    @cached_property
+    def verdict(self) -> Verdict:
+        """What the benchmark concludes at ``level``: ``test`` (Wilcoxon's for two
+        configurations over data sets, Friedman's for more, the per-data-set test on one data
+        set), ``p``, ``significant``, ``better``, ``text``; ``too_few``: the tests over data
+        sets that cannot find a difference with this many data sets (Demšar 2006), and
+        ``warning``, their sentence."""
+        return benchmark_verdict(self)
 
     def to_frame(self):
         """A pandas DataFrame, one row per (data set, configuration, repetition, fold) with
@@ -327,9 +382,12 @@ class Benchmark:
     def to_dict(self) -> dict:
         """Plain data, JSON-ready (NaN and infinities as None): "datasets", "configurations",
         "mean" and "sd" (rows: data sets in the given order, columns: configurations), "best",
-        "ranks", "friedman" (None with one data set), "nemenyi", "pairs" and, with a rope,
+        "ranks", "friedman" (None with one data set), "nemenyi", "pairs", "verdict" (what
+        the benchmark concludes: the test, p, level, significant, the sentence, and the tests
+        with too few data sets) and, with a rope,
         "bayesian": one record per data set and pair with "rope", "p_left", "p_rope",
-        "p_right" (of B - A)."""
+        "p_right" (of B - A), and with two or more data sets "signed_rank": one record per
+        pair with "rope", "prior", "draws", "seed", "p_left", "p_rope", "p_right"."""
         f = self.friedman
         out = {
             "criterion": self.criterion,
@@ -356,6 +414,7 @@ class Benchmark:
             },
             "nemenyi": {"alpha": self.level, "q": self.nemenyi_q, "cd": self.critical_difference},
             "pairs": [_pair_dict(p) for p in self.pairs],
+            "verdict": self.verdict.to_dict(),
         }
         if self.rope is not None:
             out["bayesian"] = [
@@ -372,7 +431,34 @@ class Benchmark:
                 for t in p.per_dataset
                 if t.bayesian is not None
             ]
+        signed = [(p, p.signed_rank) for p in self.pairs if p.signed_rank is not None]
+        if signed:
+            out["signed_rank"] = [
+                {
+                    "a": p.a,
+                    "b": p.b,
+                    "n_datasets": r.n,
+                    "rope": r.rope,
+                    "prior": r.prior,
+                    "draws": r.draws,
+                    "seed": r.seed,
+                    "p_left": r.p_left,
+                    "p_rope": r.p_rope,
+                    "p_right": r.p_right,
+                }
+                for p, r in signed
+            ]
         return out
+
+
+def check_draws(draws) -> None:
+    """``draws``: an integer from 1 to :data:`~svmeval.stats.bayesian.MAX_DRAWS`."""
+    if (
+        isinstance(draws, bool)
+        or not isinstance(draws, (int, np.integer))
+        or not 1 <= draws <= MAX_DRAWS
+    ):
+        raise SvmevalError(f"draws must be an integer from 1 to {MAX_DRAWS:,}, got {draws!r}")
 
 
 def _plain(value):
@@ -414,3 +500,267 @@ def _pair_dict(p: Pair) -> dict:
         },
         "tests": tests,
     }
+
+
+def _check_configurations(params: list) -> None:
+    if len(params) < 2:
+        raise SvmevalError("a benchmark needs at least two configurations")
+    if len({p.is_regression for p in params}) > 1:
+        raise SvmevalError("the configurations must all be classifiers or all regressions")
+    if any(p.svm_type == 2 for p in params):
+        raise SvmevalError("one-class SVMs (-s 2) cannot be compared")
+
+
+def _fold_table(
+    dataset,
+    params: list,
+    nr_fold: int,
+    seeds: list,
+    criterion: str,
+    pos_label,
+    zero_division,
+    jobs,
+    client=None,
+    progress=None,
+) -> tuple[list, list]:
+    """The criterion on every fold of every configuration on ``dataset``: one list per
+    configuration, repetition-major (the evaluation core runs them all at once); and each
+    fold's test samples, in the same order."""
+    from svmeval.cv.engine import prepare
+    from svmeval.cv.evaluate import evaluate
+    from svmeval.cv.executors import executor_for
+    from svmeval.workflows.compare import _fold_values
+
+    problem, first = prepare(dataset, params[0])
+    resolved = [first] + [prepare(dataset, p, problem=problem)[1] for p in params[1:]]
+    runs: list[list] = [[None] * len(seeds) for _ in params]
+
+    def finish(unit, result) -> None:
+        runs[unit.candidate][unit.repetition] = result
+
+    with executor_for(jobs, client) as executor:
+        evaluate(
+            dataset,
+            problem,
+            resolved,
+            seeds,
+            nr_fold,
+            executor=executor,
+            finish=finish,
+            progress=progress,
+        )
+    sizes = [int(v) for run in runs[0] for v in np.bincount(run.fold, minlength=run.n_folds)]
+    return [_fold_values(r, criterion, pos_label, zero_division) for r in runs], sizes
+
+
+@recorded
+def benchmark(
+    datasets: DataSource | Sequence[DataSource],
+    configurations: Mapping[str, Configuration] | Sequence[Configuration],
+    folds: int = 10,
+    *,
+    repeat: int = 10,
+    seed: int = 1,
+    criterion: str | None = None,
+    confidence_level: float = 0.95,
+    rope: float | None = None,
+    draws: int = 50_000,
+    test: str = "corrected",
+    pos_label: float | None = None,
+    zero_division: float | str = 0.0,
+    jobs: int | None = None,
+    client=None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Benchmark:
+    """Compare configurations over many data sets, with the tests papers report.
+
+    Every configuration is cross-validated on every data set on the same folds (LIBSVM's,
+    after ``srand(seed + r)`` for repetition r); the criterion's value on every fold gives the
+    table of means, the ranks, Friedman's test (and Iman and Davenport's F), Nemenyi's critical
+    difference, Wilcoxon signed-rank tests with Holm's correction, win/tie/loss counts by a
+    per-data-set test (the corrected t-test, or 5x2cv), and with a rope the Bayesian
+    correlated t-test per data set (Demšar 2006; Benavoli et al. 2017).
+
+    Parameters
+    ----------
+    datasets : Dataset or str or os.PathLike or (X, y), or a sequence of them
+        The data sets (file names are read first; arrays in memory as
+        :meth:`Dataset.from_arrays` takes them); one label a sample each. Their names must
+        differ (``Dataset.from_arrays(X, y, name=...)`` names arrays).
+    configurations : mapping or sequence
+        The configurations, at least two: :class:`SvmParams` or svm-train's options
+        (``"-c 8 -g 0.05"``); a mapping gives them names, a sequence is named by their
+        options.
+    folds : int, default 10
+        k of each cross-validation (with ``test="5x2cv"``: 2).
+    repeat : int, default 10
+        R repetitions, seeds ``seed``, ``seed + 1``, ... (with ``test="5x2cv"``: 5).
+    seed : int, default 1
+        The first repetition's C ``srand`` seed.
+    criterion : str, optional
+        The figure compared, a name of :data:`svmeval.metrics.FIGURES` (default accuracy; mse
+        for regression).
+    confidence_level : float, default 0.95
+        1 - alpha of the tests (Nemenyi's critical difference, win/tie/loss).
+    rope : float, optional
+        Half-width of the region of practical equivalence: adds the Bayesian tests (the
+        correlated t-test per data set; with two or more data sets, the signed-rank test over
+        them).
+    draws : int, default 50000
+        The signed-rank test's Monte-Carlo draws (1 to 10,000,000), from
+        ``numpy.random.RandomState(seed)``.
+    test : {"corrected", "5x2cv"}, default "corrected"
+        The per-data-set test behind win/tie/loss.
+    pos_label, zero_division
+        As :func:`summarize` takes them.
+    jobs : int, optional
+        Folds trained at once on this machine (default: the cores); results identical.
+    client : distributed.Client or str, optional
+        A Dask client or a scheduler's address: the folds run on that cluster.
+    progress : callable, optional
+        ``progress(done, total)`` as folds end (over every data set, configuration and
+        repetition).
+
+    Returns
+    -------
+    Benchmark
+        The fold values (data sets x configurations x folds) and every test over them.
+
+    See Also
+    --------
+    compare : two configurations on one data set.
+
+    Examples
+    --------
+    >>> from svmeval import benchmark, render
+    >>> b = benchmark(["data/breast_cancer.scale", "data/wine.scale"],
+    ...               {"rbf": "-c 1", "rbf C=8": "-c 8", "linear": "-t 0"}, folds=5, repeat=2)
+    >>> b.configurations, b.values.shape
+    (('rbf', 'rbf C=8', 'linear'), (2, 3, 10))
+    >>> b.ranks.tolist()
+    [2.0, 2.0, 2.0]
+    >>> print(render(b, format="markdown").splitlines()[0])
+    | data set | rbf | rbf C=8 | linear |
+    """
+    from svmeval.cv import checks
+    from svmeval.cv.engine import c_state, repetition_seeds
+    from svmeval.stats.rank_tests import clean_level
+    from svmeval.summary.single import check_pos_label
+
+    names, params = _configurations(configurations)
+    _check_configurations(params)
+    run = checks.check_run(
+        folds,
+        seed,
+        repeat=repeat,
+        confidence=confidence_level,
+        confidence_name="confidence_level",
+        jobs=jobs,
+        client=client,
+    )
+    if rope is not None and not (
+        isinstance(rope, (int, float)) and not isinstance(rope, bool) and 0 <= rope < math.inf
+    ):
+        raise SvmevalError(f"rope must be a finite number >= 0, got {rope!r}")
+    check_draws(draws)
+    checked = [checks.check_data(ds, "a benchmark", "datasets")[0] for ds in _sequence(datasets)]
+    seen = [ds.name for ds in checked]
+    twice = next((n for i, n in enumerate(seen) if n in seen[:i]), None)
+    if twice is not None:  # before any work (the Benchmark needs one name a data set)
+        raise SvmevalError(
+            f"two data sets are named {twice!r}: give each its own "
+            "(Dataset.from_arrays(X, y, name=...) names arrays)"
+        )
+    criterion = criterion or checks.default_criterion(params[0])
+    for ds in checked:
+        y = checks.single_label(ds, "a benchmark")
+        checks.check_criterion(criterion, checks.common_kind(y, params))
+        if params[0].is_classification:  # each data set named, before any work
+            check_pos_label(y, pos_label, ds.name)
+    seeds = repetition_seeds(run.seed, run.repeat)
+    table = c_state(_fold_table)  # C's rand() and print hook held per data set
+    values, sizes = [], []
+    # the folds of every data set: k each (leave-one-out past the rows), per configuration
+    # and repetition
+    per_set = [len(params) * len(seeds) * min(run.folds, ds.n_samples) for ds in checked]
+    for i, ds in enumerate(checked):
+        folds_done = None
+        if progress is not None:
+            folds_done = functools.partial(_folds_done, progress, sum(per_set[:i]), sum(per_set))
+        fold_values, fold_sizes = table(
+            ds,
+            params,
+            run.folds,
+            seeds,
+            criterion,
+            pos_label,
+            zero_division,
+            jobs,
+            client,
+            folds_done,
+        )
+        values.append(fold_values)
+        sizes.append(fold_sizes)
+    return Benchmark(
+        np.array(values),
+        tuple(ds.name for ds in checked),
+        tuple(names),
+        criterion,
+        n_folds=run.folds,
+        repeat=run.repeat,
+        level=clean_level(1.0 - confidence_level),
+        rope=rope,
+        test=test,
+        seeds=tuple(seeds),
+        fold_sizes=tuple(sizes),
+        draws=draws,
+        draw_seed=run.seed,
+    )
+
+
+def _folds_done(progress, before: int, total: int, done: int, _of: int) -> None:
+    """A data set's ``progress(done, of)`` as the whole benchmark's (``before`` folds before)."""
+    progress(before + done, total)
+
+
+def _sequence(datasets) -> list:
+    """The data sets as a list: one data set (a Dataset or a file name) or a sequence."""
+    from svmeval.io.data import Dataset, is_xy
+
+    if isinstance(datasets, (str, os.PathLike, Dataset)) or is_xy(datasets):
+        return [datasets]
+    if not isinstance(datasets, Sequence) or not datasets:
+        raise SvmevalError(
+            "datasets must be a Dataset, a file name, (X, y) or a non-empty sequence "
+            f"of them, got {type(datasets).__name__}"
+        )
+    return list(datasets)
+
+
+def _configurations(configurations) -> tuple[list, list]:
+    """``(names, SvmParams)`` of a mapping name -> configuration or a sequence of them."""
+    from svmeval.cv import checks
+
+    if isinstance(configurations, Mapping):
+        items = list(configurations.items())
+    elif isinstance(configurations, Sequence) and not isinstance(configurations, str):
+        items = [(None, c) for c in configurations]
+    else:
+        raise SvmevalError(
+            "configurations must be a mapping name -> configuration or a "
+            "sequence of configurations (SvmParams or svm-train's options), "
+            f"got {type(configurations).__name__}"
+        )
+    names, params = [], []
+    for name, config in items:
+        p = checks.as_params(config, "configuration")
+        if name is None:
+            name = " ".join(config.split()) if isinstance(config, str) else p.flags()
+            name = name or "defaults"
+        if not isinstance(name, str):
+            raise SvmevalError(f"configuration names must be strings, got {name!r}")
+        names.append(name)
+        params.append(p)
+    if len(set(names)) < len(names):
+        raise SvmevalError("two configurations have the same name: give each its own")
+    return names, params

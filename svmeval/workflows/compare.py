@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from svmeval import _tables as tables
+from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration, SvmParams
@@ -29,6 +30,7 @@ from svmeval.stats.significance import (
     mcnemar,
 )
 from svmeval.workflows.mcnemar import mcnemar_files
+from svmeval.workflows.verdict import Verdict, comparison_verdict
 
 __all__ = ["Comparison", "compare", "mcnemar_files", "run_compare"]
 
@@ -71,6 +73,14 @@ class Comparison:
     mcnemar: McNemarResult | None
     bayesian: object = None  # BayesianResult of B - A with a rope (compare(..., rope=R))
     fold_sizes: tuple = ()  # each fold's test samples, repetition-major as folds_a
+    provenance: Provenance | None = field(default=None, repr=False)  # how it was made
+
+    @property
+    def verdict(self) -> Verdict:
+        """What the comparison concludes: B - A by the corrected resampled t-test at 1 - the
+        confidence level; ``test``, ``p``, ``level``, ``significant``, ``difference``,
+        ``better`` ("A", "B" or None) and ``text``, the sentence the report ends with."""
+        return comparison_verdict(self)
 
     @property
     def mean_a(self) -> float:
@@ -149,13 +159,14 @@ def _runs(dataset, params_a, params_b, nr_fold, seeds, jobs, client, progress=No
 def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
     from svmeval.summary import summarize
 
-    values = []
+    values: list[float] = []
     for run in runs:
         summary = summarize(run, pos_label=pos_label, zero_division=zero_division)
         values.extend(f.get(criterion, math.nan) for f in summary.fold_figures)
     return np.array(values, dtype=np.float64)
 
 
+@recorded
 def compare(
     data: DataSource,
     a: Configuration,
@@ -184,8 +195,9 @@ def compare(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
-        The data (a file name is read first); one label a sample.
+    data : Dataset or str or os.PathLike or (X, y)
+        The data (a file name is read first; arrays in memory as
+        :meth:`Dataset.from_arrays` takes them); one label a sample.
     a, b : SvmParams or str or None
         The two configurations: :class:`SvmParams` or svm-train's options
         (``"-c 8 -g 0.05"``); None is svm-train's defaults. Both classifiers or both
@@ -259,6 +271,7 @@ def _shown(config, params: SvmParams) -> str:
     return " ".join(config.split()) if isinstance(config, str) else params.flags()
 
 
+@recorded
 def run_compare(
     dataset,
     params_a,
@@ -430,6 +443,7 @@ def _comparison_object(c) -> dict:
             "optimistic": True,
         },
         "mcnemar": c.mcnemar.to_dict() if c.mcnemar is not None else None,
+        "verdict": c.verdict.to_dict(),
         **(
             {}
             if c.bayesian is None

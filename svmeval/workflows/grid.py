@@ -19,6 +19,7 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
+from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.params import EPSILON_SVR, Configuration, SvmParams, params_flags
@@ -76,8 +77,9 @@ class GridResult:
     """A finished search: ``cells`` in grid.py's order (the resumed cells first, in their
     file's order, then the others in grid.py's job order; resumed cells after a ``-out``
     file's order line in their job-order places), ``best`` the one grid.py's rule picks in
-    that order; ``data_name`` the data set's name (its file). :func:`svmeval.report.render` gives its reports; ``to_dict()`` and ``to_frame()``
-    its data.
+    that order; ``data_name`` the data set's name (its file); ``provenance`` how it was made
+    (``Provenance``). :func:`svmeval.report.render` gives its reports; ``to_dict()`` and
+    ``to_frame()`` its data.
 
     Examples
     --------
@@ -98,6 +100,7 @@ class GridResult:
     seed: int
     params: SvmParams
     data_name: str = ""
+    provenance: Provenance | None = field(default=None, repr=False)
 
     @property
     def best_params(self) -> SvmParams:
@@ -211,6 +214,7 @@ def criterion_of(result, criterion: str, *, pos_label=None, zero_division=0.0) -
 
 
 # --- running the cells ------------------------------------------------------------------------
+@recorded
 def grid_search(
     data: DataSource,
     params: Configuration = None,
@@ -242,8 +246,9 @@ def grid_search(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
-        The data (a file name is read first); one label a sample.
+    data : Dataset or str or os.PathLike or (X, y)
+        The data (a file name is read first; arrays in memory as
+        :meth:`Dataset.from_arrays` takes them); one label a sample.
     params : SvmParams or str, optional
         The other LIBSVM parameters (C, gamma and p are replaced per cell), as
         :class:`SvmParams` or svm-train's options; default svm-train's.
@@ -317,9 +322,9 @@ def grid_search(
     (0.9626, '-g 0.125 -c 2')
     """
     arguments = dict(locals())
-    from svmeval.cv import _libsvm
+    from svmeval.cv import engine
 
-    return _libsvm.c_state(_search)(**arguments)
+    return engine.c_state(_search)(**arguments)
 
 
 def _search(
@@ -357,7 +362,7 @@ def _search(
     order = _order(params, log2c, log2g, log2p)
     criterion = criterion or checks.default_criterion(params)
     checks.check_criterion(criterion)
-    kind = checks.kind_of(dataset.y, params)
+    kind = checks.kind_of(checks.single_label(dataset, "the grid search"), params)
     figure = checks.check_criterion(criterion, kind)
     problem, base, candidates = _candidates(dataset, params, order)
     if base.is_classification:  # the summaries of the cells would refuse it, too late
@@ -441,12 +446,11 @@ def _order(params: SvmParams, log2c, log2g, log2p) -> list:
 def _candidates(dataset, params: SvmParams, order: list):
     """The data's problem, the resolved base parameters and every cell's, each checked by
     LIBSVM before any training."""
-    from svmeval.cv import _libsvm, engine
+    from svmeval.cv import engine
 
     problem, base = engine.prepare(dataset, params)
     candidates = [cell_params(base, cell) for cell in order]
-    for candidate in candidates:
-        _libsvm.check_parameter(problem, candidate)
+    engine.check_parameters(problem, candidates)
     return problem, base, candidates
 
 

@@ -167,7 +167,7 @@ def job_order(log2c, log2g, log2p=None) -> list[Cell]:
     p_seq = range_f(*log2p) if log2p is not None else [None]
     nr_c, nr_g = float(len(c_seq)), float(len(g_seq))
     i = j = 0
-    pairs = []
+    pairs: list[tuple[float | None, float | None]] = []
     while i < nr_c or j < nr_g:
         if i / nr_c < j / nr_g:
             pairs.extend((c_seq[i], g_seq[k]) for k in range(j))  # more C resolution
@@ -402,10 +402,11 @@ def parse_out(text: str) -> OutCells:
             head = len(cells)
             continue
         found = {name: rx.search(line) for name, rx in _FIELDS.items()}
-        if not found["rate"]:
+        rate = found["rate"]
+        if not rate:
             continue
         value = {name: (float(m.group(1)) if m else None) for name, m in found.items()}
-        cells[Cell(value["log2c"], value["log2g"], value["log2p"])] = value["rate"]
+        cells[Cell(value["log2c"], value["log2g"], value["log2p"])] = float(rate.group(1))
     cells.head = len(cells) if head is None else head
     return cells
 
@@ -473,12 +474,9 @@ def stdout_line(
     from a ``-out`` file, ``best_resumed`` when the best cell was."""
     logs = [cell.log2_text(axis) for axis in AXES if getattr(cell, axis) is not None]
     text = f"[{worker}] {' '.join(logs)} {shown_value(value, worker == 'resumed')} (best "
-    if cell.log2c is not None:
-        text += f"c={2.0**best.log2c}, "
-    if cell.log2g is not None:
-        text += f"g={2.0**best.log2g}, "
-    if cell.log2p is not None:
-        text += f"p={2.0**best.log2p}, "
+    for axis in AXES:  # the best cell has the same axes
+        if getattr(cell, axis) is not None:
+            text += f"{axis[-1]}={2.0 ** getattr(best, axis)}, "
     return text + f"rate={shown_value(best_value, best_resumed)})"
 
 

@@ -9,6 +9,7 @@ import os
 
 import numpy as np
 
+from svmeval.cv.provenance import recorded
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import DataSource
 from svmeval.stats.significance import McNemarResult, mcnemar
@@ -16,6 +17,7 @@ from svmeval.stats.significance import McNemarResult, mcnemar
 __all__ = ["mcnemar_files"]
 
 
+@recorded
 def mcnemar_files(
     data: DataSource,
     predictions_a: str | os.PathLike[str],
@@ -25,7 +27,7 @@ def mcnemar_files(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
+    data : Dataset or str or os.PathLike or (X, y)
         The data the predictions are of (its labels are the truth).
     predictions_a, predictions_b : str or os.PathLike
         The two predictions files: one label a line, in the data's order.

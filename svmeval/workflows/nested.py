@@ -26,16 +26,22 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from svmeval import _tables as tables
 from svmeval.cv import checks
+from svmeval.cv.provenance import Provenance, recorded
+from svmeval.cv.results import CVResult
 from svmeval.io.data import DataSource, rows_of
 from svmeval.params import Configuration, SvmParams
 from svmeval.summary.data import summary_rows
 from svmeval.workflows import grid_rules as rules
+
+if TYPE_CHECKING:
+    from svmeval.workflows.grid import GridResult
 
 __all__ = ["NestedResult", "OuterFold", "nested_cv", "chosen_text"]
 
@@ -60,7 +66,7 @@ class OuterFold:
     cell: rules.Cell
     value: float
     params: SvmParams
-    grid: object
+    grid: GridResult
     train_rows: np.ndarray
     test_rows: np.ndarray
 
@@ -72,7 +78,8 @@ class NestedResult:
     ``outer``: the first repetition's outer predictions as a :class:`~svmeval.cv.CVResult`
     (further repetitions' counts and ranking figures in ``outer.repeats``, their whole results
     in ``repeat_results``); ``folds``: every :class:`OuterFold`, repetition by repetition;
-    ``criterion`` and its direction ``greater_is_better``; ``inner_folds``.
+    ``criterion`` and its direction ``greater_is_better``; ``inner_folds``; ``provenance``: how it
+    was made (``Provenance``).
 
     Examples
     --------
@@ -85,7 +92,7 @@ class NestedResult:
     (3, 24)
     """
 
-    outer: object
+    outer: CVResult
     folds: tuple
     criterion: str
     greater_is_better: bool
@@ -93,6 +100,7 @@ class NestedResult:
     repeat_results: tuple = ()
     pos_label: float | None = None
     zero_division: float = 0.0
+    provenance: Provenance | None = field(default=None, repr=False)
 
     @property
     def n_folds(self) -> int:
@@ -220,6 +228,7 @@ class NestedResult:
         return tables.frame(rows)
 
 
+@recorded
 def nested_cv(
     data: DataSource,
     params: Configuration = None,
@@ -249,8 +258,9 @@ def nested_cv(
 
     Parameters
     ----------
-    data : Dataset or str or os.PathLike
-        The data (a file name is read first); one label a sample.
+    data : Dataset or str or os.PathLike or (X, y)
+        The data (a file name is read first; arrays in memory as
+        :meth:`Dataset.from_arrays` takes them); one label a sample.
     params : SvmParams or str, optional
         The other LIBSVM parameters (C, gamma, p chosen per outer fold); default svm-train's.
     folds : int, default 5
@@ -292,10 +302,10 @@ def nested_cv(
     0.9719
     """
     arguments = dict(locals())
-    from svmeval.cv import _libsvm
+    from svmeval.cv import engine
 
     with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
-        return _libsvm.c_state(_nested_cv)(_stack=stack, **arguments)
+        return engine.c_state(_nested_cv)(_stack=stack, **arguments)
 
 
 def _nested_cv(
@@ -319,8 +329,7 @@ def _nested_cv(
     progress,
     _stack,
 ) -> NestedResult:
-    from svmeval.cv import _libsvm, engine
-    from svmeval.cv.folds import libsvm_folds
+    from svmeval.cv import engine
 
     dataset, (params,) = checks.check_data(data, "nested cross-validation", params=params)
     run = checks.check_run(folds, seed, repeat=repeat, inner_folds=inner_folds, jobs=jobs)
@@ -349,14 +358,10 @@ def _nested_cv(
     done, total = 0, 0
     results, folds = [], []
     for r, s in enumerate(seeds):
-        _libsvm.srand(s)
-        outer = libsvm_folds(
-            problem.y, nr_fold, stratified=base.is_classification, rand=_libsvm.rand
-        )
-        total = total or outer.n_folds * repeat
-        plan = engine.CVPlan(problem, base, outer, s)
-        for i in range(outer.n_folds):
-            fold = _outer_fold(dataset, params, problem, plan, r, i, s, grid, jobs)
+        plan = engine.FoldByFold(problem, base, nr_fold, s)
+        total = total or plan.n_folds * repeat
+        for i in range(plan.n_folds):
+            fold = _outer_fold(dataset, params, plan, r, i, s, grid, jobs)
             folds.append(fold)
             done += 1
             if progress is not None:
@@ -379,12 +384,10 @@ def _nested_cv(
     )
 
 
-def _outer_fold(
-    dataset, params, problem, plan, r: int, i: int, seed: int, grid: dict, jobs
-) -> OuterFold:
-    """Outer fold ``i`` of ``plan``: the inner grid on its training rows, the chosen cell
-    trained there, its predictions of the test rows stored in ``plan``."""
-    from svmeval.cv import _libsvm, engine
+def _outer_fold(dataset, params, plan, r: int, i: int, seed: int, grid: dict, jobs) -> OuterFold:
+    """Outer fold ``i`` of ``plan`` (a :class:`~svmeval.cv.engine.FoldByFold`): the inner grid
+    on its training rows, the chosen cell trained there, its predictions of the test rows
+    stored in ``plan``."""
     from svmeval.cv.schedule import available_cores
     from svmeval.workflows.grid import grid_search
 
@@ -392,10 +395,7 @@ def _outer_fold(
     train, test = folds.train(i), folds.test(i)
     inner = grid_search(rows_of(dataset, train), params, seed=seed, **grid)
     chosen = inner.best_params
-    one = engine.CVPlan(problem, chosen, folds, seed, collect=False)
-    if chosen.probability:  # -b 1 training draws from rand(): as a fresh svm-train --seed
-        _libsvm.srand(seed)
-    plan.store(i, one.fold_output(i, jobs or available_cores()))
+    plan.run_fold(i, chosen, jobs or available_cores())
     return OuterFold(
         repetition=r,
         fold=i,

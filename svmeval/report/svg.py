@@ -1,0 +1,136 @@
+"""A result's pictures as inline SVG for the HTML report, drawn with matplotlib's SVG backend.
+
+Every picture :func:`svmeval.plot` draws (the figure sheet, the grid's criterion, the
+critical-difference diagram), and for a nested cross-validation the spread of its outer folds:
+each outer fold's value of the criterion and the cell its inner grid chose. The SVG is made
+to stand inside an HTML page: no XML prolog, no DOCTYPE (it names a DTD by URL), no metadata
+block (it names vocabularies by URL), a width that follows the page. Text is drawn as paths
+(matplotlib's default), so nothing in the picture is read as markup.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import re
+
+import numpy as np
+
+from svmeval.errors import SvmevalError
+from svmeval.report.plot import INSTALL_HINT, PlotUnavailable
+
+__all__ = ["Picture", "pictures", "svg_of"]
+
+_PROLOG = re.compile(r"\A.*?(?=<svg\b)", re.S)
+_METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
+_ROOT = re.compile(r"<svg\b[^>]*>")
+_SIZE = re.compile(r'\s(width|height)="([0-9.]+)pt"')
+_IDS = re.compile(r'(\sid="|url\(#|href="#)([^")]+)')
+
+
+class Picture:
+    """One picture of a report: its ``caption`` and its ``svg`` text."""
+
+    def __init__(self, caption: str, svg: str):
+        self.caption = caption
+        self.svg = svg
+
+
+def svg_of(figure, prefix: str = "svg") -> str:
+    """``figure`` (a matplotlib Figure) as an ``<svg>`` element for an HTML page: the same
+    figure gives the same text, and its ids start with ``prefix`` (unique in the page)."""
+    from matplotlib import rc_context
+
+    buf = io.StringIO()
+    with rc_context({"svg.hashsalt": "svmeval"}):  # ids from the content, not at random
+        figure.savefig(buf, format="svg", metadata={"Date": None})
+    text = _METADATA.sub("", _PROLOG.sub("", buf.getvalue(), count=1), count=1)
+    text = _IDS.sub(lambda m: f"{m.group(1)}{prefix}-{m.group(2)}", text)
+    root = _ROOT.search(text)
+    if root is None:  # pragma: no cover - matplotlib always writes one
+        raise PlotUnavailable("matplotlib wrote no SVG element")
+    size = dict(_SIZE.findall(root.group(0)))
+    tag = _SIZE.sub("", root.group(0))
+    width = size.get("width")
+    style = f' style="width:100%;max-width:{width}pt;height:auto"' if width else ""
+    tag = tag[:-1].rstrip("/").rstrip() + f' role="img"{style}>'
+    return text[: root.start()] + tag + text[root.end() :]
+
+
+def _nested_spread(result):
+    """Each outer fold's criterion (the outer test) and the cell its inner grid chose."""
+    from svmeval.metrics.figures import FIGURES
+    from svmeval.report.panels import fold_series_panel
+    from svmeval.report.plot import figure_class
+
+    Figure = figure_class()
+    summary = result.summary()
+    fig = Figure(figsize=(10, 4.2), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    if result.criterion in summary.fold_spread:
+        fold_series_panel(left, summary, result.criterion)
+    else:
+        left.set_axis_off()
+    cells = [f.cell for f in result.folds if f.repetition == 0]
+    c = np.array([x.log2c if x.log2c is not None else math.nan for x in cells], dtype=float)
+    g = np.array([x.log2g if x.log2g is not None else math.nan for x in cells], dtype=float)
+    if np.isnan(g).all():  # gamma not searched: log2 C alone
+        g = np.zeros_like(c)
+        right.set_yticks([])
+    else:
+        right.set_ylabel("log2 gamma")
+    pairs, counts = np.unique(np.column_stack([c, g]), axis=0, return_counts=True)
+    right.scatter(pairs[:, 0], pairs[:, 1], s=60 * counts, color="tab:blue", alpha=0.7)
+    for (x, y), n in zip(pairs, counts):
+        right.annotate(f"x{n}", (x, y), textcoords="offset points", xytext=(8, 6), fontsize=9)
+    right.margins(0.25)
+    right.set_xlabel("log2 C")
+    right.grid(alpha=0.3)
+    right.set_title(f"cells chosen by the inner grids ({len(cells)} outer folds)", fontsize=11)
+    title = FIGURES[result.criterion].title if result.criterion in FIGURES else result.criterion
+    fig.suptitle(f"nested cross-validation: {title} of the outer folds", fontsize=12)
+    return fig
+
+
+def pictures(result, *, summary=None, arrays: dict | None = None) -> tuple[list, str | None]:
+    """``(pictures, note)``: the result's pictures as :class:`Picture`\\ s, and a sentence
+    when there are none to draw (matplotlib missing, or a result with no picture).
+
+    ``summary`` and ``arrays``: a summary's sheet with the per-sample arrays it does not keep
+    (:func:`svmeval.report.plot.result_arrays`)."""
+    from svmeval.cv.results import CVResult, MultilabelCVResult
+    from svmeval.report import pictures as drawn
+    from svmeval.report.plot import draw_sheet
+    from svmeval.summary.core import Summary
+    from svmeval.workflows.benchmark import Benchmark
+    from svmeval.workflows.grid import GridResult
+    from svmeval.workflows.nested import NestedResult
+
+    kinds = (CVResult, MultilabelCVResult, Summary, GridResult, NestedResult, Benchmark)
+    count = iter(range(1, 10))
+
+    def svg(figure) -> str:
+        return svg_of(figure, f"fig{next(count)}")
+
+    if not isinstance(result, kinds):
+        return [], "This result has no picture: its tables and verdicts are below."
+    out = []
+    try:
+        if isinstance(result, Summary):
+            out.append(Picture("The figure sheet", svg(draw_sheet(result, **(arrays or {})))))
+        elif isinstance(result, (CVResult, MultilabelCVResult)):
+            out.append(Picture("The figure sheet", svg(drawn.plot(result))))
+        elif isinstance(result, GridResult):
+            title = os.path.basename(result.data_name)
+            out.append(Picture("The criterion over the grid", svg(drawn.plot(result, title=title))))
+        elif isinstance(result, NestedResult):
+            out.append(Picture("The outer predictions' figure sheet", svg(drawn.plot(result))))
+            out.append(Picture("The spread of the nested CV", svg(_nested_spread(result))))
+        else:
+            out.append(Picture("The critical-difference diagram", svg(drawn.plot(result))))
+    except PlotUnavailable:
+        return [], f"Pictures need matplotlib, which is not installed here: {INSTALL_HINT}."
+    except SvmevalError as exc:  # e.g. a regression summary without its per-sample arrays
+        return out, f"No picture: {exc}."
+    return out, None
