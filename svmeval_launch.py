@@ -177,6 +177,11 @@ def compare_main() -> None:
     _run("svmeval-compare", "svmeval.cli.compare")
 
 
+def store_main() -> None:
+    """``svmeval-store`` and ``python -m svmeval.cli store``."""
+    _run("svmeval-store", "svmeval.cli.store")
+
+
 def _run(prog: str, module: str) -> None:
     """Run a command line (``module``'s ``main``) and exit with its status.
 

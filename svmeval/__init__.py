@@ -47,6 +47,10 @@ _LAZY = {
     "compare": "svmeval.workflows.compare",
     "benchmark": "svmeval.workflows.benchmark",
     "mcnemar_files": "svmeval.workflows.mcnemar",
+    # the results store
+    "open_store": "svmeval.store",
+    "Store": "svmeval.store",
+    "StoreError": "svmeval.store",
     # figures, reports, data
     "summarize": "svmeval.summary",
     "summarize_predictions": "svmeval.summary",
@@ -89,6 +93,8 @@ __all__ = [
     "OptionError",
     "ParameterError",
     "Summary",
+    "Store",
+    "StoreError",
     "SvmParams",
     "SvmevalError",
     "TTestResult",
@@ -99,6 +105,7 @@ __all__ = [
     "grid_search",
     "mcnemar_files",
     "nested_cv",
+    "open_store",
     "plot",
     "read_dataset",
     "render",
@@ -128,6 +135,7 @@ if TYPE_CHECKING:  # the real names and signatures, for type checkers: at run ti
     from svmeval.report import render
     from svmeval.report.pictures import plot
     from svmeval.stats.significance import McNemarResult, TTestResult
+    from svmeval.store import Store, StoreError, open_store
     from svmeval.summary import summarize, summarize_predictions
     from svmeval.summary.core import Summary
     from svmeval.workflows.benchmark import Benchmark, benchmark

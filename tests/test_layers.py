@@ -1,7 +1,7 @@
 """The layers of svmeval import only downward, at import time and in deferred imports alike,
 and no module imports itself through others (no cycle).
 
-    L0  svmeval, errors, params, io/, _tables, _version, progress
+    L0  svmeval, errors, params, io/, _tables, _version, progress, store/
     L1  metrics/ (y_true, y_pred -> figures) and stats/ (per-fold values -> inference)
     L2  cv/: the only code that knows LIBSVM
     L3  summary/: a CV result -> Summary
@@ -37,6 +37,7 @@ LAYERS = {
     "svmeval.io": 0,
     "svmeval._tables": 0,
     "svmeval.progress": 0,
+    "svmeval.store": 0,
     "svmeval.metrics": 1,
     "svmeval.stats": 1,
     "svmeval.cv": 2,

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -141,3 +142,85 @@ def test_a_run_imports_neither_scipy_nor_numba_and_the_bindings_still_use_them(t
         "same_rows": True,
         "numba_compiled": [["csr_to_problem_jit", {"nopython": True}]],
     }
+
+
+#: runs ``python -m svmeval ARGS`` as the command line does and writes, as the process ends,
+#: every module it imported and the names of the threads it started (to the file $SEEN)
+DROPIN_RUN = """
+import json, os, runpy, sys, threading
+started = []
+start = threading.Thread.start
+def recording_start(self, *args, **kwargs):
+    started.append(self.name)
+    return start(self, *args, **kwargs)
+threading.Thread.start = recording_start
+def record():
+    with open(os.environ["SEEN"], "w") as f:
+        json.dump({"modules": sorted(sys.modules), "threads": started}, f)
+exit = os._exit
+def recording_exit(status):
+    record()
+    exit(status)
+os._exit = recording_exit
+sys.argv = ["svmeval", *sys.argv[1:]]
+try:
+    runpy.run_module("svmeval", run_name="__main__", alter_sys=True)
+finally:
+    record()
+"""
+
+#: what svm-train's lines do not need: the summaries, the figure registry's tables and
+#: averages, the JSON, CSV and HTML writers, the pictures, the statistics, the workflows,
+#: the predictions files, and numpy.ma (np.unique's)
+HEAVY = (
+    "svmeval.summary",
+    "svmeval.metrics.classification",
+    "svmeval.metrics.averaging",
+    "svmeval.metrics.agreement",
+    "svmeval.metrics.run_figures",
+    "svmeval.metrics.scores",
+    "svmeval.report.jsonfmt",
+    "svmeval.report.csvfmt",
+    "svmeval.report.html",
+    "svmeval.report.plot",
+    "svmeval.stats",
+    "svmeval.workflows",
+    "svmeval.io.predictions",
+    "concurrent.futures",
+    "numpy.ma",
+    "scipy",
+)
+
+
+def run_dropin(tmp_path, *args: str) -> tuple[str, dict]:
+    seen = tmp_path / "seen.json"
+    done = subprocess.run(
+        [sys.executable, "-c", DROPIN_RUN, *args],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, SEEN=str(seen)),
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout, json.loads(seen.read_text())
+
+
+def heavy_loaded(modules: list[str]) -> list[str]:
+    return [m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)]
+
+
+@pytest.mark.parametrize("pos_label", [[], ["--pos-label", "-1"]])
+def test_the_two_class_dropin_run_loads_only_what_its_lines_need(tmp_path, pos_label):
+    """``svmeval -q -v 5`` on two-class data prints svm-train's lines from the counts of right
+    and wrong predictions: none of the heavy modules is imported, no worker thread is started
+    for folds of a few hundred rows, and the lines are the full report's first lines (the
+    summary's path, which --full takes and which does load them)."""
+    data = Path(__file__).resolve().parents[1] / "data" / "breast_cancer.scale"
+    quick, seen = run_dropin(tmp_path, "-q", "-v", "5", *pos_label, str(data))
+    assert heavy_loaded(seen["modules"]) == []
+    assert seen["threads"] == []
+    full, seen_full = run_dropin(tmp_path, "-q", "-v", "5", "--full", *pos_label, str(data))
+    assert "svmeval.summary" in heavy_loaded(seen_full["modules"])
+    assert quick.startswith("Cross Validation Accuracy = ")
+    assert quick.count("class:") == 2
+    assert full.startswith(quick)

@@ -16,8 +16,9 @@ _COMMANDS = {
     "svmeval": svmeval_launch.main,
     "grid": svmeval_launch.grid_main,
     "compare": svmeval_launch.compare_main,
+    "store": svmeval_launch.store_main,
 }
 if len(sys.argv) < 2 or sys.argv[1] not in _COMMANDS:
-    sys.stderr.write("usage: python -m svmeval.cli {svmeval,grid,compare} [options] ...\n")
+    sys.stderr.write("usage: python -m svmeval.cli {svmeval,grid,compare,store} [options] ...\n")
     sys.exit(1)
 _COMMANDS[sys.argv.pop(1)]()

@@ -48,6 +48,7 @@ class CompareOptions:
     zero_division: float = 0.0
     jobs: int | None = None
     dask: str | None = None
+    store: str | None = None  # --store FILE: the results store
     confidence: float = 0.95
     format: str = "text"
     output: str | None = None
@@ -123,7 +124,8 @@ def _letter(i: int) -> str:
 
 def _split(rest: list) -> tuple:
     """The configurations' svm-train options: what the ``--`` that follow the first separate."""
-    out, current = [], []
+    out: list[tuple[str, ...]] = []
+    current: list[str] = []
     for token in rest:
         if token == "--":
             out.append(tuple(current))

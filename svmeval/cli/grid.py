@@ -13,6 +13,7 @@ import math
 import os
 import sys
 from dataclasses import dataclass, field, replace
+from typing import TextIO
 
 from svmeval.cli import runner
 from svmeval.cli.options import GRID
@@ -44,6 +45,7 @@ class GridOptions:
     criterion: str | None = None  # None: accuracy, mse for -s 3 / -s 4
     jobs: int | None = None
     dask: str | None = None
+    store: str | None = None  # --store FILE: the results store
     seed: int = 1
     pos_label: float | None = None
     zero_division: float = 0.0
@@ -176,10 +178,13 @@ def run(o: GridOptions) -> int:
 
         return run_nested(o, COMMAND)
 
+    from svmeval.workflows.grid import default_criterion
+
+    criterion = o.criterion or default_criterion(o.params)  # as the options were checked
     targets = {t.what: t for t in runner.check_files(COMMAND, o)}
-    resume = rules.read_resume(o.resume, o.criterion) if o.resume else {}
+    resume = rules.read_resume(o.resume, criterion) if o.resume else {}
     dataset = runner.read_single_label(o.dataset, PROG)
-    out = _OutFile(targets.get("-out"), append=bool(o.resume), criterion=o.criterion)
+    out = _OutFile(targets.get("-out"), append=bool(o.resume), criterion=criterion)
 
     lines = o.format != "html"  # grid.py's lines, or the page alone on standard output
 
@@ -260,7 +265,7 @@ def _write_after(o: GridOptions, targets: dict, result, dataset) -> None:
             from svmeval.report.grid_plot import plot_grid
 
             plot_grid(result, where["-png"], title=os.path.basename(o.dataset))
-        if "--results" in where:
+        if "--results" in where and o.results is not None:
             kind = RESULTS[os.path.splitext(o.results)[1].lower()]
             with open(where["--results"], "w", encoding="utf-8") as fh:
                 fh.write(runner.render_report(result, kind))
@@ -286,7 +291,7 @@ class _OutFile:
 
     def __init__(self, target, *, append: bool, criterion: str):
         self.target, self.append, self.criterion = target, append, criterion
-        self.fh = None
+        self.fh: TextIO | None = None
         self.marked = False  # the order line written
 
     def write_cell(self, r) -> None:
@@ -305,12 +310,13 @@ class _OutFile:
         path = self.target.real if self.target.real else self.target.path
         try:
             if self.target.kind == "fd":
-                self.fh = open(self.target.fd, "w", encoding="utf-8", closefd=False)
+                fh = open(self.target.fd, "w", encoding="utf-8", closefd=False)
             else:
                 if self.append and self.target.kind in ("file", "inplace"):
                     _cut_partial_line(path)
-                self.fh = open(path, "a" if self.append else "w", encoding="utf-8")
-            if self.fh.seekable() and self.fh.tell() == 0 or not self.append:
+                fh = open(path, "a" if self.append else "w", encoding="utf-8")
+            self.fh = fh
+            if fh.seekable() and fh.tell() == 0 or not self.append:
                 self.write(rules.criterion_line(self.criterion))
         except OSError as exc:
             raise self._error(exc) from None

@@ -26,8 +26,14 @@ from svmeval.cli.values import (
 from svmeval.params import INT_MAX, INT_MIN
 
 SVMEVAL, GRID, COMPARE = "svmeval", "grid", "compare"
+STORE = "store"  # svmeval-store: its few options are its own (svmeval.cli.store)
 ALL = frozenset({SVMEVAL, GRID, COMPARE})
-PROGRAMS = {SVMEVAL: "svmeval", GRID: "svmeval-grid", COMPARE: "svmeval-compare"}
+PROGRAMS = {
+    SVMEVAL: "svmeval",
+    GRID: "svmeval-grid",
+    COMPARE: "svmeval-compare",
+    STORE: "svmeval-store",
+}
 
 FORMATS = ("text", "json", "csv")
 TABLE_FORMATS = ("markdown", "latex")  # svmeval-compare's benchmark table, as papers print it
@@ -362,6 +368,27 @@ LONG_OPTIONS = (
         commands=frozenset({SVMEVAL}),
     ),
     Option(
+        ("--ci",),
+        "LEVEL",
+        "ci",
+        "double",
+        "bootstrap confidence intervals (BCa and percentile) at LEVEL, e.g. 0.95, of a\n"
+        "\tclassification's pooled figures: the samples' CV predictions resampled, seed\n"
+        "\t--seed (with --repeat: the first repetition's, as the pooled figures)",
+        commands=frozenset({SVMEVAL}),
+        read=parse_open_unit,
+    ),
+    Option(
+        ("--bootstrap",),
+        "B",
+        "bootstrap",
+        "int",
+        "the bootstrap resamples of --ci",
+        "1000",
+        range=(1, 1_000_000, None),
+        commands=frozenset({SVMEVAL}),
+    ),
+    Option(
         ("--digits",),
         "N",
         "digits",
@@ -423,6 +450,15 @@ LONG_OPTIONS = (
         commands=frozenset({GRID}),
         read=parse_megabytes,
     ),
+    Option(
+        ("--store",),
+        "FILE",
+        "store",
+        "str",
+        "keep every fold's result in the results store FILE (SQLite, created if missing)\n"
+        "\tand take the folds it already holds: an interrupted run started again goes on\n"
+        "\twhere it stopped, with the same output (svmeval-store FILE lists it)",
+    ),
     Option(("--help",), "", "help", "flag", "show this help"),
     Option(("--version",), "", "version", "flag", "show svmeval's version"),
 )
@@ -444,7 +480,7 @@ def _log2_axis(name: str, default: str) -> Option:
 
 
 #: LIBSVM's grid.py options (svmeval-grid), with grid.py's words
-GRID_PY_OPTIONS = (
+GRID_PY_OPTIONS: tuple[Option, ...] = (
     _log2_axis("c", "-5,15,2"),
     _log2_axis("g", "3,-15,-2"),
     Option(

@@ -18,6 +18,7 @@ as interrupted.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable
@@ -26,7 +27,14 @@ from dataclasses import dataclass
 from svmeval._version import __version__
 from svmeval.cli.scan import asks_for
 from svmeval.cli.usage import short_usage
-from svmeval.errors import ArgumentError, DataFormatError, OptionError, ParameterError, SvmevalError
+from svmeval.errors import (
+    ArgumentError,
+    DataFormatError,
+    OptionError,
+    ParameterError,
+    SvmevalError,
+    show_path,
+)
 from svmeval.io import output
 
 #: library arguments as the command lines spell them
@@ -119,7 +127,13 @@ def main(command: Command, argv: list[str] | None = None) -> int:
             output.write_outputs([(output.resolve(output.STDOUT, "the usage"), command.usage)])
             return 0
         check_files(command, options)  # before any work
-        return command.run(options)
+        path = getattr(options, "store", None)
+        if path is None:
+            return command.run(options)
+        with results_store(command, options, path, argv) as counts:
+            status = command.run(options)
+            _write_line(f"{command.prog}: {counts.line()}")
+            return status
     except SvmevalError as exc:
         return fail(error_line(exc, command.prog))
     except BrokenPipeError:
@@ -130,6 +144,34 @@ def main(command: Command, argv: list[str] | None = None) -> int:
     finally:
         end_bar_line()
         _Bar.current = None
+
+
+@contextlib.contextmanager
+def results_store(command: Command, options, path: str, argv: list[str]):
+    """The results store of ``--store FILE``, opened (and checked) before any work and in
+    use by every run of the command (:func:`svmeval.cv.stored.opened`): yields its counts.
+    FILE may be none of the command's other files."""
+    import shlex
+
+    from svmeval.cv.stored import opened
+
+    outputs, inputs = command.files(options)
+    mine = os.path.realpath(path)
+    for what, other in list(outputs) + list(inputs):
+        if isinstance(other, str) and other != output.STDOUT and os.path.realpath(other) == mine:
+            raise OptionError(f"--store {show_path(path)} is also {what}")
+    line = " ".join(shlex.quote(a) for a in [command.prog, *argv])
+    with opened(path, line) as counts:
+        yield counts
+
+
+def printable(text) -> str:
+    """``text`` (from a file someone may have sent) safe on one line of a terminal: its
+    control characters as ``\\xNN`` escapes."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in text)
 
 
 def check_files(command: Command, options) -> list:

@@ -4,7 +4,6 @@ another option's value."""
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 
 from svmeval.cli.options import PROGRAMS, TABLE, TRAINING, options_of
@@ -61,7 +60,10 @@ def _nearest(flag: str, table: dict) -> str:
     ``--help``."""
     candidates = [f for f in table if f != "-w"]
     near = [f for f in candidates if f.lower() == flag.lower()]
-    near = near or difflib.get_close_matches(flag, candidates, n=1, cutoff=0.75)
+    if not near:
+        import difflib  # an unknown option's nearest valid one
+
+        near = difflib.get_close_matches(flag, candidates, n=1, cutoff=0.75)
     return f"; did you mean {near[0]}?" if near else " (--help lists every option)"
 
 

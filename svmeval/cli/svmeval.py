@@ -35,11 +35,12 @@ class Options:
     nr_fold: int = 0  # 0: train mode (no -v)
     quiet: bool = False
     data_file: str = ""
-    model_file: str | None = None
+    model_file: str = ""  # "" where the run writes no model (-v, --score)
     seed: int = 1
     repeat: int = 1
     jobs: int | None = None
     dask: str | None = None
+    store: str | None = None  # --store FILE: the results store
     pos_label: float | None = None
     predictions: str | None = None
     folds_file: str | None = None
@@ -51,6 +52,8 @@ class Options:
     output: str | None = None
     plot: str | None = None
     full: bool = False
+    ci: float | None = None
+    bootstrap: int = 1000
     help: bool = False
 
     @property
@@ -116,13 +119,27 @@ def _check(options: Options, positional: list[str]) -> Options:
             f"--format {options.format}: svmeval-compare's benchmark table only "
             "(svmeval: text, json, csv or html)"
         )
+    if options.ci is None and options.bootstrap != 1000:
+        raise OptionError("--bootstrap sets the resamples of --ci: give --ci LEVEL too")
+    if options.ci is not None and (
+        options.multilabel
+        or options.score is not None
+        or not options.cross_validation
+        or not options.params.is_classification
+    ):
+        raise OptionError(
+            "--ci: confidence intervals of a classification's cross-validation (-v k) "
+            "only: not with --multilabel, --score, -s 2, -s 3 or -s 4"
+        )
+    if options.store is not None and not options.cross_validation:
+        raise OptionError("--store keeps the folds of a cross-validation: only with -v k")
     if options.dask is not None and options.multilabel:
         raise OptionError("--dask runs single-label cross-validation; not with --multilabel")
     if options.dask is not None and options.jobs is not None:
         raise OptionError(
             "--jobs sets the local threads; with --dask the cluster's workers run the folds"
         )
-    return replace(options, data_file=data_file, model_file=model_file)
+    return replace(options, data_file=data_file, model_file=model_file or "")
 
 
 def _parse(argv: list[str]) -> Options | None:
@@ -167,14 +184,10 @@ def check_outputs(options: Options) -> list:
 
 
 def run(options: Options) -> int:
-    from svmeval.report import plot
-
     if options.score is not None:
-        return score(options)
+        return score(options, options.score)
     from svmeval.cv import engine
     from svmeval.io import data
-    from svmeval.io.predictions import format_predictions
-    from svmeval.summary import summarize
 
     dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
     if options.multilabel:
@@ -197,20 +210,59 @@ def run(options: Options) -> int:
             )
         ),
     )
+    predictions = None
+    if options.predictions:
+        from svmeval.io.predictions import format_predictions
+
+        predictions = format_predictions(result)
+    lines = svm_train_report(options, result)
+    if lines is not None:
+        emit(options, lines, predictions=predictions, folds=result)
+        return 0
+    from svmeval.summary import summarize
+
     summary = summarize(
         result,
         pos_label=options.pos_label,
         zero_division=options.zero_division,
         meta={"data_file": options.data_file},
+        ci=options.ci,
+        bootstrap=options.bootstrap,
+        seed=options.seed,
     )
-    emit(
-        options,
-        _report(options, summary, plot.result_arrays(result)),
-        predictions=format_predictions(result) if options.predictions else None,
-        folds=result,
-    )
-    draw(options, summary, plot.result_arrays(result))
+    arrays = {}
+    if options.format == "html" or options.plot:  # the page's and the sheet's curves
+        from svmeval.report import plot
+
+        arrays = plot.result_arrays(result)
+    emit(options, _report(options, summary, arrays), predictions=predictions, folds=result)
+    draw(options, summary, arrays)
     return 0
+
+
+def svm_train_report(options: Options, result) -> str | None:
+    """The text report when it is svm-train's lines alone (a classifier's cross-validation of
+    one or two classes, once, without --full or --plot), from the counts of right and wrong
+    predictions; None where the report needs the summary (more classes, a regression,
+    repetitions, another format). Neither the figure registry nor the summaries are loaded
+    for it: a script that calls svmeval once per configuration pays for what it reads."""
+    if (
+        options.format != "text"
+        or options.full
+        or options.plot
+        or options.repeat != 1
+        or options.params.is_regression
+    ):
+        return None
+    from svmeval.metrics.two_class import svm_train_classes
+    from svmeval.report.text import accuracy_lines
+
+    labels, correct, classes = svm_train_classes(
+        result.y_true, result.y_pred, pos_label=options.pos_label
+    )
+    if len(labels) > 2:
+        return None
+    return accuracy_lines(100.0 * correct / len(result.y_true), classes)
 
 
 def run_multilabel(options: Options, dataset) -> int:
@@ -247,16 +299,20 @@ def run_multilabel(options: Options, dataset) -> int:
     return 0
 
 
-def score_multilabel(options: Options, dataset, began: tuple = ()) -> int:
+def score_multilabel(options: Options, dataset, predictions_file: str, began: tuple = ()) -> int:
     from svmeval.io.predictions import read_label_set_predictions
     from svmeval.summary import score_label_sets
 
-    sets = read_label_set_predictions(options.score, expected=dataset.n_samples)
+    sets = read_label_set_predictions(predictions_file, expected=dataset.n_samples)
     summary = score_label_sets(
         dataset,
         sets,
         zero_division=options.zero_division,
-        meta={"mode": "score", "data_file": options.data_file, "predictions_file": options.score},
+        meta={
+            "mode": "score",
+            "data_file": options.data_file,
+            "predictions_file": predictions_file,
+        },
     )
     summary = _recorded(options, summary, dataset, "score_label_sets", began)
     emit(options, _report(options, summary, {}))
@@ -274,7 +330,7 @@ def train(options: Options, dataset) -> int:
     return 0
 
 
-def score(options: Options) -> int:
+def score(options: Options, predictions_file: str) -> int:
     """--score: report on an existing predictions file against a data file's labels."""
     from svmeval.io import data
     from svmeval.io.predictions import read_predictions, read_probabilities
@@ -284,8 +340,8 @@ def score(options: Options) -> int:
     began = (time.time(), time.perf_counter())
     dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
     if options.multilabel:
-        return score_multilabel(options, dataset, began)
-    y_pred = read_predictions(options.score, expected=dataset.n_samples)
+        return score_multilabel(options, dataset, predictions_file, began)
+    y_pred = read_predictions(predictions_file, expected=dataset.n_samples)
     try:
         summary = summarize_predictions(
             dataset.y,
@@ -293,20 +349,20 @@ def score(options: Options) -> int:
             regression=options.params.is_regression,
             pos_label=options.pos_label,
             zero_division=options.zero_division,
-            meta={"data_file": options.data_file, "predictions_file": options.score},
+            meta={"data_file": options.data_file, "predictions_file": predictions_file},
         )
     except FractionalPredictions:
         raise SvmevalError(
-            f"{show_path(options.score)}: predictions are not class labels "
+            f"{show_path(predictions_file)}: predictions are not class labels "
             "(not integers); "
             "give -s 3 or -s 4 to score a regression"
         ) from None
     summary = _recorded(options, summary, dataset, "summarize_predictions", began)
-    arrays = {"y_true": dataset.y, "y_pred": y_pred}
+    arrays: dict[str, object] = {"y_true": dataset.y, "y_pred": y_pred}
     page = options.format == "html"  # its sheet draws the curves of -b 1 predictions too
     if not page:
         emit(options, _report(options, summary, arrays))
-    probabilities = read_probabilities(options.score) if options.plot or page else None
+    probabilities = read_probabilities(predictions_file) if options.plot or page else None
     if probabilities is not None:  # -b 1 predictions: the curves too
         arrays.update(
             scores=probabilities[1], score_labels=probabilities[0], score_source="probabilities"
@@ -361,7 +417,9 @@ def emit(options: Options, text: str, *, predictions: str | None = None, folds=N
     the options say: all whole, or none."""
     runner.end_bar_line()
     targets = {t.what: t for t in check_outputs(options)}  # again: the files may have changed
-    items = [(targets["--predictions"], predictions)] if options.predictions else []
+    items: list[tuple[output.Target | str, str | bytes]] = []
+    if options.predictions and predictions is not None:
+        items.append((targets["--predictions"], predictions))
     if options.folds_file:
         from svmeval.cli.nested import folds_text
 

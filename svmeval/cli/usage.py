@@ -7,6 +7,7 @@ from svmeval.cli.options import (
     GRID_PY_OPTIONS,
     LONG_OPTIONS,
     PROGRAMS,
+    STORE,
     SVM_TRAIN_OPTIONS,
     SVMEVAL,
 )
@@ -75,6 +76,8 @@ def short_usage(command: str = SVMEVAL) -> str:
         ]
     elif command == GRID:
         lines = [f"Usage: {program} [grid_options] [svm_options] dataset"]
+    elif command == STORE:
+        lines = [f"Usage: {program} [options] store_file"]
     else:
         lines = [
             f"Usage: {program} [options] data_file... -- A_OPTIONS -- B_OPTIONS [-- ...]",

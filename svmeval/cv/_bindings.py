@@ -21,7 +21,6 @@ left to the system's default, or handled outside Python, nothing is changed.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.util
 import signal
 import sys
@@ -55,8 +54,10 @@ def import_bindings():
             signal.raise_signal(signal.SIGINT)  # to the handler that was there: Ctrl-C wins
 
 
-class _Refuse(importlib.abc.MetaPathFinder):
-    """Refuses the imports of :data:`DEFERRED` packages (not yet loaded) in one thread."""
+class _Refuse:
+    """Refuses the imports of :data:`DEFERRED` packages (not yet loaded) in one thread: a meta
+    path finder (``find_spec`` is all the import system asks of one; importlib.abc's base
+    class would import importlib.resources, tempfile and shutil with it)."""
 
     def __init__(self, names):
         self.thread, self.names = threading.get_ident(), frozenset(names)

@@ -138,6 +138,14 @@ def _c():
     return _C
 
 
+def libsvm_version() -> int:
+    """LIBSVM's own version number (``libsvm_version``: 337 for 3.37), 0 if it has none."""
+    try:
+        return int(ctypes.c_int.in_dll(_c().svm.libsvm, "libsvm_version").value)
+    except (AttributeError, ValueError):
+        return 0
+
+
 def loaded() -> bool:
     """Whether LIBSVM has been loaded in this process by svmeval."""
     return _C is not None

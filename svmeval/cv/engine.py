@@ -23,13 +23,13 @@ from svmeval.cv.folds import libsvm_folds  # noqa: F401 - where the tests draw L
 from svmeval.cv.plan import (  # noqa: F401
     CVPlan,
     CVResult,
-    FoldByFold,
     FoldOutput,
     Repetition,
     repetition,
 )
 from svmeval.cv.provenance import recorded
 from svmeval.cv.schedule import run_tasks
+from svmeval.cv.stored import FoldByFold  # noqa: F401 - nested CV's outer loop, with a store
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import Dataset, DataSource, check_precomputed
 from svmeval.params import PRECOMPUTED, Configuration, SvmParams
@@ -86,6 +86,7 @@ def cross_validate(
     quiet: bool = True,
     keep_decision_values: bool = False,
     keep_repeats: bool = False,
+    store=None,
 ) -> CVResult:
     """k-fold cross-validation exactly as LIBSVM's ``svm-train -v k``, every prediction kept.
 
@@ -130,6 +131,10 @@ def cross_validate(
     keep_repeats : bool, default False
         Keep every further repetition's whole result in ``repeat_results``
         (``to_frame()`` of a repeated run needs them).
+    store : str or os.PathLike or Store, optional
+        A results store (:func:`svmeval.open_store`; a file name is opened, and created if
+        missing): the folds it holds are taken from it, the others computed and written to it
+        one by one as they end. The result is the same as without a store.
 
     Returns
     -------
@@ -160,22 +165,25 @@ def cross_validate(
     0.9684
     """
     from svmeval.cv import checks
+    from svmeval.cv.stored import opened
 
     data = checks.as_dataset(data, "data")
     params = checks.as_params(params, "params")
-    return run_cv(
-        data,
-        params,
-        folds,
-        seed=seed,
-        repeat=repeat,
-        jobs=jobs,
-        client=client,
-        progress=progress,
-        quiet=quiet,
-        keep_decision_values=keep_decision_values,
-        keep_repeats=keep_repeats,
-    )
+    with opened(store, "cross_validate") as counts:
+        return run_cv(
+            data,
+            params,
+            folds,
+            seed=seed,
+            repeat=repeat,
+            jobs=jobs,
+            client=client,
+            progress=progress,
+            quiet=quiet,
+            keep_decision_values=keep_decision_values,
+            keep_repeats=keep_repeats,
+            store=counts,
+        )
 
 
 @_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
@@ -195,12 +203,14 @@ def run_cv(
     share: bool | None = None,
     jobs: int | None = None,
     client=None,
+    store=None,
 ) -> CVResult:
     """:func:`cross_validate` with the engine's own arguments: ``y`` (labels replacing the
     data set's), ``problem`` (the data's LIBSVM problem, if built), ``share`` (whether the folds
     train on one kernel matrix computed once, :class:`~svmeval.cv.kernel.SharedKernel`: None
     where the cost model says it pays, True always, False never; never with ``-b 1``, a
-    precomputed kernel or matrices over :data:`~svmeval.cv.kernel.DEFAULT_MEMORY_MB`)."""
+    precomputed kernel or matrices over :data:`~svmeval.cv.kernel.DEFAULT_MEMORY_MB`),
+    ``store`` (the run's :class:`~svmeval.cv.stored.StoreCounts`)."""
     nr_fold, seed, repeat = check_folds(nr_fold), check_seed(seed), check_repeat(repeat)
     check_execution(jobs, client)
     problem, params = prepare(dataset, params, y=y, quiet=quiet, problem=problem)
@@ -218,6 +228,7 @@ def run_cv(
         progress,
         jobs,
         client,
+        store,
     )
 
 
@@ -233,6 +244,7 @@ def _repetitions(
     progress,
     jobs,
     client,
+    store=None,
 ) -> CVResult:
     """One candidate over every seed's folds: the first repetition's result, with the others'
     figures (and, with ``keep_repeats``, their results) in repetition order."""
@@ -258,6 +270,7 @@ def _repetitions(
             keep_decision_values=keep_decision_values,
             share=share,
             progress=progress,
+            store=store,
         )
     return replace(
         first[0],

@@ -18,7 +18,7 @@ every unit done before it stops.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from svmeval.cv import _libsvm
 from svmeval.cv import kernel as shared_kernel
@@ -38,6 +38,7 @@ class Unit:
     seed: int
     folds: Folds
     cost: float = 0.0
+    stored: dict = field(default_factory=dict)  # fold -> FoldOutput found in a results store
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,13 +54,17 @@ class Batch:
     groups: tuple  # ((kernel params or None, (Unit, ...)), ...)
     keep_decision_values: bool = False
     memory_mb: float = shared_kernel.DEFAULT_MEMORY_MB
+    #: ``on_fold(unit, fold, FoldOutput, seconds)``: called in the calling thread as each
+    #: fold ends (a results store writes it), before its unit's ``finish``
+    on_fold: Callable | None = None
     #: the units in the order they are scheduled, one after another (None: the costliest first)
     order: tuple | None = None
 
     @property
     def total_folds(self) -> int:
+        """The folds to compute (those of a results store left out)."""
         units = list(self.in_order) + [u for _, group in self.groups for u in group]
-        return sum(u.folds.n_folds for u in units)
+        return sum(u.folds.n_folds - len(u.stored) for u in units)
 
 
 class Release:
@@ -68,13 +73,17 @@ class Release:
     result); :meth:`flush` passes on every unit done, in that order, when a run stops early."""
 
     def __init__(self, order, finish: Callable):
-        self.position = {unit: k for k, unit in enumerate(order)}
+        self.position = {(u.candidate, u.repetition): k for k, u in enumerate(order)}
         self.finish = finish
         self.done: dict = {}  # position -> (unit, result), not yet passed on
         self.next = 0  # the first position not yet passed on
 
+    def place(self, unit) -> int:
+        """The unit's place in the schedule (a unit with some folds stored keeps its own)."""
+        return self.position[(unit.candidate, unit.repetition)]
+
     def __call__(self, unit, result) -> None:
-        self.done[self.position[unit]] = (unit, result)
+        self.done[self.place(unit)] = (unit, result)
         while self.next in self.done:
             self.finish(*self.done[self.next])  # an interrupt inside: flush passes it on again
             del self.done[self.next]
@@ -113,10 +122,17 @@ def evaluate(
     share: bool | None = None,
     memory_mb: float | None = None,
     progress: Callable | None = None,
+    store=None,
     ordered: bool = False,
 ) -> None:
     """Cross-validate every candidate on every seed's folds: ``finish(unit, result)`` for each
     (:class:`Unit`, :class:`~svmeval.cv.plan.CVResult`), in the calling thread, any order.
+
+    ``store``: the run's :class:`~svmeval.cv.stored.StoreCounts` (None: the store of the run
+    in progress in this thread, :func:`~svmeval.cv.stored.current`, if any).
+    Its units are looked up first: a unit whose folds are all stored is finished from them
+    without training, the folds it lacks are the only ones computed, and every fold computed
+    is written as it ends (:mod:`svmeval.cv.stored`).
 
     ``candidates``: resolved, checked parameters (:func:`~svmeval.cv.engine.prepare`) of
     ``problem`` (``dataset``'s LIBSVM problem; the executor may send ``dataset`` elsewhere).
@@ -137,32 +153,95 @@ def evaluate(
             if key not in drawn:
                 drawn[key] = draw_folds(problem.y, nr_fold, seed, params)
             units.append(Unit(c, r, params, seed, drawn[key], costs[c]))
+    release = None
+    if ordered:  # every unit's place, the stored ones' too: they pass through it as well
+        release = Release(_schedule(problem, dataset, units, share, memory), finish)
+        finish = release
+    on_fold = None
+    if store is None:
+        from svmeval.cv.stored import current
+
+        store = current()
+    if store is not None:
+        units, finish, on_fold = _with_store(
+            store, dataset, problem, nr_fold, keep_decision_values, units, finish
+        )
     in_order = tuple(u for u in units if u.params.probability)
     rest = [u for u in units if not u.params.probability]
-    groups = _groups(problem, dataset, rest, share, memory)
-    order = in_order + _schedule(rest, groups, problem.n_samples, memory) if ordered else None
-    batch = Batch(problem, dataset, nr_fold, in_order, groups, keep_decision_values, memory, order)
-    count = FoldCount(batch.total_folds, progress)
-    if order is None:
-        executor.run(batch, finish, count)
-        return
-    release = Release(order, finish)
+    batch = Batch(
+        problem,
+        dataset,
+        nr_fold,
+        in_order,
+        _groups(problem, dataset, rest, share, memory),
+        keep_decision_values,
+        memory,
+        on_fold,
+        None if release is None else tuple(sorted(units, key=release.place)),
+    )
     try:
-        executor.run(batch, release, count)
+        if units:
+            executor.run(batch, finish, FoldCount(batch.total_folds, progress))
     except KeyboardInterrupt:
-        release.flush()  # every unit done before the interrupt is passed on
+        if release is not None:
+            release.flush()  # every unit done before the interrupt is passed on
         raise
 
 
-def _schedule(units: list, groups: tuple, n_rows: int, memory_mb: float) -> tuple:
-    """An ordered run's schedule: the units in their order, or kernel group by kernel group
-    (each group's units in their order, the groups by their first unit) when the shared
-    kernels do not all fit the memory budget at once."""
+def _schedule(problem, dataset, units: list, share, memory_mb: float) -> list:
+    """An ordered run's schedule: the units in their order (``-b 1`` ones first, run before
+    the others), or kernel group by kernel group (each group's units in their order, the
+    groups by their first unit) when the shared kernels do not all fit the memory budget at
+    once."""
+    first = [u for u in units if u.params.probability]
+    rest = [u for u in units if not u.params.probability]
+    groups = _groups(problem, dataset, rest, share, memory_mb)
     shared = [params for params, _ in groups if params is not None]
-    total = sum(shared_kernel.matrix_bytes(n_rows, p.kernel_type) for p in shared)
+    total = sum(shared_kernel.matrix_bytes(problem.n_samples, p.kernel_type) for p in shared)
     if total <= memory_mb * 2**20:
-        return tuple(units)
-    return tuple(u for _, group in groups for u in group)
+        return first + rest
+    return first + [u for _, group in groups for u in group]
+
+
+def _with_store(store, dataset, problem, nr_fold, keep_decision_values, units, finish):
+    """The units left to compute (each with its stored folds), a ``finish`` that writes
+    what a unit's folds did not write, and the executors' ``on_fold``; the units found whole
+    are finished here, from the store."""
+    from svmeval.cv.plan import CVPlan
+    from svmeval.cv.stored import StoreUse, missing
+
+    use = StoreUse(store, dataset, problem, nr_fold, keep_decision_values)
+    left = []
+    for u in units:
+        found = use.find(u)
+        use.reused(u, len(found))
+        if len(found) < u.folds.n_folds:
+            if found:
+                partial = replace(u, stored=found)
+                use.written[partial] = use.written.pop(u)
+                u = partial
+            left.append(u)
+            continue
+        plan = CVPlan(
+            problem,
+            u.params,
+            u.folds,
+            u.seed,
+            keep_decision_values=keep_decision_values,
+            stored=found,
+        )
+        finish(u, plan.result())
+
+    missing(store, sum(u.folds.n_folds - len(u.stored) for u in left))
+
+    def finish_stored(unit, result) -> None:
+        use.write_result(unit, result)
+        finish(unit, result)
+
+    def on_fold(unit, i: int, output, seconds: float) -> None:
+        use.write(unit, {i: output}, {i: seconds})
+
+    return left, finish_stored, on_fold
 
 
 def _groups(problem, dataset, units: list, share: bool | None, memory_mb: float) -> tuple:

@@ -97,6 +97,7 @@ class LocalExecutor:
                     u.folds,
                     u.seed,
                     keep_decision_values=batch.keep_decision_values,
+                    stored=u.stored,
                 )
                 kernels[u] = kernel
                 key = place.get(u, (rank, seq))
@@ -105,21 +106,31 @@ class LocalExecutor:
                 group = _releasing(group, kernel)
             tasks += group
         tasks.sort(key=lambda t: t[0])
-        self._run(plans, kernels, tasks, finish, count)
+        self._run(plans, kernels, tasks, finish, count, batch.on_fold)
 
-    def _run(self, plans: dict, kernels: dict, tasks: list, finish: Callable, count) -> None:
-        """The tasks of these units as one run of the scheduler."""
+    def _run(
+        self, plans: dict, kernels: dict, tasks: list, finish: Callable, count, on_fold=None
+    ) -> None:
+        """The tasks of these units as one run of the scheduler; ``on_fold(unit, fold,
+        output, seconds)`` as each fold ends (None: not told)."""
         finished: queue.SimpleQueue = queue.SimpleQueue()
         left = {unit: len(plan.tasks) for unit, plan in plans.items()}
         folds = [0, 0]  # folds completed, folds counted
+        timed: dict | None = {} if on_fold is not None else None
         runs = [
-            _Counted(task, unit, left, finished, folds, (position,))
+            _Counted(task, unit, left, finished, folds, (position,), timed)
             for position, (_, unit, task) in enumerate(tasks)
         ]
 
         def drain() -> None:
             while not finished.empty():
-                unit = finished.get()
+                event = finished.get()
+                if isinstance(event, tuple):  # (unit, fold): a fold ended, before its unit
+                    unit, i = event
+                    assert on_fold is not None and timed is not None
+                    on_fold(unit, i, plans[unit].output(i), timed.pop(event, 0.0))
+                    continue
+                unit = event
                 result = plans.pop(unit).result()
                 kernel = kernels.pop(unit)
                 finish(unit, result if kernel is None else kernel.restore(result, unit.params))
@@ -212,12 +223,13 @@ _LOCK = threading.Lock()
 class _Task:
     """A task wrapped, keeping what the scheduler reads of it (``size``, ``max_threads``)."""
 
-    __slots__ = ("run", "size", "max_threads")
+    __slots__ = ("run", "size", "max_threads", "fold")
 
     def __init__(self, run, inner):
         self.run = run
         self.size = getattr(inner, "size", 0)
         self.max_threads = getattr(inner, "max_threads", None)
+        self.fold = getattr(inner, "fold", None)
 
     def __call__(self, omp_threads):
         return self.run(omp_threads)
@@ -243,15 +255,28 @@ def recording() -> Iterator[list]:
 
 
 def _Counted(
-    task, unit, left: dict, finished: queue.SimpleQueue, folds: list, position: tuple = (0,)
+    task,
+    unit,
+    left: dict,
+    finished: queue.SimpleQueue,
+    folds: list,
+    position: tuple = (0,),
+    timed: dict | None = None,
 ):
     """The task; the folds it completed are counted, and when it is the unit's last task to
-    end, the unit goes on ``finished``."""
+    end, the unit goes on ``finished``. With ``timed`` (a dict: (unit, fold) -> seconds of
+    its tasks), a fold the task completed goes on ``finished`` as ``(unit, fold)`` first."""
 
     def run(omp_threads):
         start, cpu = time.perf_counter(), time.thread_time()
         result = task(omp_threads)
         done = folds_done(result)
+        fold = getattr(task, "fold", None)
+        if timed is not None and fold is not None:
+            with _LOCK:
+                timed[unit, fold] = timed.get((unit, fold), 0.0) + time.perf_counter() - start
+            if done:
+                finished.put((unit, fold))
         if _RECORD:
             _RECORD[-1].append(
                 (
@@ -275,7 +300,7 @@ def _Counted(
         if follow:  # each counted too; placed after their task in a recording
             return FollowUps(
                 [
-                    _Counted(t, unit, left, finished, folds, position + (k,))
+                    _Counted(t, unit, left, finished, folds, position + (k,), timed)
                     for k, t in enumerate(follow)
                 ]
             )
@@ -314,10 +339,14 @@ class DaskExecutor:
                         unit.folds,
                         unit.seed,
                         keep_decision_values=batch.keep_decision_values,
+                        collect=True,
+                        stored=unit.stored,
                     )
-                    left[unit] = unit.folds.n_folds
+                    left[unit] = unit.folds.n_folds - len(unit.stored)
                 for i, output in zip(part, outputs):
                     plan.store(i, output)
+                    if batch.on_fold is not None:
+                        batch.on_fold(unit, i, output, 0.0)
                 left[unit] -= len(part)
                 count.add(len(part))
                 if left[unit] == 0:
@@ -368,6 +397,9 @@ class DaskExecutor:
                     where = rank if place else None
                 priority = first.get(u, priority)
                 for part in pieces:
+                    part = tuple(i for i in part if i not in u.stored)
+                    if not part:
+                        continue
                     jobs.append(
                         cluster.Job(
                             workers.fold_task,

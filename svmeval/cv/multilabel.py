@@ -33,6 +33,8 @@ from run to run. Without ``-b 1`` the tasks run ``jobs`` at once and results do 
 
 from __future__ import annotations
 
+import queue
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -45,6 +47,7 @@ from svmeval.cv.plan import CVPlan
 from svmeval.cv.provenance import recorded
 from svmeval.cv.results import MultilabelCVResult
 from svmeval.cv.schedule import run_tasks
+from svmeval.cv.task import Task, folds_done
 from svmeval.errors import ParameterError, SvmevalError, show_label, show_path
 from svmeval.io.data import DataSource
 from svmeval.io.label_sets import check_multilabel as _check_multilabel  # noqa: F401
@@ -82,6 +85,7 @@ def cross_validate_multilabel(
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     quiet: bool = True,
+    store=None,
 ) -> MultilabelCVResult:
     """Binary-relevance k-fold cross-validation of multi-label data.
 
@@ -108,6 +112,11 @@ def cross_validate_multilabel(
         ``progress(done, total)`` as tasks end (total = labels x folds).
     quiet : bool, default True
         Silence LIBSVM's training messages.
+    store : str or os.PathLike or Store, optional
+        A results store (:func:`svmeval.open_store`; a file name is opened, and created if
+        missing): each label's folds it holds are taken from it, the others computed and
+        written to it as they end (with ``-b 1``, whose tasks draw from one ``rand()`` in
+        turn, all of them or none). The result is the same as without a store.
 
     Returns
     -------
@@ -136,6 +145,13 @@ def cross_validate_multilabel(
     >>> sorted(summarize(result).figures)[:3]
     ['hamming_loss', 'lrap', 'macro_f1']
     """
+    from svmeval.cv.stored import opened
+
+    with opened(store, "cross_validate_multilabel") as counts:
+        return _multilabel(data, params, folds, seed, jobs, progress, quiet, counts)
+
+
+def _multilabel(data, params, folds, seed, jobs, progress, quiet, counts) -> MultilabelCVResult:
     from svmeval.cv.checks import as_dataset, as_params
 
     dataset, params = as_dataset(data, multilabel=True), as_params(params)
@@ -155,15 +171,27 @@ def cross_validate_multilabel(
     resolved = params
     _libsvm.srand(seed)
     drawn = libsvm_folds(np.zeros(n), nr_fold, stratified=False, rand=_libsvm.rand)
+    problems = []
     for j, label in enumerate(names):
         y = np.where(Y_true[:, j] == 1, 1.0, -1.0)
         try:
             problem, resolved = prepare(dataset, params, y=y, quiet=quiet, problem=base)
         except ParameterError as exc:
             raise ParameterError(f"label {show_label(label)}: {exc}") from None
-        plans.append(CVPlan(problem, resolved, drawn, seed))
-    tasks = [task for plan in plans for task in plan.tasks]
-    run_tasks(tasks, jobs=1 if resolved.probability else jobs, progress=progress)
+        problems.append(problem)
+    stored = _Stored(counts, dataset, problems, resolved, drawn, nr_fold, seed)
+    for j, problem in enumerate(problems):
+        plans.append(CVPlan(problem, resolved, drawn, seed, stored=stored.found[j]))
+    tasks = [stored.wrap(j, task) for j, plan in enumerate(plans) for task in plan.tasks]
+
+    def count(done: int, total: int) -> None:
+        stored.write(plans)
+        if progress is not None:
+            progress(done, total)
+
+    if tasks:
+        run_tasks(tasks, jobs=1 if resolved.probability else jobs, progress=count)
+    stored.write(plans, last=True)
 
     Y_pred, scores, probabilities, constant = _label_columns(
         plans, drawn, bool(resolved.probability)
@@ -210,3 +238,62 @@ def _label_columns(plans: list, folds: Folds, probability: bool):
             p = plan.probabilities[:, k[0]] if k.size else np.zeros(n)
             probabilities[:, j] = np.where(constant[:, j], pred.astype(np.float64), p)
     return Y_pred, scores, probabilities, constant
+
+
+class _Stored:
+    """A multi-label run's use of its store (none: ``counts`` None): each label's folds found
+    (``found[j]``), and each fold written as its task ends (``-b 1``: all at the end, and
+    reused only all together: its tasks draw from one ``rand()`` in turn)."""
+
+    def __init__(self, counts, dataset, problems, params, folds, nr_fold, seed):
+        self.found: list[dict] = [{} for _ in problems]
+        self.done: queue.SimpleQueue = queue.SimpleQueue()
+        self.uses: list = []
+        self.probability = bool(params.probability)
+        if counts is None:
+            return
+        from svmeval.cv.stored import FoldsUnit, StoreUse
+
+        digest = dataset.digest()
+        self.unit = FoldsUnit(params, seed, folds)
+        for j, problem in enumerate(problems):
+            use = StoreUse(
+                counts, dataset, problem, nr_fold, False, "multilabel-fold", data_digest=digest
+            )
+            self.uses.append(use)
+            for i in range(folds.n_folds):
+                out = use.find_fold(self.unit, i)
+                if out is not None:
+                    self.found[j][i] = out
+        whole = all(len(f) == folds.n_folds for f in self.found)
+        if self.probability and not whole:
+            self.found = [{} for _ in problems]
+            for use in self.uses:
+                use.written.clear()
+        for use, found in zip(self.uses, self.found):
+            use.reused(self.unit, len(found))
+        from svmeval.cv.stored import missing
+
+        missing(counts, sum(folds.n_folds - len(f) for f in self.found))
+
+    def wrap(self, j: int, task):
+        """``task`` of label ``j``, telling when it completes its fold."""
+        if not self.uses:
+            return task
+
+        def run(omp_threads):
+            start = time.perf_counter()
+            result = task(omp_threads)
+            if folds_done(result):
+                self.done.put((j, task.fold, time.perf_counter() - start))
+            return result
+
+        return Task(run, task.size, task.max_threads, task.fold)
+
+    def write(self, plans: list, *, last: bool = False) -> None:
+        """Write the folds ended since the last call (``-b 1``: every fold, at the end)."""
+        if not self.uses or (self.probability and not last):
+            return
+        while not self.done.empty():
+            j, i, seconds = self.done.get()
+            self.uses[j].write(self.unit, {i: plans[j].output(i)}, {i: seconds})

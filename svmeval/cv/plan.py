@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 import numpy as np
 
@@ -18,10 +19,7 @@ from svmeval.cv import _libsvm, _model, messages
 from svmeval.cv.folds import Folds, group_classes, libsvm_folds
 from svmeval.cv.results import CVResult, Repetition
 from svmeval.cv.task import FollowUps, Task
-from svmeval.metrics.classification import ConfusionCounts
 from svmeval.metrics.ovo import class_scores
-from svmeval.metrics.regression import regression_report
-from svmeval.metrics.scores import class_ranking
 from svmeval.params import SvmParams
 
 
@@ -80,7 +78,8 @@ class CVPlan:
     the class scores and, where asked or cheap, the decision values. The two halves of a task
     can run apart (on a cluster): :meth:`fold_output` trains and predicts one fold anywhere,
     :meth:`store` puts its output into this plan's arrays (``collect=False``: a plan that
-    only computes fold outputs and holds no per-sample array).
+    only computes fold outputs and holds no per-sample array). ``stored``: fold -> output of
+    folds already known (a results store's): they get no task.
 
     Memory: n predictions, n x k class scores (k classes), n x k probabilities with -b 1; the
     n x k(k-1)/2 one-vs-one values only with ``keep_decision_values`` (or k = 2). A fold's test
@@ -96,6 +95,7 @@ class CVPlan:
         *,
         keep_decision_values: bool = False,
         collect: bool = True,
+        stored: dict | None = None,
     ):
         self.problem, self.params, self.folds, self.seed = problem, params, folds, seed
         y = problem.y
@@ -114,7 +114,12 @@ class CVPlan:
             self.scores = np.full((n, m), np.nan) if self.has_scores else None
             self.probabilities = np.zeros((n, m)) if self.probability else None
         self._pair_maps: dict = {}
-        self.tasks = [task for i in range(folds.n_folds) for task in self._fold_tasks(i)]
+        stored = stored or {}
+        self.tasks = [
+            task for i in range(folds.n_folds) if i not in stored for task in self._fold_tasks(i)
+        ]
+        for i, out in stored.items():  # folds taken from a results store
+            self.store(i, out)
 
     def _fold_tasks(self, i: int) -> list:
         """Fold ``i``'s tasks: the fold, or with three classes or more (C-SVC, nu-SVC, no
@@ -207,6 +212,15 @@ class CVPlan:
             found = self._pair_maps[key] = _pair_map(model_labels, self.labels)
         return found
 
+    def output(self, i: int) -> FoldOutput:
+        """Fold ``i``'s output as this plan's arrays hold it (copies of its test rows)."""
+        rows = self.folds.test(i)
+        arrays: dict[str, Any] = {
+            name: None if getattr(self, name) is None else getattr(self, name)[rows]
+            for name in ("y_pred", "decision_values", "scores", "probabilities")
+        }
+        return FoldOutput(**arrays)
+
     def store(self, i: int, out: FoldOutput) -> None:
         """Put fold ``i``'s output into the plan's per-sample arrays."""
         self.store_rows(self.folds.test(i), out)
@@ -276,6 +290,10 @@ class CVPlan:
 def repetition(result: CVResult) -> Repetition:
     """What the figures of ``result`` need when it is a further repetition: its counts and
     its scores' ranking figures (:class:`Repetition`)."""
+    from svmeval.metrics.classification import ConfusionCounts
+    from svmeval.metrics.regression import regression_report
+    from svmeval.metrics.scores import class_ranking
+
     if result.params.is_regression:
         return Repetition(
             seed=result.seed,
@@ -322,7 +340,7 @@ class FoldByFold:
     """
 
     def __init__(self, problem, params: SvmParams, nr_fold: int, seed: int):
-        self.problem, self.seed = problem, seed
+        self.problem, self.seed, self.nr_fold = problem, seed, nr_fold
         self.folds = draw_folds(problem.y, nr_fold, seed, params)
         self._plan = CVPlan(problem, params, self.folds, seed)
 
@@ -333,10 +351,19 @@ class FoldByFold:
     def run_fold(self, i: int, params: SvmParams, omp_threads: int) -> None:
         """Train fold ``i`` with ``params`` (LIBSVM on ``omp_threads`` threads) and store its
         test rows' predictions."""
+        self._plan.store(i, self.compute_fold(i, params, omp_threads))
+
+    def compute_fold(self, i: int, params: SvmParams, omp_threads: int) -> FoldOutput:
+        """Fold ``i``'s test rows as a model of ``params`` trained on its training rows
+        predicts them."""
         one = CVPlan(self.problem, params, self.folds, self.seed, collect=False)
         if params.probability:  # -b 1 training draws from rand(): as a fresh svm-train
             _libsvm.srand(self.seed)
-        self._plan.store(i, one.fold_output(i, omp_threads))
+        return one.fold_output(i, omp_threads)
+
+    def store(self, i: int, output: FoldOutput) -> None:
+        """Put fold ``i``'s output (computed or found) into the run's result."""
+        self._plan.store(i, output)
 
     def result(self) -> CVResult:
         """The cross-validation's result (every fold run)."""

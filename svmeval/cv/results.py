@@ -17,14 +17,6 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval.errors import SvmevalError
-from svmeval.metrics.measures import parse_zero_division
-from svmeval.metrics.run_figures import (
-    classification_fold_figures,
-    multilabel_fold_figures,
-    positive_and_negative,
-    regression_fold_figures,
-)
-from svmeval.metrics.scores import class_ranking
 from svmeval.params import SvmParams, params_flags
 
 if TYPE_CHECKING:
@@ -104,6 +96,8 @@ class CVResult:
         """A pandas DataFrame, one row per (repetition, fold): ``dataset``,
         ``configuration``, ``repetition``, ``seed``, ``fold``, ``n_test``, then that fold's
         figures by registry name (repetitions beyond the first need ``keep_repeats=True``)."""
+        from svmeval.metrics.two_class import positive_and_negative
+
         tables.pandas()
         rows = []
         for r, run in enumerate(_runs(self)):
@@ -188,6 +182,9 @@ class MultilabelCVResult:
         """A pandas DataFrame, one row per fold: ``dataset``, ``configuration``,
         ``repetition``, ``seed``, ``fold``, ``n_test``, then the multi-label figures of that
         fold by registry name."""
+        from svmeval.metrics.measures import parse_zero_division
+        from svmeval.metrics.run_figures import multilabel_fold_figures
+
         tables.pandas()
         z = parse_zero_division(zero_division)
         T, P = self.Y_true.astype(bool), self.Y_pred.astype(bool)
@@ -208,6 +205,12 @@ def _runs(result) -> list:
 
 
 def _fold_figures(run: CVResult, positive, zero_division) -> list[dict]:
+    # the figures' modules, imported by what uses them (a run that prints svm-train's lines
+    # only needs none of them)
+    from svmeval.metrics.measures import parse_zero_division
+    from svmeval.metrics.run_figures import classification_fold_figures, regression_fold_figures
+    from svmeval.metrics.scores import class_ranking
+
     z = parse_zero_division(zero_division)
     if run.params.is_regression:
         return regression_fold_figures(run.y_true, run.y_pred, run.fold, run.n_folds)

@@ -44,10 +44,13 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from svmeval.cv.task import FollowUps
 from svmeval.cv.waits import join, wait_all, wait_any
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 #: hold the last tasks for a wider share: None = decide by :func:`omp_waits_passively`
 WIDE_TAIL: bool | None = None
@@ -228,6 +231,11 @@ def run_tasks(
     tasks running inside LIBSVM.
     """
     tasks = list(tasks)
+    if runs_inline(tasks):
+        _run_inline(tasks, progress)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
     total = len(tasks)
     cores = cores or available_cores()
     # as many threads as tasks at most (follow-ups start when a thread is free again)
@@ -283,6 +291,44 @@ def run_tasks(
         _abandon(list(started))
         pool.shutdown(wait=False, cancel_futures=True)
         raise
+
+
+#: the training rows, all tasks together, up to which a run of small tasks stays on the calling
+#: thread (five folds of 500 rows: some tens of milliseconds of LIBSVM in all)
+INLINE_ROWS = 2500
+
+
+def runs_inline(tasks: Sequence) -> bool:
+    """Whether ``tasks`` run one after another on the calling thread, each with one OpenMP
+    thread: when every one is too small for a second OpenMP thread to pay (its ``max_threads``
+    is 1: a kernel column costs less than starting a team) and all of them together train on at
+    most :data:`INLINE_ROWS` rows.
+
+    Such a run takes milliseconds. A worker thread per task and an OpenMP team per fold cost
+    about as much as the folds themselves, and where the command is one of many processes
+    started by a script (grid.py runs several at once) the other cores are busy anyway: a
+    second thread would wait for a core rather than help. A Ctrl-C waits for the fold
+    running in LIBSVM, a millisecond or so. Results are the same either way (a task's result
+    never depends on where it ran)."""
+    rows = 0
+    for task in tasks:
+        if getattr(task, "max_threads", None) != 1:
+            return False
+        rows += getattr(task, "size", INLINE_ROWS + 1)
+    return rows <= INLINE_ROWS
+
+
+def _run_inline(tasks: list, progress: Callable[[int, int], None] | None) -> None:
+    """The tasks in order on the calling thread, one OpenMP thread each; follow-ups first."""
+    done, next_task = 0, 0
+    while next_task < len(tasks):
+        result = tasks[next_task](1)
+        next_task += 1
+        if isinstance(result, FollowUps):  # they go first, in their order
+            tasks[next_task:next_task] = result.tasks
+        done += 1
+        if progress:
+            progress(done, len(tasks))
 
 
 def _shut_down(pool: ThreadPoolExecutor, *, cancel: bool = False) -> None:

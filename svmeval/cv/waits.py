@@ -17,7 +17,6 @@ import contextlib
 import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, wait
 
 #: the longest the calling thread blocks at a time while it waits (seconds): a Ctrl-C that
 #: CPython could not deliver into the wait is acted on then
@@ -27,6 +26,8 @@ WAIT_STEP = 0.1
 def wait_any(futures) -> set:
     """Wait until one of ``futures`` is done (there must be one not done); return the done
     ones. Blocks at most :data:`WAIT_STEP` at a time."""
+    from concurrent.futures import FIRST_COMPLETED, wait  # only a run on threads waits
+
     while True:
         finished, _ = wait(futures, timeout=WAIT_STEP, return_when=FIRST_COMPLETED)
         if finished:
@@ -36,6 +37,10 @@ def wait_any(futures) -> set:
 def wait_all(futures) -> None:
     """Wait until every one of ``futures`` is done, :data:`WAIT_STEP` at a time."""
     pending = list(futures)
+    if not pending:
+        return
+    from concurrent.futures import wait
+
     while pending:
         _, not_done = wait(pending, timeout=WAIT_STEP)
         pending = list(not_done)

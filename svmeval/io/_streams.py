@@ -18,14 +18,10 @@ is handed, a chunk at a time.
 
 from __future__ import annotations
 
-import bz2
-import gzip
 import io
-import lzma
 import os
 import resource
 import sys
-import zlib
 from typing import BinaryIO
 
 from svmeval.errors import DataFormatError
@@ -113,11 +109,18 @@ class open_data:
         if kind is None and path != "-":
             kind = _SUFFIX.get(os.path.splitext(path)[1].lower())
         stream: BinaryIO | io.BufferedIOBase
+        # each decompressor imported only for a file that needs it
         if kind == "gzip":
+            import gzip
+
             stream = gzip.GzipFile(fileobj=base, mode="rb")
         elif kind == "bzip2":
+            import bz2
+
             stream = bz2.BZ2File(base, "rb")
         elif kind == "xz":
+            import lzma
+
             stream = lzma.LZMAFile(base, "rb")
         else:
             stream = base
@@ -135,11 +138,22 @@ class open_data:
         return False
 
 
+def _read_errors(kind: str | None) -> tuple:
+    """What reading a stream of ``kind`` (None: not compressed) raises on a bad input."""
+    if kind is None:
+        return (OSError, EOFError)
+    import lzma
+    import zlib
+
+    return (OSError, EOFError, lzma.LZMAError, zlib.error)
+
+
 def pump(
     stream: BinaryIO, reader, name: str, kind: str | None, available: int | None = None
 ) -> None:
     """Feed the whole stream to the parser chunk by chunk; with ``available`` (bytes), stop
     before the parser's arrays could outgrow it."""
+    errors = _read_errors(kind)
     buf = bytearray(CHUNK_SIZE)
     view = memoryview(buf)
     readinto = getattr(stream, "readinto", None)
@@ -150,7 +164,7 @@ def pump(
                 chunk = view[:n] if n else b""
             else:  # pragma: no cover - every stream used here has readinto
                 chunk = stream.read(CHUNK_SIZE)
-        except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:
+        except errors as exc:
             if kind is None:
                 reason = getattr(exc, "strerror", None) or exc
                 raise DataFormatError(name, None, f"cannot read: {reason}") from None

@@ -153,7 +153,9 @@ class Dataset:
             )
 
     @classmethod
-    def from_arrays(cls, X, y, *, name: str | None = None, multilabel: bool = False) -> Dataset:
+    def from_arrays(
+        cls, X: object, y: object, *, name: str | None = None, multilabel: bool = False
+    ) -> Dataset:
         """A Dataset of data in memory, as svm-train would read it from the file that
         scikit-learn's ``dump_svmlight_file(X, y, f, zero_based=False)`` writes.
 

@@ -17,7 +17,6 @@ import contextlib
 import os
 import signal
 import stat
-import tempfile
 import threading
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
@@ -123,6 +122,8 @@ class _Staged:
             if data is not None:
                 _write_file(self.tmp, data)
         elif data is None:  # a writer that needs a path: a temporary file elsewhere, copied
+            import tempfile
+
             self.tmp = new_temp(tempfile.gettempdir(), 0o600, made=made)  # as mkstemp
 
     def finish_file(self) -> None:

@@ -26,7 +26,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-import secrets
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -203,6 +202,8 @@ def _descriptor_target(path: str, what: str, fd: int) -> Target:
 
 
 def _temp_name() -> str:
+    import secrets  # with hmac and hashlib: imported by a run that writes a file
+
     return f".svmeval-{secrets.token_hex(4)}.tmp"
 
 

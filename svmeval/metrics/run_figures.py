@@ -14,13 +14,13 @@ import math
 
 import numpy as np
 
-from svmeval.errors import ArgumentError, show_label
 from svmeval.metrics.classification import ClassificationReport, ConfusionCounts
 from svmeval.metrics.figures import figure_names
 from svmeval.metrics.multilabel import MultilabelReport, evaluate_multilabel
 from svmeval.metrics.ranking import label_ranking_average_precision
 from svmeval.metrics.regression import RegressionReport, regression_report
 from svmeval.metrics.scores import ClassRanking, class_ranking
+from svmeval.metrics.two_class import positive_and_negative, positive_label
 
 __all__ = [
     "classification_figures",
@@ -33,30 +33,6 @@ __all__ = [
     "regression_figures",
     "regression_fold_figures",
 ]
-
-
-def positive_label(labels: np.ndarray, pos_label: float | None = None) -> float:
-    """The positive class of two-class data: ``pos_label`` if given, else 1 when present, else
-    the larger label."""
-    if pos_label is not None:
-        if pos_label not in labels:
-            shown = ", ".join(show_label(v) for v in labels)
-            raise ArgumentError(
-                "pos_label", f"{show_label(pos_label)} is not one of the labels ({shown})"
-            )
-        return float(pos_label)
-    return 1.0 if 1.0 in labels else float(labels.max())
-
-
-def positive_and_negative(labels: np.ndarray, pos_label) -> tuple:
-    """``(positive, negative)`` labels of two-class data; ``(None, None)`` for more classes
-    (where ``pos_label`` is refused)."""
-    if len(labels) == 2:
-        positive = positive_label(labels, pos_label)
-        return positive, float(labels[labels != positive][0])
-    if pos_label is not None:
-        raise ArgumentError("pos_label", "applies to two-class data only")
-    return None, None
 
 
 def _with_policy(value: float, z: float) -> float:

@@ -12,25 +12,30 @@ figures' names, titles and order from :data:`svmeval.metrics.FIGURES`.
 from __future__ import annotations
 
 import functools
+import importlib
 
 from svmeval.errors import SvmevalError
-from svmeval.report import csvfmt, jsonfmt, multilabel, text
 
 FORMATS = ("text", "json", "csv")
 TABLE_FORMATS = ("markdown", "latex")  # a Benchmark's table as papers print it
 HTML = "html"  # one self-contained page, for every result (svmeval.report.html)
 
+#: format -> the module whose ``render(summary, digits=, full=)`` writes a summary in it,
+#: imported on first use (svm-train's lines need neither the JSON nor the CSV writer)
 REPORTERS = {
-    "text": text.render,
-    "json": jsonfmt.render,
-    "csv": csvfmt.render,
+    "text": "svmeval.report.text",
+    "json": "svmeval.report.jsonfmt",
+    "csv": "svmeval.report.csvfmt",
 }
 
 
 def _summary(summary, format: str, digits: int, full: bool) -> str:
     if summary.kind == "multilabel":
+        from svmeval.report import multilabel
+
         return multilabel.render(summary, format=format, digits=digits, full=full)
-    return REPORTERS[format](summary, digits=digits, full=full)
+    reporter = importlib.import_module(REPORTERS[format])
+    return reporter.render(summary, digits=digits, full=full)
 
 
 def _grid(result, format: str, digits: int, full: bool) -> str:

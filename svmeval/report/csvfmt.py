@@ -1,6 +1,8 @@
 """The CSV report: one row per class, one per average, then one per scalar figure of the
 registry (``row`` = "figure", ``name`` = its registry name, ``value``), with its mean and sd
-over folds; empty cells where a figure does not apply or is undefined."""
+over folds; empty cells where a figure does not apply or is undefined. With bootstrap
+intervals four more columns, ``bca_low``, ``bca_high``, ``percentile_low`` and
+``percentile_high``, filled on the figure rows."""
 
 from __future__ import annotations
 
@@ -40,15 +42,20 @@ def cell(value) -> str:
     return str(int(value))
 
 
+INTERVAL_COLUMNS = ("bca_low", "bca_high", "percentile_low", "percentile_high")
+
+
 def render(summary, *, digits: int = 4, full: bool = False) -> str:
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    out = csv.writer(buf, lineterminator="\n")
     if summary.kind == "regression":
-        w.writerow(("row", "name", "value", "fold_mean", "fold_sd"))
-        figure_rows(w, summary, ())
+        out.writerow(("row", "name", "value", "fold_mean", "fold_sd"))
+        figure_rows(out, summary, ())
         return buf.getvalue()
     c = summary.classification
-    w.writerow(COLUMNS)
+    iv = summary.intervals
+    w = out if iv is None else _Padded(out, len(INTERVAL_COLUMNS))
+    out.writerow(COLUMNS + (INTERVAL_COLUMNS if iv is not None else ()))
     for k, label in enumerate(c.labels):
         w.writerow(
             ("class", show_label(label))
@@ -77,8 +84,25 @@ def render(summary, *, digits: int = 4, full: bool = False) -> str:
     return buf.getvalue()
 
 
+class _Padded:
+    """A csv writer whose rows get ``width`` empty cells more."""
+
+    def __init__(self, writer, width: int):
+        self.writer, self.width = writer, width
+
+    def writerow(self, row) -> None:
+        self.writer.writerow(tuple(row) + ("",) * self.width)
+
+
 def figure_rows(w, summary, gap: tuple) -> None:
-    """One row per scalar figure: its pooled value and its mean and sd over folds."""
+    """One row per scalar figure: its pooled value and its mean and sd over folds (and its
+    intervals' bounds, with intervals)."""
+    iv = summary.intervals
+    out = w.writer if isinstance(w, _Padded) else w
     for name, value in summary.figures.items():
         mean, sd = summary.fold_spread.get(name, (math.nan, math.nan))
-        w.writerow(("figure", name) + gap + (cell(value), cell(mean), cell(sd)))
+        row = ("figure", name) + gap + (cell(value), cell(mean), cell(sd))
+        if iv is not None:
+            bounds = iv.bca.get(name, (None, None)) + iv.percentile.get(name, (None, None))
+            row += tuple(cell(v) for v in bounds)
+        out.writerow(row)

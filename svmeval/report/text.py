@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 from svmeval.errors import show_label
-from svmeval.metrics import SINGLE_LABEL_AVERAGES
 from svmeval.metrics.figures import FIGURES, figure_names
 from svmeval.report._layout import split_columns, table, with_notes, wrap
 
@@ -55,18 +54,27 @@ def svm_train_lines(summary) -> str:
             f"Cross Validation Mean squared error = {c_g(r.mean_squared_error)}\n"
             f"Cross Validation Squared correlation coefficient = {c_g(r.squared_correlation)}\n"
         )
-    out = [f"Cross Validation Accuracy = {summary.accuracy_percent:g}%\n"]
+    classes = []
     if summary.is_binary:
         c = summary.classification
-        for title, label in (("Positive", summary.positive), ("Negative", summary.negative)):
+        for label in (summary.positive, summary.negative):
             k = summary.class_index(label)
-            precision, recall = float(c.precision[k]), float(c.recall[k])
-            out.append(
-                f"{title} ({label_text(label)}) class:\n"
-                f"  precision = {c_g(precision)}\n"
-                f"     recall = {c_g(recall)}\n"
-                f"   F1 value = {c_g(c_f1(precision, recall))}\n\n"
-            )
+            classes.append((label, float(c.precision[k]), float(c.recall[k])))
+    return accuracy_lines(summary.accuracy_percent, classes)
+
+
+def accuracy_lines(accuracy_percent: float, classes=()) -> str:
+    """svm-train's accuracy line and, for two classes, the per-class patch's lines:
+    ``classes`` is ``((positive, precision, recall), (negative, precision, recall))``, or empty
+    for one class or more than two."""
+    out = [f"Cross Validation Accuracy = {accuracy_percent:g}%\n"]
+    for title, (label, precision, recall) in zip(("Positive", "Negative"), classes):
+        out.append(
+            f"{title} ({label_text(label)}) class:\n"
+            f"  precision = {c_g(precision)}\n"
+            f"     recall = {c_g(recall)}\n"
+            f"   F1 value = {c_g(c_f1(precision, recall))}\n\n"
+        )
     return "".join(out)
 
 
@@ -85,6 +93,8 @@ def score_lines(summary) -> str:
 
 
 def classification_tables(summary, digits: int) -> str:
+    from svmeval.metrics.classification import SINGLE_LABEL_AVERAGES
+
     c = summary.classification
     width = max(digits + 7, 11)
     names = [show_label(v) for v in c.labels]
@@ -132,6 +142,13 @@ def mean_sd(pair, digits: int) -> str:
     return f"{mean:.{digits}f} ± {fixed(sd, digits)}"
 
 
+def interval(pair, digits: int) -> str:
+    low, high = pair
+    if math.isnan(low) or math.isnan(high):
+        return "n/a"
+    return f"[{low:.{digits}f}, {high:.{digits}f}]"
+
+
 def figure_titles(summary) -> dict:
     """name -> the row title of each scalar figure of the summary's kind (the registry's title;
     the positive class named for the figures of one class)."""
@@ -151,10 +168,21 @@ def figuretable(summary, digits: int, first: int = 18) -> list[str]:
     width = max(digits + 7, 11)
     spreads = []
     if len(summary.fold_figures) > 1:
-        spreads.append((f"{len(summary.fold_figures)} folds: mean ± sd", summary.fold_spread))
+        spreads.append(
+            (f"{len(summary.fold_figures)} folds: mean ± sd", summary.fold_spread, mean_sd)
+        )
     if len(summary.repeat_figures) > 1:
-        spreads.append((f"{len(summary.repeat_figures)} repeats: mean ± sd", summary.repeat_spread))
+        spreads.append(
+            (f"{len(summary.repeat_figures)} repeats: mean ± sd", summary.repeat_spread, mean_sd)
+        )
     sw = 2 * digits + 10
+    iv = summary.intervals
+    if iv is not None:
+        level = f"{100 * iv.level:g}%"
+        spreads = [
+            (f"{level} CI, BCa", iv.bca, interval),
+            (f"{level} CI, percentile", iv.percentile, interval),
+        ] + spreads
     titles = figure_titles(summary)
     first = max([first] + [len(t) for t in titles.values()])
     names = list(summary.figures)
@@ -164,9 +192,9 @@ def figuretable(summary, digits: int, first: int = 18) -> list[str]:
     columns += [
         [
             f"  {title:>{sw}}",
-            *(f"  {mean_sd(sp[n], digits):>{sw}}" if n in sp else "" for n in names),
+            *(f"  {shown(sp[n], digits):>{sw}}" if n in sp else "" for n in names),
         ]
-        for title, sp in spreads
+        for title, sp, shown in spreads
     ]
     lines = split_columns(
         len(columns),
@@ -174,6 +202,18 @@ def figuretable(summary, digits: int, first: int = 18) -> list[str]:
         lambda j: columns[j],
     )
     lines = [line.rstrip() if not line.strip() else line for line in lines]
+    if iv is not None:
+        lines += wrap(
+            f"(confidence intervals: {iv.resamples:,} bootstrap resamples of the samples' CV "
+            f"predictions, seed {iv.seed}"
+            + ("; the ROC AUC and average precision get none" if summary.ranking else "")
+            + (
+                "; of the first repetition, whose figures the pooled column shows"
+                if len(summary.repeat_figures) > 1
+                else ""
+            )
+            + ")"
+        )
     if summary.ranking is not None:
         what = summary.ranking.source
         if summary.is_binary:
@@ -192,7 +232,7 @@ def render(summary, *, digits: int = 4, full: bool = False) -> str:
     figures with their spread over folds and repetitions."""
     scored = summary.meta.get("mode") == "score"
     out = score_lines(summary) if scored else svm_train_lines(summary)
-    more = full or len(summary.repeat_figures) > 1
+    more = full or len(summary.repeat_figures) > 1 or summary.intervals is not None
     if summary.kind == "classification" and (more or not summary.is_binary):
         out += classification_tables(summary, digits)
     elif summary.kind == "regression" and more:

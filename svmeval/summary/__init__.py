@@ -26,7 +26,15 @@ __all__ = [
 
 
 def summarize(
-    result, *, pos_label=None, zero_division=0.0, meta: dict | None = None, per_fold: bool = True
+    result,
+    *,
+    pos_label=None,
+    zero_division=0.0,
+    meta: dict | None = None,
+    per_fold: bool = True,
+    ci: float | None = None,
+    bootstrap: int = 1000,
+    seed: int | None = None,
 ) -> Summary:
     """Every figure of a cross-validation result, computed once.
 
@@ -48,6 +56,18 @@ def summarize(
         Added to the run's description (``Summary.meta``: data file, folds, seed, parameters).
     per_fold : bool, default True
         False leaves out the per-fold figures (single-label results).
+    ci : float, optional
+        The level (in (0, 1), e.g. 0.95) of bootstrap confidence intervals, percentile and
+        BCa, of the pooled figures of a classification (``Summary.intervals``): the CV
+        predictions resampled per sample, each sample's true label and prediction together
+        (with repetitions, the first repetition's, as the pooled figures are;
+        :mod:`svmeval.summary.intervals`). The ranking figures get none; regression and
+        multi-label results are refused.
+    bootstrap : int, default 1000
+        The bootstrap resamples (1 to 1,000,000), with ``ci``.
+    seed : int, optional
+        The seed of the resamples (``numpy.random.default_rng(seed)``, the indices
+        ``scipy.stats.bootstrap`` draws with that generator); default the result's own seed.
 
     Returns
     -------
@@ -65,7 +85,18 @@ def summarize(
     (0.9775, 5)
     """
     from svmeval.cv.results import CVResult, MultilabelCVResult
+    from svmeval.errors import ArgumentError
+    from svmeval.summary.intervals import check_interval_arguments, classification_intervals
 
+    check_interval_arguments(ci, bootstrap, seed)
+    if ci is not None and isinstance(result, MultilabelCVResult):
+        raise ArgumentError("ci", "does not apply to multi-label results")
+    if ci is not None and isinstance(result, CVResult) and not result.params.is_classification:
+        raise ArgumentError(
+            "ci",
+            "applies to a classification's figures; a regression's (mse, scc) and a "
+            "one-class SVM's get no interval",
+        )
     if isinstance(result, MultilabelCVResult):
         if pos_label is not None:
             raise ValueError("pos_label does not apply to multi-label results")
@@ -80,6 +111,18 @@ def summarize(
             f"cross_validate), not {type(result).__name__}; predictions from "
             "elsewhere: summarize_predictions(y_true, y_pred)"
         )
+    if ci is not None and summary.classification is not None:
+        intervals = classification_intervals(
+            result.y_true,
+            result.y_pred,
+            summary.classification.labels,
+            summary.positive,
+            summary.zero_division,
+            level=ci,
+            resamples=bootstrap,
+            seed=result.seed if seed is None else seed,
+        )
+        summary = replace(summary, intervals=intervals)
     if result.provenance is not None:  # how the run was made, for the HTML report
         summary = replace(summary, provenance=result.provenance)
     return summary

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from svmeval.metrics.multilabel import MultilabelReport
     from svmeval.metrics.regression import RegressionReport
     from svmeval.metrics.scores import ClassRanking
+    from svmeval.summary.intervals import Intervals
 
 __all__ = ["LabelRanking", "Summary", "spread"]
 
@@ -58,7 +59,9 @@ class Summary:
     :class:`~svmeval.metrics.MultilabelReport`, with ``label_names`` and ``empty_samples``);
     ``ranking``: the threshold-free figures of the scores (a
     :class:`~svmeval.metrics.scores.ClassRanking`, or for multi-label a
-    :class:`LabelRanking`), None without scores.
+    :class:`LabelRanking`), None without scores. ``intervals``: the bootstrap confidence
+    intervals of the pooled figures (an :class:`~svmeval.summary.intervals.Intervals`), when
+    :func:`summarize` was given ``ci``.
     ``meta``: where the predictions came from (mode "cv" or "score", data file, folds, seed,
     LIBSVM parameters). ``provenance``: the run's ``Provenance``
     (versions, call, when, how long, the data's digest), when it came from a run.
@@ -94,6 +97,7 @@ class Summary:
     label_names: np.ndarray | None = None
     empty_samples: int = 0
     provenance: Provenance | None = field(default=None, repr=False)
+    intervals: Intervals | None = None  # bootstrap intervals of the pooled figures (``ci``)
 
     @property
     def is_binary(self) -> bool:

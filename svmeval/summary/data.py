@@ -2,7 +2,9 @@
 
 The JSON object's keys are fixed within a ``schema_version``; keys may be added, never renamed.
 Version 2 (single-label): the scalar figures in ``figures``, ``folds``, ``fold_spread``,
-``repeats`` and ``repeat_spread`` carry the names of the figure registry
+``repeats``, ``repeat_spread`` and ``intervals`` (with ``ci``: ``level``, ``resamples``,
+``seed`` and per figure ``bca`` and ``percentile`` as [low, high] and ``standard_error``)
+carry the names of the figure registry
 (:data:`svmeval.metrics.FIGURES`: ``mse`` and ``scc`` for regression, the positive class's
 ``precision``, ``recall`` and ``f1`` for two classes). A results table has the columns of
 :data:`svmeval._tables.KEYS`, then the figures.
@@ -86,6 +88,8 @@ def single_label_object(summary) -> dict:
     if summary.repeat_figures:
         obj["repeats"] = summary.repeat_figures
         obj["repeat_spread"] = spread_object(summary.repeat_spread)
+    if summary.intervals is not None:
+        obj["intervals"] = summary.intervals.to_dict()
     return plain(obj)
 
 

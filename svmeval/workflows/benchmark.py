@@ -571,6 +571,7 @@ def benchmark(
     jobs: int | None = None,
     client=None,
     progress: Callable[[int, int], None] | None = None,
+    store=None,
 ) -> Benchmark:
     """Compare configurations over many data sets, with the tests papers report.
 
@@ -621,6 +622,12 @@ def benchmark(
         ``progress(done, total)`` as folds end (over every data set, configuration and
         repetition).
 
+    store : str or os.PathLike or Store, optional
+        A results store (:func:`svmeval.open_store`; a file name is opened, and created if
+        missing): every fold it holds is taken from it, the others are computed and written
+        to it one by one as they end. The result is the same as without a store: adding a
+        configuration or a data set to a stored benchmark computes only their folds.
+
     Returns
     -------
     Benchmark
@@ -644,6 +651,7 @@ def benchmark(
     """
     from svmeval.cv import checks
     from svmeval.cv.engine import c_state, repetition_seeds
+    from svmeval.cv.stored import opened
     from svmeval.stats.rank_tests import clean_level
     from svmeval.summary.single import check_pos_label
 
@@ -681,26 +689,27 @@ def benchmark(
     table = c_state(_fold_table)  # C's rand() and print hook held per data set
     values, sizes = [], []
     # the folds of every data set: k each (leave-one-out past the rows), per configuration
-    # and repetition
-    per_set = [len(params) * len(seeds) * min(run.folds, ds.n_samples) for ds in checked]
-    for i, ds in enumerate(checked):
-        folds_done = None
-        if progress is not None:
-            folds_done = functools.partial(_folds_done, progress, sum(per_set[:i]), sum(per_set))
-        fold_values, fold_sizes = table(
-            ds,
-            params,
-            run.folds,
-            seeds,
-            criterion,
-            pos_label,
-            zero_division,
-            jobs,
-            client,
-            folds_done,
-        )
-        values.append(fold_values)
-        sizes.append(fold_sizes)
+    # and repetition (those a store holds are left out as each data set starts)
+    count = _FoldsOfSets(
+        progress, [len(params) * len(seeds) * min(run.folds, ds.n_samples) for ds in checked]
+    )
+    with opened(store, "benchmark"):
+        for i, ds in enumerate(checked):
+            fold_values, fold_sizes = table(
+                ds,
+                params,
+                run.folds,
+                seeds,
+                criterion,
+                pos_label,
+                zero_division,
+                jobs,
+                client,
+                None if progress is None else functools.partial(count.of_set, i),
+            )
+            count.end_set(i)
+            values.append(fold_values)
+            sizes.append(fold_sizes)
     return Benchmark(
         np.array(values),
         tuple(ds.name for ds in checked),
@@ -718,9 +727,23 @@ def benchmark(
     )
 
 
-def _folds_done(progress, before: int, total: int, done: int, _of: int) -> None:
-    """A data set's ``progress(done, of)`` as the whole benchmark's (``before`` folds before)."""
-    progress(before + done, total)
+class _FoldsOfSets:
+    """``progress(done, total)`` over the folds of every data set, from each data set's own
+    (its ``total`` replaces the folds expected of it: those of a store are not computed)."""
+
+    def __init__(self, progress, expected: list):
+        self.progress, self.expected = progress, list(expected)
+        self.before = 0  # folds of the data sets done
+        self.done = 0  # of the data set running
+
+    def of_set(self, i: int, done: int, total: int) -> None:
+        self.expected[i], self.done = total, done
+        self.progress(self.before + done, sum(self.expected))
+
+    def end_set(self, i: int) -> None:
+        self.expected[i] = self.done
+        self.before += self.done
+        self.done = 0
 
 
 def _sequence(datasets) -> list:

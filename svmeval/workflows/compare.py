@@ -183,6 +183,7 @@ def compare(
     jobs: int | None = None,
     client=None,
     progress: Callable[[int, int], None] | None = None,
+    store=None,
 ) -> Comparison:
     """Compare two LIBSVM configurations on one data set, on the same repeated folds.
 
@@ -225,6 +226,11 @@ def compare(
     progress : callable, optional
         ``progress(done, total)`` as folds end.
 
+    store : str or os.PathLike or Store, optional
+        A results store (:func:`svmeval.open_store`; a file name is opened, and created if
+        missing): every fold it holds is taken from it, the others are computed and written
+        to it one by one as they end. The result is the same as without a store.
+
     Returns
     -------
     Comparison
@@ -263,6 +269,7 @@ def compare(
         jobs=jobs,
         client=client,
         progress=progress,
+        store=store,
     )
 
 
@@ -290,8 +297,51 @@ def run_compare(
     jobs: int | None = None,
     client=None,
     progress=None,
+    store=None,
 ) -> Comparison:
     """:func:`compare` with the names A and B are shown by (``options_a``, ``options_b``)."""
+    from svmeval.cv.stored import opened
+
+    with opened(store, "compare"):
+        return _run_compare(
+            dataset,
+            params_a,
+            params_b,
+            nr_fold,
+            repeat=repeat,
+            seed=seed,
+            criterion=criterion,
+            pos_label=pos_label,
+            zero_division=zero_division,
+            confidence=confidence,
+            options_a=options_a,
+            options_b=options_b,
+            rope=rope,
+            jobs=jobs,
+            client=client,
+            progress=progress,
+        )
+
+
+def _run_compare(
+    dataset,
+    params_a,
+    params_b,
+    nr_fold: int = 10,
+    *,
+    repeat: int = 10,
+    seed: int = 1,
+    criterion: str | None = None,
+    pos_label=None,
+    zero_division=0.0,
+    confidence: float = 0.95,
+    options_a: str = "",
+    options_b: str = "",
+    rope: float | None = None,
+    jobs: int | None = None,
+    client=None,
+    progress=None,
+) -> Comparison:
     from svmeval.cv import checks, engine
 
     run = checks.check_run(

@@ -236,6 +236,7 @@ def grid_search(
     on_cell: Callable | None = None,
     on_finish: Callable | None = None,
     share: bool | None = None,
+    store=None,
 ) -> GridResult:
     """Search C and gamma (and epsilon-SVR's epsilon) as LIBSVM's grid.py does, by any figure.
 
@@ -296,6 +297,10 @@ def grid_search(
     share : bool, optional
         Force (True) or forbid (False) the shared kernel matrices; None: the cost model
         decides. Results are identical either way.
+    store : str or os.PathLike or Store, optional
+        A results store (:func:`svmeval.open_store`; a file name is opened, and created if
+        missing): every fold it holds is taken from it, the others are computed and written
+        to it one by one as they end. The result is the same as without a store.
 
     Returns
     -------
@@ -323,8 +328,10 @@ def grid_search(
     """
     arguments = dict(locals())
     from svmeval.cv import engine
+    from svmeval.cv.stored import opened
 
-    return engine.c_state(_search)(**arguments)
+    with opened(arguments.pop("store"), "grid_search"):
+        return engine.c_state(_search)(**arguments)
 
 
 def _search(

@@ -248,6 +248,7 @@ def nested_cv(
     progress: Callable[[int, int], None] | None = None,
     kernel_memory: float | None = None,
     share: bool | None = None,
+    store=None,
 ) -> NestedResult:
     """Nested cross-validation: an honest estimate of the model :func:`grid_search` tunes.
 
@@ -281,6 +282,12 @@ def nested_cv(
     progress : callable, optional
         ``progress(done, total)`` as outer folds end (over every repetition).
 
+    store : str or os.PathLike or Store, optional
+        A results store (:func:`svmeval.open_store`; a file name is opened, and created if
+        missing): every fold it holds is taken from it, the inner grids' folds and the outer
+        folds' final models alike; the others are computed and written to it one by one as
+        they end. The result is the same as without a store.
+
     Returns
     -------
     NestedResult
@@ -303,8 +310,10 @@ def nested_cv(
     """
     arguments = dict(locals())
     from svmeval.cv import engine
+    from svmeval.cv.stored import opened
 
     with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
+        stack.enter_context(opened(arguments.pop("store"), "nested_cv"))
         return engine.c_state(_nested_cv)(_stack=stack, **arguments)
 
 
@@ -358,7 +367,7 @@ def _nested_cv(
     done, total = 0, 0
     results, folds = [], []
     for r, s in enumerate(seeds):
-        plan = engine.FoldByFold(problem, base, nr_fold, s)
+        plan = engine.FoldByFold(problem, base, nr_fold, s, dataset=dataset)
         total = total or plan.n_folds * repeat
         for i in range(plan.n_folds):
             fold = _outer_fold(dataset, params, plan, r, i, s, grid, jobs)
@@ -386,8 +395,8 @@ def _nested_cv(
 
 def _outer_fold(dataset, params, plan, r: int, i: int, seed: int, grid: dict, jobs) -> OuterFold:
     """Outer fold ``i`` of ``plan`` (a :class:`~svmeval.cv.engine.FoldByFold`): the inner grid
-    on its training rows, the chosen cell trained there, its predictions of the test rows
-    stored in ``plan``."""
+    on its training rows, the chosen cell trained there (or taken from the run's results
+    store), its predictions of the test rows stored in ``plan``."""
     from svmeval.cv.schedule import available_cores
     from svmeval.workflows.grid import grid_search
 

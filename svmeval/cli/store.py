@@ -1,0 +1,256 @@
+"""svmeval-store: what a results store holds, a run's report exported from it, units deleted.
+
+A command of its own rather than a mode of ``svmeval``: a store holds the runs of all three
+commands, and ``svmeval``'s options are svm-train's, which these operations have nothing to do
+with. It keeps the commands' conventions: strict options, ``--help``, ``--version``, one line
+and exit status 1 for any error.
+
+Nothing a store holds is trusted: names, options and command lines are shown with their
+control characters escaped; an exported run is the recorded command line read again by that
+command's own option parser (never a shell), with every output file of it dropped (the report
+goes to standard output) and every fold taken from the store: a fold the store lacks is an
+error, nothing is trained.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from dataclasses import dataclass, replace
+
+from svmeval.cli import runner
+from svmeval.cli.options import STORE
+from svmeval.errors import OptionError
+from svmeval.io import output
+
+PROG = "svmeval-store"
+
+USAGE = f"""\
+Usage: {PROG} [options] store_file
+Lists what a results store (made with --store FILE) holds: its data sets, the
+configurations and folds stored for each, and the runs that used it; exports a run's
+report as its command printed it, from the store alone; deletes units.
+options:
+--runs : list the runs only (each with its number, when, its counts and command line)
+--format FORMAT : the listing as text (default) or json; with --export, the report's format
+\t(as the run's command takes it: text, json, csv, markdown, latex, html)
+--export RUN : print the report of run RUN (its number in the listing) as its command
+\tprinted it, every fold taken from the store (nothing is trained; the data files
+\tmust still be where the run read them); no other file is written
+--delete-data DATA : delete the units of a data set (its name or digest as listed)
+--delete-configuration OPTIONS : delete the units of a configuration (its options as
+\tlisted, e.g. "-g 0.5 -c 8"); with --delete-data, only that data set's
+--help : show this help
+--version : show svmeval's version
+"""
+
+
+@dataclass(frozen=True)
+class StoreOptions:
+    """One svmeval-store command line."""
+
+    path: str = ""
+    runs: bool = False
+    format: str | None = None
+    export: int | None = None
+    delete_data: str | None = None
+    delete_configuration: str | None = None
+
+
+_VALUED = {
+    "--format": "format",
+    "--export": "export",
+    "--delete-data": "delete_data",
+    "--delete-configuration": "delete_configuration",
+}
+
+
+def parse_store_args(argv: list[str]) -> StoreOptions | None:
+    """The command line (None: ``--help``); every problem is an :class:`OptionError`."""
+    if "--help" in argv:
+        return None
+    values: dict = {}
+    files = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        flag, eq, inline = arg.partition("=")
+        if arg == "--runs":
+            values["runs"] = True
+        elif flag in _VALUED:
+            if eq:
+                value = inline
+            elif i < len(argv):
+                value, i = argv[i], i + 1
+            else:
+                raise OptionError(f"option {flag} needs a value")
+            if value == "":
+                raise OptionError(f"option {flag}: the value is empty")
+            if _VALUED[flag] in values:
+                raise OptionError(f"option {flag} is given twice")
+            values[_VALUED[flag]] = value
+        elif arg.startswith("-") and arg != "-":
+            raise OptionError(f"unknown option: {runner.printable(arg)}")
+        else:
+            files.append(arg)
+    if len(files) != 1:
+        raise OptionError("give one store file" if not files else "give only one store file")
+    if "export" in values:
+        text = values["export"]
+        if not text.isdigit() or int(text) < 1 or len(text) > 18:
+            raise OptionError(f"--export {runner.printable(text)}: a run's number (1, 2, ...)")
+        values["export"] = int(text)
+    fmt = values.get("format")
+    if fmt is not None and "export" not in values and fmt not in ("text", "json"):
+        raise OptionError(f"--format {runner.printable(fmt)}: the listing is text or json")
+    deleting = "delete_data" in values or "delete_configuration" in values
+    if sum(("export" in values, deleting, bool(values.get("runs")))) > 1:
+        raise OptionError("--export, --delete-* and --runs go one at a time")
+    return StoreOptions(path=files[0], **values)
+
+
+def files_of(o: StoreOptions) -> tuple[list, list]:
+    return [("the listing", output.STDOUT)], [("the store", o.path)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    return runner.main(COMMAND, argv)
+
+
+def run(o: StoreOptions) -> int:
+    from svmeval.store import Store
+
+    if o.export is not None:
+        return export(o)
+    with Store(o.path, create=False) as store:
+        if o.delete_data is not None or o.delete_configuration is not None:
+            n = store.delete(data=o.delete_data, configuration=o.delete_configuration)
+            runner.say(f"{n} units deleted")
+            return 0
+        listing = {
+            "store": store.meta(),
+            "data_sets": [] if o.runs else store.datasets(),
+            "configurations": [] if o.runs else store.units(),
+            "runs": store.runs(),
+        }
+    text = json.dumps(listing, indent=2) + "\n" if o.format == "json" else _text(listing, o.runs)
+    output.write_outputs([(runner.check_files(COMMAND, o)[0], text)])
+    return 0
+
+
+def _text(listing: dict, runs_only: bool) -> str:
+    p = runner.printable
+    meta = listing["store"]
+    lines = [
+        f"{p(meta.get('format', ''))}, schema {p(meta.get('schema', ''))}, created "
+        f"{p(meta.get('created', ''))} by svmeval {p(meta.get('svmeval', ''))}"
+    ]
+    if not runs_only:
+        lines.append("data sets:")
+        for d in listing["data_sets"]:
+            lines.append(
+                f"  {p(d['data_name'])}  sha256 {p(d['data'])[:16]}  {d['units']} units, "
+                f"{d['configurations']} configurations, {p(d['first'])} to {p(d['last'])}"
+            )
+        lines.append("configurations (data set, kind, options, folds, seed: units stored):")
+        for u in listing["configurations"]:
+            lines.append(
+                f"  {p(u['data_name'])}  {p(u['kind'])}  {p(u['configuration']) or '(defaults)'}"
+                f"  -v {u['n_folds']} --seed {u['seed']}: {u['folds']} units, "
+                f"{u['seconds']:.3g} s, svmeval {p(u['svmeval'])}, LIBSVM {p(u['libsvm'])}"
+            )
+    lines.append("runs (number, started, ended, units reused and computed, command):")
+    for r in listing["runs"]:
+        ended = p(r["finished"]) if r["finished"] else "interrupted"
+        lines.append(
+            f"  {r['id']}  {p(r['started'])}  {ended}  {r['reused']} reused, "
+            f"{r['computed']} computed  {p(r['command'])}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+#: the options of each command's Options that name a file the run writes
+_OUTPUTS = (
+    "out",
+    "png",
+    "results",
+    "refit",
+    "output",
+    "plot",
+    "predictions",
+    "folds_file",
+    "resume",
+)
+
+
+def export(o: StoreOptions) -> int:
+    """Run ``o.export``'s command line again on the store alone, its report to stdout."""
+    from svmeval.cli import compare, grid, svmeval
+    from svmeval.cv.stored import reuse_only
+    from svmeval.store import Store, StoreError
+
+    path = os.path.abspath(o.path)
+    with Store(path, create=False) as store:
+        found = [r for r in store.runs() if r["id"] == o.export]
+    if not found:
+        raise StoreError(f"{runner.printable(o.path)}: no run {o.export} (see {PROG} --runs)")
+    run_ = found[0]
+    commands = {"svmeval": svmeval.COMMAND, "svmeval-grid": grid.COMMAND}
+    commands["svmeval-compare"] = compare.COMMAND
+    try:
+        argv = shlex.split(str(run_["command"]))
+    except ValueError:
+        argv = []
+    if not argv or argv[0] not in commands:
+        raise StoreError(
+            f"run {o.export} was made by {runner.printable(str(run_['command'])[:60])}, "
+            "not by a command: only a command's run can be exported"
+        )
+    command = commands[argv[0]]
+    argv = _without_format(argv[1:])
+    if o.format is not None:  # before any "--" (svmeval-compare's configurations follow it)
+        argv = ["--format", o.format, *argv]
+    options = command.parse(argv)
+    if options is None or getattr(options, "score", None) or getattr(options, "mcnemar", False):
+        raise StoreError(f"run {o.export} has no cross-validation to export")
+    if hasattr(options, "cross_validation") and not options.cross_validation:
+        raise StoreError(f"run {o.export} trained a model (no -v): nothing to export")
+    options = replace(options, store=path, **{f: None for f in _OUTPUTS if hasattr(options, f)})
+    cwd = run_.get("cwd") or os.getcwd()
+    here = os.getcwd()
+    try:
+        os.chdir(cwd)  # the data files as the run named them
+    except OSError as exc:
+        raise StoreError(
+            f"run {o.export} ran in {runner.printable(cwd)}: {exc.strerror or exc}"
+        ) from None
+    try:
+        runner.check_files(command, options)
+        with reuse_only(), runner.results_store(command, options, path, argv) as counts:
+            status = command.run(options)
+        del counts
+    finally:
+        os.chdir(here)
+    return status
+
+
+def _without_format(argv: list[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--":
+            return out + argv[i:]
+        if argv[i] == "--format":
+            i += 2
+            continue
+        if argv[i].startswith("--format="):
+            i += 1
+            continue
+        out.append(argv[i])
+        i += 1
+    return out
+
+
+COMMAND = runner.Command(PROG, USAGE, parse_store_args, files_of, run, name=STORE)

@@ -1,0 +1,359 @@
+"""The evaluation core and the results store (:mod:`svmeval.store`): which folds a run finds
+stored, and each fold written as it ends.
+
+A unit of the store is one fold of one (candidate, seed) cross-validation. Its key
+(:meth:`StoreUse.key`) holds everything that fold's output depends on: the data's digest
+(:meth:`~svmeval.io.data.Dataset.digest`) and the digest of the labels trained on, the resolved
+LIBSVM parameters (the cache size left out), the folds asked for and the seed (which fix the
+fold plan, drawn by LIBSVM's rule), the fold's number, whether the one-vs-one decision values
+are kept, LIBSVM's version and the version of svmeval's results
+(:data:`~svmeval.store.RESULTS_VERSION`). Its value is the fold's test rows' output
+(:class:`~svmeval.cv.plan.FoldOutput`) and its training time.
+
+:func:`~svmeval.cv.evaluate.evaluate` is the one place every run goes through: it asks
+:meth:`StoreUse.find` for each unit's folds before the executor runs anything, hands units
+whose folds are all stored straight to ``finish``, lets the executor compute only the missing
+folds of the others, and writes every fold computed (:meth:`StoreUse.write`), each in its own
+transaction, in the calling thread, as the executor reports it done. A ``-b 1`` unit's folds
+run in order after one ``srand``: they are reused all together or computed all together, and
+written in one transaction.
+
+A stored fold is checked against the run before it is used: its arrays' names, dtypes and
+shapes (by the store), every prediction one of the data's classes (finite for regression),
+probabilities in [0, 1], decision values and scores finite or NaN. A fold that fails is a
+:class:`~svmeval.store.StoreError`: the run stops, and the store is left as it is (delete the
+units, or use another store).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import os
+import threading
+import time
+from typing import Any
+
+import numpy as np
+
+from svmeval.cv import plan
+from svmeval.cv.plan import FoldOutput, libsvm_label_order
+
+__all__ = ["StoreCounts", "StoreUse", "current", "opened"]
+
+_ARRAYS = ("y_pred", "decision_values", "scores", "probabilities")
+
+log = logging.getLogger("svmeval.store")
+
+
+class StoreCounts:
+    """Units reused and computed over a whole run (several evaluations: a grid, a nested CV)."""
+
+    def __init__(self, store, command: str = "python"):
+        self.store, self.command = store, command
+        self.reuse_only = bool(getattr(_LOCAL, "reuse_only", False))
+        self.reused = 0
+        self.computed = 0
+        self.run: int | None = None
+
+    def begin(self) -> int:
+        """The run's id in the store's ``runs``, recorded at its first write (a run that
+        only reads leaves the file as it was until it ends)."""
+        if self.run is None:
+            from svmeval.cv import _libsvm
+
+            self.run = self.store.begin_run(
+                self.command, str(_libsvm.libsvm_version()), os.getcwd()
+            )
+        return self.run
+
+    def line(self) -> str:
+        """``store NAME: R units reused, C computed``."""
+        return f"store {self.store.name}: {self.reused} units reused, {self.computed} computed"
+
+
+_LOCAL = threading.local()  # .active: the StoreCounts of this thread's runs (innermost last)
+
+
+def _active() -> list:
+    active = getattr(_LOCAL, "active", None)
+    if active is None:
+        active = _LOCAL.active = []
+    return active
+
+
+@contextlib.contextmanager
+def reuse_only():
+    """Runs in this thread take every fold from their store and compute none: a fold the
+    store lacks is a :class:`~svmeval.store.StoreError` (an export from the store), and the
+    store is not written."""
+    before = getattr(_LOCAL, "reuse_only", False)
+    _LOCAL.reuse_only = True
+    try:
+        yield
+    finally:
+        _LOCAL.reuse_only = before
+
+
+def missing(counts, n: int) -> None:
+    """Refuse to compute ``n`` folds in a run that may only reuse."""
+    if n and counts.reuse_only:
+        from svmeval.store import StoreError
+
+        raise StoreError(
+            f"{counts.store.name}: {n} folds of this run are not in the store "
+            "(an export trains nothing)"
+        )
+
+
+def current() -> StoreCounts | None:
+    """The store of the run in progress in this thread (None: none, or a run without one):
+    what :func:`~svmeval.cv.evaluate.evaluate` uses when it is not given one."""
+    active = _active()
+    return active[-1] if active else None
+
+
+@contextlib.contextmanager
+def opened(store, command: str = ""):
+    """The run's store (``store``: None, a path, or an open :class:`~svmeval.store.Store`),
+    with its counts: yields a :class:`StoreCounts`, or for None the :func:`current` one. A path is opened here and closed
+    at the end; a run inside a run (a nested CV's inner grids) shares the outer run's counts.
+    The run is recorded in the store's ``runs`` (its counts written at the end) and its counts
+    logged (``svmeval.store``, INFO)."""
+    if store is None:  # the store of a run around this one (a command's), if any
+        yield current()
+        return
+    from svmeval.store import Store
+
+    own = not isinstance(store, Store)
+    if own:
+        if not isinstance(store, str | os.PathLike):
+            from svmeval.errors import SvmevalError
+
+            raise SvmevalError(
+                f"store must be a file name or a Store (svmeval.open_store), got {store!r}"
+            )
+        store = Store(store)
+    try:
+        active = _active()
+        if active and active[-1].store is store:  # an inner run of the same store
+            yield active[-1]
+            return
+        counts = StoreCounts(store, command or "python")
+        active.append(counts)
+        try:
+            yield counts
+        finally:
+            active.remove(counts)
+        if not counts.reuse_only:
+            store.end_run(counts.begin(), counts.reused, counts.computed)
+        log.info("svmeval: %s", counts.line())
+    finally:
+        if own:
+            store.close()
+
+
+class StoreUse:
+    """One evaluation's use of a store: the key fields its units share, the lookups and the
+    writes, counted into the run's :class:`StoreCounts`."""
+
+    def __init__(
+        self,
+        counts: StoreCounts,
+        dataset,
+        problem,
+        nr_fold: int,
+        keep_dv: bool,
+        kind: str = "cv-fold",
+        data_digest: str | None = None,
+    ):
+        from svmeval.cv import _libsvm
+        from svmeval.store import RESULTS_VERSION
+
+        self.counts, self.store = counts, counts.store
+        self.problem, self.nr_fold, self.keep_dv = problem, nr_fold, bool(keep_dv)
+        y = np.ascontiguousarray(problem.y, dtype="<f8")
+        self.common = {
+            "unit": kind,
+            "data": data_digest or dataset.digest(),
+            "labels": hashlib.sha256(y.tobytes()).hexdigest(),
+            "n_folds": int(nr_fold),
+            "keep_decision_values": self.keep_dv,
+            "libsvm": int(_libsvm.libsvm_version()),
+            "results": RESULTS_VERSION,
+        }
+        self.data_name = str(getattr(dataset, "name", ""))
+        self._labels = libsvm_label_order(y)
+        self._keys: dict = {}
+        self.written: dict = {}  # unit -> folds written or found
+
+    def key(self, unit, fold: int) -> tuple[str, dict]:
+        """The store's key of ``unit``'s fold ``fold``, and the fields it is the digest of."""
+        from svmeval.store import unit_key
+
+        params = unit.params.as_dict()
+        params.pop("cache_size", None)  # -m does not change a result
+        fields = {**self.common, "params": params, "seed": int(unit.seed), "fold": int(fold)}
+        return unit_key(fields), fields
+
+    def _shapes(self, unit, t: int) -> dict:
+        params = unit.params
+        classification = params.is_classification
+        m = len(self._labels) if classification else 0
+        pairs = m * (m - 1) // 2 if classification else 1
+        keep = self.keep_dv or pairs <= 1
+        return {
+            "y_pred": (t,),
+            "decision_values": (t, pairs) if keep else None,
+            "scores": (t, m) if classification and m >= 2 else None,
+            "probabilities": (t, m) if params.probability and classification else None,
+        }
+
+    def find_fold(self, unit, i: int) -> FoldOutput | None:
+        """The stored output of ``unit``'s fold ``i`` (None: not stored)."""
+        key, _ = self.key(unit, i)
+        record = self.store.get(key, self._shapes(unit, len(unit.folds.test(i))))
+        if record is None:
+            return None
+        self.written.setdefault(unit, set()).add(i)
+        return self._checked(unit, key, record)
+
+    def find(self, unit) -> dict:
+        """The stored outputs of ``unit``'s folds: fold -> :class:`FoldOutput` (every fold of a
+        ``-b 1`` unit, or none)."""
+        found = {}
+        for i in range(unit.folds.n_folds):
+            key, _ = self.key(unit, i)
+            record = self.store.get(key, self._shapes(unit, len(unit.folds.test(i))))
+            if record is not None:
+                found[i] = self._checked(unit, key, record)
+        if unit.params.probability and len(found) < unit.folds.n_folds:
+            return {}
+        self.written[unit] = set(found)
+        return found
+
+    def _checked(self, unit, key: str, record) -> FoldOutput:
+        a = record.arrays
+        from svmeval.store import StoreError
+
+        def bad(what: str) -> StoreError:
+            return StoreError(
+                f"{self.store.name}: damaged store: unit {key[:12]} does not fit the run ({what})"
+            )
+
+        y_pred = a["y_pred"]
+        if unit.params.is_classification:
+            if not np.isin(y_pred, self._labels).all():
+                raise bad("a prediction that is not one of the data's classes")
+        elif not np.isfinite(y_pred).all():
+            raise bad("a prediction that is not a finite number")
+        for name in ("decision_values", "scores"):
+            if name in a and np.isinf(a[name]).any():
+                raise bad(f"infinite {name.replace('_', ' ')}")
+        p = a.get("probabilities")
+        if p is not None and not ((p >= 0) & (p <= 1)).all():
+            raise bad("a probability outside [0, 1]")
+        return FoldOutput(**{name: a.get(name) for name in _ARRAYS})
+
+    def reused(self, unit, folds: int) -> None:
+        self.counts.reused += folds
+        self.store.reused += folds
+
+    def write(self, unit, outputs: dict, seconds: dict | None = None) -> None:
+        """Write ``unit``'s folds ``outputs`` (fold -> FoldOutput) not yet in the store: each
+        in its own transaction (a ``-b 1`` unit's all in one)."""
+        done = self.written.setdefault(unit, set())
+        new = {i: out for i, out in outputs.items() if i not in done}
+        if not new:
+            return
+        rows = []
+        for i, out in sorted(new.items()):
+            key, fields = self.key(unit, i)
+            fields = {
+                **fields,
+                "data_name": self.data_name,
+                "configuration": unit.params.flags(),
+            }
+            arrays = {name: getattr(out, name) for name in _ARRAYS}
+            rows.append((key, fields, arrays, (seconds or {}).get(i, 0.0)))
+        run = self.counts.begin()
+        if unit.params.probability:
+            self.store.put_many(rows, run=run)
+        else:
+            for key, fields, arrays, secs in rows:
+                self.store.put(key, fields, arrays, secs, run=run)
+        done.update(new)
+        self.counts.computed += len(new)
+        self.store.computed += len(new)
+
+    def write_result(self, unit, result, seconds: float = 0.0) -> None:
+        """Write every fold of a finished unit's result not yet written."""
+        outputs = {}
+        n = unit.folds.n_folds
+        for i in range(n):
+            if i in self.written.get(unit, ()):
+                continue
+            rows = unit.folds.test(i)
+            arrays: dict[str, Any] = {
+                k: None if getattr(result, k) is None else getattr(result, k)[rows] for k in _ARRAYS
+            }
+            outputs[i] = FoldOutput(**arrays)
+        self.write(unit, outputs, dict.fromkeys(outputs, seconds / max(1, n)))
+
+
+class FoldsUnit:
+    """A unit's parameters, seed and folds, where no :class:`~svmeval.cv.evaluate.Unit` is
+    made (a nested CV's outer fold, a label of a multi-label CV)."""
+
+    __slots__ = ("params", "seed", "folds")
+
+    def __init__(self, params, seed: int, folds):
+        self.params, self.seed, self.folds = params, seed, folds
+
+
+def outer_fold(dataset, problem, folds, nr_fold: int, params, seed: int, i: int, compute):
+    """A nested CV's outer fold ``i`` trained with the inner grid's choice ``params``: from the
+    run's store where it holds it, else ``compute()`` (a FoldOutput), written there. Its
+    key's kind is ``nested-outer-fold``: a ``-b 1`` outer fold trains right after its own
+    ``srand(seed)``, not after the folds before it."""
+    counts = current()
+    if counts is None:
+        return compute()
+    use = StoreUse(counts, dataset, problem, nr_fold, False, kind="nested-outer-fold")
+    unit = FoldsUnit(params, seed, folds)
+    found = use.find_fold(unit, i)
+    if found is not None:
+        use.reused(unit, 1)
+        return found
+    missing(counts, 1)
+    start = time.perf_counter()
+    output = compute()
+    use.write(unit, {i: output}, {i: time.perf_counter() - start})
+    return output
+
+
+class FoldByFold(plan.FoldByFold):
+    """:class:`svmeval.cv.plan.FoldByFold` (a nested CV's outer loop) with the run's results
+    store: with ``dataset`` (the data of ``problem``), a fold is taken from the store where
+    it holds it, and written there once trained (:func:`outer_fold`)."""
+
+    def __init__(self, problem, params, nr_fold: int, seed: int, *, dataset=None):
+        super().__init__(problem, params, nr_fold, seed)
+        self.dataset = dataset
+
+    def run_fold(self, i: int, params, omp_threads: int) -> None:
+        if self.dataset is None:
+            super().run_fold(i, params, omp_threads)
+            return
+        output = outer_fold(
+            self.dataset,
+            self.problem,
+            self.folds,
+            self.nr_fold,
+            params,
+            self.seed,
+            i,
+            lambda: self.compute_fold(i, params, omp_threads),
+        )
+        self.store(i, output)
