@@ -142,3 +142,32 @@ def test_ctrl_c_keeps_every_finished_cell_and_resume_ends_on_the_whole_answer(tm
     assert resumed.returncode == 0, resumed.stderr
     assert resumed.stdout.splitlines()[-1] == whole.stdout.splitlines()[-1]
     assert rules.read_out(str(out)) == rules.read_out(str(tmp_path / "whole.out"))
+
+
+def test_cells_from_a_results_store_come_in_the_same_order(tmp_path):
+    """A grid whose cells are partly in a results store: the stored cells (no training) and
+    the computed ones come through the same release, in grid.py's job order, and the search
+    is the one without a store."""
+    path = str(LOCAL / "wine.scale")
+    store = tmp_path / "runs.sqlite"
+    grid_search(path, log2c=(-1, 3, 4), log2g=(-5, -1, 4), store=store)  # 4 of the 9 cells
+    seen = []
+    with executors.recording() as record:
+        result = grid_search(
+            path,
+            log2c=(-1, 3, 2),
+            log2g=(-5, -1, 2),
+            jobs=1,
+            store=store,
+            on_cell=lambda r, best: seen.append((r.cell, sum(t[5] for t in record))),
+        )
+    order = rules.job_order((-1, 3, 2), (-5, -1, 2))
+    assert [cell for cell, _ in seen] == order
+    stored = {rules.Cell(c, g) for c in (-1.0, 3.0) for g in (-5.0, -1.0)}
+    computed = 0
+    for cell, folds in seen:  # no cell waits: each comes once its own folds are done
+        computed += 0 if cell in stored else 5
+        assert folds == computed, cell
+    plain = grid_search(path, log2c=(-1, 3, 2), log2g=(-5, -1, 2))
+    assert [(r.cell, r.value) for r in result.cells] == [(r.cell, r.value) for r in plain.cells]
+    assert result.best.cell == plain.best.cell
