@@ -14,7 +14,7 @@ default wherever it appears (``seed``, ``repeat``, ``criterion``, ``confidence_l
 
 Runs: :func:`cross_validate`, :func:`cross_validate_multilabel`, :func:`grid_search`,
 :func:`nested_cv`, :func:`compare`, :func:`benchmark`, :func:`mcnemar_files`,
-:func:`train_and_save`. Figures: :func:`summarize`, :func:`summarize_predictions`. Reports:
+:func:`permutation_test`, :func:`train_and_save`. Figures: :func:`summarize`, :func:`summarize_predictions`. Reports:
 :func:`render` (text, JSON, CSV; Markdown and LaTeX for a benchmark); pictures: :func:`plot`. Every result gives
 ``to_dict()`` and ``to_frame()`` (also :func:`to_dict`, :func:`to_frame`). Every error svmeval
 raises is a :class:`SvmevalError`. The metrics on any ``y_true, y_pred`` are in
@@ -47,6 +47,7 @@ _LAZY = {
     "compare": "svmeval.workflows.compare",
     "benchmark": "svmeval.workflows.benchmark",
     "mcnemar_files": "svmeval.workflows.mcnemar",
+    "permutation_test": "svmeval.workflows.permutation",
     # the results store
     "open_store": "svmeval.store",
     "Store": "svmeval.store",
@@ -67,6 +68,7 @@ _LAZY = {
     "NestedResult": "svmeval.workflows.nested",
     "Comparison": "svmeval.workflows.compare",
     "Benchmark": "svmeval.workflows.benchmark",
+    "PermutationTest": "svmeval.workflows.permutation",
     "McNemarResult": "svmeval.stats.significance",
     "TTestResult": "svmeval.stats.significance",
     # errors
@@ -92,6 +94,7 @@ __all__ = [
     "NestedResult",
     "OptionError",
     "ParameterError",
+    "PermutationTest",
     "Summary",
     "Store",
     "StoreError",
@@ -106,6 +109,7 @@ __all__ = [
     "mcnemar_files",
     "nested_cv",
     "open_store",
+    "permutation_test",
     "plot",
     "read_dataset",
     "render",
@@ -143,6 +147,7 @@ if TYPE_CHECKING:  # the real names and signatures, for type checkers: at run ti
     from svmeval.workflows.grid import CellResult, GridResult, grid_search
     from svmeval.workflows.mcnemar import mcnemar_files
     from svmeval.workflows.nested import NestedResult, nested_cv
+    from svmeval.workflows.permutation import PermutationTest, permutation_test
 
 
 def __getattr__(name: str):

@@ -224,3 +224,17 @@ def test_the_two_class_dropin_run_loads_only_what_its_lines_need(tmp_path, pos_l
     assert quick.startswith("Cross Validation Accuracy = ")
     assert quick.count("class:") == 2
     assert full.startswith(quick)
+
+
+@pytest.mark.parametrize(
+    "more", [["--full"], ["--ci", "0.9", "--bootstrap", "200"], ["--repeat", "2"]]
+)
+def test_options_that_add_to_the_report_keep_the_summary(tmp_path, more):
+    """Every option that adds to svm-train's lines (every figure, intervals, repetitions)
+    takes the summary's path: its report is svm-train's lines and more."""
+    data = Path(__file__).resolve().parents[1] / "data" / "breast_cancer.scale"
+    quick, _ = run_dropin(tmp_path, "-q", "-v", "5", str(data))
+    report, seen = run_dropin(tmp_path, "-q", "-v", "5", *more, str(data))
+    assert "svmeval.summary" in heavy_loaded(seen["modules"])
+    assert report.startswith(quick)
+    assert len(report) > len(quick)

@@ -65,7 +65,10 @@ GROUPS = {
         ("Data and configurations", ["read_dataset", "Dataset", "SvmParams"]),
         ("Cross-validation", ["cross_validate", "cross_validate_multilabel", "train_and_save"]),
         ("Parameter search and nested cross-validation", ["grid_search", "nested_cv"]),
-        ("Comparing configurations and data sets", ["compare", "benchmark", "mcnemar_files"]),
+        (
+            "Comparing configurations and data sets",
+            ["compare", "benchmark", "mcnemar_files", "permutation_test"],
+        ),
         (
             "Figures, reports and tables",
             ["summarize", "summarize_predictions", "render", "to_frame", "to_dict"],
@@ -81,6 +84,7 @@ GROUPS = {
                 "NestedResult",
                 "Comparison",
                 "Benchmark",
+                "PermutationTest",
                 "McNemarResult",
                 "TTestResult",
             ],

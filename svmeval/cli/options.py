@@ -213,12 +213,13 @@ LONG_OPTIONS = (
         "NAME",
         "criterion",
         "str",
-        "the figure to optimise (svmeval-grid) or compare, a name of svmeval's figure\n"
+        "the figure to optimise (svmeval-grid), compare or test (svmeval --permutations),\n"
+        "\ta name of svmeval's figure "
         "\tregistry (default accuracy; mse for -s 3 / -s 4): accuracy balanced_accuracy mcc\n"
         "\tkappa precision recall f1 macro_f1 micro_f1 weighted_f1 roc_auc average_precision\n"
         "\t..., for regression mse scc; each figure's direction comes from the registry and\n"
         "\tan undefined value ranks below every number",
-        commands=frozenset({GRID, COMPARE}),
+        commands=frozenset({GRID, COMPARE, SVMEVAL}),
     ),
     Option(
         ("--log2p",),
@@ -365,6 +366,18 @@ LONG_OPTIONS = (
         "for two-class data, follow svm-train's lines with the full text report (per-class\n"
         "\ttable, averages, confusion matrix, overall figures); multiclass data always gets "
         "it",
+        commands=frozenset({SVMEVAL}),
+    ),
+    Option(
+        ("--permutations",),
+        "N",
+        "permutations",
+        "int",
+        "permutation test: the -v k figure (--criterion, default accuracy, mse for\n"
+        "\tregression) of N permutations of the labels, each with LIBSVM's folds of the\n"
+        "\tpermuted labels after srand(--seed), one kernel shared; p = (1 + #{permuted\n"
+        "\tat least as good}) / (N + 1)",
+        range=(1, 100_000, None),
         commands=frozenset({SVMEVAL}),
     ),
     Option(

@@ -54,6 +54,8 @@ class Options:
     full: bool = False
     ci: float | None = None
     bootstrap: int = 1000
+    permutations: int | None = None
+    criterion: str | None = None
     help: bool = False
 
     @property
@@ -119,6 +121,12 @@ def _check(options: Options, positional: list[str]) -> Options:
             f"--format {options.format}: svmeval-compare's benchmark table only "
             "(svmeval: text, json, csv or html)"
         )
+    if options.permutations is not None:
+        _check_permutations(options)
+    elif options.criterion is not None:
+        raise OptionError(
+            "--criterion: svmeval reports every figure; it chooses the one that --permutations tests"
+        )
     if options.ci is None and options.bootstrap != 1000:
         raise OptionError("--bootstrap sets the resamples of --ci: give --ci LEVEL too")
     if options.ci is not None and (
@@ -140,6 +148,30 @@ def _check(options: Options, positional: list[str]) -> Options:
             "--jobs sets the local threads; with --dask the cluster's workers run the folds"
         )
     return replace(options, data_file=data_file, model_file=model_file or "")
+
+
+def _check_permutations(options: Options) -> None:
+    """--permutations: a single-label cross-validation's figure, its report alone."""
+    if not options.cross_validation or options.score is not None:
+        raise OptionError("--permutations tests a cross-validation: give -v k")
+    others = [
+        flag
+        for flag, given in (
+            ("--multilabel", options.multilabel),
+            ("--repeat", options.repeat != 1),
+            ("--dask", options.dask is not None),
+            ("--predictions", options.predictions),
+            ("--folds", options.folds_file),
+            ("--plot", options.plot),
+            ("--ci", options.ci is not None),
+            ("--format html", options.format == "html"),
+            ("-b 1", options.params.probability),
+            ("-s 2", options.params.svm_type == 2),
+        )
+        if given
+    ]
+    if others:
+        raise OptionError(f"--permutations: not with {', '.join(others)}")
 
 
 def _parse(argv: list[str]) -> Options | None:
@@ -192,6 +224,8 @@ def run(options: Options) -> int:
     dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
     if options.multilabel:
         return run_multilabel(options, dataset)
+    if options.permutations is not None:
+        return run_permutations(options, dataset)
     if not options.cross_validation:
         return train(options, dataset)
     result = engine.cross_validate(
@@ -242,14 +276,16 @@ def run(options: Options) -> int:
 
 def svm_train_report(options: Options, result) -> str | None:
     """The text report when it is svm-train's lines alone (a classifier's cross-validation of
-    one or two classes, once, without --full or --plot), from the counts of right and wrong
-    predictions; None where the report needs the summary (more classes, a regression,
-    repetitions, another format). Neither the figure registry nor the summaries are loaded
-    for it: a script that calls svmeval once per configuration pays for what it reads."""
+    one or two classes, once, without --full, --ci or --plot), from the counts of right and
+    wrong predictions; None where the report needs the summary (more classes, a regression,
+    repetitions, intervals, another format). Neither the figure registry nor the summaries
+    are loaded for it: a script that calls svmeval once per configuration pays for what it
+    reads."""
     if (
         options.format != "text"
         or options.full
         or options.plot
+        or options.ci is not None
         or options.repeat != 1
         or options.params.is_regression
     ):
@@ -263,6 +299,26 @@ def svm_train_report(options: Options, result) -> str | None:
     if len(labels) > 2:
         return None
     return accuracy_lines(100.0 * correct / len(result.y_true), classes)
+
+
+def run_permutations(options: Options, dataset) -> int:
+    """--permutations N -v k: the permutation test's report."""
+    from svmeval.workflows.permutation import permutation_test
+
+    result = permutation_test(
+        dataset,
+        options.params,
+        options.nr_fold,
+        permutations=options.permutations,
+        seed=options.seed,
+        criterion=options.criterion,
+        pos_label=options.pos_label,
+        zero_division=options.zero_division,
+        jobs=options.jobs,
+        progress=runner.show_bar(make_progress(enabled=not options.quiet)),
+    )
+    emit(options, runner.render_report(result, options.format, digits=options.digits))
+    return 0
 
 
 def run_multilabel(options: Options, dataset) -> int:

@@ -13,8 +13,8 @@ its row holds 1 (0, 1, ...), as ``dump_svmlight_file(..., multilabel=True)`` wri
 Values are kept as doubles, bit for bit (a file written with 16 significant digits may round
 the last bit of a value that needs 17).
 
-NaN, infinity, complex numbers, a value that is not a number, ragged rows and mismatched
-shapes are :class:`~svmeval.errors.DataFormatError` naming the data set, the row and the
+NaN, infinity, complex numbers, a value that is not a number, a masked value (missing), ragged
+rows and mismatched shapes are :class:`~svmeval.errors.DataFormatError` naming the data set, the row and the
 column (numbered from 0, as numpy does). numpy is needed here anyway; SciPy and pandas are
 never imported by svmeval: an object of theirs is recognised by its type's module and used
 through its own methods.
@@ -101,6 +101,12 @@ def _first_bad_2d(X: Any, fail: _Fail, what: str) -> DataFormatError:
 
 def _dense_2d(X: Any, fail: _Fail, what: str) -> np.ndarray:
     """``X`` as a 2-D float64 array, each value unchanged; refused with the row and column."""
+    if isinstance(X, np.ma.MaskedArray):  # masked values are missing ones
+        masked = np.argwhere(np.ma.getmaskarray(X))
+        if len(masked) and X.ndim == 2:
+            i, j = (int(v) for v in masked[0])
+            raise fail.at(what, i, j, "value is masked (LIBSVM takes no missing values)")
+        X = np.ma.getdata(X)
     if isinstance(X, np.ndarray):
         a = X
     else:
@@ -115,7 +121,7 @@ def _dense_2d(X: Any, fail: _Fail, what: str) -> np.ndarray:
     if a.ndim != 2:
         raise fail(
             f"{what} must be 2-D (samples x {'labels' if what == 'y' else 'features'}), "
-            f"got shape {a.shape}"
+            f"got {_shape_or_type(X, a)}"
         )
     if a.dtype.kind == "c":
         bad = np.argwhere(a.imag != 0)
@@ -139,6 +145,13 @@ def _dense_2d(X: Any, fail: _Fail, what: str) -> np.ndarray:
         i, j = np.argwhere(bad)[0]
         raise fail.at(what, int(i), int(j), _kind_message(a[i, j]))
     return a
+
+
+def _shape_or_type(value: object, a: np.ndarray) -> str:
+    """``shape (3, 2, 2)`` of an array, or the type of what is none (``a dict``, ``None``)."""
+    if a.ndim or isinstance(value, (np.ndarray, np.generic)):
+        return f"shape {a.shape}"
+    return "None" if value is None else f"a {type(value).__name__}"
 
 
 def _is_sequence(value: object) -> bool:
@@ -235,7 +248,7 @@ def _labels(y: Any, n: int, fail: _Fail) -> np.ndarray:
         raise fail("y must be 1-D, one label a sample") from None
     if a.ndim != 1:
         raise fail(
-            f"y must be 1-D, one label a sample, got shape {a.shape}"
+            f"y must be 1-D, one label a sample, got {_shape_or_type(y, a)}"
             + (
                 " (a 0/1 indicator matrix is multi-label data: multilabel=True)"
                 if a.ndim == 2

@@ -62,6 +62,14 @@ def _nested(result, format: str, digits: int, full: bool) -> str:
     return render_nested(result, format, digits, full)
 
 
+def _permutation(result, format: str, digits: int | None, full: bool) -> str:
+    from svmeval.report.permutation import render as render_permutation
+
+    if format not in ("text", "json", "csv"):
+        raise SvmevalError(f"a permutation test is reported as text, json or csv, not {format!r}")
+    return render_permutation(result, format=format, digits=4 if digits is None else digits)
+
+
 def _benchmark(result, format: str, digits: int | None, full: bool) -> str:
     from svmeval.report.benchmark import render as render_benchmark
 
@@ -78,6 +86,7 @@ def renderers() -> dict:
     from svmeval.workflows.compare import Comparison
     from svmeval.workflows.grid import GridResult
     from svmeval.workflows.nested import NestedResult
+    from svmeval.workflows.permutation import PermutationTest
 
     return {
         Summary: _summary,
@@ -86,6 +95,7 @@ def renderers() -> dict:
         McNemarResult: _mcnemar,
         NestedResult: _nested,
         Benchmark: _benchmark,
+        PermutationTest: _permutation,
     }
 
 

@@ -1,0 +1,96 @@
+"""Cross-validations of permuted labels on one kernel: the permutation test's runs.
+
+Permutation p (1..N) is ``numpy.random.default_rng(seed)``'s p-th ``permutation(n)`` of the
+samples' labels, drawn one after another. Its folds are LIBSVM's, drawn from the permuted
+labels after ``srand(seed)`` (:func:`~svmeval.cv.plan.draw_folds`), and its folds train and
+predict as :class:`~svmeval.cv.plan.CVPlan` does: each permutation's predictions are
+``svm_cross_validation``'s after ``srand(seed)`` on a problem with the permuted labels,
+that is ``svm-train -v k`` of a file with those labels.
+
+The kernel depends on the features only: with a kernel LIBSVM can take precomputed (linear,
+polynomial, RBF, sigmoid) it is computed once (:class:`~svmeval.cv.kernel.SharedKernel`) and
+every fold of every permutation trains on it, its labels given with the fold's rows. Memory is
+one kernel matrix, not N. The folds of all permutations are one run of the scheduler on this
+machine's threads (:func:`~svmeval.cv.schedule.run_tasks`); results do not depend on
+``jobs``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from svmeval.cv import _libsvm
+from svmeval.cv.kernel import SHAREABLE, SharedKernel, matrix_bytes
+from svmeval.cv.plan import CVPlan, draw_folds
+from svmeval.cv.results import CVResult
+from svmeval.cv.schedule import run_tasks
+from svmeval.params import SvmParams
+
+__all__ = ["PermutedProblem", "permutation_orders", "permuted_cvs"]
+
+
+class PermutedProblem:
+    """A problem as :class:`CVPlan` uses one, with other labels ``y``: a fold's training
+    problem takes its rows' labels from ``y``."""
+
+    def __init__(self, base, y: np.ndarray):
+        self._base = base
+        self.y = y
+
+    @property
+    def n_samples(self) -> int:
+        return len(self.y)
+
+    @property
+    def rows(self) -> np.ndarray:
+        return self._base.rows
+
+    def subset(self, order: np.ndarray, y: np.ndarray | None = None):
+        return self._base.subset(order, self.y[order] if y is None else y)
+
+
+def permutation_orders(n: int, permutations: int, seed: int) -> np.ndarray:
+    """(permutations, n): each permutation's order of the labels (module notes)."""
+    rng = np.random.default_rng(seed)
+    return np.array([rng.permutation(n) for _ in range(permutations)], dtype=np.int64).reshape(
+        permutations, n
+    )
+
+
+@_libsvm.c_state  # C's rand() (the folds) held for the run
+def permuted_cvs(
+    problem,
+    params: SvmParams,
+    nr_fold: int,
+    seed: int,
+    orders: np.ndarray,
+    *,
+    jobs: int | None = None,
+    memory_mb: float = 2048,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[CVResult], bool]:
+    """The cross-validation of the labels ``problem.y[order]`` for each row of ``orders``
+    (resolved, checked ``params``; no ``-b 1``), and whether they shared one kernel."""
+    share = (
+        params.kernel_type in SHAREABLE
+        and len(orders) > 0
+        and matrix_bytes(problem.n_samples, params.kernel_type) <= memory_mb * 2**20
+    )
+    base, train = problem, params
+    if share:
+        kernel = SharedKernel(problem, params, threads=jobs)
+        base, train = kernel.cv_problem, kernel.train_params(params)
+    plans = []
+    for order in orders:
+        y = np.ascontiguousarray(problem.y[order])
+        folds = draw_folds(y, nr_fold, seed, params)
+        plans.append(CVPlan(PermutedProblem(base, y), train, folds, seed))
+    tasks = [task for plan in plans for task in plan.tasks]
+    run_tasks(tasks, jobs=jobs, progress=progress)
+    results = []
+    for plan in plans:
+        result = plan.result()
+        results.append(kernel.restore(result, params) if share else result)
+    return results, share

@@ -1,0 +1,56 @@
+"""The report of a :class:`~svmeval.workflows.permutation.PermutationTest`: text (the observed
+figure, p with its counts, the null distribution's mean, sd and quantiles, how the folds were
+drawn), json (:meth:`PermutationTest.to_dict`, every permutation's figure included) and csv
+(``name,value`` rows, the permutations' figures left to json and ``to_frame``)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+
+from svmeval.metrics.figures import FIGURES
+from svmeval.report._layout import wrap
+
+__all__ = ["render"]
+
+
+def render(test, format: str = "text", digits: int = 4) -> str:
+    """The report of a permutation test in ``format`` (text, json or csv)."""
+    if format == "json":
+        return json.dumps(test.to_dict(), indent=2, allow_nan=False) + "\n"
+    if format == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(("name", "value"))
+        for key, value in test.to_dict().items():
+            if key == "null_quantiles":
+                for q, v in value.items():
+                    w.writerow((f"null_quantile_{q}", "" if v is None else repr(v)))
+            elif key != "permuted":
+                shown = "" if value is None else repr(value) if isinstance(value, float) else value
+                w.writerow((key, shown))
+        return buf.getvalue()
+    f = FIGURES[test.criterion]
+    direction = ">=" if test.greater_is_better else "<="
+    q = test.quantiles
+
+    def num(v: float) -> str:
+        return "n/a" if math.isnan(v) else f"{v:.{digits}f}"
+
+    lines = [
+        f"Permutation test of {f.title} ({test.permutations:,} permutations of the labels, "
+        f"seed {test.seed})",
+        f"  observed {f.title}: {num(test.observed)} ({test.n_folds}-fold cross-validation)",
+        f"  p = (1 + {test.beyond}) / ({test.permutations} + 1) = {test.p:.4g}   "
+        f"(permutations {direction} observed)",
+        f"  null distribution: mean {num(test.null_mean)}, sd {num(test.null_sd)}",
+        "  quantiles: " + ", ".join(f"{100 * k:g}% {num(v)}" for k, v in q.items()),
+    ]
+    lines += wrap(
+        "(each permutation's folds are LIBSVM's, drawn from the permuted labels after "
+        f"srand({test.seed}): svm-train -v {test.n_folds} of a file with those labels"
+        + ("; one kernel matrix shared by every permutation)" if test.shared_kernel else ")")
+    )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,152 @@
+"""The permutation test against LIBSVM's own bindings: each permutation's predictions are
+``svm_cross_validation``'s after ``srand(seed)`` on a problem with the permuted labels (the
+permutations drawn here with numpy's ``default_rng(seed).permutation``, as documented), and p
+is (1 + #{permuted >= observed}) / (N + 1) of those figures."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+
+import numpy as np
+import pytest
+
+from svmeval import ArgumentError, permutation_test, render
+from svmeval.cv import _libsvm
+from svmeval.cv.engine import prepare
+from svmeval.cv.permutation import permuted_cvs
+from svmeval.io.data import read_dataset
+from svmeval.params import SvmParams
+
+from conftest import LOCAL
+
+libsvm_svm = pytest.importorskip("libsvm.svm")
+svmutil = pytest.importorskip("libsvm.svmutil")
+
+
+def _orders(n: int, count: int, seed: int) -> list:
+    rng = np.random.default_rng(seed)
+    return [rng.permutation(n) for _ in range(count)]
+
+
+def _libsvm_cv(x, y, options: str, k: int, seed: int) -> np.ndarray:
+    prob = libsvm_svm.svm_problem(list(y), x)
+    param = libsvm_svm.svm_parameter(options + " -q")
+    if param.gamma == 0:
+        param.gamma = 1.0 / prob.n
+    target = (ctypes.c_double * len(y))()
+    _libsvm.srand(seed)
+    _libsvm.set_omp_threads(1)
+    libsvm_svm.libsvm.svm_cross_validation(prob, param, k, target)
+    return np.array(target[:])
+
+
+@pytest.mark.parametrize(
+    "name, options, k", [("wine.scale", "-c 2", 3), ("breast_cancer.scale", "-t 0", 4)]
+)
+def test_each_permutation_is_libsvm_cross_validation_of_the_permuted_labels(name, options, k):
+    path = str(LOCAL / name)
+    y, x = svmutil.svm_read_problem(path)
+    y = np.array(y)
+    orders = _orders(len(y), 3, seed=5)
+    dataset = read_dataset(path)
+    problem, params = prepare(dataset, SvmParams.parse(options))
+    results, shared = permuted_cvs(problem, params, k, 5, np.array(orders))
+    assert shared  # the kernel computed once for the three
+    for order, result in zip(orders, results):
+        expected = _libsvm_cv(x, y[order], options, k, 5)
+        assert np.array_equal(result.y_pred, expected)
+        assert np.array_equal(result.y_true, y[order])
+
+
+def test_p_is_the_formula_on_libsvms_figures():
+    path = str(LOCAL / "wine.scale")
+    y, x = svmutil.svm_read_problem(path)
+    y = np.array(y)
+    n_perm, seed, k = 6, 3, 3
+    t = permutation_test(path, "-c 1 -g 0.01", folds=k, permutations=n_perm, seed=seed, jobs=2)
+    observed = np.mean(_libsvm_cv(x, y, "-c 1 -g 0.01", k, seed) == y)
+    permuted = [
+        np.mean(_libsvm_cv(x, y[o], "-c 1 -g 0.01", k, seed) == y[o])
+        for o in _orders(len(y), n_perm, seed)
+    ]
+    assert t.observed == observed
+    assert t.permuted.tolist() == permuted
+    assert t.p == (1 + sum(v >= observed for v in permuted)) / (n_perm + 1)
+    assert t.null_mean == pytest.approx(np.mean(permuted))
+    assert t.null_sd == pytest.approx(np.std(permuted, ddof=1))
+    doc = json.loads(render(t, format="json"))
+    assert doc["p"] == t.p and doc["permutations"] == n_perm and doc["seed"] == seed
+    text = render(t)
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert f"p = (1 + {t.beyond}) / ({n_perm} + 1)" in text
+
+
+def test_results_do_not_depend_on_jobs():
+    path = str(LOCAL / "breast_cancer.scale")
+    one = permutation_test(path, folds=3, permutations=4, seed=2, jobs=1)
+    two = permutation_test(path, folds=3, permutations=4, seed=2, jobs=2)
+    assert one.permuted.tolist() == two.permuted.tolist() and one.observed == two.observed
+
+
+def test_smaller_is_better_counts_permutations_at_or_below():
+    path = str(LOCAL / "wine.scale")
+    t = permutation_test(path, "-s 3", folds=3, permutations=5, seed=1)
+    assert t.criterion == "mse"
+    assert t.p == (1 + int(np.sum(t.permuted <= t.observed))) / 6
+
+
+@pytest.mark.parametrize(
+    "kwargs, argument",
+    [
+        ({"permutations": 0}, "permutations"),
+        ({"permutations": 100_001}, "permutations"),
+        ({"permutations": 2.5}, "permutations"),
+        ({"permutations": True}, "permutations"),
+        ({"params": "-b 1"}, "params"),
+    ],
+)
+def test_bad_arguments_are_typed_errors(kwargs, argument):
+    with pytest.raises(ArgumentError) as caught:
+        permutation_test(str(LOCAL / "wine.scale"), **kwargs)
+    assert caught.value.argument == argument
+
+
+def _svmeval(*args):
+    import subprocess
+    import sys
+
+    return subprocess.run(
+        [sys.executable, "-m", "svmeval", "-q", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_command_line_json_is_the_library_result():
+    path = LOCAL / "wine.scale"
+    done = _svmeval("--permutations", 4, "-v", 3, "--seed", 2, "--format", "json", path)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    t = permutation_test(str(path), folds=3, permutations=4, seed=2)
+    assert doc["permuted"] == t.permuted.tolist() and doc["p"] == t.p
+    assert doc["observed"] == t.observed and doc["shared_kernel"] is True
+
+
+@pytest.mark.parametrize(
+    "args, text",
+    [
+        (["--permutations", "0", "-v", "3"], "'0' is out of range (1 to 100000)"),
+        (["--permutations", "100001", "-v", "3"], "out of range (1 to 100000)"),
+        (["--permutations", "5"], "--permutations tests a cross-validation: give -v k"),
+        (["--permutations", "5", "-v", "3", "--multilabel"], "not with --multilabel"),
+        (["--permutations", "5", "-v", "3", "-b", "1"], "not with -b 1"),
+        (["--criterion", "mcc", "-v", "3"], "it chooses the one that --permutations tests"),
+    ],
+)
+def test_command_line_bad_input_is_one_line(args, text):
+    done = _svmeval(*args, LOCAL / "wine.scale")
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert text in done.stderr, done.stderr
