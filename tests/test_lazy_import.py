@@ -238,3 +238,16 @@ def test_options_that_add_to_the_report_keep_the_summary(tmp_path, more):
     assert "svmeval.summary" in heavy_loaded(seen["modules"])
     assert report.startswith(quick)
     assert len(report) > len(quick)
+
+
+def test_one_class_data_keep_their_tables(tmp_path):
+    """Data of one class are not two-class data: the report is the summary's (svm-train's
+    accuracy line, then the per-class table), as the library renders it."""
+    from svmeval import cross_validate, render, summarize
+
+    data = tmp_path / "one_class"
+    data.write_text("".join(f"1 1:{i / 10} 2:{(i * 7 % 10) / 10}\n" for i in range(20)))
+    report, _ = run_dropin(tmp_path, "-q", "-v", "5", str(data))
+    assert report == render(summarize(cross_validate(str(data), None, 5)))
+    assert report.startswith("Cross Validation Accuracy = 100%\n")
+    assert len(report.splitlines()) > 1

@@ -150,3 +150,19 @@ def test_command_line_bad_input_is_one_line(args, text):
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
     assert text in done.stderr, done.stderr
+
+
+def test_html_and_table_formats_are_refused_in_words():
+    t = permutation_test(str(LOCAL / "wine.scale"), folds=3, permutations=2)
+    for format in ("html", "markdown"):
+        with pytest.raises(ValueError, match="text, json"):
+            render(t, format=format)
+
+
+def test_leave_one_out_warns_once(tmp_path, capfd):
+    lines = (LOCAL / "wine.scale").read_text().splitlines()[::12]  # 15 samples, 3 classes
+    small = tmp_path / "small"
+    small.write_text("\n".join(lines) + "\n")
+    t = permutation_test(str(small), folds=20, permutations=4)
+    assert t.n_folds == len(lines)
+    assert capfd.readouterr().err.count("Will use # folds = # data") == 1

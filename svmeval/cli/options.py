@@ -213,12 +213,12 @@ LONG_OPTIONS = (
         "NAME",
         "criterion",
         "str",
-        "the figure to optimise (svmeval-grid), compare or test (svmeval --permutations),\n"
-        "\ta name of svmeval's figure "
-        "\tregistry (default accuracy; mse for -s 3 / -s 4): accuracy balanced_accuracy mcc\n"
-        "\tkappa precision recall f1 macro_f1 micro_f1 weighted_f1 roc_auc average_precision\n"
-        "\t..., for regression mse scc; each figure's direction comes from the registry and\n"
-        "\tan undefined value ranks below every number",
+        "the figure to optimise (svmeval-grid), compare or test (svmeval\n"
+        "\t--permutations), a name of svmeval's figure registry (default accuracy; mse\n"
+        "\tfor -s 3 / -s 4): accuracy balanced_accuracy mcc kappa precision recall f1\n"
+        "\tmacro_f1 micro_f1 weighted_f1 roc_auc average_precision ..., for regression\n"
+        "\tmse scc; each figure's direction comes from the registry and an undefined\n"
+        "\tvalue ranks below every number",
         commands=frozenset({GRID, COMPARE, SVMEVAL}),
     ),
     Option(

@@ -276,7 +276,7 @@ def run(options: Options) -> int:
 
 def svm_train_report(options: Options, result) -> str | None:
     """The text report when it is svm-train's lines alone (a classifier's cross-validation of
-    one or two classes, once, without --full, --ci or --plot), from the counts of right and
+    two classes, once, without --full, --ci or --plot), from the counts of right and
     wrong predictions; None where the report needs the summary (more classes, a regression,
     repetitions, intervals, another format). Neither the figure registry nor the summaries
     are loaded for it: a script that calls svmeval once per configuration pays for what it
@@ -296,7 +296,7 @@ def svm_train_report(options: Options, result) -> str | None:
     labels, correct, classes = svm_train_classes(
         result.y_true, result.y_pred, pos_label=options.pos_label
     )
-    if len(labels) > 2:
+    if len(labels) != 2:  # one class or more: the report adds its tables
         return None
     return accuracy_lines(100.0 * correct / len(result.y_true), classes)
 

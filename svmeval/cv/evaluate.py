@@ -17,6 +17,7 @@ every unit done before it stops.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -179,13 +180,17 @@ def evaluate(
         on_fold,
         None if release is None else tuple(sorted(units, key=release.place)),
     )
+    if not units:
+        return
     try:
-        if units:
-            executor.run(batch, finish, FoldCount(batch.total_folds, progress))
+        executor.run(batch, finish, FoldCount(batch.total_folds, progress))
     except KeyboardInterrupt:
         if release is not None:
             release.flush()  # every unit done before the interrupt is passed on
         raise
+    finally:
+        if store is not None:  # every fold computed is in the store when the call returns
+            store.writer.flush(quiet=sys.exc_info()[0] is not None)
 
 
 def _schedule(problem, dataset, units: list, share, memory_mb: float) -> list:
@@ -211,6 +216,7 @@ def _with_store(store, dataset, problem, nr_fold, keep_decision_values, units, f
     from svmeval.cv.stored import StoreUse, missing
 
     use = StoreUse(store, dataset, problem, nr_fold, keep_decision_values)
+    use.prefetch(units)
     left = []
     for u in units:
         found = use.find(u)

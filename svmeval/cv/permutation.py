@@ -51,6 +51,10 @@ class PermutedProblem:
         return self._base.subset(order, self.y[order] if y is None else y)
 
 
+def _silent(message: str) -> None:
+    pass
+
+
 def permutation_orders(n: int, permutations: int, seed: int) -> np.ndarray:
     """(permutations, n): each permutation's order of the labels (module notes)."""
     rng = np.random.default_rng(seed)
@@ -83,9 +87,10 @@ def permuted_cvs(
         kernel = SharedKernel(problem, params, threads=jobs)
         base, train = kernel.cv_problem, kernel.train_params(params)
     plans = []
-    for order in orders:
+    for p, order in enumerate(orders):
         y = np.ascontiguousarray(problem.y[order])
-        folds = draw_folds(y, nr_fold, seed, params)
+        # LIBSVM's leave-one-out warning (more folds than samples) once, not once a permutation
+        folds = draw_folds(y, nr_fold, seed, params, warn=None if p == 0 else _silent)
         plans.append(CVPlan(PermutedProblem(base, y), train, folds, seed))
     tasks = [task for plan in plans for task in plan.tasks]
     run_tasks(tasks, jobs=jobs, progress=progress)

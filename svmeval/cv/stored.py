@@ -31,6 +31,7 @@ import contextlib
 import hashlib
 import logging
 import os
+import queue
 import threading
 import time
 from typing import Any
@@ -56,6 +57,7 @@ class StoreCounts:
         self.reused = 0
         self.computed = 0
         self.run: int | None = None
+        self.writer = _Writer()
 
     def begin(self) -> int:
         """The run's id in the store's ``runs``, recorded at its first write (a run that
@@ -71,6 +73,51 @@ class StoreCounts:
     def line(self) -> str:
         """``store NAME: R units reused, C computed``."""
         return f"store {self.store.name}: {self.reused} units reused, {self.computed} computed"
+
+
+class _Writer:
+    """Writes a run's folds on a thread of its own, in the order they come: the thread that
+    schedules the folds only hands them over, and the store's transactions overlap the next
+    folds' training. :meth:`flush` waits until every fold handed over is written and raises
+    the first error a write met (a full disk, a store another process damaged)."""
+
+    def __init__(self):
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._error: BaseException | None = None
+
+    def submit(self, write, *args) -> None:
+        if self._error is not None:
+            self.flush()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, name="svmeval-store", daemon=True)
+            self._thread.start()
+        self._queue.put((write, args))
+
+    def _loop(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            if self._error is None:
+                write, args = item
+                try:
+                    write(*args)
+                except BaseException as exc:  # raised by flush, in the run's thread
+                    self._error = exc
+
+    def flush(self, *, quiet: bool = False) -> None:
+        """Wait for every write handed over; raise the first error (``quiet``: keep it)."""
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            self._queue.put(None)
+            from svmeval.cv.waits import join
+
+            join(thread)
+        error = self._error
+        if error is not None and not quiet:
+            self._error = None
+            raise error
 
 
 _LOCAL = threading.local()  # .active: the StoreCounts of this thread's runs (innermost last)
@@ -146,6 +193,8 @@ def opened(store, command: str = ""):
             yield counts
         finally:
             active.remove(counts)
+            counts.writer.flush(quiet=True)  # the folds computed are written, even on Ctrl-C
+        counts.writer.flush()
         if not counts.reuse_only:
             store.end_run(counts.begin(), counts.reused, counts.computed)
         log.info("svmeval: %s", counts.line())
@@ -185,17 +234,56 @@ class StoreUse:
         }
         self.data_name = str(getattr(dataset, "name", ""))
         self._labels = libsvm_label_order(y)
-        self._keys: dict = {}
+        self._keys: dict = {}  # (unit, fold) -> (key, fields)
+        self._by_params: dict = {}  # id(params) -> (params, key's params, flags)
+        self._present: set | None = None  # the keys the store holds, where asked at once
         self.written: dict = {}  # unit -> folds written or found
 
     def key(self, unit, fold: int) -> tuple[str, dict]:
         """The store's key of ``unit``'s fold ``fold``, and the fields it is the digest of."""
+        found = self._keys.get((unit, fold))
+        if found is not None:
+            return found
         from svmeval.store import unit_key
 
-        params = unit.params.as_dict()
-        params.pop("cache_size", None)  # -m does not change a result
+        params, _ = self._params(unit.params)
         fields = {**self.common, "params": params, "seed": int(unit.seed), "fold": int(fold)}
-        return unit_key(fields), fields
+        found = self._keys[unit, fold] = (unit_key(fields), fields)
+        return found
+
+    def keys(self, unit) -> list[str]:
+        """The keys of every fold of ``unit`` (:meth:`key`'s, the unit's JSON made once)."""
+        from svmeval.store import unit_key
+
+        n = unit.folds.n_folds
+        if n < 3:
+            return [self.key(unit, i)[0] for i in range(n)]
+        params, _ = self._params(unit.params)
+        fields = {**self.common, "params": params, "seed": int(unit.seed), "fold": 0}
+        text = unit_key(fields, text=True)
+        head, _, tail = text.partition('"fold":0,')
+        out = []
+        for i in range(n):
+            key = hashlib.sha256(f'{head}"fold":{i},{tail}'.encode()).hexdigest()
+            self._keys[unit, i] = (key, {**fields, "fold": i})
+            out.append(key)
+        return out
+
+    def _params(self, params) -> tuple[dict, str]:
+        """``params`` as the key holds them (the cache size left out: -m changes no result)
+        and as svm-train's options, worked out once per parameters object."""
+        found = self._by_params.get(id(params))
+        if found is None or found[0] is not params:
+            plain = params.as_dict()
+            plain.pop("cache_size", None)
+            found = self._by_params[id(params)] = (params, plain, params.flags())
+        return found[1], found[2]
+
+    def prefetch(self, units) -> None:
+        """Ask the store once which of these units' folds it holds (a fresh store: none), so
+        that :meth:`find` reads only those."""
+        keys = [key for u in units for key in self.keys(u)]
+        self._present = self.store.known(keys)
 
     def _shapes(self, unit, t: int) -> dict:
         params = unit.params
@@ -225,6 +313,8 @@ class StoreUse:
         found = {}
         for i in range(unit.folds.n_folds):
             key, _ = self.key(unit, i)
+            if self._present is not None and key not in self._present:
+                continue
             record = self.store.get(key, self._shapes(unit, len(unit.folds.test(i))))
             if record is not None:
                 found[i] = self._checked(unit, key, record)
@@ -273,16 +363,17 @@ class StoreUse:
             fields = {
                 **fields,
                 "data_name": self.data_name,
-                "configuration": unit.params.flags(),
+                "configuration": self._params(unit.params)[1],
             }
             arrays = {name: getattr(out, name) for name in _ARRAYS}
             rows.append((key, fields, arrays, (seconds or {}).get(i, 0.0)))
         run = self.counts.begin()
+        writer = self.counts.writer
         if unit.params.probability:
-            self.store.put_many(rows, run=run)
+            writer.submit(self.store.put_many, rows, run)
         else:
-            for key, fields, arrays, secs in rows:
-                self.store.put(key, fields, arrays, secs, run=run)
+            for row in rows:
+                writer.submit(self.store.put, *row, run)
         done.update(new)
         self.counts.computed += len(new)
         self.store.computed += len(new)

@@ -113,10 +113,11 @@ class StoreError(SvmevalError):
     """
 
 
-def unit_key(fields: dict) -> str:
-    """The SHA-256 (hex) of a unit's key fields as canonical JSON (keys sorted, no spaces)."""
-    text = json.dumps(fields, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    return hashlib.sha256(text.encode()).hexdigest()
+def unit_key(fields: dict, *, text: bool = False) -> str:
+    """The SHA-256 (hex) of a unit's key fields as canonical JSON (keys sorted, no spaces;
+    ``text``: that JSON itself)."""
+    canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return canonical if text else hashlib.sha256(canonical.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -408,7 +409,21 @@ class Store:
             raise self._fail(f"{bad} (its time)")
         return UnitRecord(arrays, seconds)
 
-    def put(self, key: str, fields: dict, arrays: dict, seconds: float, *, run=None) -> bool:
+    def known(self, keys: list[str]) -> set[str]:
+        """Which of ``keys`` the store holds (asked a few hundred at a time)."""
+        found: set[str] = set()
+        for start in range(0, len(keys), 500):
+            part = keys[start : start + 500]
+            marks = ", ".join("?" * len(part))
+            rows = self._retry(
+                lambda c: c.execute(
+                    f"SELECT key FROM units WHERE key IN ({marks})", part
+                ).fetchall()
+            )
+            found.update(str(row[0]) for row in rows)
+        return found
+
+    def put(self, key: str, fields: dict, arrays: dict, seconds: float, run=None) -> bool:
         """Write one unit in its own transaction (kept once: a key already there is left as
         it is). ``fields``: the key's fields (``data``, ``data_name``, ``configuration``,
         ``n_folds``, ``seed``, ``fold`` are also columns). Returns whether it was new."""
@@ -466,7 +481,7 @@ class Store:
             raise
         return new
 
-    def put_many(self, rows: list, *, run=None) -> int:
+    def put_many(self, rows: list, run=None) -> int:
         """Write several units ``(key, fields, arrays, seconds)`` in one transaction (the folds
         of a ``-b 1`` cross-validation, which are used all together). Returns the new ones."""
         if not rows:

@@ -146,10 +146,20 @@ def _check_permutations(permutations) -> int:
 
 
 def _figure(result, criterion, pos_label, zero_division) -> float:
+    """The criterion on the result's predictions (the class scores only where it needs them:
+    the ranking figures)."""
+    from dataclasses import replace
+
     from svmeval.summary.single import summarize_cv
 
-    summary = summarize_cv(result, pos_label=pos_label, zero_division=zero_division, per_fold=False)
-    return float(summary.figures.get(criterion, math.nan))
+    lean = replace(result, scores=None, probabilities=None)
+    for run in (lean, result):
+        summary = summarize_cv(
+            run, pos_label=pos_label, zero_division=zero_division, per_fold=False
+        )
+        if criterion in summary.figures:
+            return float(summary.figures[criterion])
+    return math.nan
 
 
 @recorded
