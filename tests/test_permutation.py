@@ -51,8 +51,10 @@ def test_each_permutation_is_libsvm_cross_validation_of_the_permuted_labels(name
     orders = _orders(len(y), 3, seed=5)
     dataset = read_dataset(path)
     problem, params = prepare(dataset, SvmParams.parse(options))
-    results, shared = permuted_cvs(problem, params, k, 5, np.array(orders))
+    found: dict = {}
+    shared = permuted_cvs(problem, params, k, 5, np.array(orders), found.__setitem__)
     assert shared  # the kernel computed once for the three
+    results = [found[p] for p in range(len(orders))]
     for order, result in zip(orders, results):
         expected = _libsvm_cv(x, y[order], options, k, 5)
         assert np.array_equal(result.y_pred, expected)
@@ -188,3 +190,14 @@ def test_command_line_plot_writes_the_picture(tmp_path):
     done = _svmeval("--permutations", 3, "-v", 3, "--plot", picture, LOCAL / "wine.scale")
     assert done.returncode == 0, done.stderr
     assert picture.read_text().lstrip().startswith("<?xml")
+
+
+def test_chunks_of_permutations_change_nothing(monkeypatch):
+    from svmeval.cv import permutation
+
+    path = str(LOCAL / "wine.scale")
+    whole = permutation_test(path, folds=3, permutations=5, seed=6)
+    monkeypatch.setattr(permutation, "CHUNK", 2)  # three chunks on one kernel
+    chunked = permutation_test(path, folds=3, permutations=5, seed=6)
+    assert chunked.permuted.tolist() == whole.permuted.tolist()
+    assert chunked.observed == whole.observed

@@ -309,7 +309,7 @@ def run_permutations(options: Options, dataset) -> int:
         pos_label=options.pos_label,
         zero_division=options.zero_division,
         jobs=options.jobs,
-        progress=runner.show_bar(make_progress(enabled=not options.quiet)),
+        progress=runner.show_bar(make_progress(enabled=not options.quiet, unit="permutations")),
     )
     emit(options, runner.render_report(result, options.format, digits=options.digits))
     if options.plot:  # the null distribution, after the report
