@@ -34,12 +34,20 @@ demo: $(VENV)/.base
 # missing one stops the run; `make test SVMEVAL_REQUIRE_ORACLES=0` lets their tests skip.
 SVMEVAL_REQUIRE_ORACLES ?= 1
 
-# lint, format, types, then the tests with their coverage (floor: fail_under in pyproject.toml)
+# lint, format, types, then the tests with their coverage (floor: fail_under in pyproject.toml);
+# then, where ../shared is beside the checkout, the tests that reach it (marked shared_data by
+# tests/conftest.py) once more as a clone without it runs them: skipped with their reason, or
+# on data/'s stand-ins
 test: $(VENV)/.test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	SVMEVAL_REQUIRE_ORACLES=$(SVMEVAL_REQUIRE_ORACLES) $(PY) -m pytest -q --cov
+	@if [ -d ../shared ]; then \
+	    echo "The tests that use ../shared, as without it (SVMEVAL_TEST_NO_SHARED=1):"; \
+	    SVMEVAL_TEST_NO_SHARED=1 SVMEVAL_REQUIRE_ORACLES=$(SVMEVAL_REQUIRE_ORACLES) \
+	        $(PY) -m pytest -q -p no:cacheprovider -m shared_data; \
+	fi
 
 # a few minutes' subset (public API, layers, drop-in outputs, LIBSVM pairs), e.g. on a second
 # Python: `make quick PYTHON=python3.10 VENV=.venv-3.10`

@@ -6,7 +6,11 @@ outputs. Tests that compare with svm-train's stored outputs need it and skip wit
 :func:`data_set`: the named shared data set where ``../shared`` is present, otherwise a data set
 of ``data/`` of the same kind (two-class, multiclass, regression).
 
-``SVMEVAL_TEST_NO_SHARED=1`` makes the tests behave as if ``../shared`` were absent.
+``SVMEVAL_TEST_NO_SHARED=1`` makes the tests behave as if ``../shared`` were absent. Every test
+of a module that reaches ``../shared`` through these helpers (or their names :data:`SHARED`,
+:data:`DATA`, :data:`REFERENCE`, :data:`HAVE_SHARED`, the ``data_file`` fixture) is marked
+``shared_data``: ``make test`` runs those again with ``SVMEVAL_TEST_NO_SHARED=1``
+(``-m shared_data``), as a clone without ``../shared`` runs them.
 
 The oracles the tests compare svmeval with are packages of the ``test`` extra (:data:`ORACLES`).
 A test whose oracle is not installed skips, except with ``SVMEVAL_REQUIRE_ORACLES=1`` (set by
@@ -16,6 +20,8 @@ naming it. ``make test SVMEVAL_REQUIRE_ORACLES=0`` opts out.
 
 from __future__ import annotations
 
+import ast
+import functools
 import os
 import subprocess
 import sys
@@ -75,6 +81,40 @@ def pytest_configure(config):
                 f"{', '.join(missing)}; pip install -e '.[test]', or set "
                 "SVMEVAL_REQUIRE_ORACLES=0 to let their tests skip"
             )
+
+
+#: the names of this module through which a test reaches ../shared (see :func:`reaches_shared`)
+SHARED_NAMES = frozenset(
+    {"SHARED", "DATA", "REFERENCE", "HAVE_SHARED", "shared_file", "data_set", "data_sets"}
+    | {"zero_one_data"}
+)
+
+
+@functools.cache
+def reaches_shared(path: Path) -> bool:
+    """Whether the test module at ``path`` imports a name of :data:`SHARED_NAMES` from this
+    module, anywhere in its code (inside a function too)."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return False
+    return any(
+        isinstance(node, ast.ImportFrom)
+        and node.module == "conftest"
+        and any(alias.name in SHARED_NAMES for alias in node.names)
+        for node in ast.walk(tree)
+    )
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marker
+def pytest_collection_modifyitems(config, items):
+    """Mark ``shared_data`` every test whose module reaches ../shared, or that takes the
+    ``data_file`` fixture: its data or its oracle changes without ../shared."""
+    for item in items:
+        path = Path(str(item.path))
+        if path.name.startswith("test_") and path.parent.is_relative_to(ROOT / "tests"):
+            if reaches_shared(path) or "data_file" in getattr(item, "fixturenames", ()):
+                item.add_marker(pytest.mark.shared_data)
 
 
 def pytest_report_header(config):

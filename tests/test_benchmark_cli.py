@@ -22,12 +22,14 @@ from svmeval.cv.engine import cross_validate
 from svmeval.io.data import read_dataset
 from svmeval.params import SvmParams
 
-from conftest import data_set
+from conftest import data_sets
 
 stats = pytest.importorskip("scipy.stats")
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
 
-DATA = ("heart_scale", "breast-cancer_scale", "iris.scale")
+#: three data sets where ../shared holds them; without it, their distinct stand-ins in data/
+#: (breast_cancer.scale for both two-class sets, wine.scale): two
+DATA = tuple(data_sets("heart_scale", "breast-cancer_scale", "iris.scale"))
 CONFIGS = (("-c", "1"), ("-c", "4"), ("-c", "16", "-g", "0.5"))
 PARAMS = (SvmParams(C=1), SvmParams(C=4), SvmParams(C=16, gamma=0.5))
 
@@ -44,7 +46,7 @@ def compare_cli(*args, cwd=None):
 
 def line(*options, configs=CONFIGS, data=DATA):
     tail = [token for config in configs for token in ("--", *config)]
-    return [*options, *(data_set(name) for name in data), *tail]
+    return [*options, *data, *tail]
 
 
 def one_line_exit_1(done, text: str) -> None:
@@ -53,9 +55,9 @@ def one_line_exit_1(done, text: str) -> None:
     assert text in done.stderr, done.stderr
 
 
-def fold_accuracies(name: str, params: SvmParams, k: int, seeds) -> np.ndarray:
+def fold_accuracies(path, params: SvmParams, k: int, seeds) -> np.ndarray:
     """scikit-learn's accuracy of every fold of every repetition, repetition-major."""
-    dataset = read_dataset(str(data_set(name)))
+    dataset = read_dataset(str(path))
     out = []
     for seed in seeds:
         r = cross_validate(dataset, params, k, seed=seed)
@@ -86,23 +88,23 @@ def report():
 @pytest.fixture(scope="module")
 def folds():
     return {
-        (name, j): fold_accuracies(name, p, 3, (1, 2))
-        for name in DATA
+        (path.name, j): fold_accuracies(path, p, 3, (1, 2))
+        for path in DATA
         for j, p in enumerate(PARAMS)
     }
 
 
 def test_mean_is_the_cross_validation_means_by_scikit_learn(report, folds):
     assert report["configurations"] == [" ".join(c) for c in CONFIGS]
-    assert [d.rsplit("/", 1)[-1] for d in report["datasets"]] == list(DATA)
-    want = [[folds[name, j].mean() for j in range(3)] for name in DATA]
+    assert [d.rsplit("/", 1)[-1] for d in report["datasets"]] == [p.name for p in DATA]
+    want = [[folds[p.name, j].mean() for j in range(3)] for p in DATA]
     np.testing.assert_allclose(report["mean"], want, rtol=1e-12)
-    sds = [[folds[name, j].std(ddof=1) for j in range(3)] for name in DATA]
+    sds = [[folds[p.name, j].std(ddof=1) for j in range(3)] for p in DATA]
     np.testing.assert_allclose(report["sd"], sds, rtol=1e-9)
 
 
 def test_friedman_is_scipys_on_the_table(report, folds):
-    table = np.array([[folds[name, j].mean() for j in range(3)] for name in DATA])
+    table = np.array([[folds[p.name, j].mean() for j in range(3)] for p in DATA])
     want = stats.friedmanchisquare(*table.T)
     assert report["friedman"]["statistic"] == pytest.approx(want.statistic, rel=1e-12)
     assert report["friedman"]["p"] == pytest.approx(want.pvalue, rel=1e-12)
@@ -125,15 +127,15 @@ def test_rope_figures_are_the_correlated_t_formula(report, folds):
 
 
 def test_two_configurations_with_rope_add_the_sentence_and_json(tmp_path):
-    path = data_set("heart_scale")
+    path = DATA[0]
     args = ["-v", 5, "--repeat", 2, "--rope", 0.02, path, "--", "-c", 1, "--", "-c", 4]
     done = compare_cli(*args, "--format", "json")  # after the last --: B's options
     one_line_exit_1(done, "B options")
     done = compare_cli("--format", "json", *args)
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)["bayesian"]
-    d = fold_accuracies("heart_scale", SvmParams(C=4), 5, (1, 2)) - fold_accuracies(
-        "heart_scale", SvmParams(C=1), 5, (1, 2)
+    d = fold_accuracies(path, SvmParams(C=4), 5, (1, 2)) - fold_accuracies(
+        path, SvmParams(C=1), 5, (1, 2)
     )
     left, inside, right = bayesian_formula(d, 5, 0.02)
     assert got["rope"] == 0.02
@@ -157,10 +159,10 @@ def test_5x2cv_t_and_combined_f_are_dietterichs_and_alpaydins():
     got = json.loads(done.stdout)
     assert (got["n_folds"], got["repeat"], got["test"]) == (2, 5, "5x2cv")
     for row in got["pairs"][0]["tests"]:
-        name = row["dataset"].rsplit("/", 1)[-1]
+        path = row["dataset"]
         p = (
-            fold_accuracies(name, PARAMS[1], 2, range(1, 6))
-            - fold_accuracies(name, PARAMS[0], 2, range(1, 6))
+            fold_accuracies(path, PARAMS[1], 2, range(1, 6))
+            - fold_accuracies(path, PARAMS[0], 2, range(1, 6))
         ).reshape(5, 2)
         s2 = ((p - p.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
         t = p[0, 0] / math.sqrt(s2.mean())
@@ -241,18 +243,19 @@ def test_benchmark_to_frame_rows_are_scikit_learns_fold_accuracies():
     pytest.importorskip("pandas")
     from svmeval import benchmark, render
 
-    names = DATA[:2]
     bench = benchmark(
-        [read_dataset(str(data_set(n))) for n in names],
+        [read_dataset(str(p)) for p in DATA[:2]],
         {"-c 1": PARAMS[0], "-c 4": PARAMS[1]},
         3,
         repeat=2,
     )
     frame = bench.to_frame()
     assert len(frame) == 2 * 2 * 6
+    paths = {p.name: p for p in DATA[:2]}
     for (path, config), group in frame.groupby(["dataset", "configuration"], sort=False):
-        name = path.rsplit("/", 1)[-1]
-        want = fold_accuracies(name, PARAMS[["-c 1", "-c 4"].index(config)], 3, (1, 2))
+        want = fold_accuracies(
+            paths[path.rsplit("/", 1)[-1]], PARAMS[["-c 1", "-c 4"].index(config)], 3, (1, 2)
+        )
         np.testing.assert_allclose(group["accuracy"].to_numpy(), want, rtol=1e-12)
         assert list(group["repetition"]) == [0, 0, 0, 1, 1, 1]
     assert render(bench, format="markdown").startswith("| data set |")

@@ -215,11 +215,11 @@ def test_compare_leave_one_out_corrects_with_the_folds_drawn(tmp_path):
     """-v 30 on 14 rows is LIBSVM's leave-one-out: 14 folds, n_test/n_train = 1/13 (not 1/29),
     and the comparison records 14 folds. Oracle: LIBSVM's own svm_cross_validation (it too
     turns 30 folds of 14 rows into leave-one-out) and Nadeau & Bengio's formula with scipy;
-    t = 1.851, p = 0.075 as worked out by hand."""
-    from conftest import data_set, libsvm_cv
+    t = 1.851, p = 0.075 as worked out by hand (heart_scale's own rows: no stand-in)."""
+    from conftest import libsvm_cv, shared_file
 
     path = tmp_path / "h14"
-    path.write_text("".join(data_set("heart_scale").read_text().splitlines(True)[:14]))
+    path.write_text("".join(shared_file("data", "heart_scale").read_text().splitlines(True)[:14]))
     y = read_dataset(str(path)).y
     c = compare(str(path), SvmParams(), SvmParams(C=8, gamma=0.5), 30, repeat=2)
     assert c.n_folds == 14 and len(c.folds_a) == 28
@@ -240,11 +240,12 @@ def test_compare_leave_one_out_corrects_with_the_folds_drawn(tmp_path):
 def test_compare_takes_a_file_name():
     """A file name is read as grid_search reads one. Oracle: svm-train -v 5's printed rate
     (heart_scale's five folds all hold 54 rows, so the mean of the fold accuracies is it)."""
-    from conftest import data_set
+    from conftest import shared_file
 
-    c = compare(str(data_set("heart_scale")), SvmParams(), SvmParams(C=2), 5, repeat=1)
+    rate = _reference_rate("heart_scale.v5.txt")
+    c = compare(str(shared_file("data", "heart_scale")), SvmParams(), SvmParams(C=2), 5, repeat=1)
     assert c.data_name.endswith("heart_scale")
-    assert 100 * c.mean_a == pytest.approx(_reference_rate("heart_scale.v5.txt"), abs=5e-4)
+    assert 100 * c.mean_a == pytest.approx(rate, abs=5e-4)
 
 
 def test_compare_params_none_is_svm_train_defaults_and_others_a_typed_error():

@@ -236,7 +236,10 @@ def test_classification_equals_libsvm_nested_cv(name, options, seed):
     assert np.array_equal(result.outer.fold, fold)
     assert chosen_of(result) == chosen
     # grid.py's tie rules are exercised: some inner grid has several cells at its best value
-    assert any(sum(c.value == f.value for c in f.grid.cells) > 1 for f in result.folds)
+    # (heart_scale, iris.scale and wine.scale have such grids; breast_cancer.scale, heart_scale's
+    # stand-in without ../shared, has none: there wine.scale's case exercises them)
+    if path.name != "breast_cancer.scale":
+        assert any(sum(c.value == f.value for c in f.grid.cells) > 1 for f in result.folds)
     summary = result.summary()
     correct = int(np.count_nonzero(expected == np.array(svmutil.svm_read_problem(str(path))[0])))
     assert summary.correct == correct

@@ -217,7 +217,9 @@ def test_a_folds_prediction_in_parts_is_libsvms(tmp_path, monkeypatch, parts, jo
 
 
 def test_prediction_parts_follow_the_cores_and_the_test_rows(monkeypatch):
-    """As many parts as cores, none under PREDICT_PART_ROWS rows (one for a small fold)."""
+    """As many parts as cores, none under PREDICT_PART_ROWS rows (one for a small fold). The
+    least rows of a part is set to an eighth of the fold's test rows, so that any data set (a
+    small stand-in too) has room for 4 parts and more."""
     from svmeval.cv import plan, schedule
     from svmeval.cv.task import FollowUps
 
@@ -225,9 +227,10 @@ def test_prediction_parts_follow_the_cores_and_the_test_rows(monkeypatch):
     problem = _libsvm.make_problem(ds)
     params = params_of("-s 0").resolved(ds.n_features)
     folds = draw_folds(problem.y, 5, 1, params)
+    test_rows = len(folds.test(0))
+    monkeypatch.setattr(plan, "PREDICT_PART_ROWS", test_rows // 8)
     cv = CVPlan(problem, params, folds, 1)
     fold_pairs = len(cv.labels) * (len(cv.labels) - 1) // 2
-    test_rows = len(folds.test(0))
     for cores, expected in [(1, 1), (4, 4), (64, test_rows // plan.PREDICT_PART_ROWS)]:
         with schedule.cores_limited(cores):
             results = [task(1) for task in cv.tasks[:fold_pairs]]  # fold 0, alone

@@ -102,9 +102,9 @@ def units_in(path) -> int:
         return 0
 
 
-def kill_when(program, args, store, n: int, cwd) -> int:
-    """Start the command, SIGKILL it as soon as ``store`` holds ``n`` units (waiting at most
-    LIMIT seconds); return the units it left."""
+def kill_when(program, args, store, n: int, cwd, how=signal.SIGKILL) -> int:
+    """Start the command, send it ``how`` (SIGKILL) as soon as ``store`` holds ``n`` units
+    (waiting at most LIMIT seconds); return the units it left."""
     proc = subprocess.Popen(
         command(program, *args),
         stdout=subprocess.DEVNULL,
@@ -118,7 +118,10 @@ def kill_when(program, args, store, n: int, cwd) -> int:
             assert proc.poll() is None, "the run ended before the store held the units"
             assert time.monotonic() < deadline, "the store never held the units"
             time.sleep(0.005)
-        proc.send_signal(signal.SIGKILL)
+        proc.send_signal(how)
+        status = proc.wait(timeout=LIMIT)
+        if how == signal.SIGINT:
+            assert status == 130
     finally:
         proc.kill()
         proc.wait(timeout=LIMIT)
@@ -604,6 +607,24 @@ def test_svmeval_store_bad_lines_one_line_exit_1(args, message, tmp_path):
     assert message in done.stderr
 
 
+def test_an_export_writes_no_file_and_reaches_no_cluster_a_store_names(tmp_path):
+    wine = tmp_path / "wine.scale"
+    wine.write_bytes(WINE.read_bytes())
+    first = run("svmeval", "-q", "-v", "3", "--store", "runs.db", "wine.scale", cwd=tmp_path)
+    assert first.returncode == 0
+    hostile = (
+        "svmeval -q -v 3 --predictions p.txt --folds f.txt -o r.txt"
+        " --dask tcp://192.0.2.1:8786 wine.scale"
+    )
+    with sqlite3.connect(tmp_path / "runs.db") as c:
+        c.execute("UPDATE runs SET command = ?", (hostile,))
+    c.close()
+    done = run("store", "--export", "1", "runs.db", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == first.stdout
+    assert sorted(os.listdir(tmp_path)) == ["runs.db", "wine.scale"]
+
+
 def test_svmeval_store_shows_a_hostile_name_escaped_and_never_runs_it(tmp_path):
     path = tmp_path / "runs.db"
     _store_with_units(path)
@@ -651,3 +672,34 @@ def test_store_needs_a_cross_validation(tmp_path):
         assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
         assert "--store" in done.stderr
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("where", ["/dev/null", "FIFO", "-", "DIR"])
+def test_a_store_that_is_not_a_regular_file_is_refused_before_it_is_opened(where, tmp_path):
+    """A device, a pipe (opening it would block), standard input or a directory: one line,
+    exit 1, nothing created."""
+    if where == "FIFO":
+        where = tmp_path / "pipe"
+        os.mkfifo(where)
+    elif where == "DIR":
+        where = tmp_path / "folder"
+        where.mkdir()
+    before = sorted(os.listdir(tmp_path))
+    done = run("svmeval", "-q", "-v", "3", "--store", where, WINE, cwd=tmp_path)
+    assert done.returncode == 1 and done.stdout == "", done.stderr
+    assert done.stderr.count("\n") == 1 and "store" in done.stderr
+    assert sorted(os.listdir(tmp_path)) == before
+
+
+def test_ctrl_c_exits_130_keeping_every_fold_computed(tmp_path):
+    """Ctrl-C (SIGINT) ends a command with a store in status 130; the folds it computed are in
+    the store, and the run started again computes only the others, with the same output."""
+    program, args, total, _ = CASES["cross_validate"]
+    fresh = run(program, *args)
+    store = tmp_path / "runs.db"
+    with_store = [*args[:-1], "--store", str(store), args[-1]]
+    left = kill_when(program, with_store, store, total // 3, tmp_path, signal.SIGINT)
+    assert total // 3 <= left < total
+    done = run(program, *with_store, cwd=tmp_path)
+    assert done.stdout == fresh.stdout
+    assert counts(done.stderr, "svmeval", store) == (left, total - left)

@@ -155,6 +155,8 @@ def results_store(command: Command, options, path: str, argv: list[str]):
 
     from svmeval.cv.stored import opened
 
+    if path == output.STDOUT:
+        raise OptionError("--store -: a store is a file, not standard input or output")
     outputs, inputs = command.files(options)
     mine = os.path.realpath(path)
     for what, other in list(outputs) + list(inputs):

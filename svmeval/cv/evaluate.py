@@ -17,7 +17,6 @@ every unit done before it stops.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -188,9 +187,8 @@ def evaluate(
         if release is not None:
             release.flush()  # every unit done before the interrupt is passed on
         raise
-    finally:
-        if store is not None:  # every fold computed is in the store when the call returns
-            store.writer.flush(quiet=sys.exc_info()[0] is not None)
+    if store is not None:  # every fold computed is in the store when the call returns (if it
+        store.writer.flush()  # fails or is interrupted, the run's end writes what it can)
 
 
 def _schedule(problem, dataset, units: list, share, memory_mb: float) -> list:

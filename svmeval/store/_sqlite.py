@@ -44,6 +44,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Callable
@@ -207,7 +208,7 @@ class Store:
         )
         try:
             self._conn = conn
-            self._open()
+            self._open(create)
         except BaseException:
             self._conn = None
             conn.close()
@@ -221,15 +222,21 @@ class Store:
         """Refuse, before SQLite opens it, a file that is not an SQLite database or is shorter
         than its header says."""
         try:
-            with open(self.path, "rb") as f:
-                head = f.read(100)
-                size = os.fstat(f.fileno()).st_size
+            mode = os.stat(self.path).st_mode
         except FileNotFoundError:
             if not create:
                 raise self._fail("no such store") from None
             return
-        except IsADirectoryError:
-            raise self._fail("is a directory, not an svmeval store") from None
+        except OSError as exc:
+            raise self._fail(f"cannot read: {exc.strerror or exc}") from None
+        if stat.S_ISDIR(mode):
+            raise self._fail("is a directory, not an svmeval store")
+        if not stat.S_ISREG(mode):  # a device, a pipe, a socket: never opened
+            raise self._fail("not an svmeval store (not a regular file)")
+        try:
+            with open(self.path, "rb") as f:
+                head = f.read(100)
+                size = os.fstat(f.fileno()).st_size
         except OSError as exc:
             raise self._fail(f"cannot read: {exc.strerror or exc}") from None
         if size == 0:  # a new store another process is creating, or an empty file
@@ -250,16 +257,22 @@ class Store:
         if app not in (0, APPLICATION_ID):
             raise self._fail("not an svmeval store (another program's SQLite database)")
 
-    def _open(self) -> None:
-        """Check what the file holds; create the schema in a new file; WAL mode."""
+    def _open(self, create: bool) -> None:
+        """Check what the file holds; create the schema in a new file (``create``); WAL."""
 
-        def check(c: sqlite3.Connection) -> None:
-            c.execute("BEGIN IMMEDIATE")
+        def check(c: sqlite3.Connection, immediate: bool) -> bool:
+            """Check the file (True) or, in a new one, create the schema; a deferred
+            transaction first (a store that cannot be written can still be read), then
+            ``immediate`` to create it (False: creation needed)."""
+            c.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
             try:
                 app = c.execute("PRAGMA application_id").fetchone()[0]
                 version = c.execute("PRAGMA user_version").fetchone()[0]
                 tables = c.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
                 if app == 0 and version == 0 and tables == 0:
+                    if not immediate:
+                        c.execute("ROLLBACK")
+                        return False
                     for statement in _SCHEMA:
                         c.execute(statement)
                     c.executemany(
@@ -289,12 +302,16 @@ class Store:
                 elif version < 1:
                     raise self._fail(f"damaged store: schema version {version}")
                 c.execute("COMMIT")
+                return True
             except BaseException:
                 if c.in_transaction:
                     c.execute("ROLLBACK")
                 raise
 
-        self._retry(check)
+        if not self._retry(lambda c: check(c, False)):
+            if not create:
+                raise self._fail("not an svmeval store (an empty database)")
+            self._retry(lambda c: check(c, True))
         if os.path.getsize(self.path) <= QUICK_CHECK_BYTES:
             found = self._retry(lambda c: c.execute("PRAGMA quick_check(1)").fetchone())
             if not found or found[0] != "ok":
