@@ -319,16 +319,20 @@ def runs_inline(tasks: Sequence) -> bool:
 
 
 def _run_inline(tasks: list, progress: Callable[[int, int], None] | None) -> None:
-    """The tasks in order on the calling thread, one OpenMP thread each; follow-ups first."""
+    """The tasks in order on the calling thread, one OpenMP thread each; follow-ups first.
+    The thread's own OpenMP setting is given back at the end."""
+    from svmeval.cv._libsvm import omp_threads_kept
+
     done, next_task = 0, 0
-    while next_task < len(tasks):
-        result = tasks[next_task](1)
-        next_task += 1
-        if isinstance(result, FollowUps):  # they go first, in their order
-            tasks[next_task:next_task] = result.tasks
-        done += 1
-        if progress:
-            progress(done, len(tasks))
+    with omp_threads_kept():
+        while next_task < len(tasks):
+            result = tasks[next_task](1)
+            next_task += 1
+            if isinstance(result, FollowUps):  # they go first, in their order
+                tasks[next_task:next_task] = result.tasks
+            done += 1
+            if progress:
+                progress(done, len(tasks))
 
 
 def _shut_down(pool: ThreadPoolExecutor, *, cancel: bool = False) -> None:
