@@ -51,8 +51,10 @@ def test_each_permutation_is_libsvm_cross_validation_of_the_permuted_labels(name
     orders = _orders(len(y), 3, seed=5)
     dataset = read_dataset(path)
     problem, params = prepare(dataset, SvmParams.parse(options))
-    results, shared = permuted_cvs(problem, params, k, 5, np.array(orders))
+    found: dict = {}
+    shared = permuted_cvs(problem, params, k, 5, np.array(orders), found.__setitem__)
     assert shared  # the kernel computed once for the three
+    results = [found[p] for p in range(len(orders))]
     for order, result in zip(orders, results):
         expected = _libsvm_cv(x, y[order], options, k, 5)
         assert np.array_equal(result.y_pred, expected)
@@ -166,3 +168,36 @@ def test_leave_one_out_warns_once(tmp_path, capfd):
     t = permutation_test(str(small), folds=20, permutations=4)
     assert t.n_folds == len(lines)
     assert capfd.readouterr().err.count("Will use # folds = # data") == 1
+
+
+def test_plot_draws_the_null_distribution_and_the_observed_line(tmp_path):
+    pytest.importorskip("matplotlib")
+    from svmeval import plot
+
+    t = permutation_test(str(LOCAL / "wine.scale"), folds=3, permutations=12, seed=4)
+    figure = plot(t, tmp_path / "null.png")
+    (ax,) = figure.axes
+    heights = [patch.get_height() for patch in ax.patches]
+    assert sum(heights) == 12  # every permutation in one bar
+    (line,) = ax.lines
+    assert list(line.get_xdata()) == [t.observed, t.observed]
+    assert (tmp_path / "null.png").stat().st_size > 0
+
+
+def test_command_line_plot_writes_the_picture(tmp_path):
+    pytest.importorskip("matplotlib")
+    picture = tmp_path / "null.svg"
+    done = _svmeval("--permutations", 3, "-v", 3, "--plot", picture, LOCAL / "wine.scale")
+    assert done.returncode == 0, done.stderr
+    assert picture.read_text().lstrip().startswith("<?xml")
+
+
+def test_chunks_of_permutations_change_nothing(monkeypatch):
+    from svmeval.cv import permutation
+
+    path = str(LOCAL / "wine.scale")
+    whole = permutation_test(path, folds=3, permutations=5, seed=6)
+    monkeypatch.setattr(permutation, "CHUNK", 2)  # three chunks on one kernel
+    chunked = permutation_test(path, folds=3, permutations=5, seed=6)
+    assert chunked.permuted.tolist() == whole.permuted.tolist()
+    assert chunked.observed == whole.observed

@@ -102,9 +102,9 @@ def units_in(path) -> int:
         return 0
 
 
-def kill_when(program, args, store, n: int, cwd) -> int:
-    """Start the command, SIGKILL it as soon as ``store`` holds ``n`` units (waiting at most
-    LIMIT seconds); return the units it left."""
+def kill_when(program, args, store, n: int, cwd, how=signal.SIGKILL) -> int:
+    """Start the command, send it ``how`` (SIGKILL) as soon as ``store`` holds ``n`` units
+    (waiting at most LIMIT seconds); return the units it left."""
     proc = subprocess.Popen(
         command(program, *args),
         stdout=subprocess.DEVNULL,
@@ -118,7 +118,10 @@ def kill_when(program, args, store, n: int, cwd) -> int:
             assert proc.poll() is None, "the run ended before the store held the units"
             assert time.monotonic() < deadline, "the store never held the units"
             time.sleep(0.005)
-        proc.send_signal(signal.SIGKILL)
+        proc.send_signal(how)
+        status = proc.wait(timeout=LIMIT)
+        if how == signal.SIGINT:
+            assert status == 130
     finally:
         proc.kill()
         proc.wait(timeout=LIMIT)
@@ -668,3 +671,17 @@ def test_a_store_that_is_not_a_regular_file_is_refused_before_it_is_opened(where
     assert done.returncode == 1 and done.stdout == "", done.stderr
     assert done.stderr.count("\n") == 1 and "store" in done.stderr
     assert sorted(os.listdir(tmp_path)) == before
+
+
+def test_ctrl_c_exits_130_keeping_every_fold_computed(tmp_path):
+    """Ctrl-C (SIGINT) ends a command with a store in status 130; the folds it computed are in
+    the store, and the run started again computes only the others, with the same output."""
+    program, args, total, _ = CASES["cross_validate"]
+    fresh = run(program, *args)
+    store = tmp_path / "runs.db"
+    with_store = [*args[:-1], "--store", str(store), args[-1]]
+    left = kill_when(program, with_store, store, total // 3, tmp_path, signal.SIGINT)
+    assert total // 3 <= left < total
+    done = run(program, *with_store, cwd=tmp_path)
+    assert done.stdout == fresh.stdout
+    assert counts(done.stderr, "svmeval", store) == (left, total - left)

@@ -162,7 +162,6 @@ def _check_permutations(options: Options) -> None:
             ("--dask", options.dask is not None),
             ("--predictions", options.predictions),
             ("--folds", options.folds_file),
-            ("--plot", options.plot),
             ("--ci", options.ci is not None),
             ("--format html", options.format == "html"),
             ("-b 1", options.params.probability),
@@ -310,9 +309,19 @@ def run_permutations(options: Options, dataset) -> int:
         pos_label=options.pos_label,
         zero_division=options.zero_division,
         jobs=options.jobs,
-        progress=runner.show_bar(make_progress(enabled=not options.quiet)),
+        progress=runner.show_bar(make_progress(enabled=not options.quiet, unit="permutations")),
     )
     emit(options, runner.render_report(result, options.format, digits=options.digits))
+    if options.plot:  # the null distribution, after the report
+        from svmeval.report import plot as sheet
+        from svmeval.report.pictures import plot
+
+        try:
+            plot(result, options.plot)
+        except sheet.PlotUnavailable:
+            sys.stderr.write(
+                f"{PROG}: --plot needs matplotlib: {sheet.INSTALL_HINT} (no picture written)\n"
+            )
     return 0
 
 

@@ -11,7 +11,6 @@ result never depends on the executor, the number of jobs or the order in which f
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -136,11 +135,9 @@ def evaluate(
     )
     if not units:
         return
-    try:
-        executor.run(batch, finish, FoldCount(batch.total_folds, progress))
-    finally:
-        if store is not None:  # every fold computed is in the store when the call returns
-            store.writer.flush(quiet=sys.exc_info()[0] is not None)
+    executor.run(batch, finish, FoldCount(batch.total_folds, progress))
+    if store is not None:  # every fold computed is in the store when the call returns (if it
+        store.writer.flush()  # fails or is interrupted, the run's end writes what it can)
 
 
 def _with_store(store, dataset, problem, nr_fold, keep_decision_values, units, finish):

@@ -10,9 +10,9 @@ that is ``svm-train -v k`` of a file with those labels.
 The kernel depends on the features only: with a kernel LIBSVM can take precomputed (linear,
 polynomial, RBF, sigmoid) it is computed once (:class:`~svmeval.cv.kernel.SharedKernel`) and
 every fold of every permutation trains on it, its labels given with the fold's rows. Memory is
-one kernel matrix, not N. The folds of all permutations are one run of the scheduler on this
-machine's threads (:func:`~svmeval.cv.schedule.run_tasks`); results do not depend on
-``jobs``.
+one kernel matrix, not N: the permutations run :data:`CHUNK` at a time (the folds of a chunk
+one run of the scheduler on this machine's threads, :func:`~svmeval.cv.schedule.run_tasks`),
+each result handed to ``finish`` and dropped. Results do not depend on ``jobs``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,10 @@ from svmeval.cv.results import CVResult
 from svmeval.cv.schedule import run_tasks
 from svmeval.params import SvmParams
 
-__all__ = ["PermutedProblem", "permutation_orders", "permuted_cvs"]
+__all__ = ["CHUNK", "PermutedProblem", "permutation_orders", "permuted_cvs"]
+
+#: permutations whose folds run at once (their per-sample results held together)
+CHUNK = 64
 
 
 class PermutedProblem:
@@ -70,13 +73,15 @@ def permuted_cvs(
     nr_fold: int,
     seed: int,
     orders: np.ndarray,
+    finish: Callable[[int, CVResult], None],
     *,
     jobs: int | None = None,
     memory_mb: float = 2048,
     progress: Callable[[int, int], None] | None = None,
-) -> tuple[list[CVResult], bool]:
-    """The cross-validation of the labels ``problem.y[order]`` for each row of ``orders``
-    (resolved, checked ``params``; no ``-b 1``), and whether they shared one kernel."""
+) -> bool:
+    """The cross-validation of the labels ``problem.y[order]`` for each row p of ``orders``
+    (resolved, checked ``params``; no ``-b 1``), handed to ``finish(p, result)`` in order;
+    returns whether they shared one kernel. ``progress(done, total)`` counts permutations."""
     share = (
         params.kernel_type in SHAREABLE
         and len(orders) > 0
@@ -86,16 +91,18 @@ def permuted_cvs(
     if share:
         kernel = SharedKernel(problem, params, threads=jobs)
         base, train = kernel.cv_problem, kernel.train_params(params)
-    plans = []
-    for p, order in enumerate(orders):
-        y = np.ascontiguousarray(problem.y[order])
-        # LIBSVM's leave-one-out warning (more folds than samples) once, not once a permutation
-        folds = draw_folds(y, nr_fold, seed, params, warn=None if p == 0 else _silent)
-        plans.append(CVPlan(PermutedProblem(base, y), train, folds, seed))
-    tasks = [task for plan in plans for task in plan.tasks]
-    run_tasks(tasks, jobs=jobs, progress=progress)
-    results = []
-    for plan in plans:
-        result = plan.result()
-        results.append(kernel.restore(result, params) if share else result)
-    return results, share
+    for first in range(0, len(orders), CHUNK):
+        plans = []
+        for p in range(first, min(first + CHUNK, len(orders))):
+            y = np.ascontiguousarray(problem.y[orders[p]])
+            # LIBSVM's leave-one-out warning (more folds than samples) once, not once a
+            # permutation
+            folds = draw_folds(y, nr_fold, seed, params, warn=None if p == 0 else _silent)
+            plans.append(CVPlan(PermutedProblem(base, y), train, folds, seed))
+        run_tasks([task for plan in plans for task in plan.tasks], jobs=jobs)
+        for p, plan in enumerate(plans, start=first):
+            result = plan.result()
+            finish(p, kernel.restore(result, params) if share else result)
+        if progress is not None:
+            progress(first + len(plans), len(orders))
+    return share

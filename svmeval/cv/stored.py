@@ -75,6 +75,10 @@ class StoreCounts:
         return f"store {self.store.name}: {self.reused} units reused, {self.computed} computed"
 
 
+#: seconds an interrupted or failed run waits for its last folds to be written
+FLUSH_LIMIT = 5.0
+
+
 class _Writer:
     """Writes a run's folds on a thread of its own, in the order they come: the thread that
     schedules the folds only hands them over, and the store's transactions overlap the next
@@ -106,14 +110,21 @@ class _Writer:
                 except BaseException as exc:  # raised by flush, in the run's thread
                     self._error = exc
 
-    def flush(self, *, quiet: bool = False) -> None:
-        """Wait for every write handed over; raise the first error (``quiet``: keep it)."""
+    def flush(self, *, quiet: bool = False, limit: float | None = None) -> None:
+        """Wait for every write handed over (at most ``limit`` seconds: a run interrupted
+        does not wait for a store another process holds); raise the first error (``quiet``:
+        keep it)."""
         thread, self._thread = self._thread, None
         if thread is not None:
             self._queue.put(None)
-            from svmeval.cv.waits import join
+            from svmeval.cv.waits import WAIT_STEP, join
 
-            join(thread)
+            if limit is None:
+                join(thread)
+            else:
+                deadline = time.monotonic() + limit
+                while thread.is_alive() and time.monotonic() < deadline:
+                    thread.join(WAIT_STEP)
         error = self._error
         if error is not None and not quiet:
             self._error = None
@@ -193,7 +204,8 @@ def opened(store, command: str = ""):
             yield counts
         finally:
             active.remove(counts)
-            counts.writer.flush(quiet=True)  # the folds computed are written, even on Ctrl-C
+            # the folds computed are written, even on Ctrl-C (for a few seconds at most)
+            counts.writer.flush(quiet=True, limit=FLUSH_LIMIT)
         counts.writer.flush()
         if not counts.reuse_only:
             store.end_run(counts.begin(), counts.reused, counts.computed)

@@ -54,3 +54,31 @@ def render(test, format: str = "text", digits: int = 4) -> str:
         + ("; one kernel matrix shared by every permutation)" if test.shared_kernel else ")")
     )
     return "\n".join(lines) + "\n"
+
+
+def draw_null_distribution(test, *, title: str | None = None):
+    """The null distribution of a permutation test (a histogram of the permutations'
+    figures, undefined ones left out) with the observed figure as a vertical line, as a
+    :class:`matplotlib.figure.Figure`."""
+    import numpy as np
+
+    from svmeval.report.plot import figure_class
+
+    Figure = figure_class()
+    fig = Figure(figsize=(6.0, 3.6))
+    ax = fig.add_subplot(1, 1, 1)
+    values = test.permuted[~np.isnan(test.permuted)]
+    bins = min(50, max(5, int(np.sqrt(len(values))) + 1))
+    ax.hist(values, bins=bins, color="#9ab", edgecolor="white", label="permuted labels")
+    ax.axvline(test.observed, color="#c33", linewidth=2, label=f"observed {test.observed:.4g}")
+    name = FIGURES[test.criterion].title
+    ax.set_xlabel(name)
+    ax.set_ylabel("permutations")
+    ax.legend(loc="best", frameon=False)
+    ax.set_title(
+        title
+        if title is not None
+        else f"{name}: {test.permutations:,} permutations, p = {test.p:.3g}"
+    )
+    fig.tight_layout()
+    return fig

@@ -3,7 +3,8 @@
 A cross-validation (or a nested one's outer predictions): the figure sheet
 (:mod:`svmeval.report.plot`); a grid search: the criterion over log2 C and log2 gamma with the
 chosen cell (:mod:`svmeval.report.grid_plot`); a benchmark: the critical-difference diagram
-(:mod:`svmeval.report.cd_plot`). matplotlib (the ``plot`` extra) is imported only when a
+(:mod:`svmeval.report.cd_plot`); a permutation test: its null distribution with the observed
+figure (:mod:`svmeval.report.permutation`). matplotlib (the ``plot`` extra) is imported only when a
 picture is drawn.
 """
 
@@ -42,9 +43,15 @@ def _figure(result, title, pos_label, zero_division):
         )
     if isinstance(result, Benchmark):
         return cd_plot.draw_cd_diagram(result, title=title)
+    from svmeval.workflows.permutation import PermutationTest
+
+    if isinstance(result, PermutationTest):
+        from svmeval.report.permutation import draw_null_distribution
+
+        return draw_null_distribution(result, title=title)
     raise PictureTypeError(
         f"plot() draws a CVResult, MultilabelCVResult, Summary, "
-        f"GridResult, NestedResult or Benchmark, not {type(result).__name__}"
+        f"GridResult, NestedResult, Benchmark or PermutationTest, not {type(result).__name__}"
     )
 
 
@@ -64,12 +71,13 @@ def plot(
 
     Parameters
     ----------
-    result : CVResult, MultilabelCVResult, Summary, GridResult, NestedResult or Benchmark
+    result : CVResult, MultilabelCVResult, Summary, GridResult, NestedResult, Benchmark or PermutationTest
         A cross-validation (or a nested CV's outer predictions): the figure sheet (confusion
         matrix, ROC and precision-recall curves, per-fold figures; for regression the
         predictions and residuals); a :class:`Summary` alone: its sheet without the curves;
         a grid search: the criterion over the grid with the chosen cell; a benchmark: the
-        critical-difference diagram (Demšar 2006).
+        critical-difference diagram (Demšar 2006); a permutation test: the histogram of the
+        permutations' figures with the observed one.
     file : str or os.PathLike, optional
         Where to write the picture, PNG, SVG or PDF by its suffix (written whole or not at
         all).

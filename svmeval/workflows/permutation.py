@@ -198,7 +198,7 @@ def permutation_test(
     jobs : int, optional
         Folds trained at once (default: the cores); results identical.
     progress : callable, optional
-        ``progress(done, total)`` as fold tasks end.
+        ``progress(done, total)`` as permutations end (the data's own run counted).
 
     Returns
     -------
@@ -235,23 +235,31 @@ def permutation_test(
     problem, resolved = prepare(dataset, config)
     orders = permutation_orders(problem.n_samples, n_permutations, run.seed)
     identity = np.arange(problem.n_samples, dtype=np.int64)[None, :]
-    results, shared = permuted_cvs(
+    values = np.empty(n_permutations + 1)
+    n_folds = []
+
+    def finish(p: int, result) -> None:
+        values[p] = _figure(result, criterion, pos_label, zero_division)
+        if p == 0:
+            n_folds.append(result.n_folds)
+
+    shared = permuted_cvs(
         problem,
         resolved,
         run.folds,
         run.seed,
         np.vstack([identity, orders]),
+        finish,
         jobs=jobs,
         progress=progress,
     )
-    values = [_figure(r, criterion, pos_label, zero_division) for r in results]
     if math.isnan(values[0]):
         raise SvmevalError(f"{criterion} is undefined on the data's cross-validation")
     return PermutationTest(
         criterion=criterion,
-        observed=values[0],
-        permuted=np.array(values[1:]),
-        n_folds=results[0].n_folds,
+        observed=float(values[0]),
+        permuted=values[1:].copy(),
+        n_folds=n_folds[0],
         seed=run.seed,
         data_name=dataset.name,
         options=resolved.flags(),
