@@ -215,6 +215,9 @@ def omp_threads_kept():
             c.omp_set_num_threads(c.openmp.initial_threads if before is None else before)
 
 
+schedule.keep_thread_settings(omp_threads_kept)  # a small run on the caller's thread
+
+
 _thread = threading.local()  # pair_training(): this thread's "Total nSV" lines are dropped
 _quiet = [True]
 
