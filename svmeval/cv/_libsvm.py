@@ -94,8 +94,11 @@ def _entry_points(svm, loaded_here: bool, seen: dict):
 
     try:  # through LIBSVM's own handle: dlsym searches the libraries it linked (libgomp)
         omp_set_num_threads = fn("omp_set_num_threads", None, [c_int])
+        omp_get_max_threads = fn("omp_get_max_threads", c_int, [])
+        initial_threads = omp_get_max_threads()  # a thread's setting before svmeval sets it
     except AttributeError:  # pragma: no cover - a build without OpenMP
-        omp_set_num_threads = None
+        omp_set_num_threads = omp_get_max_threads = None
+        initial_threads = 1
     libc = ctypes.CDLL(None)  # the C runtime whose rand() LIBSVM draws folds from
     from svmeval.io.native import print_nothing
 
@@ -113,10 +116,14 @@ def _entry_points(svm, loaded_here: bool, seen: dict):
         srand=libc.srand,
         rand=libc.rand,
         omp_set_num_threads=omp_set_num_threads,
+        omp_get_max_threads=omp_get_max_threads,
         print_stderr=svm.PRINT_STRING_FUN(_to_stderr),
         print_null=ctypes.cast(print_nothing(), svm.PRINT_STRING_FUN),
         openmp=SimpleNamespace(
-            available=omp_set_num_threads is not None, loaded_here=loaded_here, environment=seen
+            available=omp_set_num_threads is not None,
+            loaded_here=loaded_here,
+            environment=seen,
+            initial_threads=initial_threads,
         ),
     )
     # the C function's own address, for svmeval's loop over rows (svmeval.cv._model)
@@ -191,6 +198,22 @@ def set_omp_threads(n: int) -> None:
     c = _c()
     if c.omp_set_num_threads is not None:
         c.omp_set_num_threads(max(1, int(n)))
+
+
+@contextlib.contextmanager
+def omp_threads_kept():
+    """Run the block, then give the calling thread back the OpenMP threads it had (tasks run
+    on it set their own): a caller's thread keeps its OpenMP setting."""
+    before = None if _C is None or _C.omp_get_max_threads is None else _C.omp_get_max_threads()
+    try:
+        yield
+    finally:
+        c = _C
+        if c is not None and c.omp_set_num_threads is not None:
+            c.omp_set_num_threads(c.openmp.initial_threads if before is None else before)
+
+
+schedule.keep_thread_settings(omp_threads_kept)  # a small run on the caller's thread
 
 
 _thread = threading.local()  # pair_training(): this thread's "Total nSV" lines are dropped
