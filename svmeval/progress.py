@@ -33,6 +33,20 @@ def format_seconds(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
+#: the bar whose line is on screen and not ended: what anything else written to standard error
+#: would share its line with
+_ON_SCREEN: list = [None]
+
+
+def clear_line() -> None:
+    """Blank the line of the progress bar on screen, if any, before something else is written
+    to its stream (the bar is drawn again, below, at its next call). LIBSVM's messages call it
+    with :data:`svmeval.io.output.STDERR_LOCK` held, the lock the bar draws under."""
+    bar = _ON_SCREEN[0]
+    if bar is not None:
+        bar.clear()
+
+
 class ProgressBar:
     """The ``progress(done, total)`` callback drawing the bar on ``stream``.
 
@@ -69,13 +83,27 @@ class ProgressBar:
         return text + ("" if done >= total else f"  ETA {format_seconds(eta)}")
 
     def __call__(self, done: int, total: int) -> None:
+        from svmeval.io.output import STDERR_LOCK
+
         text = self.line(done, total)
-        pad = " " * max(0, self._width - len(text))
-        self._width = len(text)
-        end = "\n" if done >= total else ""
-        self.stream.write(f"\r{text}{pad}{end}")
-        self.stream.flush()
-        self._open = not end
+        with STDERR_LOCK:  # not in the middle of a block of LIBSVM's messages
+            pad = " " * max(0, self._width - len(text))
+            self._width = len(text)
+            end = "\n" if done >= total else ""
+            self.stream.write(f"\r{text}{pad}{end}")
+            self.stream.flush()
+            self._open = not end
+            _ON_SCREEN[0] = self if self._open else None
+
+    def clear(self) -> None:
+        """Blank the bar's line if it is on screen (its next call draws it again)."""
+        if self._open:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self._open = False
+            self._width = 0
+        if _ON_SCREEN[0] is self:
+            _ON_SCREEN[0] = None
 
     def close(self) -> None:
         """End the line if the run stopped before its last fold (idempotent)."""
@@ -83,6 +111,8 @@ class ProgressBar:
             self.stream.write("\n")
             self.stream.flush()
             self._open = False
+        if _ON_SCREEN[0] is self:
+            _ON_SCREEN[0] = None
 
 
 def is_terminal(stream) -> bool:

@@ -179,3 +179,115 @@ def test_grid_default_ranges_are_ints_in_grid_pys_lines_only():
     assert rules.stdout_line(
         "resumed", Cell(5.0, -7.0), 66.66666, Cell(5.0, -7.0), 66.66666, best_resumed=True
     ) == ("[resumed] 5.0 -7.0 66.66666 (best c=32.0, g=0.0078125, rate=66.66666)")
+
+
+@pytest.mark.parametrize("greater", [True, False])
+@pytest.mark.parametrize("log2c", [(-1.0, 3.0, 1.0), None])
+def test_leader_is_update_param_over_the_known_cells_in_order(greater, log2c):
+    """Cells known in any order: the leader is at every step what grid.py's update_param
+    finds taking the known cells in the search's order (ties and NaN drawn often)."""
+    import random
+
+    order = rules.job_order(log2c, (0.0, -3.0, -1.0), (0.0, 1.0, 1.0) if log2c else None)
+    rng = random.Random(7)
+    for _ in range(200):
+        values = {c: rng.choice([50.0, 60.0, 60.0, math.nan]) for c in order}
+        arrival = order[:]
+        rng.shuffle(arrival)
+        leader = rules.Leader(greater)
+        place = {c: k for k, c in enumerate(order)}
+        for n, cell in enumerate(arrival, 1):
+            got = leader.add(cell, values[cell], place[cell])
+            known = sorted(arrival[:n], key=place.get)
+            want = known[rules.choose_best(known, [values[c] for c in known], greater)]
+            assert got == want
+
+
+def test_out_file_order_line_splits_the_files_order_from_the_job_order():
+    text = (
+        "log2c=1 log2g=-1 rate=80.0\n"
+        + rules.ORDER_LINE
+        + "log2c=3 log2g=-3 rate=81.0\nlog2c=1 log2g=-1 rate=82.0\n"
+    )
+    cells = rules.parse_out(text)
+    assert list(cells) == [Cell(1.0, -1.0), Cell(3.0, -3.0)]
+    assert cells[Cell(1.0, -1.0)] == 82.0 and cells.head == 1
+    assert rules.parse_out("log2c=1 log2g=-1 rate=80.0\n").head == 1  # grid.py's: all
+
+
+def test_resumed_cells_after_the_order_line_keep_their_job_order_places():
+    order = rules.job_order((0.0, 2.0, 1.0), (0.0, -2.0, -1.0))
+    outside = Cell(9.0, 9.0)
+    # the file: one cell in its order, then (after the order line) a later cell, one before
+    # it in the job order, and a cell outside the grid
+    resumed = {order[5]: 1.0, order[3]: 1.0, order[1]: 1.0, outside: 1.0}
+    cells = rules.Cells(order, resumed, True, None, head=1)
+    assert cells.order == [order[5], outside] + [c for c in order if c != order[5]]
+    # without the line (grid.py's rule): the file's cells first, in its order
+    cells = rules.Cells(order, resumed, True, None)
+    assert cells.order[:4] == list(resumed)
+    assert cells.order[4:] == [c for c in order if c not in resumed]
+
+
+def _grouped(order):
+    """The cells gamma by gamma (gammas by their first cell), each gamma's in job order."""
+    gammas = list(dict.fromkeys(c.log2g for c in order))
+    return [c for g in gammas for c in order if c.log2g == g]
+
+
+def _write(cells: rules.Cells, arrival, values, lines: list) -> None:
+    """Release ``arrival``'s cells, writing the -out lines as svmeval-grid does."""
+    for cell in arrival:
+        if cell in cells.results:
+            continue
+        if cells.ahead(cell) and rules.ORDER_LINE not in lines:
+            lines.append(rules.ORDER_LINE)
+        cells.release(_Result(cell, values[cell]))
+        lines.append(rules.out_line(cell, values[cell]))
+
+
+class _Result:
+    def __init__(self, cell, value):
+        self.cell, self.value = cell, value
+
+
+def test_a_file_written_out_of_order_resumes_to_the_whole_runs_answer():
+    """Cells finished gamma by gamma, the file cut after any line and resumed (and that run
+    cut and resumed again): grid.py's answer in its job order every time, ties included;
+    without the order line grid.py's rule (the file's cells first) gives another answer."""
+    order = rules.job_order((-1.0, 3.0, 1.0), (0.0, -3.0, -1.0))
+    values = {c: 70.0 for c in order}
+    # the best value at two gammas: the job order meets (1, -1) first, the gamma by gamma
+    # order (2, -2) (gamma -2 comes first: the middle one)
+    values[Cell(1.0, -1.0)] = values[Cell(2.0, -2.0)] = 90.0
+    want = order[rules.choose_best(order, [values[c] for c in order])]
+    arrival = _grouped(order)
+    assert want == Cell(1.0, -1.0) and arrival[0].log2g == -2.0
+    whole: list = []
+    _write(rules.Cells(order, {}, True, None), arrival, values, whole)
+    assert rules.ORDER_LINE in whole
+    differs = 0
+    for k in range(len(whole) + 1):
+        lines = whole[:k]
+        for again in (False, True):
+            known = rules.parse_out("".join(lines))
+            resumed = {c: _Result(c, v) for c, v in known.items()}
+            cells = rules.Cells(order, resumed, True, None, known.head)
+            cells.start()
+            more = list(lines)
+            _write(
+                cells, [c for c in arrival if c not in known][: 5 if again else None], values, more
+            )
+            if again:  # interrupted once more, then resumed to the end
+                known = rules.parse_out("".join(more))
+                resumed = {c: _Result(c, v) for c, v in known.items()}
+                cells = rules.Cells(order, resumed, True, None, known.head)
+                cells.start()
+                _write(cells, arrival, values, more)
+            assert cells.best.cell == want, (k, again)
+            assert cells.leader.best.cell == want
+        plain = rules.parse_out("".join(x for x in lines if x != rules.ORDER_LINE))
+        cells = rules.Cells(order, {c: _Result(c, v) for c, v in plain.items()}, True, None)
+        _write(cells, arrival, values, [])
+        differs += cells.best.cell != want
+    assert differs > 0

@@ -390,3 +390,40 @@ def test_follow_ups_run_once_after_their_task_before_the_tasks_not_started(jobs)
     if jobs == 1:
         assert order == ["a", "a1", "a2", "b", "c", "c1", "d"]
     assert seen[-1] == (7, 7)
+
+
+OPENMP_KEPT = """
+import ctypes, json, sys, threading
+from svmeval import cross_validate
+from svmeval.cv import _libsvm
+_libsvm._c()  # LIBSVM (and its OpenMP runtime) loaded
+gomp = ctypes.CDLL("libgomp.so.1")
+before = gomp.omp_get_max_threads()
+started = threading.active_count()
+result = cross_validate(sys.argv[1], "-c 1", 5)
+print(json.dumps([before, gomp.omp_get_max_threads(), threading.active_count() - started,
+                  len(result.y_pred)]))
+"""
+
+
+def test_a_small_run_stays_on_the_calling_thread_and_leaves_its_openmp_setting(tmp_path):
+    """Folds of a few rows run on the calling thread, one OpenMP thread each: no thread is
+    started, and the caller's thread has its OpenMP setting (OMP_NUM_THREADS=3) back after."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    data = tmp_path / "small"
+    data.write_text(
+        "".join(f"{1 if i % 2 else -1} 1:{i / 10} 2:{(i * 7 % 10) / 10}\n" for i in range(40))
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", OPENMP_KEPT, str(data)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, OMP_NUM_THREADS="3"),
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [3, 3, 0, 40]

@@ -607,6 +607,24 @@ def test_svmeval_store_bad_lines_one_line_exit_1(args, message, tmp_path):
     assert message in done.stderr
 
 
+def test_an_export_writes_no_file_and_reaches_no_cluster_a_store_names(tmp_path):
+    wine = tmp_path / "wine.scale"
+    wine.write_bytes(WINE.read_bytes())
+    first = run("svmeval", "-q", "-v", "3", "--store", "runs.db", "wine.scale", cwd=tmp_path)
+    assert first.returncode == 0
+    hostile = (
+        "svmeval -q -v 3 --predictions p.txt --folds f.txt -o r.txt"
+        " --dask tcp://192.0.2.1:8786 wine.scale"
+    )
+    with sqlite3.connect(tmp_path / "runs.db") as c:
+        c.execute("UPDATE runs SET command = ?", (hostile,))
+    c.close()
+    done = run("store", "--export", "1", "runs.db", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == first.stdout
+    assert sorted(os.listdir(tmp_path)) == ["runs.db", "wine.scale"]
+
+
 def test_svmeval_store_shows_a_hostile_name_escaped_and_never_runs_it(tmp_path):
     path = tmp_path / "runs.db"
     _store_with_units(path)

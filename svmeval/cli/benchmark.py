@@ -15,6 +15,7 @@ from dataclasses import replace
 from svmeval.cli import runner
 from svmeval.errors import OptionError
 from svmeval.io import output
+from svmeval.progress import make_progress
 
 PROG = "svmeval-compare"
 
@@ -56,6 +57,8 @@ def run_benchmark_line(o, command: runner.Command) -> int:
     configurations = dict(zip(names_of(o.configurations), o.params))
     if len(configurations) < len(o.params):
         raise OptionError("two configurations have the same options: give each its own")
+    folds = sum(len(o.params) * o.repeat * min(o.nr_fold, ds.n_samples) for ds in datasets)
+    bar = runner.show_bar(make_progress(enabled="quiet" not in o.given, total=folds))
     bench = benchmark(
         datasets,
         configurations,
@@ -70,7 +73,9 @@ def run_benchmark_line(o, command: runner.Command) -> int:
         confidence_level=o.confidence,
         rope=o.rope,
         test=o.test,
+        progress=bar,
     )
+    runner.end_bar_line()
     text = runner.render_report(bench, o.format)
     targets = {t.what: t for t in runner.check_files(command, o)}  # the files may have changed
     report = targets["-o" if o.output else "the report"]

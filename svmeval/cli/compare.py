@@ -25,6 +25,7 @@ from svmeval.cli.usage import usage_text
 from svmeval.errors import OptionError, ParameterError, show_path
 from svmeval.io import output
 from svmeval.params import SvmParams
+from svmeval.progress import make_progress
 
 PROG = "svmeval-compare"
 USAGE = usage_text(COMPARE)
@@ -52,7 +53,7 @@ class CompareOptions:
     format: str = "text"
     output: str | None = None
     mcnemar: bool = False
-    quiet: bool = True  # LIBSVM's chatter is never shown (-q is accepted)
+    quiet: bool = True  # LIBSVM's chatter is never shown; -q: no progress bar either
     configurations: tuple = ()  # every configuration's svm-train options, as given
     params: tuple = ()  # their SvmParams
     rope: float | None = None
@@ -192,6 +193,8 @@ def run(o: CompareOptions) -> int:
         result = mcnemar_files(o.files[2], o.files[0], o.files[1])
     else:
         dataset = runner.read_single_label(o.files[0], PROG)
+        folds = 2 * o.repeat * min(o.nr_fold, dataset.n_samples)  # drawn at once: 0/folds
+        bar = runner.show_bar(make_progress(enabled="quiet" not in o.given, total=folds))
         result = compare(
             dataset,
             " ".join(o.a),  # the options as given: the report shows them so
@@ -206,7 +209,9 @@ def run(o: CompareOptions) -> int:
             jobs=o.jobs,
             client=o.dask,
             rope=o.rope,
+            progress=bar,
         )
+        runner.end_bar_line()
     text = runner.render_report(result, o.format)
     targets = runner.check_files(COMMAND, o)  # again: the files may have changed meanwhile
     output.write_outputs([(targets[0], text)])

@@ -188,7 +188,7 @@ def run(o: GridOptions) -> int:
 
     lines = o.format != "html"  # grid.py's lines, or the page alone on standard output
 
-    def on_cell(r, best):  # grid.py's order: its lines, and its -out lines (one local worker)
+    def on_cell(r, best):  # each cell as soon as it is known: its line, and its -out line
         _clear_line(bar)
         if lines:
             runner.say(
@@ -274,11 +274,13 @@ def _write_after(o: GridOptions, targets: dict, result, dataset) -> None:
 
 
 class _OutFile:
-    """The ``-out`` file, written as it goes (grid.py's contract): a line per cell in grid.py's
-    order (the order grid.py with its one local worker writes), flushed; a search stopped
-    leaves the cells before the first unfinished one, so that resuming from the file (its
-    cells first, in its order, as grid.py) takes every cell in the order of a whole run and
-    finds the same best. The file is opened
+    """The ``-out`` file, written as it goes (grid.py's contract): a line per cell as soon as
+    it is finished, flushed, so that a search stopped at any moment leaves every cell it
+    finished. The cells come in grid.py's job order (the order grid.py with its one local
+    worker writes) unless kernels are shared gamma by gamma or the search is interrupted; the
+    first line out of that order follows :data:`~svmeval.workflows.grid_rules.ORDER_LINE`, so
+    that resuming from the file (the cells before that line first, in the file's order, as
+    grid.py; the others in grid.py's job order) finds the whole run's best. The file is opened
     when the first cell's line is due, so a run that fails before (a data set or an argument
     refused, a Ctrl-C) leaves no file, and an existing one untouched. Resuming appends, after
     cutting a last line that lacks its newline (a run stopped while writing it: that cell is
@@ -288,13 +290,18 @@ class _OutFile:
     def __init__(self, target, *, append: bool, criterion: str):
         self.target, self.append, self.criterion = target, append, criterion
         self.fh: TextIO | None = None
+        self.marked = False  # the order line written
 
     def write_cell(self, r) -> None:
-        """The ``-out`` line of a cell's result ``r``."""
+        """The ``-out`` line of a cell's result ``r``, after the order line if ``r`` is the
+        first cell written out of the search's order."""
         if self.target is None:
             return
         if self.fh is None:
             self._open()
+        if r.ahead and not self.marked:
+            self.write(rules.ORDER_LINE)
+            self.marked = True
         self.write(rules.out_line(r.cell, r.rate))
 
     def _open(self) -> None:
@@ -359,11 +366,9 @@ def _cut_partial_line(path: str) -> None:
 def _clear_line(bar) -> None:
     """A stdout line while the bar is drawn on the same terminal: blank the bar's line first
     (the bar is drawn again on the next progress)."""
-    if bar is not None and bar._open:
-        bar.stream.write("\r\033[K")
-        bar.stream.flush()
-        bar._open = False
-        bar._width = 0
+    if bar is not None:
+        with output.STDERR_LOCK:
+            bar.clear()
 
 
 class _GridBar(ProgressBar):

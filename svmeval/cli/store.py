@@ -217,7 +217,10 @@ def export(o: StoreOptions) -> int:
         raise StoreError(f"run {o.export} has no cross-validation to export")
     if hasattr(options, "cross_validation") and not options.cross_validation:
         raise StoreError(f"run {o.export} trained a model (no -v): nothing to export")
-    options = replace(options, store=path, **{f: None for f in _OUTPUTS if hasattr(options, f)})
+    # no file written, and no cluster reached (an address from a store is not trusted):
+    # the folds come from the store, the same on any executor
+    dropped = {f: None for f in (*_OUTPUTS, "dask") if hasattr(options, f)}
+    options = replace(options, store=path, **dropped)
     cwd = run_.get("cwd") or os.getcwd()
     here = os.getcwd()
     try:

@@ -236,7 +236,12 @@ def run(options: Options) -> int:
         jobs=options.jobs,
         quiet=options.quiet,
         client=options.dask,
-        progress=runner.show_bar(make_progress(enabled=not options.quiet)),
+        progress=runner.show_bar(
+            make_progress(
+                enabled=not options.quiet,
+                total=options.repeat * min(options.nr_fold, dataset.n_samples),  # 0/N at once
+            )
+        ),
     )
     predictions = None
     if options.predictions:

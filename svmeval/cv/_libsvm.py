@@ -18,16 +18,14 @@ import contextlib
 import ctypes
 import functools
 import os
-import sys
 import threading
 from ctypes import POINTER, c_char_p, c_double, c_int, c_void_p
 from types import SimpleNamespace
 
 import numpy as np
 
-from svmeval.cv import _bindings, schedule, waits
+from svmeval.cv import _bindings, messages, schedule, waits
 from svmeval.errors import ParameterError, SvmevalError
-from svmeval.io import output
 from svmeval.params import SvmParams
 
 #: one ``struct svm_node {int index; double value;}``, padded as the C compiler pads it
@@ -96,8 +94,11 @@ def _entry_points(svm, loaded_here: bool, seen: dict):
 
     try:  # through LIBSVM's own handle: dlsym searches the libraries it linked (libgomp)
         omp_set_num_threads = fn("omp_set_num_threads", None, [c_int])
+        omp_get_max_threads = fn("omp_get_max_threads", c_int, [])
+        initial_threads = omp_get_max_threads()  # a thread's setting before svmeval sets it
     except AttributeError:  # pragma: no cover - a build without OpenMP
-        omp_set_num_threads = None
+        omp_set_num_threads = omp_get_max_threads = None
+        initial_threads = 1
     libc = ctypes.CDLL(None)  # the C runtime whose rand() LIBSVM draws folds from
     from svmeval.io.native import print_nothing
 
@@ -115,10 +116,14 @@ def _entry_points(svm, loaded_here: bool, seen: dict):
         srand=libc.srand,
         rand=libc.rand,
         omp_set_num_threads=omp_set_num_threads,
+        omp_get_max_threads=omp_get_max_threads,
         print_stderr=svm.PRINT_STRING_FUN(_to_stderr),
         print_null=ctypes.cast(print_nothing(), svm.PRINT_STRING_FUN),
         openmp=SimpleNamespace(
-            available=omp_set_num_threads is not None, loaded_here=loaded_here, environment=seen
+            available=omp_set_num_threads is not None,
+            loaded_here=loaded_here,
+            environment=seen,
+            initial_threads=initial_threads,
         ),
     )
     # the C function's own address, for svmeval's loop over rows (svmeval.cv._model)
@@ -195,18 +200,32 @@ def set_omp_threads(n: int) -> None:
         c.omp_set_num_threads(max(1, int(n)))
 
 
+@contextlib.contextmanager
+def omp_threads_kept():
+    """Run the block, then give the calling thread back the OpenMP threads it had (tasks run
+    on it set their own): a caller's thread keeps its OpenMP setting."""
+    before = None if _C is None or _C.omp_get_max_threads is None else _C.omp_get_max_threads()
+    try:
+        yield
+    finally:
+        c = _C
+        if c is not None and c.omp_set_num_threads is not None:
+            c.omp_set_num_threads(c.openmp.initial_threads if before is None else before)
+
+
+schedule.keep_thread_settings(omp_threads_kept)  # a small run on the caller's thread
+
+
 _thread = threading.local()  # pair_training(): this thread's "Total nSV" lines are dropped
-_quiet = [True]
+_quiet = messages.QUIET  # set_quiet()'s, where the message blocks read it
 
 
 def _to_stderr(message: bytes) -> None:
-    # LIBSVM's messages: a closed or full stderr is ignored; none after "interrupted"
+    # LIBSVM's messages (called in the thread that trains): kept in the thread's block, if any
     if getattr(_thread, "pair", False) and message.startswith(b"Total nSV"):
         return  # a one-vs-one pair's: its fold prints the model's own total
-    with output.STDERR_LOCK, contextlib.suppress(OSError, ValueError, AttributeError):
-        if not output.INTERRUPTS:
-            sys.stderr.write(message.decode("utf-8", "replace"))
-            sys.stderr.flush()
+    if not messages.keep(message):
+        messages.write(message)
 
 
 @contextlib.contextmanager
@@ -219,9 +238,14 @@ def pair_training():
         _thread.pair = False
 
 
-def print_message(text: str) -> None:
-    """A training message as LIBSVM prints one (nowhere when quiet)."""
-    if not _quiet[0]:
+def print_message(text: str, label: str = "") -> None:
+    """A training message as LIBSVM prints one (nowhere when quiet); with ``label``, written
+    at once as a block of its own headed by it."""
+    if _quiet[0]:
+        return
+    if label:
+        messages.write(f"{label}:\n{text}".encode())
+    else:
         _to_stderr(text.encode())
 
 

@@ -7,6 +7,12 @@ A cross-validation is 1 candidate x R seeds, the grid N candidates x 1 seed, a c
 units to an executor (:mod:`svmeval.cv.executors`: local threads or a Dask cluster), which
 calls ``finish(unit, result)`` in the calling thread as each unit's last fold ends. A unit's
 result never depends on the executor, the number of jobs or the order in which folds end.
+
+An ``ordered`` run (the grid's cells) schedules its units one after another, each unit's folds
+before the next unit's, and passes each result on in that order (:class:`Release`): as soon as
+the unit and every unit scheduled before it are done, so results come steadily and in an order
+that depends neither on the executor nor on the number of jobs; an interrupted run passes on
+every unit done before it stops.
 """
 
 from __future__ import annotations
@@ -51,12 +57,42 @@ class Batch:
     #: ``on_fold(unit, fold, FoldOutput, seconds)``: called in the calling thread as each
     #: fold ends (a results store writes it), before its unit's ``finish``
     on_fold: Callable | None = None
+    #: the units in the order they are scheduled, one after another (None: the costliest first)
+    order: tuple | None = None
 
     @property
     def total_folds(self) -> int:
         """The folds to compute (those of a results store left out)."""
         units = list(self.in_order) + [u for _, group in self.groups for u in group]
         return sum(u.folds.n_folds - len(u.stored) for u in units)
+
+
+class Release:
+    """``finish(unit, result)`` in the units' schedule order: a unit's result is passed on as
+    soon as it and every unit scheduled before it are done (one place, whatever produced the
+    result); :meth:`flush` passes on every unit done, in that order, when a run stops early."""
+
+    def __init__(self, order, finish: Callable):
+        self.position = {(u.candidate, u.repetition): k for k, u in enumerate(order)}
+        self.finish = finish
+        self.done: dict = {}  # position -> (unit, result), not yet passed on
+        self.next = 0  # the first position not yet passed on
+
+    def place(self, unit) -> int:
+        """The unit's place in the schedule (a unit with some folds stored keeps its own)."""
+        return self.position[(unit.candidate, unit.repetition)]
+
+    def __call__(self, unit, result) -> None:
+        self.done[self.place(unit)] = (unit, result)
+        while self.next in self.done:
+            self.finish(*self.done[self.next])  # an interrupt inside: flush passes it on again
+            del self.done[self.next]
+            self.next += 1
+
+    def flush(self) -> None:
+        """Pass on every unit done that waits for one scheduled before it."""
+        for k in sorted(self.done):
+            self.finish(*self.done.pop(k))
 
 
 class FoldCount:
@@ -87,6 +123,7 @@ def evaluate(
     memory_mb: float | None = None,
     progress: Callable | None = None,
     store=None,
+    ordered: bool = False,
 ) -> None:
     """Cross-validate every candidate on every seed's folds: ``finish(unit, result)`` for each
     (:class:`Unit`, :class:`~svmeval.cv.plan.CVResult`), in the calling thread, any order.
@@ -100,7 +137,11 @@ def evaluate(
     ``candidates``: resolved, checked parameters (:func:`~svmeval.cv.engine.prepare`) of
     ``problem`` (``dataset``'s LIBSVM problem; the executor may send ``dataset`` elsewhere).
     ``share``: None (the cost model), True (whenever the kernel fits ``memory_mb``), False.
-    ``progress(done, total)`` counts folds.
+    ``progress(done, total)`` counts folds. ``ordered``: the units run in the candidates'
+    order, one unit's folds before the next unit's (kernel group by kernel group when the
+    shared kernels do not all fit ``memory_mb`` at once), and ``finish`` is called in that
+    order (:class:`Release`), also for the units done when the run is interrupted
+    (KeyboardInterrupt).
     """
     memory = memory_mb or shared_kernel.DEFAULT_MEMORY_MB
     costs = list(costs) if costs is not None else [0.0] * len(candidates)
@@ -112,6 +153,10 @@ def evaluate(
             if key not in drawn:
                 drawn[key] = draw_folds(problem.y, nr_fold, seed, params)
             units.append(Unit(c, r, params, seed, drawn[key], costs[c]))
+    release = None
+    if ordered:  # every unit's place, the stored ones' too: they pass through it as well
+        release = Release(_schedule(problem, dataset, units, share, memory), finish)
+        finish = release
     on_fold = None
     if store is None:
         from svmeval.cv.stored import current
@@ -132,12 +177,33 @@ def evaluate(
         keep_decision_values,
         memory,
         on_fold,
+        None if release is None else tuple(sorted(units, key=release.place)),
     )
     if not units:
         return
-    executor.run(batch, finish, FoldCount(batch.total_folds, progress))
+    try:
+        executor.run(batch, finish, FoldCount(batch.total_folds, progress))
+    except KeyboardInterrupt:
+        if release is not None:
+            release.flush()  # every unit done before the interrupt is passed on
+        raise
     if store is not None:  # every fold computed is in the store when the call returns (if it
         store.writer.flush()  # fails or is interrupted, the run's end writes what it can)
+
+
+def _schedule(problem, dataset, units: list, share, memory_mb: float) -> list:
+    """An ordered run's schedule: the units in their order (``-b 1`` ones first, run before
+    the others), or kernel group by kernel group (each group's units in their order, the
+    groups by their first unit) when the shared kernels do not all fit the memory budget at
+    once."""
+    first = [u for u in units if u.params.probability]
+    rest = [u for u in units if not u.params.probability]
+    groups = _groups(problem, dataset, rest, share, memory_mb)
+    shared = [params for params, _ in groups if params is not None]
+    total = sum(shared_kernel.matrix_bytes(problem.n_samples, p.kernel_type) for p in shared)
+    if total <= memory_mb * 2**20:
+        return first + rest
+    return first + [u for _, group in groups for u in group]
 
 
 def _with_store(store, dataset, problem, nr_fold, keep_decision_values, units, finish):

@@ -46,7 +46,8 @@ class LocalExecutor:
     Every unit of a batch goes into one run of the scheduler, kernel group by kernel group
     (the costliest group first), each unit's tasks fold by fold, each fold's the biggest first
     (:class:`~svmeval.cv.task.Task`): no group waits for the one before it to end, and the
-    only tail is the batch's own. A group's shared kernel is
+    only tail is the batch's own. An ordered batch (``batch.order``) runs its units in that
+    order instead, each unit's tasks before the next unit's. A group's shared kernel is
     computed by the threads of its first tasks together (:meth:`SharedKernel.ensure`), when
     they start, and freed when its last task ends; the kernels alive at once stay within the
     batch's memory budget (:class:`_Budget`)."""
@@ -77,6 +78,8 @@ class LocalExecutor:
 
         budget = _Budget(batch.memory_mb * 2**20)
         plans, kernels, tasks = {}, {}, []
+        # an ordered batch: unit by unit in its order; else the costliest group and unit first
+        place = {u: (k, 0) for k, u in enumerate(batch.order or ())}
         ranked = sorted(batch.groups, key=lambda g: -sum(_weight(u) for u in g[1]))
         for rank, (kernel_params, units) in enumerate(ranked):
             kernel = (
@@ -97,7 +100,8 @@ class LocalExecutor:
                     stored=u.stored,
                 )
                 kernels[u] = kernel
-                group += [((rank, seq, t.fold, -t.size), u, t) for t in plans[u].tasks]
+                key = place.get(u, (rank, seq))
+                group += [((*key, t.fold, -t.size), u, t) for t in plans[u].tasks]
             if kernel is not None:
                 group = _releasing(group, kernel)
             tasks += group
@@ -138,7 +142,11 @@ class LocalExecutor:
                 count.add(new)
             drain()
 
-        run_tasks(runs, jobs=self.jobs, progress=task_done)
+        try:
+            run_tasks(runs, jobs=self.jobs, progress=task_done)
+        except KeyboardInterrupt:
+            drain()  # the units whose last fold ended before the interrupt
+            raise
         drain()
 
 
@@ -372,6 +380,9 @@ class DaskExecutor:
         # the costliest kernels first: their tasks end early, the cheap ones fill the tail
         ranked = sorted(batch.groups, key=lambda g: -sum(_weight(u) for u in g[1]))
         place = len(ranked) >= max(1, n_workers)
+        # an ordered batch: its units' tasks first to last (the results are passed on in order)
+        order = batch.order or ()
+        first = {u: len(order) - k for k, u in enumerate(order)}
         for rank, (kernel_params, group) in enumerate(ranked):
             for u in group:
                 if id(u.folds) not in shipped:
@@ -384,6 +395,7 @@ class DaskExecutor:
                     extra = (kernel_params, batch.memory_mb)
                     priority = (len(ranked) - rank) * 1e6 + u.cost
                     where = rank if place else None
+                priority = first.get(u, priority)
                 for part in pieces:
                     part = tuple(i for i in part if i not in u.stored)
                     if not part:

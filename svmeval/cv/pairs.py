@@ -32,7 +32,7 @@ from functools import partial
 
 import numpy as np
 
-from svmeval.cv import _libsvm, _model
+from svmeval.cv import _libsvm, _model, messages
 from svmeval.cv.folds import group_classes
 from svmeval.cv.task import FollowUps, Task
 from svmeval.io import output
@@ -65,9 +65,13 @@ class PairedFold:
 
     def tasks(self) -> list:
         tasks = []
+        fold = self.plan.message_label(self.i)
         for p, (a, b) in enumerate(self.pairs):
             size = int(self.count[a] + self.count[b])
-            tasks.append(Task(partial(self._pair, p), size, self.plan.useful_threads(size), self.i))
+            label = fold and f"{fold}, labels {self.labels[a]:g} and {self.labels[b]:g}"
+            tasks.append(
+                Task(partial(self._pair, p), size, self.plan.useful_threads(size), self.i, label)
+            )
         return tasks
 
     def _pair_params(self, a: int, b: int):
@@ -117,6 +121,7 @@ class PairedFold:
             model = _model.Model(self.plan.problem.subset(rows, y), self._pair_params(a, b))
         self.results[p] = _solution(model)
         del model
+        messages.end_block()  # this pair's messages out before the fold's total
         with self._lock:
             self._left -= 1
             last = self._left == 0
@@ -124,7 +129,9 @@ class PairedFold:
             return 0
         assembled = AssembledModel(self)
         self.results = []
-        _libsvm.print_message(f"Total nSV = {assembled.total_sv}\n")
+        _libsvm.print_message(
+            f"Total nSV = {assembled.total_sv}\n", label=self.plan.message_label(self.i)
+        )
         return FollowUps(self.plan.prediction_tasks(assembled, self.i))
 
 

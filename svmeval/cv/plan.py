@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from svmeval.cv import _libsvm, _model
+from svmeval.cv import _libsvm, _model, messages
 from svmeval.cv.folds import Folds, group_classes, libsvm_folds
 from svmeval.cv.results import CVResult, Repetition
 from svmeval.cv.task import FollowUps, Task
@@ -124,17 +124,26 @@ class CVPlan:
     def _fold_tasks(self, i: int) -> list:
         """Fold ``i``'s tasks: the fold, or with three classes or more (C-SVC, nu-SVC, no
         ``-b 1``) its one-vs-one pairs (:mod:`svmeval.cv.pairs`)."""
+        label = self.message_label(i)
         if self.classification and not self.probability and len(self.labels) > 2:
             from svmeval.cv import pairs
 
             if not pairs.ENABLED or len(self.labels) > pairs.MAX_CLASSES:
                 size = len(self.folds.train(i))
-                return [Task(partial(self._fold, i), size, self.useful_threads(size), i)]
+                return [Task(partial(self._fold, i), size, self.useful_threads(size), i, label)]
             paired = pairs.PairedFold(self, i)
             if paired.n_classes > 2:
                 return paired.tasks()
         size = len(self.folds.perm) - len(self.folds.test(i))
-        return [Task(partial(self._fold, i), size, self.useful_threads(size), i)]
+        return [Task(partial(self._fold, i), size, self.useful_threads(size), i, label)]
+
+    def message_label(self, i: int) -> str:
+        """The heading of fold ``i``'s block of LIBSVM's messages ("" when they are not
+        shown): ``fold 2/5`` (``fold 2/5, seed 3`` for folds of a seed other than 1)."""
+        if messages.is_quiet():
+            return ""
+        seed = "" if self.seed == 1 else f", seed {self.seed}"
+        return f"fold {i + 1}/{self.folds.n_folds}{seed}"
 
     def useful_threads(self, train_rows: int) -> int:
         """The OpenMP threads a training on ``train_rows`` rows of this problem puts to use."""

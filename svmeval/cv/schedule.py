@@ -40,6 +40,7 @@ The calling thread only waits, and never more than a step at a time
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -318,17 +319,30 @@ def runs_inline(tasks: Sequence) -> bool:
     return rows <= INLINE_ROWS
 
 
+#: what gives the calling thread its settings back after tasks ran on it: svmeval's LIBSVM
+#: layer registers its OpenMP one (:func:`keep_thread_settings`)
+_keeping: list = [contextlib.nullcontext]
+
+
+def keep_thread_settings(factory: Callable) -> None:
+    """Register ``factory()``, a context manager that gives the calling thread back the
+    settings that tasks run on it change (svmeval's LIBSVM layer: the OpenMP threads)."""
+    _keeping[0] = factory
+
+
 def _run_inline(tasks: list, progress: Callable[[int, int], None] | None) -> None:
-    """The tasks in order on the calling thread, one OpenMP thread each; follow-ups first."""
+    """The tasks in order on the calling thread, one OpenMP thread each; follow-ups first.
+    The thread's own OpenMP setting is given back at the end."""
     done, next_task = 0, 0
-    while next_task < len(tasks):
-        result = tasks[next_task](1)
-        next_task += 1
-        if isinstance(result, FollowUps):  # they go first, in their order
-            tasks[next_task:next_task] = result.tasks
-        done += 1
-        if progress:
-            progress(done, len(tasks))
+    with _keeping[0]():
+        while next_task < len(tasks):
+            result = tasks[next_task](1)
+            next_task += 1
+            if isinstance(result, FollowUps):  # they go first, in their order
+                tasks[next_task:next_task] = result.tasks
+            done += 1
+            if progress:
+                progress(done, len(tasks))
 
 
 def _shut_down(pool: ThreadPoolExecutor, *, cancel: bool = False) -> None:

@@ -12,15 +12,24 @@ class Task:
     :class:`FollowUps` it leaves; ``size``: its training rows; ``max_threads``: the OpenMP
     threads it can put to use; ``fold``: the fold it is part of. A plan's tasks start fold by
     fold, each fold's the biggest first: a fold's prediction then runs beside the next folds'
-    training, and only the last fold's is left for the end."""
+    training, and only the last fold's is left for the end. ``label`` (a training task's, when
+    LIBSVM's messages are shown): its messages are written as one block headed by it
+    (:func:`svmeval.cv.messages.message_block`), so that folds trained side by side do not mix
+    their lines."""
 
-    __slots__ = ("run", "size", "max_threads", "fold")
+    __slots__ = ("run", "size", "max_threads", "fold", "label")
 
-    def __init__(self, run, size: int, max_threads: int, fold: int = 0):
+    def __init__(self, run, size: int, max_threads: int, fold: int = 0, label: str = ""):
         self.run, self.size, self.max_threads, self.fold = run, size, max_threads, fold
+        self.label = label
 
     def __call__(self, omp_threads: int):
-        return self.run(omp_threads)
+        if not self.label:
+            return self.run(omp_threads)
+        from svmeval.cv.messages import message_block
+
+        with message_block(self.label):
+            return self.run(omp_threads)
 
 
 class FollowUps:

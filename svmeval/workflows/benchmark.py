@@ -43,6 +43,7 @@ into account, ``p_left`` / ``p_right`` do not (they are P(B - A < -rope), P(B - 
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -517,6 +518,7 @@ def _fold_table(
     zero_division,
     jobs,
     client=None,
+    progress=None,
 ) -> tuple[list, list]:
     """The criterion on every fold of every configuration on ``dataset``: one list per
     configuration, repetition-major (the evaluation core runs them all at once); and each
@@ -534,7 +536,16 @@ def _fold_table(
         runs[unit.candidate][unit.repetition] = result
 
     with executor_for(jobs, client) as executor:
-        evaluate(dataset, problem, resolved, seeds, nr_fold, executor=executor, finish=finish)
+        evaluate(
+            dataset,
+            problem,
+            resolved,
+            seeds,
+            nr_fold,
+            executor=executor,
+            finish=finish,
+            progress=progress,
+        )
     sizes = [int(v) for run in runs[0] for v in np.bincount(run.fold, minlength=run.n_folds)]
     return [_fold_values(r, criterion, pos_label, zero_division) for r in runs], sizes
 
@@ -606,7 +617,8 @@ def benchmark(
     client : distributed.Client or str, optional
         A Dask client or a scheduler's address: the folds run on that cluster.
     progress : callable, optional
-        ``progress(done, total)`` as data sets end.
+        ``progress(done, total)`` as folds end (over every data set, configuration and
+        repetition).
 
     store : str or os.PathLike or Store, optional
         A results store (:func:`svmeval.open_store`; a file name is opened, and created if
@@ -675,15 +687,28 @@ def benchmark(
     seeds = repetition_seeds(run.seed, run.repeat)
     table = c_state(_fold_table)  # C's rand() and print hook held per data set
     values, sizes = [], []
+    # the folds of every data set: k each (leave-one-out past the rows), per configuration
+    # and repetition (those a store holds are left out as each data set starts)
+    count = _FoldsOfSets(
+        progress, [len(params) * len(seeds) * min(run.folds, ds.n_samples) for ds in checked]
+    )
     with opened(store, "benchmark"):
         for i, ds in enumerate(checked):
             fold_values, fold_sizes = table(
-                ds, params, run.folds, seeds, criterion, pos_label, zero_division, jobs, client
+                ds,
+                params,
+                run.folds,
+                seeds,
+                criterion,
+                pos_label,
+                zero_division,
+                jobs,
+                client,
+                None if progress is None else functools.partial(count.of_set, i),
             )
+            count.end_set(i)
             values.append(fold_values)
             sizes.append(fold_sizes)
-            if progress is not None:
-                progress(i + 1, len(checked))
     return Benchmark(
         np.array(values),
         tuple(ds.name for ds in checked),
@@ -699,6 +724,25 @@ def benchmark(
         draws=draws,
         draw_seed=run.seed,
     )
+
+
+class _FoldsOfSets:
+    """``progress(done, total)`` over the folds of every data set, from each data set's own
+    (its ``total`` replaces the folds expected of it: those of a store are not computed)."""
+
+    def __init__(self, progress, expected: list):
+        self.progress, self.expected = progress, list(expected)
+        self.before = 0  # folds of the data sets done
+        self.done = 0  # of the data set running
+
+    def of_set(self, i: int, done: int, total: int) -> None:
+        self.expected[i], self.done = total, done
+        self.progress(self.before + done, sum(self.expected))
+
+    def end_set(self, i: int) -> None:
+        self.expected[i] = self.done
+        self.before += self.done
+        self.done = 0
 
 
 def _sequence(datasets) -> list:

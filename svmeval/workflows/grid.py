@@ -40,7 +40,10 @@ class CellResult:
     ``figures``: every figure, pooled over the folds (registry names); ``fold_spread``: name ->
     (mean, sd) over folds. Both are computed from the cell's CV result when first asked for
     (the search itself needs only the criterion). A cell taken from a resumed ``-out`` file has
-    only its value.
+    only its value. ``ahead``: the cell was finished before a cell that comes before it in the
+    search's order (grid.py's job order) was known; an ``-out`` file marks such lines
+    (:data:`~svmeval.workflows.grid_rules.ORDER_LINE`), so that a search resumed from it ends on
+    the same best cell.
 
     Examples
     --------
@@ -55,6 +58,7 @@ class CellResult:
     rate: float
     params: SvmParams | None = None
     resumed: bool = False
+    ahead: bool = field(default=False, compare=False)
     summarize: Callable | None = field(default=None, repr=False)
     percent: bool = False  # rate is accuracy in percent (grid.py's)
 
@@ -80,9 +84,11 @@ class CellResult:
 @dataclass(frozen=True, eq=False)
 class GridResult:
     """A finished search: ``cells`` in grid.py's order (the resumed cells first, in their
-    file's order, then the others in grid.py's job order), ``best`` the one grid.py's rule picks; ``data_name`` the data set's name (its
-    file); ``provenance`` how it was made (``Provenance``). :func:`svmeval.report.render` gives its reports; ``to_dict()`` and ``to_frame()``
-    its data.
+    file's order, then the others in grid.py's job order; resumed cells after a ``-out``
+    file's order line in their job-order places), ``best`` the one grid.py's rule picks in
+    that order; ``data_name`` the data set's name (its file); ``provenance`` how it was made
+    (``Provenance``). :func:`svmeval.report.render` gives its reports; ``to_dict()`` and
+    ``to_frame()`` its data.
 
     Examples
     --------
@@ -281,17 +287,24 @@ def grid_search(
         A Dask client or a scheduler's address (``tcp://host:8786``, ``local[:N]``): the
         cells' folds run on that cluster, with the same results.
     progress : callable, optional
-        ``progress(done, total, best)`` as cells finish.
+        ``progress(done, total, best)`` as cells finish (``best``: the best so far).
     kernel_memory : float, optional
         MB for the kernel matrices shared by the cells of one gamma (default 2048; 0: no
         matrix is shared).
     resume : mapping, optional
         Cell -> rate already known, as an ``-out`` file's lines hold it (accuracy in
-        percent): those cells are not run.
+        percent; :func:`~svmeval.workflows.grid_rules.read_out`): those cells are not run, and
+        are taken first, in the mapping's order, as grid.py takes a resumed file's cells (but
+        for those after the file's order line, which keep their places in the job order).
     on_start, on_cell, on_finish : callable, optional
         ``on_start()`` once every argument is checked; ``on_cell(cell_result, best_so_far)``
-        for every cell in grid.py's order; ``on_finish(cell_result)`` as soon as a cell's folds
-        are done (any order).
+        for every cell as soon as it is known (the resumed cells first, in their order; then
+        each cell as soon as it and the cells scheduled before it are finished: grid.py's job
+        order where the kernels of every gamma fit ``kernel_memory`` at once, else gamma by
+        gamma, each gamma's cells in that order), ``best_so_far`` being the best of the cells
+        known as grid.py's rule picks it in its order; ``on_finish(cell_result)`` for each
+        searched cell, just before its ``on_cell``. A search interrupted (KeyboardInterrupt) calls ``on_cell`` for
+        every cell finished before it stops.
     share : bool, optional
         Force (True) or forbid (False) the shared kernel matrices; None: the cost model
         decides. Results are identical either way.
@@ -358,6 +371,7 @@ def _search(
     from svmeval.cv.evaluate import evaluate
     from svmeval.cv.executors import executor_for
 
+    head = getattr(resume, "head", None)  # an -out file's cells in the file's order
     run = checks.check_run(
         folds,
         seed,
@@ -385,12 +399,14 @@ def _search(
         check_samples(dataset.n_samples)  # before on_start creates any output
     percent = criterion == "accuracy"  # grid.py's rates: accuracy in percent
     resumed = {c: CellResult(c, v, resumed=True, percent=percent) for c, v in resume.items()}
-    cells = rules.Cells(order, resumed, figure.greater_is_better, on_cell)
+    cells = rules.Cells(order, resumed, figure.greater_is_better, on_cell, head)
     todo = cells.todo()
     by_cell = dict(zip(order, candidates))
     done = 0
 
     def finish(unit, result) -> None:
+        # the cells come in the order they were scheduled in, each as soon as it and the
+        # cells before it are finished (svmeval.cv.evaluate.Release)
         nonlocal done
         cell = todo[unit.candidate]
         value = criterion_of(result, criterion, pos_label=pos_label, zero_division=zero_division)
@@ -398,21 +414,22 @@ def _search(
             cell,
             value,
             result.params,
+            ahead=cells.ahead(cell),
             summarize=functools.partial(_summarize, result, pos_label, zero_division),
             percent=percent,
         )
         done += 1
         if on_finish:
             on_finish(r)
-        cells.finish(r)
+        cells.release(r)
         if progress:
-            progress(done, len(todo), cells.best)
+            progress(done, len(todo), cells.leader.best)
 
     # a cluster is connected (workers checked) before anything is written, and only for work
     with executor_for(jobs, client if todo else None) as executor:
         if on_start:
             on_start()
-        cells.advance()  # resumed cells at the head of the order
+        cells.start()  # the resumed cells, in their file's order
         if todo:
             evaluate(
                 dataset,
@@ -425,6 +442,7 @@ def _search(
                 costs=[_cost(c) for c in todo],
                 share=share,
                 memory_mb=kernel_memory,
+                ordered=True,
             )
     n_folds = min(folds, problem.n_samples)  # LIBSVM's leave-one-out past the rows
     return GridResult(

@@ -190,43 +190,109 @@ def wins(
     )
 
 
-class Cells:
-    """The cells of a search and what is known of them, decided in grid.py's order as they
-    finish. A result is anything with the ``cell`` it is of and its ``rate``; ``resumed``
-    holds those of the cells already known (cell -> result)."""
+class Leader:
+    """The best of the cells known so far, as grid.py's rule would pick it taking them in the
+    search's order, kept as cells arrive in any order (each with its place in that order).
 
-    def __init__(self, order: list[Cell], resumed: dict, greater: bool, on_cell: Callable | None):
-        # grid.py takes every resumed cell first, in the file's order (in the grid or not),
-        # then the others in its job order
-        self.order = list(resumed) + [c for c in order if c not in resumed]
-        self.results: dict[Cell, Any] = dict(resumed)
+    Taking cells in order, the first cell of the best value V wins and is then replaced only by
+    cells of value V with the same gamma (and epsilon) and a smaller C. So the best is: F, the
+    earliest cell of value V; or, where F's C is searched, the cell of value V with F's gamma
+    and epsilon and the smallest C. That holds whatever the order the cells are known in, and
+    costs O(1) a cell (:func:`choose_best` over the cells in order gives the same cell)."""
+
+    def __init__(self, greater_is_better: bool):
+        self.greater = greater_is_better
+        self.value = math.nan
+        self.first: tuple | None = None  # (place, cell, item) of F
+        self.smallest_c: dict = {}  # (log2g, log2p) -> (cell, item) of value V, smallest C
+        self.best: Any = None  # the item of the best cell so far
+
+    def add(self, cell: Cell, value: float, place: int, item: Any = None) -> Any:
+        """Take ``cell``'s ``value`` (``place``: its place in the search's order; ``item``:
+        what :attr:`best` gives for it, the cell itself by default); return the best item."""
+        item = cell if item is None else item
+        if self.first is None or is_better(value, self.value, self.greater):
+            self.value, self.first, self.smallest_c = value, (place, cell, item), {}
+        elif not _same(value, self.value):
+            return self.best
+        elif place < self.first[0]:
+            self.first = (place, cell, item)
+        if cell.log2c is not None:
+            key = (cell.log2g, cell.log2p)
+            held = self.smallest_c.get(key)
+            if held is None or cell.log2c < held[0].log2c:
+                self.smallest_c[key] = (cell, item)
+        _, f, f_item = self.first
+        self.best = f_item if f.log2c is None else self.smallest_c[(f.log2g, f.log2p)][1]
+        return self.best
+
+
+class Cells:
+    """The cells of a search and what is known of them. A result is anything with the
+    ``cell`` it is of and its ``value``; ``resumed`` holds those of the cells already known
+    (cell -> result), in their file's order.
+
+    ``order``: the order the best is decided in, grid.py's: the resumed cells first, in their
+    file's order, then the others in grid.py's job order; but the resumed cells after the
+    first ``head`` ones (those after an :data:`ORDER_LINE` of an ``-out`` file) keep their
+    places in the job order, so that a search resumed from a file written out of that order
+    ends on the answer of the search that wrote it. :meth:`release` takes each cell's result
+    when it is finished, in any order: ``on_cell(result, best so far)`` at once (the best of
+    the cells known, as if taken in ``order``); :attr:`best` is the whole search's."""
+
+    def __init__(
+        self,
+        order: list[Cell],
+        resumed: dict,
+        greater: bool,
+        on_cell: Callable | None,
+        head: int | None = None,
+    ):
+        listed = list(resumed)
+        head = len(listed) if head is None else head
+        in_grid = set(order)
+        lead = listed[:head] + [c for c in listed[head:] if c not in in_grid]
+        taken = set(lead)
+        self.order = lead + [c for c in order if c not in taken]
+        self.place = {c: k for k, c in enumerate(self.order)}
+        self.resumed = dict(resumed)
+        self.results: dict[Cell, Any] = {}
         self.greater = greater
         self.on_cell = on_cell
-        self._next = 0
-        self.best: Any = None
+        self.leader = Leader(greater)
+        self._next = 0  # the first place whose cell is not known yet
 
     def todo(self) -> list[Cell]:
-        return [c for c in self.order if c not in self.results]
+        """The cells to search, in ``order``."""
+        return [c for c in self.order if c not in self.resumed]
 
-    def finish(self, result) -> None:
-        self.results[result.cell] = result
-        self.advance()
+    def start(self) -> None:
+        """Release the resumed cells, in their file's order (grid.py's ``[resumed]`` lines)."""
+        for r in self.resumed.values():
+            self.release(r)
 
-    def advance(self) -> None:
-        """Take every cell whose turn has come (all before it in the order are known)."""
+    def ahead(self, cell: Cell) -> bool:
+        """Whether ``cell``, not yet known, comes after a cell not known either."""
+        return self.place[cell] > self._next
+
+    def release(self, r) -> None:
+        """A cell's result, at once: kept, and ``on_cell(r, best so far)`` (a cell known
+        already is left alone)."""
+        if r.cell in self.results:
+            return
+        self.results[r.cell] = r
         while self._next < len(self.order) and self.order[self._next] in self.results:
-            r = self.results[self.order[self._next]]
             self._next += 1
-            if wins(
-                r.cell,
-                r.rate,
-                self.best and self.best.cell,
-                math.nan if self.best is None else self.best.rate,
-                self.greater,
-            ):
-                self.best = r
-            if self.on_cell:
-                self.on_cell(r, self.best)
+        best = self.leader.add(r.cell, r.rate, self.place[r.cell], r)
+        if self.on_cell:
+            self.on_cell(r, best)
+
+    @property
+    def best(self) -> Any:
+        """The best of the cells known, taken in ``order`` (grid.py's rule, its job order)."""
+        known = [self.results[c] for c in self.order if c in self.results]
+        k = choose_best([r.cell for r in known], [r.rate for r in known], self.greater)
+        return None if k is None else known[k]
 
 
 def choose_best(cells, values, greater_is_better: bool = True) -> int | None:
@@ -262,6 +328,19 @@ def out_line(cell: Cell, value: float, resumed: bool = False) -> str:
     return text + f"rate={shown_value(value, resumed)}\n"
 
 
+#: the line an ``-out`` file has before its first cell written out of the search's order (grid.py's
+#: reader skips it): a search resumed from the file takes the cells before it in the file's
+#: order, as grid.py, and every other cell in grid.py's job order
+ORDER_LINE = "# svmeval-grid: the cells below are taken in grid.py's job order\n"
+
+
+class OutCells(dict):
+    """The cells of a ``-out`` file (cell -> value, in the file's order); ``head``: how many
+    come before its :data:`ORDER_LINE` (all of them when it has none)."""
+
+    head: int = 0
+
+
 #: the criterion a ``-out`` file holds, on a line of its own that grid.py's reader skips (it
 #: reads only lines with ``rate=``); a file without one holds accuracy, as grid.py's files
 CRITERION_LINE = "# svmeval-grid criterion "
@@ -281,19 +360,25 @@ _FIELDS = {
 }
 
 
-def parse_out(text: str) -> dict[Cell, float]:
+def parse_out(text: str) -> OutCells:
     """The cells of a ``-out`` file (svmeval-grid's or grid.py's): lines without ``rate=`` are
     skipped, as grid.py skips them; a cell given twice keeps its last value, its first place;
-    a last line without its newline (a run stopped while writing it) is left out."""
-    cells: dict[Cell, float] = {}
+    a last line without its newline (a run stopped while writing it) is left out. ``head`` of
+    the result: the cells before the file's :data:`ORDER_LINE`."""
+    cells = OutCells()
+    head = None
     lines = text.split("\n")[:-1]  # the part after the last newline is not a whole line
     for line in lines:
+        if head is None and line == ORDER_LINE[:-1]:
+            head = len(cells)
+            continue
         found = {name: rx.search(line) for name, rx in _FIELDS.items()}
         rate = found["rate"]
         if not rate:
             continue
         value = {name: (float(m.group(1)) if m else None) for name, m in found.items()}
         cells[Cell(value["log2c"], value["log2g"], value["log2p"])] = float(rate.group(1))
+    cells.head = len(cells) if head is None else head
     return cells
 
 
@@ -326,12 +411,12 @@ def read_out_text(path: str) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def read_out(path: str) -> dict[Cell, float]:
+def read_out(path: str) -> OutCells:
     """:func:`parse_out` of a file."""
     return parse_out(read_out_text(path))
 
 
-def read_resume(path: str, criterion: str) -> dict[Cell, float]:
+def read_resume(path: str, criterion: str) -> OutCells:
     """The cells of a ``-out`` file to resume a search of ``criterion`` from; a file that
     records another criterion is refused (its values are not comparable)."""
     text = read_out_text(path)
