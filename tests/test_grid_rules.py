@@ -247,8 +247,8 @@ def _write(cells: rules.Cells, arrival, values, lines: list) -> None:
 
 
 class _Result:
-    def __init__(self, cell, value):
-        self.cell, self.value = cell, value
+    def __init__(self, cell, rate):
+        self.cell, self.rate = cell, rate  # as grid.py's lines hold it
 
 
 def test_a_file_written_out_of_order_resumes_to_the_whole_runs_answer():
