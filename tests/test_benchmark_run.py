@@ -69,3 +69,19 @@ def test_mixed_or_too_few_configurations_are_refused():
         benchmark([ds], {"a": SvmParams()}, 5)
     with pytest.raises(SvmevalError, match="criterion 'mse'"):
         benchmark([ds], {"a": SvmParams(), "b": SvmParams(C=2)}, 5, criterion="mse")
+
+
+def test_more_folds_than_one_data_set_has_rows_is_refused_before_any_work():
+    """-v 200 over wine (178 rows: LIBSVM's leave-one-out, 178 folds) and breast_cancer (683
+    rows: 200 folds) would give the data sets different fold counts: refused at once, naming
+    folds and the smaller data set, with the largest count that holds for both."""
+    calls = []
+    with pytest.raises(SvmevalError, match=r"folds=200 .* 178 rows of .*wine\.scale.*at most 178"):
+        benchmark(
+            ["data/breast_cancer.scale", "data/wine.scale"],
+            {"a": "-c 1", "b": "-c 2"},
+            folds=200,
+            repeat=1,
+            progress=lambda done, total: calls.append(done),
+        )
+    assert calls == []

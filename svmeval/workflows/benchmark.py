@@ -678,6 +678,14 @@ def benchmark(
             f"two data sets are named {twice!r}: give each its own "
             "(Dataset.from_arrays(X, y, name=...) names arrays)"
         )
+    fewer = [ds for ds in checked if ds.n_samples < run.folds]
+    if fewer and len(fewer) < len(checked):  # leave-one-out on some data sets only
+        small = min(fewer, key=lambda ds: ds.n_samples)
+        raise SvmevalError(
+            f"folds={run.folds} is more than the {small.n_samples} rows of {small.name}: "
+            "a benchmark takes the same number of folds on every data set "
+            f"(at most {small.n_samples} here)"
+        )
     criterion = criterion or checks.default_criterion(params[0])
     for ds in checked:
         y = checks.single_label(ds, "a benchmark")
