@@ -378,23 +378,35 @@ def test_ctrl_c_as_a_temporary_file_is_made_leaves_none(tmp_path, where):
 
 # --- out of memory ---------------------------------------------------------------------------
 @pytest.mark.parametrize(
-    "owner, cls, attr, stage",
+    "owner, cls, attr, flags, stage",
     [
-        ("svmeval.cv.engine", "CVPlan", "fold_output", "cross-validating"),
-        ("svmeval.summary.single", "", "classification_figures", "computing the figures"),
+        ("svmeval.cv.engine", "CVPlan", "fold_output", [], "cross-validating"),
+        # two classes without --full: svm-train's lines, from the counts alone
+        ("svmeval.metrics.two_class", "", "_distinct", [], "computing the figures"),
+        # --full: the summary's figures
+        (
+            "svmeval.summary.single",
+            "",
+            "classification_figures",
+            ["--full"],
+            "computing the figures",
+        ),
     ],
 )
-def test_a_memory_error_anywhere_is_one_line(tmp_path, owner, cls, attr, stage):
-    """A MemoryError raised inside the run (here where a real allocation would fail) is one
-    line saying what the command was doing, exit 1, no traceback and no output file."""
+def test_a_memory_error_anywhere_is_one_line(tmp_path, owner, cls, attr, flags, stage):
+    """A MemoryError raised inside the run (here where a real allocation would fail, in a
+    function on the run's path: else the run ends well, exit 0) is one line saying what the
+    command was doing, exit 1, no traceback and no output file."""
+    args = ["-q", *flags, "-v", "5", "-o", str(tmp_path / "r"), str(SMALL)]
     done = python(f"""
         import importlib, sys
         mod = importlib.import_module({owner!r})
         target = getattr(mod, {cls!r}) if {cls!r} else mod
+        getattr(target, {attr!r})  # it exists: a name gone stale fails here
         def no_memory(*args, **kwargs):
             raise MemoryError
         setattr(target, {attr!r}, no_memory)
-        sys.argv = ["svmeval", "-q", "-v", "5", "-o", {str(tmp_path / "r")!r}, {str(SMALL)!r}]
+        sys.argv = ["svmeval", *{args!r}]
         from svmeval_launch import main
         main()
     """)

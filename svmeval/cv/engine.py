@@ -34,6 +34,7 @@ from svmeval.cv.stored import FoldByFold  # noqa: F401 - nested CV's outer loop,
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import Dataset, DataSource, check_precomputed
 from svmeval.params import PRECOMPUTED, Configuration, SvmParams
+from svmeval.store import StoreLike
 
 
 def c_state(func):
@@ -88,7 +89,7 @@ def cross_validate(
     quiet: bool = True,
     keep_decision_values: bool = False,
     keep_repeats: bool = False,
-    store=None,
+    store: StoreLike | None = None,
 ) -> CVResult:
     """k-fold cross-validation exactly as LIBSVM's ``svm-train -v k``, every prediction kept.
 

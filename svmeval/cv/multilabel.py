@@ -54,6 +54,7 @@ from svmeval.io.data import DataSource
 from svmeval.io.label_sets import check_multilabel as _check_multilabel  # noqa: F401
 from svmeval.io.label_sets import dataset_indicator
 from svmeval.params import SVM_TYPES, Configuration, SvmParams
+from svmeval.store import StoreLike
 
 __all__ = ["MultilabelCVResult", "cross_validate_multilabel"]
 
@@ -88,7 +89,7 @@ def cross_validate_multilabel(
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     quiet: bool = True,
-    store=None,
+    store: StoreLike | None = None,
 ) -> MultilabelCVResult:
     """Binary-relevance k-fold cross-validation of multi-label data.
 

@@ -41,20 +41,23 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-import json
 import os
-import sqlite3
 import stat
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from svmeval._version import __version__
 from svmeval.errors import SvmevalError, show_path
+
+# sqlite3 and json are imported where used: the runs import this module for their ``store=``
+# annotation, and a run without a store pays nothing for it
+if TYPE_CHECKING:
+    import sqlite3
 
 __all__ = [
     "APPLICATION_ID",
@@ -62,6 +65,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "Store",
     "StoreError",
+    "StoreLike",
     "UnitRecord",
     "open_store",
     "unit_key",
@@ -117,6 +121,8 @@ class StoreError(SvmevalError):
 def unit_key(fields: dict, *, text: bool = False) -> str:
     """The SHA-256 (hex) of a unit's key fields as canonical JSON (keys sorted, no spaces;
     ``text``: that JSON itself)."""
+    import json
+
     canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"), allow_nan=False)
     return canonical if text else hashlib.sha256(canonical.encode()).hexdigest()
 
@@ -137,7 +143,7 @@ def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
-def open_store(path, *, create: bool = True) -> Store:
+def open_store(path: str | os.PathLike[str], *, create: bool = True) -> Store:
     """Open (or, with ``create``, create) a results store.
 
     Parameters
@@ -195,7 +201,7 @@ class Store:
     >>> store.close()
     """
 
-    def __init__(self, path, *, create: bool = True):
+    def __init__(self, path: str | os.PathLike[str], *, create: bool = True) -> None:
         self.path = os.fspath(path)
         self.name = show_path(self.path)
         self.reused = 0
@@ -203,6 +209,8 @@ class Store:
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
         self._check_file(create)
+        import sqlite3
+
         conn = sqlite3.connect(
             self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
         )
@@ -325,6 +333,8 @@ class Store:
         """``operation(connection)``, its SQLite errors as :class:`StoreError`; a busy or locked
         database (a mode change the busy timeout does not cover) is tried again until
         :data:`BUSY_TIMEOUT`."""
+        import sqlite3
+
         deadline = time.monotonic() + BUSY_TIMEOUT
         delay = 0.001
         while True:
@@ -390,6 +400,8 @@ class Store:
             raise self._fail(f"{bad} (its value's types)")
         if digest != _payload_digest(header, payload):
             raise self._fail(f"damaged store: unit {key[:12]}'s values do not match their digest")
+        import json
+
         try:
             listed = json.loads(header)
         except ValueError:
@@ -440,7 +452,9 @@ class Store:
             found.update(str(row[0]) for row in rows)
         return found
 
-    def put(self, key: str, fields: dict, arrays: dict, seconds: float, run=None) -> bool:
+    def put(
+        self, key: str, fields: dict, arrays: dict, seconds: float, run: int | None = None
+    ) -> bool:
         """Write one unit in its own transaction (kept once: a key already there is left as
         it is). ``fields``: the key's fields (``data``, ``data_name``, ``configuration``,
         ``n_folds``, ``seed``, ``fold`` are also columns). Returns whether it was new."""
@@ -448,7 +462,9 @@ class Store:
         return bool(self._retry(lambda c: self._insert(c, [row])))
 
     @staticmethod
-    def _row(key: str, fields: dict, arrays: dict, seconds: float, run) -> tuple:
+    def _row(key: str, fields: dict, arrays: dict, seconds: float, run: int | None) -> tuple:
+        import json
+
         listed, parts = [], []
         for name, a in arrays.items():
             if a is None:
@@ -498,7 +514,7 @@ class Store:
             raise
         return new
 
-    def put_many(self, rows: list, run=None) -> int:
+    def put_many(self, rows: list, run: int | None = None) -> int:
         """Write several units ``(key, fields, arrays, seconds)`` in one transaction (the folds
         of a ``-b 1`` cross-validation, which are used all together). Returns the new ones."""
         if not rows:
@@ -632,3 +648,8 @@ class Store:
             return int(n)
 
         return self._retry(write)
+
+
+#: what a run's ``store=`` takes: an open :class:`Store`, or its file's name (opened for the run,
+#: created if missing, closed at its end)
+StoreLike = Store | str | os.PathLike[str]

@@ -78,6 +78,7 @@ from svmeval.stats.rank_tests import (
     wilcoxon,
 )
 from svmeval.stats.significance import TTestResult, corrected_resampled_ttest
+from svmeval.store import StoreLike
 from svmeval.workflows.verdict import Verdict, benchmark_verdict
 
 __all__ = ["TESTS", "Benchmark", "DatasetTest", "Pair", "benchmark"]
@@ -569,7 +570,7 @@ def benchmark(
     jobs: int | None = None,
     client=None,
     progress: Callable[[int, int], None] | None = None,
-    store=None,
+    store: StoreLike | None = None,
 ) -> Benchmark:
     """Compare configurations over many data sets, with the tests papers report.
 

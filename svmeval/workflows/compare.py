@@ -31,6 +31,7 @@ from svmeval.stats.significance import (
     corrected_resampled_ttest,
     mcnemar,
 )
+from svmeval.store import StoreLike
 from svmeval.workflows.mcnemar import mcnemar_files
 from svmeval.workflows.verdict import Verdict, comparison_verdict
 
@@ -186,7 +187,7 @@ def compare(
     jobs: int | None = None,
     client=None,
     progress: Callable[[int, int], None] | None = None,
-    store=None,
+    store: StoreLike | None = None,
 ) -> Comparison:
     """Compare two LIBSVM configurations on one data set, on the same repeated folds.
 

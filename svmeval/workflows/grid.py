@@ -24,6 +24,7 @@ from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource
 from svmeval.params import EPSILON_SVR, Configuration, SvmParams, params_flags
+from svmeval.store import StoreLike
 from svmeval.summary.data import summary_rows
 from svmeval.workflows import grid_rules as rules
 from svmeval.workflows.grid_rules import Cell, cell_params
@@ -247,7 +248,7 @@ def grid_search(
     on_cell: Callable | None = None,
     on_finish: Callable | None = None,
     share: bool | None = None,
-    store=None,
+    store: StoreLike | None = None,
 ) -> GridResult:
     """Search C and gamma (and epsilon-SVR's epsilon) as LIBSVM's grid.py does, by any figure.
 

@@ -38,6 +38,7 @@ from svmeval.cv.provenance import Provenance, recorded
 from svmeval.cv.results import CVResult
 from svmeval.io.data import DataSource, rows_of
 from svmeval.params import Configuration, SvmParams
+from svmeval.store import StoreLike
 from svmeval.summary.data import summary_rows
 from svmeval.workflows import grid_rules as rules
 
@@ -270,7 +271,7 @@ def nested_cv(
     progress: Callable[[int, int], None] | None = None,
     kernel_memory: float | None = None,
     share: bool | None = None,
-    store=None,
+    store: StoreLike | None = None,
 ) -> NestedResult:
     """Nested cross-validation: an honest estimate of the model :func:`grid_search` tunes.
 
