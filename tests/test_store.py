@@ -703,3 +703,47 @@ def test_ctrl_c_exits_130_keeping_every_fold_computed(tmp_path):
     done = run(program, *with_store, cwd=tmp_path)
     assert done.stdout == fresh.stdout
     assert counts(done.stderr, "svmeval", store) == (left, total - left)
+
+
+MISSING = "no-such-data-file"
+FAILING = {
+    # name: a command's arguments or a run function's call (store= added), failing at once
+    "svmeval, no data file": ("svmeval", ["-q", "-v", "5", MISSING]),
+    "svmeval, a bad criterion": ("svmeval", ["-q", "-v", "5", "--criterion", "bogus", WINE]),
+    "svmeval-grid, no data file": ("grid", ["-v", "5", *GRID, MISSING]),
+    "svmeval-grid, a bad criterion": ("grid", ["-v", "5", *GRID, "--criterion", "bogus", WINE]),
+    "svmeval-compare, no data file": ("compare", ["-v", "3", MISSING, "--", "-c", "2"]),
+    "svmeval-compare, a bad criterion": (
+        "compare",
+        ["-v", "3", "--criterion", "bogus", WINE, "--", "-c", "2"],
+    ),
+    "cross_validate, no data file": ("cross_validate", (MISSING,), {}),
+    "cross_validate_multilabel, no data file": ("cross_validate_multilabel", (MISSING,), {}),
+    "grid_search, a bad criterion": ("grid_search", (WINE,), {"criterion": "bogus"}),
+    "grid_search, no data file": ("grid_search", (MISSING,), {}),
+    "nested_cv, a bad criterion": ("nested_cv", (WINE,), {"criterion": "bogus"}),
+    "compare, no data file": ("compare", (MISSING, "-c 1", "-c 2"), {}),
+    "compare, a bad criterion": ("compare", (WINE, "-c 1", "-c 2"), {"criterion": "bogus"}),
+    "benchmark, a bad criterion": ("benchmark", ([WINE], ["-c 1", "-c 2"]), {"criterion": "bogus"}),
+    "benchmark, no data file": ("benchmark", ([MISSING], ["-c 1", "-c 2"]), {}),
+}
+
+
+@pytest.mark.parametrize("case", list(FAILING))
+def test_a_run_refused_before_any_work_creates_no_store(case, tmp_path):
+    """A new store's file is made only by a run that got as far as computing: a command's
+    bad input is one line, exit 1, and a run function's typed error, with no file left."""
+    import svmeval
+    from svmeval import SvmevalError
+
+    path = tmp_path / "runs.db"
+    what, *call = FAILING[case]
+    if len(call) == 1:
+        done = run(what, "--store", path, *call[0], cwd=tmp_path)
+        assert done.returncode == 1 and done.stdout == "", done.stderr
+        assert done.stderr.count("\n") == 1, done.stderr
+    else:
+        args, kwargs = call
+        with pytest.raises(SvmevalError):
+            getattr(svmeval, what)(*args, folds=3, store=path, **kwargs)
+    assert os.listdir(tmp_path) == []

@@ -154,9 +154,10 @@ def main(command: Command, argv: list[str] | None = None) -> int:
 
 @contextlib.contextmanager
 def results_store(command: Command, options, path: str, argv: list[str]):
-    """The results store of ``--store FILE``, opened (and checked) before any work and in
-    use by every run of the command (:func:`svmeval.cv.stored.opened`): yields its counts.
-    FILE may be none of the command's other files."""
+    """The results store of ``--store FILE``, opened (and checked) before any work, its file
+    created only at the first fold written, and in use by every run of the command
+    (:func:`svmeval.cv.stored.opened`): yields its counts. FILE may be none of the command's
+    other files."""
     import shlex
 
     from svmeval.cv.stored import opened

@@ -31,6 +31,10 @@ needs (``meta.requires``). A unit's key holds the version of svmeval's results
 (:data:`RESULTS_VERSION`): a change that alters a result makes new keys, and old units are
 simply not found.
 
+A store whose file does not exist yet is created at its first write (a run that fails
+before it computes a unit leaves no file behind); until then it reads as empty, and it opens
+the file as soon as another process has made it.
+
 Opening never changes a file that is not an svmeval store: a file that is not an SQLite
 database (checked by its header before SQLite opens it), one truncated below the size its
 header states, another program's database, a damaged one is refused with
@@ -145,7 +149,10 @@ def open_store(path, *, create: bool = True) -> Store:
     path : str or os.PathLike
         The store's file (one SQLite database).
     create : bool, default True
-        Create the file when it does not exist (else :class:`StoreError`).
+        Accept a file that does not exist yet (else :class:`StoreError`): it is created at
+        the first unit or run written to it, so that a run refused or failing before it
+        computes anything leaves no file behind; until then the store reads as empty.
+        Its folder must exist and be writable.
 
     Returns
     -------
@@ -202,7 +209,16 @@ class Store:
         self.computed = 0
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
-        self._check_file(create)
+        # a store whose file does not exist yet: created at its first write (a run that fails
+        # before it computes anything leaves no file), read as empty until then
+        self._pending = False
+        if self._check_file(create):
+            self._connect(create)
+        else:
+            self._check_folder()
+            self._pending = True
+
+    def _connect(self, create: bool) -> None:
         conn = sqlite3.connect(
             self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
         )
@@ -214,19 +230,40 @@ class Store:
             conn.close()
             raise
 
+    def _ready(self, write: bool) -> bool:
+        """Whether the file is open: a store not created yet is opened (and checked) once its
+        file exists (another process made it), or created for a write; else False."""
+        with self._lock:
+            if not self._pending:
+                return True
+            if not write and not os.path.lexists(self.path):
+                return False
+            self._check_file(True)
+            self._connect(True)
+            self._pending = False
+            return True
+
     # --- opening ------------------------------------------------------------------------------
     def _fail(self, reason: str) -> StoreError:
         return StoreError(f"{self.name}: {reason}")
 
-    def _check_file(self, create: bool) -> None:
+    def _check_folder(self) -> None:
+        """Refuse a new store that could not be created: its folder missing or not writable."""
+        folder = os.path.dirname(self.path) or "."
+        if not os.path.isdir(folder):
+            raise self._fail("cannot create: no such folder")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise self._fail("cannot create: permission denied")
+
+    def _check_file(self, create: bool) -> bool:
         """Refuse, before SQLite opens it, a file that is not an SQLite database or is shorter
-        than its header says."""
+        than its header says. Returns whether the file exists."""
         try:
             mode = os.stat(self.path).st_mode
         except FileNotFoundError:
             if not create:
                 raise self._fail("no such store") from None
-            return
+            return False
         except OSError as exc:
             raise self._fail(f"cannot read: {exc.strerror or exc}") from None
         if stat.S_ISDIR(mode):
@@ -240,7 +277,7 @@ class Store:
         except OSError as exc:
             raise self._fail(f"cannot read: {exc.strerror or exc}") from None
         if size == 0:  # a new store another process is creating, or an empty file
-            return
+            return True
         if not head.startswith(_MAGIC[: len(head)]) or len(head) < len(_MAGIC):
             raise self._fail("not an svmeval store (not an SQLite database)")
         if len(head) < 100:
@@ -256,6 +293,7 @@ class Store:
         app = int.from_bytes(head[68:72], "big")
         if app not in (0, APPLICATION_ID):
             raise self._fail("not an svmeval store (another program's SQLite database)")
+        return True
 
     def _open(self, create: bool) -> None:
         """Check what the file holds; create the schema in a new file (``create``); WAL."""
@@ -354,6 +392,7 @@ class Store:
     def close(self) -> None:
         """Close the file (a closed store cannot be used again)."""
         with self._lock:
+            self._pending = False
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
@@ -375,6 +414,8 @@ class Store:
         A unit whose arrays differ in name, dtype, shape or length from these, or whose
         record is malformed, raises :class:`StoreError`: a store is data, never trusted.
         """
+        if not self._ready(False):
+            return None
         row = self._retry(
             lambda c: c.execute(
                 "SELECT arrays, payload, digest, seconds FROM units WHERE key = ?", (key,)
@@ -428,6 +469,8 @@ class Store:
 
     def known(self, keys: list[str]) -> set[str]:
         """Which of ``keys`` the store holds (asked a few hundred at a time)."""
+        if not self._ready(False):
+            return set()
         found: set[str] = set()
         for start in range(0, len(keys), 500):
             part = keys[start : start + 500]
@@ -444,6 +487,7 @@ class Store:
         """Write one unit in its own transaction (kept once: a key already there is left as
         it is). ``fields``: the key's fields (``data``, ``data_name``, ``configuration``,
         ``n_folds``, ``seed``, ``fold`` are also columns). Returns whether it was new."""
+        self._ready(True)
         row = self._row(key, fields, arrays, seconds, run)
         return bool(self._retry(lambda c: self._insert(c, [row])))
 
@@ -503,6 +547,7 @@ class Store:
         of a ``-b 1`` cross-validation, which are used all together). Returns the new ones."""
         if not rows:
             return 0
+        self._ready(True)
         prepared = [
             self._row(key, fields, arrays, seconds, run) for key, fields, arrays, seconds in rows
         ]
@@ -512,6 +557,7 @@ class Store:
     def begin_run(self, command: str, libsvm: str = "", cwd: str | None = None) -> int:
         """Record a run starting (``command``: its command line or call, ``cwd``: the folder
         it ran in); returns its id."""
+        self._ready(True)
 
         def write(c: sqlite3.Connection) -> int:
             cursor = c.execute(
@@ -524,6 +570,7 @@ class Store:
 
     def end_run(self, run: int, reused: int, computed: int) -> None:
         """Record a run's end and its counts of units reused and computed."""
+        self._ready(True)
         self._retry(
             lambda c: c.execute(
                 "UPDATE runs SET finished = ?, reused = ?, computed = ? WHERE id = ?",
@@ -534,6 +581,8 @@ class Store:
     # --- looking inside -------------------------------------------------------------------------
     def meta(self) -> dict:
         """The store's own record: format, schema, requires, created, svmeval."""
+        if not self._ready(False):
+            return {}
         rows = self._retry(lambda c: c.execute("SELECT name, value FROM meta").fetchall())
         return {str(k): str(v) for k, v in rows}
 
@@ -541,6 +590,8 @@ class Store:
         """Every run that wrote to the store, oldest first: ``id``, ``started``,
         ``finished`` (None: interrupted), ``command`` (a command line, or the function called),
         ``cwd`` (the folder it ran in), ``svmeval``, ``libsvm``, ``reused``, ``computed``."""
+        if not self._ready(False):
+            return []
         names = (
             "id",
             "started",
@@ -560,6 +611,8 @@ class Store:
     def datasets(self) -> list[dict]:
         """The data sets with units: ``data`` (digest), ``data_name``, ``units``,
         ``configurations``, ``first`` and ``last`` (when written)."""
+        if not self._ready(False):
+            return []
         names = ("data", "data_name", "units", "configurations", "first", "last")
         rows = self._retry(
             lambda c: c.execute(
@@ -576,6 +629,8 @@ class Store:
         options, gamma resolved), ``n_folds``, ``seed``, ``folds`` (units stored),
         ``seconds`` (their training time), ``first`` and ``last`` (when written),
         ``svmeval`` and ``libsvm`` (the versions that computed them)."""
+        if not self._ready(False):
+            return []
         names = (
             "kind",
             "data",
@@ -618,6 +673,8 @@ class Store:
         Returns the units deleted; a later run computes them again."""
         if data is None and configuration is None:
             raise StoreError("delete() needs data or configuration (or both)")
+        if not self._ready(False):
+            return 0
         where, args = self._where(data, configuration)
 
         def write(c: sqlite3.Connection) -> int:
