@@ -472,11 +472,11 @@ def test_pos_label_message_tells_close_labels_apart():
 def test_quiet_silences_numpy_warnings(tmp_path):
     code = (
         "import sys, warnings, numpy as np; import svmeval.cli.svmeval as c\n"
-        "import svmeval.summary as m; s = m.summarize\n"
+        "import svmeval.cv.engine as m; s = m.cross_validate\n"
         "def noisy(*a, **k):\n"
         "    np.float64(1) / np.float64(0); warnings.warn('w', RuntimeWarning)\n"
         "    return s(*a, **k)\n"
-        "m.summarize = noisy; sys.exit(c.main(sys.argv[1:]))\n"
+        "m.cross_validate = noisy; sys.exit(c.main(sys.argv[1:]))\n"
     )
     args = [sys.executable, "-c", code, "-v", "2", str(SMALL)]
     loud = subprocess.run(args, capture_output=True, text=True)
@@ -640,6 +640,8 @@ def test_every_declared_option_parses(tmp_path):
 
     SVMEVAL_OPTIONS = tuple(o for o in LONG_OPTIONS if "svmeval" in o.commands)
     values = {"int": "2", "double": "0.5", "str": "text"}
+    # an option that qualifies another comes with it (each refused alone, tested elsewhere)
+    NEEDS = {"criterion": ["--permutations", "9"], "bootstrap": ["--ci", "0.9"]}
     for option in SVM_TRAIN_OPTIONS + SVMEVAL_OPTIONS:
         if option.field in (
             "help",
@@ -657,7 +659,7 @@ def test_every_declared_option_parses(tmp_path):
         flag = "-w1" if option.flags == ("-wi",) else option.flags[0]
         text = "local:1" if option.field == "dask" else values.get(option.kind)
         args = [flag] + ([] if option.kind == "flag" else [text])
-        options = parse_args(args + ["-v", "5", "data"])
+        options = parse_args(args + NEEDS.get(option.field, []) + ["-v", "5", "data"])
         target = options.params if option.svm else options
         if option.field == "weight":
             assert options.params.weight == ((1, 0.5),)

@@ -1,6 +1,6 @@
 """Every option of svmeval, svmeval-grid and svmeval-compare, declared once.
 
-An :class:`Option` says its flag(s), its value (kind, range or reader), where it lands, its help
+An :class:`~svmeval.cli.option.Option` says its flag(s), its value (kind, range or reader), where it lands, its help
 line, its default as each command's usage shows it, and the commands that take it. The usage
 texts (:func:`usage_text`) and the parser (:func:`scan`) are made from these declarations, and
 every value is read with svm-train's C rules (:mod:`svmeval.cli.values`): the same text means
@@ -9,12 +9,9 @@ the same thing, or is refused with the same words, in all three commands.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
-
+from svmeval.cli.grid_options import GRID_PY_OPTIONS
+from svmeval.cli.option import COMPARE, GRID, SVMEVAL, Option
 from svmeval.cli.values import (
-    parse_c_double,
-    parse_c_int,
     parse_choice,
     parse_dask_address,
     parse_folds,
@@ -23,11 +20,9 @@ from svmeval.cli.values import (
     parse_nonnegative,
     parse_open_unit,
 )
-from svmeval.params import INT_MAX, INT_MIN
+from svmeval.params import INT_MAX
 
-SVMEVAL, GRID, COMPARE = "svmeval", "grid", "compare"
 STORE = "store"  # svmeval-store: its few options are its own (svmeval.cli.store)
-ALL = frozenset({SVMEVAL, GRID, COMPARE})
 PROGRAMS = {
     SVMEVAL: "svmeval",
     GRID: "svmeval-grid",
@@ -40,49 +35,6 @@ TABLE_FORMATS = ("markdown", "latex")  # svmeval-compare's benchmark table, as p
 HTML = "html"  # one self-contained page (svmeval.report.html), every command
 TESTS = ("corrected", "5x2cv")
 ZERO_DIVISION = {"0": 0.0, "1": 1.0, "nan": float("nan")}
-
-
-@dataclass(frozen=True)
-class Option:
-    """One command-line option: its flag(s), its value (``metavar``, ``kind``: "int",
-    "double", "str", "flag" or "optional" (a value only when one follows), and ``read``, a
-    reader ``(flag, text) -> value`` where the kind's own is not enough), where it lands
-    (``field`` of :class:`~svmeval.params.SvmParams` when ``svm``, else of the command's
-    options), its help (and ``more``: the usage's further lines), its default as the usage
-    shows it (``defaults``: per command, where they differ), for integers their range
-    ``(low, high, what)``, and the ``commands`` that take it."""
-
-    flags: tuple[str, ...]
-    metavar: str
-    field: str
-    kind: str
-    help: str
-    default: str | None = None
-    more: str = ""
-    svm: bool = False
-    range: tuple = (INT_MIN, INT_MAX, "a C int")
-    sep: str = " : "
-    commands: frozenset = ALL
-    defaults: tuple = ()
-    read: Callable | None = None
-
-    def usage(self, command: str = SVMEVAL) -> str:
-        names = ", ".join(f"{f} {self.metavar}".rstrip() for f in self.flags)
-        line = f"{names}{self.sep}{self.help}"
-        default = dict(self.defaults).get(command, self.default)
-        if default is not None:
-            line += f" (default {default})"
-        return line + "\n" + self.more
-
-    def value(self, flag: str, text: str):
-        """The value of ``text`` given to ``flag``, read by this option's rules."""
-        if self.read is not None:
-            return self.read(flag, text)
-        if self.kind == "int":
-            return parse_c_int(flag, text, *self.range)
-        if self.kind == "double":
-            return parse_c_double(flag, text)
-        return text
 
 
 def _svm(flag, metavar, field, kind, help, default=None, more="", sep=" : "):
@@ -476,70 +428,6 @@ LONG_OPTIONS = (
     Option(("--version",), "", "version", "flag", "show svmeval's version"),
 )
 
-
-def _log2_axis(name: str, default: str) -> Option:
-    return Option(
-        (f"-log2{name}",),
-        '{begin,end,step | "null"}',
-        f"log2{name}",
-        "str",
-        f"set the range of {name} (default {default})",
-        more=(
-            f"    begin,end,step -- {name}_range = 2^{{begin,...,begin+k*step,...,end}}\n"
-            f'    "null"         -- do not grid with {name}\n'
-        ),
-        read=parse_log2_range,
-    )
-
-
-#: LIBSVM's grid.py options (svmeval-grid), with grid.py's words
-GRID_PY_OPTIONS: tuple[Option, ...] = (
-    _log2_axis("c", "-5,15,2"),
-    _log2_axis("g", "3,-15,-2"),
-    Option(
-        ("-svmtrain",),
-        "pathname",
-        "svmtrain",
-        "str",
-        "accepted for grid.py command lines; no effect (LIBSVM runs in-process)",
-    ),
-    Option(
-        ("-gnuplot",),
-        '{pathname | "null"}',
-        "gnuplot",
-        "str",
-        '"null" -- draw no picture (as grid.py without gnuplot); a\n'
-        "    pathname is accepted and has no effect (-png is drawn with matplotlib)",
-    ),
-    Option(
-        ("-out",),
-        '{pathname | "null"}',
-        "out",
-        "str",
-        "(default dataset.out)",
-        more=(
-            '    pathname -- set output file path and name\n    "null"   -- do not output file\n'
-        ),
-    ),
-    Option(
-        ("-png",),
-        "pathname",
-        "png",
-        "str",
-        "set graphic output file path and name (default dataset.png); needs the\n"
-        "    optional matplotlib: pip install 'svmeval[plot]'",
-    ),
-    Option(
-        ("-resume",),
-        "[pathname]",
-        "resume",
-        "optional",
-        "resume the grid task using an existing output file (default pathname is\n"
-        "    dataset.out); svmeval-grid's and grid.py's files both work; a file that\n"
-        "    records another --criterion is refused",
-    ),
-)
-GRID_PY_OPTIONS = tuple(replace(o, commands=frozenset({GRID})) for o in GRID_PY_OPTIONS)
 
 #: svm-train's options that set a training parameter (compare's A and B options)
 TRAINING = "training"

@@ -31,7 +31,7 @@ def parse_choice(flag: str, text: str, choices: dict):
 def parse_log2_range(flag: str, text: str):
     """``begin,end,step`` (three numbers, each the whole of its part as C's ``strtod`` reads
     it) or ``null``: grid.py's ranges."""
-    from svmeval._args import RangeError, check_range
+    from svmeval._args.checks import RangeError, check_range
     from svmeval.io.native import parse_number
 
     if text == "null":

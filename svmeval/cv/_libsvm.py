@@ -100,7 +100,10 @@ def _entry_points(svm, loaded_here: bool, seen: dict):
         omp_set_num_threads = omp_get_max_threads = None
         initial_threads = 1
     libc = ctypes.CDLL(None)  # the C runtime whose rand() LIBSVM draws folds from
-    from svmeval.io.native import print_nothing
+    from svmeval.io.native import extension_path
+
+    # svmeval_print_nothing(const char *): a C print hook (LIBSVM messages never reach Python)
+    print_nothing = ctypes.CDLL(extension_path()).svmeval_print_nothing
 
     c = SimpleNamespace(
         svm=svm,
@@ -118,7 +121,7 @@ def _entry_points(svm, loaded_here: bool, seen: dict):
         omp_set_num_threads=omp_set_num_threads,
         omp_get_max_threads=omp_get_max_threads,
         print_stderr=svm.PRINT_STRING_FUN(_to_stderr),
-        print_null=ctypes.cast(print_nothing(), svm.PRINT_STRING_FUN),
+        print_null=ctypes.cast(print_nothing, svm.PRINT_STRING_FUN),
         openmp=SimpleNamespace(
             available=omp_set_num_threads is not None,
             loaded_here=loaded_here,

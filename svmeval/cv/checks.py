@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from svmeval._args import (  # noqa: F401 - the checks of every argument, declared in one place
+from svmeval._args.checks import (  # noqa: F401 - the checks of every argument, declared in one place
     SEED_MAX,
     CriterionError,
     check_client,

@@ -33,7 +33,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from svmeval import _args
+from svmeval._args import checks as arg_checks
 from svmeval._version import __version__
 from svmeval.cv.waits import call, in_steps
 from svmeval.cv.workers import forget, worker_version
@@ -77,7 +77,7 @@ def parse_address(address: str) -> tuple[str, int | None]:
     from svmeval.cv.schedule import available_cores
 
     try:
-        kind, n = _args.parse_address(address)
+        kind, n = arg_checks.parse_address(address)
     except ArgumentError as exc:
         raise ClientError(exc.message) from None
     cores = available_cores()
@@ -162,7 +162,7 @@ def client_for(client) -> Iterator:
         with connect(os.fspath(client)) as ready:
             yield ready
         return
-    _args.check_client(client)
+    arg_checks.check_client(client)
     check_workers(client)
     yield client
 

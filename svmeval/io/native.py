@@ -1,16 +1,15 @@
 """svmeval's compiled helpers from its reader extension (``_reader.c``), for the packages that
-need them: a number as C reads it, and a C function that prints nothing.
+need them: a number as C reads it, and the path of the compiled extension (which also holds a C
+print hook that prints nothing, loaded by svmeval.cv, the only package that speaks ctypes).
 
 Importing this module loads the extension (a few kilobytes, no numpy).
 """
 
 from __future__ import annotations
 
-import ctypes
-
 from svmeval.io import _reader
 
-__all__ = ["parse_number", "print_nothing"]
+__all__ = ["extension_path", "parse_number"]
 
 
 def parse_number(text: bytes) -> tuple[float, int]:
@@ -21,7 +20,8 @@ def parse_number(text: bytes) -> tuple[float, int]:
     return _reader.parse_number(text)
 
 
-def print_nothing() -> ctypes._NamedFuncPointer:
-    """The C function ``void svmeval_print_nothing(const char *)``, which prints nothing (the
-    print hook of a quiet LIBSVM: a C function, so LIBSVM's messages never reach Python)."""
-    return ctypes.CDLL(_reader.__file__).svmeval_print_nothing
+def extension_path() -> str:
+    """The file of the compiled reader extension, which also exports
+    ``void svmeval_print_nothing(const char *)`` (the print hook of a quiet LIBSVM: a C
+    function, so LIBSVM's messages never reach Python)."""
+    return str(_reader.__file__)

@@ -14,6 +14,7 @@ import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -368,11 +369,74 @@ def _search(
     jobs,
     client,
 ) -> GridResult:
-    from svmeval.cv import checks
-    from svmeval.cv.evaluate import evaluate
-    from svmeval.cv.executors import executor_for
-
     head = getattr(resume, "head", None)  # an -out file's cells in the file's order
+    grid = _checked_grid(
+        data,
+        params,
+        folds,
+        log2c=log2c,
+        log2g=log2g,
+        log2p=log2p,
+        criterion=criterion,
+        seed=seed,
+        pos_label=pos_label,
+        resume=resume,
+        kernel_memory=kernel_memory,
+        jobs=jobs,
+        client=client,
+    )
+    percent = grid.criterion == "accuracy"  # grid.py's rates: accuracy in percent
+    resumed = {c: CellResult(c, v, resumed=True, percent=percent) for c, v in grid.resume.items()}
+    cells = rules.Cells(grid.order, resumed, grid.figure.greater_is_better, on_cell, head)
+    todo = cells.todo()
+    finish = _finisher(
+        grid, cells, todo, pos_label, zero_division, percent, on_finish=on_finish, progress=progress
+    )
+    _evaluate_cells(
+        grid,
+        cells,
+        todo,
+        finish,
+        share=share,
+        kernel_memory=kernel_memory,
+        on_start=on_start,
+        jobs=jobs,
+        client=client,
+    )
+    return GridResult(
+        criterion=grid.criterion,
+        greater_is_better=grid.figure.greater_is_better,
+        cells=[cells.results[c] for c in cells.order],
+        best=cells.best,
+        kind=grid.kind,
+        n_folds=min(grid.folds, grid.problem.n_samples),  # LIBSVM's leave-one-out past the rows
+        seed=grid.seed,
+        params=grid.base,
+        data_name=grid.dataset.name,
+    )
+
+
+def _checked_grid(
+    data,
+    params,
+    folds,
+    *,
+    log2c,
+    log2g,
+    log2p,
+    criterion,
+    seed,
+    pos_label,
+    resume,
+    kernel_memory,
+    jobs,
+    client,
+) -> SimpleNamespace:
+    """Every argument of a grid search checked, before any output is created or any fold
+    trained: the run's settings, the data, the cells in grid.py's order and their candidates,
+    the criterion's figure."""
+    from svmeval.cv import checks
+
     run = checks.check_run(
         folds,
         seed,
@@ -382,7 +446,6 @@ def _search(
         client=client,
         criterion=criterion,
     )
-    folds, seed, resume = run.folds, run.seed, run.resume
     dataset, (params,) = checks.check_data(data, "the grid search", params=params)
     order = _order(params, log2c, log2g, log2p)
     criterion = criterion or checks.default_criterion(params)
@@ -394,15 +457,28 @@ def _search(
         from svmeval.summary.single import check_pos_label
 
         check_pos_label(dataset.y, pos_label)
-    if any(c not in resume for c in order):
+    if any(c not in run.resume for c in order):
         from svmeval.cv.folds import check_samples
 
         check_samples(dataset.n_samples)  # before on_start creates any output
-    percent = criterion == "accuracy"  # grid.py's rates: accuracy in percent
-    resumed = {c: CellResult(c, v, resumed=True, percent=percent) for c, v in resume.items()}
-    cells = rules.Cells(order, resumed, figure.greater_is_better, on_cell, head)
-    todo = cells.todo()
-    by_cell = dict(zip(order, candidates))
+    return SimpleNamespace(
+        folds=run.folds,
+        seed=run.seed,
+        resume=run.resume,
+        dataset=dataset,
+        order=order,
+        criterion=criterion,
+        kind=kind,
+        figure=figure,
+        problem=problem,
+        base=base,
+        by_cell=dict(zip(order, candidates)),
+    )
+
+
+def _finisher(grid, cells, todo, pos_label, zero_division, percent, *, on_finish, progress):
+    """The function called with each finished unit (``todo[unit.candidate]``'s): its cell's
+    figure, handed on as a CellResult in the order the cells were scheduled in."""
     done = 0
 
     def finish(unit, result) -> None:
@@ -410,7 +486,9 @@ def _search(
         # cells before it are finished (svmeval.cv.evaluate.Release)
         nonlocal done
         cell = todo[unit.candidate]
-        value = criterion_of(result, criterion, pos_label=pos_label, zero_division=zero_division)
+        value = criterion_of(
+            result, grid.criterion, pos_label=pos_label, zero_division=zero_division
+        )
         r = CellResult(
             cell,
             value,
@@ -426,6 +504,16 @@ def _search(
         if progress:
             progress(done, len(todo), cells.leader.best)
 
+    return finish
+
+
+def _evaluate_cells(
+    grid, cells, todo, finish, *, share, kernel_memory, on_start, jobs, client
+) -> None:
+    """The cells ``todo`` cross-validated on the executor; the resumed ones shown first."""
+    from svmeval.cv.evaluate import evaluate
+    from svmeval.cv.executors import executor_for
+
     # a cluster is connected (workers checked) before anything is written, and only for work
     with executor_for(jobs, client if todo else None) as executor:
         if on_start:
@@ -433,11 +521,11 @@ def _search(
         cells.start()  # the resumed cells, in their file's order
         if todo:
             evaluate(
-                dataset,
-                problem,
-                [by_cell[c] for c in todo],
-                [seed],
-                folds,
+                grid.dataset,
+                grid.problem,
+                [grid.by_cell[c] for c in todo],
+                [grid.seed],
+                grid.folds,
                 executor=executor,
                 finish=finish,
                 costs=[_cost(c) for c in todo],
@@ -445,18 +533,6 @@ def _search(
                 memory_mb=kernel_memory,
                 ordered=True,
             )
-    n_folds = min(folds, problem.n_samples)  # LIBSVM's leave-one-out past the rows
-    return GridResult(
-        criterion=criterion,
-        greater_is_better=figure.greater_is_better,
-        cells=[cells.results[c] for c in cells.order],
-        best=cells.best,
-        kind=kind,
-        n_folds=n_folds,
-        seed=seed,
-        params=base,
-        data_name=dataset.name,
-    )
 
 
 def _order(params: SvmParams, log2c, log2g, log2p) -> list:

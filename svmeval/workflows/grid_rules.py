@@ -31,8 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from svmeval import _args
-from svmeval._args import MAX_VALUES, RangeError, is_python_int  # noqa: F401 - as before
+from svmeval._args import checks as arg_checks
+from svmeval._args.checks import MAX_VALUES, RangeError, is_python_int  # noqa: F401 - as before
 from svmeval.errors import SvmevalError, show_path
 
 #: grid.py's default ranges: ints, as grid.py holds them (its lines print ``5``, not ``5.0``)
@@ -45,8 +45,8 @@ AXES = ("log2c", "log2g", "log2p")
 
 def check_range(name: str, r) -> tuple:
     """Validate a ``(begin, end, step)`` triple named ``name`` (what grid.py would loop on for
-    ever or fail on): ``svmeval._args.check_range``."""
-    return _args.log2_range(r, name)
+    ever or fail on): ``svmeval._args.checks.check_range``."""
+    return arg_checks.log2_range(r, name)
 
 
 def range_f(begin: float, end: float, step: float) -> list[float]:
