@@ -8,16 +8,10 @@ unit before it trains and writes each unit, in its own transaction, as it ends
 (:mod:`svmeval.cv.stored`). This package imports only the standard library and numpy.
 """
 
-from svmeval.store._sqlite import (
-    RESULTS_VERSION,
-    SCHEMA_VERSION,
-    Store,
-    StoreError,
-    StoreLike,
-    UnitRecord,
-    open_store,
-    unit_key,
-)
+from svmeval.store._errors import StoreError
+from svmeval.store._schema import SCHEMA_VERSION
+from svmeval.store._store import Store, StoreLike, open_store
+from svmeval.store._units import RESULTS_VERSION, UnitRecord, unit_key
 
 __all__ = [
     "RESULTS_VERSION",
