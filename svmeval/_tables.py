@@ -118,8 +118,8 @@ def to_frame(result, **kwargs):
     Returns
     -------
     pandas.DataFrame
-        The columns ``dataset``, ``configuration``, ``repetition``, ``seed``, ``fold``,
-        ``n_test``, then the result's own and the figures by registry name. Needs pandas
+        The columns ``dataset``, ``configuration`` (as given), ``options`` (svm-train's
+        resolved flags), ``repetition``, ``seed``, ``fold``, ``n_test``, then the result's own and the figures by registry name. Needs pandas
         (``pip install 'svmeval[frame]'``).
 
     Examples
@@ -127,7 +127,7 @@ def to_frame(result, **kwargs):
     >>> from svmeval import cross_validate, to_frame
     >>> frame = to_frame(cross_validate("data/wine.scale", folds=3))
     >>> list(frame.columns[:6])
-    ['dataset', 'configuration', 'repetition', 'seed', 'fold', 'n_test']
+    ['dataset', 'configuration', 'options', 'repetition', 'seed', 'fold']
     >>> int(frame["n_test"].sum())
     178
     """

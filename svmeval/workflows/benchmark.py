@@ -289,6 +289,12 @@ def _checked_datasets(datasets, folds: int, params: list, criterion, pos_label) 
             f"two data sets are named {twice!r}: give each its own "
             "(Dataset.from_arrays(X, y, name=...) names arrays)"
         )
+    for ds in checked:  # LIBSVM's rule, said of the data set before the folds below
+        if ds.n_samples < 2:
+            raise SvmevalError(
+                f"{ds.name}: cross-validation needs at least 2 samples; the data have "
+                f"{ds.n_samples}"
+            )
     fewer = [ds for ds in checked if ds.n_samples < folds]
     if fewer and len(fewer) < len(checked):  # leave-one-out on some data sets only
         small = min(fewer, key=lambda ds: ds.n_samples)
