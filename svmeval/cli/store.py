@@ -29,18 +29,23 @@ PROG = "svmeval-store"
 USAGE = f"""\
 Usage: {PROG} [options] store_file
 Lists what a results store (made with --store FILE) holds: its data sets, the
-configurations and folds stored for each, and the runs that used it; exports a run's
-report as its command printed it, from the store alone; deletes units.
+configurations and folds stored for each, and the runs that used it; exports a
+run's report as its command printed it, from the store alone; deletes units.
 options:
---runs : list the runs only (each with its number, when, its counts and command line)
---format FORMAT : the listing as text (default) or json; with --export, the report's format
-\t(as the run's command takes it: text, json, csv, markdown, latex, html)
---export RUN : print the report of run RUN (its number in the listing) as its command
-\tprinted it, every fold taken from the store (nothing is trained; the data files
-\tmust still be where the run read them); no other file is written
---delete-data DATA : delete the units of a data set (its name or digest as listed)
---delete-configuration OPTIONS : delete the units of a configuration (its options as
-\tlisted, e.g. "-g 0.5 -c 8"); with --delete-data, only that data set's
+--runs : list the runs only (each with its number, when, its counts and its
+\tcommand line)
+--format FORMAT : the listing as text (default) or json; with --export, the
+\treport's format (as the run's command takes it: text, json, csv,
+\tmarkdown, latex, html)
+--export RUN : print the report of run RUN (its number in the listing) as its
+\tcommand printed it, every fold taken from the store (nothing is trained;
+\tthe data files must still be where the run read them); no other file is
+\twritten
+--delete-data DATA : delete the units of a data set (its name or digest as
+\tlisted)
+--delete-configuration OPTIONS : delete the units of a configuration (its
+\toptions as listed, e.g. "-g 0.5 -c 8"); with --delete-data, only that
+\tdata set's
 --help : show this help
 --version : show svmeval's version
 """

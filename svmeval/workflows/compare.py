@@ -131,16 +131,17 @@ class Comparison:
         return tables.frame(rows)
 
 
-def _runs(dataset, params_a, params_b, nr_fold, seeds, jobs, client, progress=None) -> tuple:
-    """A's and B's cross-validations on every seed's folds (the evaluation core's 2
-    candidates x R seeds): two lists of CV results, repetition-major."""
+def _runs(dataset, params: list, nr_fold, seeds, jobs, client, progress=None) -> list[list]:
+    """Every configuration's cross-validations on every seed's folds (the evaluation core's
+    candidates x R seeds, run at once): one list of CV results per configuration,
+    repetition-major."""
     from svmeval.cv.engine import prepare
     from svmeval.cv.evaluate import evaluate
     from svmeval.cv.executors import executor_for
 
-    problem, params_a = prepare(dataset, params_a)
-    _, params_b = prepare(dataset, params_b, problem=problem)
-    runs: tuple = ([None] * len(seeds), [None] * len(seeds))
+    problem, first = prepare(dataset, params[0])
+    resolved = [first] + [prepare(dataset, p, problem=problem)[1] for p in params[1:]]
+    runs: list[list] = [[None] * len(seeds) for _ in params]
 
     def finish(unit, result) -> None:
         runs[unit.candidate][unit.repetition] = result
@@ -149,7 +150,7 @@ def _runs(dataset, params_a, params_b, nr_fold, seeds, jobs, client, progress=No
         evaluate(
             dataset,
             problem,
-            [params_a, params_b],
+            resolved,
             seeds,
             nr_fold,
             executor=executor,
@@ -311,8 +312,7 @@ def _compare(
     _check_rope_and_label(rope, dataset, params_a, pos_label)
     runs_a, runs_b = _runs(
         dataset,
-        params_a,
-        params_b,
+        [params_a, params_b],
         run.folds,
         engine.repetition_seeds(run.seed, run.repeat),
         jobs,
