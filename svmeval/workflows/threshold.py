@@ -241,7 +241,9 @@ class TunedThreshold:
     predictions, of the pooled scores at ``threshold`` (optimistic) and of the nested
     predictions (each outer fold at its own threshold); ``folds``: every
     :class:`OuterThreshold`; ``cv``: the outer :class:`~svmeval.cv.CVResult`;
-    ``honest_pred``: the nested predictions (input order).
+    ``honest_pred``: the nested predictions (input order). :func:`svmeval.render` reports it
+    (text, JSON, CSV, HTML); :func:`svmeval.plot` draws the cross-validation's figure sheet
+    with LIBSVM's, the tuned and the nested operating points marked on its curves.
 
     Examples
     --------
@@ -354,19 +356,6 @@ class TunedThreshold:
                 for f in self.folds
             ]
         )
-
-    def render(self, format: str = "text", *, digits: int | None = None) -> str:
-        """The report (:func:`svmeval.render`)."""
-        from svmeval.report import render
-
-        return render(self, format=format, digits=digits)
-
-    def plot(self, file=None, *, title: str | None = None):
-        """The figure sheet of the cross-validation, LIBSVM's and the tuned operating points
-        marked on its ROC and precision-recall curves (:func:`svmeval.plot`)."""
-        from svmeval.report.pictures import plot
-
-        return plot(self, file, title=title)
 
 
 def positive_scores(result: CVResult, positive: float) -> np.ndarray:
