@@ -28,6 +28,7 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._shown import brief_repr
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import ArgumentError, SvmevalError
 from svmeval.io.data import DataSource
@@ -58,6 +59,8 @@ class PermutationTest:
     >>> t.beyond, t.p
     (1, 0.5)
     """
+
+    __repr__ = brief_repr
 
     criterion: str
     observed: float
