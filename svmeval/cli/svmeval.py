@@ -162,7 +162,6 @@ def _check_permutations(options: Options) -> None:
         for flag, given in (
             ("--multilabel", options.multilabel),
             ("--repeat", options.repeat != 1),
-            ("--dask", options.dask is not None),
             ("--predictions", options.predictions),
             ("--folds", options.folds_file),
             ("--ci", options.ci is not None),
@@ -348,6 +347,7 @@ def run_permutations(options: Options, dataset) -> int:
         pos_label=options.pos_label,
         zero_division=options.zero_division,
         jobs=options.jobs,
+        client=options.dask,
         progress=runner.show_bar(make_progress(enabled=not options.quiet, unit="permutations")),
     )
     emit(options, runner.render_report(result, options.format, digits=options.digits))

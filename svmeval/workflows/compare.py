@@ -21,6 +21,7 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._shown import brief_repr
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
@@ -59,6 +60,8 @@ class Comparison:
     >>> sorted(c.to_dict())[:3]
     ['a', 'b', 'corrected_ttest']
     """
+
+    __repr__ = brief_repr
 
     data_name: str
     criterion: str
