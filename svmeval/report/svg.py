@@ -108,6 +108,7 @@ def pictures(result, *, summary=None, arrays: dict | None = None) -> tuple[list,
     from svmeval.workflows.grid import GridResult
     from svmeval.workflows.nested import NestedResult
     from svmeval.workflows.permutation import PermutationTest
+    from svmeval.workflows.threshold import TunedThreshold
 
     kinds = (
         CVResult,
@@ -117,6 +118,7 @@ def pictures(result, *, summary=None, arrays: dict | None = None) -> tuple[list,
         NestedResult,
         Benchmark,
         PermutationTest,
+        TunedThreshold,
     )
     count = iter(range(1, 10))
 
@@ -142,6 +144,13 @@ def pictures(result, *, summary=None, arrays: dict | None = None) -> tuple[list,
                 Picture(
                     "The null distribution: the permutations' figures, the observed one as "
                     "the red line",
+                    svg(drawn.plot(result)),
+                )
+            )
+        elif isinstance(result, TunedThreshold):
+            out.append(
+                Picture(
+                    "The figure sheet, LIBSVM's, the tuned and the nested operating points marked",
                     svg(drawn.plot(result)),
                 )
             )
