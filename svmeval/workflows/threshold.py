@@ -39,8 +39,8 @@ from typing import NoReturn
 import numpy as np
 
 from svmeval import _tables as tables
-from svmeval._shown import brief_repr
 from svmeval._args import checked
+from svmeval._shown import brief_repr
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.cv.results import CVResult
 from svmeval.errors import ArgumentError, SvmevalError, show_label
