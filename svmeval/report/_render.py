@@ -10,6 +10,7 @@ from svmeval._args import checked
 from svmeval.errors import SvmevalError
 from svmeval.report import FORMATS, HTML, TABLE_FORMATS
 
+
 #: format -> the module whose ``render(summary, digits=, full=)`` writes a summary in it,
 #: imported on first use (svm-train's lines need neither the JSON nor the CSV writer)
 REPORTERS = {
@@ -62,8 +63,16 @@ def _permutation(result, format: str, digits: int | None, full: bool) -> str:
     from svmeval.report.permutation import render as render_permutation
 
     if format not in ("text", "json", "csv"):
-        raise ValueError(f"a permutation test is reported as text, json or csv, not {format!r}")
+        raise ValueError(
+            f"a permutation test is reported as text, json, csv or html, not {format!r}"
+        )
     return render_permutation(result, format=format, digits=4 if digits is None else digits)
+
+
+def _threshold(result, format: str, digits: int | None, full: bool) -> str:
+    from svmeval.report.threshold import render as render_threshold
+
+    return render_threshold(result, format=format, digits=4 if digits is None else digits)
 
 
 def _benchmark(result, format: str, digits: int | None, full: bool) -> str:
@@ -84,6 +93,7 @@ def renderers() -> dict:
     from svmeval.workflows.grid import GridResult
     from svmeval.workflows.nested import NestedResult
     from svmeval.workflows.permutation import PermutationTest
+    from svmeval.workflows.threshold import TunedThreshold
 
     return {
         Summary: _summary,
@@ -95,6 +105,7 @@ def renderers() -> dict:
         NestedResult: _nested,
         Benchmark: _benchmark,
         PermutationTest: _permutation,
+        TunedThreshold: _threshold,
     }
 
 
@@ -104,7 +115,7 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
 
     Parameters
     ----------
-    result : CVResult, MultilabelCVResult, Summary, GridResult, NestedResult, Comparison, Benchmark or McNemarResult
+    result : CVResult, MultilabelCVResult, Summary, GridResult, NestedResult, Comparison, Benchmark, McNemarResult, PermutationTest or TunedThreshold
         What to report, as it is (a cross-validation is summarized first, with
         :func:`summarize`'s defaults; its HTML page takes it as it is).
     format : {"text", "json", "csv", "markdown", "latex", "html"}, default "text"
@@ -139,8 +150,6 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
     True
     """
     table = renderers()
-    if format == HTML and table.get(type(result)) is _permutation:
-        raise ValueError("a permutation test is reported as text, json or csv, not html")
     if format == HTML and (_is_cv_result(result) or any(c in table for c in type(result).__mro__)):
         from svmeval.report.html import render_html
 
@@ -149,7 +158,7 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
     for cls in type(result).__mro__:
         if cls in table:
             allowed = FORMATS + (TABLE_FORMATS if table[cls] is _benchmark else ())
-            allowed += (HTML,) if table[cls] is not _permutation else ()
+            allowed += (HTML,)
             if format not in allowed:
                 raise ValueError(f"unknown report format {format!r} ({', '.join(allowed)})")
             return table[cls](result, format, digits, full)
@@ -157,7 +166,8 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
         raise ValueError(f"unknown report format {format!r} (text, json, csv or html)")
     raise RenderTypeError(
         f"render() takes a CVResult, MultilabelCVResult, Summary, GridResult, Comparison, "
-        f"McNemarResult, NestedResult or Benchmark, not {type(result).__name__}"
+        f"McNemarResult, NestedResult, Benchmark, PermutationTest or TunedThreshold, not "
+        f"{type(result).__name__}"
     )
 
 
