@@ -10,7 +10,6 @@ from svmeval._args import checked
 from svmeval.errors import SvmevalError
 from svmeval.report import FORMATS, HTML, TABLE_FORMATS
 
-
 #: format -> the module whose ``render(summary, digits=, full=)`` writes a summary in it,
 #: imported on first use (svm-train's lines need neither the JSON nor the CSV writer)
 REPORTERS = {
