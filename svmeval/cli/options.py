@@ -333,6 +333,19 @@ LONG_OPTIONS = (
         commands=frozenset({SVMEVAL}),
     ),
     Option(
+        ("--threshold",),
+        "CRITERION",
+        "threshold",
+        "str",
+        "two-class data: move the decision threshold on the -v k decision values (-b 1:\n"
+        "\tprobabilities) to the best CRITERION: f1 (of the positive class; f1:LABEL makes\n"
+        "\tLABEL positive), mcc, balanced_accuracy or cost:FP,FN (least FP x false\n"
+        "\tpositives + FN x false negatives); reports LIBSVM's own threshold, the tuned\n"
+        "\tone (optimistic) and a nested estimate (each fold's threshold chosen on a\n"
+        "\tk-fold CV of its training rows)",
+        commands=frozenset({SVMEVAL}),
+    ),
+    Option(
         ("--ci",),
         "LEVEL",
         "ci",

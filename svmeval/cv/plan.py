@@ -335,6 +335,32 @@ def _ranking_scores(result: CVResult):
     return result.scores, "decision values"
 
 
+class Relabelled:
+    """A problem as :class:`CVPlan` uses one, with other labels ``y`` (a permutation of the
+    data's): a fold's training problem takes its rows' labels from ``y``; the rows (features,
+    or a shared kernel's) are the base problem's."""
+
+    def __init__(self, base, y: np.ndarray):
+        self._base = base
+        self.y = y
+
+    @property
+    def n_samples(self) -> int:
+        return len(self.y)
+
+    @property
+    def rows(self) -> np.ndarray:
+        return self._base.rows
+
+    def subset(self, order: np.ndarray, y: np.ndarray | None = None):
+        return self._base.subset(order, self.y[order] if y is None else y)
+
+
+def relabelled(problem, y: np.ndarray | None):
+    """``problem`` with the labels ``y`` (None: its own)."""
+    return problem if y is None else Relabelled(problem, y)
+
+
 def draw_folds(y: np.ndarray, nr_fold: int, seed: int, params: SvmParams, *, warn=None) -> Folds:
     """The folds svm_cross_validation draws after ``srand(seed)`` (C ``rand()`` left where
     LIBSVM leaves it: ``-b 1`` training goes on drawing from it)."""

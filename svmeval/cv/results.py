@@ -17,6 +17,7 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._shown import brief_repr
 from svmeval.errors import SvmevalError
 from svmeval.params import SvmParams, params_flags
 
@@ -63,6 +64,8 @@ class CVResult:
     >>> result.to_frame().shape  # one row per fold: its keys, then its figures
     (3, 18)
     """
+
+    __repr__ = brief_repr
 
     y_true: np.ndarray
     y_pred: np.ndarray
@@ -129,6 +132,8 @@ class Repetition:
     figures of its ``-b 1`` class probabilities by positive class (each class of two-class data;
     None for more classes), None without probabilities."""
 
+    __repr__ = brief_repr
+
     seed: int
     confusion: ConfusionCounts | None
     regression: RegressionReport | None
@@ -164,6 +169,8 @@ class MultilabelCVResult:
     >>> result.n_samples, result.n_labels, result.Y_pred.shape
     (12, 2, (12, 2))
     """
+
+    __repr__ = brief_repr
 
     label_names: np.ndarray
     Y_true: np.ndarray

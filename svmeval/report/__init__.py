@@ -77,6 +77,12 @@ def _permutation(result, format: str, digits: int | None, full: bool) -> str:
     return render_permutation(result, format=format, digits=4 if digits is None else digits)
 
 
+def _threshold(result, format: str, digits: int | None, full: bool) -> str:
+    from svmeval.report.threshold import render as render_threshold
+
+    return render_threshold(result, format=format, digits=4 if digits is None else digits)
+
+
 def _benchmark(result, format: str, digits: int | None, full: bool) -> str:
     from svmeval.report.benchmark import render as render_benchmark
 
@@ -95,6 +101,7 @@ def renderers() -> dict:
     from svmeval.workflows.grid import GridResult
     from svmeval.workflows.nested import NestedResult
     from svmeval.workflows.permutation import PermutationTest
+    from svmeval.workflows.threshold import TunedThreshold
 
     return {
         Summary: _summary,
@@ -106,6 +113,7 @@ def renderers() -> dict:
         NestedResult: _nested,
         Benchmark: _benchmark,
         PermutationTest: _permutation,
+        TunedThreshold: _threshold,
     }
 
 
@@ -115,7 +123,7 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
 
     Parameters
     ----------
-    result : CVResult, MultilabelCVResult, Summary, GridResult, NestedResult, Comparison, Benchmark or McNemarResult
+    result : CVResult, MultilabelCVResult, Summary, GridResult, NestedResult, Comparison, Benchmark, McNemarResult, PermutationTest or TunedThreshold
         What to report, as it is (a cross-validation is summarized first, with
         :func:`summarize`'s defaults; its HTML page takes it as it is).
     format : {"text", "json", "csv", "markdown", "latex", "html"}, default "text"
@@ -168,7 +176,8 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
         raise ValueError(f"unknown report format {format!r} (text, json, csv or html)")
     raise RenderTypeError(
         f"render() takes a CVResult, MultilabelCVResult, Summary, GridResult, Comparison, "
-        f"McNemarResult, NestedResult or Benchmark, not {type(result).__name__}"
+        f"McNemarResult, NestedResult, Benchmark, PermutationTest or TunedThreshold, not "
+        f"{type(result).__name__}"
     )
 
 

@@ -311,6 +311,13 @@ def _describe(result) -> tuple[str, str]:
             f"A: {result.options_a or 'defaults'}  |  B: {result.options_b or 'defaults'}; "
             f"{result.n_folds}-fold CV x {result.repeat}; criterion {result.criterion}"
         )
+    from svmeval.workflows.threshold import TunedThreshold
+
+    if isinstance(result, TunedThreshold):
+        return f"Decision threshold tuned on {result.data_name or 'data'}", (
+            f"criterion {result.criterion}; {result.n_folds}-fold cross-validation, "
+            f"{result.inner_folds} inner folds, seed {result.seed}; {result.cv.n_samples} samples"
+        )
     if isinstance(result, Benchmark):
         return (
             f"Benchmark of {len(result.configurations)} configurations on "
@@ -421,6 +428,12 @@ def _text_report(result, digits: int) -> str:
         return compare.render_mcnemar(result, "text")
     if isinstance(result, Benchmark):
         return benchmark.render(result, format="text")
+    from svmeval.workflows.threshold import TunedThreshold
+
+    if isinstance(result, TunedThreshold):
+        from svmeval.report.threshold import render as render_threshold
+
+        return render_threshold(result, format="text", digits=digits)
     return nested.render_nested(result, "text", digits, True)
 
 

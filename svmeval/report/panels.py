@@ -105,7 +105,10 @@ def _curves(y_true, scores, score_labels, positive):
     return problems, (indicator.ravel(), scores.ravel())
 
 
-def curve_panels(ax_roc, ax_pr, summary, y_true, scores, score_labels, source):
+def curve_panels(ax_roc, ax_pr, summary, y_true, scores, score_labels, source, points=None):
+    """The ROC and precision-recall curves; ``points``: operating points to mark on them
+    (two classes), each a dict with ``name``, ``fpr``, ``tpr``, ``recall``, ``precision``
+    (:func:`svmeval.report.threshold.operating_points`)."""
     y_true = np.asarray(y_true, dtype=np.float64)
     scores = np.asarray(scores, dtype=np.float64)
     problems, micro = _curves(y_true, scores, score_labels, summary.positive)
@@ -155,7 +158,29 @@ def curve_panels(ax_roc, ax_pr, summary, y_true, scores, score_labels, source):
             linewidth=1,
             label=f"chance (prevalence {prevalence:.2f})",
         )
+    if points and summary.positive is not None:
+        _mark_points(ax_roc, ax_pr, points)
     _dress_curve_axes(ax_roc, ax_pr, summary, source)
+
+
+#: how the marked operating points are drawn, in their order (LIBSVM's, tuned, nested)
+POINT_STYLES = (
+    dict(marker="o", color="black", markersize=9, markerfacecolor="white", markeredgewidth=2),
+    dict(marker="*", color="tab:red", markersize=15, markeredgecolor="black"),
+    dict(marker="D", color="tab:green", markersize=8, markerfacecolor="none", markeredgewidth=2),
+)
+
+
+def _mark_points(ax_roc, ax_pr, points) -> None:
+    for p, style in zip(points, POINT_STYLES):
+        name = p["name"]
+        ax_roc.plot([p["fpr"]], [p["tpr"]], linestyle="none", zorder=6, label=name, **style)
+        if np.isnan(p["precision"]):  # nothing predicted positive: no precision to mark
+            ax_pr.plot([], [], linestyle="none", label=f"{name}: none predicted positive", **style)
+        else:
+            ax_pr.plot(
+                [p["recall"]], [p["precision"]], linestyle="none", zorder=6, label=name, **style
+            )
 
 
 def _micro_curves(ax_roc, ax_pr, y, s) -> None:

@@ -138,6 +138,7 @@ def _classification(Figure, summary, arrays):
             arrays["scores"],
             arrays["score_labels"],
             arrays.get("score_source", "scores"),
+            arrays.get("points"),
         )
         column = grid[:, 2] if has_calibration else None
         fold_ax = fig.add_subplot(grid[:, -1]) if has_folds else None
@@ -270,7 +271,9 @@ def draw_sheet(summary, *, title: str | None = None, **arrays):
     ``arrays``: per-sample data the summary does not keep: ``y_true`` and ``y_pred``
     (regression, and the curves), ``scores`` with their column labels ``score_labels`` (the
     curves; without them a classification sheet shows the confusion matrix alone) and
-    ``score_source`` (e.g. "probabilities"); :func:`result_arrays` gives them for a CV result.
+    ``score_source`` (e.g. "probabilities"); :func:`result_arrays` gives them for a CV result;
+    ``points``: operating points marked on the two-class curves
+    (:func:`svmeval.report.threshold.operating_points`).
     Raises :class:`PlotUnavailable` without matplotlib."""
     Figure = figure_class()
     if summary.kind == "regression":

@@ -106,8 +106,17 @@ def pictures(result, *, summary=None, arrays: dict | None = None) -> tuple[list,
     from svmeval.workflows.benchmark import Benchmark
     from svmeval.workflows.grid import GridResult
     from svmeval.workflows.nested import NestedResult
+    from svmeval.workflows.threshold import TunedThreshold
 
-    kinds = (CVResult, MultilabelCVResult, Summary, GridResult, NestedResult, Benchmark)
+    kinds = (
+        CVResult,
+        MultilabelCVResult,
+        Summary,
+        GridResult,
+        NestedResult,
+        Benchmark,
+        TunedThreshold,
+    )
     count = iter(range(1, 10))
 
     def svg(figure) -> str:
@@ -127,6 +136,13 @@ def pictures(result, *, summary=None, arrays: dict | None = None) -> tuple[list,
         elif isinstance(result, NestedResult):
             out.append(Picture("The outer predictions' figure sheet", svg(drawn.plot(result))))
             out.append(Picture("The spread of the nested CV", svg(_nested_spread(result))))
+        elif isinstance(result, TunedThreshold):
+            out.append(
+                Picture(
+                    "The figure sheet, LIBSVM's, the tuned and the nested operating points marked",
+                    svg(drawn.plot(result)),
+                )
+            )
         else:
             out.append(Picture("The critical-difference diagram", svg(drawn.plot(result))))
     except PlotUnavailable:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from svmeval._shown import brief_repr
 from svmeval.errors import SvmevalError
 from svmeval.metrics.figures import FIGURES
 
@@ -78,6 +79,8 @@ class Summary:
     >>> summary.classification.labels.tolist()
     [1.0, 2.0, 3.0]
     """
+
+    __repr__ = brief_repr
 
     kind: str
     n_samples: int

@@ -20,6 +20,7 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._shown import brief_repr
 from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import ArgumentError
@@ -55,6 +56,8 @@ class CellResult:
     >>> first.cell.C, first.cell.gamma, first.rate, round(first.value, 6), first.resumed
     (2.0, 0.125, 97.7528, 0.977528, False)
     """
+
+    __repr__ = brief_repr
 
     cell: Cell
     rate: float
@@ -101,6 +104,8 @@ class GridResult:
     >>> grid.to_frame().shape  # one row per (cell, fold)
     (27, 27)
     """
+
+    __repr__ = brief_repr
 
     criterion: str
     greater_is_better: bool
