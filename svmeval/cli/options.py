@@ -294,9 +294,20 @@ LONG_OPTIONS = (
         "add the Bayesian correlated t-test (Corani & Benavoli 2015) of B - A with a\n"
         "\tregion of practical equivalence of half-width R (the criterion's units), per "
         "data set;\n\twith two or more data sets also the Bayesian signed-rank test over "
-        "them\n\t(Benavoli et al. 2017; 50,000 Monte-Carlo draws, seeded by --seed)",
+        "them\n\t(Benavoli et al. 2017; --draws Monte-Carlo draws, seeded by --seed)",
         commands=frozenset({COMPARE}),
         read=parse_nonnegative,
+    ),
+    Option(
+        ("--draws",),
+        "N",
+        "draws",
+        "int",
+        "the Monte-Carlo draws of --rope's Bayesian signed-rank test over two or more data\n"
+        "\tsets (the report states them and their seed, --seed)",
+        "50000",
+        range=(1, 10_000_000, None),
+        commands=frozenset({COMPARE}),
     ),
     Option(
         ("--test",),

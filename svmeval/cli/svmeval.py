@@ -165,7 +165,6 @@ def _check_permutations(options: Options) -> None:
             ("--predictions", options.predictions),
             ("--folds", options.folds_file),
             ("--ci", options.ci is not None),
-            ("--format html", options.format == "html"),
             ("-b 1", options.params.probability),
             ("-s 2", options.params.svm_type == 2),
         )

@@ -73,7 +73,9 @@ def _permutation(result, format: str, digits: int | None, full: bool) -> str:
     from svmeval.report.permutation import render as render_permutation
 
     if format not in ("text", "json", "csv"):
-        raise ValueError(f"a permutation test is reported as text, json or csv, not {format!r}")
+        raise ValueError(
+            f"a permutation test is reported as text, json, csv or html, not {format!r}"
+        )
     return render_permutation(result, format=format, digits=4 if digits is None else digits)
 
 
@@ -158,8 +160,6 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
     True
     """
     table = renderers()
-    if format == HTML and table.get(type(result)) is _permutation:
-        raise ValueError("a permutation test is reported as text, json or csv, not html")
     if format == HTML and (_is_cv_result(result) or any(c in table for c in type(result).__mro__)):
         from svmeval.report.html import render_html
 
@@ -168,7 +168,7 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
     for cls in type(result).__mro__:
         if cls in table:
             allowed = FORMATS + (TABLE_FORMATS if table[cls] is _benchmark else ())
-            allowed += (HTML,) if table[cls] is not _permutation else ()
+            allowed += (HTML,)
             if format not in allowed:
                 raise ValueError(f"unknown report format {format!r} ({', '.join(allowed)})")
             return table[cls](result, format, digits, full)

@@ -276,7 +276,14 @@ def _describe(result) -> tuple[str, str]:
     from svmeval.workflows.compare import Comparison
     from svmeval.workflows.grid import GridResult
     from svmeval.workflows.nested import NestedResult
+    from svmeval.workflows.permutation import PermutationTest
 
+    if isinstance(result, PermutationTest):
+        return f"Permutation test on {result.data_name or 'data'}", (
+            f"{result.permutations:,} permutations of the labels, {result.n_folds}-fold CV each, "
+            f"seed {result.seed}; {result.options or 'svm-train defaults'}; "
+            f"criterion {result.criterion}"
+        )
     if isinstance(result, Summary):
         meta = result.meta
         data = meta.get("data_file") or "data"
@@ -407,13 +414,16 @@ def _text_report(result, digits: int) -> str:
     """The text report, with every figure (the reporters themselves: this module is one of
     :mod:`svmeval.report`'s)."""
     from svmeval.cv.results import CVResult, MultilabelCVResult
-    from svmeval.report import benchmark, compare, grid, multilabel, nested, text
+    from svmeval.report import benchmark, compare, grid, multilabel, nested, permutation, text
     from svmeval.stats.significance import McNemarResult
     from svmeval.summary.core import Summary
     from svmeval.workflows.benchmark import Benchmark
     from svmeval.workflows.compare import Comparison
     from svmeval.workflows.grid import GridResult
+    from svmeval.workflows.permutation import PermutationTest
 
+    if isinstance(result, PermutationTest):
+        return permutation.render(result, format="text", digits=digits)
     if isinstance(result, (CVResult, MultilabelCVResult)):
         result = _summary_of(result)
     if isinstance(result, Summary):

@@ -40,6 +40,7 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._shown import brief_repr
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.cv.results import CVResult
 from svmeval.errors import ArgumentError, SvmevalError, show_label
@@ -229,6 +230,8 @@ class OuterThreshold:
     test_rows: np.ndarray
     figures: dict
 
+    __repr__ = brief_repr
+
 
 @dataclass(frozen=True, eq=False)
 class TunedThreshold:
@@ -271,6 +274,8 @@ class TunedThreshold:
     honest_pred: np.ndarray
     inner_folds: int
     provenance: Provenance | None = field(default=None, repr=False)
+
+    __repr__ = brief_repr
 
     @property
     def n_folds(self) -> int:
