@@ -128,7 +128,9 @@ class CVResult:
 class Repetition:
     """What the figures of one further repetition need: its seed, its predictions' confusion
     counts (``labels`` ascending, rows true) or regression figures, and its scores' ranking
-    figures (per class, ascending labels), not its per-sample arrays."""
+    figures (per class, ascending labels); of its per-sample arrays only the predictions
+    (``y_pred``, input order: a bootstrap resample carries each sample's prediction in every
+    repetition), not the scores."""
 
     __repr__ = brief_repr
 
@@ -136,6 +138,7 @@ class Repetition:
     confusion: ConfusionCounts | None
     regression: RegressionReport | None
     ranking: ClassRanking | None
+    y_pred: np.ndarray | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, eq=False)
