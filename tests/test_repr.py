@@ -25,6 +25,7 @@ def _runs():
         lambda: svmeval.nested_cv(DATA, log2c=(1, 3, 2), log2g=None, folds=3, inner_folds=3),
     )
     yield "permutation_test", lambda: svmeval.permutation_test(DATA, folds=3, permutations=3)
+    yield "tune_threshold", lambda: svmeval.tune_threshold(DATA, folds=3, inner_folds=3)
     yield "benchmark", lambda: svmeval.benchmark([DATA], ["-c 1", "-c 2"], folds=3, repeat=1)
 
 

@@ -310,7 +310,24 @@ def repetition(result: CVResult) -> Repetition:
         regression=None,
         ranking=class_ranking(result.y_true, scored, result.labels, source=source),
         y_pred=result.y_pred,
+        probability=_probability_figures(result),
     )
+
+
+def _probability_figures(result: CVResult) -> dict | None:
+    """The figures of a repetition's -b 1 probabilities, for each class as the positive one
+    (two classes) or for None (more)."""
+    from svmeval.metrics.probabilities import probability_figures
+
+    if result.probabilities is None or not result.params.is_classification:
+        return None
+    labels = result.labels
+    positives = list(labels) if len(labels) == 2 else [None]
+    out = {}
+    for positive in positives:
+        key = None if positive is None else float(positive)
+        out[key] = probability_figures(result.y_true, result.probabilities, labels, key)
+    return out if all(out.values()) else None
 
 
 def _ranking_scores(result: CVResult):

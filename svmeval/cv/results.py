@@ -130,7 +130,9 @@ class Repetition:
     counts (``labels`` ascending, rows true) or regression figures, and its scores' ranking
     figures (per class, ascending labels); of its per-sample arrays only the predictions
     (``y_pred``, input order: a bootstrap resample carries each sample's prediction in every
-    repetition), not the scores."""
+    repetition), not the scores; ``probability``: the figures of its ``-b 1`` class
+    probabilities by positive class (each class of two-class data; None for more classes),
+    None without probabilities."""
 
     __repr__ = brief_repr
 
@@ -138,7 +140,13 @@ class Repetition:
     confusion: ConfusionCounts | None
     regression: RegressionReport | None
     ranking: ClassRanking | None
+    probability: dict | None = None
     y_pred: np.ndarray | None = field(default=None, repr=False)
+
+    def probability_figures(self, positive) -> dict:
+        """The figures of this repetition's class probabilities with ``positive`` the positive
+        class (None for more than two classes); empty without probabilities."""
+        return dict((self.probability or {}).get(positive, {}))
 
 
 @dataclass(frozen=True, eq=False)
@@ -233,6 +241,7 @@ def _fold_figures(run: CVResult, positive, zero_division) -> list[dict]:
     # the figures' modules, imported by what uses them (a run that prints svm-train's lines
     # only needs none of them)
     from svmeval.metrics.measures import parse_zero_division
+    from svmeval.metrics.probabilities import probability_figures
     from svmeval.metrics.run_figures import classification_fold_figures, regression_fold_figures
     from svmeval.metrics.scores import class_ranking
 
@@ -246,6 +255,9 @@ def _fold_figures(run: CVResult, positive, zero_division) -> list[dict]:
     )
     if class_ranking(run.y_true, scores, run.labels, source=source) is None:
         scores = None  # as the summary: no ranking figures where the pooled scores have none
+    proba = run.probabilities if run.params.is_classification else None
+    if not probability_figures(run.y_true, proba, run.labels, positive):
+        proba = None  # as the summary: none where the pooled probabilities have none
     return classification_fold_figures(
         run.y_true,
         run.y_pred,
@@ -256,6 +268,7 @@ def _fold_figures(run: CVResult, positive, zero_division) -> list[dict]:
         score_labels=run.labels,
         source=source,
         zero_division=z,
+        probabilities=proba,
     )
 
 

@@ -84,15 +84,14 @@ def _text(result, digits: int) -> str:
         f"seed {result.seed})",
     ]
     lines += wrap(
-        f"the threshold moves on class {pos}'s CV {source} (positive class {pos}, negative "
-        f"{show_label(result.negative)}); a sample is predicted {pos} when its {source} is at "
-        "least the threshold"
+        f"threshold on the CV {source} of class {pos}: a sample is {pos} where its "
+        f"{source} is at least the threshold, else {show_label(result.negative)}"
     )
     lines += _table(heads, rows)
     lines.append("")
     lines.append(
-        f"Nested estimate: each outer fold's threshold chosen on the {result.inner_folds}-fold "
-        "cross-validation of its training rows"
+        f"Nested estimate: each outer fold's threshold chosen on a {result.inner_folds}-fold CV "
+        "of its training rows"
     )
     fold_heads = ["fold", "n_train", "n_test", "threshold", f"inner {criterion.name}"]
     fold_heads += [_HEADS[k] for k in ("precision", "recall", "f1")]
@@ -102,7 +101,7 @@ def _text(result, digits: int) -> str:
             str(len(f.train_rows)),
             str(len(f.test_rows)),
             _threshold(f.threshold),
-            _number(f.inner_value, digits),
+            f"{f.inner_value:g}" if cost else _number(f.inner_value, digits),
             *(_number(f.figures[k], digits) for k in ("precision", "recall", "f1")),
         ]
         for f in result.folds

@@ -286,7 +286,7 @@ def _checked_datasets(datasets, folds: int, params: list, criterion, pos_label) 
     criterion = criterion or checks.default_criterion(params[0])
     for ds in checked:
         y = checks.single_label(ds, "a benchmark")
-        checks.check_criterion(criterion, checks.common_kind(y, params))
+        checks.check_criterion(criterion, checks.common_kind(y, params), params)
         if params[0].is_classification:  # each data set named, before any work
             check_pos_label(y, pos_label, ds.name)
     return checked, criterion

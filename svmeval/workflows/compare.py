@@ -311,6 +311,7 @@ def _compare(
     figure = checks.check_criterion(
         criterion or checks.default_criterion(params_a),
         checks.common_kind(labels, (params_a, params_b)),
+        (params_a, params_b),
     )
     _check_rope_and_label(rope, dataset, params_a, pos_label)
     runs_a, runs_b = _runs(

@@ -456,7 +456,7 @@ def _checked_grid(
     criterion = criterion or checks.default_criterion(params)
     checks.check_criterion(criterion)
     kind = checks.kind_of(checks.single_label(dataset, "the grid search"), params)
-    figure = checks.check_criterion(criterion, kind)
+    figure = checks.check_criterion(criterion, kind, params)
     problem, base, candidates = _candidates(dataset, params, order)
     if base.is_classification:  # the summaries of the cells would refuse it, too late
         from svmeval.summary.single import check_pos_label

@@ -378,7 +378,7 @@ def _nested_cv(
     nr_fold, inner_folds, seed, repeat = run.folds, run.inner_folds, run.seed, run.repeat
     problem, base = engine.prepare(dataset, params)
     criterion = criterion or checks.default_criterion(base)
-    figure = checks.check_criterion(criterion, checks.kind_of(problem.y, base))
+    figure = checks.check_criterion(criterion, checks.kind_of(problem.y, base), base)
     if client is not None:
         from svmeval.cv import cluster
 
