@@ -14,7 +14,7 @@ default wherever it appears (``seed``, ``repeat``, ``criterion``, ``confidence_l
 
 Runs: :func:`cross_validate`, :func:`cross_validate_multilabel`, :func:`grid_search`,
 :func:`nested_cv`, :func:`compare`, :func:`benchmark`, :func:`mcnemar_files`,
-:func:`permutation_test`, :func:`train_and_save`. Figures: :func:`summarize`, :func:`summarize_predictions`. Reports:
+:func:`permutation_test`, :func:`tune_threshold`, :func:`train_and_save`. Figures: :func:`summarize`, :func:`summarize_predictions`. Reports:
 :func:`render` (text, JSON, CSV; Markdown and LaTeX for a benchmark); pictures: :func:`plot`. Every result gives
 ``to_dict()`` and ``to_frame()`` (also :func:`to_dict`, :func:`to_frame`). Every error svmeval
 raises is a :class:`SvmevalError`. The metrics on any ``y_true, y_pred`` are in
@@ -48,6 +48,7 @@ _LAZY = {
     "benchmark": "svmeval.workflows.benchmark",
     "mcnemar_files": "svmeval.workflows.mcnemar",
     "permutation_test": "svmeval.workflows.permutation",
+    "tune_threshold": "svmeval.workflows.threshold",
     # the results store
     "open_store": "svmeval.store",
     "Store": "svmeval.store",
@@ -69,6 +70,7 @@ _LAZY = {
     "Comparison": "svmeval.workflows.compare",
     "Benchmark": "svmeval.workflows.benchmark",
     "PermutationTest": "svmeval.workflows.permutation",
+    "TunedThreshold": "svmeval.workflows.threshold",
     "McNemarResult": "svmeval.stats.significance",
     "TTestResult": "svmeval.stats.significance",
     # errors
@@ -101,6 +103,7 @@ __all__ = [
     "SvmParams",
     "SvmevalError",
     "TTestResult",
+    "TunedThreshold",
     "benchmark",
     "compare",
     "cross_validate",
@@ -118,6 +121,7 @@ __all__ = [
     "to_dict",
     "to_frame",
     "train_and_save",
+    "tune_threshold",
     "__version__",
 ]
 
@@ -148,6 +152,7 @@ if TYPE_CHECKING:  # the real names and signatures, for type checkers: at run ti
     from svmeval.workflows.mcnemar import mcnemar_files
     from svmeval.workflows.nested import NestedResult, nested_cv
     from svmeval.workflows.permutation import PermutationTest, permutation_test
+    from svmeval.workflows.threshold import TunedThreshold, tune_threshold
 
 
 def __getattr__(name: str):

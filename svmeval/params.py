@@ -7,7 +7,7 @@ import operator
 import re
 import shlex
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 
 from svmeval.errors import OptionError, ParameterError
 
@@ -151,6 +151,16 @@ class SvmParams:
     shrinking: int = 1
     probability: int = 0
     weight: tuple[tuple[int, float], ...] = ()
+
+    def __repr__(self) -> str:
+        """The fields that differ from svm-train's defaults, as scikit-learn shows an
+        estimator: ``SvmParams(gamma=0.05, C=8.0)``; ``eval`` of it gives the same params."""
+        changed = (
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in fields(self)
+            if getattr(self, f.name) != f.default
+        )
+        return f"SvmParams({', '.join(changed)})"
 
     def __post_init__(self):
         """Every field checked against the C type it lands in (``struct svm_parameter``):

@@ -401,3 +401,30 @@ def test_digest_definition_independent():
     result = cross_validate(ds, folds=3)
     assert result.provenance.data[0].digest == ds.digest()
     assert ds.digest() != hashlib.sha256(np.asarray(ds.y).tobytes()).hexdigest()
+
+
+def test_permutation_test_page_holds_its_numbers_and_the_null_distribution():
+    """A permutation test's page: the text report (its p line), every number of
+    ``to_dict()`` (each permutation's figure too), and the null distribution drawn inline."""
+    from svmeval import permutation_test
+
+    t = permutation_test(WINE, "-c 2", folds=3, permutations=15, seed=4)
+    text = render(t, format="html")
+    page = checked(text)
+    assert_holds_numbers(page, t.to_dict())
+    shown = "".join(page.text)
+    assert f"p = (1 + {t.beyond}) / (15 + 1)" in shown and "Permutation test on" in shown
+    pytest.importorskip("matplotlib")
+    assert page.tags.count("svg") == 1 and "The null distribution" in shown
+    assert text == render(t, format="html")
+
+
+def test_svmeval_permutations_format_html(tmp_path):
+    from svmeval import permutation_test
+
+    args = ("-q", "-v", "3", "--permutations", "6", "--seed", "2", "--format", "html")
+    done = svmeval_cli(*args, WINE, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    page = checked(done.stdout)
+    assert "svmeval " + " ".join(args) in "".join(page.text)  # the command line
+    assert_holds_numbers(page, permutation_test(WINE, folds=3, permutations=6, seed=2).to_dict())

@@ -52,7 +52,7 @@ def test_each_permutation_is_libsvm_cross_validation_of_the_permuted_labels(name
     dataset = read_dataset(path)
     problem, params = prepare(dataset, SvmParams.parse(options))
     found: dict = {}
-    shared = permuted_cvs(problem, params, k, 5, np.array(orders), found.__setitem__)
+    shared = permuted_cvs(dataset, problem, params, k, 5, orders, found.__setitem__)
     assert shared  # the kernel computed once for the three
     results = [found[p] for p in range(len(orders))]
     for order, result in zip(orders, results):
@@ -154,10 +154,10 @@ def test_command_line_bad_input_is_one_line(args, text):
     assert text in done.stderr, done.stderr
 
 
-def test_html_and_table_formats_are_refused_in_words():
+def test_table_formats_are_refused_in_words():
     t = permutation_test(str(LOCAL / "wine.scale"), folds=3, permutations=2)
-    for format in ("html", "markdown"):
-        with pytest.raises(ValueError, match="text, json"):
+    for format in ("markdown", "latex"):
+        with pytest.raises(ValueError, match="text, json, csv, html"):
             render(t, format=format)
 
 
@@ -201,3 +201,65 @@ def test_chunks_of_permutations_change_nothing(monkeypatch):
     chunked = permutation_test(path, folds=3, permutations=5, seed=6)
     assert chunked.permuted.tolist() == whole.permuted.tolist()
     assert chunked.observed == whole.observed
+
+
+def test_a_store_keeps_each_permutation_and_a_rerun_computes_nothing(tmp_path):
+    """Each permutation's folds are units of the store, keyed by its permuted labels and the
+    seed: a rerun takes all of them (nothing trained), another seed none, and the data's own
+    run is the plain cross-validation's units (the same folds of the same labels)."""
+    from svmeval import cross_validate, open_store
+
+    path, db = str(LOCAL / "wine.scale"), tmp_path / "runs.db"
+    fresh = permutation_test(path, folds=3, permutations=5, seed=2)
+    with open_store(db) as store:
+        first = permutation_test(path, folds=3, permutations=5, seed=2, store=store)
+        assert (store.reused, store.computed) == (0, 6 * 3)
+    with open_store(db) as store:
+        again = permutation_test(path, folds=3, permutations=5, seed=2, store=store)
+        assert (store.reused, store.computed) == (6 * 3, 0)
+    for t in (first, again):
+        assert t.permuted.tolist() == fresh.permuted.tolist() and t.observed == fresh.observed
+    with open_store(db) as store:
+        other = permutation_test(path, folds=3, permutations=5, seed=3, store=store)
+        assert (store.reused, store.computed) == (0, 6 * 3)
+        assert (
+            other.permuted.tolist()
+            == permutation_test(path, folds=3, permutations=5, seed=3).permuted.tolist()
+        )
+        cross_validate(path, folds=3, seed=2, store=store)  # the observed run of seed 2
+        assert (store.reused, store.computed) == (3, 6 * 3)
+
+
+def test_a_dask_cluster_gives_the_local_result_computing_the_kernel_once_per_worker(
+    monkeypatch,
+):
+    """The permutations on a local Dask cluster (two worker processes): the local run's
+    figures, and each worker computed the kernel at most once over every chunk."""
+    pytest.importorskip("distributed")
+    from svmeval.cv import cluster, permutation, workers
+
+    path = str(LOCAL / "breast_cancer.scale")
+    local = permutation_test(path, "-g 0.5", folds=4, permutations=7, seed=3, jobs=2)
+    monkeypatch.setattr(permutation, "CHUNK", 3)  # three batches on one session
+    with cluster.connect("local:2") as client:
+        remote = permutation_test(path, "-g 0.5", folds=4, permutations=7, seed=3, client=client)
+        stats = client.run(workers.worker_stats)
+    assert remote.permuted.tolist() == local.permuted.tolist()
+    assert remote.observed == local.observed and remote.shared_kernel
+    assert 1 <= sum(s["kernels"] for s in stats.values()) <= len(stats)
+    assert all(s["kernels"] <= 1 for s in stats.values())
+
+
+def test_command_line_on_a_dask_cluster_and_with_a_store_prints_the_local_report(tmp_path):
+    pytest.importorskip("distributed")
+    path = LOCAL / "wine.scale"
+    args = ("--permutations", 4, "-v", 3, "--seed", 2, "--format", "json", path)
+    local = _svmeval(*args)
+    on_cluster = _svmeval("--dask", "local:1", *args)
+    assert local.returncode == on_cluster.returncode == 0, on_cluster.stderr
+    assert on_cluster.stdout == local.stdout
+    db = tmp_path / "runs.db"
+    for expected in ("0 units reused, 15 computed", "15 units reused, 0 computed"):
+        done = _svmeval("--store", db, *args)
+        assert done.returncode == 0 and done.stdout == local.stdout, done.stderr
+        assert done.stderr.endswith(f"store {db}: {expected}\n"), done.stderr

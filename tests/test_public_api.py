@@ -26,6 +26,7 @@ RUNS = (
     "nested_cv",
     "compare",
     "benchmark",
+    "tune_threshold",
 )
 SHARED_KEYWORDS = {
     "seed": 1,
@@ -94,6 +95,7 @@ def test_the_same_idea_has_the_same_name_and_default_everywhere():
         "nested_cv": 5,
         "compare": 10,
         "benchmark": 10,
+        "tune_threshold": 5,
     }
 
 
@@ -129,6 +131,7 @@ def test_every_result_gives_a_dict_and_a_frame():
         svmeval.nested_cv(DATA, folds=3, inner_folds=3, log2c=(0, 2, 2), log2g=None),
         svmeval.compare(DATA, "-c 1", "-c 4", 3, repeat=2),
         svmeval.benchmark([DATA, "data/wine.scale"], ["-c 1", "-c 4"], 3, repeat=1),
+        svmeval.tune_threshold(DATA, folds=3, inner_folds=3),
     ]
     results.append(results[4].mcnemar)
     for result in results:
@@ -165,6 +168,11 @@ def test_every_result_gives_a_dict_and_a_frame():
         (lambda: svmeval.plot(42), svmeval.SvmevalError),
         (lambda: svmeval.mcnemar_files(DATA, "no_such_a", "no_such_b"), svmeval.SvmevalError),
         (lambda: svmeval.SvmParams.parse(42), svmeval.ParameterError),
+        (lambda: svmeval.tune_threshold(DATA, criterion="cost:1"), svmeval.ArgumentError),
+        (lambda: svmeval.tune_threshold(DATA, criterion="f1:3"), svmeval.ArgumentError),
+        (lambda: svmeval.tune_threshold("data/wine.scale"), svmeval.ArgumentError),
+        (lambda: svmeval.tune_threshold(DATA, "-s 2"), svmeval.ArgumentError),
+        (lambda: svmeval.tune_threshold(DATA, folds=1), svmeval.SvmevalError),
     ],
 )
 def test_wrong_arguments_raise_svmevals_errors_before_any_work(call, error):

@@ -141,3 +141,46 @@ def test_command_line_report_states_draws_and_seed_and_equals_baycomp():
     text = subprocess.run([*run, *args], capture_output=True, text=True, timeout=600).stdout
     assert max(len(line) for line in text.splitlines()) <= 80
     assert "50,000 Monte-Carlo draws, seed 7" in " ".join(text.split())
+
+
+def test_command_line_draws_sets_the_monte_carlo_sample_and_is_stated():
+    files = [LOCAL / "wine.scale", LOCAL / "breast_cancer.scale"]
+    args = ["-v", "3", "--repeat", "1", "--seed", "4", "--rope", "0.01", "--draws", "1234"]
+    args += [*map(str, files), "--", "-c", "1", "--", "-t", "0"]
+    run = [sys.executable, "-m", "svmeval.cli", "compare"]
+    done = subprocess.run(
+        [*run, "--format", "json", *args], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    (rec,) = doc["signed_rank"]
+    assert (rec["draws"], rec["seed"]) == (1234, 4)
+    means = np.array(doc["mean"])
+    assert (rec["p_left"], rec["p_rope"], rec["p_right"]) == _baycomp(
+        means[:, 0], means[:, 1], 0.01, 1234, 4
+    )
+    text = subprocess.run([*run, *args], capture_output=True, text=True, timeout=600).stdout
+    assert "1,234 Monte-Carlo draws, seed 4" in " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    "extra, files, message",
+    [
+        (["--draws", "0", "--rope", "0.01"], 2, "'0' is out of range (1 to 10000000)"),
+        (["--draws", "10000001", "--rope", "0.01"], 2, "out of range (1 to 10000000)"),
+        (["--draws", "abc", "--rope", "0.01"], 2, "--draws"),
+        (["--draws", "100"], 2, "give --rope R and two or more data files"),
+        (["--draws", "100", "--rope", "0.01"], 1, "give --rope R and two or more data files"),
+    ],
+)
+def test_command_line_bad_draws_is_one_line(extra, files, message):
+    paths = [str(LOCAL / "wine.scale"), str(LOCAL / "breast_cancer.scale")][:files]
+    done = subprocess.run(
+        [sys.executable, "-m", "svmeval.cli", "compare", *extra, *paths, "--", "--", "-c", "2"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 1 and done.stdout == "", done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert message in done.stderr, done.stderr

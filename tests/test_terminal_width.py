@@ -189,3 +189,26 @@ def test_wrapping_breaks_between_words_only(width):
     assert any("p = 0.5)" in line for line in lines)
     assert any("-c 8 -g 0.05" in line for line in lines)
     assert all(line.startswith("  ") for line in lines[1:])
+
+
+def test_the_store_listing_fits_80_columns_and_keeps_every_field(tmp_path):
+    """svmeval-store's listing of a store written from a deep folder with a long command
+    line: no line over 80 characters but one holding a single word wider than that (a path,
+    never broken); each configuration's options and each run's command still whole on the
+    page (words kept, lines broken between them)."""
+    deep = tmp_path / ("a_rather_long_folder_name_" * 2) / "and_another_one_below_it"
+    deep.mkdir(parents=True)
+    data = deep / "breast_cancer.scale"
+    data.write_bytes(SMALL.read_bytes())
+    store = tmp_path / "runs.db"
+    args = ["-q", "-v", "3", "-c", "2", "-g", "0.125", "--seed", "7", "--store", store, data]
+    run(["svmeval"], *args)
+    listing = run(["svmeval.cli", "store"], store)
+    wide = [line for line in listing.splitlines() if len(line) > WIDTH]
+    assert [line.split() for line in wide] == [[str(data)]] * len(wide), listing
+    assert len(wide) == 3  # the data set, its configurations and the run's command name it
+    words = " ".join(listing.split())
+    assert str(data) in words
+    assert "-g 0.125 -c 2 -v 3 --seed 7: 3 units" in words
+    assert "1 configuration," in words and "3 units," in words
+    assert " ".join(["svmeval", *map(str, args)]) in words or f"--store {store}" in words

@@ -64,7 +64,10 @@ GROUPS = {
     "svmeval": [
         ("Data and configurations", ["read_dataset", "Dataset", "SvmParams"]),
         ("Cross-validation", ["cross_validate", "cross_validate_multilabel", "train_and_save"]),
-        ("Parameter search and nested cross-validation", ["grid_search", "nested_cv"]),
+        (
+            "Parameter search, nested cross-validation and the decision threshold",
+            ["grid_search", "nested_cv", "tune_threshold"],
+        ),
         (
             "Comparing configurations and data sets",
             ["compare", "benchmark", "mcnemar_files", "permutation_test"],
@@ -85,6 +88,7 @@ GROUPS = {
                 "Comparison",
                 "Benchmark",
                 "PermutationTest",
+                "TunedThreshold",
                 "McNemarResult",
                 "TTestResult",
             ],

@@ -72,6 +72,7 @@ def run_benchmark_line(o, command: runner.Command) -> int:
         client=o.dask,
         confidence_level=o.confidence,
         rope=o.rope,
+        draws=o.draws,
         test=o.test,
         progress=bar,
     )

@@ -57,6 +57,7 @@ class CompareOptions:
     configurations: tuple = ()  # every configuration's svm-train options, as given
     params: tuple = ()  # their SvmParams
     rope: float | None = None
+    draws: int = 50_000  # the Bayesian signed-rank test's Monte-Carlo draws
     test: str = "corrected"
     plot: str | None = None
     given: frozenset = frozenset()  # the options given on the line (their fields)
@@ -81,6 +82,13 @@ def parse_compare_args(argv: list[str]) -> CompareOptions | None:
     head = scan(argv, COMPARE)
     values = head.values
     files = tuple(head.positional)
+    if "draws" in values and (
+        values.get("rope") is None or values.get("mcnemar") or len(files) < 2
+    ):
+        raise OptionError(
+            "--draws sets the Monte-Carlo draws of the Bayesian signed-rank test over data "
+            "sets: give --rope R and two or more data files"
+        )
     if values.get("mcnemar"):
         if head.rest is not None:
             raise OptionError("--mcnemar takes two predictions files and a data file, no --")

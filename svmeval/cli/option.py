@@ -6,13 +6,17 @@ options (svmeval, svmeval-grid, svmeval-compare). The tables of options are
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from svmeval.cli.values import parse_c_double, parse_c_int
 from svmeval.params import INT_MAX, INT_MIN
 
-__all__ = ["ALL", "COMPARE", "GRID", "SVMEVAL", "Option"]
+__all__ = ["ALL", "COLUMNS", "COMPARE", "GRID", "SVMEVAL", "Option", "fit"]
+
+#: the width every usage line fits (an 80-column terminal; a tab counts to the next multiple of 8)
+COLUMNS = 80
 
 SVMEVAL, GRID, COMPARE = "svmeval", "grid", "compare"
 ALL = frozenset({SVMEVAL, GRID, COMPARE})
@@ -50,7 +54,9 @@ class Option:
         default = dict(self.defaults).get(command, self.default)
         if default is not None:
             line += f" (default {default})"
-        return line + "\n" + self.more
+        if self.svm:  # svm-train's own lines, as svm-train prints them
+            return line + "\n" + self.more
+        return fit(line + "\n" + self.more)
 
     def value(self, flag: str, text: str):
         """The value of ``text`` given to ``flag``, read by this option's rules."""
@@ -63,3 +69,29 @@ class Option:
         if self.kind == "double":
             return parse_c_double(flag, text)
         return text
+
+
+def fit(text: str) -> str:
+    """``text`` (an option's usage: a first line and its continuations) wrapped by words into
+    :data:`COLUMNS` columns. Lines continued with a tab are one paragraph, filled again; lines
+    indented with spaces (grid.py's lists) keep their breaks and continue at their indent."""
+    out: list[str] = []
+    for block in text.replace("\n\t", " ").splitlines():
+        stripped = block.lstrip(" ")
+        indent = block[: len(block) - len(stripped)]
+        more = indent if indent else " " * 8
+        lines = textwrap.wrap(
+            stripped,
+            COLUMNS,
+            initial_indent=indent,
+            subsequent_indent=more,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        out.extend(line if indent else _tabbed(line) for line in lines or [""])
+    return "".join(line + "\n" for line in out)
+
+
+def _tabbed(line: str) -> str:
+    """A continuation line's eight spaces as the tab the usages use."""
+    return "\t" + line[8:] if line.startswith(" " * 8) else line

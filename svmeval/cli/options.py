@@ -307,9 +307,20 @@ LONG_OPTIONS = (
         "add the Bayesian correlated t-test (Corani & Benavoli 2015) of B - A with a\n"
         "\tregion of practical equivalence of half-width R (the criterion's units), per "
         "data set;\n\twith two or more data sets also the Bayesian signed-rank test over "
-        "them\n\t(Benavoli et al. 2017; 50,000 Monte-Carlo draws, seeded by --seed)",
+        "them\n\t(Benavoli et al. 2017; --draws Monte-Carlo draws, seeded by --seed)",
         commands=frozenset({COMPARE}),
         read=parse_nonnegative,
+    ),
+    Option(
+        ("--draws",),
+        "N",
+        "draws",
+        "int",
+        "the Monte-Carlo draws of --rope's Bayesian signed-rank test over two or more data\n"
+        "\tsets (the report states them and their seed, --seed)",
+        "50000",
+        range=(1, 10_000_000, None),
+        commands=frozenset({COMPARE}),
     ),
     Option(
         ("--test",),
@@ -343,6 +354,19 @@ LONG_OPTIONS = (
         "\tpermuted labels after srand(--seed), one kernel shared; p = (1 + #{permuted\n"
         "\tat least as good}) / (N + 1)",
         range=(1, 100_000, None),
+        commands=frozenset({SVMEVAL}),
+    ),
+    Option(
+        ("--threshold",),
+        "CRITERION",
+        "threshold",
+        "str",
+        "two-class data: move the decision threshold on the -v k decision values (-b 1:\n"
+        "\tprobabilities) to the best CRITERION: f1 (of the positive class; f1:LABEL makes\n"
+        "\tLABEL positive), mcc, balanced_accuracy or cost:FP,FN (least FP x false\n"
+        "\tpositives + FN x false negatives); reports LIBSVM's own threshold, the tuned\n"
+        "\tone (optimistic) and a nested estimate (each fold's threshold chosen on a\n"
+        "\tk-fold CV of its training rows)",
         commands=frozenset({SVMEVAL}),
     ),
     Option(

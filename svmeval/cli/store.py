@@ -17,9 +17,11 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import textwrap
 from dataclasses import dataclass, replace
 
 from svmeval.cli import runner
+from svmeval.cli.option import COLUMNS
 from svmeval.cli.options import STORE
 from svmeval.errors import OptionError
 from svmeval.io import output
@@ -29,18 +31,23 @@ PROG = "svmeval-store"
 USAGE = f"""\
 Usage: {PROG} [options] store_file
 Lists what a results store (made with --store FILE) holds: its data sets, the
-configurations and folds stored for each, and the runs that used it; exports a run's
-report as its command printed it, from the store alone; deletes units.
+configurations and folds stored for each, and the runs that used it; exports a
+run's report as its command printed it, from the store alone; deletes units.
 options:
---runs : list the runs only (each with its number, when, its counts and command line)
---format FORMAT : the listing as text (default) or json; with --export, the report's format
-\t(as the run's command takes it: text, json, csv, markdown, latex, html)
---export RUN : print the report of run RUN (its number in the listing) as its command
-\tprinted it, every fold taken from the store (nothing is trained; the data files
-\tmust still be where the run read them); no other file is written
---delete-data DATA : delete the units of a data set (its name or digest as listed)
---delete-configuration OPTIONS : delete the units of a configuration (its options as
-\tlisted, e.g. "-g 0.5 -c 8"); with --delete-data, only that data set's
+--runs : list the runs only (each with its number, when, its counts and its
+\tcommand line)
+--format FORMAT : the listing as text (default) or json; with --export, the
+\treport's format (as the run's command takes it: text, json, csv,
+\tmarkdown, latex, html)
+--export RUN : print the report of run RUN (its number in the listing) as its
+\tcommand printed it, every fold taken from the store (nothing is trained;
+\tthe data files must still be where the run read them); no other file is
+\twritten
+--delete-data DATA : delete the units of a data set (its name or digest as
+\tlisted)
+--delete-configuration OPTIONS : delete the units of a configuration (its
+\toptions as listed, e.g. "-g 0.5 -c 8"); with --delete-data, only that
+\tdata set's
 --help : show this help
 --version : show svmeval's version
 """
@@ -143,33 +150,65 @@ def run(o: StoreOptions) -> int:
 def _text(listing: dict, runs_only: bool) -> str:
     p = runner.printable
     meta = listing["store"]
-    lines = [
-        f"{p(meta.get('format', ''))}, schema {p(meta.get('schema', ''))}, created "
-        f"{p(meta.get('created', ''))} by svmeval {p(meta.get('svmeval', ''))}"
-    ]
+    lines = _entry(
+        f"{p(meta.get('format', ''))}, schema {p(meta.get('schema', ''))},",
+        f"created {p(meta.get('created', ''))} by svmeval {p(meta.get('svmeval', ''))}",
+    )
+    lines[0] = lines[0][2:]  # the store's own line is not an item
     if not runs_only:
         lines.append("data sets:")
         for d in listing["data_sets"]:
-            lines.append(
-                f"  {p(d['data_name'])}  sha256 {p(d['data'])[:16]}  {d['units']} units, "
-                f"{d['configurations']} configurations, {p(d['first'])} to {p(d['last'])}"
+            lines += _entry(
+                p(d["data_name"]),
+                f"sha256 {p(d['data'])[:16]}",
+                f"{_count(d['units'], 'unit')}, {_count(d['configurations'], 'configuration')},",
+                f"{p(d['first'])} to {p(d['last'])}",
             )
         lines.append("configurations (data set, kind, options, folds, seed: units stored):")
         for u in listing["configurations"]:
-            lines.append(
-                f"  {p(u['data_name'])}  {p(u['kind'])}  {p(u['configuration']) or '(defaults)'}"
-                f"  -v {u['n_folds']} --seed {u['seed']}: {u['folds']} units, "
-                f"{u['seconds']:.3g} s, svmeval {p(u['svmeval'])}, LIBSVM {p(u['libsvm'])}"
+            lines += _entry(
+                p(u["data_name"]),
+                p(u["kind"]),
+                f"{p(u['configuration']) or '(defaults)'}  -v {u['n_folds']} --seed {u['seed']}: "
+                f"{_count(u['folds'], 'unit')},",
+                f"{u['seconds']:.3g} s, svmeval {p(u['svmeval'])}, LIBSVM {p(u['libsvm'])}",
             )
     lines.append("runs (number, started, ended, units reused and computed, command):")
     for r in listing["runs"]:
         ended = p(r["finished"]) if r["finished"] else "interrupted"
-        lines.append(
-            f"  {r['id']}  {p(r['started'])}  {ended}  {r['reused']} reused, "
-            f"{r['computed']} computed  {p(r['command'])}"
+        lines += _entry(
+            str(r["id"]),
+            p(r["started"]),
+            ended,
+            f"{r['reused']} reused, {r['computed']} computed  {p(r['command'])}",
         )
     return "\n".join(lines) + "\n"
 
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
+def _entry(*parts: str) -> list[str]:
+    """One listed item in 80 columns: its parts two spaces apart, a part that does not fit
+    the line starting the next one (indented), a part wider than a line broken by words."""
+    lines = ["  " + parts[0]]
+    for part in parts[1:]:
+        if len(lines[-1]) + 2 + len(part) <= COLUMNS:
+            lines[-1] += "  " + part
+            continue
+        lines += textwrap.wrap(
+            part,
+            COLUMNS,
+            initial_indent=_MORE,
+            subsequent_indent=_MORE,
+            break_long_words=False,
+            break_on_hyphens=False,
+        ) or [_MORE]
+    return lines
+
+
+_MORE = " " * 6  # the indent of an item's further lines
 
 #: the options of each command's Options that name a file the run writes
 _OUTPUTS = (

@@ -55,6 +55,7 @@ class Options:
     ci: float | None = None
     bootstrap: int = 1000
     permutations: int | None = None
+    threshold: str | None = None
     criterion: str | None = None
     help: bool = False
 
@@ -121,6 +122,8 @@ def _check(options: Options, positional: list[str]) -> Options:
             f"--format {options.format}: svmeval-compare's benchmark table only "
             "(svmeval: text, json, csv or html)"
         )
+    if options.threshold is not None:
+        _check_threshold(options)
     if options.permutations is not None:
         _check_permutations(options)
     elif options.criterion is not None:
@@ -159,11 +162,9 @@ def _check_permutations(options: Options) -> None:
         for flag, given in (
             ("--multilabel", options.multilabel),
             ("--repeat", options.repeat != 1),
-            ("--dask", options.dask is not None),
             ("--predictions", options.predictions),
             ("--folds", options.folds_file),
             ("--ci", options.ci is not None),
-            ("--format html", options.format == "html"),
             ("-b 1", options.params.probability),
             ("-s 2", options.params.svm_type == 2),
         )
@@ -171,6 +172,35 @@ def _check_permutations(options: Options) -> None:
     ]
     if others:
         raise OptionError(f"--permutations: not with {', '.join(others)}")
+
+
+def _check_threshold(options: Options) -> None:
+    """--threshold: a single-label cross-validation, its report alone."""
+    if not options.cross_validation or options.score is not None:
+        raise OptionError("--threshold tunes on a cross-validation's scores: give -v k")
+    others = [
+        flag
+        for flag, given in (
+            ("--multilabel", options.multilabel),
+            ("--permutations", options.permutations is not None),
+            ("--criterion", options.criterion is not None),
+            ("--repeat", options.repeat != 1),
+            ("--dask", options.dask is not None),
+            ("--predictions", options.predictions),
+            ("--folds", options.folds_file),
+            ("--ci", options.ci is not None),
+            ("--full", options.full),
+        )
+        if given
+    ]
+    if others:
+        raise OptionError(f"--threshold: not with {', '.join(others)}")
+    from svmeval.workflows.threshold import parse_criterion
+
+    try:  # refused before the data are read
+        parse_criterion(options.threshold)
+    except ArgumentError as exc:
+        raise OptionError(f"--threshold {exc.message}") from None
 
 
 def _parse(argv: list[str]) -> Options | None:
@@ -225,6 +255,8 @@ def run(options: Options) -> int:
         return run_multilabel(options, dataset)
     if options.permutations is not None:
         return run_permutations(options, dataset)
+    if options.threshold is not None:
+        return run_threshold(options, dataset)
     if not options.cross_validation:
         return train(options, dataset)
     result = engine.cross_validate(
@@ -314,10 +346,49 @@ def run_permutations(options: Options, dataset) -> int:
         pos_label=options.pos_label,
         zero_division=options.zero_division,
         jobs=options.jobs,
+        client=options.dask,
         progress=runner.show_bar(make_progress(enabled=not options.quiet, unit="permutations")),
     )
     emit(options, runner.render_report(result, options.format, digits=options.digits))
     if options.plot:  # the null distribution, after the report
+        from svmeval.report import plot as sheet
+        from svmeval.report.pictures import plot
+
+        try:
+            plot(result, options.plot)
+        except sheet.PlotUnavailable:
+            sys.stderr.write(
+                f"{PROG}: --plot needs matplotlib: {sheet.INSTALL_HINT} (no picture written)\n"
+            )
+    return 0
+
+
+def run_threshold(options: Options, dataset) -> int:
+    """--threshold CRITERION -v k: the tuned threshold's report (inner folds: k too)."""
+    from svmeval.workflows.threshold import tune_threshold
+
+    try:
+        result = tune_threshold(
+            dataset,
+            options.params,
+            options.nr_fold,
+            criterion=options.threshold,
+            inner_folds=options.nr_fold,
+            seed=options.seed,
+            pos_label=options.pos_label,
+            jobs=options.jobs,
+            progress=runner.show_bar(
+                make_progress(enabled=not options.quiet, unit="cross-validations")
+            ),
+        )
+    except ArgumentError as exc:  # the library's criterion and params: this command's words
+        if exc.argument == "criterion":
+            raise SvmevalError(f"--threshold {exc.message}") from None
+        if exc.argument in ("params", "data"):
+            raise SvmevalError(f"--threshold: {exc.message}") from None
+        raise
+    emit(options, runner.render_report(result, options.format, digits=options.digits))
+    if options.plot:  # the sheet with the operating points, after the report
         from svmeval.report import plot as sheet
         from svmeval.report.pictures import plot
 

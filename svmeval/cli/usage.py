@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import textwrap
+
+from svmeval.cli.option import COLUMNS
 from svmeval.cli.options import (
     GRID,
     GRID_PY_OPTIONS,
@@ -42,22 +45,33 @@ def usage_text(command: str = SVMEVAL) -> str:
             + "".join(o.usage(command) for o in GRID_PY_OPTIONS[2:])
             + f"\noptions {program} adds:\n"
             + longs
-            + f"\nsvm_options: svm-train's options ({_svm_flags()} -q), as svmeval reads "
-            "them;\n-c and -g only where -log2c / -log2g is null.\n"
+            + "\n"
+            + _paragraph(
+                f"svm_options: svm-train's options ({_svm_flags()} -q), as svmeval reads "
+                "them; -c and -g only where -log2c / -log2g is null."
+            )
         )
     return (
         f"Usage: {program} [options] data_file -- A_OPTIONS -- B_OPTIONS\n"
-        f"       {program} [options] data_file... -- A_OPTIONS -- B_OPTIONS [-- C ...]\n"
+        f"       {program} [options] data_file... -- A_OPTIONS -- B_OPTIONS [-- ...]\n"
         f"       {program} --mcnemar PREDICTIONS_A PREDICTIONS_B data_file\n"
-        "Runs repeated k-fold cross-validation of LIBSVM configurations (svm-train options "
-        "A, B, ...)\non the same seeded folds and tests whether they differ in a figure; "
-        "several data sets or\nconfigurations: the benchmark table, ranks, Friedman, "
-        "Nemenyi, Wilcoxon-Holm, win/tie/loss.\noptions:\n"
+        + _paragraph(
+            "Runs repeated k-fold cross-validation of LIBSVM configurations (svm-train "
+            "options A, B, ...) on the same seeded folds and tests whether they differ in a "
+            "figure; several data sets or configurations: the benchmark table, ranks, "
+            "Friedman, Nemenyi, Wilcoxon-Holm, win/tie/loss."
+        )
+        + "options:\n"
         + fold
         + SVM_TRAIN_OPTIONS[-1].usage(command)
         + longs
-        + f"A_OPTIONS, B_OPTIONS: svm-train's training options ({_svm_flags()}).\n"
+        + _paragraph(f"A_OPTIONS, B_OPTIONS: svm-train's training options ({_svm_flags()}).")
     )
+
+
+def _paragraph(text: str) -> str:
+    """A paragraph of a usage, filled into 80 columns without indenting its lines."""
+    return "".join(line + "\n" for line in textwrap.wrap(text, COLUMNS, break_on_hyphens=False))
 
 
 def help_hint(command: str = SVMEVAL) -> str:

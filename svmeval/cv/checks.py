@@ -168,9 +168,11 @@ def default_criterion(params: SvmParams) -> str:
     return "mse" if params.is_regression else "accuracy"
 
 
-def check_criterion(criterion: str, kind: str | None = None):
+def check_criterion(criterion: str, kind: str | None = None, params=()):
     """The registry's Figure for ``criterion``; raises :class:`CriterionError` with the valid
-    names (for ``kind`` when given)."""
+    names (for ``kind`` when given). ``params``: the configurations (SvmParams) the runs use,
+    one or several: a figure of the class probabilities needs classifiers (C-SVC, nu-SVC)
+    trained with probability estimates (``probability=1``, svm-train's ``-b 1``), every one."""
     from svmeval.metrics.figures import FIGURES, criteria_for
 
     valid = criteria_for(kind) if kind else tuple(FIGURES)
@@ -181,7 +183,22 @@ def check_criterion(criterion: str, kind: str | None = None):
         raise CriterionError(
             f"{what} {criterion!r}{fits}: valid criteria{where}: {', '.join(valid)}"
         )
-    return FIGURES[criterion]
+    figure = FIGURES[criterion]
+    configurations = (params,) if isinstance(params, SvmParams) else tuple(params)
+    if figure.needs_probabilities:
+        if any(not p.is_classification for p in configurations):
+            raise CriterionError(
+                f"criterion {criterion!r} is a figure of class probabilities, which only "
+                "C-SVC and nu-SVC classifiers give (svm_type 0 or 1)"
+            )
+        if any(not p.probability for p in configurations):
+            others = criteria_for(kind, probabilities=False) if kind else ()
+            hint = f"; criteria without them: {', '.join(others)}" if others else ""
+            raise CriterionError(
+                f"criterion {criterion!r} needs class probabilities: a configuration with "
+                f"probability=1 (svm-train's -b 1){hint}"
+            )
+    return figure
 
 
 def common_kind(y: np.ndarray, candidates) -> str:

@@ -20,17 +20,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
 from svmeval.cv import _libsvm
 from svmeval.cv import kernel as shared_kernel
 from svmeval.cv.folds import Folds
-from svmeval.cv.plan import draw_folds
+from svmeval.cv.plan import draw_folds, relabelled
 from svmeval.params import SvmParams
 
 
 @dataclass(frozen=True, eq=False)
 class Unit:
     """The cross-validation of candidate ``candidate`` (resolved parameters ``params``) on the
-    folds of seed number ``repetition``; ``cost``: a guess at its time (longest first)."""
+    folds of seed number ``repetition``; ``cost``: a guess at its time (longest first);
+    ``y``: the labels it trains on and is scored against, number ``relabel`` of the run's
+    label vectors (None: the data's own; a permutation test's permuted labels)."""
 
     candidate: int
     repetition: int
@@ -39,6 +43,8 @@ class Unit:
     folds: Folds
     cost: float = 0.0
     stored: dict = field(default_factory=dict)  # fold -> FoldOutput found in a results store
+    y: np.ndarray | None = field(default=None, repr=False)
+    relabel: int = 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,14 +79,14 @@ class Release:
     result); :meth:`flush` passes on every unit done, in that order, when a run stops early."""
 
     def __init__(self, order, finish: Callable):
-        self.position = {(u.candidate, u.repetition): k for k, u in enumerate(order)}
+        self.position = {(u.candidate, u.repetition, u.relabel): k for k, u in enumerate(order)}
         self.finish = finish
         self.done: dict = {}  # position -> (unit, result), not yet passed on
         self.next = 0  # the first position not yet passed on
 
     def place(self, unit) -> int:
         """The unit's place in the schedule (a unit with some folds stored keeps its own)."""
-        return self.position[(unit.candidate, unit.repetition)]
+        return self.position[(unit.candidate, unit.repetition, unit.relabel)]
 
     def __call__(self, unit, result) -> None:
         self.done[self.place(unit)] = (unit, result)
@@ -124,6 +130,8 @@ def evaluate(
     progress: Callable | None = None,
     store=None,
     ordered: bool = False,
+    labels: Sequence[np.ndarray] | None = None,
+    warn_folds: bool = True,
 ) -> None:
     """Cross-validate every candidate on every seed's folds: ``finish(unit, result)`` for each
     (:class:`Unit`, :class:`~svmeval.cv.plan.CVResult`), in the calling thread, any order.
@@ -142,17 +150,27 @@ def evaluate(
     shared kernels do not all fit ``memory_mb`` at once), and ``finish`` is called in that
     order (:class:`Release`), also for the units done when the run is interrupted
     (KeyboardInterrupt).
+
+    ``labels``: label vectors the units train on instead of the data's (a permutation test's
+    permuted labels): one unit per candidate, seed and vector, each on LIBSVM's folds of its
+    own labels after ``srand(seed)`` (:attr:`Unit.y`, :attr:`Unit.relabel`). ``warn_folds``:
+    LIBSVM's leave-one-out warning (more folds than samples) is given for each seed's first
+    label vector (False: never; a run that gave it already).
     """
     memory = memory_mb or shared_kernel.DEFAULT_MEMORY_MB
     costs = list(costs) if costs is not None else [0.0] * len(candidates)
     drawn: dict = {}
     units = []
+    label_sets = [None] if labels is None else list(labels)
     for r, seed in enumerate(seeds):
-        for c, params in enumerate(candidates):
-            key = (r, params.is_classification)
-            if key not in drawn:
-                drawn[key] = draw_folds(problem.y, nr_fold, seed, params)
-            units.append(Unit(c, r, params, seed, drawn[key], costs[c]))
+        for v, y in enumerate(label_sets):
+            for c, params in enumerate(candidates):
+                key = (r, v, params.is_classification)
+                if key not in drawn:
+                    warn = None if warn_folds and v == 0 else _silent  # once a seed
+                    own = problem.y if y is None else y
+                    drawn[key] = draw_folds(own, nr_fold, seed, params, warn=warn)
+                units.append(Unit(c, r, params, seed, drawn[key], costs[c], y=y, relabel=v))
     release = None
     if ordered:  # every unit's place, the stored ones' too: they pass through it as well
         release = Release(_schedule(problem, dataset, units, share, memory), finish)
@@ -227,7 +245,7 @@ def _with_store(store, dataset, problem, nr_fold, keep_decision_values, units, f
             left.append(u)
             continue
         plan = CVPlan(
-            problem,
+            relabelled(problem, u.y),
             u.params,
             u.folds,
             u.seed,
@@ -258,7 +276,7 @@ def _groups(problem, dataset, units: list, share: bool | None, memory_mb: float)
     n_folds = units[0].folds.n_folds
     per_kernel = (
         max(len({u.candidate for u in g}) for g in groups.values())
-        * len({u.repetition for u in units})
+        * len({(u.repetition, u.relabel) for u in units})
         * n_folds
     )
     if not sharing_pays(
@@ -307,3 +325,7 @@ def sharing_pays(
         memory_mb=memory_mb,
         n_features=n_features,
     ).share
+
+
+def _silent(message: str) -> None:
+    """LIBSVM's leave-one-out warning, already given."""

@@ -6,6 +6,11 @@ task whose folds run in order right after ``srand(seed)``, every other unit's fo
 independent tasks, the costliest first, a shared kernel computed once per group; each unit's
 folds are stored into its :class:`~svmeval.cv.plan.CVPlan` and ``finish(unit, result)`` is
 called in the calling thread when its last fold is in. Results are identical on both.
+
+An executor made with ``keep=True`` runs several batches on the same data (a permutation
+test's chunks of permutations) as one: the shared kernels it computes (on a cluster: its
+session, the data sent and the kernels its workers keep) last from one batch to the next,
+until :func:`executor_for`'s context ends.
 """
 
 from __future__ import annotations
@@ -15,24 +20,36 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
-from svmeval.cv.plan import CVPlan, in_order
+from svmeval.cv.plan import CVPlan, in_order, relabelled
 from svmeval.cv.schedule import run_tasks
 from svmeval.cv.task import FollowUps, folds_done
 
 
 @contextlib.contextmanager
-def executor_for(jobs: int | None = None, client=None) -> Iterator:
+def executor_for(jobs: int | None = None, client=None, *, keep: bool = False) -> Iterator:
     """The executor of a run's execution options: local threads (``jobs`` at once), or the
     Dask cluster of ``client`` (a ``distributed.Client`` or an address, connected and checked
-    here and, for an address, closed at the end)."""
+    here and, for an address, closed at the end). ``keep``: what it computes for one batch
+    lasts until the context ends (module notes)."""
     if client is None:
-        yield LocalExecutor(jobs)
+        local = LocalExecutor(jobs, keep=keep)
+        try:
+            yield local
+        finally:
+            local.close()
         return
     from svmeval.cv import cluster
 
     with cluster.client_for(client) as ready:
-        yield DaskExecutor(ready)
+        remote = DaskExecutor(ready, keep=keep)
+        try:
+            yield remote
+        except BaseException as exc:
+            remote.close(type(exc))
+            raise
+        remote.close()
 
 
 def _weight(unit) -> float:
@@ -50,10 +67,32 @@ class LocalExecutor:
     order instead, each unit's tasks before the next unit's. A group's shared kernel is
     computed by the threads of its first tasks together (:meth:`SharedKernel.ensure`), when
     they start, and freed when its last task ends; the kernels alive at once stay within the
-    batch's memory budget (:class:`_Budget`)."""
+    batch's memory budget (:class:`_Budget`). With ``keep``, a kernel lasts until
+    :meth:`close`, for the next batches on the same problem."""
 
-    def __init__(self, jobs: int | None = None):
+    def __init__(self, jobs: int | None = None, *, keep: bool = False):
         self.jobs = jobs
+        self._kept: dict | None = {} if keep else None
+
+    def close(self) -> None:
+        """Free the kernels kept (``keep``)."""
+        kept, self._kept = self._kept, None
+        for _, kernel in (kept or {}).values():
+            kernel.release()
+
+    def _kernel(self, batch, kernel_params, budget):
+        """The group's shared kernel: a new one, or the one kept for the batch's problem;
+        and whether it is kept."""
+        from svmeval.cv.kernel import SharedKernel, kernel_key
+
+        if self._kept is None:
+            return SharedKernel(batch.problem, kernel_params, lazy=True, budget=budget), False
+        key = kernel_key(kernel_params)
+        problem, kernel = self._kept.get(key, (None, None))
+        if problem is not batch.problem:
+            kernel = SharedKernel(batch.problem, kernel_params, lazy=True)
+            self._kept[key] = (batch.problem, kernel)
+        return kernel, True
 
     def run(self, batch, finish: Callable, count) -> None:
         for unit in batch.in_order:
@@ -64,7 +103,7 @@ class LocalExecutor:
             finish(
                 unit,
                 in_order(
-                    batch.problem,
+                    relabelled(batch.problem, unit.y),
                     unit.params,
                     batch.nr_fold,
                     unit.seed,
@@ -74,25 +113,21 @@ class LocalExecutor:
             )
         if not batch.groups:
             return
-        from svmeval.cv.kernel import SharedKernel
-
         budget = _Budget(batch.memory_mb * 2**20)
         plans, kernels, tasks = {}, {}, []
         # an ordered batch: unit by unit in its order; else the costliest group and unit first
         place = {u: (k, 0) for k, u in enumerate(batch.order or ())}
         ranked = sorted(batch.groups, key=lambda g: -sum(_weight(u) for u in g[1]))
         for rank, (kernel_params, units) in enumerate(ranked):
-            kernel = (
-                None
-                if kernel_params is None
-                else SharedKernel(batch.problem, kernel_params, lazy=True, budget=budget)
-            )
+            kernel, kept = (None, False)
+            if kernel_params is not None:
+                kernel, kept = self._kernel(batch, kernel_params, budget)
             problem = batch.problem if kernel is None else kernel.cv_problem
             group = []
             for seq, u in enumerate(sorted(units, key=lambda u: -u.cost)):
                 params = u.params if kernel is None else kernel.train_params(u.params)
                 plans[u] = CVPlan(
-                    problem,
+                    relabelled(problem, u.y),
                     params,
                     u.folds,
                     u.seed,
@@ -102,7 +137,7 @@ class LocalExecutor:
                 kernels[u] = kernel
                 key = place.get(u, (rank, seq))
                 group += [((*key, t.fold, -t.size), u, t) for t in plans[u].tasks]
-            if kernel is not None:
+            if kernel is not None and not kept:
                 group = _releasing(group, kernel)
             tasks += group
         tasks.sort(key=lambda t: t[0])
@@ -127,8 +162,8 @@ class LocalExecutor:
                 event = finished.get()
                 if isinstance(event, tuple):  # (unit, fold): a fold ended, before its unit
                     unit, i = event
-                    assert on_fold is not None and timed is not None
-                    on_fold(unit, i, plans[unit].output(i), timed.pop(event, 0.0))
+                    if on_fold is not None and timed is not None:  # only they send folds
+                        on_fold(unit, i, plans[unit].output(i), timed.pop(event, 0.0))
                     continue
                 unit = event
                 result = plans.pop(unit).result()
@@ -312,48 +347,67 @@ def _Counted(
 class DaskExecutor:
     """Fold tasks on a Dask cluster (:mod:`svmeval.cv.cluster`): the data and each seed's
     folds go to every worker once; a shared kernel's tasks prefer one worker (when there are
-    at least as many kernels as workers), which computes it once."""
+    at least as many kernels as workers), which computes it once. With ``keep``, one session
+    (the data sent once, the kernels the workers keep) serves every batch until
+    :meth:`close`."""
 
-    def __init__(self, client):
+    def __init__(self, client, *, keep: bool = False):
         self.client = client
+        self.keep = keep
+        self._session: Any = None
+
+    def close(self, interrupted: type | None = None) -> None:
+        """End the session kept (``keep``); ``interrupted``: the exception's type that ends
+        the run, if any."""
+        session, self._session = self._session, None
+        if session is not None:
+            session.__exit__(interrupted, None, None)
 
     def run(self, batch, finish: Callable, count) -> None:
         from svmeval.cv import cluster
 
-        with cluster.Session(self.client) as session:
-            jobs = self._jobs(batch, session)
-            plans: dict = {}
-            left: dict = {}
+        if not self.keep:
+            with cluster.Session(self.client) as session:
+                self._run(batch, finish, count, session)
+            return
+        if self._session is None:
+            self._session = cluster.Session(self.client)
+        self._run(batch, finish, count, self._session)
 
-            def on_done(tag, outputs) -> None:
-                unit, part = tag
-                if part is None:  # a -b 1 unit: its whole result
-                    count.add(unit.folds.n_folds)
-                    finish(unit, outputs)
-                    return
-                plan = plans.get(unit)
-                if plan is None:
-                    plan = plans[unit] = CVPlan(
-                        batch.problem,
-                        unit.params,
-                        unit.folds,
-                        unit.seed,
-                        keep_decision_values=batch.keep_decision_values,
-                        collect=True,
-                        stored=unit.stored,
-                    )
-                    left[unit] = unit.folds.n_folds - len(unit.stored)
-                for i, output in zip(part, outputs):
-                    plan.store(i, output)
-                    if batch.on_fold is not None:
-                        batch.on_fold(unit, i, output, 0.0)
-                left[unit] -= len(part)
-                count.add(len(part))
-                if left[unit] == 0:
-                    del left[unit]
-                    finish(unit, plans.pop(unit).result())
+    def _run(self, batch, finish: Callable, count, session) -> None:
+        jobs = self._jobs(batch, session)
+        plans: dict = {}
+        left: dict = {}
 
-            session.run(jobs, on_done)
+        def on_done(tag, outputs) -> None:
+            unit, part = tag
+            if part is None:  # a -b 1 unit: its whole result
+                count.add(unit.folds.n_folds)
+                finish(unit, outputs)
+                return
+            plan = plans.get(unit)
+            if plan is None:
+                plan = plans[unit] = CVPlan(
+                    relabelled(batch.problem, unit.y),
+                    unit.params,
+                    unit.folds,
+                    unit.seed,
+                    keep_decision_values=batch.keep_decision_values,
+                    collect=True,
+                    stored=unit.stored,
+                )
+                left[unit] = unit.folds.n_folds - len(unit.stored)
+            for i, output in zip(part, outputs):
+                plan.store(i, output)
+                if batch.on_fold is not None:
+                    batch.on_fold(unit, i, output, 0.0)
+            left[unit] -= len(part)
+            count.add(len(part))
+            if left[unit] == 0:
+                del left[unit]
+                finish(unit, plans.pop(unit).result())
+
+        session.run(jobs, on_done)
 
     @staticmethod
     def _jobs(batch, session) -> list:
@@ -365,7 +419,7 @@ class DaskExecutor:
         jobs = [
             cluster.Job(
                 workers.cv_task,
-                data + (u.params, batch.nr_fold, u.seed, keep),
+                data + (u.params, batch.nr_fold, u.seed, keep) + _labels(u),
                 (u, None),
                 priority=u.cost,
             )
@@ -385,7 +439,9 @@ class DaskExecutor:
         first = {u: len(order) - k for k, u in enumerate(order)}
         for rank, (kernel_params, group) in enumerate(ranked):
             for u in group:
-                if id(u.folds) not in shipped:
+                if u.y is not None:  # a unit's own labels and folds go with its tasks
+                    shipped[id(u.folds)] = u.folds
+                elif id(u.folds) not in shipped:
                     shipped[id(u.folds)] = session.scatter(u.folds)
                 extra: tuple
                 if kernel_params is None:
@@ -396,6 +452,8 @@ class DaskExecutor:
                     priority = (len(ranked) - rank) * 1e6 + u.cost
                     where = rank if place else None
                 priority = first.get(u, priority)
+                if u.y is not None:
+                    extra = (extra or (None, 0.0)) + _labels(u)
                 for part in pieces:
                     part = tuple(i for i in part if i not in u.stored)
                     if not part:
@@ -411,3 +469,8 @@ class DaskExecutor:
                         )
                     )
         return jobs
+
+
+def _labels(unit) -> tuple:
+    """A task's last argument: the unit's own labels, where it has them."""
+    return () if unit.y is None else (unit.y,)

@@ -223,7 +223,8 @@ class SharedKernel:
 
     def _finish(self) -> None:
         train, test = self._train, self._test
-        assert train is not None and test is not None  # allocated by _start
+        if train is None or test is None:  # allocated by _start, released only after use
+            raise RuntimeError("the shared kernel's matrices were released before use")
         self.problem = Problem(self._features.y, self._rows(train), train)
         self.test_rows = self._rows(test)
         self._ready.set()

@@ -7,102 +7,112 @@ predict as :class:`~svmeval.cv.plan.CVPlan` does: each permutation's predictions
 ``svm_cross_validation``'s after ``srand(seed)`` on a problem with the permuted labels,
 that is ``svm-train -v k`` of a file with those labels.
 
+Each permutation is a unit of the evaluation core (:func:`~svmeval.cv.evaluate.evaluate`,
+its labels :attr:`~svmeval.cv.evaluate.Unit.y`): it runs on the one executor protocol (this
+machine's threads or a Dask cluster, the same results) and, where a results store is in use,
+its folds are stored under a key that holds its permuted labels' digest and the seed
+(:mod:`svmeval.cv.stored`), and taken from there on a rerun.
+
 The kernel depends on the features only: with a kernel LIBSVM can take precomputed (linear,
-polynomial, RBF, sigmoid) it is computed once (:class:`~svmeval.cv.kernel.SharedKernel`) and
-every fold of every permutation trains on it, its labels given with the fold's rows. Memory is
-one kernel matrix, not N: the permutations run :data:`CHUNK` at a time (the folds of a chunk
-one run of the scheduler on this machine's threads, :func:`~svmeval.cv.schedule.run_tasks`),
-each result handed to ``finish`` and dropped. Results do not depend on ``jobs``.
+polynomial, RBF, sigmoid) that fits the memory budget it is computed once
+(:class:`~svmeval.cv.kernel.SharedKernel`; on a cluster once per worker) and every fold of
+every permutation trains on it, its labels given with the fold's rows. Memory is one kernel
+matrix, not N: the permutations run :data:`CHUNK` at a time (one batch of the executor, which
+keeps the kernel from one batch to the next), each result handed to ``finish`` and dropped.
+Results do not depend on ``jobs``, the executor or the chunks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from svmeval.cv import _libsvm
-from svmeval.cv.kernel import SHAREABLE, SharedKernel, matrix_bytes
-from svmeval.cv.plan import CVPlan, draw_folds
+from svmeval.cv.kernel import DEFAULT_MEMORY_MB, SHAREABLE, matrix_bytes
 from svmeval.cv.results import CVResult
-from svmeval.cv.schedule import run_tasks
 from svmeval.params import SvmParams
 
-__all__ = ["CHUNK", "PermutedProblem", "permutation_orders", "permuted_cvs"]
+__all__ = ["CHUNK", "permutation_orders", "permuted_cvs", "shares_kernel"]
 
 #: permutations whose folds run at once (their per-sample results held together)
 CHUNK = 64
 
 
-class PermutedProblem:
-    """A problem as :class:`CVPlan` uses one, with other labels ``y``: a fold's training
-    problem takes its rows' labels from ``y``."""
-
-    def __init__(self, base, y: np.ndarray):
-        self._base = base
-        self.y = y
-
-    @property
-    def n_samples(self) -> int:
-        return len(self.y)
-
-    @property
-    def rows(self) -> np.ndarray:
-        return self._base.rows
-
-    def subset(self, order: np.ndarray, y: np.ndarray | None = None):
-        return self._base.subset(order, self.y[order] if y is None else y)
-
-
-def _silent(message: str) -> None:
-    pass
-
-
-def permutation_orders(n: int, permutations: int, seed: int) -> np.ndarray:
-    """(permutations, n): each permutation's order of the labels (module notes)."""
+def permutation_orders(n: int, permutations: int, seed: int) -> Iterator[np.ndarray]:
+    """Each permutation's order of the labels, one after another (module notes)."""
     rng = np.random.default_rng(seed)
-    return np.array([rng.permutation(n) for _ in range(permutations)], dtype=np.int64).reshape(
-        permutations, n
+    for _ in range(permutations):
+        yield rng.permutation(n).astype(np.int64, copy=False)
+
+
+def shares_kernel(n_samples: int, params: SvmParams, memory_mb: float = DEFAULT_MEMORY_MB) -> bool:
+    """Whether the permutations train on one shared kernel (module notes)."""
+    return (
+        params.kernel_type in SHAREABLE
+        and not params.probability
+        and n_samples >= 2
+        and matrix_bytes(n_samples, params.kernel_type) <= memory_mb * 2**20
     )
 
 
-@_libsvm.c_state  # C's rand() (the folds) held for the run
 def permuted_cvs(
+    dataset,
     problem,
     params: SvmParams,
     nr_fold: int,
     seed: int,
-    orders: np.ndarray,
+    orders,
     finish: Callable[[int, CVResult], None],
     *,
-    jobs: int | None = None,
-    memory_mb: float = 2048,
+    executor=None,
+    memory_mb: float = DEFAULT_MEMORY_MB,
     progress: Callable[[int, int], None] | None = None,
+    total: int | None = None,
 ) -> bool:
-    """The cross-validation of the labels ``problem.y[order]`` for each row p of ``orders``
-    (resolved, checked ``params``; no ``-b 1``), handed to ``finish(p, result)`` in order;
-    returns whether they shared one kernel. ``progress(done, total)`` counts permutations."""
-    share = (
-        params.kernel_type in SHAREABLE
-        and len(orders) > 0
-        and matrix_bytes(problem.n_samples, params.kernel_type) <= memory_mb * 2**20
-    )
-    base, train = problem, params
-    if share:
-        kernel = SharedKernel(problem, params, threads=jobs)
-        base, train = kernel.cv_problem, kernel.train_params(params)
-    for first in range(0, len(orders), CHUNK):
-        plans = []
-        for p in range(first, min(first + CHUNK, len(orders))):
-            y = np.ascontiguousarray(problem.y[orders[p]])
-            # LIBSVM's leave-one-out warning (more folds than samples) once, not once a
-            # permutation
-            folds = draw_folds(y, nr_fold, seed, params, warn=None if p == 0 else _silent)
-            plans.append(CVPlan(PermutedProblem(base, y), train, folds, seed))
-        run_tasks([task for plan in plans for task in plan.tasks], jobs=jobs)
-        for p, plan in enumerate(plans, start=first):
-            result = plan.result()
-            finish(p, kernel.restore(result, params) if share else result)
-        if progress is not None:
-            progress(first + len(plans), len(orders))
+    """The cross-validation of the labels ``problem.y[order]`` for each ``order`` of
+    ``orders`` (an iterable of index arrays; ``params`` resolved and checked, no ``-b 1``),
+    handed to ``finish(p, result)`` (p: the order's place, any order within a chunk) on
+    ``executor`` (one that keeps its kernels: :func:`~svmeval.cv.executors.executor_for`
+    with ``keep=True``; default this machine's threads); returns whether they shared one
+    kernel. ``progress(done, total)`` counts the cross-validations ended (``total``: how many
+    ``orders`` holds, where known)."""
+    import contextlib
+    import itertools
+
+    from svmeval.cv.evaluate import evaluate
+    from svmeval.cv.executors import executor_for
+
+    share = shares_kernel(problem.n_samples, params, memory_mb)
+    done = [0]
+    with contextlib.ExitStack() as stack:
+        if executor is None:
+            executor = stack.enter_context(executor_for(keep=True))
+        orders = iter(orders)
+        first = 0
+        while True:
+            chunk = list(itertools.islice(orders, CHUNK))
+            if not chunk:
+                break
+            labels = [np.ascontiguousarray(problem.y[o]) for o in chunk]
+
+            def ended(unit, result, first=first) -> None:
+                finish(first + unit.relabel, result)
+                done[0] += 1
+                if progress is not None:
+                    progress(done[0], total if total is not None else done[0])
+
+            evaluate(
+                dataset,
+                problem,
+                [params],
+                [seed],
+                nr_fold,
+                executor=executor,
+                finish=ended,
+                share=share,
+                memory_mb=memory_mb,
+                labels=labels,
+                warn_folds=first == 0,
+            )
+            first += len(chunk)
     return share

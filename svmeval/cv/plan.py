@@ -308,7 +308,24 @@ def repetition(result: CVResult) -> Repetition:
         confusion=counts,
         regression=None,
         ranking=class_ranking(result.y_true, scored, result.labels, source=source),
+        probability=_probability_figures(result),
     )
+
+
+def _probability_figures(result: CVResult) -> dict | None:
+    """The figures of a repetition's -b 1 probabilities, for each class as the positive one
+    (two classes) or for None (more)."""
+    from svmeval.metrics.probabilities import probability_figures
+
+    if result.probabilities is None or not result.params.is_classification:
+        return None
+    labels = result.labels
+    positives = list(labels) if len(labels) == 2 else [None]
+    out = {}
+    for positive in positives:
+        key = None if positive is None else float(positive)
+        out[key] = probability_figures(result.y_true, result.probabilities, labels, key)
+    return out if all(out.values()) else None
 
 
 def _ranking_scores(result: CVResult):
@@ -316,6 +333,32 @@ def _ranking_scores(result: CVResult):
     if result.probabilities is not None:
         return result.probabilities, "probabilities"
     return result.scores, "decision values"
+
+
+class Relabelled:
+    """A problem as :class:`CVPlan` uses one, with other labels ``y`` (a permutation of the
+    data's): a fold's training problem takes its rows' labels from ``y``; the rows (features,
+    or a shared kernel's) are the base problem's."""
+
+    def __init__(self, base, y: np.ndarray):
+        self._base = base
+        self.y = y
+
+    @property
+    def n_samples(self) -> int:
+        return len(self.y)
+
+    @property
+    def rows(self) -> np.ndarray:
+        return self._base.rows
+
+    def subset(self, order: np.ndarray, y: np.ndarray | None = None):
+        return self._base.subset(order, self.y[order] if y is None else y)
+
+
+def relabelled(problem, y: np.ndarray | None):
+    """``problem`` with the labels ``y`` (None: its own)."""
+    return problem if y is None else Relabelled(problem, y)
 
 
 def draw_folds(y: np.ndarray, nr_fold: int, seed: int, params: SvmParams, *, warn=None) -> Folds:

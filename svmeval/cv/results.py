@@ -17,6 +17,7 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._shown import brief_repr
 from svmeval.errors import SvmevalError
 from svmeval.params import SvmParams, params_flags
 
@@ -63,6 +64,8 @@ class CVResult:
     >>> result.to_frame().shape  # one row per fold: its keys, then its figures
     (3, 18)
     """
+
+    __repr__ = brief_repr
 
     y_true: np.ndarray
     y_pred: np.ndarray
@@ -125,12 +128,22 @@ class CVResult:
 class Repetition:
     """What the figures of one further repetition need: its seed, its predictions' confusion
     counts (``labels`` ascending, rows true) or regression figures, and its scores' ranking
-    figures (per class, ascending labels), not its per-sample arrays."""
+    figures (per class, ascending labels), not its per-sample arrays; ``probability``: the
+    figures of its ``-b 1`` class probabilities by positive class (each class of two-class data;
+    None for more classes), None without probabilities."""
+
+    __repr__ = brief_repr
 
     seed: int
     confusion: ConfusionCounts | None
     regression: RegressionReport | None
     ranking: ClassRanking | None
+    probability: dict | None = None
+
+    def probability_figures(self, positive) -> dict:
+        """The figures of this repetition's class probabilities with ``positive`` the positive
+        class (None for more than two classes); empty without probabilities."""
+        return dict((self.probability or {}).get(positive, {}))
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,6 +169,8 @@ class MultilabelCVResult:
     >>> result.n_samples, result.n_labels, result.Y_pred.shape
     (12, 2, (12, 2))
     """
+
+    __repr__ = brief_repr
 
     label_names: np.ndarray
     Y_true: np.ndarray
@@ -223,6 +238,7 @@ def _fold_figures(run: CVResult, positive, zero_division) -> list[dict]:
     # the figures' modules, imported by what uses them (a run that prints svm-train's lines
     # only needs none of them)
     from svmeval.metrics.measures import parse_zero_division
+    from svmeval.metrics.probabilities import probability_figures
     from svmeval.metrics.run_figures import classification_fold_figures, regression_fold_figures
     from svmeval.metrics.scores import class_ranking
 
@@ -236,6 +252,9 @@ def _fold_figures(run: CVResult, positive, zero_division) -> list[dict]:
     )
     if class_ranking(run.y_true, scores, run.labels, source=source) is None:
         scores = None  # as the summary: no ranking figures where the pooled scores have none
+    proba = run.probabilities if run.params.is_classification else None
+    if not probability_figures(run.y_true, proba, run.labels, positive):
+        proba = None  # as the summary: none where the pooled probabilities have none
     return classification_fold_figures(
         run.y_true,
         run.y_pred,
@@ -246,6 +265,7 @@ def _fold_figures(run: CVResult, positive, zero_division) -> list[dict]:
         score_labels=run.labels,
         source=source,
         zero_division=z,
+        probabilities=proba,
     )
 
 

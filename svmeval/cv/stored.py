@@ -3,7 +3,9 @@ stored, and each fold written as it ends.
 
 A unit of the store is one fold of one (candidate, seed) cross-validation. Its key
 (:meth:`StoreUse.key`) holds everything that fold's output depends on: the data's digest
-(:meth:`~svmeval.io.data.Dataset.digest`) and the digest of the labels trained on, the resolved
+(:meth:`~svmeval.io.data.Dataset.digest`) and the digest of the labels trained on (a
+permutation test's unit: its permuted labels, so that it is never taken for the data's own
+cross-validation, nor for another permutation or seed), the resolved
 LIBSVM parameters (the cache size left out), the folds asked for and the seed (which fix the
 fold plan, drawn by LIBSVM's rule), the fold's number, whether the one-vs-one decision values
 are kept, LIBSVM's version and the version of svmeval's results
@@ -248,6 +250,7 @@ class StoreUse:
         self._labels = libsvm_label_order(y)
         self._keys: dict = {}  # (unit, fold) -> (key, fields)
         self._by_params: dict = {}  # id(params) -> (params, key's params, flags)
+        self._by_labels: dict = {}  # id(y) -> (y, its digest): a unit's own labels
         self._present: set | None = None  # the keys the store holds, where asked at once
         self.written: dict = {}  # unit -> folds written or found
 
@@ -259,7 +262,7 @@ class StoreUse:
         from svmeval.store import unit_key
 
         params, _ = self._params(unit.params)
-        fields = {**self.common, "params": params, "seed": int(unit.seed), "fold": int(fold)}
+        fields = {**self._common(unit), "params": params, "seed": int(unit.seed), "fold": int(fold)}
         found = self._keys[unit, fold] = (unit_key(fields), fields)
         return found
 
@@ -271,7 +274,7 @@ class StoreUse:
         if n < 3:
             return [self.key(unit, i)[0] for i in range(n)]
         params, _ = self._params(unit.params)
-        fields = {**self.common, "params": params, "seed": int(unit.seed), "fold": 0}
+        fields = {**self._common(unit), "params": params, "seed": int(unit.seed), "fold": 0}
         text = unit_key(fields, text=True)
         head, _, tail = text.partition('"fold":0,')
         out = []
@@ -280,6 +283,18 @@ class StoreUse:
             self._keys[unit, i] = (key, {**fields, "fold": i})
             out.append(key)
         return out
+
+    def _common(self, unit) -> dict:
+        """The key fields ``unit`` shares with the evaluation's others, the digest of its
+        own labels in place of the data's where it has them (:attr:`Unit.y`)."""
+        y = getattr(unit, "y", None)
+        if y is None:
+            return self.common
+        found = self._by_labels.get(id(y))
+        if found is None or found[0] is not y:
+            digest = hashlib.sha256(np.ascontiguousarray(y, dtype="<f8").tobytes()).hexdigest()
+            found = self._by_labels[id(y)] = (y, digest)
+        return {**self.common, "labels": found[1]}
 
     def _params(self, params) -> tuple[dict, str]:
         """``params`` as the key holds them (the cache size left out: -m changes no result)

@@ -105,26 +105,42 @@ def fold_task(
     keep_decision_values: bool,
     kernel_params=None,
     memory_mb: float = 0.0,
+    labels=None,
 ) -> list:
     """On a worker: the folds ``fold_numbers`` of the CV of ``params`` over ``folds``, in that
     order; their :class:`~svmeval.cv.plan.FoldOutput`\\ s. With ``kernel_params`` the folds
-    train on that kernel shared (``params`` then has LIBSVM's precomputed kernel)."""
-    from svmeval.cv.plan import CVPlan
+    train on that kernel shared (``params`` then has LIBSVM's precomputed kernel); with
+    ``labels``, on those labels instead of the data's (a permutation's)."""
+    from svmeval.cv.plan import CVPlan, relabelled
 
     problem = worker_problem(token, dataset)
     if kernel_params is not None:
         problem = worker_kernel(token, dataset, kernel_params, memory_mb).cv_problem
     plan = CVPlan(
-        problem, params, folds, 0, keep_decision_values=keep_decision_values, collect=False
+        relabelled(problem, labels),
+        params,
+        folds,
+        0,
+        keep_decision_values=keep_decision_values,
+        collect=False,
     )
     return [plan.fold_output(i, 1) for i in fold_numbers]
 
 
-def cv_task(token: str, dataset, params, nr_fold: int, seed: int, keep_decision_values: bool):
-    """On a worker: a whole cross-validation, folds in order after ``srand(seed)`` (``-b 1``)."""
+def cv_task(
+    token: str,
+    dataset,
+    params,
+    nr_fold: int,
+    seed: int,
+    keep_decision_values: bool,
+    labels=None,
+):
+    """On a worker: a whole cross-validation, folds in order after ``srand(seed)`` (``-b 1``),
+    on ``labels`` where given (a permutation's)."""
     from svmeval.cv import _libsvm
-    from svmeval.cv.plan import in_order
+    from svmeval.cv.plan import in_order, relabelled
 
-    problem = worker_problem(token, dataset)
+    problem = relabelled(worker_problem(token, dataset), labels)
     # C's rand() drawn by this task alone, its folds on one OpenMP thread each
     return _libsvm.c_state(in_order)(problem, params, nr_fold, seed, keep_decision_values)

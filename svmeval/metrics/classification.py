@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from svmeval._shown import brief_repr
 from svmeval.metrics.averaging import AVERAGES, Average, average_all
 from svmeval.metrics.measures import METRICS, Counts, check_beta, parse_zero_division
 
@@ -125,6 +126,8 @@ class ConfusionCounts:
     to every figure.  Since every figure is a function of the summed matrix, the report of the
     counts added fold by fold equals the report of the pooled predictions exactly.
     """
+
+    __repr__ = brief_repr
 
     def __init__(self, labels=None):
         self._fixed = labels is not None
@@ -248,6 +251,8 @@ class ClassificationReport:
     changed, as ``"<average>.<measure>"`` (e.g. ``("macro.precision", "weighted.precision")``);
     empty when no undefined value was involved.
     """
+
+    __repr__ = brief_repr
 
     labels: np.ndarray
     confusion_matrix: np.ndarray

@@ -34,7 +34,11 @@ class Figure:
     ``name``: key in JSON and CSV, criterion name; ``title``: text report row;
     ``greater_is_better``: the direction a parameter search optimises; ``kinds``: the runs it
     exists for; ``formula``: its definition; ``undefined``: when it has no value (NaN, ``n/a``
-    in text, ``null`` in JSON) and what the zero-division policy does then.
+    in text, ``null`` in JSON) and what the zero-division policy does then;
+    ``needs_probabilities``: a figure of the class probabilities, which only a classifier
+    trained with probability estimates (``-b 1``) has (a run without them lacks the figure);
+    ``names_positive_class``: a figure of every kind whose two-class value is the positive
+    class's (its title names that class), as a figure of kind "binary" alone always is.
     """
 
     name: str
@@ -43,6 +47,8 @@ class Figure:
     kinds: frozenset
     formula: str
     undefined: str = "never"
+    needs_probabilities: bool = False
+    names_positive_class: bool = False
 
 
 _ENTRIES = (
@@ -178,6 +184,38 @@ _ENTRIES = (
         "no scores",
     ),
     Figure(
+        "log_loss",
+        "log loss",
+        False,
+        _CLASSIFICATION,
+        "-mean log p(true class) of the CV probabilities, natural log, p clipped to "
+        "[eps, 1 - eps] (scikit-learn's log_loss)",
+        "no probabilities (a run without -b 1): absent",
+        needs_probabilities=True,
+    ),
+    Figure(
+        "brier_score",
+        "Brier score",
+        False,
+        _CLASSIFICATION,
+        "two classes: mean (p(positive) - [y = positive])^2 (scikit-learn's brier_score_loss "
+        "of the positive class); more: mean over samples of sum_c (p_c - [y = c])^2, the squared "
+        "distance to the one-hot vector of the true class",
+        "no probabilities (a run without -b 1): absent",
+        needs_probabilities=True,
+        names_positive_class=True,
+    ),
+    Figure(
+        "ece",
+        "ECE",
+        False,
+        _CLASSIFICATION,
+        "expected calibration error: sum_b (n_b / N) |accuracy_b - confidence_b| over 10 "
+        "equal-width bins of the top-label confidence max_c p_c (bin b: b/10 < p <= (b+1)/10)",
+        "no probabilities (a run without -b 1): absent",
+        needs_probabilities=True,
+    ),
+    Figure(
         "mse",
         "mean squared error",
         False,
@@ -239,6 +277,11 @@ def figure_names(kind: str) -> tuple[str, ...]:
     return tuple(name for name, f in FIGURES.items() if kind in f.kinds)
 
 
-def criteria_for(kind: str) -> tuple[str, ...]:
-    """The criteria a parameter search over runs of ``kind`` can optimise (every figure)."""
-    return figure_names(kind)
+def criteria_for(kind: str, *, probabilities: bool = True) -> tuple[str, ...]:
+    """The criteria a parameter search over runs of ``kind`` can optimise: every figure, less
+    those of the class probabilities where the runs have none (``probabilities`` False)."""
+    return tuple(
+        name
+        for name in figure_names(kind)
+        if probabilities or not FIGURES[name].needs_probabilities
+    )

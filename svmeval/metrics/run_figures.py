@@ -17,6 +17,7 @@ import numpy as np
 from svmeval.metrics.classification import ClassificationReport, ConfusionCounts
 from svmeval.metrics.figures import figure_names
 from svmeval.metrics.multilabel import MultilabelReport, evaluate_multilabel
+from svmeval.metrics.probabilities import probability_figures
 from svmeval.metrics.ranking import label_ranking_average_precision
 from svmeval.metrics.regression import RegressionReport, regression_report
 from svmeval.metrics.scores import ClassRanking, class_ranking
@@ -40,9 +41,14 @@ def _with_policy(value: float, z: float) -> float:
 
 
 def classification_figures(
-    report: ClassificationReport, ranking: ClassRanking | None, positive: float | None
+    report: ClassificationReport,
+    ranking: ClassRanking | None,
+    positive: float | None,
+    probability: dict | None = None,
 ) -> dict:
-    """The registry's figures of a classification, in registry order."""
+    """The registry's figures of a classification, in registry order; ``probability``: the
+    figures of its class probabilities (:func:`~svmeval.metrics.probabilities.probability_figures`),
+    None or empty without them."""
     z = report.zero_division
     values = {
         "accuracy": report.accuracy,
@@ -58,6 +64,7 @@ def classification_figures(
         values[f"{name}_f1"] = report.averages[name].f1
     if ranking is not None:
         values.update(ranking.overall_for(positive))
+    values.update(probability or {})
     kind = "binary" if positive is not None else "multiclass"
     return {name: float(values[name]) for name in figure_names(kind) if name in values}
 
@@ -106,11 +113,13 @@ def classification_fold_figures(
     source="decision values",
     zero_division=0.0,
     matrices=None,
+    probabilities=None,
 ) -> list[dict]:
     """Each fold's figures (one dict per fold, registry order). ``positive``: the positive
     class of two-class data (None for more classes); ``scores``: per-class scores whose
     columns follow ``score_labels`` (None: no ranking figures); ``matrices``: the folds'
-    confusion matrices when already counted (:func:`fold_counts`)."""
+    confusion matrices when already counted (:func:`fold_counts`); ``probabilities``: the
+    class probabilities, columns following ``score_labels`` (None: no probability figures)."""
     labels = np.union1d(y_true, y_pred)
     if matrices is None:
         matrices = fold_counts(y_true, y_pred, fold, n_folds, labels)
@@ -125,7 +134,12 @@ def classification_fold_figures(
             if scores is not None
             else None
         )
-        out.append(classification_figures(report, rank, positive))
+        proba = (
+            probability_figures(y_true[rows], probabilities[rows], score_labels, positive)
+            if probabilities is not None
+            else None
+        )
+        out.append(classification_figures(report, rank, positive, proba))
     return out
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from svmeval._shown import brief_repr
 from svmeval.metrics.ranking import (
     label_ranking_average_precision,
     ovr_average_precision,
@@ -53,6 +54,8 @@ class ClassRanking:
     the positive class's values are the overall figures: :meth:`overall_for`).
     ``source``: "decision values" or "probabilities".
     """
+
+    __repr__ = brief_repr
 
     labels: np.ndarray
     roc_auc: np.ndarray

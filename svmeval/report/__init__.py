@@ -73,8 +73,16 @@ def _permutation(result, format: str, digits: int | None, full: bool) -> str:
     from svmeval.report.permutation import render as render_permutation
 
     if format not in ("text", "json", "csv"):
-        raise ValueError(f"a permutation test is reported as text, json or csv, not {format!r}")
+        raise ValueError(
+            f"a permutation test is reported as text, json, csv or html, not {format!r}"
+        )
     return render_permutation(result, format=format, digits=4 if digits is None else digits)
+
+
+def _threshold(result, format: str, digits: int | None, full: bool) -> str:
+    from svmeval.report.threshold import render as render_threshold
+
+    return render_threshold(result, format=format, digits=4 if digits is None else digits)
 
 
 def _benchmark(result, format: str, digits: int | None, full: bool) -> str:
@@ -95,6 +103,7 @@ def renderers() -> dict:
     from svmeval.workflows.grid import GridResult
     from svmeval.workflows.nested import NestedResult
     from svmeval.workflows.permutation import PermutationTest
+    from svmeval.workflows.threshold import TunedThreshold
 
     return {
         Summary: _summary,
@@ -106,6 +115,7 @@ def renderers() -> dict:
         NestedResult: _nested,
         Benchmark: _benchmark,
         PermutationTest: _permutation,
+        TunedThreshold: _threshold,
     }
 
 
@@ -115,7 +125,7 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
 
     Parameters
     ----------
-    result : CVResult, MultilabelCVResult, Summary, GridResult, NestedResult, Comparison, Benchmark or McNemarResult
+    result : CVResult, MultilabelCVResult, Summary, GridResult, NestedResult, Comparison, Benchmark, McNemarResult, PermutationTest or TunedThreshold
         What to report, as it is (a cross-validation is summarized first, with
         :func:`summarize`'s defaults; its HTML page takes it as it is).
     format : {"text", "json", "csv", "markdown", "latex", "html"}, default "text"
@@ -150,8 +160,6 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
     True
     """
     table = renderers()
-    if format == HTML and table.get(type(result)) is _permutation:
-        raise ValueError("a permutation test is reported as text, json or csv, not html")
     if format == HTML and (_is_cv_result(result) or any(c in table for c in type(result).__mro__)):
         from svmeval.report.html import render_html
 
@@ -160,7 +168,7 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
     for cls in type(result).__mro__:
         if cls in table:
             allowed = FORMATS + (TABLE_FORMATS if table[cls] is _benchmark else ())
-            allowed += (HTML,) if table[cls] is not _permutation else ()
+            allowed += (HTML,)
             if format not in allowed:
                 raise ValueError(f"unknown report format {format!r} ({', '.join(allowed)})")
             return table[cls](result, format, digits, full)
@@ -168,7 +176,8 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
         raise ValueError(f"unknown report format {format!r} (text, json, csv or html)")
     raise RenderTypeError(
         f"render() takes a CVResult, MultilabelCVResult, Summary, GridResult, Comparison, "
-        f"McNemarResult, NestedResult or Benchmark, not {type(result).__name__}"
+        f"McNemarResult, NestedResult, Benchmark, PermutationTest or TunedThreshold, not "
+        f"{type(result).__name__}"
     )
 
 

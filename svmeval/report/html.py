@@ -276,7 +276,14 @@ def _describe(result) -> tuple[str, str]:
     from svmeval.workflows.compare import Comparison
     from svmeval.workflows.grid import GridResult
     from svmeval.workflows.nested import NestedResult
+    from svmeval.workflows.permutation import PermutationTest
 
+    if isinstance(result, PermutationTest):
+        return f"Permutation test on {result.data_name or 'data'}", (
+            f"{result.permutations:,} permutations of the labels, {result.n_folds}-fold CV each, "
+            f"seed {result.seed}; {result.options or 'svm-train defaults'}; "
+            f"criterion {result.criterion}"
+        )
     if isinstance(result, Summary):
         meta = result.meta
         data = meta.get("data_file") or "data"
@@ -310,6 +317,13 @@ def _describe(result) -> tuple[str, str]:
         return f"Comparison on {result.data_name or 'data'}", (
             f"A: {result.options_a or 'defaults'}  |  B: {result.options_b or 'defaults'}; "
             f"{result.n_folds}-fold CV x {result.repeat}; criterion {result.criterion}"
+        )
+    from svmeval.workflows.threshold import TunedThreshold
+
+    if isinstance(result, TunedThreshold):
+        return f"Decision threshold tuned on {result.data_name or 'data'}", (
+            f"criterion {result.criterion}; {result.n_folds}-fold cross-validation, "
+            f"{result.inner_folds} inner folds, seed {result.seed}; {result.cv.n_samples} samples"
         )
     if isinstance(result, Benchmark):
         return (
@@ -400,13 +414,16 @@ def _text_report(result, digits: int) -> str:
     """The text report, with every figure (the reporters themselves: this module is one of
     :mod:`svmeval.report`'s)."""
     from svmeval.cv.results import CVResult, MultilabelCVResult
-    from svmeval.report import benchmark, compare, grid, multilabel, nested, text
+    from svmeval.report import benchmark, compare, grid, multilabel, nested, permutation, text
     from svmeval.stats.significance import McNemarResult
     from svmeval.summary.core import Summary
     from svmeval.workflows.benchmark import Benchmark
     from svmeval.workflows.compare import Comparison
     from svmeval.workflows.grid import GridResult
+    from svmeval.workflows.permutation import PermutationTest
 
+    if isinstance(result, PermutationTest):
+        return permutation.render(result, format="text", digits=digits)
     if isinstance(result, (CVResult, MultilabelCVResult)):
         result = _summary_of(result)
     if isinstance(result, Summary):
@@ -421,6 +438,12 @@ def _text_report(result, digits: int) -> str:
         return compare.render_mcnemar(result, "text")
     if isinstance(result, Benchmark):
         return benchmark.render(result, format="text")
+    from svmeval.workflows.threshold import TunedThreshold
+
+    if isinstance(result, TunedThreshold):
+        from svmeval.report.threshold import render as render_threshold
+
+        return render_threshold(result, format="text", digits=digits)
     return nested.render_nested(result, "text", digits, True)
 
 

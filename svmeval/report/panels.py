@@ -105,7 +105,10 @@ def _curves(y_true, scores, score_labels, positive):
     return problems, (indicator.ravel(), scores.ravel())
 
 
-def curve_panels(ax_roc, ax_pr, summary, y_true, scores, score_labels, source):
+def curve_panels(ax_roc, ax_pr, summary, y_true, scores, score_labels, source, points=None):
+    """The ROC and precision-recall curves; ``points``: operating points to mark on them
+    (two classes), each a dict with ``name``, ``fpr``, ``tpr``, ``recall``, ``precision``
+    (:func:`svmeval.report.threshold.operating_points`)."""
     y_true = np.asarray(y_true, dtype=np.float64)
     scores = np.asarray(scores, dtype=np.float64)
     problems, micro = _curves(y_true, scores, score_labels, summary.positive)
@@ -155,7 +158,29 @@ def curve_panels(ax_roc, ax_pr, summary, y_true, scores, score_labels, source):
             linewidth=1,
             label=f"chance (prevalence {prevalence:.2f})",
         )
+    if points and summary.positive is not None:
+        _mark_points(ax_roc, ax_pr, points)
     _dress_curve_axes(ax_roc, ax_pr, summary, source)
+
+
+#: how the marked operating points are drawn, in their order (LIBSVM's, tuned, nested)
+POINT_STYLES = (
+    dict(marker="o", color="black", markersize=9, markerfacecolor="white", markeredgewidth=2),
+    dict(marker="*", color="tab:red", markersize=15, markeredgecolor="black"),
+    dict(marker="D", color="tab:green", markersize=8, markerfacecolor="none", markeredgewidth=2),
+)
+
+
+def _mark_points(ax_roc, ax_pr, points) -> None:
+    for p, style in zip(points, POINT_STYLES):
+        name = p["name"]
+        ax_roc.plot([p["fpr"]], [p["tpr"]], linestyle="none", zorder=6, label=name, **style)
+        if np.isnan(p["precision"]):  # nothing predicted positive: no precision to mark
+            ax_pr.plot([], [], linestyle="none", label=f"{name}: none predicted positive", **style)
+        else:
+            ax_pr.plot(
+                [p["recall"]], [p["precision"]], linestyle="none", zorder=6, label=name, **style
+            )
 
 
 def _micro_curves(ax_roc, ax_pr, y, s) -> None:
@@ -282,3 +307,65 @@ def fold_series_panel(ax, summary, name):
     ax.set_title(f"{FIGURES[name].title} per fold (mean {mean:.4g} ± {sd:.4g})", fontsize=11)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="best", framealpha=0.9)
+
+
+def reliability_panel(ax_curve, ax_count, summary):
+    """The reliability diagram of the ``-b 1`` probabilities (``summary.calibration``): the
+    observed frequency against the mean predicted probability of each bin, the diagonal of
+    perfect calibration, and beneath it each bin's number of samples (for two classes one curve
+    and one set of bars per class; for more, the top-label confidence against accuracy)."""
+    bins = summary.calibration
+    two = len(bins) > 1
+    colors = ("tab:blue", "tab:orange") if two else ("tab:blue",)
+    ax_curve.plot(
+        [0, 1], [0, 1], color="black", linestyle="--", linewidth=1, label="perfectly calibrated"
+    )
+    edges = bins[0].edges
+    width = np.diff(edges)
+    for j, (b, color) in enumerate(zip(bins, colors)):
+        full = b.count > 0
+        ax_curve.plot(
+            b.mean_predicted[full],
+            b.observed[full],
+            "o-",
+            color=color,
+            markersize=4,
+            label=b.what if two else "top-label: accuracy against confidence",
+        )
+        share = width / len(bins)
+        left = edges[:-1] + j * share
+        ax_count.bar(
+            left,
+            b.count,
+            width=share,
+            align="edge",
+            color=color,
+            alpha=0.8,
+            label=b.what if two else None,
+        )
+        for x, n in zip(left + share / 2, b.count):
+            if n:
+                ax_count.text(x, n, str(int(n)), ha="center", va="bottom", fontsize=7)
+    ax_curve.set_xlim(-0.02, 1.02)
+    ax_curve.set_ylim(-0.02, 1.02)
+    ax_curve.set_ylabel("observed frequency" if two else "accuracy")
+    figs = summary.figures
+    parts = [
+        f"{FIGURES[n].title} {figs[n]:.4f}"
+        for n in ("log_loss", "brier_score", "ece")
+        if n in figs and not math.isnan(figs[n])
+    ]
+    ax_curve.set_title("reliability diagram (CV probabilities)\n" + ", ".join(parts), fontsize=11)
+    ax_curve.grid(alpha=0.3)
+    ax_curve.legend(fontsize=8, loc="best", framealpha=0.9)
+    top = max(int(b.count.max()) for b in bins)
+    ax_count.set_ylim(0, top * 1.25 + 1)
+    ax_count.set_xticks(edges)
+    ax_count.tick_params(axis="x", labelsize=8)
+    ax_count.set_xlabel(
+        "predicted probability (10 equal-width bins)"
+        if two
+        else "top-label confidence (10 equal-width bins)"
+    )
+    ax_count.set_ylabel("samples")
+    ax_count.grid(axis="y", alpha=0.3)

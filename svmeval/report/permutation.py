@@ -17,7 +17,8 @@ __all__ = ["render"]
 
 
 def render(test, format: str = "text", digits: int = 4) -> str:
-    """The report of a permutation test in ``format`` (text, json or csv)."""
+    """The report of a permutation test in ``format`` (text, json or csv; its HTML page is
+    :mod:`svmeval.report.html`'s)."""
     if format == "json":
         return json.dumps(test.to_dict(), indent=2, allow_nan=False) + "\n"
     if format == "csv":

@@ -4,7 +4,8 @@ A cross-validation (or a nested one's outer predictions): the figure sheet
 (:mod:`svmeval.report.plot`); a grid search: the criterion over log2 C and log2 gamma with the
 chosen cell (:mod:`svmeval.report.grid_plot`); a benchmark: the critical-difference diagram
 (:mod:`svmeval.report.cd_plot`); a permutation test: its null distribution with the observed
-figure (:mod:`svmeval.report.permutation`). matplotlib (the ``plot`` extra) is imported only when a
+figure (:mod:`svmeval.report.permutation`); a tuned threshold: the figure sheet with its operating
+points marked. matplotlib (the ``plot`` extra) is imported only when a
 picture is drawn.
 """
 
@@ -27,9 +28,21 @@ def _figure(result, title, pos_label, zero_division):
     from svmeval.workflows.benchmark import Benchmark
     from svmeval.workflows.grid import GridResult
     from svmeval.workflows.nested import NestedResult
+    from svmeval.workflows.threshold import TunedThreshold
 
     if isinstance(result, NestedResult):
         result = result.outer
+    if isinstance(result, TunedThreshold):
+        from svmeval.report.threshold import operating_points
+
+        summary = summarize(
+            result.cv,
+            pos_label=result.positive,
+            zero_division=zero_division,
+            meta={"data_file": result.data_name},
+        )
+        arrays = {**sheet.result_arrays(result.cv), "points": operating_points(result)}
+        return sheet.draw_sheet(summary, title=title, **arrays)
     if isinstance(result, (CVResult, MultilabelCVResult)):
         kwargs = {} if isinstance(result, MultilabelCVResult) else {"pos_label": pos_label}
         summary = summarize(
@@ -51,8 +64,8 @@ def _figure(result, title, pos_label, zero_division):
 
         return draw_null_distribution(result, title=title)
     raise PictureTypeError(
-        f"plot() draws a CVResult, MultilabelCVResult, Summary, "
-        f"GridResult, NestedResult, Benchmark or PermutationTest, not {type(result).__name__}"
+        f"plot() draws a CVResult, MultilabelCVResult, Summary, GridResult, NestedResult, "
+        f"Benchmark, PermutationTest or TunedThreshold, not {type(result).__name__}"
     )
 
 
@@ -73,13 +86,15 @@ def plot(
 
     Parameters
     ----------
-    result : CVResult, MultilabelCVResult, Summary, GridResult, NestedResult, Benchmark or PermutationTest
+    result : CVResult, MultilabelCVResult, Summary, GridResult, NestedResult, Benchmark, PermutationTest or TunedThreshold
         A cross-validation (or a nested CV's outer predictions): the figure sheet (confusion
         matrix, ROC and precision-recall curves, per-fold figures; for regression the
         predictions and residuals); a :class:`Summary` alone: its sheet without the curves;
         a grid search: the criterion over the grid with the chosen cell; a benchmark: the
         critical-difference diagram (Demšar 2006); a permutation test: the histogram of the
-        permutations' figures with the observed one.
+        permutations' figures with the observed one; a tuned threshold: the figure sheet of its
+        cross-validation, LIBSVM's, the tuned and the nested operating points marked on the
+        ROC and precision-recall curves.
     file : str or os.PathLike, optional
         Where to write the picture, PNG, SVG or PDF by its suffix (written whole or not at
         all).

@@ -3,7 +3,8 @@
 * classification: the confusion matrix as counts and row-normalised (each row's recall on the
   diagonal); ROC and precision-recall curves from the CV scores (the positive class for two
   classes; every class one-vs-rest plus the micro average for more); the per-fold figures as
-  points with their mean ± sd and the pooled value;
+  points with their mean ± sd and the pooled value; with ``-b 1`` probabilities the
+  reliability diagram (per class for two classes, top-label for more) over the bins' counts;
 * regression: predicted against true values, the residuals, the per-fold MSE and squared
   correlation;
 * multi-label: per-label F1 and average precision as bars, and the per-fold figures.
@@ -28,6 +29,7 @@ from svmeval.report.panels import (
     fold_panel,
     fold_series_panel,
     label,
+    reliability_panel,
 )
 
 __all__ = [
@@ -111,11 +113,15 @@ def _classification(Figure, summary, arrays):
         and np.isin(arrays["y_true"], arrays.get("score_labels", ())).all()
     )
     has_folds = bool(summary.fold_figures)
+    has_calibration = bool(summary.calibration)
     big = k > 10
+    ratios = [1.0, 1.0] + [0.9] * has_calibration + [0.8] * has_folds
+    extra = 5.5 * has_calibration
     if has_curves:
-        fig = Figure(layout="constrained", figsize=(19, 12) if big else (17, 10.5))
+        height = 12 if big else 10.5
+        fig = Figure(layout="constrained", figsize=((19 if big else 17) + extra, height))
         grid = fig.add_gridspec(
-            2, 3 if has_folds else 2, width_ratios=(1, 1, 0.8) if has_folds else None
+            2, len(ratios), width_ratios=ratios if has_folds or has_calibration else None
         )
         axes = (
             fig.add_subplot(grid[0, 0]),
@@ -132,17 +138,35 @@ def _classification(Figure, summary, arrays):
             arrays["scores"],
             arrays["score_labels"],
             arrays.get("score_source", "scores"),
+            arrays.get("points"),
         )
-        fold_ax = fig.add_subplot(grid[:, 2]) if has_folds else None
+        column = grid[:, 2] if has_calibration else None
+        fold_ax = fig.add_subplot(grid[:, -1]) if has_folds else None
     else:
-        fig = Figure(layout="constrained", figsize=(19, 8) if big else (16, 6.5))
-        grid = fig.add_gridspec(1, 3 if has_folds else 2)
+        fig = Figure(layout="constrained", figsize=((19 if big else 16) + extra, 8 if big else 6.5))
+        grid = fig.add_gridspec(1, len(ratios), width_ratios=ratios)
         a0, a1 = fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[0, 1])
         confusion_panels(fig, a0, a1, summary)
-        fold_ax = fig.add_subplot(grid[0, 2]) if has_folds else None
+        column = grid[0, 2] if has_calibration else None
+        fold_ax = fig.add_subplot(grid[0, -1]) if has_folds else None
+    if column is not None:
+        inner = column.subgridspec(2, 1, height_ratios=(2.4, 1))
+        ax_curve = fig.add_subplot(inner[0])
+        reliability_panel(ax_curve, fig.add_subplot(inner[1], sharex=ax_curve), summary)
     if fold_ax is not None:
-        fold_panel(fold_ax, summary, list(summary.figures))
+        fold_panel(fold_ax, summary, _on_unit_scale(summary))
     return fig
+
+
+def _on_unit_scale(summary) -> list:
+    """The figures the per-fold panel shows on its one axis: those whose pooled and per-fold
+    values all lie in [-1, 1] (a log loss above 1 is left to the reliability diagram)."""
+    out = []
+    for name, pooled in summary.figures.items():
+        values = [pooled] + [f.get(name, math.nan) for f in summary.fold_figures]
+        if all(math.isnan(v) or -1.0 <= v <= 1.0 for v in values):
+            out.append(name)
+    return out
 
 
 def _regression(Figure, summary, arrays):
@@ -247,7 +271,9 @@ def draw_sheet(summary, *, title: str | None = None, **arrays):
     ``arrays``: per-sample data the summary does not keep: ``y_true`` and ``y_pred``
     (regression, and the curves), ``scores`` with their column labels ``score_labels`` (the
     curves; without them a classification sheet shows the confusion matrix alone) and
-    ``score_source`` (e.g. "probabilities"); :func:`result_arrays` gives them for a CV result.
+    ``score_source`` (e.g. "probabilities"); :func:`result_arrays` gives them for a CV result;
+    ``points``: operating points marked on the two-class curves
+    (:func:`svmeval.report.threshold.operating_points`).
     Raises :class:`PlotUnavailable` without matplotlib."""
     Figure = figure_class()
     if summary.kind == "regression":

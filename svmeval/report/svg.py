@@ -1,10 +1,11 @@
 """A result's pictures as inline SVG for the HTML report, drawn with matplotlib's SVG backend.
 
 Every picture :func:`svmeval.plot` draws (the figure sheet, the grid's criterion, the
-critical-difference diagram), and for a nested cross-validation the spread of its outer folds:
-each outer fold's value of the criterion and the cell its inner grid chose. The SVG is made
-to stand inside an HTML page: no XML prolog, no DOCTYPE (it names a DTD by URL), no metadata
-block (it names vocabularies by URL), a width that follows the page. Text is drawn as paths
+critical-difference diagram, a permutation test's null distribution), and for a nested
+cross-validation the spread of its outer folds: each outer fold's value of the criterion and
+the cell its inner grid chose. The SVG is made to stand inside an HTML page: no XML prolog,
+no DOCTYPE (it names a DTD by URL), no metadata block (it names vocabularies by URL), a width
+that follows the page. Text is drawn as paths
 (matplotlib's default), so nothing in the picture is read as markup.
 """
 
@@ -106,8 +107,19 @@ def pictures(result, *, summary=None, arrays: dict | None = None) -> tuple[list,
     from svmeval.workflows.benchmark import Benchmark
     from svmeval.workflows.grid import GridResult
     from svmeval.workflows.nested import NestedResult
+    from svmeval.workflows.permutation import PermutationTest
+    from svmeval.workflows.threshold import TunedThreshold
 
-    kinds = (CVResult, MultilabelCVResult, Summary, GridResult, NestedResult, Benchmark)
+    kinds = (
+        CVResult,
+        MultilabelCVResult,
+        Summary,
+        GridResult,
+        NestedResult,
+        Benchmark,
+        PermutationTest,
+        TunedThreshold,
+    )
     count = iter(range(1, 10))
 
     def svg(figure) -> str:
@@ -127,6 +139,21 @@ def pictures(result, *, summary=None, arrays: dict | None = None) -> tuple[list,
         elif isinstance(result, NestedResult):
             out.append(Picture("The outer predictions' figure sheet", svg(drawn.plot(result))))
             out.append(Picture("The spread of the nested CV", svg(_nested_spread(result))))
+        elif isinstance(result, PermutationTest):
+            out.append(
+                Picture(
+                    "The null distribution: the permutations' figures, the observed one as "
+                    "the red line",
+                    svg(drawn.plot(result)),
+                )
+            )
+        elif isinstance(result, TunedThreshold):
+            out.append(
+                Picture(
+                    "The figure sheet, LIBSVM's, the tuned and the nested operating points marked",
+                    svg(drawn.plot(result)),
+                )
+            )
         else:
             out.append(Picture("The critical-difference diagram", svg(drawn.plot(result))))
     except PlotUnavailable:

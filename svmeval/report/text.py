@@ -156,7 +156,8 @@ def figure_titles(summary) -> dict:
     names = figure_names(summary.figure_kind) if summary.kind != "multilabel" else summary.figures
     for name in names:  # every figure of the kind: tables keep one width with or without scores
         title = FIGURES[name].title
-        if FIGURES[name].kinds == {"binary"} and summary.is_binary:
+        f = FIGURES[name]
+        if (f.kinds == {"binary"} or f.names_positive_class) and summary.is_binary:
             title = f"{title} ({label_text(summary.positive)})"
         titles[name] = title
     return titles
@@ -206,7 +207,15 @@ def figuretable(summary, digits: int, first: int = 18) -> list[str]:
         lines += wrap(
             f"(confidence intervals: {iv.resamples:,} bootstrap resamples of the samples' CV "
             f"predictions, seed {iv.seed}"
-            + ("; the ROC AUC and average precision get none" if summary.ranking else "")
+            + (
+                "; the ROC AUC and average precision get none"
+                if summary.ranking and not summary.calibration
+                else "; the ROC AUC, average precision and probability figures get none"
+                if summary.ranking
+                else "; the probability figures get none"
+                if summary.calibration
+                else ""
+            )
             + (
                 "; of the first repetition, whose figures the pooled column shows"
                 if len(summary.repeat_figures) > 1
@@ -223,7 +232,24 @@ def figuretable(summary, digits: int, first: int = 18) -> list[str]:
             )
         else:
             lines.append(f"(ROC AUC and average precision one-vs-rest from the CV {what})")
+    if summary.calibration:
+        lines += wrap(probability_note(summary))
     return lines
+
+
+def probability_note(summary) -> str:
+    """The sentence under the figures that says how the probability figures were computed."""
+    from svmeval.metrics.probabilities import N_BINS
+
+    brier = (
+        f"Brier score of class {label_text(summary.positive)}"
+        if summary.is_binary
+        else "Brier score as the squared distance to the true class's one-hot vector"
+    )
+    return (
+        f"(log loss, {brier}, and ECE over {N_BINS} equal-width bins of the top-label "
+        "confidence weighted by their counts, from the CV probabilities)"
+    )
 
 
 def render(summary, *, digits: int = 4, full: bool = False) -> str:

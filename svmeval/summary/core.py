@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from svmeval._shown import brief_repr
 from svmeval.errors import SvmevalError
 from svmeval.metrics.figures import FIGURES
 
@@ -61,7 +62,10 @@ class Summary:
     :class:`~svmeval.metrics.scores.ClassRanking`, or for multi-label a
     :class:`LabelRanking`), None without scores. ``intervals``: the bootstrap confidence
     intervals of the pooled figures (an :class:`~svmeval.summary.intervals.Intervals`), when
-    :func:`summarize` was given ``ci``.
+    :func:`summarize` was given ``ci``. ``calibration``: with class probabilities (``-b 1``),
+    the bins of their reliability diagrams
+    (:func:`~svmeval.metrics.probabilities.reliability_bins`: one per class for two classes,
+    the top-label confidence's for more), empty without.
     ``meta``: where the predictions came from (mode "cv" or "score", data file, folds, seed,
     LIBSVM parameters). ``provenance``: the run's ``Provenance``
     (versions, call, when, how long, the data's digest), when it came from a run.
@@ -75,6 +79,8 @@ class Summary:
     >>> summary.classification.labels.tolist()
     [1.0, 2.0, 3.0]
     """
+
+    __repr__ = brief_repr
 
     kind: str
     n_samples: int
@@ -99,6 +105,7 @@ class Summary:
     configuration: str = ""
     provenance: Provenance | None = field(default=None, repr=False)
     intervals: Intervals | None = None  # bootstrap intervals of the pooled figures (``ci``)
+    calibration: tuple = ()  # the reliability diagrams' bins of the -b 1 probabilities
 
     @property
     def is_binary(self) -> bool:

@@ -3,7 +3,10 @@
 The JSON object's keys are fixed within a ``schema_version``; keys may be added, never renamed.
 Version 2 (single-label): the scalar figures in ``figures``, ``folds``, ``fold_spread``,
 ``repeats``, ``repeat_spread`` and ``intervals`` (with ``ci``: ``level``, ``resamples``,
-``seed`` and per figure ``bca`` and ``percentile`` as [low, high] and ``standard_error``)
+``seed`` and per figure ``bca`` and ``percentile`` as [low, high] and ``standard_error``;
+with ``-b 1`` probabilities, ``calibration``: the Brier score's definition, the ECE's binning
+and the reliability diagrams' bins: ``what``, ``edges``, ``count``, ``mean_predicted``,
+``observed``)
 carry the names of the figure registry
 (:data:`svmeval.metrics.FIGURES`: ``mse`` and ``scc`` for regression, the positive class's
 ``precision``, ``recall`` and ``f1`` for two classes). A results table has the columns of
@@ -82,6 +85,8 @@ def single_label_object(summary) -> dict:
             for k, entry in enumerate(obj["classes"]):
                 entry["roc_auc"] = r.roc_auc[k]
                 entry["average_precision"] = r.average_precision[k]
+    if summary.calibration:
+        obj["calibration"] = calibration_object(summary)
     obj["figures"] = summary.figures
     obj["folds"] = summary.fold_figures
     obj["fold_spread"] = spread_object(summary.fold_spread)
@@ -91,6 +96,26 @@ def single_label_object(summary) -> dict:
     if summary.intervals is not None:
         obj["intervals"] = summary.intervals.to_dict()
     return plain(obj)
+
+
+def calibration_object(summary) -> dict:
+    """How the probability figures were computed, and the bins of the reliability diagrams."""
+    from svmeval.metrics.probabilities import N_BINS
+
+    return {
+        "source": "probabilities",
+        "brier_score": (
+            {"positive_class": summary.positive}
+            if summary.is_binary
+            else {"multiclass": "mean squared distance to the one-hot vector, summed over classes"}
+        ),
+        "ece": {
+            "n_bins": N_BINS,
+            "binning": "equal-width bins of the top-label confidence on [0, 1] "
+            "(b/n < p <= (b+1)/n), weighted by their counts",
+        },
+        "reliability": [b.to_dict() for b in summary.calibration],
+    }
 
 
 def spread_object(pairs: dict) -> dict:

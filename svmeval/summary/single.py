@@ -15,6 +15,7 @@ from svmeval._args import checked
 from svmeval.errors import ArgumentError, SvmevalError, show_label, show_path
 from svmeval.metrics.classification import ConfusionCounts
 from svmeval.metrics.measures import parse_zero_division
+from svmeval.metrics.probabilities import probability_figures, reliability_bins
 from svmeval.metrics.regression import regression_report
 from svmeval.metrics.run_figures import (
     classification_figures,
@@ -117,6 +118,9 @@ def summarize_cv(
         else (result.scores, "decision values")
     )
     rank = class_ranking(y_true, source_scores, result.labels, source=source)
+    proba = result.probabilities if result.params.is_classification else None
+    probability = probability_figures(y_true, proba, result.labels, positive)
+    calibration = reliability_bins(y_true, proba, result.labels) if probability else ()
     folds = (
         classification_fold_figures(
             y_true,
@@ -129,17 +133,27 @@ def summarize_cv(
             source=source,
             zero_division=z,
             matrices=matrices,
+            probabilities=proba if probability else None,
         )
         if per_fold
         else []
     )
     reps = []
     if result.repeats:
-        reps.append(classification_figures(report, rank, positive))
+        reps.append(classification_figures(report, rank, positive, probability))
         for r in result.repeats:
             counts = ConfusionCounts(np.union1d(labels, r.confusion.labels)).merge(r.confusion)
-            reps.append(classification_figures(counts.report(zero_division=z), r.ranking, positive))
-    return _classification_summary(report, rank, positive, negative, meta, folds, sizes, reps)
+            reps.append(
+                classification_figures(
+                    counts.report(zero_division=z),
+                    r.ranking,
+                    positive,
+                    r.probability_figures(positive) if probability else None,
+                )
+            )
+    return _classification_summary(
+        report, rank, positive, negative, meta, folds, sizes, reps, probability, calibration
+    )
 
 
 @checked
@@ -204,7 +218,9 @@ def summarize_predictions(
     return _classification_summary(report, rank, positive, negative, meta, [], (), [])
 
 
-def _classification_summary(report, rank, positive, negative, meta, folds, sizes, reps):
+def _classification_summary(
+    report, rank, positive, negative, meta, folds, sizes, reps, probability=None, calibration=()
+):
     correct = int(np.trace(report.confusion_matrix))
     n = report.n_samples
     return Summary(
@@ -216,7 +232,8 @@ def _classification_summary(report, rank, positive, negative, meta, folds, sizes
         accuracy_percent=100.0 * correct / n,
         positive=positive,
         negative=negative,
-        figures=classification_figures(report, rank, positive),
+        figures=classification_figures(report, rank, positive, probability),
+        calibration=calibration,
         fold_figures=folds,
         fold_spread=spread(folds),
         fold_sizes=sizes,

@@ -86,29 +86,9 @@ def _fold_table(
     """The criterion on every fold of every configuration on ``dataset``: one list per
     configuration, repetition-major (the evaluation core runs them all at once); and each
     fold's test samples, in the same order."""
-    from svmeval.cv.engine import prepare
-    from svmeval.cv.evaluate import evaluate
-    from svmeval.cv.executors import executor_for
-    from svmeval.workflows.compare import _fold_values
+    from svmeval.workflows.compare import _fold_values, _runs
 
-    problem, first = prepare(dataset, params[0])
-    resolved = [first] + [prepare(dataset, p, problem=problem)[1] for p in params[1:]]
-    runs: list[list] = [[None] * len(seeds) for _ in params]
-
-    def finish(unit, result) -> None:
-        runs[unit.candidate][unit.repetition] = result
-
-    with executor_for(jobs, client) as executor:
-        evaluate(
-            dataset,
-            problem,
-            resolved,
-            seeds,
-            nr_fold,
-            executor=executor,
-            finish=finish,
-            progress=progress,
-        )
+    runs = _runs(dataset, params, nr_fold, seeds, jobs, client, progress)
     sizes = [int(v) for run in runs[0] for v in np.bincount(run.fold, minlength=run.n_folds)]
     return [_fold_values(r, criterion, pos_label, zero_division) for r in runs], sizes
 
@@ -306,7 +286,7 @@ def _checked_datasets(datasets, folds: int, params: list, criterion, pos_label) 
     criterion = criterion or checks.default_criterion(params[0])
     for ds in checked:
         y = checks.single_label(ds, "a benchmark")
-        checks.check_criterion(criterion, checks.common_kind(y, params))
+        checks.check_criterion(criterion, checks.common_kind(y, params), params)
         if params[0].is_classification:  # each data set named, before any work
             check_pos_label(y, pos_label, ds.name)
     return checked, criterion

@@ -13,6 +13,7 @@ from functools import cached_property
 import numpy as np
 
 from svmeval import _tables as tables
+from svmeval._shown import brief_repr
 from svmeval.cv.provenance import Provenance
 from svmeval.errors import SvmevalError
 from svmeval.metrics.figures import FIGURES
@@ -98,6 +99,8 @@ class Benchmark:
     >>> b.ranks.tolist()
     [1.0, 2.0]
     """
+
+    __repr__ = brief_repr
 
     values: np.ndarray
     datasets: tuple

@@ -21,6 +21,7 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._shown import brief_repr
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
@@ -59,6 +60,8 @@ class Comparison:
     >>> sorted(c.to_dict())[:3]
     ['a', 'b', 'corrected_ttest']
     """
+
+    __repr__ = brief_repr
 
     data_name: str
     criterion: str
@@ -131,16 +134,17 @@ class Comparison:
         return tables.frame(rows)
 
 
-def _runs(dataset, params_a, params_b, nr_fold, seeds, jobs, client, progress=None) -> tuple:
-    """A's and B's cross-validations on every seed's folds (the evaluation core's 2
-    candidates x R seeds): two lists of CV results, repetition-major."""
+def _runs(dataset, params: list, nr_fold, seeds, jobs, client, progress=None) -> list[list]:
+    """Every configuration's cross-validations on every seed's folds (the evaluation core's
+    candidates x R seeds, run at once): one list of CV results per configuration,
+    repetition-major."""
     from svmeval.cv.engine import prepare
     from svmeval.cv.evaluate import evaluate
     from svmeval.cv.executors import executor_for
 
-    problem, params_a = prepare(dataset, params_a)
-    _, params_b = prepare(dataset, params_b, problem=problem)
-    runs: tuple = ([None] * len(seeds), [None] * len(seeds))
+    problem, first = prepare(dataset, params[0])
+    resolved = [first] + [prepare(dataset, p, problem=problem)[1] for p in params[1:]]
+    runs: list[list] = [[None] * len(seeds) for _ in params]
 
     def finish(unit, result) -> None:
         runs[unit.candidate][unit.repetition] = result
@@ -149,7 +153,7 @@ def _runs(dataset, params_a, params_b, nr_fold, seeds, jobs, client, progress=No
         evaluate(
             dataset,
             problem,
-            [params_a, params_b],
+            resolved,
             seeds,
             nr_fold,
             executor=executor,
@@ -307,12 +311,12 @@ def _compare(
     figure = checks.check_criterion(
         criterion or checks.default_criterion(params_a),
         checks.common_kind(labels, (params_a, params_b)),
+        (params_a, params_b),
     )
     _check_rope_and_label(rope, dataset, params_a, pos_label)
     runs_a, runs_b = _runs(
         dataset,
-        params_a,
-        params_b,
+        [params_a, params_b],
         run.folds,
         engine.repetition_seeds(run.seed, run.repeat),
         jobs,

@@ -21,6 +21,7 @@ import numpy as np
 from svmeval import _tables as tables
 from svmeval._args import checked
 from svmeval._args.checks import check_weight_range
+from svmeval._shown import brief_repr
 from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import ArgumentError
@@ -56,6 +57,8 @@ class CellResult:
     >>> first.cell.C, first.cell.gamma, first.rate, round(first.value, 6), first.resumed
     (2.0, 0.125, 97.7528, 0.977528, False)
     """
+
+    __repr__ = brief_repr
 
     cell: Cell
     rate: float
@@ -102,6 +105,8 @@ class GridResult:
     >>> grid.to_frame().shape  # one row per (cell, fold)
     (27, 27)
     """
+
+    __repr__ = brief_repr
 
     criterion: str
     greater_is_better: bool
@@ -468,7 +473,7 @@ def _checked_grid(
     criterion = criterion or checks.default_criterion(params)
     checks.check_criterion(criterion)
     kind = checks.kind_of(checks.single_label(dataset, "the grid search"), params)
-    figure = checks.check_criterion(criterion, kind)
+    figure = checks.check_criterion(criterion, kind, params)
     problem, base, candidates = _candidates(dataset, params, order)
     if base.is_classification:  # the summaries of the cells would refuse it, too late
         from svmeval.summary.single import check_pos_label

@@ -33,6 +33,7 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._shown import brief_repr
 from svmeval.cv import checks
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.cv.results import CVResult
@@ -62,6 +63,8 @@ class OuterFold:
     ``train_rows`` / ``test_rows``: sample indices (input order numbering), training rows in
     LIBSVM's order.
     """
+
+    __repr__ = brief_repr
 
     repetition: int
     fold: int
@@ -95,6 +98,8 @@ class NestedResult:
     >>> result.to_frame().shape  # one row per outer fold
     (3, 25)
     """
+
+    __repr__ = brief_repr
 
     outer: CVResult
     folds: tuple
@@ -388,7 +393,7 @@ def _nested_cv(
         check_weight_label(dataset, _order(params, log2c, log2g, log2p, log2w)[0].w_label)
     problem, base = engine.prepare(dataset, params)
     criterion = criterion or checks.default_criterion(base)
-    figure = checks.check_criterion(criterion, checks.kind_of(problem.y, base))
+    figure = checks.check_criterion(criterion, checks.kind_of(problem.y, base), base)
     if client is not None:
         from svmeval.cv import cluster
 

@@ -5,7 +5,9 @@
 (svm-train's folds after ``srand(s)``) and N copies of it with the labels permuted
 (:mod:`svmeval.cv.permutation`: permutation p is ``numpy.random.default_rng(s)``'s p-th
 ``permutation(n)``; its folds LIBSVM's, drawn from the permuted labels after ``srand(s)``; one
-kernel computed for all of them). The figure (``criterion``, default accuracy, mse for
+kernel computed for all of them; on this machine's threads or a Dask cluster, the same
+results; a results store keeps each permutation's folds, keyed by its permuted labels and the
+seed, and a rerun takes them from there). The figure (``criterion``, default accuracy, mse for
 regression) of each gives the null distribution, and
 
     p = (1 + #{permuted >= observed}) / (N + 1)
@@ -17,6 +19,7 @@ sets is not done); so is ``-b 1`` (its folds draw from C ``rand()`` while traini
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,11 +28,13 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._shown import brief_repr
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import ArgumentError, SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.metrics.figures import FIGURES
 from svmeval.params import Configuration
+from svmeval.store import StoreLike
 
 __all__ = ["MAX_PERMUTATIONS", "QUANTILES", "PermutationTest", "permutation_test"]
 
@@ -54,6 +59,8 @@ class PermutationTest:
     >>> t.beyond, t.p
     (1, 0.5)
     """
+
+    __repr__ = brief_repr
 
     criterion: str
     observed: float
@@ -176,7 +183,9 @@ def permutation_test(
     pos_label: float | None = None,
     zero_division: float | str = 0.0,
     jobs: int | None = None,
+    client=None,
     progress: Callable[[int, int], None] | None = None,
+    store: StoreLike | None = None,
 ) -> PermutationTest:
     """Is the cross-validated figure better than chance? A permutation test.
 
@@ -199,8 +208,18 @@ def permutation_test(
         As :func:`summarize` takes them.
     jobs : int, optional
         Folds trained at once (default: the cores); results identical.
+    client : distributed.Client or str, optional
+        A Dask client or a scheduler's address (``tcp://host:8786``, ``local[:N]``): the
+        permutations' folds run on that cluster (each worker computes the kernel once), with
+        the same results.
     progress : callable, optional
         ``progress(done, total)`` as permutations end (the data's own run counted).
+    store : str or os.PathLike or Store, optional
+        A results store (:func:`svmeval.open_store`; a file name is opened, and created if
+        missing): each permutation's folds are keyed by the digest of its permuted labels and
+        the seed, taken from the store where it holds them, else computed and written there.
+        The data's own run is the plain cross-validation's units. The result is the same as
+        without a store.
 
     Returns
     -------
@@ -214,8 +233,31 @@ def permutation_test(
     >>> t.p, t.observed > t.null_mean
     (0.1, True)
     """
+    arguments = dict(locals())
+    from svmeval.cv import engine
+    from svmeval.cv.stored import opened
+
+    with opened(arguments.pop("store"), "permutation_test"):
+        return engine.c_state(_permutation_test)(**arguments)
+
+
+def _permutation_test(
+    data,
+    params,
+    folds,
+    *,
+    permutations,
+    seed,
+    criterion,
+    pos_label,
+    zero_division,
+    jobs,
+    client,
+    progress,
+) -> PermutationTest:
     from svmeval.cv import checks
     from svmeval.cv.engine import prepare
+    from svmeval.cv.executors import executor_for
     from svmeval.cv.permutation import permutation_orders, permuted_cvs
 
     n_permutations = _check_permutations(permutations)
@@ -235,8 +277,10 @@ def permutation_test(
 
         check_pos_label(y, pos_label, None)
     problem, resolved = prepare(dataset, config)
-    orders = permutation_orders(problem.n_samples, n_permutations, run.seed)
-    identity = np.arange(problem.n_samples, dtype=np.int64)[None, :]
+    identity = np.arange(problem.n_samples, dtype=np.int64)
+    orders = itertools.chain(
+        [identity], permutation_orders(problem.n_samples, n_permutations, run.seed)
+    )
     values = np.empty(n_permutations + 1)
     n_folds = []
 
@@ -245,16 +289,20 @@ def permutation_test(
         if p == 0:
             n_folds.append(result.n_folds)
 
-    shared = permuted_cvs(
-        problem,
-        resolved,
-        run.folds,
-        run.seed,
-        np.vstack([identity, orders]),
-        finish,
-        jobs=jobs,
-        progress=progress,
-    )
+    # a cluster is connected (its workers checked) once every argument is checked
+    with executor_for(jobs, client, keep=True) as executor:
+        shared = permuted_cvs(
+            dataset,
+            problem,
+            resolved,
+            run.folds,
+            run.seed,
+            orders,
+            finish,
+            executor=executor,
+            progress=progress,
+            total=n_permutations + 1,
+        )
     if math.isnan(values[0]):
         raise SvmevalError(f"{criterion} is undefined on the data's cross-validation")
     return PermutationTest(

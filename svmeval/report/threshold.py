@@ -1,0 +1,162 @@
+"""The report of a :class:`~svmeval.workflows.threshold.TunedThreshold`: text (the three
+operating points: LIBSVM's own, the tuned threshold with its optimistic figures, the nested
+estimate; then each outer fold's threshold; then how the threshold is picked), json
+(:meth:`TunedThreshold.to_dict`) and csv (one row per operating point, then one per outer
+fold). Reporters format; they never compute."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+
+from svmeval.errors import show_label
+from svmeval.report._layout import wrap
+from svmeval.workflows.threshold import COUNTS, FIGURE_NAMES, parse_criterion
+
+__all__ = ["operating_points", "render"]
+
+_HEADS = {
+    "accuracy": "accuracy",
+    "precision": "precision",
+    "recall": "recall",
+    "f1": "F1",
+    "mcc": "MCC",
+    "balanced_accuracy": "bal. acc.",
+}
+COLUMNS = ("point", "fold", "threshold", "inner_value", *FIGURE_NAMES, *COUNTS, "criterion")
+
+
+def _threshold(value: float) -> str:
+    if math.isinf(value):
+        return "-inf (all +)" if value < 0 else "inf (all -)"
+    return f"{value:.6g}"
+
+
+def _number(value, digits: int) -> str:
+    if isinstance(value, int):
+        return str(value)
+    return "n/a" if value is None or math.isnan(value) else f"{value:.{digits}f}"
+
+
+def render(result, format: str = "text", digits: int = 4) -> str:
+    """The report of a tuned threshold in ``format`` (text, json or csv)."""
+    if format == "json":
+        return json.dumps(result.to_dict(), indent=2, allow_nan=False) + "\n"
+    if format == "csv":
+        return _csv(result)
+    return _text(result, digits)
+
+
+def _csv(result) -> str:
+    data = result.to_dict()
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(COLUMNS)
+
+    def cell(v) -> str:
+        return "" if v is None else repr(v) if isinstance(v, float) else str(v)
+
+    for point in ("libsvm", "tuned", "honest"):
+        row = {"point": point, **data[point]}
+        w.writerow([cell(row.get(k)) for k in COLUMNS])
+    for fold in data["folds"]:
+        w.writerow([cell({"point": "honest_fold", **fold}.get(k)) for k in COLUMNS])
+    return buf.getvalue()
+
+
+def _text(result, digits: int) -> str:
+    criterion = parse_criterion(result.criterion)
+    name = criterion.title(result.positive)
+    pos = show_label(result.positive)
+    cost = criterion.name == "cost"
+    heads = ["", "threshold", *(_HEADS[k] for k in FIGURE_NAMES), "TP", "FP", "FN", "TN"]
+    heads += ["cost"] if cost else []
+    source = "probability" if result.score_source == "probabilities" else "decision value"
+    rows = [
+        ["LIBSVM's own", f"{result.default_threshold:g}", *_cells(result.libsvm, digits, cost)],
+        ["tuned (optimistic)", _threshold(result.threshold), *_cells(result.tuned, digits, cost)],
+        ["nested (honest)", "per fold", *_cells(result.honest, digits, cost)],
+    ]
+    lines = [
+        f"Decision threshold tuned for {name} ({result.n_folds}-fold cross-validation, "
+        f"seed {result.seed})",
+    ]
+    lines += wrap(
+        f"threshold on the CV {source} of class {pos}: a sample is {pos} where its "
+        f"{source} is at least the threshold, else {show_label(result.negative)}"
+    )
+    lines += _table(heads, rows)
+    lines.append("")
+    lines.append(
+        f"Nested estimate: each outer fold's threshold chosen on a {result.inner_folds}-fold CV "
+        "of its training rows"
+    )
+    fold_heads = ["fold", "n_train", "n_test", "threshold", f"inner {criterion.name}"]
+    fold_heads += [_HEADS[k] for k in ("precision", "recall", "f1")]
+    fold_rows = [
+        [
+            str(f.fold + 1),
+            str(len(f.train_rows)),
+            str(len(f.test_rows)),
+            _threshold(f.threshold),
+            f"{f.inner_value:g}" if cost else _number(f.inner_value, digits),
+            *(_number(f.figures[k], digits) for k in ("precision", "recall", "f1")),
+        ]
+        for f in result.folds
+    ]
+    lines += _table(fold_heads, fold_rows)
+    lines += wrap(
+        "(candidate thresholds: the midpoint (a + b) / 2 of every two adjacent distinct CV "
+        f"scores, -inf and inf; of equal {criterion.name} values the threshold nearest "
+        f"LIBSVM's own ({result.default_threshold:g}), then the lower. The tuned figures are "
+        "measured on the scores that chose the threshold: optimistic. The nested ones are "
+        "measured on rows the choice never saw.)"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _cells(figures: dict, digits: int, cost: bool) -> list[str]:
+    out = [_number(figures[k], digits) for k in FIGURE_NAMES]
+    out += [str(figures[k]) for k in COUNTS]
+    if cost:
+        out.append(f"{figures['criterion']:g}")
+    return out
+
+
+def _table(heads: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(heads)]
+    first = widths[0]
+    out = ["  ".join([heads[0].ljust(first)] + [h.rjust(w) for h, w in zip(heads[1:], widths[1:])])]
+    for r in rows:
+        out.append("  ".join([r[0].ljust(first)] + [v.rjust(w) for v, w in zip(r[1:], widths[1:])]))
+    return out
+
+
+def operating_points(result) -> list[dict]:
+    """The points the figure sheet marks on its ROC and precision-recall curves: LIBSVM's
+    own, the tuned threshold's (both on the curves of the CV scores) and the nested
+    predictions' (each fold at its own threshold: a point beside the curves), each with
+    ``name``, ``fpr``, ``tpr``, ``recall``, ``precision``."""
+    out = []
+    for name, figures in (
+        (f"LIBSVM's own (threshold {result.default_threshold:g})", result.libsvm),
+        (f"tuned {result.criterion} (threshold {result.threshold:.4g})", result.tuned),
+        ("nested estimate (per-fold thresholds)", result.honest),
+    ):
+        out.append(point(name, figures))
+    return out
+
+
+def point(name: str, figures: dict) -> dict:
+    """An operating point of four counts: ``name``, ``fpr``, ``tpr`` (= ``recall``),
+    ``precision`` (NaN where nothing is predicted positive)."""
+    tp, fp, fn, tn = (figures[k] for k in COUNTS)
+    return {
+        "name": name,
+        "fpr": fp / (fp + tn) if fp + tn else math.nan,
+        "tpr": tp / (tp + fn) if tp + fn else math.nan,
+        "recall": tp / (tp + fn) if tp + fn else math.nan,
+        "precision": tp / (tp + fp) if tp + fp else math.nan,
+    }

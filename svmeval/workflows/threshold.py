@@ -1,0 +1,567 @@
+"""A tuned decision threshold of two-class data, honestly estimated.
+
+LIBSVM predicts the positive class where its decision value is above 0 (with ``-b 1``, where
+its probability is the larger). Moving that threshold trades precision for recall; choosing it
+on the cross-validation's own scores and reporting the figures at it is optimistic, as a grid
+search's best rate is. :func:`tune_threshold` reports three operating points:
+
+* **LIBSVM's own**: the labels LIBSVM predicts (``svm-train -v k``'s predictions);
+* **tuned (optimistic)**: the threshold chosen on the pooled CV scores, and the figures there
+  (the same scores that chose it);
+* **nested (honest)**: for each outer fold (the folds of ``svmeval -v k --seed S``), a threshold
+  chosen on the cross-validation of that fold's training rows alone (inner folds drawn from
+  those rows in LIBSVM's order after ``srand(S)``, as :func:`~svmeval.workflows.nested.nested_cv`
+  draws them) and applied to the outer fold's test rows' scores: scikit-learn's
+  ``TunedThresholdClassifierCV`` inside an outer cross-validation.
+
+The score is the positive class's: its decision value (``d`` towards LIBSVM's first class,
+``-d`` towards the other), or its probability with ``-b 1``. A sample is predicted positive
+when its score is at least the threshold (scikit-learn's rule). The candidate thresholds are
+the midpoints ``(a + b) / 2`` of every two adjacent distinct scores, ``-inf`` (every sample
+positive) and ``inf`` (none); the chosen one has the best criterion value, and among equal
+values the one nearest LIBSVM's own threshold (0 for decision values, 0.5 for probabilities),
+then the lower.
+
+Criteria (``criterion``): ``f1`` (F1 of the positive class; ``f1:LABEL`` makes class LABEL the
+positive one), ``mcc``, ``balanced_accuracy`` (each 0 where 0/0, as scikit-learn's), and
+``cost:FP,FN`` (minimise FP x #false positives + FN x #false negatives).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import NoReturn
+
+import numpy as np
+
+from svmeval import _tables as tables
+from svmeval._args import checked
+from svmeval._shown import brief_repr
+from svmeval.cv.provenance import Provenance, recorded
+from svmeval.cv.results import CVResult
+from svmeval.errors import ArgumentError, SvmevalError, show_label
+from svmeval.io.data import DataSource
+from svmeval.params import Configuration
+from svmeval.store import StoreLike
+
+__all__ = [
+    "CRITERIA",
+    "FIGURE_NAMES",
+    "ThresholdCriterion",
+    "TunedThreshold",
+    "choose_threshold",
+    "parse_criterion",
+    "tune_threshold",
+]
+
+#: the criteria a threshold is tuned for, as written
+CRITERIA = ("f1", "f1:LABEL", "mcc", "balanced_accuracy", "cost:FP,FN")
+
+#: the figures of every operating point, in the reports' order
+FIGURE_NAMES = ("accuracy", "precision", "recall", "f1", "mcc", "balanced_accuracy")
+COUNTS = ("tp", "fp", "fn", "tn")
+
+
+@dataclass(frozen=True)
+class ThresholdCriterion:
+    """A criterion of :func:`tune_threshold`: ``name`` (f1, mcc, balanced_accuracy, cost),
+    ``label`` (f1's class where given), ``costs`` (cost's (FP, FN))."""
+
+    name: str
+    label: float | None = None
+    costs: tuple[float, float] | None = None
+
+    @property
+    def greater_is_better(self) -> bool:
+        return self.name != "cost"
+
+    @property
+    def text(self) -> str:
+        if self.costs is not None:
+            return f"cost:{self.costs[0]:g},{self.costs[1]:g}"
+        if self.label is not None:
+            return f"{self.name}:{show_label(self.label)}"
+        return self.name
+
+    def title(self, positive: float) -> str:
+        if self.name == "f1":
+            return f"F1 of class {show_label(positive)}"
+        if self.name == "cost":
+            return f"cost {self.costs[0]:g} x FP + {self.costs[1]:g} x FN"  # type: ignore[index]
+        return {"mcc": "MCC", "balanced_accuracy": "balanced accuracy"}[self.name]
+
+    def values(self, tp, fp, fn, tn) -> np.ndarray:
+        """The criterion at each operating point of the counts (arrays of one length)."""
+        tp, fp, fn, tn = (np.asarray(v, dtype=np.float64) for v in (tp, fp, fn, tn))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.name == "f1":
+                d = 2 * tp + fp + fn
+                return np.where(d > 0, 2 * tp / np.where(d > 0, d, 1), 0.0)
+            if self.name == "mcc":
+                d = np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+                return np.where(d > 0, (tp * tn - fp * fn) / np.where(d > 0, d, 1), 0.0)
+            if self.name == "balanced_accuracy":
+                return (tp / (tp + fn) + tn / (tn + fp)) / 2
+        fp_cost, fn_cost = self.costs  # type: ignore[misc]
+        return fp_cost * fp + fn_cost * fn
+
+
+def _fail(message: str) -> NoReturn:
+    raise ArgumentError("criterion", message)
+
+
+def parse_criterion(criterion) -> ThresholdCriterion:
+    """``f1``, ``f1:LABEL``, ``mcc``, ``balanced_accuracy`` or ``cost:FP,FN`` (two numbers
+    >= 0, not both 0) as a :class:`ThresholdCriterion`; anything else an
+    :class:`~svmeval.errors.ArgumentError` of ``criterion``."""
+    if not isinstance(criterion, str) or not criterion:
+        _fail(f"must be one of {', '.join(CRITERIA)}, got {criterion!r}")
+    name, sep, rest = criterion.partition(":")
+    if name == "cost":
+        parts = rest.split(",")
+        try:
+            costs = tuple(float(p) for p in parts)
+        except ValueError:
+            costs = ()
+        if not sep or len(costs) != 2 or not all(math.isfinite(c) and c >= 0 for c in costs):
+            _fail(f"{criterion!r}: a cost is cost:FP,FN, two numbers of 0 or more")
+        if costs == (0.0, 0.0):
+            _fail(f"{criterion!r}: the two costs are 0: every threshold costs nothing")
+        return ThresholdCriterion("cost", costs=(costs[0], costs[1]))
+    if name == "f1" and sep:
+        try:
+            label = float(rest)
+        except ValueError:
+            label = math.nan
+        if not math.isfinite(label):
+            _fail(f"{criterion!r}: f1:LABEL takes a class label (a number)")
+        return ThresholdCriterion("f1", label=label)
+    if name in ("f1", "mcc", "balanced_accuracy") and not sep:
+        return ThresholdCriterion(name)
+    near = difflib.get_close_matches(name, ["f1", "mcc", "balanced_accuracy", "cost"], n=1)
+    hint = f"; did you mean {near[0]}?" if near else ""
+    _fail(f"{criterion!r} is not one of {', '.join(CRITERIA)}{hint}")
+
+
+def choose_threshold(
+    positive: np.ndarray, scores: np.ndarray, criterion: ThresholdCriterion, default: float
+) -> tuple[float, float]:
+    """``(threshold, value)``: the threshold of ``scores`` (a sample is positive when its score
+    is at least the threshold) with the best ``criterion`` value on the true classes
+    ``positive`` (bool), and that value. Candidates, ties: the module's notes."""
+    positive = np.asarray(positive, dtype=bool)
+    scores = np.asarray(scores, dtype=np.float64)
+    order = np.argsort(-scores, kind="stable")
+    s, p = scores[order], positive[order]
+    ends = np.flatnonzero(np.concatenate((s[1:] != s[:-1], [True])))  # last of equal scores
+    tp = np.concatenate(([0], np.cumsum(p)[ends]))
+    fp = np.concatenate(([0], np.cumsum(~p)[ends]))
+    hi, lo = s[ends[:-1]], s[ends[:-1] + 1]
+    middle = (hi + lo) / 2
+    middle = np.where(middle > lo, middle, hi)  # adjacent doubles: the higher score
+    thresholds = np.concatenate(([math.inf], middle, [-math.inf]))
+    n_pos = int(np.count_nonzero(positive))
+    values = criterion.values(tp, fp, n_pos - tp, (len(p) - n_pos) - fp)
+    best = np.nanmax(values) if criterion.greater_is_better else np.nanmin(values)
+    tied = np.flatnonzero(values == best)
+    distance = np.abs(thresholds[tied] - default)
+    pick = tied[np.lexsort((thresholds[tied], distance))[0]]
+    return float(thresholds[pick]), float(values[pick])
+
+
+def operating_figures(y_true, y_pred, positive: float, criterion: ThresholdCriterion) -> dict:
+    """The figures of predictions ``y_pred`` (svmeval's metrics, scikit-learn's definitions,
+    0 where 0/0): accuracy, precision, recall and F1 of the positive class, MCC, balanced
+    accuracy, the four counts and the criterion's value."""
+    from svmeval.metrics import (
+        accuracy_score,
+        balanced_accuracy_score,
+        f1_score,
+        matthews_corrcoef,
+        precision_score,
+        recall_score,
+    )
+
+    y_true = np.asarray(y_true, dtype=np.float64)
+    y_pred = np.asarray(y_pred, dtype=np.float64)
+    t, q = y_true == positive, y_pred == positive
+    counts = {
+        "tp": int(np.count_nonzero(t & q)),
+        "fp": int(np.count_nonzero(~t & q)),
+        "fn": int(np.count_nonzero(t & ~q)),
+        "tn": int(np.count_nonzero(~t & ~q)),
+    }
+    # as two labels 1 / 0: one class may be absent from a fold's rows or predictions
+    yt, yp = t.astype(np.int64), q.astype(np.int64)
+    kw = {"pos_label": 1, "zero_division": 0.0, "labels": [0, 1]}
+    figures = {
+        "accuracy": float(accuracy_score(yt, yp)),
+        "precision": float(precision_score(yt, yp, **kw)),
+        "recall": float(recall_score(yt, yp, **kw)),
+        "f1": float(f1_score(yt, yp, **kw)),
+        "mcc": float(matthews_corrcoef(yt, yp)) if len(yt) else math.nan,
+        "balanced_accuracy": _balanced(yt, yp, balanced_accuracy_score),
+    }
+    value = criterion.values(*([counts[k]] for k in COUNTS))[0]
+    return {**figures, **counts, "criterion": float(value)}
+
+
+def _balanced(yt, yp, balanced_accuracy_score) -> float:
+    if len(np.unique(yt)) < 2:  # one class in the rows: its recall alone (scikit-learn warns)
+        return float(np.mean(yp == yt)) if len(yt) else math.nan
+    return float(balanced_accuracy_score(yt, yp))
+
+
+@dataclass(frozen=True, eq=False)
+class OuterThreshold:
+    """One outer fold of the honest estimate: ``fold`` (0-based, LIBSVM's order), the
+    ``threshold`` chosen on its training rows' inner cross-validation and the criterion's
+    ``inner_value`` there, its rows (``train_rows`` in LIBSVM's order, ``test_rows``) and the
+    figures of its test rows at that threshold (``figures``)."""
+
+    fold: int
+    threshold: float
+    inner_value: float
+    train_rows: np.ndarray
+    test_rows: np.ndarray
+    figures: dict
+
+    __repr__ = brief_repr
+
+
+@dataclass(frozen=True, eq=False)
+class TunedThreshold:
+    """A decision threshold tuned on cross-validated scores (:func:`tune_threshold`).
+
+    ``criterion`` (its text, e.g. ``"cost:1,5"``) and ``greater_is_better``; ``positive`` /
+    ``negative``: the classes; ``score_source``: "decision values" or "probabilities";
+    ``default_threshold``: LIBSVM's own (0 or 0.5); ``threshold``: the one chosen on the
+    pooled CV scores; ``libsvm``, ``tuned``, ``honest``: the figures (a dict) of LIBSVM's
+    predictions, of the pooled scores at ``threshold`` (optimistic) and of the nested
+    predictions (each outer fold at its own threshold); ``folds``: every
+    :class:`OuterThreshold`; ``cv``: the outer :class:`~svmeval.cv.CVResult`;
+    ``honest_pred``: the nested predictions (input order). :func:`svmeval.render` reports it
+    (text, JSON, CSV, HTML); :func:`svmeval.plot` draws the cross-validation's figure sheet
+    with LIBSVM's, the tuned and the nested operating points marked on its curves.
+
+    Examples
+    --------
+    >>> from svmeval import tune_threshold
+    >>> t = tune_threshold("data/breast_cancer.scale", folds=3, inner_folds=3, criterion="mcc")
+    >>> len(t.folds), t.score_source
+    (3, 'decision values')
+    >>> t.to_frame().shape[0]  # one row per outer fold
+    3
+    """
+
+    criterion: str
+    greater_is_better: bool
+    positive: float
+    negative: float
+    score_source: str
+    default_threshold: float
+    threshold: float
+    value: float
+    libsvm: dict
+    tuned: dict
+    honest: dict
+    folds: tuple
+    cv: CVResult
+    honest_pred: np.ndarray
+    inner_folds: int
+    provenance: Provenance | None = field(default=None, repr=False)
+
+    __repr__ = brief_repr
+
+    @property
+    def n_folds(self) -> int:
+        return self.cv.n_folds
+
+    @property
+    def seed(self) -> int:
+        return self.cv.seed
+
+    @property
+    def data_name(self) -> str:
+        return self.cv.data_name
+
+    @property
+    def options(self) -> str:
+        return self.cv.params.flags()
+
+    @property
+    def thresholds(self) -> np.ndarray:
+        """Each outer fold's threshold, in fold order."""
+        return np.array([f.threshold for f in self.folds], dtype=np.float64)
+
+    def positive_scores(self) -> np.ndarray:
+        """The positive class's CV score of each sample (input order)."""
+        return positive_scores(self.cv, self.positive)
+
+    def to_dict(self) -> dict:
+        """Plain JSON types (NaN and infinite thresholds as None: an infinite threshold is
+        every sample positive, -inf, or none, inf; the counts tell which)."""
+        return tables.plain(
+            {
+                "criterion": self.criterion,
+                "greater_is_better": self.greater_is_better,
+                "data_file": self.data_name,
+                "options": self.options,
+                "n_folds": self.n_folds,
+                "inner_folds": self.inner_folds,
+                "seed": self.seed,
+                "positive": self.positive,
+                "negative": self.negative,
+                "score_source": self.score_source,
+                "rule": "positive when the score is at least the threshold",
+                "libsvm": {"threshold": self.default_threshold, **self.libsvm},
+                "tuned": {"threshold": self.threshold, **self.tuned},
+                "honest": self.honest,
+                "folds": [
+                    {
+                        "fold": f.fold + 1,
+                        "threshold": f.threshold,
+                        "inner_value": f.inner_value,
+                        "n_train": len(f.train_rows),
+                        "n_test": len(f.test_rows),
+                        **f.figures,
+                    }
+                    for f in self.folds
+                ],
+            }
+        )
+
+    def to_frame(self):
+        """A pandas DataFrame, one row per outer fold: ``dataset``, ``configuration``,
+        ``options``, ``seed``, ``fold`` (0-based), ``n_train``, ``n_test``, ``threshold`` (chosen
+        on the fold's training rows), ``inner_value`` (the criterion there), then the figures
+        of the fold's test rows at that threshold and ``criterion`` (the criterion's value)."""
+        tables.pandas()
+        head = {
+            "dataset": self.data_name,
+            "configuration": self.cv.configuration or self.options,
+            "options": self.options,
+            "seed": self.seed,
+        }
+        return tables.frame(
+            [
+                {
+                    **head,
+                    "fold": f.fold,
+                    "n_train": len(f.train_rows),
+                    "n_test": len(f.test_rows),
+                    "threshold": f.threshold,
+                    "inner_value": f.inner_value,
+                    **f.figures,
+                }
+                for f in self.folds
+            ]
+        )
+
+
+def positive_scores(result: CVResult, positive: float) -> np.ndarray:
+    """The positive class's score of each sample of a two-class CV result: its probability
+    with ``-b 1``, else its decision value (towards it)."""
+    k = int(np.flatnonzero(result.labels == positive)[0])
+    matrix = result.probabilities if result.probabilities is not None else result.scores
+    if matrix is None:
+        raise SvmevalError("a classification's result without class scores")
+    return np.asarray(matrix[:, k], dtype=np.float64)
+
+
+def _check_classes(dataset, config, criterion: ThresholdCriterion, pos_label):
+    """(positive, negative) of two-class classification data, or an ArgumentError."""
+    from svmeval.cv import checks
+    from svmeval.metrics.two_class import positive_label
+
+    if config.svm_type == 2:
+        raise ArgumentError(
+            "params", "a one-class SVM (-s 2) has no classes to move a decision threshold between"
+        )
+    if config.is_regression:
+        raise ArgumentError("params", "a regression (-s 3, -s 4) has no decision threshold")
+    y = checks.single_label(dataset, "a threshold tuning")
+    labels = np.unique(y)
+    if len(labels) != 2:
+        raise ArgumentError(
+            "data", f"a decision threshold needs two classes; the data have {len(labels)}"
+        )
+    if criterion.label is not None:
+        if criterion.label not in labels:
+            shown = ", ".join(show_label(v) for v in labels)
+            _fail(f"class {show_label(criterion.label)} is not one of the labels ({shown})")
+        if pos_label is not None and float(pos_label) != criterion.label:
+            raise ArgumentError(
+                "pos_label",
+                f"{show_label(pos_label)} differs from the class of criterion {criterion.text!r}",
+            )
+        pos_label = criterion.label
+    positive = positive_label(labels, pos_label)
+    return positive, float(labels[labels != positive][0])
+
+
+@recorded
+@checked
+def tune_threshold(
+    data: DataSource,
+    params: Configuration = None,
+    folds: int = 5,
+    *,
+    criterion: str = "f1",
+    inner_folds: int = 5,
+    seed: int = 1,
+    pos_label: float | None = None,
+    jobs: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    store: StoreLike | None = None,
+) -> TunedThreshold:
+    """Tune the decision threshold of two-class data, and estimate the tuned model honestly.
+
+    Cross-validates the data (``svm-train -v folds``' folds after ``srand(seed)``), chooses
+    the threshold of the positive class's CV scores that is best for ``criterion``, and
+    cross-validates the choice itself: each outer fold's threshold is chosen on the
+    cross-validation of its training rows only and applied to its test rows. See the module
+    notes for the candidates and ties.
+
+    Parameters
+    ----------
+    data : Dataset or str or os.PathLike or (X, y)
+        Two-class data, as :func:`cross_validate` takes them.
+    params : SvmParams or str, optional
+        A classifier's configuration (C-SVC or nu-SVC); with ``-b 1`` the threshold moves on
+        the positive class's probability, else on its decision value.
+    folds : int, default 5
+        The outer folds (those of ``svmeval -v folds``).
+    criterion : str, default "f1"
+        ``"f1"`` (of the positive class; ``"f1:LABEL"`` makes LABEL the positive class),
+        ``"mcc"``, ``"balanced_accuracy"`` or ``"cost:FP,FN"`` (the threshold that minimises
+        FP x false positives + FN x false negatives; two numbers >= 0).
+    inner_folds : int, default 5
+        The folds of each outer training set's cross-validation.
+    seed : int, default 1
+        C ``srand``'s seed of the outer folds and of every inner cross-validation.
+    pos_label : float, optional
+        The positive class (default 1 where present, else the larger label).
+    jobs : int, optional
+        Folds trained at once (default: the cores); results identical.
+    progress : callable, optional
+        ``progress(done, total)`` as cross-validations end (the outer one, then each inner).
+    store : str or os.PathLike or Store, optional
+        A results store: the folds it holds are reused, the others written as they end.
+
+    Returns
+    -------
+    TunedThreshold
+        LIBSVM's operating point, the tuned threshold with its optimistic figures, and the
+        honest (nested) estimate, with each outer fold's threshold.
+
+    Raises
+    ------
+    ArgumentError
+        Data of one or more than two classes, a regression or one-class configuration, an
+        unknown criterion, a cost that is not two numbers >= 0, a class not in the data.
+
+    Examples
+    --------
+    >>> from svmeval import tune_threshold
+    >>> t = tune_threshold("data/breast_cancer.scale", "-c 2", criterion="cost:1,5")
+    >>> t.libsvm["fn"] >= t.tuned["fn"]
+    True
+    """
+    parsed = parse_criterion(criterion)
+    arguments = dict(locals())
+    from svmeval.cv import engine
+    from svmeval.cv.stored import opened
+
+    with contextlib.ExitStack() as stack:
+        counts = stack.enter_context(opened(arguments.pop("store"), "tune_threshold"))
+        return engine.c_state(_tune)(counts=counts, **arguments)
+
+
+def _tune(
+    data,
+    params,
+    folds,
+    *,
+    criterion,
+    parsed,
+    inner_folds,
+    seed,
+    pos_label,
+    jobs,
+    progress,
+    counts,
+) -> TunedThreshold:
+    from svmeval.cv import checks
+    from svmeval.cv.engine import run_cv
+    from svmeval.io.data import rows_of
+    from svmeval.params import given_configuration
+
+    run = checks.check_run(folds, seed, inner_folds=inner_folds, jobs=jobs)
+    dataset, (config,) = checks.check_data(data, "a threshold tuning", params=params)
+    positive, negative = _check_classes(dataset, config, parsed, pos_label)
+    cv = run_cv(dataset, config, run.folds, seed=run.seed, jobs=jobs, store=counts)
+    cv = _named(cv, given_configuration(params, config), dataset)
+    total = 1 + cv.n_folds
+    if progress is not None:
+        progress(1, total)
+    default = 0.5 if cv.probabilities is not None else 0.0
+    y = cv.y_true
+    scores = positive_scores(cv, positive)
+    threshold, value = choose_threshold(y == positive, scores, parsed, default)
+    honest_pred = np.empty_like(y)
+    outer = []
+    for i in range(cv.n_folds):
+        train, test = cv.folds.train(i), cv.folds.test(i)
+        _check_both_classes(y[train], i, positive, negative)
+        inner = run_cv(
+            rows_of(dataset, train), config, run.inner_folds, seed=run.seed, jobs=jobs, store=counts
+        )
+        t, v = choose_threshold(
+            inner.y_true == positive, positive_scores(inner, positive), parsed, default
+        )
+        honest_pred[test] = np.where(scores[test] >= t, positive, negative)
+        figures = operating_figures(y[test], honest_pred[test], positive, parsed)
+        outer.append(OuterThreshold(i, t, v, train, test, figures))
+        if progress is not None:
+            progress(2 + i, total)
+    tuned_pred = np.where(scores >= threshold, positive, negative)
+    return TunedThreshold(
+        criterion=parsed.text,
+        greater_is_better=parsed.greater_is_better,
+        positive=positive,
+        negative=negative,
+        score_source="probabilities" if cv.probabilities is not None else "decision values",
+        default_threshold=default,
+        threshold=threshold,
+        value=value,
+        libsvm=operating_figures(y, cv.y_pred, positive, parsed),
+        tuned=operating_figures(y, tuned_pred, positive, parsed),
+        honest=operating_figures(y, honest_pred, positive, parsed),
+        folds=tuple(outer),
+        cv=cv,
+        honest_pred=honest_pred,
+        inner_folds=int(run.inner_folds or run.folds),
+    )
+
+
+def _check_both_classes(y_train, fold: int, positive: float, negative: float) -> None:
+    """An outer fold's training rows must hold both classes: a threshold is chosen between
+    them."""
+    for label in (positive, negative):
+        if not np.any(y_train == label):
+            raise SvmevalError(
+                f"outer fold {fold + 1}'s training rows hold no sample of class "
+                f"{show_label(label)}: the nested estimate chooses a threshold on them (give "
+                "fewer folds or more samples of that class)"
+            )
+
+
+def _named(cv: CVResult, configuration: str, dataset) -> CVResult:
+    from dataclasses import replace
+
+    return replace(cv, configuration=configuration, data_name=getattr(dataset, "name", ""))

@@ -1,0 +1,339 @@
+"""A tuned decision threshold against a computation written here with LIBSVM's own bindings.
+
+The oracle: LIBSVM's folds drawn as svm.cpp's svm_cross_validation draws them after srand(S)
+(test_nested.py's transcription, itself checked there against svm_cross_validation), each
+fold's model trained with ``svm_train`` on ``perm[0:begin] + perm[end:l]`` and its decision
+values (or -b 1 probabilities) from ``svm_predict``; each outer training set's inner
+cross-validation the same way on its rows after srand(S); the thresholds by a brute-force scan
+in numpy (every candidate, every sample compared); the figures at every operating point from
+scikit-learn's f1_score, matthews_corrcoef, balanced_accuracy_score.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from test_nested import LIBC, one_openmp_thread, svm_cpp_folds
+
+from svmeval.errors import ArgumentError, SvmevalError
+from svmeval.io.data import read_dataset
+from svmeval.workflows.threshold import tune_threshold
+
+from conftest import LOCAL, data_set, shared_file
+
+libsvm_svm = pytest.importorskip("libsvm.svm")
+svmutil = pytest.importorskip("libsvm.svmutil")
+metrics = pytest.importorskip("sklearn.metrics")
+
+
+# --- the oracle ---------------------------------------------------------------------------------
+def oracle_cv_scores(y, x, options, k, seed, positive, probability):
+    """The positive class's CV score of each sample, as svm_cross_validation's folds give them."""
+    LIBC.srand(seed)
+    perm, fold_start = svm_cpp_folds(y, k, stratified=True)
+    scores = np.empty(len(y))
+    for i in range(k):
+        b, e = fold_start[i], fold_start[i + 1]
+        train, test = perm[:b] + perm[e:], perm[b:e]
+        model = svmutil.svm_train([y[j] for j in train], [x[j] for j in train], options + " -q")
+        flag = "-b 1 -q" if probability else "-q"
+        _, _, values = svmutil.svm_predict([y[j] for j in test], [x[j] for j in test], model, flag)
+        order = model.get_labels()
+        column = order.index(int(positive))
+        for j, v in zip(test, values):
+            scores[j] = v[column] if probability else (v[0] if column == 0 else -v[0])
+    return scores, perm, fold_start
+
+
+def criterion_value(name, tp, fp, fn, tn, costs=None):
+    if name == "f1":
+        return 2 * tp / (2 * tp + fp + fn) if 2 * tp + fp + fn else 0.0
+    if name == "mcc":
+        d = math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+        return (tp * tn - fp * fn) / d if d else 0.0
+    if name == "balanced_accuracy":
+        return (tp / (tp + fn) + tn / (tn + fp)) / 2
+    return costs[0] * fp + costs[1] * fn
+
+
+def oracle_threshold(is_pos, scores, name, default, costs=None):
+    """Every candidate (+inf, each midpoint of adjacent distinct scores, -inf) tried on every
+    sample; best value, then nearest ``default``, then lower."""
+    distinct = np.unique(scores)[::-1]
+    candidates = [math.inf] + [(a + b) / 2 for a, b in zip(distinct[:-1], distinct[1:])]
+    candidates.append(-math.inf)
+    t = np.array(candidates)
+    predicted = scores[None, :] >= t[:, None]
+    tp = (predicted & is_pos).sum(1)
+    fp = (predicted & ~is_pos).sum(1)
+    fn = (~predicted & is_pos).sum(1)
+    tn = (~predicted & ~is_pos).sum(1)
+    values = np.array(
+        [criterion_value(name, *c, costs) for c in zip(tp.tolist(), fp.tolist(), fn, tn)]
+    )
+    best = values.min() if name == "cost" else values.max()
+    tied = [(abs(t[i] - default), t[i], values[i]) for i in np.flatnonzero(values == best)]
+    _, threshold, value = min(tied)
+    return float(threshold), float(value)
+
+
+def oracle_tuning(path, options, k, inner_k, seed, name, positive, probability, costs=None):
+    one_openmp_thread()
+    y, x = svmutil.svm_read_problem(str(path))
+    n_features = max(max(row) for row in x if row)
+    options = f"{options} -g {1.0 / n_features!r}" if " -g " not in f" {options} " else options
+    default = 0.5 if probability else 0.0
+    y_arr = np.array(y)
+    scores, perm, fold_start = oracle_cv_scores(y, x, options, k, seed, positive, probability)
+    threshold, value = oracle_threshold(y_arr == positive, scores, name, default, costs)
+    honest = np.empty(len(y), dtype=bool)
+    fold_thresholds = []
+    for i in range(k):
+        b, e = fold_start[i], fold_start[i + 1]
+        train, test = perm[:b] + perm[e:], perm[b:e]
+        ytr, xtr = [y[j] for j in train], [x[j] for j in train]
+        inner, _, _ = oracle_cv_scores(ytr, xtr, options, inner_k, seed, positive, probability)
+        t, _ = oracle_threshold(np.array(ytr) == positive, inner, name, default, costs)
+        fold_thresholds.append(t)
+        honest[test] = scores[test] >= t
+    return {
+        "y": y_arr,
+        "scores": scores,
+        "threshold": threshold,
+        "value": value,
+        "fold_thresholds": fold_thresholds,
+        "honest": honest,
+    }
+
+
+def sklearn_figures(y_true_pos, y_pred_pos):
+    yt, yp = y_true_pos.astype(int), y_pred_pos.astype(int)
+    return {
+        "accuracy": metrics.accuracy_score(yt, yp),
+        "precision": metrics.precision_score(yt, yp, zero_division=0),
+        "recall": metrics.recall_score(yt, yp, zero_division=0),
+        "f1": metrics.f1_score(yt, yp, zero_division=0),
+        "mcc": metrics.matthews_corrcoef(yt, yp),
+        "balanced_accuracy": metrics.balanced_accuracy_score(yt, yp),
+    }
+
+
+def assert_figures(figures, expected):
+    for name, value in expected.items():
+        assert figures[name] == pytest.approx(value, rel=1e-12, abs=1e-15), name
+
+
+CASES = [
+    ("heart_scale", "", "f1", None, False),
+    ("heart_scale", "-c 4", "mcc", None, False),
+    ("heart_scale", "-b 1", "cost:1,5", (1.0, 5.0), True),
+    ("ijcnn1.t.head1500", "", "f1", None, False),
+    ("ijcnn1.t.head1500", "-c 8", "balanced_accuracy", None, False),
+]
+
+
+@pytest.mark.parametrize("name, options, criterion, costs, probability", CASES)
+def test_threshold_and_nested_estimate_equal_libsvms_bindings_and_numpy(
+    name, options, criterion, costs, probability
+):
+    if name.startswith("ijcnn1"):  # the first 1,500 rows of LIBSVM's ijcnn1.t (9 % positive)
+        path = shared_file("data", name)
+    else:
+        path = data_set(name)
+    k, inner_k, seed = 5, 4, 3
+    result = tune_threshold(
+        read_dataset(str(path)), options, k, criterion=criterion, inner_folds=inner_k, seed=seed
+    )
+    positive = result.positive
+    assert positive == 1.0  # the default: class 1 of -1/+1 data
+    want = oracle_tuning(
+        path, options, k, inner_k, seed, criterion.split(":")[0], positive, probability, costs
+    )
+    np.testing.assert_array_equal(result.positive_scores(), want["scores"])
+    assert result.threshold == want["threshold"]
+    assert result.value == pytest.approx(want["value"], rel=1e-12)
+    assert [f.threshold for f in result.folds] == want["fold_thresholds"]
+    np.testing.assert_array_equal(result.honest_pred == positive, want["honest"])
+    # every operating point's figures are scikit-learn's
+    is_pos = want["y"] == positive
+    assert_figures(result.libsvm, sklearn_figures(is_pos, result.cv.y_pred == positive))
+    assert_figures(result.tuned, sklearn_figures(is_pos, want["scores"] >= want["threshold"]))
+    assert_figures(result.honest, sklearn_figures(is_pos, want["honest"]))
+    for f in result.folds:
+        rows = f.test_rows
+        assert_figures(f.figures, sklearn_figures(is_pos[rows], want["honest"][rows]))
+    # the tuned threshold is at least as good as LIBSVM's own on the scores that chose it
+    better = (lambda a, b: a >= b) if result.greater_is_better else (lambda a, b: a <= b)
+    assert better(result.tuned["criterion"], result.libsvm["criterion"])
+
+
+def test_a_real_imbalanced_set_gains_from_the_threshold():
+    """ijcnn1's first rows with svm-train's defaults: LIBSVM predicts no positive at all; the
+    honest F1 at a tuned threshold is far above 0 (and below the optimistic one there)."""
+    path = shared_file("data", "ijcnn1.t.head1500")
+    result = tune_threshold(str(path), criterion="f1", folds=5, inner_folds=5)
+    assert result.libsvm["tp"] + result.libsvm["fp"] == 0 and result.libsvm["f1"] == 0
+    assert result.honest["f1"] > 0.5
+    assert result.threshold < 0
+
+
+def test_f1_of_a_chosen_class_makes_it_the_positive_one():
+    path = data_set("heart_scale")
+    minus = tune_threshold(str(path), criterion="f1:-1", folds=3, inner_folds=3)
+    assert (minus.positive, minus.negative) == (-1.0, 1.0)
+    np.testing.assert_array_equal(minus.positive_scores(), -minus.cv.scores[:, 0])
+    same = tune_threshold(str(path), criterion="f1", pos_label=-1, folds=3, inner_folds=3)
+    assert same.threshold == minus.threshold and same.criterion == "f1"
+    assert minus.criterion == "f1:-1"
+
+
+# --- bad input: typed errors, one line ------------------------------------------------------------
+WINE, HEART = str(LOCAL / "wine.scale"), str(data_set("heart_scale"))
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, argument, text",
+    [
+        ((WINE,), {}, "data", "needs two classes; the data have 3"),
+        ((HEART, "-s 3"), {}, "params", "regression"),
+        ((HEART, "-s 2"), {}, "params", "one-class"),
+        ((HEART,), {"criterion": "cost:1"}, "criterion", "two numbers of 0 or more"),
+        ((HEART,), {"criterion": "cost:1,-2"}, "criterion", "two numbers of 0 or more"),
+        ((HEART,), {"criterion": "cost:x,1"}, "criterion", "two numbers of 0 or more"),
+        ((HEART,), {"criterion": "cost:1,2,3"}, "criterion", "two numbers of 0 or more"),
+        ((HEART,), {"criterion": "cost:nan,1"}, "criterion", "two numbers of 0 or more"),
+        ((HEART,), {"criterion": "cost:0,0"}, "criterion", "costs nothing"),
+        ((HEART,), {"criterion": "acuracy"}, "criterion", "is not one of"),
+        ((HEART,), {"criterion": "balanced_acc"}, "criterion", "did you mean balanced_accuracy?"),
+        ((HEART,), {"criterion": "f1:3"}, "criterion", "class 3 is not one of the labels"),
+        ((HEART,), {"criterion": "f1:1", "pos_label": -1}, "pos_label", "differs"),
+        ((HEART,), {"pos_label": 2}, "pos_label", "not one of the labels"),
+        ((HEART,), {"criterion": None}, "criterion", "must be one of"),
+        ((HEART,), {"inner_folds": 1}, "inner_folds", ""),
+    ],
+)
+def test_bad_arguments_are_typed_errors(args, kwargs, argument, text):
+    with pytest.raises(ArgumentError) as caught:
+        tune_threshold(*args, **kwargs)
+    assert caught.value.argument == argument and text in str(caught.value)
+
+
+def test_an_outer_training_set_without_a_class_is_one_typed_error(tmp_path):
+    path = tmp_path / "one_positive"
+    path.write_text("1 1:0.1\n" + "".join(f"-1 1:0.{i}\n" for i in range(4, 9)))
+    with pytest.raises(
+        SvmevalError, match=r"outer fold \d's training rows hold no sample of class 1"
+    ):
+        tune_threshold(str(path), folds=3)
+    done = _svmeval("--threshold", "f1", "-v", "3", path)
+    assert done.returncode == 1 and done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr.endswith(
+        "no sample of class 1: the nested estimate chooses a threshold "
+        "on them (give fewer folds or more samples of that class)\n"
+    )
+
+
+def _svmeval(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "svmeval", "-q", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+@pytest.mark.parametrize(
+    "args, text",
+    [
+        (["--threshold", "mcc", "-v", "3", WINE], "--threshold: a decision threshold needs two"),
+        (["--threshold", "mcc", "-v", "3", "-s", "3", HEART], "regression"),
+        (["--threshold", "mcc", "-v", "3", "-s", "2", HEART], "one-class SVM (-s 2)"),
+        (["--threshold", "cost:1", "-v", "3", HEART], "cost:FP,FN, two numbers of 0 or more"),
+        (["--threshold", "cost:-1,1", "-v", "3", HEART], "two numbers of 0 or more"),
+        (["--threshold", "mc", "-v", "3", HEART], "did you mean mcc?"),
+        (["--threshold", "f1:7", "-v", "3", HEART], "class 7 is not one of the labels (-1, 1)"),
+        (["--threshold", "mcc", HEART], "--threshold tunes on a cross-validation's scores"),
+        (["--threshold", "mcc", "-v", "3", "--repeat", "2", HEART], "not with --repeat"),
+        (["--threshold", "mcc", "-v", "3", "--multilabel", HEART], "not with --multilabel"),
+    ],
+)
+def test_command_line_bad_input_is_one_line(args, text):
+    done = _svmeval(*args)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert text in done.stderr, done.stderr
+
+
+# --- reports and pictures -------------------------------------------------------------------------
+def test_command_line_json_is_the_library_result():
+    done = _svmeval("--threshold", "cost:1,3", "-v", "4", "--seed", "2", "--format", "json", HEART)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    t = tune_threshold(HEART, folds=4, inner_folds=4, seed=2, criterion="cost:1,3")
+    assert doc == t.to_dict()
+    assert doc["tuned"]["threshold"] == t.threshold and doc["criterion"] == "cost:1,3"
+    assert [f["threshold"] for f in doc["folds"]] == t.thresholds.tolist()
+
+
+def test_every_format_and_the_frame():
+    from svmeval import render
+
+    t = tune_threshold(HEART, folds=3, inner_folds=3, criterion="mcc")
+    text = render(t)
+    assert text.splitlines()[0].startswith("Decision threshold tuned for MCC (3-fold")
+    for line in ("LIBSVM's own", "tuned (optimistic)", "nested (honest)"):
+        assert line in text
+    words = " ".join(text.split())
+    assert "midpoint (a + b) / 2" in words and "nearest LIBSVM's own (0), then the lower" in words
+    csv = render(t, format="csv").splitlines()
+    assert csv[0].startswith("point,fold,threshold") and len(csv) == 1 + 3 + 3
+    page = render(t, format="html")
+    assert page.startswith("<!DOCTYPE html>") and "Decision threshold tuned on" in page
+    pytest.importorskip("pandas")
+    frame = t.to_frame()
+    assert list(frame["fold"]) == [0, 1, 2] and list(frame["threshold"]) == t.thresholds.tolist()
+    assert frame["n_test"].sum() == t.cv.n_samples
+
+
+def test_the_sheet_marks_libsvms_and_the_tuned_operating_points(tmp_path):
+    pytest.importorskip("matplotlib")
+    t = tune_threshold(HEART, "-b 1", folds=3, inner_folds=3, criterion="cost:1,4")
+    from svmeval import plot
+
+    figure = plot(t, tmp_path / "sheet.png")
+    assert (tmp_path / "sheet.png").stat().st_size > 0
+    roc = next(ax for ax in figure.axes if ax.get_title().startswith("ROC"))
+    marks = {line.get_label(): line for line in roc.get_lines() if line.get_marker() != "None"}
+    libsvm = next(v for k, v in marks.items() if k.startswith("LIBSVM's own (threshold 0.5)"))
+    tuned = next(v for k, v in marks.items() if k.startswith("tuned cost:1,4"))
+    # the points are where scikit-learn's roc_curve puts the two sets of predictions
+    is_pos = t.cv.y_true == t.positive
+    for line, predicted in (
+        (libsvm, t.cv.y_pred == t.positive),
+        (tuned, t.positive_scores() >= t.threshold),
+    ):
+        tn, fp, fn, tp = metrics.confusion_matrix(is_pos, predicted).ravel()
+        assert line.get_xdata()[0] == pytest.approx(fp / (fp + tn))
+        assert line.get_ydata()[0] == pytest.approx(tp / (tp + fn))
+
+
+def test_command_line_plot_and_store(tmp_path):
+    pytest.importorskip("matplotlib")
+    store = tmp_path / "runs.sqlite"
+    args = ["--threshold", "f1", "-v", "3", "--store", store, "--plot", tmp_path / "s.png", HEART]
+    first = _svmeval(*args)
+    assert first.returncode == 0, first.stderr
+    assert (tmp_path / "s.png").stat().st_size > 0
+    again = _svmeval(*args)
+    assert again.stdout == first.stdout
+    from svmeval import open_store
+
+    with open_store(store) as s:
+        units = s.units()
+    # the outer cross-validation and each outer training set's inner one, every fold stored once
+    assert len(units) == 1 + 3 and sum(u["folds"] for u in units) == 3 + 3 * 3
