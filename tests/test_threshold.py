@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from test_nested import LIBC, one_openmp_thread, svm_cpp_folds
 
-from svmeval.errors import ArgumentError
+from svmeval.errors import ArgumentError, SvmevalError
 from svmeval.io.data import read_dataset
 from svmeval.workflows.threshold import tune_threshold
 
@@ -221,6 +221,21 @@ def test_bad_arguments_are_typed_errors(args, kwargs, argument, text):
     with pytest.raises(ArgumentError) as caught:
         tune_threshold(*args, **kwargs)
     assert caught.value.argument == argument and text in str(caught.value)
+
+
+def test_an_outer_training_set_without_a_class_is_one_typed_error(tmp_path):
+    path = tmp_path / "one_positive"
+    path.write_text("1 1:0.1\n" + "".join(f"-1 1:0.{i}\n" for i in range(4, 9)))
+    with pytest.raises(
+        SvmevalError, match=r"outer fold \d's training rows hold no sample of class 1"
+    ):
+        tune_threshold(str(path), folds=3)
+    done = _svmeval("--threshold", "f1", "-v", "3", path)
+    assert done.returncode == 1 and done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr.endswith(
+        "no sample of class 1: the nested estimate chooses a threshold "
+        "on them (give fewer folds or more samples of that class)\n"
+    )
 
 
 def _svmeval(*args):

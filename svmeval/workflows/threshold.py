@@ -517,6 +517,7 @@ def _tune(
     outer = []
     for i in range(cv.n_folds):
         train, test = cv.folds.train(i), cv.folds.test(i)
+        _check_both_classes(y[train], i, positive, negative)
         inner = run_cv(
             rows_of(dataset, train), config, run.inner_folds, seed=run.seed, jobs=jobs, store=counts
         )
@@ -546,6 +547,18 @@ def _tune(
         honest_pred=honest_pred,
         inner_folds=int(run.inner_folds or run.folds),
     )
+
+
+def _check_both_classes(y_train, fold: int, positive: float, negative: float) -> None:
+    """An outer fold's training rows must hold both classes: a threshold is chosen between
+    them."""
+    for label in (positive, negative):
+        if not np.any(y_train == label):
+            raise SvmevalError(
+                f"outer fold {fold + 1}'s training rows hold no sample of class "
+                f"{show_label(label)}: the nested estimate chooses a threshold on them (give "
+                "fewer folds or more samples of that class)"
+            )
 
 
 def _named(cv: CVResult, configuration: str, dataset) -> CVResult:
