@@ -18,7 +18,9 @@ imports svmeval keeps its own Ctrl-C; importing this module makes the process a 
 This module imports only ``os``, ``sys`` and ``_thread`` (loaded with the interpreter) and the
 built-in ``_signal`` (``signal``'s own module imports enum, time enough for a Ctrl-C to land in
 it); everything the command needs (numpy, svmeval, later LIBSVM) is imported inside
-:func:`_run`'s ``try``.
+:func:`_run`'s ``try``. A drop-in call of ``svmeval`` (svm-train's options, ``-v k``, two
+classes) is served first by :func:`svmeval.cli.dropin.serve`, which imports no numpy; every
+call it does not serve runs as the full command.
 """
 
 try:  # the first instruction: from here on a Ctrl-C is the command's
@@ -203,14 +205,21 @@ def _run(prog: str, module: str) -> None:
         if _sigint:
             raise KeyboardInterrupt
         closed = _reopen_closed_standard_streams()
-        from svmeval.io import output  # the first heavy import (numpy)
+        status: int | None = None
+        if module == "svmeval.cli.svmeval" and not closed and sys.stdout is not None:
+            # a drop-in call (svm-train's options, -v k, two classes) is served light
+            from svmeval.cli.dropin import serve
 
-        output.INTERRUPTS = _sigint  # no output is committed once Ctrl-C was seen
-        output.CLOSED_STREAMS.update(closed)
-        output.guard_standard_streams()
-        cli_main = __import__(module, fromlist=["main"]).main
+            status = serve(sys.argv[1:], _sigint)
+        if status is None:  # every other call: the full command
+            from svmeval.io import output
 
-        status = cli_main()
+            output.INTERRUPTS = _sigint  # no output is committed once Ctrl-C was seen
+            output.CLOSED_STREAMS.update(closed)
+            output.guard_standard_streams()
+            cli_main = __import__(module, fromlist=["main"]).main
+
+            status = cli_main()
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
@@ -231,4 +240,4 @@ def _run(prog: str, module: str) -> None:
     if _sigint:
         _interrupted()
     # os._exit: nothing (an interpreter shutdown hook, a late Ctrl-C) can add a traceback now
-    os._exit(status)
+    os._exit(0 if status is None else status)

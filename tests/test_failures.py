@@ -382,7 +382,7 @@ def test_ctrl_c_as_a_temporary_file_is_made_leaves_none(tmp_path, where):
     [
         ("svmeval.cv.engine", "CVPlan", "fold_output", [], "cross-validating"),
         # two classes without --full: svm-train's lines, from the counts alone
-        ("svmeval.metrics.two_class", "", "_distinct", [], "computing the figures"),
+        ("svmeval.metrics.two_class", "", "_ratio", [], "computing the figures"),
         # --full: the summary's figures
         (
             "svmeval.summary.single",

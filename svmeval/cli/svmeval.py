@@ -322,7 +322,7 @@ def svm_train_report(options: Options, result) -> str | None:
     ):
         return None
     from svmeval.metrics.two_class import svm_train_classes
-    from svmeval.report.text import accuracy_lines
+    from svmeval.report.svm_train import accuracy_lines
 
     labels, correct, classes = svm_train_classes(
         result.y_true, result.y_pred, pos_label=options.pos_label

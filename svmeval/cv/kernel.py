@@ -28,7 +28,14 @@ import numpy as np
 
 from svmeval.cv import _kernel
 from svmeval.cv._libsvm import NODE, Problem
-from svmeval.cv.schedule import available_cores
+from svmeval.cv.schedule import (
+    LOOKUP_NS,
+    OPENMP_COLUMN_US,
+    VALUE_NS,
+    VALUE_NS_PER_NONZERO,
+    available_cores,
+    column_threads,
+)
 from svmeval.cv.waits import join
 from svmeval.params import LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID, SvmParams
 
@@ -413,26 +420,15 @@ def lookup_pays(n_rows: int, per_row: float, n_features: int, kernel_type: int) 
     return value >= _LOOKUP_GAIN * lookup
 
 
-# OpenMP: LIBSVM computes each kernel column in an OpenMP loop that ends at a barrier. A second
-# thread pays only where a column takes long against that barrier (a few microseconds, more
-# when the machine is busy): on 8-13 dense features, a fold of a few hundred rows computes a
-# column in about 5 us and runs slower on two threads than on one (scripts/bench_grid.py).
-#: nanoseconds of one kernel value: a lookup in a shared matrix, or a feature-space value
-_LOOKUP_NS, _VALUE_NS, _VALUE_NS_PER_NONZERO = 8.0, 8.0, 2.0
-#: a column must take this many microseconds for LIBSVM's OpenMP threads to pay
-_OPENMP_COLUMN_US = 50.0
+#: the kernel's cost model for OpenMP threads (svmeval.cv.schedule.column_threads)
+_LOOKUP_NS, _VALUE_NS, _VALUE_NS_PER_NONZERO = LOOKUP_NS, VALUE_NS, VALUE_NS_PER_NONZERO
+_OPENMP_COLUMN_US = OPENMP_COLUMN_US
 
 
 def useful_threads(problem, params: SvmParams, train_rows: int) -> int:
     """The OpenMP threads a training on ``train_rows`` rows of ``problem`` puts to use: every
     core where a kernel column is costly, else one."""
-    if params.kernel_type == PRECOMPUTED:
-        value_ns = _LOOKUP_NS
-    else:
-        nodes = getattr(problem, "_nodes", None)
-        n = max(1, problem.n_samples)
-        per_row = (len(nodes) - n) / n if nodes is not None else 0.0
-        value_ns = _VALUE_NS + _VALUE_NS_PER_NONZERO * per_row
-    if train_rows * value_ns < _OPENMP_COLUMN_US * 1000:
-        return 1
-    return available_cores()
+    nodes = getattr(problem, "_nodes", None)
+    n = max(1, problem.n_samples)
+    per_row = (len(nodes) - n) / n if nodes is not None else 0.0
+    return column_threads(train_rows, per_row, lookup=params.kernel_type == PRECOMPUTED)

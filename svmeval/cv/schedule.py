@@ -47,6 +47,15 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from svmeval.cv.cost import (  # noqa: F401 - the cost model, named here as before
+    INLINE_ROWS,
+    LOOKUP_NS,
+    OPENMP_COLUMN_US,
+    VALUE_NS,
+    VALUE_NS_PER_NONZERO,
+    one_thread,
+    small_run,
+)
 from svmeval.cv.task import FollowUps
 from svmeval.cv.waits import join, wait_all, wait_any
 
@@ -294,9 +303,10 @@ def run_tasks(
         raise
 
 
-#: the training rows, all tasks together, up to which a run of small tasks stays on the calling
-#: thread (five folds of 500 rows: some tens of milliseconds of LIBSVM in all)
-INLINE_ROWS = 2500
+def column_threads(train_rows: int, nonzeros_per_row: float, *, lookup: bool = False) -> int:
+    """The OpenMP threads a training on ``train_rows`` rows puts to use: every core where a
+    kernel column is costly, else one (:func:`svmeval.cv.cost.one_thread`)."""
+    return 1 if one_thread(train_rows, nonzeros_per_row, lookup=lookup) else available_cores()
 
 
 def runs_inline(tasks: Sequence) -> bool:

@@ -22,9 +22,12 @@ import io
 import os
 import resource
 import sys
-from typing import BinaryIO
 
 from svmeval.errors import DataFormatError
+
+TYPE_CHECKING = False  # as typing's, without importing typing (a drop-in call's start-up)
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 CHUNK_SIZE = 1 << 22  # bytes handed to the parser at a time
 STDIN_NAME = "<stdin>"  # the name of standard input ("-") in a Dataset and in messages

@@ -31,9 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from svmeval.errors import DataFormatError, SvmevalError
-from svmeval.io._messages import message as _message
-from svmeval.io._streams import STDIN_NAME, memory_available, open_data, pump
+from svmeval.errors import DataFormatError
+from svmeval.io._streams import STDIN_NAME
+from svmeval.io.raw import MAX_LINE_BYTES, read_arrays
 
 __all__ = [
     "Dataset",
@@ -43,8 +43,6 @@ __all__ = [
     "is_xy",
     "read_dataset",
 ]
-
-MAX_LINE_BYTES = 64 << 20  # the longest line read_dataset accepts by default
 
 
 @dataclass(frozen=True, eq=False)
@@ -395,41 +393,15 @@ def read_dataset(
     >>> ds.n_samples, ds.n_features, sorted(set(ds.y.tolist()))
     (178, 13, [1.0, 2.0, 3.0])
     """
-    _reader = _load_extension()
-    try:
-        path = os.fspath(source)
-    except TypeError:
-        raise DataFormatError(repr(source), None, "not a file name") from None
-    if isinstance(path, bytes):
-        path = os.fsdecode(path)
-    name = STDIN_NAME if path == "-" else path
-    if (
-        isinstance(max_line_bytes, bool)
-        or not isinstance(max_line_bytes, int)
-        or max_line_bytes < 1
-    ):
-        raise SvmevalError(f"max_line_bytes must be a positive integer, got {max_line_bytes!r}")
-    reader = _reader.Reader(multilabel=multilabel, max_line=min(max_line_bytes, 2**62))
-    try:
-        with open_data(path, name) as (stream, kind):
-            pump(stream, reader, name, kind, memory_available())
-        y, indptr, indices, values, max_index, label_indptr, label_values = reader.finish()
-    except _reader.ParseError as exc:
-        raise DataFormatError(name, exc.args[0], _message(*exc.args[1:])) from None
-    except MemoryError:
-        raise DataFormatError(
-            name, reader.lines or None, "out of memory while reading the data"
-        ) from None
-    n = len(indptr) // 8 - 1
-    if n == 0:
-        raise DataFormatError(name, None, "no samples: the file is empty")
+    raw = read_arrays(source, multilabel=multilabel, max_line_bytes=max_line_bytes)
+    y, label_indptr, label_values = raw.y, raw.label_indptr, raw.label_values
     return Dataset(
         y=None if y is None else np.frombuffer(y, dtype=np.float64),
-        indptr=np.frombuffer(indptr, dtype=np.int64),
-        indices=np.frombuffer(indices, dtype=np.int32),
-        values=np.frombuffer(values, dtype=np.float64),
-        n_features=int(max_index),
-        name=name,
+        indptr=np.frombuffer(raw.indptr, dtype=np.int64),
+        indices=np.frombuffer(raw.indices, dtype=np.int32),
+        values=np.frombuffer(raw.values, dtype=np.float64),
+        n_features=raw.max_index,
+        name=raw.name,
         label_indptr=None if label_indptr is None else np.frombuffer(label_indptr, np.int64),
         label_values=None if label_values is None else np.frombuffer(label_values, np.float64),
     )
@@ -508,18 +480,6 @@ def check_precomputed(ds: Dataset) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-
-
-def _load_extension():
-    try:
-        from svmeval.io import _reader
-    except ImportError as exc:  # pragma: no cover - an unbuilt checkout
-        raise ImportError(
-            "svmeval.io._reader (the compiled LIBSVM-format parser) is not built: run "
-            "`pip install -e .` or `python setup.py build_ext --inplace` "
-            f"in the source tree ({exc})"
-        ) from None
-    return _reader
 
 
 def _feature(ds: Dataset, k) -> str:

@@ -19,7 +19,8 @@
 """
 
 import importlib
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False  # as typing's, without importing typing (svm-train's lines import this)
 
 if TYPE_CHECKING:  # the names as their modules define them, for type checkers
     from svmeval.metrics.agreement import (

@@ -1,32 +1,46 @@
 """svm-train's two-class figures from the four counts: which class is positive, and each
 class's precision and recall as the per-class patch of svm-train prints them.
 
-This module needs numpy and nothing else of svmeval's metrics, so that a cross-validation that
-prints only svm-train's lines (``svmeval -v k``) loads no registry, average or table.
+This module needs neither numpy nor anything else of svmeval's metrics (it counts sequences of
+numbers, numpy arrays among them), so that a cross-validation that prints only svm-train's lines
+(``svmeval -v k``) loads no registry, average or table.
 :mod:`svmeval.metrics.run_figures` takes its positive-class rule from here.
 """
 
 from __future__ import annotations
-
-from typing import NamedTuple
-
-import numpy as np
 
 from svmeval.errors import ArgumentError, show_label
 
 __all__ = ["ClassLine", "positive_and_negative", "positive_label", "svm_train_classes"]
 
 
-class ClassLine(NamedTuple):
-    """One class of the per-class lines: its label, precision TP/(TP+FP) and recall
-    TP/(TP+FN), NaN where 0/0."""
+class ClassLine(tuple):
+    """One class of the per-class lines, ``(label, precision, recall)``: its label, precision
+    TP/(TP+FP) and recall TP/(TP+FN), NaN where 0/0. A plain tuple with named fields (a named
+    tuple's module would cost a drop-in call's start-up)."""
 
-    label: float
-    precision: float
-    recall: float
+    __slots__ = ()
+
+    def __new__(cls, label: float, precision: float, recall: float):
+        return tuple.__new__(cls, (label, precision, recall))
+
+    @property
+    def label(self) -> float:
+        return self[0]
+
+    @property
+    def precision(self) -> float:
+        return self[1]
+
+    @property
+    def recall(self) -> float:
+        return self[2]
+
+    def __repr__(self) -> str:
+        return f"ClassLine(label={self[0]!r}, precision={self[1]!r}, recall={self[2]!r})"
 
 
-def positive_label(labels: np.ndarray, pos_label: float | None = None) -> float:
+def positive_label(labels, pos_label: float | None = None) -> float:
     """The positive class of two-class data: ``pos_label`` if given, else 1 when present, else
     the larger label."""
     if pos_label is not None:
@@ -36,27 +50,18 @@ def positive_label(labels: np.ndarray, pos_label: float | None = None) -> float:
                 "pos_label", f"{show_label(pos_label)} is not one of the labels ({shown})"
             )
         return float(pos_label)
-    return 1.0 if 1.0 in labels else float(labels.max())
+    return 1.0 if 1.0 in labels else float(max(labels))
 
 
-def positive_and_negative(labels: np.ndarray, pos_label) -> tuple:
+def positive_and_negative(labels, pos_label) -> tuple:
     """``(positive, negative)`` labels of two-class data; ``(None, None)`` for more classes
     (where ``pos_label`` is refused)."""
     if len(labels) == 2:
         positive = positive_label(labels, pos_label)
-        return positive, float(labels[labels != positive][0])
+        return positive, float(next(v for v in labels if v != positive))
     if pos_label is not None:
         raise ArgumentError("pos_label", "applies to two-class data only")
     return None, None
-
-
-def _distinct(values: np.ndarray) -> np.ndarray:
-    """The distinct values, ascending (as np.unique, which imports numpy.ma: a cost of its
-    own at start-up)."""
-    ordered = np.sort(values)
-    if ordered.size < 2:
-        return ordered
-    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
 
 
 def _ratio(numerator: int, denominator: int) -> float:
@@ -71,18 +76,20 @@ def svm_train_classes(y_true, y_pred, pos_label: float | None = None):
     The counts are those of the confusion matrix (:class:`~svmeval.metrics.ConfusionCounts`)
     and the ratios the same double divisions, so the lines agree with the full report's.
     """
-    y_true = np.asarray(y_true, dtype=np.float64)
-    y_pred = np.asarray(y_pred, dtype=np.float64)
-    labels = _distinct(np.concatenate((y_true, y_pred)))
-    correct = int(np.count_nonzero(y_true == y_pred))
+    y_true = [float(v) for v in y_true]
+    y_pred = [float(v) for v in y_pred]
+    if len(y_true) != len(y_pred):
+        raise ArgumentError("y_pred", f"{len(y_pred)} predictions for {len(y_true)} samples")
+    labels = sorted(set(y_true).union(y_pred))
+    pairs = list(zip(y_true, y_pred))
+    correct = sum(1 for t, p in pairs if t == p)
     positive, negative = positive_and_negative(labels, pos_label)
     if positive is None:
         return labels, correct, ()
-    true_pos, pred_pos = y_true == positive, y_pred == positive
-    tp = int(np.count_nonzero(true_pos & pred_pos))
-    fp = int(np.count_nonzero(pred_pos & ~true_pos))
-    fn = int(np.count_nonzero(true_pos & ~pred_pos))
-    tn = len(y_true) - tp - fp - fn
+    tp = sum(1 for t, p in pairs if t == positive and p == positive)
+    fp = sum(1 for t, p in pairs if p == positive and t != positive)
+    fn = sum(1 for t, p in pairs if t == positive and p != positive)
+    tn = len(pairs) - tp - fp - fn
     return (
         labels,
         correct,

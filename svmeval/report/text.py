@@ -8,6 +8,7 @@ import math
 from svmeval.errors import show_label
 from svmeval.metrics.figures import FIGURES, figure_names
 from svmeval.report._layout import split_columns, table, with_notes, wrap
+from svmeval.report.svm_train import accuracy_lines, c_f1, c_g, label_text  # noqa: F401
 
 AVERAGE_TITLES = {
     "macro": ("macro", "mean of per-class values"),
@@ -17,29 +18,9 @@ AVERAGE_TITLES = {
 }
 
 
-def label_text(label: float) -> str:
-    """A label as LIBSVM data files write it: %g, with a + on positive values (+1, -1, 0, +2);
-    more digits where %g would print two labels alike (:func:`~svmeval.errors.show_label`)."""
-    return f"+{show_label(label)}" if label > 0 else show_label(label)
-
-
 def g(value: float) -> str:
     """C printf's %g, with undefined values as n/a."""
     return "n/a" if math.isnan(value) else f"{value:g}"
-
-
-def c_g(value: float) -> str:
-    """C printf's %g as glibc prints svm-train's values: an undefined value (0.0/0.0 in C,
-    a negative quiet NaN on every platform LIBSVM is built for) prints as ``-nan``."""
-    return "-nan" if math.isnan(value) else f"{value:g}"
-
-
-def c_f1(precision: float, recall: float) -> float:
-    """The patched svm-train's F1, 2PR/(P+R) in double arithmetic: 0/0 (P = R = 0) and an
-    undefined P or R give NaN, where the full report's F1 (2TP/(2TP+FP+FN)) is 0."""
-    if math.isnan(precision) or math.isnan(recall) or precision + recall == 0:
-        return math.nan
-    return 2 * precision * recall / (precision + recall)
 
 
 def fixed(value: float, digits: int) -> str:
@@ -61,21 +42,6 @@ def svm_train_lines(summary) -> str:
             k = summary.class_index(label)
             classes.append((label, float(c.precision[k]), float(c.recall[k])))
     return accuracy_lines(summary.accuracy_percent, classes)
-
-
-def accuracy_lines(accuracy_percent: float, classes=()) -> str:
-    """svm-train's accuracy line and, for two classes, the per-class patch's lines:
-    ``classes`` is ``((positive, precision, recall), (negative, precision, recall))``, or empty
-    for one class or more than two."""
-    out = [f"Cross Validation Accuracy = {accuracy_percent:g}%\n"]
-    for title, (label, precision, recall) in zip(("Positive", "Negative"), classes):
-        out.append(
-            f"{title} ({label_text(label)}) class:\n"
-            f"  precision = {c_g(precision)}\n"
-            f"     recall = {c_g(recall)}\n"
-            f"   F1 value = {c_g(c_f1(precision, recall))}\n\n"
-        )
-    return "".join(out)
 
 
 def score_lines(summary) -> str:

@@ -1,0 +1,170 @@
+"""``svmeval`` as a drop-in for svm-train, served light: ``svmeval [svm-train's options] -v k
+FILE`` of two classes, as LIBSVM's ``tools/grid.py`` and shell loops call it once per
+configuration.
+
+Such a call prints svm-train's lines (the accuracy line, each class's precision, recall and
+F1). :func:`serve` answers it with the standard library, the C reader, LIBSVM's library through
+ctypes (:mod:`svmeval.cv.light`, the engine's light mode), the two-class counts and the lines:
+no numpy, no option table, no summary. Every other command line, and every call the light mode
+does not serve, gets None and runs as the full command (:mod:`svmeval.cli.svmeval`), which
+reports any problem in its own words: the light path never writes an error of its own, so a bad
+option, a bad value or a bad data file says exactly what the full command says.
+
+Served: svm-train's options ``-s -t -d -g -r -c -n -p -m -e -h -b`` (each once, the value as C
+reads it: an integer ``[+-]digits``, a number read by C ``strtod``), ``-v k`` and ``-q``, and
+one data file (not ``-``), with the report on a pipe, a terminal or a device (a regular file
+gets the full command's checks and atomic write), and without ``-q`` only where standard error
+is not a terminal (a terminal gets the full command's progress bar).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+#: svm-train's training options: flag -> (struct svm_parameter's field, an int field)
+FLAGS = {
+    "-s": ("svm_type", True),
+    "-t": ("kernel_type", True),
+    "-d": ("degree", True),
+    "-g": ("gamma", False),
+    "-r": ("coef0", False),
+    "-c": ("C", False),
+    "-n": ("nu", False),
+    "-p": ("p", False),
+    "-m": ("cache_size", False),
+    "-e": ("eps", False),
+    "-h": ("shrinking", True),
+    "-b": ("probability", True),
+}
+#: the data files read light: regular files up to this size (a run the light mode serves has
+#: a few thousand rows at most; a larger file goes to the full command, read once)
+MAX_FILE_BYTES = 4 << 20
+_INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
+
+
+def _c_int(text: str) -> int | None:
+    """``[+-]digits`` in ASCII within a C int (svmeval.params.parse_c_int's rule), else None."""
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 12:
+        return None
+    value = int(text)
+    return value if _INT_MIN <= value <= _INT_MAX else None
+
+
+def _c_double(text: str) -> float | None:
+    """The whole of ``text`` read by C ``strtod``, finite (svmeval.params.parse_c_double's
+    rule), else None."""
+    if not text.isascii():
+        return None
+    from svmeval.io.native import parse_number
+
+    value, status = parse_number(text.encode("ascii"))
+    if status in (1, 2) or value != value or value in (float("inf"), float("-inf")):
+        return None
+    return value
+
+
+def parse(argv: list[str]):
+    """``(params, nr_fold, quiet, data_file)`` of a command line the light path serves, else
+    None."""
+    params: dict = {}
+    nr_fold: int | None = None
+    quiet = False
+    files: list[str] = []
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        i += 1
+        if token == "-q" and not quiet:
+            quiet = True
+        elif token == "-v" and nr_fold is None and i < len(argv):
+            nr_fold = _c_int(argv[i])
+            i += 1
+            if nr_fold is None or nr_fold < 2:
+                return None
+        elif token in FLAGS and FLAGS[token][0] not in params and i < len(argv):
+            field, is_int = FLAGS[token]
+            value = _c_int(argv[i]) if is_int else _c_double(argv[i])
+            i += 1
+            if value is None:
+                return None
+            params[field] = value
+        elif token.startswith("-") or files:  # another option, "-", a second file name
+            return None
+        else:
+            files.append(token)
+    if nr_fold is None or not files:
+        return None
+    return params, nr_fold, quiet, files[0]
+
+
+def _served_streams(data_file: str, quiet: bool) -> bool:
+    """The report goes to a pipe, a terminal or a device; LIBSVM's messages (without -q) not
+    to a terminal; the data file is a regular file of at most :data:`MAX_FILE_BYTES`."""
+    try:
+        if stat.S_ISREG(os.fstat(1).st_mode):
+            return False
+        if not quiet and os.isatty(2):
+            return False
+        st = os.stat(data_file)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_size <= MAX_FILE_BYTES
+
+
+def serve(argv: list[str], interrupts=()) -> int | None:
+    """Run the command line ``argv`` light and return its exit status, or None where the full
+    command must run it (nothing has been written then). ``interrupts``: non-empty once a
+    Ctrl-C was seen (the report is then not written)."""
+    parsed = parse(argv)
+    if parsed is None:
+        return None
+    params, nr_fold, quiet, data_file = parsed
+    if not _served_streams(data_file, quiet):
+        return None
+    from svmeval.errors import SvmevalError
+    from svmeval.io.raw import read_arrays
+
+    try:
+        raw = read_arrays(data_file)
+    except (SvmevalError, OSError):  # the full command says what is wrong with it
+        return None
+    if raw.y is None or len(set(memoryview(raw.y).cast("d").tolist())) != 2:
+        return None  # one class, or more: the full report
+    from svmeval.cv.light import cross_validate_plain
+
+    done = cross_validate_plain(raw, params, nr_fold, quiet=quiet)
+    if done is None:
+        return None
+    from svmeval.metrics.two_class import svm_train_classes
+    from svmeval.report.svm_train import accuracy_lines
+
+    y_true, y_pred = done
+    labels, correct, classes = svm_train_classes(y_true, y_pred)
+    if len(labels) != 2:  # pragma: no cover - LIBSVM predicts the training labels
+        return None
+    if interrupts:
+        raise KeyboardInterrupt
+    return _write(accuracy_lines(100.0 * correct / len(y_true), classes).encode())
+
+
+def _write(data: bytes) -> int:
+    """The report on standard output (descriptor 1, not a regular file); a reader that went
+    away ends the command quietly with status 1, as the full command."""
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(1, view) :]
+    except BrokenPipeError:
+        return 1
+    except OSError as exc:
+        from svmeval.cli import runner
+        from svmeval.io import output
+
+        return runner.fail(
+            runner.error_line(
+                output.cannot_write("standard output", output.reason_of(exc)), "svmeval"
+            )
+        )
+    return 0

@@ -1,0 +1,47 @@
+"""The cost model behind the threads a run gets, in plain numbers (no import beyond Python's
+own): whether a training's OpenMP threads pay, and which cross-validations are small enough to
+run on the calling thread with one OpenMP thread. :mod:`svmeval.cv.schedule` runs tasks by it;
+:mod:`svmeval.cv.light` takes by it the runs it serves.
+
+A small run takes milliseconds. A worker thread per fold and an OpenMP team per fold cost about
+as much as the folds themselves, and where the command is one of many processes started by a
+script (grid.py runs several at once, a shell loop one after another on a busy machine) the
+other cores are busy anyway: a second thread would wait for a core rather than help. So a run
+whose every kernel column is cheap (:func:`one_thread`) and whose folds together train on at
+most :data:`INLINE_ROWS` rows runs on the calling thread, one OpenMP thread, whatever the cores.
+"""
+
+from __future__ import annotations
+
+__all__ = ["INLINE_ROWS", "one_thread", "small_run"]
+
+# OpenMP: LIBSVM computes each kernel column in an OpenMP loop that ends at a barrier. A second
+# thread pays only where a column takes long against that barrier (a few microseconds, more
+# when the machine is busy): on 8-13 dense features, a fold of a few hundred rows computes a
+# column in about 5 us and runs slower on two threads than on one (scripts/bench_grid.py).
+#: nanoseconds of one kernel value: a lookup in a shared matrix, or a feature-space value
+LOOKUP_NS, VALUE_NS, VALUE_NS_PER_NONZERO = 8.0, 8.0, 2.0
+#: a column must take this many microseconds for LIBSVM's OpenMP threads to pay
+OPENMP_COLUMN_US = 50.0
+
+
+#: the training rows, all tasks together, up to which a run of small tasks stays on the calling
+#: thread (five folds of 500 rows: some tens of milliseconds of LIBSVM in all)
+INLINE_ROWS = 2500
+
+
+def one_thread(train_rows: int, nonzeros_per_row: float, *, lookup: bool = False) -> bool:
+    """Whether a training on ``train_rows`` rows puts one OpenMP thread to use and no more (a
+    kernel column costs less than a team's barrier). ``nonzeros_per_row``: the data's mean
+    features a row; ``lookup``: kernel values looked up (a precomputed kernel) rather than
+    computed."""
+    value_ns = LOOKUP_NS if lookup else VALUE_NS + VALUE_NS_PER_NONZERO * nonzeros_per_row
+    return train_rows * value_ns < OPENMP_COLUMN_US * 1000
+
+
+def small_run(n_samples: int, nr_fold: int, nonzeros_per_row: float) -> bool:
+    """Whether a k-fold cross-validation of ``n_samples`` rows is one that runs on the calling
+    thread with one OpenMP thread (:func:`svmeval.cv.schedule.runs_inline` of its folds): no fold trains on more
+    rows than there are, and the folds together train on (k - 1) x n rows."""
+    folds = min(nr_fold, n_samples)
+    return one_thread(n_samples, nonzeros_per_row) and (folds - 1) * n_samples <= INLINE_ROWS
