@@ -321,3 +321,34 @@ def test_figures_registry_direction():
     for name in PROBA:
         assert FIGURES[name].greater_is_better is False
         assert FIGURES[name].needs_probabilities
+
+
+def test_the_sheet_draws_the_reliability_diagram_with_its_counts():
+    pytest.importorskip("matplotlib")
+    from svmeval import plot
+
+    for name, curves in (("heart_scale", 2), ("iris.scale", 1)):
+        result = _run(name)
+        figure = plot(result)
+        (curve,) = [a for a in figure.axes if a.get_title().startswith("reliability diagram")]
+        assert len(curve.get_lines()) == 1 + curves  # the diagonal, then the curves
+        counts = curve.figure.axes[figure.axes.index(curve) + 1]
+        heights = [p.get_height() for p in counts.patches]
+        labels, proba = _sorted(result)
+        if curves == 2:
+            columns = [proba[:, k] for k in range(2)]
+        else:
+            columns = [proba.max(axis=1)]
+        expected = []
+        for p in columns:  # 10 bins (b/10, (b+1)/10], written here
+            expected += [
+                int(
+                    np.count_nonzero((p > b / 10) & (p <= (b + 1) / 10))
+                    + (b == 0) * np.count_nonzero(p == 0)
+                )
+                for b in range(10)
+            ]
+        assert heights == expected
+    assert not any(
+        a.get_title().startswith("reliability") for a in plot(_run("heart_scale", "")).axes
+    )

@@ -132,6 +132,7 @@ CASES = [
     ("heart_scale", "", "f1", None, False),
     ("heart_scale", "-c 4", "mcc", None, False),
     ("heart_scale", "-b 1", "cost:1,5", (1.0, 5.0), True),
+    ("heart_scale", "-c 0.5", "cost:1,1", (1.0, 1.0), False),  # many tied thresholds
     ("ijcnn1.t.head1500", "", "f1", None, False),
     ("ijcnn1.t.head1500", "-c 8", "balanced_accuracy", None, False),
 ]
@@ -170,6 +171,38 @@ def test_threshold_and_nested_estimate_equal_libsvms_bindings_and_numpy(
     # the tuned threshold is at least as good as LIBSVM's own on the scores that chose it
     better = (lambda a, b: a >= b) if result.greater_is_better else (lambda a, b: a <= b)
     assert better(result.tuned["criterion"], result.libsvm["criterion"])
+
+
+@pytest.mark.parametrize("criterion", ["f1", "mcc", "balanced_accuracy", "cost:1,1", "cost:2,3"])
+@pytest.mark.parametrize("seed", range(4))
+def test_ties_go_to_the_threshold_nearest_libsvms_then_the_lower(criterion, seed):
+    """Scores with many repeats and criteria with many equal values: the scan against the
+    brute-force oracle, tie rule included."""
+    from svmeval.workflows.threshold import choose_threshold, parse_criterion
+
+    rng = np.random.default_rng(seed)
+    scores = rng.integers(-4, 5, 40) / 2.0
+    is_pos = rng.random(40) < 0.4
+    name, _, rest = criterion.partition(":")
+    costs = tuple(float(c) for c in rest.split(",")) if rest else None
+    for default in (0.0, 0.5, -3.0):
+        got = choose_threshold(is_pos, scores, parse_criterion(criterion), default)
+        assert got == pytest.approx(oracle_threshold(is_pos, scores, name, default, costs))
+        assert got[0] == oracle_threshold(is_pos, scores, name, default, costs)[0]
+
+
+def test_of_two_tied_thresholds_as_near_as_each_other_the_lower_wins():
+    from svmeval.workflows.threshold import choose_threshold, parse_criterion
+
+    # cost 1,1: threshold 2 (one false negative) and -2 (one false positive) both cost 1
+    scores, is_pos = np.array([3.0, 1.0, -1.0, -3.0]), np.array([True, False, True, False])
+    assert choose_threshold(is_pos, scores, parse_criterion("cost:1,1"), 0.0) == (-2.0, 1.0)
+    assert choose_threshold(is_pos, scores, parse_criterion("cost:1,1"), 1.5) == (2.0, 1.0)
+    # every sample positive and none cost the same here: -inf is the lower
+    t = choose_threshold(
+        np.array([True, False]), np.array([-1.0, 1.0]), parse_criterion("cost:1,1"), 0
+    )
+    assert t == (-math.inf, 1.0)
 
 
 def test_a_real_imbalanced_set_gains_from_the_threshold():

@@ -351,7 +351,9 @@ def reliability_panel(ax_curve, ax_count, summary):
     ax_curve.set_ylabel("observed frequency" if two else "accuracy")
     figs = summary.figures
     parts = [
-        f"{FIGURES[n].title} {figs[n]:.4f}"
+        f"{FIGURES[n].title}"
+        + (f" ({label(summary.positive)})" if FIGURES[n].names_positive_class and two else "")
+        + f" {figs[n]:.4f}"
         for n in ("log_loss", "brier_score", "ece")
         if n in figs and not math.isnan(figs[n])
     ]
