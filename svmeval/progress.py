@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
-from typing import TextIO
+
+TYPE_CHECKING = False  # as typing's, without importing typing (a drop-in call draws the bar)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TextIO
 
 BAR_WIDTH = 20
 
@@ -83,7 +86,7 @@ class ProgressBar:
         return text + ("" if done >= total else f"  ETA {format_seconds(eta)}")
 
     def __call__(self, done: int, total: int) -> None:
-        from svmeval.io.output import STDERR_LOCK
+        from svmeval.io.stderr_lock import STDERR_LOCK
 
         text = self.line(done, total)
         with STDERR_LOCK:  # not in the middle of a block of LIBSVM's messages

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
+import re
 import shlex
 import subprocess
 import sys
@@ -263,3 +265,46 @@ def test_a_small_two_class_file_without_numpy(tmp_path):
     assert "svmeval.cv.light" in modules
     assert not {m for m in modules if m.split(".")[0] in ("numpy", "scipy", "libsvm")}
     assert lit.stdout.startswith(b"Cross Validation Accuracy = ")
+
+
+def run_on_terminal(args) -> tuple[int, bytes, bytes]:
+    """``svmeval ARGS`` with standard error on a pseudo-terminal: (status, stdout, stderr)."""
+    pty = pytest.importorskip("pty")
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, *map(str, args)], stdout=subprocess.PIPE, stderr=slave
+    )
+    os.close(slave)
+    err = b""
+    try:
+        while chunk := _read_terminal(master):
+            err += chunk
+    finally:
+        os.close(master)
+    out = process.stdout.read() if process.stdout else b""
+    return process.wait(timeout=120), out, err
+
+
+def _read_terminal(fd: int) -> bytes:
+    try:
+        return os.read(fd, 65536)
+    except OSError:  # the other end closed (Linux: EIO)
+        return b""
+
+
+def test_messages_and_bar_on_a_terminal_as_the_full_command(tmp_path):
+    """Without -q on a terminal: LIBSVM's blocks and the progress bar as the full command
+    draws them, byte for byte but the bar's times (which depend on the machine), served
+    light."""
+
+    def timeless(run):
+        status, out, err = run
+        return status, out, re.sub(rb"(elapsed|ETA) [-:0-9]+", rb"\1 T", err)
+
+    light_run = run_on_terminal(["-m", "svmeval", "-v", "5", SMALL])
+    full_run = run_on_terminal(["-m", "svmeval", "--digits", "4", "-v", "5", SMALL])
+    assert timeless(light_run) == timeless(full_run)
+    assert b"fold 5/5:" in light_run[2] and b"5/5 folds" in light_run[2]
+    _, _, err = run_on_terminal(["-X", "importtime", "-m", "svmeval", "-v", "5", SMALL])
+    assert b"svmeval.cv.light" in err
+    assert b"| numpy" not in err

@@ -13,8 +13,8 @@ option, a bad value or a bad data file says exactly what the full command says.
 Served: svm-train's options ``-s -t -d -g -r -c -n -p -m -e -h -b`` (each once, the value as C
 reads it: an integer ``[+-]digits``, a number read by C ``strtod``), ``-v k`` and ``-q``, and
 one data file (not ``-``), with the report on a pipe, a terminal or a device (a regular file
-gets the full command's checks and atomic write), and without ``-q`` only where standard error
-is not a terminal (a terminal gets the full command's progress bar).
+gets the full command's checks and atomic write); without ``-q``, LIBSVM's messages and, on a
+terminal, the progress bar come as the full command writes them.
 """
 
 from __future__ import annotations
@@ -99,13 +99,11 @@ def parse(argv: list[str]):
     return params, nr_fold, quiet, files[0]
 
 
-def _served_streams(data_file: str, quiet: bool) -> bool:
-    """The report goes to a pipe, a terminal or a device; LIBSVM's messages (without -q) not
-    to a terminal; the data file is a regular file of at most :data:`MAX_FILE_BYTES`."""
+def _served_streams(data_file: str) -> bool:
+    """The report goes to a pipe, a terminal or a device; the data file is a regular file of
+    at most :data:`MAX_FILE_BYTES`."""
     try:
         if stat.S_ISREG(os.fstat(1).st_mode):
-            return False
-        if not quiet and os.isatty(2):
             return False
         st = os.stat(data_file)
     except (OSError, ValueError):
@@ -121,7 +119,7 @@ def serve(argv: list[str], interrupts=()) -> int | None:
     if parsed is None:
         return None
     params, nr_fold, quiet, data_file = parsed
-    if not _served_streams(data_file, quiet):
+    if not _served_streams(data_file):
         return None
     from svmeval.errors import SvmevalError
     from svmeval.io.raw import read_arrays
@@ -134,7 +132,14 @@ def serve(argv: list[str], interrupts=()) -> int | None:
         return None  # one class, or more: the full report
     from svmeval.cv.light import cross_validate_plain
 
-    done = cross_validate_plain(raw, params, nr_fold, quiet=quiet)
+    def progress():  # the full command's bar (a terminal, without -q), made once served
+        from svmeval.progress import make_progress
+
+        return make_progress(enabled=not quiet, total=min(nr_fold, raw.n_samples))
+
+    done = cross_validate_plain(
+        raw, params, nr_fold, quiet=quiet, progress=progress, interrupts=interrupts
+    )
     if done is None:
         return None
     from svmeval.metrics.two_class import svm_train_classes

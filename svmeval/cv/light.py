@@ -144,11 +144,14 @@ def _nodes(raw):
 
 
 class _Messages:
-    """LIBSVM's training messages on standard error, one block a fold headed ``fold i/k:`` (as
-    the full engine writes them): a fold's training ends with its ``Total nSV`` line."""
+    """LIBSVM's training messages on standard error, one block a fold headed ``fold i/k:``, as
+    the full engine writes them (:mod:`svmeval.cv.messages`): a fold's training ends with its
+    ``Total nSV`` line; the progress bar's line is blanked before a block and the bar drawn
+    again after it; nothing is written once a Ctrl-C was seen (``interrupts``)."""
 
-    def __init__(self, n_folds: int):
+    def __init__(self, n_folds: int, progress=None, interrupts=()):
         self.n_folds, self.fold = n_folds, 0
+        self.progress, self.interrupts = progress, interrupts
         self.kept: list[bytes] = []
 
     def __call__(self, message: bytes) -> None:
@@ -159,27 +162,41 @@ class _Messages:
     def flush(self) -> None:
         if not self.kept:
             return
+        from svmeval import progress
+        from svmeval.io.stderr_lock import STDERR_LOCK
+
         self.fold += 1
         text = b"".join(self.kept)
         self.kept = []
         block = f"fold {self.fold}/{self.n_folds}:\n".encode() + text
-        try:
-            sys.stderr.write(
-                (block if text.endswith(b"\n") else block + b"\n").decode("utf-8", "replace")
-            )
-            sys.stderr.flush()
-        except (OSError, ValueError, AttributeError):
-            pass
+        block += b"" if text.endswith(b"\n") else b"\n"
+        with STDERR_LOCK:
+            if self.interrupts:
+                return
+            try:
+                progress.clear_line()
+                sys.stderr.write(block.decode("utf-8", "replace"))
+                sys.stderr.flush()
+            except (OSError, ValueError, AttributeError):
+                pass
+        if self.progress is not None:
+            self.progress(self.fold, self.n_folds)
 
 
-def cross_validate_plain(raw, params: dict, nr_fold: int, *, quiet: bool = True):
+def cross_validate_plain(
+    raw, params: dict, nr_fold: int, *, quiet: bool = True, progress=None, interrupts=()
+):
     """LIBSVM's own k-fold cross-validation of ``raw`` (:class:`svmeval.io.raw.RawArrays`)
     with ``params`` (``struct svm_parameter``'s fields: :data:`DEFAULTS` updated; gamma 0 is
     1/num_features as in svm-train), folds drawn after ``srand(1)``: ``(y_true, y_pred)`` as
     lists, or None where this mode does not serve the call (the full engine does).
 
     ``quiet``: LIBSVM's messages nowhere; else on standard error, one block a fold (a run with
-    ``probability`` is then not served: its inner cross-validation prints more blocks)."""
+    ``probability`` is then not served: its inner cross-validation prints more blocks).
+    ``progress``: a function called once the run is served, just before the folds, giving the
+    ``progress(done, total)`` callback or None (a bar made then draws ``0/k`` only for a run
+    this mode serves); it is called after each fold's block. ``interrupts``: non-empty once a
+    Ctrl-C was seen, after which no block is written."""
     if set(params) - set(DEFAULTS):
         return None
     p = dict(DEFAULTS, **params)
@@ -219,7 +236,8 @@ def cross_validate_plain(raw, params: dict, nr_fold: int, *, quiet: bool = True)
 
         hook = ctypes.cast(ctypes.CDLL(extension_path()).svmeval_print_nothing, _PRINT)
     else:
-        messages = _Messages(nr_fold)
+        bar = progress() if progress is not None else None
+        messages = _Messages(nr_fold, bar, interrupts)
         hook = _PRINT(messages)
     lib.svm_set_print_string_function(hook)
     libc = ctypes.CDLL(None)

@@ -21,6 +21,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
+from svmeval.io.stderr_lock import STDERR_LOCK  # noqa: F401 - named here for its users
 from svmeval.io.targets import (  # noqa: F401 - the checks, named here for the writers' callers
     CLOSED_STREAMS,
     STDOUT,
@@ -56,9 +57,6 @@ __all__ = [
 #: its record here; in any other process it stays empty): a KeyboardInterrupt can be swallowed
 #: (a bare except, a weakref callback), so no output is committed after one
 INTERRUPTS: list = []
-#: held while LIBSVM's messages or the "interrupted" line are written, so that once a Ctrl-C
-#: was seen no message of a fold still inside LIBSVM comes after that line
-STDERR_LOCK = threading.Lock()
 
 
 def guard_standard_streams() -> None:
