@@ -438,3 +438,27 @@ def test_the_picture_of_a_weight_search_shows_the_planes_named_in_its_docs():
     ax = draw_grid(alone).axes[0]
     assert ax.get_xlabel() == "log2(w1), the weight of class 1"
     assert _star(ax) == (alone.best.cell.log2w, alone.best.rate)
+
+
+def test_the_nested_pages_picture_names_each_folds_chosen_weight():
+    """The HTML page's nested picture: the chosen (C, gamma) points, each labelled with how
+    many outer folds chose it at which weight; the weight alone: a line of weights."""
+    pytest.importorskip("matplotlib")
+    from collections import Counter
+
+    from svmeval.report.svg import _nested_spread
+
+    path = data_set("heart_scale")
+    for kw, x_label in (
+        (dict(log2c=(1, 3, 2), log2g=(-5, -3, 2)), "log2 C"),
+        (dict(log2c=None, log2g=None), "log2 weight of class 1"),
+    ):
+        result = nested_cv(str(path), folds=3, inner_folds=3, log2w=(1, -1, 1, 1), **kw)
+        right = _nested_spread(result).axes[1]
+        assert right.get_xlabel() == x_label
+        shown = sorted(t.get_text() for t in right.texts)
+        chosen = Counter((f.cell.log2c, f.cell.log2g, f.cell.log2w) for f in result.folds)
+        if kw["log2c"] is None:
+            assert shown == sorted(f"x{n}" for n in chosen.values())
+        else:
+            assert shown == sorted(f"x{n}, w=2^{w:g}" for (_, _, w), n in chosen.items())
