@@ -91,6 +91,10 @@ RUN_CASES = (
             ({"log2c": (1, 2)}, "log2c"),
             ({"log2g": (1, 5, 0)}, "log2g"),
             ({"log2p": "x"}, "log2p"),
+            ({"log2w": (1, 0, 1)}, "log2w"),
+            ({"log2w": ("one", 0, 1, 1)}, "log2w"),
+            ({"log2w": (1.5, 0, 1, 1)}, "log2w"),
+            ({"log2w": (1, 0, 1, 0)}, "log2w"),
             ({"kernel_memory": -1}, "kernel_memory"),
             ({"share": "yes"}, "share"),
         ]

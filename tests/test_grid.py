@@ -327,6 +327,31 @@ def test_ctrl_c_exits_130_and_resume_finishes(tmp_path):
             ["--log2p", "-1,1,1"],
             "svmeval-grid: --log2p searches epsilon-SVR's epsilon: it needs -s 3",
         ),
+        (
+            ["-log2w", "3", "-1,1,1"],
+            "svmeval-grid: -log2w names class 3, which the data lack (their labels: -1, 1)",
+        ),
+        (["-log2w", "1", "-1,1"], "svmeval-grid: -log2w: '-1,1' is not begin,end,step"),
+        (["-log2w", "1", "1,2,0"], "svmeval-grid: -log2w: 1,2,0: the step is 0"),
+        (["-log2w", "1"], "svmeval-grid: option -log2w needs LABEL begin,end,step"),
+        (
+            ["-log2w", "one", "-1,1,1"],
+            "svmeval-grid: -log2w: 'one' is not a class label (an integer, as in -wLABEL)",
+        ),
+        (["-log2w", "1.5", "-1,1,1"], "svmeval-grid: -log2w: '1.5' is not a class label"),
+        (
+            ["-s", "3", "-log2w", "1", "-1,1,1"],
+            "svmeval-grid: -log2w searches the weight of a class of C-SVC (-s 0)",
+        ),
+        (
+            ["-s", "2", "-log2w", "1", "-1,1,1"],
+            "svmeval-grid: -log2w searches the weight of a class of C-SVC (-s 0)",
+        ),
+        (
+            ["-w1", "2", "-log2w", "1", "-1,1,1"],
+            "svmeval-grid: -log2w searches the weight of class 1, which the configuration "
+            "fixes too (-w1 2)",
+        ),
         (["-c", "4"], "svmeval-grid: -c is searched: use -log2c"),
         (["-x", "1"], "svmeval-grid: unknown option: -x"),
         (["--bogus", "1"], "svmeval-grid: unknown option: --bogus"),

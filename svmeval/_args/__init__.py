@@ -56,6 +56,7 @@ from svmeval._args.checks import (
     check_rope,
     check_seed,
     check_store,
+    check_weight_range,
     parse_zero_division,
 )
 from svmeval._args.constraints import (
@@ -224,6 +225,11 @@ ARGUMENTS: dict[str, Argument] = {
     "log2g": _check(check_range, "None or (begin, end, step)", "the searched range of log2 gamma"),
     "log2p": _check(
         check_range, "None or (begin, end, step)", "the searched range of log2 epsilon (-s 3)"
+    ),
+    "log2w": _check(
+        check_weight_range,
+        "None or (label, begin, end, step)",
+        "the searched range of log2 of one class's weight (svm-train's -wLABEL; C-SVC)",
     ),
     "resume": _check(
         check_resume, "None or a mapping cell -> value", "a grid's cells already known", "None"

@@ -243,6 +243,31 @@ def log2_range(r, name: str) -> tuple:
     return (int(begin), int(end), int(step)) if integral else (begin, end, step)
 
 
+def check_weight_range(r, name: str = "log2w") -> tuple | None:
+    """None, or the searched weight of one class: ``(label, begin, end, step)``, the label a
+    class (an integer, as svm-train's ``-wLABEL`` reads it into a C ``int``; an integral float
+    such as ``1.0`` is taken as that integer) and ``begin, end, step`` a range of log2 values
+    (:func:`log2_range`). Returns ``(int label, begin, end, step)``."""
+    if r is None:
+        return None
+    try:
+        label, *rest = r
+    except (TypeError, ValueError):
+        raise RangeError(name, f"{r!r} is not (label, begin, end, step)") from None
+    if len(rest) != 3:
+        raise RangeError(name, f"{r!r} is not (label, begin, end, step)")
+    from svmeval.params import INT_MAX, INT_MIN
+
+    integral = is_integer(label) or (
+        is_number(label) and math.isfinite(label) and float(label).is_integer()
+    )
+    if not integral or not INT_MIN <= int(label) <= INT_MAX:
+        raise RangeError(
+            name, f"the class label must be an integer (svm-train's -wi label), got {label!r}"
+        )
+    return (int(label), *log2_range(tuple(rest), name))
+
+
 def check_digits(value, name: str = "digits") -> None:
     """None or a number of decimals: an int from 0 to 20."""
     if value is not None and (not is_integer(value) or not 0 <= int(value.__index__()) <= 20):

@@ -38,6 +38,7 @@ class GridOptions:
     log2c: tuple | None = rules.DEFAULT_LOG2C
     log2g: tuple | None = rules.DEFAULT_LOG2G
     log2p: tuple | None = None
+    log2w: tuple | None = None  # (label, begin, end, step): -log2w LABEL begin,end,step
     nr_fold: int = 5
     out: str | None = None
     png: str | None = None
@@ -108,7 +109,7 @@ def parse_grid_args(argv: list[str]) -> GridOptions | None:
 def _check(o: GridOptions, given: dict) -> GridOptions:
     from svmeval.workflows.grid import check_criterion, default_criterion
 
-    if o.log2c is None and o.log2g is None:
+    if o.log2c is None and o.log2g is None and o.log2w is None:
         raise OptionError("-log2c and -log2g should not be null simultaneously")
     for name, axis, flag in (("C", o.log2c, "-c"), ("gamma", o.log2g, "-g"), ("p", o.log2p, "-p")):
         if name in given and axis is not None:
@@ -182,7 +183,8 @@ def run(o: GridOptions) -> int:
 
     criterion = o.criterion or default_criterion(o.params)  # as the options were checked
     targets = {t.what: t for t in runner.check_files(COMMAND, o)}
-    resume = rules.read_resume(o.resume, criterion) if o.resume else {}
+    weight = None if o.log2w is None else o.log2w[0]
+    resume = rules.read_resume(o.resume, criterion, weight) if o.resume else {}
     dataset = runner.read_single_label(o.dataset, PROG)
     out = _OutFile(targets.get("-out"), append=bool(o.resume), criterion=criterion)
 
@@ -220,6 +222,7 @@ def run(o: GridOptions) -> int:
             log2c=o.log2c,
             log2g=o.log2g,
             log2p=o.log2p,
+            log2w=o.log2w,
             folds=o.nr_fold,
             criterion=o.criterion,
             seed=o.seed,

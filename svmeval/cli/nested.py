@@ -92,6 +92,7 @@ def run_nested(o, command: runner.Command) -> int:
         log2c=o.log2c,
         log2g=o.log2g,
         log2p=o.log2p,
+        log2w=o.log2w,
         inner_folds=o.nr_fold,
         criterion=o.criterion,
         seed=o.seed,

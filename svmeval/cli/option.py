@@ -30,7 +30,8 @@ class Option:
     (``field`` of :class:`~svmeval.params.SvmParams` when ``svm``, else of the command's
     options), its help (and ``more``: the usage's further lines), its default as the usage
     shows it (``defaults``: per command, where they differ), for integers their range
-    ``(low, high, what)``, and the ``commands`` that take it."""
+    ``(low, high, what)``, and the ``commands`` that take it. ``nargs``: the values that
+    follow the flag (2: ``read`` gets them as a tuple of two texts)."""
 
     flags: tuple[str, ...]
     metavar: str
@@ -45,6 +46,7 @@ class Option:
     commands: frozenset = ALL
     defaults: tuple = ()
     read: Callable | None = None
+    nargs: int = 1
 
     def usage(self, command: str = SVMEVAL) -> str:
         names = ", ".join(f"{f} {self.metavar}".rstrip() for f in self.flags)
@@ -60,6 +62,8 @@ class Option:
         """The value of ``text`` given to ``flag``, read by this option's rules."""
         if self.read is not None:
             return self.read(flag, text)
+        if self.nargs != 1:  # pragma: no cover - every option of several values has a reader
+            raise TypeError(f"{flag}: an option of {self.nargs} values needs a reader")
         if self.kind == "int":
             return parse_c_int(flag, text, *self.range)
         if self.kind == "double":

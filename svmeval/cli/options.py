@@ -19,6 +19,7 @@ from svmeval.cli.values import (
     parse_megabytes,
     parse_nonnegative,
     parse_open_unit,
+    parse_weight_range,
 )
 from svmeval.params import INT_MAX
 
@@ -181,6 +182,18 @@ LONG_OPTIONS = (
         "also search epsilon of epsilon-SVR (-s 3): p = 2^value",
         commands=frozenset({GRID}),
         read=parse_log2_range,
+    ),
+    Option(
+        ("-log2w",),
+        "LABEL begin,end,step",
+        "log2w",
+        "str",
+        "also search the weight of class LABEL (svm-train's -wLABEL, C-SVC):\n"
+        "\tw = 2^value multiplies that class's C; each C x gamma cell for each weight\n"
+        "\t(with it, -log2c null -log2g null searches the weight alone)",
+        commands=frozenset({GRID}),
+        read=parse_weight_range,
+        nargs=2,
     ),
     Option(
         ("--jobs",),
@@ -363,7 +376,8 @@ LONG_OPTIONS = (
         "double",
         "bootstrap confidence intervals (BCa and percentile) at LEVEL, e.g. 0.95, of a\n"
         "\tclassification's pooled figures: the samples' CV predictions resampled, seed\n"
-        "\t--seed (with --repeat: the first repetition's, as the pooled figures)",
+        "\t--seed (with --repeat: of the repetitions' mean, each resampled sample with\n"
+        "\tits prediction in every repetition)",
         commands=frozenset({SVMEVAL}),
         read=parse_open_unit,
     ),

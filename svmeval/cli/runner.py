@@ -56,6 +56,7 @@ FLAGS = {
     "log2c": "-log2c",
     "log2g": "-log2g",
     "log2p": "--log2p",
+    "log2w": "-log2w",
 }
 
 

@@ -90,6 +90,15 @@ def scan(argv: list[str], command: str) -> Scan:
         if value is None and option.kind == "optional":
             has = i < len(argv) and (not argv[i].startswith("-") or argv[i] == "-")
             value, i = (argv[i], i + 1) if has else (None, i)
+        elif value is None and option.nargs > 1:
+            if i + option.nargs > len(argv):
+                raise OptionError(f"option {arg} needs {option.metavar}")
+            values = tuple(argv[i : i + option.nargs])
+            i += option.nargs
+            if "" in values:
+                raise OptionError(f"option {arg}: a value is empty")
+            out.values[option.field] = option.value(flag, values)
+            continue
         elif value is None:
             if i >= len(argv):
                 raise OptionError(f"option {arg} needs a value")
@@ -115,10 +124,13 @@ def asks_for_help(argv: list[str]) -> bool:
 def asks_for(argv: list[str]) -> str | None:
     """The first ``--help`` or ``--version`` before any ``--`` that is not an option's value
     (``-d --help`` is -d's); None where there is none."""
-    takes_value = {f for o in TABLE if o.kind not in ("flag", "optional") for f in o.flags}
-    value_next = False
+    takes = {f: o.nargs for o in TABLE if o.kind not in ("flag", "optional") for f in o.flags}
+    values_next = 0  # the values still to come of the option before
     for arg in argv:
-        if not value_next and arg in ("--", "--help", "--version"):
+        if not values_next and arg in ("--", "--help", "--version"):
             return None if arg == "--" else arg
-        value_next = not value_next and (arg in takes_value or arg[:2] == "-w" and len(arg) > 2)
+        if values_next:
+            values_next -= 1
+        else:
+            values_next = takes.get(arg, 1 if arg[:2] == "-w" and len(arg) > 2 else 0)
     return None

@@ -51,6 +51,25 @@ def parse_log2_range(flag: str, text: str):
         raise OptionError(f"{flag}: {exc.message}") from None
 
 
+def parse_weight_range(flag: str, texts: tuple[str, str]) -> tuple:
+    """``LABEL begin,end,step``: a class label (an integer, as svm-train's ``-wLABEL``) and
+    a range of log2 weights (:func:`parse_log2_range`, ``null`` refused: leave the option
+    out). Returns ``(label, begin, end, step)``."""
+    label_text, range_text = texts
+    try:
+        label = parse_c_int(flag, label_text)
+    except OptionError:
+        raise OptionError(
+            f"{flag}: {shown(label_text)} is not a class label (an integer, as in -wLABEL); "
+            f"{flag} LABEL begin,end,step"
+        ) from None
+    if range_text == "null":
+        raise OptionError(f"{flag}: null: leave {flag} out not to search a class weight")
+    if range_text.count(",") != 2:
+        raise OptionError(f"{flag}: {shown(range_text)} is not begin,end,step")
+    return (label, *parse_log2_range(flag, range_text))
+
+
 def parse_dask_address(flag: str, text: str) -> str:
     """``local[:N]`` (N from 1 to the cores) or a scheduler's ``tcp://HOST:PORT``."""
     from svmeval.cv.cluster import ClientError, parse_address

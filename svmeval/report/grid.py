@@ -1,7 +1,9 @@
 """The reports of a parameter search (:class:`~svmeval.workflows.grid.GridResult`): every cell's
 figures with their fold spread as JSON (``--results FILE.json``) or CSV (one row per cell; a
 figure's columns: pooled value, fold mean, fold sd), and as text grid.py's own lines (each
-cell's ``-out`` line, then the best C, gamma and value).
+cell's ``-out`` line, then the best C, gamma and value). A search of a class weight adds the
+columns ``log2w`` and ``w_label`` (the class) after ``log2p``, and ``w`` (the weight) after
+``p``; a C x gamma grid's columns are unchanged.
 
 The JSON object is ``GridResult.to_dict()``."""
 
@@ -21,13 +23,16 @@ def _csv(result) -> str:
     names: list[str] = []
     for r in result.cells:
         names.extend(n for n in r.figures if n not in names)
+    weighted = result.weight_label is not None
     head = [
         "log2c",
         "log2g",
         "log2p",
+        *(("log2w", "w_label") if weighted else ()),
         "C",
         "gamma",
         "p",
+        *(("w",) if weighted else ()),
         "resumed",
         "best",
         result.criterion + "_compared",
@@ -41,9 +46,11 @@ def _csv(result) -> str:
             _num(c.log2c),
             _num(c.log2g),
             _num(c.log2p),
+            *((_num(c.log2w), str(c.w_label)) if weighted else ()),
             _num(c.C),
             _num(c.gamma),
             _num(c.p),
+            *((_num(c.w),) if weighted else ()),
             str(int(r.resumed)),
             str(int(r is result.best)),
             _num(r.rate),

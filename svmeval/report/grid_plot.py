@@ -3,7 +3,9 @@
 matplotlib is an optional extra (``pip install 'svmeval[plot]'``); without it
 :func:`plot_grid` writes one line to stderr and returns False, and the search's results stand.
 One axis ``null``: a line plot over the other. With ``--log2p``: the C x gamma plane of the best
-epsilon. The picture is drawn on a :class:`matplotlib.figure.Figure` with the Agg canvas, as
+epsilon. With ``-log2w`` (a class weight, a third axis): C and gamma both searched, two panels,
+the C x gamma plane at the best weight and the criterion over the weight at the best C and
+gamma; one of them searched, the plane of that axis x the weight; the weight alone, a line. The picture is drawn on a :class:`matplotlib.figure.Figure` with the Agg canvas, as
 :mod:`svmeval.report.plot` draws its sheets: no display, no pyplot, no global backend switched.
 """
 
@@ -41,25 +43,54 @@ def draw_grid(result, *, title: str = ""):
     from svmeval.metrics.figures import FIGURES
 
     best = result.best
-    cells = [r for r in result.cells if r.cell.log2p == best.cell.log2p]
     figure = FIGURES.get(result.criterion)
     name = figure.title if figure else result.criterion
     unit = " (%)" if result.criterion == "accuracy" else ""
     direction = "higher is better" if result.greater_is_better else "lower is better"
+    label = f"{name}{unit}, {direction}"
+    heading = f"{title}: {name}, {result.n_folds}-fold cross-validation"
+    c = best.cell
+    searched = [a for a in ("log2c", "log2g") if getattr(c, a) is not None]
+    if c.log2w is not None and len(searched) == 2:
+        fig = Figure(figsize=(12.5, 5.6), dpi=110)
+        left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": (1.35, 1)})
+        at_w = [r for r in result.cells if r.cell.log2w == c.log2w]
+        _plane(fig, left, result, at_w, label, "log2c", "log2g")
+        left.set_title(
+            f"C x gamma at the best weight, log2(w{c.w_label}) = {c.log2w:g}", fontsize=9
+        )
+        at_cg = [r for r in result.cells if (r.cell.log2c, r.cell.log2g) == (c.log2c, c.log2g)]
+        _line(right, result, at_cg, label, "log2w")
+        right.set_title(
+            f"the weight at the best C = 2^{c.log2c:g}, gamma = 2^{c.log2g:g}", fontsize=9
+        )
+        fig.suptitle(f"{heading}\n{_best_label(result, name)}", fontsize=10)
+        fig.tight_layout()
+        return fig
     fig = Figure(figsize=(7.5, 6), dpi=110)
     ax = fig.subplots()
-    if best.cell.log2c is not None and best.cell.log2g is not None:
-        _plane(fig, ax, result, cells, f"{name}{unit}, {direction}")
+    if c.log2w is not None:
+        if searched:  # one of C and gamma x the weight
+            _plane(fig, ax, result, result.cells, label, searched[0], "log2w")
+        else:
+            _line(ax, result, result.cells, label, "log2w")
+        slice_note = ""
     else:
-        _line(ax, result, cells, f"{name}{unit}, {direction}")
-    slice_note = "" if best.cell.log2p is None else f", log2(p) = {best.cell.log2p:g}"
-    ax.set_title(
-        f"{title}: {name}, {result.n_folds}-fold cross-validation{slice_note}\n"
-        f"{_best_label(result, name)}",
-        fontsize=10,
-    )
+        cells = [r for r in result.cells if r.cell.log2p == c.log2p]
+        if len(searched) == 2:
+            _plane(fig, ax, result, cells, label, "log2c", "log2g")
+        else:
+            _line(ax, result, cells, label, searched[0])
+        slice_note = "" if c.log2p is None else f", log2(p) = {c.log2p:g}"
+    ax.set_title(f"{heading}{slice_note}\n{_best_label(result, name)}", fontsize=10)
     fig.tight_layout()
     return fig
+
+
+def _axis_label(result, axis: str) -> str:
+    if axis == "log2w":
+        return f"log2(w{result.best.cell.w_label}), the weight of class {result.best.cell.w_label}"
+    return {"log2c": "log2(C)", "log2g": "log2(gamma)"}[axis]
 
 
 def _levels(finite: np.ndarray, greater: bool) -> np.ndarray:
@@ -80,16 +111,17 @@ def _levels(finite: np.ndarray, greater: bool) -> np.ndarray:
     return levels
 
 
-def _plane(fig, ax, result, cells, label: str) -> None:
-    """The criterion over the C x gamma plane: filled contours, cells, the best one starred."""
+def _plane(fig, ax, result, cells, label: str, x: str, y: str) -> None:
+    """The criterion over the plane of axes ``x`` and ``y`` (C x gamma, or one of them x the
+    class weight): filled contours, cells, the best one starred."""
     import matplotlib
 
     best = result.best
-    cs = sorted({r.cell.log2c for r in cells})
-    gs = sorted({r.cell.log2g for r in cells})
+    cs = sorted({getattr(r.cell, x) for r in cells})
+    gs = sorted({getattr(r.cell, y) for r in cells})
     z = np.full((len(gs), len(cs)), np.nan)
     for r in cells:
-        z[gs.index(r.cell.log2g), cs.index(r.cell.log2c)] = r.rate
+        z[gs.index(getattr(r.cell, y)), cs.index(getattr(r.cell, x))] = r.rate
     finite = z[np.isfinite(z)]
     greater = result.greater_is_better
     cmap = matplotlib.colormaps["viridis" if greater else "viridis_r"]
@@ -106,32 +138,31 @@ def _plane(fig, ax, result, cells, label: str) -> None:
     else:
         filled = ax.pcolormesh(cs, gs, masked, cmap=cmap, shading="nearest")
     fig.colorbar(filled, ax=ax).set_label(label)
-    undefined = [(r.cell.log2c, r.cell.log2g) for r in cells if math.isnan(r.rate)]
+    undefined = [(getattr(r.cell, x), getattr(r.cell, y)) for r in cells if math.isnan(r.rate)]
     if undefined:
         ax.plot(*zip(*undefined), "x", color="0.4", ms=5, label="undefined")
         ax.legend(loc="lower left", fontsize=8, framealpha=0.85)
     ax.plot(
-        [r.cell.log2c for r in cells],
-        [r.cell.log2g for r in cells],
+        [getattr(r.cell, x) for r in cells],
+        [getattr(r.cell, y) for r in cells],
         ".",
         color="w",
         ms=2,
         alpha=0.6,
     )
-    ax.plot(best.cell.log2c, best.cell.log2g, "*", color="red", ms=16, mec="k")
-    ax.set_xlabel("log2(C)")
-    ax.set_ylabel("log2(gamma)")
+    ax.plot(getattr(best.cell, x), getattr(best.cell, y), "*", color="red", ms=16, mec="k")
+    ax.set_xlabel(_axis_label(result, x))
+    ax.set_ylabel(_axis_label(result, y))
 
 
-def _line(ax, result, cells, label: str) -> None:
-    """One axis searched: the criterion as a line over it, the best cell starred."""
+def _line(ax, result, cells, label: str, axis: str) -> None:
+    """The criterion as a line over ``axis`` (the other axes fixed), the best cell starred."""
     best = result.best
-    axis = "log2c" if best.cell.log2c is not None else "log2g"
     xs = [getattr(r.cell, axis) for r in cells]
     order = np.argsort(xs)
     ax.plot(np.array(xs)[order], np.array([r.rate for r in cells])[order], "o-")
     ax.plot(getattr(best.cell, axis), best.rate, "*", color="red", ms=16, mec="k")
-    ax.set_xlabel("log2(C)" if axis == "log2c" else "log2(gamma)")
+    ax.set_xlabel(_axis_label(result, axis))
     ax.set_ylabel(label)
     ax.grid(alpha=0.3)
 
@@ -145,4 +176,6 @@ def _best_label(result, name: str) -> str:
         parts.append(f"gamma = 2^{c.log2g:g}")
     if c.log2p is not None:
         parts.append(f"p = 2^{c.log2p:g}")
+    if c.log2w is not None:
+        parts.append(f"w{c.w_label} = 2^{c.log2w:g}")
     return f"\u2605 best: {', '.join(parts)}: {name} = {result.best.rate:.6g}"

@@ -5,7 +5,7 @@ or svm-train's two regression lines), then each outer fold's chosen cell and inn
 the spread of the chosen parameters (:func:`svmeval.workflows.nested.chosen_text`). json: ``"outer"``
 (svmeval's JSON report object of the outer predictions) and ``"nested"`` (every outer fold's
 choice and the spread). csv: one row per (repetition, outer fold) with the chosen cell and its
-inner value. Reporters format; they never compute.
+inner value (a search of a class weight adds ``log2w``, ``w``, ``w_label``). Reporters format; they never compute.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ COLUMNS = (
     "n_train",
     "n_test",
 )
+#: the columns a search of a class weight adds (after ``p``)
+WEIGHT_COLUMNS = ("log2w", "w", "w_label")
 
 
 def render_nested(result, format: str = "text", digits: int = 4, full: bool = False) -> str:
@@ -41,9 +43,13 @@ def render_nested(result, format: str = "text", digits: int = 4, full: bool = Fa
     if format == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(COLUMNS)
+        columns: tuple[str, ...] = COLUMNS
+        if result.weight_label is not None:
+            at = COLUMNS.index("p") + 1
+            columns = COLUMNS[:at] + WEIGHT_COLUMNS + COLUMNS[at:]
+        w.writerow(columns)
         for row in result._nested_object()["folds"]:
-            w.writerow([cell(row[k]) for k in COLUMNS])
+            w.writerow([cell(row[k]) for k in columns])
         return buf.getvalue()
     report = text_report(result.summary(), digits=digits, full=full)
     return report + chosen_text(result)

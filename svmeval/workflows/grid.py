@@ -20,12 +20,13 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._args.checks import check_weight_range
 from svmeval._shown import brief_repr
 from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource
-from svmeval.params import EPSILON_SVR, Configuration, SvmParams, params_flags
+from svmeval.params import C_SVC, EPSILON_SVR, Configuration, SvmParams
 from svmeval.store import StoreLike
 from svmeval.summary.data import summary_rows
 from svmeval.workflows import grid_rules as rules
@@ -123,6 +124,11 @@ class GridResult:
         """The full LIBSVM parameters of the best cell (for a final model)."""
         return cell_params(self.params, self.best.cell)
 
+    @property
+    def weight_label(self) -> int | None:
+        """The class whose weight the search searched (``log2w``'s label), None for none."""
+        return self.best.cell.w_label
+
     def to_dict(self) -> dict:
         """The JSON report's object (``--results FILE.json``): criterion, best cell, every cell
         with its figures and fold spread."""
@@ -133,10 +139,11 @@ class GridResult:
         (``dataset``, ``configuration``, ``repetition``, ``seed``, ``fold``, ``n_test``), the
         cell's ``log2c``, ``log2g``, ``log2p``, ``C``, ``gamma``, ``p``, ``value`` (the
         criterion as the search compared it), ``resumed`` and ``best``, then the figures of
-        that fold; a cell resumed from an ``-out`` file is one row with ``fold`` None."""
+        that fold; a cell resumed from an ``-out`` file is one row with ``fold`` None.
+        A search of a class weight adds ``log2w``, ``w`` and ``w_label`` (the class), None
+        elsewhere."""
         tables.pandas()
         rows = []
-        base = self.params.as_dict()
         for r in self.cells:
             c = r.cell
             cell = {
@@ -150,16 +157,9 @@ class GridResult:
                 "resumed": r.resumed,
                 "best": r is self.best,
             }
-            flags = params_flags(
-                {
-                    **base,
-                    **{
-                        k: v
-                        for k, v in (("C", c.C), ("gamma", c.gamma), ("p", c.p))
-                        if v is not None
-                    },
-                }
-            )
+            if self.weight_label is not None:
+                cell.update(log2w=c.log2w, w=c.w, w_label=c.w_label)
+            flags = cell_params(self.params, c).flags()
             if r.summary is None:
                 rows.append(
                     {
@@ -182,10 +182,12 @@ class GridResult:
 
 def _cell_object(r) -> dict:
     c = r.cell
+    weight = {} if c.w_label is None else {"log2w": c.log2w, "w": c.w, "w_label": c.w_label}
     return {
         "log2c": c.log2c,
         "log2g": c.log2g,
         "log2p": c.log2p,
+        **weight,
         "C": c.C,
         "gamma": c.gamma,
         "p": c.p,
@@ -241,6 +243,7 @@ def grid_search(
     log2c: tuple[float, float, float] | None = rules.DEFAULT_LOG2C,
     log2g: tuple[float, float, float] | None = rules.DEFAULT_LOG2G,
     log2p: tuple[float, float, float] | None = None,
+    log2w: tuple[float, float, float, float] | None = None,
     criterion: str | None = None,
     seed: int = 1,
     pos_label: float | None = None,
@@ -277,6 +280,12 @@ def grid_search(
         The searched ranges of log2 C, log2 gamma and log2 epsilon (grid.py's ``-log2c``,
         ``-log2g``; ``log2p`` searches epsilon-SVR's epsilon, ``-s 3``). None: not searched
         (gamma then stays ``params.gamma``). Defaults: grid.py's (-5, 15, 2) and (3, -15, -2).
+    log2w : (label, begin, end, step), optional
+        Also search log2 of the weight of class ``label`` (svm-train's ``-wLABEL w``: that
+        class's C is ``w * C``; C-SVC, ``-s 0``): every C x gamma cell for each weight in
+        turn, ties needing the same gamma and weight. With it, ``log2c`` and ``log2g`` may
+        both be None (the weight alone). The label must be a class of the data, and
+        ``params`` must not fix its weight too; other classes' ``-wi`` stay as given.
     criterion : str, optional
         The figure maximised (or minimised, by its direction), a name of
         :data:`svmeval.metrics.FIGURES` that fits the data (default accuracy; mse for
@@ -360,6 +369,7 @@ def _search(
     log2c,
     log2g,
     log2p,
+    log2w,
     criterion,
     seed,
     pos_label,
@@ -382,6 +392,7 @@ def _search(
         log2c=log2c,
         log2g=log2g,
         log2p=log2p,
+        log2w=log2w,
         criterion=criterion,
         seed=seed,
         pos_label=pos_label,
@@ -429,6 +440,7 @@ def _checked_grid(
     log2c,
     log2g,
     log2p,
+    log2w,
     criterion,
     seed,
     pos_label,
@@ -452,7 +464,12 @@ def _checked_grid(
         criterion=criterion,
     )
     dataset, (params,) = checks.check_data(data, "the grid search", params=params)
-    order = _order(params, log2c, log2g, log2p)
+    order = _order(params, log2c, log2g, log2p, log2w)
+    if log2w is not None:
+        check_weight_label(dataset, order[0].w_label)
+    shape = rules.check_resume_shape(run.resume, order[0].w_label)
+    if shape:
+        raise ArgumentError("resume", shape)
     criterion = criterion or checks.default_criterion(params)
     checks.check_criterion(criterion)
     kind = checks.kind_of(checks.single_label(dataset, "the grid search"), params)
@@ -540,7 +557,7 @@ def _evaluate_cells(
             )
 
 
-def _order(params: SvmParams, log2c, log2g, log2p) -> list:
+def _order(params: SvmParams, log2c, log2g, log2p, log2w=None) -> list:
     """The cells in grid.py's job order, every range checked."""
     log2c = None if log2c is None else rules.check_range("log2c", log2c)
     log2g = None if log2g is None else rules.check_range("log2g", log2g)
@@ -548,7 +565,36 @@ def _order(params: SvmParams, log2c, log2g, log2p) -> list:
         log2p = rules.check_range("log2p", log2p)
         if params.svm_type != EPSILON_SVR:
             raise ArgumentError("log2p", "searches epsilon-SVR's epsilon: it needs -s 3")
-    return rules.job_order(log2c, log2g, log2p)
+    if log2w is not None:
+        log2w = check_weight_range(log2w)
+        label = log2w[0]
+        if params.svm_type != C_SVC:
+            raise ArgumentError(
+                "log2w",
+                "searches the weight of a class of C-SVC (-s 0): LIBSVM's nu-SVC, one-class "
+                "and regression solvers take no class weight",
+            )
+        fixed = [w for k, w in params.weight if k == label]
+        if fixed:
+            raise ArgumentError(
+                "log2w",
+                f"searches the weight of class {label}, which the configuration fixes too "
+                f"(-w{label} {fixed[0]:g}): leave one of them out",
+            )
+    return rules.job_order(log2c, log2g, log2p, log2w)
+
+
+def check_weight_label(dataset, label: int) -> None:
+    """The class ``label`` whose weight is searched must be one of the data's classes
+    (LIBSVM's classes are the labels cast to C ``int``; a weight of a class the data lack
+    would only draw a warning from LIBSVM, and every cell would be the same)."""
+    classes = sorted({int(v) for v in np.unique(np.asarray(dataset.y))})
+    if label not in classes:
+        raise ArgumentError(
+            "log2w",
+            f"names class {label}, which the data lack (their labels: "
+            f"{', '.join(map(str, classes))})",
+        )
 
 
 def _candidates(dataset, params: SvmParams, order: list):
@@ -563,5 +609,6 @@ def _candidates(dataset, params: SvmParams, order: list):
 
 
 def _cost(cell: Cell) -> float:
-    """A guess at a cell's training time, to start the longest first: larger C, smaller gamma."""
-    return (cell.log2c or 0.0) - 0.5 * (cell.log2g or 0.0)
+    """A guess at a cell's training time, to start the longest first: larger C, smaller
+    gamma, a larger class weight (one class's C)."""
+    return (cell.log2c or 0.0) - 0.5 * (cell.log2g or 0.0) + 0.5 * (cell.log2w or 0.0)

@@ -20,7 +20,12 @@ svmeval generalises the comparison to any figure: "better" follows the figure's 
 number. With accuracy the value compared is svm-train's printed rate (:func:`accuracy_rate`), as
 grid.py parses it. An optional third axis, log2 of epsilon-SVR's epsilon, is svmeval's own: the
 C x gamma grid in grid.py's order for each epsilon in turn, and ties need the same gamma and
-epsilon.
+epsilon. So is the weight axis, log2 of one class's weight (svm-train's ``-wLABEL``, which
+multiplies C for that class): the C x gamma grid in grid.py's order for each weight in turn
+(the weights in their range's order), ties needing the same gamma and weight. With a weight
+axis, C and gamma may both be left out (a search of the weight alone); a weight cell's
+``-out`` line names its class (``log2w1=…``, ``log2w-1=…``), so that its file is never read
+as a C x gamma file (:func:`check_resume_shape`).
 """
 
 from __future__ import annotations
@@ -39,8 +44,8 @@ from svmeval.errors import SvmevalError, show_path
 DEFAULT_LOG2C = (-5, 15, 2)
 DEFAULT_LOG2G = (3, -15, -2)
 
-#: the axes of a cell, in grid.py's order (log2p is svmeval's own)
-AXES = ("log2c", "log2g", "log2p")
+#: the axes of a cell, in grid.py's order (log2p and log2w are svmeval's own)
+AXES = ("log2c", "log2g", "log2p", "log2w")
 
 
 def check_range(name: str, r) -> tuple:
@@ -81,7 +86,8 @@ def permute_sequence(seq: list) -> list:
 
 @dataclass(frozen=True)
 class Cell:
-    """One grid point: log2 of C, gamma and (epsilon-SVR) epsilon; None = not searched.
+    """One grid point: log2 of C, gamma, (epsilon-SVR) epsilon and the weight of class
+    ``w_label`` (svm-train's ``-wLABEL``); None = not searched.
     ``ints``: the axes ("log2c", ...) whose range grid.py holds as ints (its default ranges),
     which grid.py's lines print as ints; it takes no part in comparisons."""
 
@@ -89,11 +95,23 @@ class Cell:
     log2g: float | None
     log2p: float | None = None
     ints: frozenset = field(default=frozenset(), compare=False, repr=False)
+    log2w: float | None = None
+    w_label: int | None = None
 
     def log2_text(self, axis: str) -> str:
         """The value of ``axis`` as grid.py prints it (``5`` or ``5.0``)."""
         value = getattr(self, axis)
         return str(int(value)) if axis in self.ints else str(value)
+
+    def key(self, axis: str) -> str:
+        """The name of ``axis`` in an ``-out`` line: the axis itself, the weight's with its
+        class (``log2w1``, ``log2w-1``)."""
+        return f"log2w{self.w_label}" if axis == "log2w" else axis
+
+    @property
+    def axes(self) -> tuple[str, ...]:
+        """The searched axes of the cell, as its ``-out`` line names them (its shape)."""
+        return tuple(self.key(a) for a in AXES if getattr(self, a) is not None)
 
     @property
     def C(self) -> float | None:
@@ -107,35 +125,53 @@ class Cell:
     def p(self) -> float | None:
         return None if self.log2p is None else 2.0**self.log2p
 
+    @property
+    def w(self) -> float | None:
+        """The weight of class ``w_label`` (svm-train's ``-wLABEL w``: that class's C is
+        ``w * C``)."""
+        return None if self.log2w is None else 2.0**self.log2w
+
+    @property
+    def tie(self) -> tuple:
+        """What two cells must share for the smaller C to win a tie (grid.py: gamma)."""
+        return (self.log2g, self.log2p, self.log2w)
+
 
 def cell_params(base, cell: Cell):
-    """``base`` (an :class:`~svmeval.params.SvmParams`) with the cell's C, gamma and epsilon."""
-    changes = {}
+    """``base`` (an :class:`~svmeval.params.SvmParams`) with the cell's C, gamma, epsilon and
+    class weight (appended to ``base``'s ``-wi`` pairs, as a last ``-wLABEL`` option)."""
+    changes: dict[str, Any] = {}
     if cell.C is not None:
         changes["C"] = cell.C
     if cell.gamma is not None:
         changes["gamma"] = cell.gamma
     if cell.p is not None:
         changes["p"] = cell.p
+    if cell.w is not None:
+        changes["weight"] = (*base.weight, (cell.w_label, cell.w))
     return replace(base, **changes)
 
 
-def job_order(log2c, log2g, log2p=None) -> list[Cell]:
-    """Every cell in grid.py's job order (``calculate_jobs``), for each epsilon in turn.
+def job_order(log2c, log2g, log2p=None, log2w=None) -> list[Cell]:
+    """Every cell in grid.py's job order (``calculate_jobs``), for each epsilon (or class
+    weight) in turn.
 
-    Each range is ``(begin, end, step)`` or None (not searched). At least one of C and gamma
-    must be searched, as in grid.py.
+    Each range is ``(begin, end, step)`` or None (not searched); ``log2w`` is
+    ``(label, begin, end, step)``. At least one of C and gamma must be searched, as in
+    grid.py, unless a weight is.
     """
-    if log2c is None and log2g is None:
+    if log2c is None and log2g is None and log2w is None:
         raise RangeError("log2c", "log2c and log2g must not both be None")
+    label, w_range = (None, None) if log2w is None else (int(log2w[0]), tuple(log2w[1:]))
     ints = frozenset(
         axis
-        for axis, r in (("log2c", log2c), ("log2g", log2g), ("log2p", log2p))
+        for axis, r in (("log2c", log2c), ("log2g", log2g), ("log2p", log2p), ("log2w", w_range))
         if r is not None and all(is_python_int(v) for v in r)
     )
     c_seq = permute_sequence(range_f(*log2c)) if log2c is not None else [None]
     g_seq = permute_sequence(range_f(*log2g)) if log2g is not None else [None]
     p_seq = range_f(*log2p) if log2p is not None else [None]
+    w_seq = range_f(*w_range) if w_range is not None else [None]
     nr_c, nr_g = float(len(c_seq)), float(len(g_seq))
     i = j = 0
     pairs: list[tuple[float | None, float | None]] = []
@@ -146,7 +182,12 @@ def job_order(log2c, log2g, log2p=None) -> list[Cell]:
         else:
             pairs.extend((c_seq[k], g_seq[j]) for k in range(i))  # more gamma resolution
             j += 1
-    return [Cell(_float(c), _float(g), _float(p), ints) for p in p_seq for c, g in pairs]
+    return [
+        Cell(_float(c), _float(g), _float(p), ints, _float(w), None if w is None else label)
+        for w in w_seq
+        for p in p_seq
+        for c, g in pairs
+    ]
 
 
 def _float(v):
@@ -182,8 +223,7 @@ def wins(
         return True
     return (
         _same(value, best_value)
-        and cell.log2g == best_cell.log2g
-        and cell.log2p == best_cell.log2p
+        and cell.tie == best_cell.tie
         and cell.log2c is not None
         and best_cell.log2c is not None
         and cell.log2c < best_cell.log2c
@@ -204,7 +244,7 @@ class Leader:
         self.greater = greater_is_better
         self.value = math.nan
         self.first: tuple | None = None  # (place, cell, item) of F
-        self.smallest_c: dict = {}  # (log2g, log2p) -> (cell, item) of value V, smallest C
+        self.smallest_c: dict = {}  # (log2g, log2p, log2w) -> (cell, item) of value V, smallest C
         self.best: Any = None  # the item of the best cell so far
 
     def add(self, cell: Cell, value: float, place: int, item: Any = None) -> Any:
@@ -218,12 +258,12 @@ class Leader:
         elif place < self.first[0]:
             self.first = (place, cell, item)
         if cell.log2c is not None:
-            key = (cell.log2g, cell.log2p)
+            key = cell.tie
             held = self.smallest_c.get(key)
             if held is None or cell.log2c < held[0].log2c:
                 self.smallest_c[key] = (cell, item)
         _, f, f_item = self.first
-        self.best = f_item if f.log2c is None else self.smallest_c[(f.log2g, f.log2p)][1]
+        self.best = f_item if f.log2c is None else self.smallest_c[f.tie][1]
         return self.best
 
 
@@ -323,7 +363,9 @@ def out_line(cell: Cell, value: float, resumed: bool = False) -> str:
     """One ``-out`` line as grid.py writes it (Python's ``str`` of each float; ``resumed``: a
     value read from a ``-out`` file)."""
     text = "".join(
-        f"{axis}={cell.log2_text(axis)} " for axis in AXES if getattr(cell, axis) is not None
+        f"{cell.key(axis)}={cell.log2_text(axis)} "
+        for axis in AXES
+        if getattr(cell, axis) is not None
     )
     return text + f"rate={shown_value(value, resumed)}\n"
 
@@ -358,6 +400,8 @@ _FIELDS = {
     name: re.compile(rf"(?<![A-Za-z0-9_]){name}=({_NUMBER})")
     for name in ("log2c", "log2g", "log2p", "rate")
 }
+#: a weight cell's field: ``log2w`` and the class (svm-train's ``-wLABEL``), then the value
+_WEIGHT_FIELD = re.compile(rf"(?<![A-Za-z0-9_])log2w([-+]?[0-9]+)=({_NUMBER})")
 
 
 def parse_out(text: str) -> OutCells:
@@ -377,7 +421,15 @@ def parse_out(text: str) -> OutCells:
         if not rate:
             continue
         value = {name: (float(m.group(1)) if m else None) for name, m in found.items()}
-        cells[Cell(value["log2c"], value["log2g"], value["log2p"])] = float(rate.group(1))
+        weight = _WEIGHT_FIELD.search(line)
+        cell = Cell(
+            value["log2c"],
+            value["log2g"],
+            value["log2p"],
+            log2w=float(weight.group(2)) if weight else None,
+            w_label=int(weight.group(1)) if weight else None,
+        )
+        cells[cell] = float(rate.group(1))
     cells.head = len(cells) if head is None else head
     return cells
 
@@ -416,9 +468,11 @@ def read_out(path: str) -> OutCells:
     return parse_out(read_out_text(path))
 
 
-def read_resume(path: str, criterion: str) -> OutCells:
+def read_resume(path: str, criterion: str, weight: int | None = None) -> OutCells:
     """The cells of a ``-out`` file to resume a search of ``criterion`` from; a file that
-    records another criterion is refused (its values are not comparable)."""
+    records another criterion is refused (its values are not comparable), and so is a file
+    of another weight axis than the search's (``weight``: the class whose weight it
+    searches, None for none; :func:`check_resume_shape`)."""
     text = read_out_text(path)
     cells = parse_out(text)
     recorded = out_criterion(text)
@@ -428,7 +482,34 @@ def read_resume(path: str, criterion: str) -> OutCells:
             f"--criterion {criterion} would mix the two (give --criterion "
             f"{recorded}, or another -out file)"
         )
+    problem = check_resume_shape(cells, weight)
+    if problem:
+        label = next(c.w_label for c in cells if c.w_label != weight)
+        hint = "without -log2w" if label is None else f"with -log2w {label}"
+        raise SvmevalError(
+            f"{show_path(path)}: {problem} (resume {hint}, or from another -out file)"
+        )
     return cells
+
+
+def _weights_of(label: int | None) -> str:
+    return (
+        "without a class weight" if label is None else f"of class {label}'s weight (log2w{label})"
+    )
+
+
+def check_resume_shape(cells, weight: int | None) -> str:
+    """What is wrong with resuming a search of the weight of class ``weight`` (None: a search
+    without a weight axis) from ``cells`` ("" where nothing is): a cell of another weight
+    axis (a C x gamma cell in a weight search, or the reverse, or another class's weight)
+    would be compared with cells it does not match."""
+    for cell in cells:
+        if cell.w_label != weight:
+            return (
+                f"holds cells {_weights_of(cell.w_label)}; "
+                f"a search {_weights_of(weight)} cannot take them"
+            )
+    return ""
 
 
 def stdout_line(
@@ -447,12 +528,14 @@ def stdout_line(
     text = f"[{worker}] {' '.join(logs)} {shown_value(value, worker == 'resumed')} (best "
     for axis in AXES:  # the best cell has the same axes
         if getattr(cell, axis) is not None:
-            text += f"{axis[-1]}={2.0 ** getattr(best, axis)}, "
+            name = f"w{best.w_label}" if axis == "log2w" else axis[-1]
+            text += f"{name}={2.0 ** getattr(best, axis)}, "
     return text + f"rate={shown_value(best_value, best_resumed)})"
 
 
 def last_line(best: Cell, best_value: float, *, resumed: bool = False) -> str:
-    """grid.py's last line: the best C and gamma themselves (not their logs), then the rate
-    (``resumed``: the best cell was read from a ``-out`` file)."""
-    values = [v for v in (best.C, best.gamma, best.p) if v is not None]
+    """grid.py's last line: the best C and gamma themselves (not their logs), then (searched)
+    epsilon or the class weight, then the rate (``resumed``: the best cell was read from a
+    ``-out`` file)."""
+    values = [v for v in (best.C, best.gamma, best.p, best.w) if v is not None]
     return f"{' '.join(map(str, values))} {shown_value(best_value, resumed)}"

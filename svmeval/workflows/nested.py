@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 __all__ = ["NestedResult", "OuterFold", "nested_cv", "chosen_text"]
 
-AXES = ("log2c", "log2g", "log2p")
+AXES = rules.AXES
 
 
 @dataclass(frozen=True, eq=False)
@@ -130,6 +130,11 @@ class NestedResult:
         return self.repeat
 
     @property
+    def weight_label(self) -> int | None:
+        """The class whose weight the inner grids searched (``log2w``'s label), or None."""
+        return self.folds[0].cell.w_label if self.folds else None
+
+    @property
     def grids(self) -> tuple:
         """Every inner :class:`~svmeval.workflows.grid.GridResult`, in :attr:`folds`' order."""
         return tuple(f.grid for f in self.folds)
@@ -148,7 +153,7 @@ class NestedResult:
         return summarize(self.outer, pos_label=self.pos_label, zero_division=self.zero_division)
 
     def spread(self) -> dict:
-        """Per searched axis (``log2c``, ``log2g``, ``log2p``) over every outer fold's choice:
+        """Per searched axis (``log2c``, ``log2g``, ``log2p``, ``log2w``) over every outer fold's choice:
         ``mean``, ``sd`` (n-1; NaN for one fold), ``min``, ``max`` and ``counts`` (value ->
         number of folds that chose it, values ascending)."""
         out = {}
@@ -186,10 +191,11 @@ class NestedResult:
                 "repetition": f.repetition,
                 "fold": f.fold + 1,
                 "seed": f.seed,
-                **{axis: getattr(f.cell, axis) for axis in AXES},
+                **{axis: getattr(f.cell, axis) for axis in AXES if axis != "log2w"},
                 "C": f.cell.C,
                 "gamma": f.cell.gamma,
                 "p": f.cell.p,
+                **_weight_of(f.cell),
                 "value": tables.finite(f.value),
                 "n_train": len(f.train_rows),
                 "n_test": len(f.test_rows),
@@ -222,7 +228,8 @@ class NestedResult:
 
     def to_frame(self):
         """A pandas DataFrame, one row per (repetition, outer fold): the columns of a results
-        table, the chosen cell (``log2c``, ``log2g``, ``log2p``, ``C``, ``gamma``, ``p``),
+        table, the chosen cell (``log2c``, ``log2g``, ``log2p``, ``C``, ``gamma``, ``p``; a
+        search of a class weight adds ``log2w``, ``w`` and ``w_label``),
         ``inner_value`` (the criterion on the inner folds, a fraction) and the outer fold's
         figures; ``configuration`` is the base configuration as given, ``options`` its flags
         (each fold's own C / gamma are its columns)."""
@@ -248,6 +255,7 @@ class NestedResult:
                         "C": c.C,
                         "gamma": c.gamma,
                         "p": c.p,
+                        **_weight_of(c),
                         "inner_value": f.value,
                         **figures,
                     }
@@ -266,6 +274,7 @@ def nested_cv(
     log2c: tuple[float, float, float] | None = rules.DEFAULT_LOG2C,
     log2g: tuple[float, float, float] | None = rules.DEFAULT_LOG2G,
     log2p: tuple[float, float, float] | None = None,
+    log2w: tuple[float, float, float, float] | None = None,
     criterion: str | None = None,
     seed: int = 1,
     repeat: int = 1,
@@ -291,12 +300,13 @@ def nested_cv(
         The data (a file name is read first; arrays in memory as
         :meth:`Dataset.from_arrays` takes them); one label a sample.
     params : SvmParams or str, optional
-        The other LIBSVM parameters (C, gamma, p chosen per outer fold); default svm-train's.
+        The other LIBSVM parameters (C, gamma, p and the searched class weight chosen per
+        outer fold); default svm-train's.
     folds : int, default 5
         The outer folds.
     inner_folds : int, default 5
         Each inner grid's folds.
-    log2c, log2g, log2p, criterion, pos_label, zero_division, kernel_memory, share
+    log2c, log2g, log2p, log2w, criterion, pos_label, zero_division, kernel_memory, share
         As :func:`grid_search` takes them, for every inner grid.
     seed : int, default 1
         C ``srand``'s seed of the outer folds and of the inner grids.
@@ -353,6 +363,7 @@ def _nested_cv(
     log2c,
     log2g,
     log2p,
+    log2w,
     inner_folds,
     criterion,
     seed,
@@ -376,6 +387,10 @@ def _nested_cv(
     )
     dataset, (params,) = checks.check_data(data, "nested cross-validation", params=params)
     nr_fold, inner_folds, seed, repeat = run.folds, run.inner_folds, run.seed, run.repeat
+    if log2w is not None:  # the whole data's classes, before any inner grid
+        from svmeval.workflows.grid import _order, check_weight_label
+
+        check_weight_label(dataset, _order(params, log2c, log2g, log2p, log2w)[0].w_label)
     problem, base = engine.prepare(dataset, params)
     criterion = criterion or checks.default_criterion(base)
     figure = checks.check_criterion(criterion, checks.kind_of(problem.y, base), base)
@@ -387,6 +402,7 @@ def _nested_cv(
         log2c=log2c,
         log2g=log2g,
         log2p=log2p,
+        log2w=log2w,
         folds=inner_folds,
         criterion=criterion,
         pos_label=pos_label,
@@ -461,7 +477,7 @@ def chosen_text(result: NestedResult) -> str:
     head = (
         (["repetition"] if result.repeat > 1 else [])
         + ["fold"]
-        + axes
+        + [result.chosen[0].key(a) for a in axes]
         + [f"inner {result.criterion}"]
     )
     rows = []
@@ -483,10 +499,17 @@ def chosen_text(result: NestedResult) -> str:
     for axis, s in result.spread().items():
         counts = ", ".join(f"{v:g} x{n}" for v, n in s["counts"].items())
         lines.append(
-            f"{axis}: mean {s['mean']:g} sd {_show(s['sd'])} min {s['min']:g} "
+            f"{result.chosen[0].key(axis)}: mean {s['mean']:g} sd {_show(s['sd'])} min {s['min']:g} "
             f"max {s['max']:g} ({counts})"
         )
     return "\n".join(lines) + "\n"
+
+
+def _weight_of(cell: rules.Cell) -> dict:
+    """A chosen cell's class weight, where the search had one: ``log2w``, ``w``, ``w_label``."""
+    if cell.w_label is None:
+        return {}
+    return {"log2w": cell.log2w, "w": cell.w, "w_label": cell.w_label}
 
 
 def _show(value: float) -> str:
