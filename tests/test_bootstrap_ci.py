@@ -71,13 +71,41 @@ def test_resamples_drawn_in_blocks_are_the_one_draw(monkeypatch):
     assert np.array_equal(np.vstack(blocks), np.random.default_rng(5).integers(0, 23, (10, 23)))
 
 
-def test_repeated_cv_resamples_the_first_repetition_as_the_pooled_figures():
-    path = str(LOCAL / "wine.scale")
-    once = summarize(cross_validate(path, folds=3, seed=4), ci=0.95, bootstrap=50)
-    twice = summarize(cross_validate(path, folds=3, seed=4, repeat=2), ci=0.95, bootstrap=50)
-    assert twice.intervals.seed == 4  # the result's seed by default
-    assert twice.intervals.bca == once.intervals.bca
-    assert twice.intervals.percentile == once.intervals.percentile
+@pytest.mark.parametrize("name", ["breast_cancer.scale", "wine.scale"])
+def test_repeated_cv_resamples_samples_with_every_repetitions_prediction(name):
+    """With R repetitions the figure is the mean of the repetitions' figures, and a resample
+    draws samples, each carrying its prediction in every repetition: scipy's bootstrap of the
+    paired arrays (y_true, y_pred_1, ..., y_pred_R) with that statistic, same resamples."""
+    path = str(LOCAL / name)
+    result = cross_validate(path, folds=3, seed=4, repeat=3, keep_repeats=True)
+    summary = summarize(result, ci=LEVEL, bootstrap=RESAMPLES)
+    iv = summary.intervals
+    assert (iv.seed, iv.repetitions) == (4, 3)  # the result's seed by default
+    runs = [result.y_pred] + [r.y_pred for r in result.repeat_results]
+    labels = summary.classification.labels
+    for figure, one in _oracles(labels).items():
+
+        def statistic(t, *predictions, one=one):
+            return np.mean([one(t, p) for p in predictions])
+
+        assert iv.estimate[figure] == pytest.approx(summary.repeat_spread[figure][0], rel=1e-12)
+        for method, got in (("percentile", iv.percentile), ("BCa", iv.bca)):
+            res = stats.bootstrap(
+                (result.y_true, *runs),
+                statistic,
+                paired=True,
+                vectorized=False,
+                n_resamples=RESAMPLES,
+                confidence_level=LEVEL,
+                method=method,
+                rng=np.random.default_rng(4),
+            )
+            expected = tuple(res.confidence_interval)
+            assert got[figure] == pytest.approx(expected, rel=1e-12, abs=1e-15), (figure, method)
+    # the further repetitions' predictions are kept without keep_repeats
+    lean = summarize(cross_validate(path, folds=3, seed=4, repeat=3), ci=LEVEL, bootstrap=50)
+    again = summarize(result, ci=LEVEL, bootstrap=50)
+    assert lean.intervals == again.intervals
 
 
 def test_ranking_figures_get_no_interval_and_the_reports_show_the_rest():

@@ -184,3 +184,50 @@ def test_command_line_bad_draws_is_one_line(extra, files, message):
     assert done.returncode == 1 and done.stdout == "", done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
     assert message in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("rope", [0.0, 0.01])
+def test_posterior_draws_are_baycomps_samples(rope):
+    from svmeval.stats.bayesian import signed_rank_posterior
+
+    a, b = _pair(7, seed=11)
+    ours = signed_rank_posterior(a, b, rope=rope, draws=3000, seed=6)
+    theirs = baycomp.SignedRankTest(a, b, rope, nsamples=3000, random_state=6).sample
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-12)
+
+
+def test_simplex_draws_each_pairs_points_in_the_regions_of_their_probabilities():
+    """The simplex picture (baycomp's plot_simplex): one panel per pair, one point per draw
+    (all of them below MAX_POINTS), as many in each corner's colour as baycomp's probability
+    of that corner says."""
+    pytest.importorskip("matplotlib")
+    from svmeval.report.simplex import MAX_POINTS, draw_simplex
+
+    rng = np.random.default_rng(2)
+    v = rng.uniform(0.7, 0.9, (6, 3, 2 * 5))
+    v[:, 1] += 0.01
+    bench = Benchmark(v, DATASETS, CONFIGS, "accuracy", n_folds=5, repeat=2, rope=0.01, draws=900)
+    assert 900 <= MAX_POINTS
+    figure = draw_simplex(bench)
+    assert len(figure.axes) == len(bench.pairs) == 3
+    for ax, pair in zip(figure.axes, bench.pairs):
+        counts = [len(c.get_offsets()) for c in ax.collections]
+        a = bench.mean[:, bench.configurations.index(pair.a)]
+        b = bench.mean[:, bench.configurations.index(pair.b)]
+        probs = _baycomp(a, b, 0.01, 900, 1)
+        assert sum(counts) == 900
+        shown = sorted(round(900 * p) for p in probs if p > 0)
+        assert sorted(counts) == shown
+
+
+def test_benchmark_page_holds_the_simplex_with_a_rope():
+    pytest.importorskip("matplotlib")
+    from svmeval import render
+
+    rng = np.random.default_rng(3)
+    v = rng.uniform(0.7, 0.9, (6, 2, 2 * 5))
+    without = Benchmark(v, DATASETS, CONFIGS[:2], "accuracy", n_folds=5, repeat=2)
+    with_rope = Benchmark(v, DATASETS, CONFIGS[:2], "accuracy", n_folds=5, repeat=2, rope=0.01)
+    assert render(without, format="html").count("<svg") == 1  # the CD diagram
+    page = render(with_rope, format="html")
+    assert page.count("<svg") == 2 and "posterior: each point one Monte-Carlo draw" in page

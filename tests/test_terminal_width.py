@@ -212,3 +212,25 @@ def test_the_store_listing_fits_80_columns_and_keeps_every_field(tmp_path):
     assert "-g 0.125 -c 2 -v 3 --seed 7: 3 units" in words
     assert "1 configuration," in words and "3 units," in words
     assert " ".join(["svmeval", *map(str, args)]) in words or f"--store {store}" in words
+
+
+@pytest.mark.parametrize(
+    "module, args",
+    [
+        (["svmeval"], ["-v", "3", "--threshold", "f1", SMALL]),
+        (["svmeval"], ["-v", "3", "-c", "2", "--threshold", "cost:1,5", SMALL]),
+        (["svmeval"], ["-v", "3", "--permutations", "5", WINE]),
+        (["svmeval"], ["-v", "3", "--ci", "0.9", "--bootstrap", "50", "--full", WINE]),
+        (["svmeval"], ["-v", "3", "-b", "1", "--full", SMALL]),
+        (
+            ["svmeval.cli", "grid"],
+            ["-log2c", "1,3,2", "-log2g", "null", "-v", "3", "--nested", "3", WINE],
+        ),
+    ],
+    ids=["threshold-f1", "threshold-cost", "permutations", "ci", "probabilities", "nested"],
+)
+def test_every_further_report_fits_80_columns(module, args):
+    """The reports beyond the cross-validation's own (a tuned threshold, a permutation
+    test, confidence intervals, probability figures, a nested estimate): no line over 80."""
+    text = run(module, "-q", *args)
+    assert widest(text) <= WIDTH, text

@@ -59,7 +59,7 @@ def _c_double(text: str) -> float | None:
         return None
     from svmeval.io.native import parse_number
 
-    value, status = parse_number(text.encode("ascii"))
+    value, status = parse_number(text.encode())  # ASCII: its UTF-8 bytes
     if status in (1, 2) or value != value or value in (float("inf"), float("-inf")):
         return None
     return value

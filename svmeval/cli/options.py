@@ -376,7 +376,8 @@ LONG_OPTIONS = (
         "double",
         "bootstrap confidence intervals (BCa and percentile) at LEVEL, e.g. 0.95, of a\n"
         "\tclassification's pooled figures: the samples' CV predictions resampled, seed\n"
-        "\t--seed (with --repeat: the first repetition's, as the pooled figures)",
+        "\t--seed (with --repeat: of the repetitions' mean, each resampled sample with\n"
+        "\tits prediction in every repetition)",
         commands=frozenset({SVMEVAL}),
         read=parse_open_unit,
     ),

@@ -300,6 +300,7 @@ def repetition(result: CVResult) -> Repetition:
             confusion=None,
             regression=regression_report(result.y_true, result.y_pred),
             ranking=None,
+            y_pred=result.y_pred,
         )
     counts = ConfusionCounts().update(result.y_true, result.y_pred)
     scored, source = _ranking_scores(result)
@@ -308,6 +309,7 @@ def repetition(result: CVResult) -> Repetition:
         confusion=counts,
         regression=None,
         ranking=class_ranking(result.y_true, scored, result.labels, source=source),
+        y_pred=result.y_pred,
         probability=_probability_figures(result),
     )
 

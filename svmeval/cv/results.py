@@ -128,9 +128,11 @@ class CVResult:
 class Repetition:
     """What the figures of one further repetition need: its seed, its predictions' confusion
     counts (``labels`` ascending, rows true) or regression figures, and its scores' ranking
-    figures (per class, ascending labels), not its per-sample arrays; ``probability``: the
-    figures of its ``-b 1`` class probabilities by positive class (each class of two-class data;
-    None for more classes), None without probabilities."""
+    figures (per class, ascending labels); of its per-sample arrays only the predictions
+    (``y_pred``, input order: a bootstrap resample carries each sample's prediction in every
+    repetition), not the scores; ``probability``: the figures of its ``-b 1`` class
+    probabilities by positive class (each class of two-class data; None for more classes),
+    None without probabilities."""
 
     __repr__ = brief_repr
 
@@ -139,6 +141,7 @@ class Repetition:
     regression: RegressionReport | None
     ranking: ClassRanking | None
     probability: dict | None = None
+    y_pred: np.ndarray | None = field(default=None, repr=False)
 
     def probability_figures(self, positive) -> dict:
         """The figures of this repetition's class probabilities with ``positive`` the positive

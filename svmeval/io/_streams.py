@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 import os
 import resource
+import stat
 import sys
 
 from svmeval.errors import DataFormatError
@@ -48,13 +49,13 @@ def memory_available() -> int | None:
     (``MemAvailable``) and the address-space limit less what is mapped; None if unknown."""
     bounds = []
     try:
-        with open("/proc/meminfo", encoding="ascii") as fh:
+        with open("/proc/meminfo", encoding="utf-8") as fh:
             for line in fh:
                 if line.startswith("MemAvailable:"):
                     bounds.append(int(line.split()[1]) * 1024)
         limit = resource.getrlimit(resource.RLIMIT_AS)[0]
         if limit != resource.RLIM_INFINITY:
-            with open("/proc/self/status", encoding="ascii") as fh:
+            with open("/proc/self/status", encoding="utf-8") as fh:
                 mapped = next(int(x.split()[1]) * 1024 for x in fh if x.startswith("VmSize:"))
             bounds.append(limit - mapped)
     except (OSError, ValueError, StopIteration):  # pragma: no cover - not Linux
@@ -151,13 +152,28 @@ def _read_errors(kind: str | None) -> tuple:
     return (OSError, EOFError, lzma.LZMAError, zlib.error)
 
 
+def _chunk_size(stream, kind: str | None) -> int:
+    """:data:`CHUNK_SIZE`, or less for a smaller regular file read as it is: the whole file
+    and one byte (a buffer is zeroed when made: 4 MiB for a file of a few kilobytes cost more
+    than reading it)."""
+    if kind is not None:
+        return CHUNK_SIZE
+    try:
+        st = os.fstat(stream.fileno())
+    except (AttributeError, OSError, ValueError):
+        return CHUNK_SIZE
+    if not stat.S_ISREG(st.st_mode):
+        return CHUNK_SIZE
+    return max(1, min(CHUNK_SIZE, st.st_size + 1))
+
+
 def pump(
     stream: BinaryIO, reader, name: str, kind: str | None, available: int | None = None
 ) -> None:
     """Feed the whole stream to the parser chunk by chunk; with ``available`` (bytes), stop
     before the parser's arrays could outgrow it."""
     errors = _read_errors(kind)
-    buf = bytearray(CHUNK_SIZE)
+    buf = bytearray(_chunk_size(stream, kind))
     view = memoryview(buf)
     readinto = getattr(stream, "readinto", None)
     while True:

@@ -1,7 +1,8 @@
 """The CSV report: one row per class, one per average, then one per scalar figure of the
 registry (``row`` = "figure", ``name`` = its registry name, ``value``), with its mean and sd
 over folds; empty cells where a figure does not apply or is undefined. With bootstrap
-intervals four more columns, ``bca_low``, ``bca_high``, ``percentile_low`` and
+intervals five more columns, ``ci_estimate`` (the figure the interval is about: the pooled
+value, or with repetitions their mean), ``bca_low``, ``bca_high``, ``percentile_low`` and
 ``percentile_high``, filled on the figure rows."""
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def cell(value) -> str:
     return str(int(value))
 
 
-INTERVAL_COLUMNS = ("bca_low", "bca_high", "percentile_low", "percentile_high")
+INTERVAL_COLUMNS = ("ci_estimate", "bca_low", "bca_high", "percentile_low", "percentile_high")
 
 
 def render(summary, *, digits: int = 4, full: bool = False) -> str:
@@ -104,5 +105,6 @@ def figure_rows(w, summary, gap: tuple) -> None:
         row = ("figure", name) + gap + (cell(value), cell(mean), cell(sd))
         if iv is not None:
             bounds = iv.bca.get(name, (None, None)) + iv.percentile.get(name, (None, None))
+            row += (cell(iv.estimate[name]) if name in iv.estimate else "",)
             row += tuple(cell(v) for v in bounds)
         out.writerow(row)

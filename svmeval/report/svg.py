@@ -1,7 +1,8 @@
 """A result's pictures as inline SVG for the HTML report, drawn with matplotlib's SVG backend.
 
 Every picture :func:`svmeval.plot` draws (the figure sheet, the grid's criterion, the
-critical-difference diagram, a permutation test's null distribution), and for a nested
+critical-difference diagram, a permutation test's null distribution), a benchmark's
+Bayesian signed-rank posterior (:mod:`svmeval.report.simplex`), and for a nested
 cross-validation the spread of its outer folds: each outer fold's value of the criterion and
 the cell its inner grid chose. The SVG is made to stand inside an HTML page: no XML prolog,
 no DOCTYPE (it names a DTD by URL), no metadata block (it names vocabularies by URL), a width
@@ -177,6 +178,17 @@ def pictures(result, *, summary=None, arrays: dict | None = None) -> tuple[list,
             )
         else:
             out.append(Picture("The critical-difference diagram", svg(drawn.plot(result))))
+            if any(p.signed_rank is not None for p in result.pairs):
+                from svmeval.report.simplex import draw_simplex
+
+                out.append(
+                    Picture(
+                        "The Bayesian signed-rank test's posterior: each point one Monte-Carlo "
+                        "draw of (A better, practically equivalent, B better), in the region of "
+                        "its largest",
+                        svg(draw_simplex(result)),
+                    )
+                )
     except PlotUnavailable:
         return [], f"Pictures need matplotlib, which is not installed here: {INSTALL_HINT}."
     except SvmevalError as exc:  # e.g. a regression summary without its per-sample arrays

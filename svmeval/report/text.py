@@ -4,6 +4,7 @@ then tables like scikit-learn's classification_report."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from svmeval.errors import show_label
 from svmeval.metrics.figures import FIGURES, figure_names
@@ -133,7 +134,7 @@ def figuretable(summary, digits: int, first: int = 18) -> list[str]:
     """The scalar figures: pooled over all CV predictions, and mean ± sd over folds and over
     repetitions when there are several."""
     width = max(digits + 7, 11)
-    spreads = []
+    spreads: list[tuple[str, dict, Callable]] = []
     if len(summary.fold_figures) > 1:
         spreads.append(
             (f"{len(summary.fold_figures)} folds: mean ± sd", summary.fold_spread, mean_sd)
@@ -144,12 +145,17 @@ def figuretable(summary, digits: int, first: int = 18) -> list[str]:
         )
     sw = 2 * digits + 10
     iv = summary.intervals
-    if iv is not None:
+    if iv is not None:  # beside the figure they are about: pooled, or the repetitions' mean
         level = f"{100 * iv.level:g}%"
-        spreads = [
+        cis: list[tuple[str, dict, Callable]] = [
             (f"{level} CI, BCa", iv.bca, interval),
             (f"{level} CI, percentile", iv.percentile, interval),
-        ] + spreads
+        ]
+        if iv.repetitions > 1:
+            mean = f"{iv.repetitions} repeats: mean"
+            spreads += [(mean, iv.estimate, fixed)] + cis
+        else:
+            spreads = cis + spreads
     titles = figure_titles(summary)
     first = max([first] + [len(t) for t in titles.values()])
     names = list(summary.figures)
@@ -183,8 +189,10 @@ def figuretable(summary, digits: int, first: int = 18) -> list[str]:
                 else ""
             )
             + (
-                "; of the first repetition, whose figures the pooled column shows"
-                if len(summary.repeat_figures) > 1
+                f"; of the mean over the {iv.repetitions} repetitions (the column "
+                f"'{iv.repetitions} repeats: mean'), each resampled sample carrying its "
+                "prediction in every repetition"
+                if iv.repetitions > 1
                 else ""
             )
             + ")"

@@ -12,7 +12,7 @@ import json
 import math
 
 from svmeval.errors import show_label
-from svmeval.report._layout import wrap
+from svmeval.report._layout import split_columns, wrap
 from svmeval.workflows.threshold import COUNTS, FIGURE_NAMES, parse_criterion
 
 __all__ = ["operating_points", "render"]
@@ -79,17 +79,15 @@ def _text(result, digits: int) -> str:
         ["tuned (optimistic)", _threshold(result.threshold), *_cells(result.tuned, digits, cost)],
         ["nested (honest)", "per fold", *_cells(result.honest, digits, cost)],
     ]
-    lines = [
-        f"Decision threshold tuned for {name} ({result.n_folds}-fold cross-validation, "
-        f"seed {result.seed})",
-    ]
+    run = f"({result.n_folds}-fold cross-validation, seed {result.seed})"
+    lines = wrap(f"Decision threshold tuned for {name} {run}", keep=(run,))
     lines += wrap(
         f"threshold on the CV {source} of class {pos}: a sample is {pos} where its "
         f"{source} is at least the threshold, else {show_label(result.negative)}"
     )
     lines += _table(heads, rows)
     lines.append("")
-    lines.append(
+    lines += wrap(
         f"Nested estimate: each outer fold's threshold chosen on a {result.inner_folds}-fold CV "
         "of its training rows"
     )
@@ -126,12 +124,17 @@ def _cells(figures: dict, digits: int, cost: bool) -> list[str]:
 
 
 def _table(heads: list[str], rows: list[list[str]]) -> list[str]:
+    """The rows under their heads, the first column left-aligned, the others right-aligned,
+    in blocks of columns that fit 80 columns (each repeating the first)."""
     widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(heads)]
-    first = widths[0]
-    out = ["  ".join([heads[0].ljust(first)] + [h.rjust(w) for h, w in zip(heads[1:], widths[1:])])]
-    for r in rows:
-        out.append("  ".join([r[0].ljust(first)] + [v.rjust(w) for v, w in zip(r[1:], widths[1:])]))
-    return out
+    return split_columns(
+        len(heads) - 1,
+        lambda: [heads[0].ljust(widths[0])] + [r[0].ljust(widths[0]) for r in rows],
+        lambda j: (
+            [heads[j + 1].rjust(widths[j + 1])] + [r[j + 1].rjust(widths[j + 1]) for r in rows]
+        ),
+        sep="  ",
+    )
 
 
 def operating_points(result) -> list[dict]:

@@ -45,7 +45,13 @@ import numpy as np
 from svmeval._args.checks import MAX_DRAWS  # noqa: F401 - declared with the argument draws
 from svmeval.stats.distributions import t_cdf
 
-__all__ = ["BayesianResult", "SignedRankResult", "correlated_ttest", "signed_rank_test"]
+__all__ = [
+    "BayesianResult",
+    "SignedRankResult",
+    "correlated_ttest",
+    "signed_rank_posterior",
+    "signed_rank_test",
+]
 
 
 @dataclass(frozen=True)
@@ -132,20 +138,13 @@ def _step(a: np.ndarray) -> np.ndarray:
     return (a > 0).astype(np.float64) + 0.5 * (a == 0).astype(np.float64)
 
 
-def signed_rank_test(
+def signed_rank_posterior(
     a, b, *, rope: float = 0.0, prior: float = 0.5, draws: int = 50_000, seed: int = 1
-) -> SignedRankResult:
-    """The Bayesian signed-rank test of ``b`` against ``a`` (one value per data set each: the
-    differences are ``b - a``) with a rope of half-width ``rope``, from ``draws`` Monte-Carlo
-    draws of ``numpy.random.RandomState(seed)`` (module notes).
-
-    Examples
-    --------
-    >>> from svmeval.stats import signed_rank_test
-    >>> r = signed_rank_test([0.80, 0.70, 0.90], [0.85, 0.74, 0.93], rope=0.01, draws=2000)
-    >>> r.p_right > 0.5
-    True
-    """
+) -> np.ndarray:
+    """The Monte-Carlo draws of the Bayesian signed-rank test of ``b`` against ``a``: one row
+    per draw, (theta_left, theta_rope, theta_right), baycomp's ``SignedRankTest(a, b, rope,
+    nsamples=draws, random_state=seed).sample`` (the points of its simplex picture);
+    :func:`signed_rank_test` counts which of the three is the largest in each row."""
     x = np.asarray(a, dtype=np.float64)
     y = np.asarray(b, dtype=np.float64)
     if x.ndim != 1 or y.shape != x.shape or len(x) < 1:
@@ -174,10 +173,28 @@ def signed_rank_test(
     else:
         left = 1.0 - right
         inside = np.zeros_like(right)
-    winners = np.argmax(np.stack((left, inside, right), axis=1), axis=1)
+    return np.stack((left, inside, right), axis=1)
+
+
+def signed_rank_test(
+    a, b, *, rope: float = 0.0, prior: float = 0.5, draws: int = 50_000, seed: int = 1
+) -> SignedRankResult:
+    """The Bayesian signed-rank test of ``b`` against ``a`` (one value per data set each: the
+    differences are ``b - a``) with a rope of half-width ``rope``, from ``draws`` Monte-Carlo
+    draws of ``numpy.random.RandomState(seed)`` (module notes).
+
+    Examples
+    --------
+    >>> from svmeval.stats import signed_rank_test
+    >>> r = signed_rank_test([0.80, 0.70, 0.90], [0.85, 0.74, 0.93], rope=0.01, draws=2000)
+    >>> r.p_right > 0.5
+    True
+    """
+    thetas = signed_rank_posterior(a, b, rope=rope, prior=prior, draws=draws, seed=seed)
+    winners = np.argmax(thetas, axis=1)
     p_left, p_rope, p_right = np.bincount(winners, minlength=3) / len(winners)
     return SignedRankResult(
-        n=len(x),
+        n=len(np.asarray(a)),
         rope=float(rope),
         prior=float(prior),
         draws=int(draws),

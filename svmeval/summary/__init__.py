@@ -62,8 +62,8 @@ def summarize(
         The level (in (0, 1), e.g. 0.95) of bootstrap confidence intervals, percentile and
         BCa, of the pooled figures of a classification (``Summary.intervals``): the CV
         predictions resampled per sample, each sample's true label and prediction together
-        (with repetitions, the first repetition's, as the pooled figures are;
-        :mod:`svmeval.summary.intervals`). The ranking figures get none; regression and
+        (with repetitions, of the repetitions' mean figure, each resampled sample carrying
+        its prediction in every repetition; :mod:`svmeval.summary.intervals`). The ranking figures get none; regression and
         multi-label results are refused.
     bootstrap : int, default 1000
         The bootstrap resamples (1 to 1,000,000), with ``ci``.
@@ -124,8 +124,25 @@ def summarize(
             level=ci,
             resamples=bootstrap,
             seed=result.seed if seed is None else seed,
+            repeated=_repeated_predictions(result),
         )
         summary = replace(summary, intervals=intervals)
     if result.provenance is not None:  # how the run was made, for the HTML report
         summary = replace(summary, provenance=result.provenance)
     return summary
+
+
+def _repeated_predictions(result) -> list:
+    """The further repetitions' predictions of a repeated cross-validation (from its kept
+    results where its repetitions' records predate their predictions)."""
+    out = []
+    kept = list(getattr(result, "repeat_results", ()))
+    for k, r in enumerate(result.repeats):
+        y_pred = r.y_pred if r.y_pred is not None else (kept[k].y_pred if k < len(kept) else None)
+        if y_pred is None:
+            raise SvmevalError(
+                "ci: the result's repetitions carry no predictions to resample "
+                "(cross_validate(..., keep_repeats=True))"
+            )
+        out.append(y_pred)
+    return out

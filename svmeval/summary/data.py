@@ -3,10 +3,10 @@
 The JSON object's keys are fixed within a ``schema_version``; keys may be added, never renamed.
 Version 2 (single-label): the scalar figures in ``figures``, ``folds``, ``fold_spread``,
 ``repeats``, ``repeat_spread`` and ``intervals`` (with ``ci``: ``level``, ``resamples``,
-``seed`` and per figure ``bca`` and ``percentile`` as [low, high] and ``standard_error``;
-with ``-b 1`` probabilities, ``calibration``: the Brier score's definition, the ECE's binning
-and the reliability diagrams' bins: ``what``, ``edges``, ``count``, ``mean_predicted``,
-``observed``)
+``seed``, ``repetitions`` and per figure ``estimate``, ``bca`` and ``percentile`` as
+[low, high] and ``standard_error``; with ``-b 1`` probabilities, ``calibration``: the Brier
+score's definition, the ECE's binning and the reliability diagrams' bins: ``what``,
+``edges``, ``count``, ``mean_predicted``, ``observed``)
 carry the names of the figure registry
 (:data:`svmeval.metrics.FIGURES`: ``mse`` and ``scc`` for regression, the positive class's
 ``precision``, ``recall`` and ``f1`` for two classes). A results table has the columns of

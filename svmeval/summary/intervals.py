@@ -8,9 +8,15 @@ matrix. The jackknife that BCa needs leaves out one sample: a matrix less one co
 non-empty cell. The ranking figures (ROC AUC, average precision: of the scores, not of the
 counts) get no interval.
 
-With repeated cross-validation the pooled figures are those of the first repetition (the
-report's "pooled" column); its predictions are resampled and the other repetitions do not
-enter.
+With repeated cross-validation (R repetitions, each predicting every sample once) the
+figure is the mean over the repetitions of each repetition's pooled figure (the report's
+"R repeats: mean" column), and every repetition enters: a resample draws n samples, each
+carrying its true label and its prediction in every repetition; the statistic on it is the
+mean over the repetitions of the figure of that repetition's confusion matrix of the drawn
+samples (``scipy.stats.bootstrap`` of the paired arrays ``(y_true, y_pred_1, ..., y_pred_R)``
+with that statistic). The jackknife leaves one sample out of every repetition at once. The
+models are not retrained: the interval is the sampling error of the samples, given the
+predictions.
 """
 
 from __future__ import annotations
@@ -40,9 +46,12 @@ METHODS = ("bca", "percentile")
 class Intervals:
     """Bootstrap confidence intervals of the pooled figures.
 
-    ``level``, ``resamples``, ``seed`` (of ``numpy.random.default_rng``); ``bca`` and
-    ``percentile``: figure name -> (low, high), NaN where undefined; ``standard_error``:
-    figure name -> the sd of its bootstrap distribution (n - 1)."""
+    ``level``, ``resamples``, ``seed`` (of ``numpy.random.default_rng``); ``repetitions``:
+    the repetitions whose predictions each resample carries (the figure is their mean);
+    ``estimate``: figure name -> the figure the interval is about (the pooled figure, or its
+    mean over the repetitions); ``bca`` and ``percentile``: figure name -> (low, high), NaN
+    where undefined; ``standard_error``: figure name -> the sd of its bootstrap distribution
+    (n - 1)."""
 
     level: float
     resamples: int
@@ -50,6 +59,8 @@ class Intervals:
     bca: dict = field(default_factory=dict)
     percentile: dict = field(default_factory=dict)
     standard_error: dict = field(default_factory=dict)
+    repetitions: int = 1
+    estimate: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         """Plain JSON types (NaN as None)."""
@@ -61,8 +72,10 @@ class Intervals:
             "level": self.level,
             "resamples": self.resamples,
             "seed": self.seed,
+            "repetitions": self.repetitions,
             "figures": {
                 name: {
+                    "estimate": plain(self.estimate[name]),
                     "bca": [plain(v) for v in self.bca[name]],
                     "percentile": [plain(v) for v in self.percentile[name]],
                     "standard_error": plain(self.standard_error[name]),
@@ -98,39 +111,77 @@ def _figures(labels, matrix, positive, z) -> dict:
     return classification_figures(report, None, positive)
 
 
+def _mean_figures(labels, matrices, positive, z) -> dict:
+    """name -> the mean over the repetitions of the figure of each one's matrix."""
+    each = [_figures(labels, m, positive, z) for m in matrices]
+    if len(each) == 1:
+        return each[0]
+    return {name: float(np.mean([f[name] for f in each])) for name in each[0]}
+
+
 def classification_intervals(
-    y_true, y_pred, labels, positive, zero_division, *, level: float, resamples: int, seed: int
+    y_true,
+    y_pred,
+    labels,
+    positive,
+    zero_division,
+    *,
+    level: float,
+    resamples: int,
+    seed: int,
+    repeated=(),
 ) -> Intervals:
     """The intervals of every count figure of predictions ``y_pred`` of ``y_true`` (``labels``:
     the report's classes, ascending; ``positive``: the positive class of two classes, else
-    None)."""
+    None); ``repeated``: the further repetitions' predictions of the same samples (the figure
+    is then the mean over the repetitions; module notes)."""
     labels = np.asarray(labels, dtype=np.float64)
     k = len(labels)
     t = np.searchsorted(labels, np.asarray(y_true, dtype=np.float64))
-    p = np.searchsorted(labels, np.asarray(y_pred, dtype=np.float64))
-    cells = t * k + p
-    n = len(cells)
-    whole = np.bincount(cells, minlength=k * k)
-    estimate = _figures(labels, whole.reshape(k, k), positive, zero_division)
+    runs = [y_pred, *repeated]
+    # cells[r, i]: sample i's (true, predicted) cell in repetition r
+    cells = np.array(
+        [t * k + np.searchsorted(labels, np.asarray(p, dtype=np.float64)) for p in runs]
+    )
+    n_runs, n = cells.shape
+    wholes = [np.bincount(c, minlength=k * k) for c in cells]
+    estimate = _mean_figures(labels, [w.reshape(k, k) for w in wholes], positive, zero_division)
     names = list(estimate)
     values = {name: np.empty(resamples) for name in names}
     row = 0
     for block in resample_indices(n, resamples, seed):
         offsets = np.arange(len(block))[:, None] * (k * k)
-        counts = np.bincount((cells[block] + offsets).ravel(), minlength=len(block) * k * k)
-        for m in counts.reshape(len(block), k, k):
-            for name, v in _figures(labels, m, positive, zero_division).items():
+        counts = [
+            np.bincount((c[block] + offsets).ravel(), minlength=len(block) * k * k).reshape(
+                len(block), k, k
+            )
+            for c in cells
+        ]
+        for b in range(len(block)):
+            for name, v in _mean_figures(
+                labels, [m[b] for m in counts], positive, zero_division
+            ).items():
                 values[name][row] = v
             row += 1
-    occupied = np.flatnonzero(whole)
-    jack = {name: np.empty(len(occupied)) for name in names}
-    for i, c in enumerate(occupied):
-        m = whole.copy()
-        m[c] -= 1
-        for name, v in _figures(labels, m.reshape(k, k), positive, zero_division).items():
+    # the jackknife: one value per distinct pattern of cells over the repetitions, weighted
+    # by the samples that have it
+    patterns, weights = np.unique(cells.T, axis=0, return_counts=True)
+    jack = {name: np.empty(len(patterns)) for name in names}
+    for i, pattern in enumerate(patterns):
+        matrices = []
+        for whole, c in zip(wholes, pattern):
+            m = whole.copy()
+            m[c] -= 1
+            matrices.append(m.reshape(k, k))
+        for name, v in _mean_figures(labels, matrices, positive, zero_division).items():
             jack[name][i] = v
-    weights = whole[occupied]
-    out = Intervals(level=float(level), resamples=int(resamples), seed=int(seed))
+    out = Intervals(
+        level=float(level),
+        resamples=int(resamples),
+        seed=int(seed),
+        repetitions=n_runs,
+        estimate=dict(estimate),
+    )
     for name in names:
         dist = values[name]
         out.percentile[name] = percentile_interval(dist, level)
