@@ -251,3 +251,15 @@ def test_the_light_tables_are_svm_trains():
     assert light.DEFAULTS == defaults
     assert {flag: field for flag, (field, _) in dropin.FLAGS.items()} == _FIELD_OF_FLAG
     assert {field for field, is_int in dropin.FLAGS.values() if is_int} == set(_INT_FIELDS)
+
+
+def test_a_small_two_class_file_without_numpy(tmp_path):
+    """A small file of two classes (569 rows: 5 folds train on 2,276 rows in all) is served
+    light, and its lines are the full command's."""
+    lit = run(["-q", "-v", "5", SMALL], cwd=tmp_path, importtime=True)
+    full = run(["--digits", "4", "-q", "-v", "5", SMALL], cwd=tmp_path)
+    assert (lit.returncode, lit.stdout) == (0, full.stdout)
+    modules = imported(lit.stderr)
+    assert "svmeval.cv.light" in modules
+    assert not {m for m in modules if m.split(".")[0] in ("numpy", "scipy", "libsvm")}
+    assert lit.stdout.startswith(b"Cross Validation Accuracy = ")

@@ -222,6 +222,41 @@ def test_a_cut_weight_file_resumed_ends_on_the_whole_runs_answer(tmp_path):
         assert rules.read_out(str(cut)) == rules.parse_out("".join(lines))
 
 
+def test_weight_cells_run_gamma_by_gamma_and_a_cut_file_resumes_to_the_same_best():
+    """Kernels shared one gamma at a time: each gamma's cells of every weight run together,
+    out of the search's order (the -out lines get the order line); the file cut after any of
+    its lines and resumed ends on the whole search's best cell, which is grid.py's rule over
+    the cells in the search's order."""
+    from svmeval.cv.kernel import matrix_bytes
+    from svmeval.io.data import read_dataset
+    from svmeval.params import RBF
+
+    path = data_set("heart_scale")
+    one_gamma = matrix_bytes(read_dataset(str(path)).n_samples, RBF) / 2**20
+    kw = dict(
+        log2c=SMALL_C,
+        log2g=SMALL_G,
+        log2w=(1, -1, 1, 1),
+        share=True,
+        kernel_memory=1.5 * one_gamma,  # one gamma's kernel at a time, not the three
+    )
+    lines: list = []
+
+    def on_cell(r, best):
+        if r.ahead and rules.ORDER_LINE not in lines:
+            lines.append(rules.ORDER_LINE)
+        lines.append(rules.out_line(r.cell, r.rate))
+
+    whole = grid_search(str(path), on_cell=on_cell, **kw)
+    assert rules.ORDER_LINE in lines  # the cells came gamma by gamma, out of order
+    order = rules.job_order(SMALL_C, SMALL_G, None, (1, -1, 1, 1))
+    rates = {r.cell: r.rate for r in whole.cells}
+    assert whole.best.cell == order[grid_py_best(order, [rates[c] for c in order])]
+    for k in (1, 5, 12, 20, len(lines) - 1):
+        again = grid_search(str(path), resume=rules.parse_out("".join(lines[:k])), **kw)
+        assert again.best.cell == whole.best.cell, k
+
+
 @pytest.mark.parametrize(
     "written, resumed, message",
     [
@@ -438,3 +473,27 @@ def test_the_picture_of_a_weight_search_shows_the_planes_named_in_its_docs():
     ax = draw_grid(alone).axes[0]
     assert ax.get_xlabel() == "log2(w1), the weight of class 1"
     assert _star(ax) == (alone.best.cell.log2w, alone.best.rate)
+
+
+def test_the_nested_pages_picture_names_each_folds_chosen_weight():
+    """The HTML page's nested picture: the chosen (C, gamma) points, each labelled with how
+    many outer folds chose it at which weight; the weight alone: a line of weights."""
+    pytest.importorskip("matplotlib")
+    from collections import Counter
+
+    from svmeval.report.svg import _nested_spread
+
+    path = data_set("heart_scale")
+    for kw, x_label in (
+        (dict(log2c=(1, 3, 2), log2g=(-5, -3, 2)), "log2 C"),
+        (dict(log2c=None, log2g=None), "log2 weight of class 1"),
+    ):
+        result = nested_cv(str(path), folds=3, inner_folds=3, log2w=(1, -1, 1, 1), **kw)
+        right = _nested_spread(result).axes[1]
+        assert right.get_xlabel() == x_label
+        shown = sorted(t.get_text() for t in right.texts)
+        chosen = Counter((f.cell.log2c, f.cell.log2g, f.cell.log2w) for f in result.folds)
+        if kw["log2c"] is None:
+            assert shown == sorted(f"x{n}" for n in chosen.values())
+        else:
+            assert shown == sorted(f"x{n}, w=2^{w:g}" for (_, _, w), n in chosen.items())

@@ -339,6 +339,8 @@ def test_rows_of_keeps_the_rows_in_the_order_given():
         ({"repeat": 0}, "repeat must be >= 1"),
         ({"criterion": "nonsense"}, "unknown criterion"),
         ({"criterion": "mse"}, "does not apply"),
+        ({"log2w": (3, 0, 1, 1)}, "names class 3, which the data lack"),
+        ({"log2w": (1, 0, 1)}, r"is not \(label, begin, end, step\)"),
     ],
 )
 def test_bad_arguments_raise_svmeval_errors_before_training(kwargs, message):

@@ -352,3 +352,11 @@ def test_the_sheet_draws_the_reliability_diagram_with_its_counts():
     assert not any(
         a.get_title().startswith("reliability") for a in plot(_run("heart_scale", "")).axes
     )
+
+
+def test_permutation_test_refuses_a_probability_criterion():
+    from svmeval import permutation_test
+    from svmeval.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="needs class probabilities"):
+        permutation_test(data_set("heart_scale"), "", 5, permutations=3, criterion="ece")

@@ -11,8 +11,6 @@ part of the engine.
 
 from __future__ import annotations
 
-import importlib
-
 _LAZY = {
     "CVResult": "svmeval.cv.results",
     "MultilabelCVResult": "svmeval.cv.results",
@@ -28,6 +26,8 @@ def __getattr__(name: str):
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'svmeval.cv' has no attribute {name!r}")
+    import importlib  # on first use: importing the package itself loads nothing more
+
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

@@ -6,14 +6,14 @@ line can check its outputs (:mod:`svmeval.io.output`) before anything heavy is i
 
 from __future__ import annotations
 
-import importlib
-
 __all__ = ["Dataset", "read_dataset"]
 
 
 def __getattr__(name: str):
     if name not in __all__:
         raise AttributeError(f"module 'svmeval.io' has no attribute {name!r}")
+    import importlib  # on first use: importing the package itself loads nothing more
+
     value = getattr(importlib.import_module("svmeval.io.data"), name)
     globals()[name] = value
     return value

@@ -18,8 +18,6 @@
   undefined (NaN) where these return scikit-learn's replacement.
 """
 
-import importlib
-
 TYPE_CHECKING = False  # as typing's, without importing typing (svm-train's lines import this)
 
 if TYPE_CHECKING:  # the names as their modules define them, for type checkers
@@ -208,6 +206,8 @@ def __getattr__(name: str):
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib  # on first use: importing the package itself loads nothing more
+
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

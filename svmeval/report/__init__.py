@@ -11,8 +11,6 @@ figures' names, titles and order from :data:`svmeval.metrics.FIGURES`.
 
 from __future__ import annotations
 
-import importlib
-
 FORMATS = ("text", "json", "csv")
 TABLE_FORMATS = ("markdown", "latex")  # a Benchmark's table as papers print it
 HTML = "html"  # one self-contained page, for every result (svmeval.report.html)
@@ -25,6 +23,8 @@ _LAZY = ("REPORTERS", "RenderTypeError", "render", "renderers")
 def __getattr__(name: str):
     if name not in _LAZY:
         raise AttributeError(f"module 'svmeval.report' has no attribute {name!r}")
+    import importlib  # on first use: importing the package itself loads nothing more
+
     value = getattr(importlib.import_module("svmeval.report._render"), name)
     globals()[name] = value
     return value

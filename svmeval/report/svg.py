@@ -75,19 +75,40 @@ def _nested_spread(result):
     else:
         left.set_axis_off()
     cells = [f.cell for f in result.folds if f.repetition == 0]
-    c = np.array([x.log2c if x.log2c is not None else math.nan for x in cells], dtype=float)
-    g = np.array([x.log2g if x.log2g is not None else math.nan for x in cells], dtype=float)
-    if np.isnan(g).all():  # gamma not searched: log2 C alone
+    # the two first searched of log2 C, log2 gamma and the class weight; a third (the weight
+    # beside C and gamma) labels each point
+    names = {"log2c": "log2 C", "log2g": "log2 gamma", "log2w": "log2 weight"}
+    if cells and cells[0].w_label is not None:
+        names["log2w"] = f"log2 weight of class {cells[0].w_label}"
+    axes = [a for a in names if cells and getattr(cells[0], a) is not None] or ["log2c"]
+    x_axis, y_axis = axes[0], axes[1] if len(axes) > 1 else None
+    third = axes[2] if len(axes) > 2 else None
+
+    def values(axis):
+        return np.array(
+            [math.nan if getattr(x, axis) is None else getattr(x, axis) for x in cells],
+            dtype=float,
+        )
+
+    c = values(x_axis)
+    if y_axis is None:  # one axis searched: it alone
         g = np.zeros_like(c)
         right.set_yticks([])
     else:
-        right.set_ylabel("log2 gamma")
-    pairs, counts = np.unique(np.column_stack([c, g]), axis=0, return_counts=True)
-    right.scatter(pairs[:, 0], pairs[:, 1], s=60 * counts, color="tab:blue", alpha=0.7)
-    for (x, y), n in zip(pairs, counts):
-        right.annotate(f"x{n}", (x, y), textcoords="offset points", xytext=(8, 6), fontsize=9)
+        g = values(y_axis)
+        right.set_ylabel(names[y_axis])
+    w = values(third) if third else np.zeros_like(c)
+    triples, counts = np.unique(np.column_stack([c, g, w]), axis=0, return_counts=True)
+    right.scatter(triples[:, 0], triples[:, 1], s=60 * counts, color="tab:blue", alpha=0.7)
+    stacked: dict = {}  # the labels of the weights chosen at one point, one under another
+    for (x, y, z), n in zip(triples, counts):
+        label = f"x{n}" if third is None else f"x{n}, w=2^{z:g}"
+        k = stacked[x, y] = stacked.get((x, y), -1) + 1
+        right.annotate(
+            label, (x, y), textcoords="offset points", xytext=(8, 6 - 12 * k), fontsize=9
+        )
     right.margins(0.25)
-    right.set_xlabel("log2 C")
+    right.set_xlabel(names[x_axis])
     right.grid(alpha=0.3)
     right.set_title(f"cells chosen by the inner grids ({len(cells)} outer folds)", fontsize=11)
     title = FIGURES[result.criterion].title if result.criterion in FIGURES else result.criterion

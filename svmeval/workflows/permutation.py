@@ -271,7 +271,7 @@ def _permutation_test(
         raise ArgumentError("params", "a one-class SVM (-s 2) has no figure to test")
     criterion = criterion or checks.default_criterion(config)
     y = checks.single_label(dataset, "a permutation test")
-    checks.check_criterion(criterion, checks.common_kind(y, [config]))
+    checks.check_criterion(criterion, checks.common_kind(y, [config]), config)
     if config.is_classification:
         from svmeval.summary.single import check_pos_label
 
