@@ -145,6 +145,12 @@ def test_command_line_json_is_the_library_result():
         (["--permutations", "5", "-v", "3", "--multilabel"], "not with --multilabel"),
         (["--permutations", "5", "-v", "3", "-b", "1"], "not with -b 1"),
         (["--criterion", "mcc", "-v", "3"], "it chooses the one that --permutations tests"),
+        (["--permutations", "5", "-v", "3", "--dask", "local:abc"], "not local or local:N"),
+        (
+            ["--permutations", "5", "-v", "3", "--dask", "local:1", "--jobs", "2"],
+            "--jobs sets the local threads",
+        ),
+        (["--permutations", "5", "-v", "3", "--store", "/dev/null"], "not a regular file"),
     ],
 )
 def test_command_line_bad_input_is_one_line(args, text):

@@ -355,6 +355,7 @@ class DaskExecutor:
         self.client = client
         self.keep = keep
         self._session: Any = None
+        self._dataset = None  # the data the kept session sent
 
     def close(self, interrupted: type | None = None) -> None:
         """End the session kept (``keep``); ``interrupted``: the exception's type that ends
@@ -370,8 +371,10 @@ class DaskExecutor:
             with cluster.Session(self.client) as session:
                 self._run(batch, finish, count, session)
             return
-        if self._session is None:
+        if self._session is None or self._dataset is not batch.dataset:  # other data: anew
+            self.close()
             self._session = cluster.Session(self.client)
+            self._dataset = batch.dataset
         self._run(batch, finish, count, self._session)
 
     def _run(self, batch, finish: Callable, count, session) -> None:
