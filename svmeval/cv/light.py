@@ -15,6 +15,10 @@ full engine reproduces bit for bit (:mod:`svmeval.cv.engine`).
 type or kernel, a weight, a larger run, a value LIBSVM's ``svm_check_parameter`` objects to,
 labels that are not integers), and the caller then runs the full engine, which reports whatever
 is wrong in its own words. A Ctrl-C is acted on when LIBSVM returns (a small run: milliseconds).
+
+It serves a command's one run: it takes no lock on C's global state (``rand()``, LIBSVM's print
+hook), which the full engine holds for each of its runs (:func:`svmeval.cv.engine.c_state`) and
+sets again when it starts one.
 """
 
 from __future__ import annotations
