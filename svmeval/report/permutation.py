@@ -52,7 +52,11 @@ def render(test, format: str = "text", digits: int = 4) -> str:
     lines += wrap(
         "(each permutation's folds are LIBSVM's, drawn from the permuted labels after "
         f"srand({test.seed}): svm-train -v {test.n_folds} of a file with those labels"
-        + ("; one kernel matrix shared by every permutation)" if test.shared_kernel else ")")
+        + (
+            "; the kernel matrix computed once per process and shared)"
+            if test.shared_kernel
+            else ")"
+        )
     )
     return "\n".join(lines) + "\n"
 
