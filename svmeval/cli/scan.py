@@ -91,12 +91,12 @@ def scan(argv: list[str], command: str) -> Scan:
             has = i < len(argv) and (not argv[i].startswith("-") or argv[i] == "-")
             value, i = (argv[i], i + 1) if has else (None, i)
         elif value is None and option.nargs > 1:
-            if i + option.nargs > len(argv):
-                raise OptionError(f"option {arg} needs {option.metavar}")
             values = tuple(argv[i : i + option.nargs])
+            if "" in values:  # an unset shell variable, whether or not the others follow
+                raise OptionError(f"option {arg}: the value is empty")
+            if len(values) < option.nargs:
+                raise OptionError(f"option {arg} needs {option.metavar}")
             i += option.nargs
-            if "" in values:
-                raise OptionError(f"option {arg}: a value is empty")
             out.values[option.field] = option.value(flag, values)
             continue
         elif value is None:

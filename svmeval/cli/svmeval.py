@@ -10,7 +10,7 @@ import time
 import warnings
 from dataclasses import dataclass, field, replace
 
-from svmeval.cli import runner
+from svmeval.cli import analyses, runner
 from svmeval.cli.options import SVMEVAL, TABLE_FORMATS
 from svmeval.cli.scan import asks_for_help, scan
 from svmeval.cli.usage import usage_text
@@ -123,9 +123,9 @@ def _check(options: Options, positional: list[str]) -> Options:
             "(svmeval: text, json, csv or html)"
         )
     if options.threshold is not None:
-        _check_threshold(options)
+        analyses.check_threshold(options)
     if options.permutations is not None:
-        _check_permutations(options)
+        analyses.check_permutations(options)
     elif options.criterion is not None:
         raise OptionError(
             "--criterion: svmeval reports every figure; it chooses the one that --permutations tests"
@@ -151,56 +151,6 @@ def _check(options: Options, positional: list[str]) -> Options:
             "--jobs sets the local threads; with --dask the cluster's workers run the folds"
         )
     return replace(options, data_file=data_file, model_file=model_file or "")
-
-
-def _check_permutations(options: Options) -> None:
-    """--permutations: a single-label cross-validation's figure, its report alone."""
-    if not options.cross_validation or options.score is not None:
-        raise OptionError("--permutations tests a cross-validation: give -v k")
-    others = [
-        flag
-        for flag, given in (
-            ("--multilabel", options.multilabel),
-            ("--repeat", options.repeat != 1),
-            ("--predictions", options.predictions),
-            ("--folds", options.folds_file),
-            ("--ci", options.ci is not None),
-            ("-b 1", options.params.probability),
-            ("-s 2", options.params.svm_type == 2),
-        )
-        if given
-    ]
-    if others:
-        raise OptionError(f"--permutations: not with {', '.join(others)}")
-
-
-def _check_threshold(options: Options) -> None:
-    """--threshold: a single-label cross-validation, its report alone."""
-    if not options.cross_validation or options.score is not None:
-        raise OptionError("--threshold tunes on a cross-validation's scores: give -v k")
-    others = [
-        flag
-        for flag, given in (
-            ("--multilabel", options.multilabel),
-            ("--permutations", options.permutations is not None),
-            ("--criterion", options.criterion is not None),
-            ("--repeat", options.repeat != 1),
-            ("--dask", options.dask is not None),
-            ("--predictions", options.predictions),
-            ("--folds", options.folds_file),
-            ("--ci", options.ci is not None),
-            ("--full", options.full),
-        )
-        if given
-    ]
-    if others:
-        raise OptionError(f"--threshold: not with {', '.join(others)}")
-    from svmeval.workflows.threshold import parse_criterion
-
-    try:  # refused before the data are read
-        parse_criterion(options.threshold)
-    except ArgumentError as exc:
-        raise OptionError(f"--threshold {exc.message}") from None
 
 
 def _parse(argv: list[str]) -> Options | None:
@@ -253,10 +203,11 @@ def run(options: Options) -> int:
     dataset = data.read_dataset(options.data_file, multilabel=options.multilabel)
     if options.multilabel:
         return run_multilabel(options, dataset)
-    if options.permutations is not None:
-        return run_permutations(options, dataset)
-    if options.threshold is not None:
-        return run_threshold(options, dataset)
+    if options.permutations is not None or options.threshold is not None:
+        result = analyses.run(options, dataset)
+        emit(options, runner.render_report(result, options.format, digits=options.digits))
+        analyses.draw(result, options.plot)  # the picture, after the report
+        return 0
     if not options.cross_validation:
         return train(options, dataset)
     result = engine.cross_validate(
@@ -330,75 +281,6 @@ def svm_train_report(options: Options, result) -> str | None:
     if len(labels) != 2:  # one class or more: the report adds its tables
         return None
     return accuracy_lines(100.0 * correct / len(result.y_true), classes)
-
-
-def run_permutations(options: Options, dataset) -> int:
-    """--permutations N -v k: the permutation test's report."""
-    from svmeval.workflows.permutation import permutation_test
-
-    result = permutation_test(
-        dataset,
-        options.params,
-        options.nr_fold,
-        permutations=options.permutations,
-        seed=options.seed,
-        criterion=options.criterion,
-        pos_label=options.pos_label,
-        zero_division=options.zero_division,
-        jobs=options.jobs,
-        client=options.dask,
-        progress=runner.show_bar(make_progress(enabled=not options.quiet, unit="permutations")),
-    )
-    emit(options, runner.render_report(result, options.format, digits=options.digits))
-    if options.plot:  # the null distribution, after the report
-        from svmeval.report import plot as sheet
-        from svmeval.report.pictures import plot
-
-        try:
-            plot(result, options.plot)
-        except sheet.PlotUnavailable:
-            sys.stderr.write(
-                f"{PROG}: --plot needs matplotlib: {sheet.INSTALL_HINT} (no picture written)\n"
-            )
-    return 0
-
-
-def run_threshold(options: Options, dataset) -> int:
-    """--threshold CRITERION -v k: the tuned threshold's report (inner folds: k too)."""
-    from svmeval.workflows.threshold import tune_threshold
-
-    try:
-        result = tune_threshold(
-            dataset,
-            options.params,
-            options.nr_fold,
-            criterion=options.threshold,
-            inner_folds=options.nr_fold,
-            seed=options.seed,
-            pos_label=options.pos_label,
-            jobs=options.jobs,
-            progress=runner.show_bar(
-                make_progress(enabled=not options.quiet, unit="cross-validations")
-            ),
-        )
-    except ArgumentError as exc:  # the library's criterion and params: this command's words
-        if exc.argument == "criterion":
-            raise SvmevalError(f"--threshold {exc.message}") from None
-        if exc.argument in ("params", "data"):
-            raise SvmevalError(f"--threshold: {exc.message}") from None
-        raise
-    emit(options, runner.render_report(result, options.format, digits=options.digits))
-    if options.plot:  # the sheet with the operating points, after the report
-        from svmeval.report import plot as sheet
-        from svmeval.report.pictures import plot
-
-        try:
-            plot(result, options.plot)
-        except sheet.PlotUnavailable:
-            sys.stderr.write(
-                f"{PROG}: --plot needs matplotlib: {sheet.INSTALL_HINT} (no picture written)\n"
-            )
-    return 0
 
 
 def run_multilabel(options: Options, dataset) -> int:
