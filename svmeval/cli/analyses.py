@@ -6,8 +6,6 @@ renders) and its picture (:func:`draw`)."""
 
 from __future__ import annotations
 
-import sys
-
 from svmeval.cli import runner
 from svmeval.errors import ArgumentError, OptionError, SvmevalError
 from svmeval.progress import make_progress
@@ -130,6 +128,4 @@ def draw(result, path: str | None) -> None:
     try:
         plot(result, path)
     except sheet.PlotUnavailable:
-        sys.stderr.write(
-            f"{PROG}: --plot needs matplotlib: {sheet.INSTALL_HINT} (no picture written)\n"
-        )
+        runner.no_picture(PROG)

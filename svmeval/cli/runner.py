@@ -226,6 +226,14 @@ def _write_line(message: str) -> None:
         sys.stderr.flush()
 
 
+def no_picture(prog: str, option: str = "--plot") -> None:
+    """The line a command prints where ``option`` asks for a picture and matplotlib is
+    missing: how to install it; the run still succeeds."""
+    from svmeval.report.plot import INSTALL_HINT
+
+    sys.stderr.write(f"{prog}: {option} needs matplotlib: {INSTALL_HINT} (no picture written)\n")
+
+
 def say(line: str) -> None:
     """One line on standard output, flushed (grid.py's lines, as they come): a full or closed
     standard output is one line, not a traceback."""

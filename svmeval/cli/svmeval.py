@@ -5,7 +5,6 @@ print (:mod:`svmeval.cli.runner` turns errors into one line and checks the outpu
 from __future__ import annotations
 
 import os
-import sys
 import time
 import warnings
 from dataclasses import dataclass, field, replace
@@ -430,9 +429,7 @@ def draw(options: Options, summary, arrays: dict) -> None:
             **arrays,
         )
     except plot.PlotUnavailable:
-        sys.stderr.write(
-            f"{PROG}: --plot needs matplotlib: {plot.INSTALL_HINT} (no picture written)\n"
-        )
+        runner.no_picture(PROG)
 
 
 def emit(options: Options, text: str, *, predictions: str | None = None, folds=None) -> None:
