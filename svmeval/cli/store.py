@@ -9,7 +9,9 @@ Nothing a store holds is trusted: names, options and command lines are shown wit
 control characters escaped; an exported run is the recorded command line read again by that
 command's own option parser (never a shell), with every output file of it dropped (the report
 goes to standard output) and every fold taken from the store: a fold the store lacks is an
-error, nothing is trained.
+error, nothing is trained. A run made by a function of the library (``store=``) is exported as
+the command line that makes the same run (:mod:`svmeval.cli.calls`), which the listing shows;
+a call no command makes is listed with the reason, and its export refused with it.
 """
 
 from __future__ import annotations
@@ -140,7 +142,7 @@ def run(o: StoreOptions) -> int:
             "store": store.meta(),
             "data_sets": [] if o.runs else store.datasets(),
             "configurations": [] if o.runs else store.units(),
-            "runs": store.runs(),
+            "runs": [_with_command(r) for r in store.runs()],
         }
     text = json.dumps(listing, indent=2) + "\n" if o.format == "json" else _text(listing, o.runs)
     output.write_outputs([(runner.check_files(COMMAND, o)[0], text)])
@@ -176,13 +178,68 @@ def _text(listing: dict, runs_only: bool) -> str:
     lines.append("runs (number, started, ended, units reused and computed, command):")
     for r in listing["runs"]:
         ended = p(r["finished"]) if r["finished"] else "interrupted"
+        said = []
+        if r["equivalent"] is not None:
+            said = [f"as {p(r['equivalent'])}"]
+        elif r["call"] is not None or r["not_exported"] is not None:
+            said = [f"(no command: {p(r['not_exported'])})"]
         lines += _entry(
             str(r["id"]),
             p(r["started"]),
             ended,
             f"{r['reused']} reused, {r['computed']} computed  {p(r['command'])}",
+            *said,
         )
     return "\n".join(lines) + "\n"
+
+
+def _with_command(run_: dict) -> dict:
+    """A listed run with its call read (``call``: the JSON object, or None for a command's
+    run), the command line that makes it (``equivalent``: a run of the library's that a
+    command makes, else None) and, for a function's run no command makes, why
+    (``not_exported``)."""
+    argv, why = _command_of(run_)
+    text = run_.get("call")
+    try:
+        call = json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        call = text
+    from_call = text is not None or why is not None
+    return {
+        **run_,
+        "call": call,
+        "equivalent": " ".join(shlex.quote(a) for a in argv) if argv and from_call else None,
+        "not_exported": why,
+    }
+
+
+def _command_of(run_: dict) -> tuple[list[str] | None, str | None]:
+    """``(argv, None)``: the command line of run ``run_`` (its own, or the one that makes the
+    run of a library's call); ``(None, why)`` where no command makes it."""
+    from svmeval.cli.calls import NoCommand, equivalent
+
+    text = run_.get("call")
+    if text is not None:
+        try:
+            return equivalent(json.loads(str(text))), None
+        except ValueError:
+            return None, "its call is not recorded as svmeval records calls"
+        except NoCommand as exc:
+            return None, str(exc)
+    try:
+        argv = shlex.split(str(run_["command"]))
+    except ValueError:
+        argv = []
+    if argv and argv[0] in _COMMANDS:
+        return argv, None
+    command = runner.printable(str(run_["command"])[:60])
+    return None, (
+        f"made by {command}, whose arguments this store does not record (a store of schema "
+        "version 1)"
+    )
+
+
+_COMMANDS = ("svmeval", "svmeval-grid", "svmeval-compare")
 
 
 def _count(n: int, what: str) -> str:
@@ -238,15 +295,9 @@ def export(o: StoreOptions) -> int:
     run_ = found[0]
     commands = {"svmeval": svmeval.COMMAND, "svmeval-grid": grid.COMMAND}
     commands["svmeval-compare"] = compare.COMMAND
-    try:
-        argv = shlex.split(str(run_["command"]))
-    except ValueError:
-        argv = []
-    if not argv or argv[0] not in commands:
-        raise StoreError(
-            f"run {o.export} was made by {runner.printable(str(run_['command'])[:60])}, "
-            "not by a command: only a command's run can be exported"
-        )
+    argv, why = _command_of(run_)
+    if argv is None or argv[0] not in commands:
+        raise StoreError(f"run {o.export} cannot be exported: {runner.printable(why)}")
     command = commands[argv[0]]
     argv = _without_format(argv[1:])
     if o.format is not None:  # before any "--" (svmeval-compare's configurations follow it)

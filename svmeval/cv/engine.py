@@ -167,6 +167,7 @@ def cross_validate(
     >>> round(summarize(result).figures["accuracy"], 4)
     0.9684
     """
+    call = dict(locals())
     from svmeval.cv import checks
     from svmeval.cv.stored import opened
     from svmeval.params import given_configuration
@@ -174,7 +175,7 @@ def cross_validate(
     given = params
     data = checks.as_dataset(data, "data")
     params = checks.as_params(params, "params")
-    with opened(store, "cross_validate") as counts:
+    with opened(store, "cross_validate", (cross_validate, call)) as counts:
         result = run_cv(
             data,
             params,

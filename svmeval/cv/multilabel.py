@@ -151,7 +151,8 @@ def cross_validate_multilabel(
     """
     from svmeval.cv.stored import opened
 
-    with opened(store, "cross_validate_multilabel") as counts:
+    call = (cross_validate_multilabel, dict(locals()))
+    with opened(store, "cross_validate_multilabel", call) as counts:
         return _multilabel(data, params, folds, seed, jobs, progress, quiet, counts)
 
 

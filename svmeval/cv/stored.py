@@ -53,8 +53,8 @@ log = logging.getLogger("svmeval.store")
 class StoreCounts:
     """Units reused and computed over a whole run (several evaluations: a grid, a nested CV)."""
 
-    def __init__(self, store, command: str = "python"):
-        self.store, self.command = store, command
+    def __init__(self, store, command: str = "python", call=None):
+        self.store, self.command, self.call = store, command, call
         self.reuse_only = bool(getattr(_LOCAL, "reuse_only", False))
         self.reused = 0
         self.computed = 0
@@ -67,8 +67,13 @@ class StoreCounts:
         if self.run is None:
             from svmeval.cv import _libsvm
 
+            command, call = self.command, None
+            if self.call is not None:
+                from svmeval.store._calls import describe_call
+
+                command, call = describe_call(*self.call)
             self.run = self.store.begin_run(
-                self.command, str(_libsvm.libsvm_version()), os.getcwd()
+                command, str(_libsvm.libsvm_version()), os.getcwd(), call
             )
         return self.run
 
@@ -175,12 +180,14 @@ def current() -> StoreCounts | None:
 
 
 @contextlib.contextmanager
-def opened(store, command: str = ""):
+def opened(store, command: str = "", call=None):
     """The run's store (``store``: None, a path, or an open :class:`~svmeval.store.Store`),
     with its counts: yields a :class:`StoreCounts`, or for None the :func:`current` one. A path is opened here and closed
     at the end; a run inside a run (a nested CV's inner grids) shares the outer run's counts.
     The run is recorded in the store's ``runs`` (its counts written at the end) and its counts
-    logged (``svmeval.store``, INFO)."""
+    logged (``svmeval.store``, INFO): ``command`` is a command's line; ``call``, a library
+    function's run, ``(function, arguments)`` (recorded by
+    :func:`~svmeval.store._calls.describe_call`)."""
     if store is None:  # the store of a run around this one (a command's), if any
         yield current()
         return
@@ -200,7 +207,7 @@ def opened(store, command: str = ""):
         if active and active[-1].store is store:  # an inner run of the same store
             yield active[-1]
             return
-        counts = StoreCounts(store, command or "python")
+        counts = StoreCounts(store, command or "python", call)
         active.append(counts)
         try:
             yield counts

@@ -36,8 +36,13 @@ def list_runs(retry: Retry) -> list[dict]:
         "reused",
         "computed",
     )
-    rows = retry(lambda c: c.execute(f"SELECT {', '.join(names)} FROM runs ORDER BY id").fetchall())
-    return [dict(zip(names, row)) for row in rows]
+    from svmeval.store._schema import has_call
+
+    def read(c: sqlite3.Connection) -> list:
+        columns = [*names, "call" if has_call(c) else "NULL"]
+        return c.execute(f"SELECT {', '.join(columns)} FROM runs ORDER BY id").fetchall()
+
+    return [dict(zip((*names, "call"), row)) for row in retry(read)]
 
 
 def list_datasets(retry: Retry) -> list[dict]:

@@ -10,14 +10,18 @@ units it had not yet written. ``PRAGMA application_id`` marks the file as svmeva
 (:data:`APPLICATION_ID`), ``PRAGMA user_version`` carries the schema's version
 (:data:`SCHEMA_VERSION`).
 
-Schema version 1::
+Schema version 2::
 
     meta   (name TEXT PRIMARY KEY, value TEXT)          format, schema, requires, created, svmeval
     units  (id, key TEXT UNIQUE, kind TEXT, data TEXT, data_name TEXT, configuration TEXT,
             n_folds INT, seed INT, fold INT, fields TEXT, arrays TEXT, payload BLOB,
             digest TEXT, seconds REAL, created TEXT, run INT, svmeval TEXT, libsvm TEXT)
     runs   (id, started TEXT, finished TEXT, command TEXT, cwd TEXT, svmeval TEXT,
-            libsvm TEXT, reused INT, computed INT)
+            libsvm TEXT, reused INT, computed INT, call TEXT)
+
+``runs.call`` (version 2) is the JSON of a run made by a function of the library: the
+function's name and the arguments a report depends on (:mod:`svmeval.store._calls`); NULL for
+a command's run, whose ``command`` is its command line. Version 1 had no ``call``.
 
 ``units.key`` is the SHA-256 of the unit's key fields (:func:`unit_key`), also kept as JSON in
 ``fields``; ``arrays`` lists ``[name, "<f8", shape]`` for each array, whose little-endian bytes
@@ -25,7 +29,8 @@ follow one another in ``payload``; ``digest`` is the SHA-256 of ``arrays`` and `
 (SQLite keeps no checksum of its own: a damaged value is caught by it).
 
 Migration rule: the schema's version grows by one whenever svmeval changes the schema; an
-svmeval opening an older store migrates it in place in one transaction before its first unit;
+svmeval opening an older store reads it as it is (a listing or an export changes no byte of
+it) and migrates it in place, in one transaction, before its first write (:func:`migrate`);
 a store whose version is newer than this svmeval's is refused, with the svmeval version it
 needs (``meta.requires``). A unit's key holds the version of svmeval's results
 (:data:`RESULTS_VERSION`): a change that alters a result makes new keys, and old units are
@@ -65,13 +70,15 @@ __all__ = [
     "SCHEMA_VERSION",
     "check_folder",
     "check_header",
+    "has_call",
+    "migrate",
     "open_file",
 ]
 
 #: the schema's version (``PRAGMA user_version``)
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: the oldest svmeval that reads each schema version
-REQUIRES = {1: "0.4.0"}
+REQUIRES = {1: "0.4.0", 2: "0.4.0"}
 #: ``PRAGMA application_id`` of an svmeval store ("SVME")
 APPLICATION_ID = 0x53564D45
 #: stores up to this size are checked whole on opening (``PRAGMA quick_check``)
@@ -90,8 +97,11 @@ _SCHEMA = (
     "CREATE INDEX units_data ON units (data, configuration)",
     "CREATE TABLE runs (id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT,"
     " command TEXT NOT NULL, cwd TEXT, svmeval TEXT NOT NULL, libsvm TEXT,"
-    " reused INTEGER NOT NULL DEFAULT 0, computed INTEGER NOT NULL DEFAULT 0)",
+    " reused INTEGER NOT NULL DEFAULT 0, computed INTEGER NOT NULL DEFAULT 0, call TEXT)",
 )
+
+#: the statements that bring a store of version ``v - 1`` to version ``v``
+_MIGRATIONS = {2: ("ALTER TABLE runs ADD COLUMN call TEXT",)}
 
 
 def check_folder(path: str, fail: Callable[[str], StoreError]) -> None:
@@ -206,3 +216,30 @@ def open_file(path: str, create: bool, retry: Retry, fail: Callable[[str], Store
     if retry(lambda c: c.execute("PRAGMA journal_mode").fetchone()[0]) != "wal":
         retry(lambda c: c.execute("PRAGMA journal_mode = WAL").fetchone())
     retry(lambda c: c.execute("PRAGMA synchronous = NORMAL"))  # durable across kill -9
+
+
+def has_call(c: sqlite3.Connection) -> bool:
+    """Whether the store's ``runs`` has the ``call`` column (schema version 2 on)."""
+    return any(row[1] == "call" for row in c.execute("PRAGMA table_info(runs)").fetchall())
+
+
+def migrate(c: sqlite3.Connection) -> None:
+    """Bring a store of an older schema version to :data:`SCHEMA_VERSION`, in one
+    ``BEGIN IMMEDIATE`` transaction (a process that migrated it meanwhile: nothing to do)."""
+    c.execute("BEGIN IMMEDIATE")
+    try:
+        version = c.execute("PRAGMA user_version").fetchone()[0]
+        for step in range(version + 1, SCHEMA_VERSION + 1):
+            for statement in _MIGRATIONS[step]:
+                c.execute(statement)
+        if version < SCHEMA_VERSION:
+            c.executemany(
+                "INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)",
+                [("schema", str(SCHEMA_VERSION)), ("requires", REQUIRES[SCHEMA_VERSION])],
+            )
+            c.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        c.execute("COMMIT")
+    except BaseException:
+        if c.in_transaction:
+            c.execute("ROLLBACK")
+        raise

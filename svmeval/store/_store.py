@@ -24,7 +24,7 @@ from svmeval.store._queries import (
     list_runs,
     list_units,
 )
-from svmeval.store._schema import check_folder, check_header, open_file
+from svmeval.store._schema import SCHEMA_VERSION, check_folder, check_header, migrate, open_file
 from svmeval.store._units import UnitRecord, decode_unit, encode_unit, now
 
 # sqlite3 and json are imported where used: the runs import this module for their ``store=``
@@ -109,6 +109,7 @@ class Store:
         # a store whose file does not exist yet: created at its first write (a run that fails
         # before it computes anything leaves no file), read as empty until then
         self._pending = False
+        self._older = False  # a store of an older schema: migrated before its first write
         if self._check_file(create):
             self._connect(create)
         else:
@@ -124,6 +125,8 @@ class Store:
         try:
             self._conn = conn
             self._open(create)
+            version = self._retry(lambda c: c.execute("PRAGMA user_version").fetchone()[0])
+            self._older = version < SCHEMA_VERSION
         except BaseException:
             self._conn = None
             conn.close()
@@ -141,6 +144,15 @@ class Store:
             self._connect(True)
             self._pending = False
             return True
+
+    def _writable(self) -> None:
+        """Open (or create) the file for a write; a store of an older schema is migrated
+        first (:func:`~svmeval.store._schema.migrate`): reading one never changes it."""
+        self._ready(True)
+        with self._lock:
+            if self._older:
+                self._retry(migrate)
+                self._older = False
 
     # --- opening ------------------------------------------------------------------------------
     def _fail(self, reason: str) -> StoreError:
@@ -249,7 +261,7 @@ class Store:
         """Write one unit in its own transaction (kept once: a key already there is left as
         it is). ``fields``: the key's fields (``data``, ``data_name``, ``configuration``,
         ``n_folds``, ``seed``, ``fold`` are also columns). Returns whether it was new."""
-        self._ready(True)
+        self._writable()
         row = encode_unit(key, fields, arrays, seconds, run)
         return bool(self._retry(lambda c: self._insert(c, [row])))
 
@@ -279,22 +291,26 @@ class Store:
         of a ``-b 1`` cross-validation, which are used all together). Returns the new ones."""
         if not rows:
             return 0
-        self._ready(True)
+        self._writable()
         prepared = [
             encode_unit(key, fields, arrays, seconds, run) for key, fields, arrays, seconds in rows
         ]
         return int(self._retry(lambda c: self._insert(c, prepared)))
 
     # --- runs -----------------------------------------------------------------------------------
-    def begin_run(self, command: str, libsvm: str = "", cwd: str | None = None) -> int:
+    def begin_run(
+        self, command: str, libsvm: str = "", cwd: str | None = None, call: str | None = None
+    ) -> int:
         """Record a run starting (``command``: its command line or call, ``cwd``: the folder
-        it ran in); returns its id."""
-        self._ready(True)
+        it ran in, ``call``: a library function's call as JSON, :func:`describe_call`);
+        returns its id."""
+        self._writable()
 
         def write(c: sqlite3.Connection) -> int:
             cursor = c.execute(
-                "INSERT INTO runs (started, command, cwd, svmeval, libsvm) VALUES (?, ?, ?, ?, ?)",
-                (now(), command, cwd, __version__, libsvm),
+                "INSERT INTO runs (started, command, cwd, svmeval, libsvm, call)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (now(), command, cwd, __version__, libsvm, call),
             )
             return int(cursor.lastrowid or 0)
 
@@ -302,7 +318,7 @@ class Store:
 
     def end_run(self, run: int, reused: int, computed: int) -> None:
         """Record a run's end and its counts of units reused and computed."""
-        self._ready(True)
+        self._writable()
         self._retry(
             lambda c: c.execute(
                 "UPDATE runs SET finished = ?, reused = ?, computed = ? WHERE id = ?",

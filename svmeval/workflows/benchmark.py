@@ -190,6 +190,7 @@ def benchmark(
     >>> print(render(b, format="markdown").splitlines()[0])
     | data set | rbf | rbf C=8 | linear |
     """
+    call = (benchmark, dict(locals()))
     from svmeval.cv import checks
     from svmeval.cv.engine import c_state, repetition_seeds
     from svmeval.cv.stored import opened
@@ -220,7 +221,7 @@ def benchmark(
     count = _FoldsOfSets(
         progress, [len(params) * len(seeds) * min(run.folds, ds.n_samples) for ds in checked]
     )
-    with opened(store, "benchmark"):
+    with opened(store, "benchmark", call):
         for i, ds in enumerate(checked):
             fold_values, fold_sizes = table(
                 ds,

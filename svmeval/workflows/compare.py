@@ -259,7 +259,7 @@ def compare(
     """
     from svmeval.cv.stored import opened
 
-    with opened(store, "compare"):
+    with opened(store, "compare", (compare, dict(locals()))):
         return _compare(
             data,
             a,

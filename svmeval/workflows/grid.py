@@ -357,7 +357,7 @@ def grid_search(
     from svmeval.cv import engine
     from svmeval.cv.stored import opened
 
-    with opened(arguments.pop("store"), "grid_search"):
+    with opened(arguments.pop("store"), "grid_search", (grid_search, dict(arguments))):
         return engine.c_state(_search)(**arguments)
 
 

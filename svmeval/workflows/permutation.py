@@ -237,7 +237,7 @@ def permutation_test(
     from svmeval.cv import engine
     from svmeval.cv.stored import opened
 
-    with opened(arguments.pop("store"), "permutation_test"):
+    with opened(arguments.pop("store"), "permutation_test", (permutation_test, dict(arguments))):
         return engine.c_state(_permutation_test)(**arguments)
 
 
