@@ -234,8 +234,8 @@ def _command_of(run_: dict) -> tuple[list[str] | None, str | None]:
         return argv, None
     command = runner.printable(str(run_["command"])[:60])
     return None, (
-        f"made by {command}, whose arguments this store does not record (a store of schema "
-        "version 1)"
+        f"made by {command}, not by a command, and its arguments are not recorded (svmeval "
+        "records a function's arguments since schema version 2)"
     )
 
 
