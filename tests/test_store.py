@@ -630,7 +630,8 @@ def test_svmeval_store_shows_a_hostile_name_escaped_and_never_runs_it(tmp_path):
     _store_with_units(path)
     with sqlite3.connect(path) as c:
         c.execute("UPDATE units SET data_name = 'x\x1b]0;owned\x07'")
-        c.execute("UPDATE runs SET command = 'sh -c \"touch pwned\"'")
+        # the run's call dropped: its command line is all there is to export
+        c.execute("UPDATE runs SET command = 'sh -c \"touch pwned\"', call = NULL")
     c.close()
     listing = run("store", path, cwd=tmp_path)
     assert "\x1b" not in listing.stdout and "x\\x1b]0;owned\\x07" in listing.stdout

@@ -357,3 +357,18 @@ def test_a_store_of_schema_1_is_read_as_it_is_and_migrated_at_its_first_write(fo
     with sqlite3.connect("runs.db") as c:
         assert c.execute("PRAGMA user_version").fetchone()[0] == 2
     c.close()
+
+
+def test_a_dataset_whose_file_changed_since_the_run_is_said_so(folder):
+    """A run given a Dataset read from a file: the export reads that file again and refuses,
+    in one line, rows that are no longer the Dataset's (a label changed)."""
+    svmeval.cross_validate(read_dataset("wine.scale"), folds=3, store="runs.db")
+    rows = (folder / "wine.scale").read_text().splitlines(keepends=True)
+    (folder / "wine.scale").write_text("".join(["2" + rows[0][1:], *rows[1:]]))
+    assert rows[0][0] != "2"
+    done = export("runs.db", 1, cwd=folder)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == (
+        "svmeval-store: run 1 was given a Dataset named wine.scale whose rows are not that "
+        "file's now\n"
+    )

@@ -39,12 +39,9 @@ def equivalent(call: dict) -> list[str]:
     prog, flags, options, data = _LINES[function](args)
     if args:
         raise NoCommand(f"no {prog} option gives {function}'s {', '.join(sorted(args))}")
-    return [prog, *flags, *data, *options] if prog == "svmeval-compare" else [
-        prog,
-        *flags,
-        *options,
-        *data,
-    ]
+    if prog == "svmeval-compare":  # the data files before the configurations' "--"
+        return [prog, *flags, *data, *options]
+    return [prog, *flags, *options, *data]
 
 
 def _said(value) -> str:

@@ -42,7 +42,8 @@ options:
 \treport's format (as the run's command takes it: text, json, csv,
 \tmarkdown, latex, html)
 --export RUN : print the report of run RUN (its number in the listing) as its
-\tcommand printed it, every fold taken from the store (nothing is trained;
+\tcommand printed it (a run made from Python: as the command line listed
+\twith it prints it), every fold taken from the store (nothing is trained;
 \tthe data files must still be where the run read them); no other file is
 \twritten
 --delete-data DATA : delete the units of a data set (its name or digest as
@@ -188,8 +189,9 @@ def _text(listing: dict, runs_only: bool) -> str:
             p(r["started"]),
             ended,
             f"{r['reused']} reused, {r['computed']} computed  {p(r['command'])}",
-            *said,
         )
+        for part in said:  # a line of its own: the command line, or why there is none
+            lines += _wrapped(part)
     return "\n".join(lines) + "\n"
 
 
@@ -254,15 +256,20 @@ def _entry(*parts: str) -> list[str]:
         if len(lines[-1]) + 2 + len(part) <= COLUMNS:
             lines[-1] += "  " + part
             continue
-        lines += textwrap.wrap(
-            part,
-            COLUMNS,
-            initial_indent=_MORE,
-            subsequent_indent=_MORE,
-            break_long_words=False,
-            break_on_hyphens=False,
-        ) or [_MORE]
+        lines += _wrapped(part)
     return lines
+
+
+def _wrapped(part: str) -> list[str]:
+    """``part`` on lines of its own, indented, broken by words (never inside one)."""
+    return textwrap.wrap(
+        part,
+        COLUMNS,
+        initial_indent=_MORE,
+        subsequent_indent=_MORE,
+        break_long_words=False,
+        break_on_hyphens=False,
+    ) or [_MORE]
 
 
 _MORE = " " * 6  # the indent of an item's further lines
@@ -320,6 +327,7 @@ def export(o: StoreOptions) -> int:
             f"run {o.export} ran in {runner.printable(cwd)}: {exc.strerror or exc}"
         ) from None
     try:
+        _check_datasets(run_, int(run_["id"]))
         runner.check_files(command, options)
         with reuse_only(), runner.results_store(command, options, path, argv) as counts:
             status = command.run(options)
@@ -327,6 +335,29 @@ def export(o: StoreOptions) -> int:
     finally:
         os.chdir(here)
     return status
+
+
+def _check_datasets(run_: dict, number: int) -> None:
+    """A library's run given a Dataset: the file of its name must hold the same rows (its
+    digest as recorded), else the export says so (rather than missing every fold)."""
+    from svmeval.io.data import read_dataset
+    from svmeval.store import StoreError
+
+    try:
+        call = json.loads(str(run_["call"])) if run_.get("call") is not None else {}
+    except ValueError:  # pragma: no cover - refused by _command_of already
+        return
+    arguments = call.get("arguments", {})
+    given = arguments.get("datasets") or [arguments.get("data")]
+    multilabel = call.get("function") == "cross_validate_multilabel"
+    for data in given:
+        if isinstance(data, dict) and "dataset" in data and "digest" in data:
+            name = str(data["dataset"])
+            if read_dataset(name, multilabel=multilabel).digest() != data["digest"]:
+                raise StoreError(
+                    f"run {number} was given a Dataset named {runner.printable(name)} whose "
+                    "rows are not that file's now"
+                )
 
 
 def _without_format(argv: list[str]) -> list[str]:

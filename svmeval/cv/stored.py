@@ -69,7 +69,7 @@ class StoreCounts:
 
             command, call = self.command, None
             if self.call is not None:
-                from svmeval.store._calls import describe_call
+                from svmeval.store import describe_call
 
                 command, call = describe_call(*self.call)
             self.run = self.store.begin_run(
@@ -187,7 +187,7 @@ def opened(store, command: str = "", call=None):
     The run is recorded in the store's ``runs`` (its counts written at the end) and its counts
     logged (``svmeval.store``, INFO): ``command`` is a command's line; ``call``, a library
     function's run, ``(function, arguments)`` (recorded by
-    :func:`~svmeval.store._calls.describe_call`)."""
+    :func:`~svmeval.store.describe_call`)."""
     if store is None:  # the store of a run around this one (a command's), if any
         yield current()
         return

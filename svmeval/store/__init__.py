@@ -8,6 +8,7 @@ unit before it trains and writes each unit, in its own transaction, as it ends
 (:mod:`svmeval.cv.stored`). This package imports only the standard library and numpy.
 """
 
+from svmeval.store._calls import describe_call
 from svmeval.store._errors import StoreError
 from svmeval.store._schema import SCHEMA_VERSION
 from svmeval.store._store import Store, StoreLike, open_store
@@ -20,6 +21,7 @@ __all__ = [
     "StoreError",
     "StoreLike",
     "UnitRecord",
+    "describe_call",
     "open_store",
     "unit_key",
 ]

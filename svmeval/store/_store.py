@@ -302,7 +302,7 @@ class Store:
         self, command: str, libsvm: str = "", cwd: str | None = None, call: str | None = None
     ) -> int:
         """Record a run starting (``command``: its command line or call, ``cwd``: the folder
-        it ran in, ``call``: a library function's call as JSON, :func:`describe_call`);
+        it ran in, ``call``: a library function's call as JSON, :func:`~svmeval.store.describe_call`);
         returns its id."""
         self._writable()
 

@@ -351,7 +351,9 @@ def nested_cv(
     from svmeval.cv.stored import opened
 
     with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
-        stack.enter_context(opened(arguments.pop("store"), "nested_cv", (nested_cv, dict(arguments))))
+        stack.enter_context(
+            opened(arguments.pop("store"), "nested_cv", (nested_cv, dict(arguments)))
+        )
         return engine.c_state(_nested_cv)(_stack=stack, **arguments)
 
 

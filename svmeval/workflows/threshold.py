@@ -478,7 +478,9 @@ def tune_threshold(
     from svmeval.cv.stored import opened
 
     with contextlib.ExitStack() as stack:
-        counts = stack.enter_context(opened(arguments.pop("store"), "tune_threshold", (tune_threshold, dict(arguments))))
+        counts = stack.enter_context(
+            opened(arguments.pop("store"), "tune_threshold", (tune_threshold, dict(arguments)))
+        )
         return engine.c_state(_tune)(counts=counts, **arguments)
 
 
