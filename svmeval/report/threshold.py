@@ -137,18 +137,18 @@ def _repetitions(result, criterion, digits: int, cost: bool) -> list[str]:
     operating point's figures over the repetitions."""
     runs = result.repetitions
     seeds = ", ".join(str(r.seed) for r in runs)
-    name = criterion.name
+    title = criterion.title(result.positive)
 
     def value(v: float) -> str:
         return f"{v:g}" if cost else _number(v, digits)
 
     lines = [""]
     lines += wrap(
-        f"Repeated {result.repeat} times (seeds {seeds}): each repetition's outer folds, "
-        "tuned threshold and nested estimate"
+        f"Repeated {result.repeat} times (seeds {seeds}), each with its own outer folds: "
+        f"the tuned threshold, and {title} at LIBSVM's own threshold, at the tuned one "
+        "and nested"
     )
-    heads = ["repetition", "seed", "threshold", f"LIBSVM's {name}", f"tuned {name}"]
-    heads += [f"nested {name}"]
+    heads = ["repetition", "seed", "threshold", "LIBSVM's own", "tuned", "nested"]
     rows = [
         [
             str(r + 1),
