@@ -163,8 +163,8 @@ CALLS = {
     "tune_threshold": (
         "tune_threshold",
         ("cancer.scale", "-c 2"),
-        {"folds": 3, "inner_folds": 3, "criterion": "mcc"},
-        "svmeval -v 3 --threshold mcc -c 2 cancer.scale",
+        {"folds": 3, "inner_folds": 3, "criterion": "mcc", "repeat": 2},
+        "svmeval -v 3 --threshold mcc --repeat 2 -c 2 cancer.scale",
         ("text", "json", "csv"),
     ),
 }

@@ -173,6 +173,92 @@ def test_threshold_and_nested_estimate_equal_libsvms_bindings_and_numpy(
     assert better(result.tuned["criterion"], result.libsvm["criterion"])
 
 
+@pytest.mark.parametrize(
+    "options, criterion, costs, probability, seed, seeds",
+    [
+        ("-c 4", "mcc", None, False, 3, [3, 4, 5]),
+        ("-b 1", "cost:1,5", (1.0, 5.0), True, 7, [7, 8]),
+        ("", "f1", None, False, 0, [0, 2]),  # glibc's srand(0) is srand(1): seed 1 skipped
+    ],
+)
+def test_each_repetition_and_the_spread_equal_libsvms_bindings_and_numpy(
+    options, criterion, costs, probability, seed, seeds
+):
+    """repeat R: repetition r is the whole estimate of seed s_r (outer folds, pooled
+    threshold, every inner CV after srand(s_r)); the spread is numpy's mean and sd (n - 1)
+    of scikit-learn's figures of each repetition's predictions."""
+    path = data_set("heart_scale")
+    k, inner_k = 4, 3
+    result = tune_threshold(
+        str(path),
+        options,
+        k,
+        criterion=criterion,
+        inner_folds=inner_k,
+        seed=seed,
+        repeat=len(seeds),
+    )
+    assert result.repeat == len(seeds) and [r.seed for r in result.repetitions] == seeds
+    name = criterion.split(":")[0]
+    figures = {"libsvm": [], "tuned": [], "honest": []}
+    thresholds, values = [], {"libsvm": [], "tuned": [], "honest": []}
+    for run, s in zip(result.repetitions, seeds):
+        want = oracle_tuning(path, options, k, inner_k, s, name, 1.0, probability, costs)
+        np.testing.assert_array_equal(run.positive_scores(), want["scores"])
+        assert run.threshold == want["threshold"]
+        assert [f.threshold for f in run.folds] == want["fold_thresholds"]
+        np.testing.assert_array_equal(run.honest_pred == 1.0, want["honest"])
+        is_pos = want["y"] == 1.0
+        predicted = {
+            "libsvm": run.cv.y_pred == 1.0,
+            "tuned": want["scores"] >= want["threshold"],
+            "honest": want["honest"],
+        }
+        thresholds.append(want["threshold"])
+        for point, pred in predicted.items():
+            expected = sklearn_figures(is_pos, pred)
+            assert_figures(getattr(run, point), expected)
+            figures[point].append(expected)
+            counts = [int(np.sum(a & b)) for a, b in ((pred, is_pos), (pred, ~is_pos))]
+            tp, fp = counts
+            fn, tn = int(is_pos.sum()) - tp, int((~is_pos).sum()) - fp
+            values[point].append(criterion_value(name, tp, fp, fn, tn, costs))
+    spread = result.spread()
+    assert spread["threshold"]["mean"] == pytest.approx(np.mean(thresholds), rel=1e-12)
+    assert spread["threshold"]["sd"] == pytest.approx(np.std(thresholds, ddof=1), rel=1e-12)
+    assert (spread["threshold"]["min"], spread["threshold"]["max"]) == (
+        min(thresholds),
+        max(thresholds),
+    )
+    for point in figures:
+        for figure in figures[point][0]:
+            got = spread[point][figure]
+            series = [f[figure] for f in figures[point]]
+            assert got["mean"] == pytest.approx(np.mean(series), rel=1e-12, abs=1e-15)
+            assert got["sd"] == pytest.approx(np.std(series, ddof=1), rel=1e-9, abs=1e-15)
+            assert (got["min"], got["max"]) == pytest.approx((min(series), max(series)))
+        assert spread[point]["criterion"]["mean"] == pytest.approx(np.mean(values[point]))
+    # the JSON: the first repetition at the top, the others in repeat_results
+    doc = result.to_dict()
+    assert doc["repeat"] == len(seeds) and doc["seed"] == seeds[0]
+    assert [r["seed"] for r in doc["repeat_results"]] == seeds[1:]
+    assert [r["repetition"] for r in doc["repeat_results"]] == list(range(2, len(seeds) + 1))
+    for r, run in zip(doc["repeat_results"], result.repeat_results):
+        assert r["tuned"]["threshold"] == run.threshold
+        assert [f["threshold"] for f in r["folds"]] == run.thresholds.tolist()
+
+
+def test_one_repetition_has_an_undefined_spread():
+    t = tune_threshold(HEART, folds=3, inner_folds=3, criterion="mcc")
+    assert t.repeat == 1 and t.repeat_results == () and t.repetitions == (t,)
+    spread = t.spread()
+    assert spread["threshold"]["mean"] == t.threshold and math.isnan(spread["threshold"]["sd"])
+    assert spread["honest"]["mcc"]["mean"] == t.honest["mcc"]
+    doc = t.to_dict()
+    assert doc["repeat"] == 1 and doc["repeat_results"] == []
+    assert doc["spread"]["honest"]["f1"]["sd"] is None
+
+
 @pytest.mark.parametrize("criterion", ["f1", "mcc", "balanced_accuracy", "cost:1,1", "cost:2,3"])
 @pytest.mark.parametrize("seed", range(4))
 def test_ties_go_to_the_threshold_nearest_libsvms_then_the_lower(criterion, seed):
@@ -291,7 +377,8 @@ def _svmeval(*args):
         (["--threshold", "mc", "-v", "3", HEART], "did you mean mcc?"),
         (["--threshold", "f1:7", "-v", "3", HEART], "class 7 is not one of the labels (-1, 1)"),
         (["--threshold", "mcc", HEART], "--threshold tunes on a cross-validation's scores"),
-        (["--threshold", "mcc", "-v", "3", "--repeat", "2", HEART], "not with --repeat"),
+        (["--threshold", "mcc", "-v", "3", "--dask", "local:abc", HEART], "not local or local:N"),
+        (["--threshold", "mcc", "-v", "3", "--repeat", "0", HEART], "--repeat"),
         (["--threshold", "mcc", "-v", "3", "--multilabel", HEART], "not with --multilabel"),
     ],
 )
@@ -324,12 +411,13 @@ def test_every_format_and_the_frame():
     words = " ".join(text.split())
     assert "midpoint (a + b) / 2" in words and "nearest LIBSVM's own (0), then the lower" in words
     csv = render(t, format="csv").splitlines()
-    assert csv[0].startswith("point,fold,threshold") and len(csv) == 1 + 3 + 3
+    assert csv[0].startswith("point,repetition,fold,threshold") and len(csv) == 1 + 3 + 3
     page = render(t, format="html")
     assert page.startswith("<!DOCTYPE html>") and "Decision threshold tuned on" in page
     pytest.importorskip("pandas")
     frame = t.to_frame()
     assert list(frame["fold"]) == [0, 1, 2] and list(frame["threshold"]) == t.thresholds.tolist()
+    assert list(frame["repetition"]) == [0, 0, 0] and list(frame["seed"]) == [1, 1, 1]
     assert frame["n_test"].sum() == t.cv.n_samples
 
 
@@ -370,3 +458,90 @@ def test_command_line_plot_and_store(tmp_path):
         units = s.units()
     # the outer cross-validation and each outer training set's inner one, every fold stored once
     assert len(units) == 1 + 3 and sum(u["folds"] for u in units) == 3 + 3 * 3
+
+
+# --- repetitions, a Dask cluster, leave-one-out ---------------------------------------------------
+def test_command_line_repeat_is_the_library_result():
+    args = ("--threshold", "f1", "-v", "3", "--seed", "2", "--repeat", "3", HEART)
+    done = _svmeval(*args, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    t = tune_threshold(HEART, folds=3, inner_folds=3, seed=2, repeat=3, criterion="f1")
+    assert json.loads(done.stdout) == t.to_dict()
+    text = _svmeval(*args)
+    assert text.returncode == 0, text.stderr
+    assert "Repeated 3 times (seeds 2, 3, 4)" in " ".join(text.stdout.split())
+    rows = [line.split() for line in text.stdout.splitlines()]
+    for r, run in enumerate(t.repetitions, start=1):  # each repetition's line: its numbers
+        assert [str(r), str(run.seed), f"{run.threshold:.6g}"] in [row[:3] for row in rows]
+    csv = _svmeval(*args, "--format", "csv").stdout.splitlines()
+    assert len(csv) == 1 + 3 * (3 + 3)
+    assert [line.split(",")[1] for line in csv[1:]] == [str(r) for r in (1, 2, 3) for _ in range(6)]
+
+
+def _rows(tmp_path, n: int):
+    """The first n / 2 rows of each class of heart_scale (or its stand-in), in file order."""
+    path = tmp_path / f"rows{n}"
+    lines = data_set("heart_scale").read_text().splitlines(keepends=True)
+    keep = [line for line in lines if float(line.split()[0]) > 0][: n // 2]
+    keep += [line for line in lines if float(line.split()[0]) < 0][: n // 2]
+    path.write_text("".join(sorted(keep, key=lines.index)))
+    return path
+
+
+LOO = (
+    "WARNING: # folds > # data. Will use # folds = # data instead "
+    "(i.e., leave-one-out cross validation)\n"
+)
+
+
+@pytest.mark.parametrize("folds, repeat", [(20, 1), (12, 1), (12, 2), (30, 3)])
+def test_leave_one_out_is_warned_once_a_run(tmp_path, capfd, folds, repeat):
+    """svm-train warns once when its folds exceed the rows. -v 12 of 12 rows is leave-one-out
+    without the warning outside, but each 11-row outer training set has fewer rows than its
+    12 inner folds; -v 20 warns outside and inside. Either way: one warning a run."""
+    path = _rows(tmp_path, 12)
+    capfd.readouterr()
+    t = tune_threshold(str(path), folds=folds, inner_folds=folds, repeat=repeat)
+    assert t.n_folds == 12 and capfd.readouterr().err == LOO
+    done = _svmeval("--threshold", "f1", "-v", folds, "--repeat", repeat, path)
+    assert done.returncode == 0 and done.stderr == LOO, done.stderr
+    tune_threshold(str(path), folds=3, inner_folds=3)  # no leave-one-out anywhere: none
+    assert capfd.readouterr().err == ""
+
+
+def test_bad_repeat_and_client_are_refused_at_the_door_before_the_data_are_read(tmp_path):
+    missing = str(tmp_path / "missing")
+    for kwargs, argument in (
+        ({"repeat": 0}, "repeat"),
+        ({"repeat": 1.5}, "repeat"),
+        ({"client": "local:abc"}, "client"),
+        ({"client": 3}, "client"),
+    ):
+        with pytest.raises(ArgumentError) as caught:
+            tune_threshold(missing, **kwargs)
+        assert caught.value.argument == argument
+
+
+def test_a_dask_cluster_gives_the_local_result():
+    """Every outer and inner cross-validation on a local Dask cluster (two worker processes,
+    connected once): the local run's result, repetitions and store included."""
+    pytest.importorskip("distributed")
+    from svmeval.cv import cluster
+
+    kwargs = dict(folds=4, inner_folds=3, seed=5, repeat=2, criterion="cost:1,4")
+    local = tune_threshold(HEART, "-c 2", **kwargs, jobs=2)
+    with cluster.connect("local:2") as client:
+        remote = tune_threshold(HEART, "-c 2", **kwargs, client=client)
+    assert remote.to_dict() == local.to_dict()
+    for a, b in zip(remote.repetitions, local.repetitions):
+        np.testing.assert_array_equal(a.positive_scores(), b.positive_scores())
+        np.testing.assert_array_equal(a.honest_pred, b.honest_pred)
+
+
+def test_command_line_on_a_dask_cluster_prints_the_local_report():
+    pytest.importorskip("distributed")
+    args = ("--threshold", "mcc", "-v", "3", "--seed", "2", "--format", "json", HEART)
+    local = _svmeval(*args)
+    on_cluster = _svmeval("--dask", "local:1", *args)
+    assert local.returncode == on_cluster.returncode == 0, on_cluster.stderr
+    assert on_cluster.stdout == local.stdout

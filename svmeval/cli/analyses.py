@@ -46,8 +46,6 @@ def check_threshold(options) -> None:
             ("--multilabel", options.multilabel),
             ("--permutations", options.permutations is not None),
             ("--criterion", options.criterion is not None),
-            ("--repeat", options.repeat != 1),
-            ("--dask", options.dask is not None),
             ("--predictions", options.predictions),
             ("--folds", options.folds_file),
             ("--ci", options.ci is not None),
@@ -92,7 +90,8 @@ def _permutations(options, dataset):
 
 
 def _threshold(options, dataset):
-    """--threshold CRITERION -v k: the tuned threshold (inner folds: k too)."""
+    """--threshold CRITERION -v k [--repeat R] [--dask ADDRESS]: the tuned threshold (inner
+    folds: k too)."""
     from svmeval.workflows.threshold import tune_threshold
 
     try:
@@ -103,8 +102,10 @@ def _threshold(options, dataset):
             criterion=options.threshold,
             inner_folds=options.nr_fold,
             seed=options.seed,
+            repeat=options.repeat,
             pos_label=options.pos_label,
             jobs=options.jobs,
+            client=options.dask,
             progress=runner.show_bar(
                 make_progress(enabled=not options.quiet, unit="cross-validations")
             ),

@@ -82,7 +82,8 @@ def _tune_threshold(args: dict) -> tuple:
             "uses -v k for both)"
         )
     flags = ["-v", _int(folds, "folds"), "--threshold", _text(args.pop("criterion", "f1"))]
-    flags += _optional(args, "seed", "--seed", 1) + _optional(args, "pos_label", "--pos-label")
+    flags += _optional(args, "seed", "--seed", 1) + _optional(args, "repeat", "--repeat", 1)
+    flags += _optional(args, "pos_label", "--pos-label")
     return "svmeval", flags, _options(args.pop("params", None)), [_file(args.pop("data"))]
 
 

@@ -366,7 +366,8 @@ LONG_OPTIONS = (
         "\tLABEL positive), mcc, balanced_accuracy or cost:FP,FN (least FP x false\n"
         "\tpositives + FN x false negatives); reports LIBSVM's own threshold, the tuned\n"
         "\tone (optimistic) and a nested estimate (each fold's threshold chosen on a\n"
-        "\tk-fold CV of its training rows)",
+        "\tk-fold CV of its training rows); --repeat R: the whole estimate R times, and\n"
+        "\tits spread",
         commands=frozenset({SVMEVAL}),
     ),
     Option(

@@ -218,13 +218,16 @@ def run_cv(
     jobs: int | None = None,
     client=None,
     store=None,
+    warn_folds: bool = True,
 ) -> CVResult:
     """:func:`cross_validate` with the engine's own arguments: ``y`` (labels replacing the
     data set's), ``problem`` (the data's LIBSVM problem, if built), ``share`` (whether the folds
     train on one kernel matrix computed once, :class:`~svmeval.cv.kernel.SharedKernel`: None
     where the cost model says it pays, True always, False never; never with ``-b 1``, a
     precomputed kernel or matrices over :data:`~svmeval.cv.kernel.DEFAULT_MEMORY_MB`),
-    ``store`` (the run's :class:`~svmeval.cv.stored.StoreCounts`)."""
+    ``store`` (the run's :class:`~svmeval.cv.stored.StoreCounts`), ``warn_folds`` (False:
+    LIBSVM's leave-one-out warning, more folds than samples, is not given: a run of several
+    cross-validations that gave it already)."""
     nr_fold, seed, repeat = check_folds(nr_fold), check_seed(seed), check_repeat(repeat)
     check_execution(jobs, client)
     problem, params = prepare(dataset, params, y=y, quiet=quiet, problem=problem)
@@ -243,6 +246,7 @@ def run_cv(
         jobs,
         client,
         store,
+        warn_folds,
     )
 
 
@@ -259,6 +263,7 @@ def _repetitions(
     jobs,
     client,
     store=None,
+    warn_folds: bool = True,
 ) -> CVResult:
     """One candidate over every seed's folds: the first repetition's result, with the others'
     figures (and, with ``keep_repeats``, their results) in repetition order."""
@@ -285,6 +290,7 @@ def _repetitions(
             share=share,
             progress=progress,
             store=store,
+            warn_folds=warn_folds,
         )
     return replace(
         first[0],

@@ -1,8 +1,9 @@
 """The report of a :class:`~svmeval.workflows.threshold.TunedThreshold`: text (the three
 operating points: LIBSVM's own, the tuned threshold with its optimistic figures, the nested
-estimate; then each outer fold's threshold; then how the threshold is picked), json
-(:meth:`TunedThreshold.to_dict`) and csv (one row per operating point, then one per outer
-fold). Reporters format; they never compute."""
+estimate; then each outer fold's threshold; with several repetitions, each one's threshold and
+criterion values and their spread; then how the threshold is picked), json
+(:meth:`TunedThreshold.to_dict`) and csv (for each repetition one row per operating point,
+then one per outer fold). Reporters format; they never compute."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import math
 
 from svmeval.errors import show_label
 from svmeval.report._layout import split_columns, wrap
-from svmeval.workflows.threshold import COUNTS, FIGURE_NAMES, parse_criterion
+from svmeval.workflows.threshold import COUNTS, FIGURE_NAMES, POINTS, parse_criterion
 
 __all__ = ["operating_points", "render"]
 
@@ -25,7 +26,16 @@ _HEADS = {
     "mcc": "MCC",
     "balanced_accuracy": "bal. acc.",
 }
-COLUMNS = ("point", "fold", "threshold", "inner_value", *FIGURE_NAMES, *COUNTS, "criterion")
+COLUMNS = (
+    "point",
+    "repetition",
+    "fold",
+    "threshold",
+    "inner_value",
+    *FIGURE_NAMES,
+    *COUNTS,
+    "criterion",
+)
 
 
 def _threshold(value: float) -> str:
@@ -58,11 +68,15 @@ def _csv(result) -> str:
     def cell(v) -> str:
         return "" if v is None else repr(v) if isinstance(v, float) else str(v)
 
-    for point in ("libsvm", "tuned", "honest"):
-        row = {"point": point, **data[point]}
-        w.writerow([cell(row.get(k)) for k in COLUMNS])
-    for fold in data["folds"]:
-        w.writerow([cell({"point": "honest_fold", **fold}.get(k)) for k in COLUMNS])
+    runs = [{"repetition": 1, **data}, *data["repeat_results"]]
+    for run in runs:
+        r = run["repetition"]
+        for point in POINTS:
+            row = {"point": point, "repetition": r, **run[point]}
+            w.writerow([cell(row.get(k)) for k in COLUMNS])
+        for fold in run["folds"]:
+            row = {"point": "honest_fold", "repetition": r, **fold}
+            w.writerow([cell(row.get(k)) for k in COLUMNS])
     return buf.getvalue()
 
 
@@ -79,7 +93,8 @@ def _text(result, digits: int) -> str:
         ["tuned (optimistic)", _threshold(result.threshold), *_cells(result.tuned, digits, cost)],
         ["nested (honest)", "per fold", *_cells(result.honest, digits, cost)],
     ]
-    run = f"({result.n_folds}-fold cross-validation, seed {result.seed})"
+    first = f"; the first of {result.repeat} repetitions" if result.repeat > 1 else ""
+    run = f"({result.n_folds}-fold cross-validation, seed {result.seed}{first})"
     lines = wrap(f"Decision threshold tuned for {name} {run}", keep=(run,))
     lines += wrap(
         f"threshold on the CV {source} of class {pos}: a sample is {pos} where its "
@@ -105,6 +120,8 @@ def _text(result, digits: int) -> str:
         for f in result.folds
     ]
     lines += _table(fold_heads, fold_rows)
+    if result.repeat > 1:
+        lines += _repetitions(result, criterion, digits, cost)
     lines += wrap(
         "(candidate thresholds: the midpoint (a + b) / 2 of every two adjacent distinct CV "
         f"scores, -inf and inf; of equal {criterion.name} values the threshold nearest "
@@ -113,6 +130,55 @@ def _text(result, digits: int) -> str:
         "measured on rows the choice never saw.)"
     )
     return "\n".join(lines) + "\n"
+
+
+def _repetitions(result, criterion, digits: int, cost: bool) -> list[str]:
+    """Each repetition's tuned threshold and criterion values, then the mean and sd of every
+    operating point's figures over the repetitions."""
+    runs = result.repetitions
+    seeds = ", ".join(str(r.seed) for r in runs)
+    title = criterion.title(result.positive)
+
+    def value(v: float) -> str:
+        return f"{v:g}" if cost else _number(v, digits)
+
+    lines = [""]
+    lines += wrap(
+        f"Repeated {result.repeat} times (seeds {seeds}), each with its own outer folds: "
+        f"the tuned threshold, and {title} at LIBSVM's own threshold, at the tuned one "
+        "and nested"
+    )
+    heads = ["repetition", "seed", "threshold", "LIBSVM's own", "tuned", "nested"]
+    rows = [
+        [
+            str(r + 1),
+            str(run.seed),
+            _threshold(run.threshold),
+            *(value(getattr(run, p)["criterion"]) for p in POINTS),
+        ]
+        for r, run in enumerate(runs)
+    ]
+    lines += _table(heads, rows)
+    spread = result.spread()
+    t = spread["threshold"]
+    lines += wrap(
+        f"tuned threshold: mean {t['mean']:.6g}, sd {t['sd']:.6g}, min {_threshold(t['min'])}, "
+        f"max {_threshold(t['max'])}"
+    )
+    lines.append("")
+    lines += wrap(f"Mean ± sd over the {result.repeat} repetitions")
+    keys = [*FIGURE_NAMES, *(["criterion"] if cost else [])]
+    heads = ["", *(_HEADS.get(k, "cost") for k in keys)]
+
+    def cell(k: str, s: dict) -> str:
+        if k == "criterion":
+            return f"{s['mean']:g} ± {s['sd']:.3g}"
+        return f"{_number(s['mean'], digits)} ± {_number(s['sd'], digits)}"
+
+    labels = {"libsvm": "LIBSVM's own", "tuned": "tuned (optimistic)", "honest": "nested (honest)"}
+    rows = [[labels[p], *(cell(k, spread[p][k]) for k in keys)] for p in POINTS]
+    lines += _table(heads, rows)
+    return lines
 
 
 def _cells(figures: dict, digits: int, cost: bool) -> list[str]:

@@ -61,6 +61,9 @@ __all__ = [
 #: the criteria a threshold is tuned for, as written
 CRITERIA = ("f1", "f1:LABEL", "mcc", "balanced_accuracy", "cost:FP,FN")
 
+#: the operating points, in the reports' order
+POINTS = ("libsvm", "tuned", "honest")
+
 #: the figures of every operating point, in the reports' order
 FIGURE_NAMES = ("accuracy", "precision", "recall", "f1", "mcc", "balanced_accuracy")
 COUNTS = ("tp", "fp", "fn", "tn")
@@ -244,7 +247,9 @@ class TunedThreshold:
     predictions, of the pooled scores at ``threshold`` (optimistic) and of the nested
     predictions (each outer fold at its own threshold); ``folds``: every
     :class:`OuterThreshold`; ``cv``: the outer :class:`~svmeval.cv.CVResult`;
-    ``honest_pred``: the nested predictions (input order). :func:`svmeval.render` reports it
+    ``honest_pred``: the nested predictions (input order); ``repeat_results``: with
+    ``repeat`` R > 1, repetitions 2 to R, each a whole :class:`TunedThreshold` of its own
+    seed (this one is the first; :meth:`spread` summarises them all). :func:`svmeval.render` reports it
     (text, JSON, CSV, HTML); :func:`svmeval.plot` draws the cross-validation's figure sheet
     with LIBSVM's, the tuned and the nested operating points marked on its curves.
 
@@ -273,9 +278,35 @@ class TunedThreshold:
     cv: CVResult
     honest_pred: np.ndarray
     inner_folds: int
+    repeat_results: tuple = ()
     provenance: Provenance | None = field(default=None, repr=False)
 
     __repr__ = brief_repr
+
+    @property
+    def repeat(self) -> int:
+        """R, the repetitions of the whole estimate (``repeat``)."""
+        return 1 + len(self.repeat_results)
+
+    @property
+    def repetitions(self) -> tuple:
+        """Every repetition's result, this one first (each with its own ``seed``, folds and
+        thresholds)."""
+        return (self, *self.repeat_results)
+
+    def spread(self) -> dict:
+        """Over the repetitions: ``"threshold"`` (the tuned threshold of each) and, for each
+        operating point (``"libsvm"``, ``"tuned"``, ``"honest"``), each figure and the
+        criterion, as ``{"mean", "sd" (n - 1; NaN for one repetition), "min", "max"}``. An
+        infinite tuned threshold makes its mean and sd infinite or NaN."""
+        runs = self.repetitions
+        out = {"threshold": _stats([r.threshold for r in runs])}
+        for point in POINTS:
+            out[point] = {
+                k: _stats([getattr(r, point)[k] for r in runs])
+                for k in (*FIGURE_NAMES, "criterion")
+            }
+        return out
 
     @property
     def n_folds(self) -> int:
@@ -304,7 +335,10 @@ class TunedThreshold:
 
     def to_dict(self) -> dict:
         """Plain JSON types (NaN and infinite thresholds as None: an infinite threshold is
-        every sample positive, -inf, or none, inf; the counts tell which)."""
+        every sample positive, -inf, or none, inf; the counts tell which): the first
+        repetition's operating points and folds, ``repeat``, ``repeat_results`` (repetitions
+        2 to R, each with its ``seed``, operating points and folds) and ``spread``
+        (:meth:`spread`)."""
         return tables.plain(
             {
                 "criterion": self.criterion,
@@ -318,39 +352,53 @@ class TunedThreshold:
                 "negative": self.negative,
                 "score_source": self.score_source,
                 "rule": "positive when the score is at least the threshold",
-                "libsvm": {"threshold": self.default_threshold, **self.libsvm},
-                "tuned": {"threshold": self.threshold, **self.tuned},
-                "honest": self.honest,
-                "folds": [
-                    {
-                        "fold": f.fold + 1,
-                        "threshold": f.threshold,
-                        "inner_value": f.inner_value,
-                        "n_train": len(f.train_rows),
-                        "n_test": len(f.test_rows),
-                        **f.figures,
-                    }
-                    for f in self.folds
+                **self._points(),
+                "repeat": self.repeat,
+                "repeat_results": [
+                    {"repetition": r + 1, "seed": run.seed, **run._points()}
+                    for r, run in enumerate(self.repeat_results, start=1)
                 ],
+                "spread": self.spread(),
             }
         )
 
+    def _points(self) -> dict:
+        """One repetition's operating points and outer folds (:meth:`to_dict`'s keys)."""
+        return {
+            "libsvm": {"threshold": self.default_threshold, **self.libsvm},
+            "tuned": {"threshold": self.threshold, **self.tuned},
+            "honest": self.honest,
+            "folds": [
+                {
+                    "fold": f.fold + 1,
+                    "threshold": f.threshold,
+                    "inner_value": f.inner_value,
+                    "n_train": len(f.train_rows),
+                    "n_test": len(f.test_rows),
+                    **f.figures,
+                }
+                for f in self.folds
+            ],
+        }
+
     def to_frame(self):
-        """A pandas DataFrame, one row per outer fold: ``dataset``, ``configuration``,
-        ``options``, ``seed``, ``fold`` (0-based), ``n_train``, ``n_test``, ``threshold`` (chosen
-        on the fold's training rows), ``inner_value`` (the criterion there), then the figures
-        of the fold's test rows at that threshold and ``criterion`` (the criterion's value)."""
+        """A pandas DataFrame, one row per (repetition, outer fold): ``dataset``,
+        ``configuration``, ``options``, ``repetition`` (0-based), ``seed`` (the repetition's),
+        ``fold`` (0-based), ``n_train``, ``n_test``, ``threshold`` (chosen on the fold's
+        training rows), ``inner_value`` (the criterion there), then the figures of the fold's
+        test rows at that threshold and ``criterion`` (the criterion's value)."""
         tables.pandas()
         head = {
             "dataset": self.data_name,
             "configuration": self.cv.configuration or self.options,
             "options": self.options,
-            "seed": self.seed,
         }
         return tables.frame(
             [
                 {
                     **head,
+                    "repetition": r,
+                    "seed": run.seed,
                     "fold": f.fold,
                     "n_train": len(f.train_rows),
                     "n_test": len(f.test_rows),
@@ -358,9 +406,22 @@ class TunedThreshold:
                     "inner_value": f.inner_value,
                     **f.figures,
                 }
-                for f in self.folds
+                for r, run in enumerate(self.repetitions)
+                for f in run.folds
             ]
         )
+
+
+def _stats(values) -> dict:
+    """mean, sd (n - 1; NaN for one value), min, max of ``values``."""
+    a = np.asarray(values, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        return {
+            "mean": float(a.mean()),
+            "sd": float(a.std(ddof=1)) if len(a) > 1 else math.nan,
+            "min": float(a.min()),
+            "max": float(a.max()),
+        }
 
 
 def positive_scores(result: CVResult, positive: float) -> np.ndarray:
@@ -414,8 +475,10 @@ def tune_threshold(
     criterion: str = "f1",
     inner_folds: int = 5,
     seed: int = 1,
+    repeat: int = 1,
     pos_label: float | None = None,
     jobs: int | None = None,
+    client=None,
     progress: Callable[[int, int], None] | None = None,
     store: StoreLike | None = None,
 ) -> TunedThreshold:
@@ -444,12 +507,23 @@ def tune_threshold(
         The folds of each outer training set's cross-validation.
     seed : int, default 1
         C ``srand``'s seed of the outer folds and of every inner cross-validation.
+    repeat : int, default 1
+        R repetitions of the whole estimate, with seeds ``seed``, ``seed + 1``, ... (as
+        :func:`cross_validate`'s): repetition r draws its outer folds and every inner
+        cross-validation's after ``srand`` of its own seed and chooses its own thresholds.
+        The result is the first repetition's, the others in ``repeat_results``;
+        :meth:`TunedThreshold.spread` gives the mean, sd, min and max over them.
     pos_label : float, optional
         The positive class (default 1 where present, else the larger label).
     jobs : int, optional
-        Folds trained at once (default: the cores); results identical.
+        Folds trained at once on this machine (default: the cores); results identical.
+    client : distributed.Client or str, optional
+        A Dask client or a scheduler's address (``tcp://host:8786``, ``local[:N]``; connected
+        once): the folds of the outer and of every inner cross-validation run as tasks on
+        that cluster, with results identical to a local run.
     progress : callable, optional
-        ``progress(done, total)`` as cross-validations end (the outer one, then each inner).
+        ``progress(done, total)`` as cross-validations end (each repetition's outer one,
+        then each inner one).
     store : str or os.PathLike or Store, optional
         A results store: the folds it holds are reused, the others written as they end.
 
@@ -477,11 +551,11 @@ def tune_threshold(
     from svmeval.cv import engine
     from svmeval.cv.stored import opened
 
-    with contextlib.ExitStack() as stack:
+    with contextlib.ExitStack() as stack:  # a cluster connected once for every CV
         counts = stack.enter_context(
             opened(arguments.pop("store"), "tune_threshold", (tune_threshold, dict(arguments)))
         )
-        return engine.c_state(_tune)(counts=counts, **arguments)
+        return engine.c_state(_tune)(counts=counts, _stack=stack, **arguments)
 
 
 def _tune(
@@ -493,24 +567,79 @@ def _tune(
     parsed,
     inner_folds,
     seed,
+    repeat,
     pos_label,
     jobs,
+    client,
     progress,
     counts,
+    _stack,
 ) -> TunedThreshold:
     from svmeval.cv import checks
-    from svmeval.cv.engine import run_cv
-    from svmeval.io.data import rows_of
+    from svmeval.cv.engine import repetition_seeds, run_cv
     from svmeval.params import given_configuration
 
-    run = checks.check_run(folds, seed, inner_folds=inner_folds, jobs=jobs)
+    run = checks.check_run(
+        folds, seed, repeat=repeat, inner_folds=inner_folds, jobs=jobs, client=client
+    )
     dataset, (config,) = checks.check_data(data, "a threshold tuning", params=params)
     positive, negative = _check_classes(dataset, config, parsed, pos_label)
-    cv = run_cv(dataset, config, run.folds, seed=run.seed, jobs=jobs, store=counts)
-    cv = _named(cv, given_configuration(params, config), dataset)
-    total = 1 + cv.n_folds
-    if progress is not None:
-        progress(1, total)
+    if client is not None:  # connected (its workers checked) once every argument is checked
+        from svmeval.cv import cluster
+
+        client = _stack.enter_context(cluster.client_for(client))
+    configuration = given_configuration(params, config)
+    warned = [False]  # LIBSVM's leave-one-out warning: once a run, not once a CV
+
+    def cv_of(rows, k: int, s: int) -> CVResult:
+        result = run_cv(
+            rows,
+            config,
+            k,
+            seed=s,
+            jobs=jobs,
+            client=client,
+            store=counts,
+            warn_folds=not warned[0],
+        )
+        warned[0] = warned[0] or k > result.n_samples
+        return result
+
+    count = _Count(progress, run.repeat)
+    repetitions = [
+        _repetition(dataset, cv_of, run, s, parsed, positive, negative, configuration, count)
+        for s in repetition_seeds(run.seed, run.repeat)
+    ]
+    from dataclasses import replace
+
+    return replace(repetitions[0], repeat_results=tuple(repetitions[1:]))
+
+
+class _Count:
+    """``progress(done, total)`` over every repetition's cross-validations (the total known
+    once the first outer one tells its folds)."""
+
+    def __init__(self, progress, repeat: int):
+        self.progress, self.repeat = progress, repeat
+        self.done, self.total = 0, 0
+
+    def add(self, n_folds: int) -> None:
+        self.total = self.total or self.repeat * (1 + n_folds)
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+
+def _repetition(
+    dataset, cv_of, run, seed: int, parsed, positive, negative, configuration, count
+) -> TunedThreshold:
+    """The three operating points of the folds of ``seed``: the outer cross-validation, its
+    pooled threshold, and each outer fold's threshold chosen on its inner cross-validation
+    (``cv_of(rows, k, seed)`` runs each)."""
+    from svmeval.io.data import rows_of
+
+    cv = _named(cv_of(dataset, run.folds, seed), configuration, dataset)
+    count.add(cv.n_folds)
     default = 0.5 if cv.probabilities is not None else 0.0
     y = cv.y_true
     scores = positive_scores(cv, positive)
@@ -520,17 +649,14 @@ def _tune(
     for i in range(cv.n_folds):
         train, test = cv.folds.train(i), cv.folds.test(i)
         _check_both_classes(y[train], i, positive, negative)
-        inner = run_cv(
-            rows_of(dataset, train), config, run.inner_folds, seed=run.seed, jobs=jobs, store=counts
-        )
+        inner = cv_of(rows_of(dataset, train), run.inner_folds, seed)
         t, v = choose_threshold(
             inner.y_true == positive, positive_scores(inner, positive), parsed, default
         )
         honest_pred[test] = np.where(scores[test] >= t, positive, negative)
         figures = operating_figures(y[test], honest_pred[test], positive, parsed)
         outer.append(OuterThreshold(i, t, v, train, test, figures))
-        if progress is not None:
-            progress(2 + i, total)
+        count.add(cv.n_folds)
     tuned_pred = np.where(scores >= threshold, positive, negative)
     return TunedThreshold(
         criterion=parsed.text,
