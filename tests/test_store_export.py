@@ -308,6 +308,16 @@ def test_a_hostile_call_is_never_a_command_line(folder):
     listing = run("store", "runs.db", cwd=folder)
     assert "as svmeval -v 3 ./-v" in listing.stdout
     assert not (folder / "pwned").exists()
+    with sqlite3.connect("runs.db") as c:  # nested past Python's recursion limit
+        c.execute("UPDATE runs SET call = ?", ("[" * 100_000 + "]" * 100_000,))
+    c.close()
+    listing = run("store", "runs.db", cwd=folder)
+    assert listing.returncode == 0, listing.stderr
+    said = "its call is not recorded as svmeval records calls"
+    assert f"(no command: {said})" in listing.stdout
+    done = export("runs.db", 1, cwd=folder)
+    assert done.returncode == 1
+    assert done.stderr == f"svmeval-store: run 1 cannot be exported: {said}\n"
 
 
 def _schema_1(path: Path) -> None:

@@ -204,7 +204,7 @@ def _with_command(run_: dict) -> dict:
     text = run_.get("call")
     try:
         call = json.loads(text) if isinstance(text, str) else None
-    except ValueError:
+    except (ValueError, RecursionError):  # a store is data: a call edited by hand
         call = text
     from_call = text is not None or why is not None
     return {
@@ -224,7 +224,7 @@ def _command_of(run_: dict) -> tuple[list[str] | None, str | None]:
     if text is not None:
         try:
             return equivalent(json.loads(str(text))), None
-        except ValueError:
+        except (ValueError, RecursionError):
             return None, "its call is not recorded as svmeval records calls"
         except NoCommand as exc:
             return None, str(exc)
@@ -345,7 +345,9 @@ def _check_datasets(run_: dict, number: int) -> None:
 
     try:
         call = json.loads(str(run_["call"])) if run_.get("call") is not None else {}
-    except ValueError:  # pragma: no cover - refused by _command_of already
+    except (ValueError, RecursionError):  # pragma: no cover - refused by _command_of already
+        return
+    if not isinstance(call, dict) or not isinstance(call.get("arguments"), dict):
         return
     arguments = call.get("arguments", {})
     given = arguments.get("datasets") or [arguments.get("data")]
