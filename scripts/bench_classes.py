@@ -53,7 +53,7 @@ def child(kind: str, path: str, out: str) -> None:
     else:
         from bench_cv import libsvm_cv  # svm-train's CV, as the CV benchmark runs it
 
-        seconds, target = libsvm_cv(path, "-q -v 2")
+        seconds, _, target = libsvm_cv(path, "-q -v 2")
         np.save(out, target)
     with open("/proc/self/status") as f:
         hwm = next((int(line.split()[1]) for line in f if line.startswith("VmHWM:")), 0)

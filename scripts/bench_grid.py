@@ -116,9 +116,8 @@ def svmeval_way(path, log2c, log2g, jobs=None):
     ds = read_dataset(path)
     start = time.perf_counter()
     result = grid_search(ds, log2c=log2c, log2g=log2g, jobs=jobs)
-    return time.perf_counter() - start, {
-        (r.cell.log2c, r.cell.log2g): r.value for r in result.cells
-    }
+    # each cell's rate in percent, as grid.py prints it (``value`` is the fraction)
+    return time.perf_counter() - start, {(r.cell.log2c, r.cell.log2g): r.rate for r in result.cells}
 
 
 def dask_way(path, log2c, log2g, address):
