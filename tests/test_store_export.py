@@ -308,6 +308,15 @@ def test_a_hostile_call_is_never_a_command_line(folder):
     listing = run("store", "runs.db", cwd=folder)
     assert "as svmeval -v 3 ./-v" in listing.stdout
     assert not (folder / "pwned").exists()
+    hostile["arguments"] = {"data": {"file": "wine.scale"}, "folds": 1}
+    with sqlite3.connect("runs.db") as c:  # a value only the command's own parser refuses
+        c.execute("UPDATE runs SET call = ?", (json.dumps(hostile),))
+    c.close()
+    said = "svmeval refuses the line that would make it (n-fold cross validation: n must >= 2)"
+    assert f"(no command: {said})" in " ".join(run("store", "runs.db", cwd=folder).stdout.split())
+    done = export("runs.db", 1, cwd=folder)
+    assert done.returncode == 1
+    assert done.stderr == f"svmeval-store: run 1 cannot be exported: {said}\n"
     with sqlite3.connect("runs.db") as c:  # nested past Python's recursion limit
         c.execute("UPDATE runs SET call = ?", ("[" * 100_000 + "]" * 100_000,))
     c.close()

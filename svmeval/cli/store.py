@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from svmeval.cli import runner
 from svmeval.cli.option import COLUMNS
 from svmeval.cli.options import STORE
-from svmeval.errors import OptionError
+from svmeval.errors import OptionError, SvmevalError
 from svmeval.io import output
 
 PROG = "svmeval-store"
@@ -223,11 +223,16 @@ def _command_of(run_: dict) -> tuple[list[str] | None, str | None]:
     text = run_.get("call")
     if text is not None:
         try:
-            return equivalent(json.loads(str(text))), None
+            argv = equivalent(json.loads(str(text)))
         except (ValueError, RecursionError):
             return None, "its call is not recorded as svmeval records calls"
         except NoCommand as exc:
             return None, str(exc)
+        try:  # the line as its command reads it (a value the library took, the command not)
+            _commands()[argv[0]].parse(argv[1:])
+        except SvmevalError as exc:
+            return None, f"{argv[0]} refuses the line that would make it ({exc})"
+        return argv, None
     try:
         argv = shlex.split(str(run_["command"]))
     except ValueError:
@@ -242,6 +247,17 @@ def _command_of(run_: dict) -> tuple[list[str] | None, str | None]:
 
 
 _COMMANDS = ("svmeval", "svmeval-grid", "svmeval-compare")
+
+
+def _commands() -> dict:
+    """Each command a store's run may be exported with, by its program name."""
+    from svmeval.cli import compare, grid, svmeval
+
+    return {
+        "svmeval": svmeval.COMMAND,
+        "svmeval-grid": grid.COMMAND,
+        "svmeval-compare": compare.COMMAND,
+    }
 
 
 def _count(n: int, what: str) -> str:
@@ -290,7 +306,6 @@ _OUTPUTS = (
 
 def export(o: StoreOptions) -> int:
     """Run ``o.export``'s command line again on the store alone, its report to stdout."""
-    from svmeval.cli import compare, grid, svmeval
     from svmeval.cv.stored import reuse_only
     from svmeval.store import Store, StoreError
 
@@ -300,8 +315,7 @@ def export(o: StoreOptions) -> int:
     if not found:
         raise StoreError(f"{runner.printable(o.path)}: no run {o.export} (see {PROG} --runs)")
     run_ = found[0]
-    commands = {"svmeval": svmeval.COMMAND, "svmeval-grid": grid.COMMAND}
-    commands["svmeval-compare"] = compare.COMMAND
+    commands = _commands()
     argv, why = _command_of(run_)
     if argv is None or argv[0] not in commands:
         raise StoreError(f"run {o.export} cannot be exported: {runner.printable(why)}")
