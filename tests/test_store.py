@@ -748,3 +748,48 @@ def test_a_run_refused_before_any_work_creates_no_store(case, tmp_path):
         with pytest.raises(SvmevalError):
             getattr(svmeval, what)(*args, folds=3, store=path, **kwargs)
     assert os.listdir(tmp_path) == []
+
+
+def test_a_wait_for_another_writers_lock_lets_ctrl_c_through(tmp_path, monkeypatch):
+    """A write that waits for another process's lock waits in Python, where a Ctrl-C lands
+    (a KeyboardInterrupt at its next sleep), not in SQLite's C busy wait, which holds every
+    signal back until the lock frees or the wait's 600 s end. The interrupt is simulated at
+    the first sleep; under a C busy wait the write never gets there."""
+    import threading
+    import types
+
+    from svmeval import open_store
+    from svmeval.store import _store
+
+    def interrupted(seconds):
+        raise KeyboardInterrupt
+
+    path = tmp_path / "runs.db"
+    with open_store(path) as store:
+        store.end_run(store.begin_run("svmeval -v 5 data"), 0, 0)  # the file made
+    monkeypatch.setattr(
+        _store, "time", types.SimpleNamespace(monotonic=time.monotonic, sleep=interrupted)
+    )
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # another writer holds the lock
+    raised: list[BaseException] = []
+    store = open_store(path)
+
+    def write():
+        try:
+            store.begin_run("svmeval -v 3 data")
+        except BaseException as exc:  # noqa: BLE001 - the test reads it
+            raised.append(exc)
+
+    try:
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
+        writer.join(LIMIT)
+        assert not writer.is_alive(), "the write waited in SQLite's busy wait"
+        assert len(raised) == 1 and isinstance(raised[0], KeyboardInterrupt), raised
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    store.close()
+    with open_store(path) as store:  # the lock released, nothing half-written
+        assert [r["command"] for r in store.runs()] == ["svmeval -v 5 data"]

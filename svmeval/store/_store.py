@@ -36,6 +36,9 @@ __all__ = ["BUSY_TIMEOUT", "Store", "StoreLike", "open_store"]
 
 #: seconds a write waits for another process's transaction
 BUSY_TIMEOUT = 600.0
+# SQLite's own busy wait, one try of _retry's: SQLite sleeps in C, where no Python signal
+# handler runs, so a Ctrl-C waits for it to end; _retry's sleeps, between tries, take it at once
+_SQLITE_WAIT = 0.05
 
 
 def open_store(path: str | os.PathLike[str], *, create: bool = True) -> Store:
@@ -120,7 +123,7 @@ class Store:
         import sqlite3
 
         conn = sqlite3.connect(
-            self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
+            self.path, timeout=_SQLITE_WAIT, isolation_level=None, check_same_thread=False
         )
         try:
             self._conn = conn
@@ -173,8 +176,8 @@ class Store:
 
     def _retry(self, operation: Callable[[sqlite3.Connection], Any]) -> Any:
         """``operation(connection)``, its SQLite errors as :class:`StoreError`; a busy or locked
-        database (a mode change the busy timeout does not cover) is tried again until
-        :data:`BUSY_TIMEOUT`."""
+        database is tried again until :data:`BUSY_TIMEOUT`, sleeping here between tries (where
+        a Ctrl-C lands at once), SQLite's own busy wait being short."""
         import sqlite3
 
         deadline = time.monotonic() + BUSY_TIMEOUT
