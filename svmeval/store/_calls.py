@@ -27,6 +27,8 @@ import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 
+from svmeval.params import FLAGS
+
 __all__ = ["EXECUTION", "describe_call"]
 
 #: arguments that change how a run is carried out, never its result
@@ -49,20 +51,8 @@ EXECUTION = frozenset(
 _DATA = ("data", "datasets")
 _CONFIGURATION = ("params", "a", "b")
 
-_FLAGS = (
-    ("s", "svm_type"),
-    ("t", "kernel_type"),
-    ("d", "degree"),
-    ("g", "gamma"),
-    ("r", "coef0"),
-    ("c", "C"),
-    ("n", "nu"),
-    ("p", "p"),
-    ("e", "eps"),
-    ("h", "shrinking"),
-    ("b", "probability"),
-    ("m", "cache_size"),
-)
+#: svm-train's one-letter flags of the scalar fields, -m (the kernel cache) too: a run's options
+_FLAGS = (*FLAGS, ("m", "cache_size"))
 
 
 def describe_call(function: Callable, arguments: Mapping) -> tuple[str, str]:
