@@ -391,3 +391,37 @@ def test_a_dataset_whose_file_changed_since_the_run_is_said_so(folder):
         "svmeval-store: run 1 was given a Dataset named wine.scale whose rows are not that "
         "file's now\n"
     )
+
+
+@pytest.mark.skipif(sqlite3.sqlite_version_info < (3, 35), reason="DROP COLUMN: SQLite 3.35")
+def test_two_processes_migrate_a_store_of_schema_1_at_once(folder):
+    """Two runs start on one store of schema version 1 together: the store is migrated once,
+    both runs are recorded with their calls, every unit kept once."""
+    svmeval.cross_validate("wine.scale", folds=3, store="runs.db")
+    _schema_1(folder / "runs.db")
+    script = (
+        "import sys, svmeval; svmeval.cross_validate('wine.scale', sys.argv[1], folds=3,"
+        " store='runs.db')"
+    )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, options],
+            env=env(),
+            cwd=folder,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for options in ("-c 2", "-c 4")
+    ]
+    for proc in procs:
+        _, err = proc.communicate(timeout=LIMIT)
+        assert proc.returncode == 0, err
+    with svmeval.open_store("runs.db") as store:
+        assert store.meta()["schema"] == "2"
+        runs = store.runs()
+    assert counts(folder / "runs.db") == (9, 3)
+    assert runs[0]["call"] is None  # written before the store recorded calls
+    assert sorted(json.loads(r["call"])["arguments"]["params"]["options"] for r in runs[1:]) == [
+        "-c 2",
+        "-c 4",
+    ]

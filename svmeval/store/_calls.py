@@ -27,6 +27,8 @@ import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 
+from svmeval.params import FLAGS
+
 __all__ = ["EXECUTION", "describe_call"]
 
 #: arguments that change how a run is carried out, never its result
@@ -49,25 +51,34 @@ EXECUTION = frozenset(
 _DATA = ("data", "datasets")
 _CONFIGURATION = ("params", "a", "b")
 
-_FLAGS = (
-    ("s", "svm_type"),
-    ("t", "kernel_type"),
-    ("d", "degree"),
-    ("g", "gamma"),
-    ("r", "coef0"),
-    ("c", "C"),
-    ("n", "nu"),
-    ("p", "p"),
-    ("e", "eps"),
-    ("h", "shrinking"),
-    ("b", "probability"),
-    ("m", "cache_size"),
-)
+#: svm-train's one-letter flags of the scalar fields, -m (the kernel cache) too: a run's options
+_FLAGS = (*FLAGS, ("m", "cache_size"))
 
 
 def describe_call(function: Callable, arguments: Mapping) -> tuple[str, str]:
-    """``function`` called with ``arguments`` (its parameters by name) as the store records
-    it: the call as a line of Python and as JSON (see the module)."""
+    """A run function's call as a results store records it (``runs.command``, ``runs.call``).
+
+    Parameters
+    ----------
+    function : callable
+        The public function run (``cross_validate``, ``grid_search``, ...).
+    arguments : mapping
+        Its arguments by parameter name (those missing are at their defaults).
+
+    Returns
+    -------
+    (str, str)
+        The call as a line of Python, e.g. ``cross_validate(data='wine.scale', folds=3)``,
+        and as JSON: ``{"function": NAME, "arguments": {...}}``, every argument the result
+        depends on that is not at its default (see the module for what each becomes).
+
+    Examples
+    --------
+    >>> from svmeval import cross_validate
+    >>> text, _ = describe_call(cross_validate, {"data": "wine.scale", "folds": 3, "jobs": 2})
+    >>> text
+    "cross_validate(data='wine.scale', folds=3)"
+    """
     parameters = inspect.signature(function).parameters
     kept: dict = {}
     for name, parameter in parameters.items():
