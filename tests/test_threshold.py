@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from test_nested import LIBC, one_openmp_thread, svm_cpp_folds
 
-from svmeval.errors import ArgumentError, SvmevalError
+from svmeval.errors import ArgumentError, DataFormatError, SvmevalError
 from svmeval.io.data import read_dataset
 from svmeval.workflows.threshold import tune_threshold
 
@@ -333,6 +333,7 @@ WINE, HEART = str(LOCAL / "wine.scale"), str(data_set("heart_scale"))
         ((HEART,), {"criterion": "f1:1", "pos_label": -1}, "pos_label", "differs"),
         ((HEART,), {"pos_label": 2}, "pos_label", "not one of the labels"),
         ((HEART,), {"criterion": None}, "criterion", "must be one of"),
+        ((HEART,), {"criterion": 3}, "criterion", "must be one of f1, f1:LABEL, mcc"),
         ((HEART,), {"inner_folds": 1}, "inner_folds", ""),
     ],
 )
@@ -355,6 +356,29 @@ def test_an_outer_training_set_without_a_class_is_one_typed_error(tmp_path):
         "no sample of class 1: the nested estimate chooses a threshold "
         "on them (give fewer folds or more samples of that class)\n"
     )
+
+
+def test_labels_that_are_not_whole_numbers_are_refused_naming_the_first_line(tmp_path):
+    """LIBSVM classifies by (int)label: labels 1.5 and -0.25 are its classes 1 and 0, whose
+    scores no label of the data owns. The run is refused at the first such line, in one
+    line, before any fold trains (no store made); whole-number labels written 4.0, 2 run."""
+    rows = [(1.5, 0.9), (-0.25, 0.1), (1.5, 0.8), (-0.25, 0.2), (1.5, 0.7), (-0.25, 0.3)]
+    path = tmp_path / "fractional"
+    path.write_text("".join(f"{y} 1:{x}\n" for y, x in rows[1:] + rows[:1]))
+    with pytest.raises(DataFormatError) as caught:
+        tune_threshold(str(path), folds=3, store=str(tmp_path / "runs.db"))
+    assert (caught.value.file, caught.value.line) == (str(path), 1)
+    assert "label -0.25 is not a whole number" in str(caught.value)
+    assert not (tmp_path / "runs.db").exists()
+    done = _svmeval("--threshold", "f1:1.5", "-v", "3", path)
+    assert done.returncode == 1 and done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr == (
+        f"{path}:1: label -0.25 is not a whole number: LIBSVM classifies by (int)label, "
+        "so a decision threshold needs whole-number labels\n"
+    )
+    whole = tmp_path / "whole"
+    whole.write_text("".join(f"{4.0 if y > 1 else 2} 1:{x}\n" for y, x in rows * 3))
+    assert tune_threshold(str(whole), folds=3, inner_folds=3).positive == 4
 
 
 def _svmeval(*args):

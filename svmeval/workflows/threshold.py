@@ -43,7 +43,7 @@ from svmeval._args import checked
 from svmeval._shown import brief_repr
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.cv.results import CVResult
-from svmeval.errors import ArgumentError, SvmevalError, show_label
+from svmeval.errors import ArgumentError, DataFormatError, SvmevalError, show_label
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration
 from svmeval.store import StoreLike
@@ -451,6 +451,15 @@ def _check_classes(dataset, config, criterion: ThresholdCriterion, pos_label):
         raise ArgumentError(
             "data", f"a decision threshold needs two classes; the data have {len(labels)}"
         )
+    fractional = np.flatnonzero(y != np.trunc(y))
+    if len(fractional):  # LIBSVM's classes, and its scores' columns, are (int)label
+        row = int(fractional[0])
+        raise DataFormatError(
+            dataset.name,
+            row + 1,
+            f"label {show_label(y[row])} is not a whole number: LIBSVM classifies by "
+            "(int)label, so a decision threshold needs whole-number labels",
+        )
     if criterion.label is not None:
         if criterion.label not in labels:
             shown = ", ".join(show_label(v) for v in labels)
@@ -466,7 +475,7 @@ def _check_classes(dataset, config, criterion: ThresholdCriterion, pos_label):
 
 
 @recorded
-@checked
+@checked(skip=("criterion",))  # parse_criterion: f1, f1:LABEL, mcc, ... (a figure's name is not)
 def tune_threshold(
     data: DataSource,
     params: Configuration = None,
