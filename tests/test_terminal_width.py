@@ -4,7 +4,8 @@ Every command's text report, on two-class, multiclass, regression and multi-labe
 comparisons of two configurations on one and on two data sets (and of seven configurations, a
 benchmark table wider than 80 columns), has no line over 80 characters on standard output,
 and still shows each figure of the result's ``to_dict()`` (formatted as the report formats
-it). The benchmark table keeps its full width in markdown, where a line is a row.
+it). The benchmark table keeps its full width in markdown, where a line is a row. Every
+command's --help fits too, but for svm-train's own usage lines, repeated word for word.
 """
 
 from __future__ import annotations
@@ -219,6 +220,8 @@ def test_the_store_listing_fits_80_columns_and_keeps_every_field(tmp_path):
     [
         (["svmeval"], ["-v", "3", "--threshold", "f1", SMALL]),
         (["svmeval"], ["-v", "3", "-c", "2", "--threshold", "cost:1,5", SMALL]),
+        (["svmeval"], ["-v", "3", "--threshold", "mcc", "--repeat", "3", SMALL]),
+        (["svmeval"], ["-v", "3", "-b", "1", "--threshold", "f1:-1", "--repeat", "2", SMALL]),
         (["svmeval"], ["-v", "3", "--permutations", "5", WINE]),
         (["svmeval"], ["-v", "3", "--ci", "0.9", "--bootstrap", "50", "--full", WINE]),
         (["svmeval"], ["-v", "3", "-b", "1", "--full", SMALL]),
@@ -227,10 +230,51 @@ def test_the_store_listing_fits_80_columns_and_keeps_every_field(tmp_path):
             ["-log2c", "1,3,2", "-log2g", "null", "-v", "3", "--nested", "3", WINE],
         ),
     ],
-    ids=["threshold-f1", "threshold-cost", "permutations", "ci", "probabilities", "nested"],
+    ids=[
+        "threshold-f1",
+        "threshold-cost",
+        "threshold-repeat",
+        "threshold-probability-repeat",
+        "permutations",
+        "ci",
+        "probabilities",
+        "nested",
+    ],
 )
 def test_every_further_report_fits_80_columns(module, args):
     """The reports beyond the cross-validation's own (a tuned threshold, a permutation
     test, confidence intervals, probability figures, a nested estimate): no line over 80."""
     text = run(module, "-q", *args)
     assert widest(text) <= WIDTH, text
+
+
+@pytest.mark.parametrize(
+    "module", [["svmeval"], *(["svmeval.cli", c] for c in ("grid", "compare", "store"))]
+)
+def test_every_commands_help_fits_80_columns(module):
+    """Each command's --help, tabs at every 8 columns, fits 80 columns but for svm-train's
+    own usage lines, which svmeval repeats word for word."""
+    from test_hardening_inputs import SVM_TRAIN_USAGE_OPTIONS
+
+    own = set(SVM_TRAIN_USAGE_OPTIONS.splitlines())
+    text = run(module, "--help")
+    wide = [line for line in text.splitlines() if len(line.expandtabs()) > WIDTH]
+    assert text.count("\n") > 5 and [line for line in wide if line not in own] == [], wide
+
+
+def test_the_store_listing_of_library_runs_fits_80_columns(tmp_path):
+    """Runs made from Python list their call, the command line that makes them, or why none
+    does, in 80 columns; each call and command still whole on the page."""
+    from svmeval import tune_threshold
+
+    store = tmp_path / "runs.db"
+    tune_threshold(SMALL, "-c 2", 3, criterion="cost:1,5", repeat=2, inner_folds=3, store=store)
+    tune_threshold(SMALL, None, 3, criterion="mcc", inner_folds=5, seed=7, store=store)
+    cross_validate(SMALL, "-c 4 -g 0.125", 3, repeat=2, store=store)
+    listing = run(["svmeval.cli", "store"], store)
+    wide = [line for line in listing.splitlines() if len(line) > WIDTH]
+    assert [line.split() for line in wide] == [[str(SMALL)]] * len(wide), listing
+    words = " ".join(listing.split())
+    assert f"as svmeval -v 3 --threshold cost:1,5 --repeat 2 -c 2 {SMALL}" in words
+    assert "(no command: inner_folds='5' is not folds='3'" in words
+    assert f"as svmeval -v 3 --repeat 2 -c 4 -g 0.125 {SMALL}" in words, words
