@@ -210,6 +210,42 @@ def test_a_functions_run_exports_as_its_command_prints_it(folder, case):
     ]
 
 
+@pytest.mark.parametrize("made_by", ["call", "command"])
+def test_an_export_whose_data_file_changed_says_so(made_by, folder):
+    """The data file edited after the run (one row appended): none of its folds is in the
+    store, and the export names the file that changed instead of counting missing folds; the
+    file as it was exports again."""
+    if made_by == "call":
+        svmeval.tune_threshold("cancer.scale", folds=3, inner_folds=3, store="runs.db")
+    else:
+        assert (
+            run(
+                "svmeval",
+                "-v",
+                "3",
+                "--threshold",
+                "f1",
+                "--store",
+                "runs.db",
+                "cancer.scale",
+                cwd=folder,
+            ).returncode
+            == 0
+        )
+    fresh = run("svmeval", "-v", "3", "--threshold", "f1", "cancer.scale", cwd=folder)
+    original = (folder / "cancer.scale").read_text()
+    (folder / "cancer.scale").write_text(original + "-1 1:0.5\n")
+    done = export("runs.db", 1, cwd=folder)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == (
+        "svmeval-store: cancer.scale: its rows are not those the store holds for that file: "
+        "it changed since run 1 (an export trains nothing)\n"
+    )
+    (folder / "cancer.scale").write_text(original)
+    again = export("runs.db", 1, cwd=folder)
+    assert again.returncode == 0 and again.stdout == fresh.stdout, again.stderr
+
+
 def test_an_export_of_a_call_trains_nothing_even_where_folds_are_missing(folder):
     """A fold deleted from the store: the export fails in one line (it does not train)."""
     svmeval.cross_validate("wine.scale", folds=3, store="runs.db")

@@ -343,9 +343,14 @@ def export(o: StoreOptions) -> int:
     try:
         _check_datasets(run_, int(run_["id"]))
         runner.check_files(command, options)
-        with reuse_only(), runner.results_store(command, options, path, argv) as counts:
-            status = command.run(options)
-        del counts
+        try:
+            with reuse_only(), runner.results_store(command, options, path, argv) as counts:
+                status = command.run(options)
+            del counts
+        except StoreError as exc:
+            if getattr(exc, "folds_missing", 0):
+                _check_unchanged(command, options, path, int(run_["id"]))
+            raise
     finally:
         os.chdir(here)
     return status
@@ -374,6 +379,25 @@ def _check_datasets(run_: dict, number: int) -> None:
                     f"run {number} was given a Dataset named {runner.printable(name)} whose "
                     "rows are not that file's now"
                 )
+
+
+def _check_unchanged(command, options, path: str, number: int) -> None:
+    """Folds missing in an export: a data file whose rows the store holds under its name in no
+    version is a file changed since the run, and the export says so."""
+    from svmeval.io.data import read_dataset
+    from svmeval.store import Store, StoreError
+
+    with Store(path, create=False) as store:
+        stored = store.datasets()
+    names = {str(d["data_name"]) for d in stored}
+    digests = {str(d["data"]) for d in stored}
+    multilabel = bool(getattr(options, "multilabel", False))
+    for _, name in command.files(options)[1]:
+        if name in names and read_dataset(name, multilabel=multilabel).digest() not in digests:
+            raise StoreError(
+                f"{runner.printable(name)}: its rows are not those the store holds for that "
+                f"file: it changed since run {number} (an export trains nothing)"
+            )
 
 
 def _without_format(argv: list[str]) -> list[str]:

@@ -166,10 +166,12 @@ def missing(counts, n: int) -> None:
     if n and counts.reuse_only:
         from svmeval.store import StoreError
 
-        raise StoreError(
+        error = StoreError(
             f"{counts.store.name}: {n} folds of this run are not in the store "
             "(an export trains nothing)"
         )
+        error.folds_missing = n  # type: ignore[attr-defined]  # the export names a changed file
+        raise error
 
 
 def current() -> StoreCounts | None:
