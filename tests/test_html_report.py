@@ -428,3 +428,16 @@ def test_svmeval_permutations_format_html(tmp_path):
     page = checked(done.stdout)
     assert "svmeval " + " ".join(args) in "".join(page.text)  # the command line
     assert_holds_numbers(page, permutation_test(WINE, folds=3, permutations=6, seed=2).to_dict())
+
+
+def test_a_tuned_threshold_with_repetitions_shows_every_seed():
+    """The provenance of tune_threshold(repeat=3) names each repetition's seed (those its
+    JSON lists), not the first one alone."""
+    from svmeval import tune_threshold
+
+    t = tune_threshold(str(CANCER), folds=3, inner_folds=3, seed=5, repeat=3)
+    seeds = [t.to_dict()["seed"]] + [r["seed"] for r in t.to_dict()["repeat_results"]]
+    assert len(set(seeds)) == 3
+    page = render(t, format="html")
+    shown = re.search(r"seeds \(C srand\)</th><td>([^<]*)<", page)
+    assert shown and shown.group(1) == ", ".join(map(str, seeds))

@@ -362,7 +362,8 @@ def _seeds(result) -> str:
             if seeds and repeat > 1:
                 return f"{seed} (first of {repeat} repetitions)"
         else:
-            seeds = [seed] + [r.seed for r in getattr(outer, "repeats", ())]
+            others = getattr(outer, "repeats", ()) or getattr(outer, "repeat_results", ())
+            seeds = [seed] + [r.seed for r in others]
     return ", ".join(str(s) for s in seeds) if seeds else "n/a"
 
 
