@@ -793,3 +793,53 @@ def test_a_wait_for_another_writers_lock_lets_ctrl_c_through(tmp_path, monkeypat
     store.close()
     with open_store(path) as store:  # the lock released, nothing half-written
         assert [r["command"] for r in store.runs()] == ["svmeval -v 5 data"]
+
+
+@pytest.fixture
+def unwritable_folder(tmp_path):
+    """``(folder, close)``: a folder that ``close()`` makes one this process cannot write
+    (mode 555; for root, which ignores modes, the immutable attribute where chattr can set
+    it); skips where neither holds."""
+    folder = tmp_path / "received"
+    folder.mkdir()
+    undo = []
+
+    def close():
+        os.chmod(folder, 0o555)
+        undo.append(lambda: os.chmod(folder, 0o755))
+        probe = folder / "probe"
+        try:
+            probe.write_text("")
+        except OSError:
+            return
+        probe.unlink()
+        chattr = shutil.which("chattr")
+        if chattr is None or subprocess.run([chattr, "+i", str(folder)]).returncode != 0:
+            pytest.skip("no folder this process cannot write (root, without chattr)")
+        undo.append(lambda: subprocess.run([chattr, "-i", str(folder)], check=True))
+
+    yield folder, close
+    for step in reversed(undo):
+        step()
+
+
+def test_a_store_in_a_folder_no_one_may_write_is_listed_and_exported(unwritable_folder):
+    """A store received in a folder this process cannot write (SQLite cannot make the
+    shared-memory file a WAL reader needs there): listed and exported from as it is; a run
+    that must write to it is refused in one line, exit 1, and nothing is written."""
+    folder, close = unwritable_folder
+    store = folder / "runs.db"
+    made = run("svmeval", "-q", "-v", "3", "--store", store, HEART)
+    assert made.returncode == 0, made.stderr
+    close()
+    before = store.read_bytes()
+    listing = run("store", store)
+    assert listing.returncode == 0 and listing.stderr == "", listing.stderr
+    assert "1 configuration" in listing.stdout and "--store" in listing.stdout
+    exported = run("store", "--export", "1", store)
+    assert exported.returncode == 0, exported.stderr
+    assert exported.stdout == run("svmeval", "-q", "-v", "3", HEART).stdout
+    write = run("svmeval", "-q", "-v", "3", "-c", "4", "--store", store, HEART)
+    assert write.returncode == 1 and write.stdout == "" and "Traceback" not in write.stderr
+    assert write.stderr.count("\n") == 1 and "readonly" in write.stderr, write.stderr
+    assert store.read_bytes() == before and os.listdir(folder) == ["runs.db"]

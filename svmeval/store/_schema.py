@@ -201,9 +201,17 @@ def _check_or_create(
         raise
 
 
-def open_file(path: str, create: bool, retry: Retry, fail: Callable[[str], StoreError]) -> None:
-    """Check what the file holds; create the schema in a new file (``create``); WAL.
-    ``retry``: the store's way to run an operation on its connection."""
+def open_file(
+    path: str,
+    create: bool,
+    retry: Retry,
+    fail: Callable[[str], StoreError],
+    *,
+    immutable: bool = False,
+) -> None:
+    """Check what the file holds; create the schema in a new file (``create``); WAL (not for a
+    file opened ``immutable``: read as it is). ``retry``: the store's way to run an operation
+    on its connection."""
     if not retry(lambda c: _check_or_create(c, False, fail)):
         if not create:
             raise fail("not an svmeval store (an empty database)")
@@ -213,6 +221,8 @@ def open_file(path: str, create: bool, retry: Retry, fail: Callable[[str], Store
         if not found or found[0] != "ok":
             said = " ".join(str(found and found[0]).replace("*", "").split())
             raise fail(f"damaged store ({said[:100]})")
+    if immutable:
+        return
     if retry(lambda c: c.execute("PRAGMA journal_mode").fetchone()[0]) != "wal":
         retry(lambda c: c.execute("PRAGMA journal_mode = WAL").fetchone())
     retry(lambda c: c.execute("PRAGMA synchronous = NORMAL"))  # durable across kill -9

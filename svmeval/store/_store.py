@@ -120,14 +120,31 @@ class Store:
             self._pending = True
 
     def _connect(self, create: bool) -> None:
+        try:
+            self._connect_to(self.path, create, immutable=False)
+        except StoreError as exc:
+            # a WAL store in a folder this process cannot write: SQLite cannot make the
+            # shared-memory file a reader needs; the file is read as it is, every write refused
+            if "unable to open database file" not in str(exc) or not os.path.isfile(self.path):
+                raise
+            from urllib.parse import quote
+
+            uri = f"file:{quote(os.path.abspath(self.path))}?immutable=1"
+            self._connect_to(uri, False, immutable=True)
+
+    def _connect_to(self, target: str, create: bool, *, immutable: bool) -> None:
         import sqlite3
 
         conn = sqlite3.connect(
-            self.path, timeout=_SQLITE_WAIT, isolation_level=None, check_same_thread=False
+            target,
+            timeout=_SQLITE_WAIT,
+            isolation_level=None,
+            check_same_thread=False,
+            uri=immutable,
         )
         try:
             self._conn = conn
-            self._open(create)
+            open_file(self.path, create, self._retry, self._fail, immutable=immutable)
             version = self._retry(lambda c: c.execute("PRAGMA user_version").fetchone()[0])
             self._older = version < SCHEMA_VERSION
         except BaseException:
@@ -169,10 +186,6 @@ class Store:
         """Refuse, before SQLite opens it, a file that is not an SQLite database or is shorter
         than its header says. Returns whether the file exists."""
         return check_header(self.path, create, self._fail)
-
-    def _open(self, create: bool) -> None:
-        """Check what the file holds; create the schema in a new file (``create``); WAL."""
-        open_file(self.path, create, self._retry, self._fail)
 
     def _retry(self, operation: Callable[[sqlite3.Connection], Any]) -> Any:
         """``operation(connection)``, its SQLite errors as :class:`StoreError`; a busy or locked
