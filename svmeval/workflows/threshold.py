@@ -547,6 +547,9 @@ def tune_threshold(
     ArgumentError
         Data of one or more than two classes, a regression or one-class configuration, an
         unknown criterion, a cost that is not two numbers >= 0, a class not in the data.
+    DataFormatError
+        A label that is not a whole number (LIBSVM's classes are ``(int)label``): the file
+        and the first such line.
 
     Examples
     --------
