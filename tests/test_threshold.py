@@ -393,7 +393,11 @@ def _svmeval(*args):
 @pytest.mark.parametrize(
     "args, text",
     [
-        (["--threshold", "mcc", "-v", "3", WINE], "--threshold: a decision threshold needs two"),
+        (
+            ["--threshold", "mcc", "-v", "3", WINE],
+            f"svmeval: {WINE}: --threshold: a decision threshold needs two classes; the data "
+            "have 3\n",
+        ),
         (["--threshold", "mcc", "-v", "3", "-s", "3", HEART], "regression"),
         (["--threshold", "mcc", "-v", "3", "-s", "2", HEART], "one-class SVM (-s 2)"),
         (["--threshold", "cost:1", "-v", "3", HEART], "cost:FP,FN, two numbers of 0 or more"),

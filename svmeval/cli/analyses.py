@@ -7,7 +7,7 @@ renders) and its picture (:func:`draw`)."""
 from __future__ import annotations
 
 from svmeval.cli import runner
-from svmeval.errors import ArgumentError, OptionError, SvmevalError
+from svmeval.errors import ArgumentError, OptionError, SvmevalError, show_path
 from svmeval.progress import make_progress
 
 __all__ = ["check_permutations", "check_threshold", "draw", "run"]
@@ -113,7 +113,9 @@ def _threshold(options, dataset):
     except ArgumentError as exc:  # the library's criterion and params: this command's words
         if exc.argument == "criterion":
             raise SvmevalError(f"--threshold {exc.message}") from None
-        if exc.argument in ("params", "data"):
+        if exc.argument == "data":  # two-class data: the file that is not
+            raise SvmevalError(f"{show_path(dataset.name)}: --threshold: {exc.message}") from None
+        if exc.argument == "params":
             raise SvmevalError(f"--threshold: {exc.message}") from None
         raise
 
