@@ -413,6 +413,7 @@ def main(argv: list[str] | None = None) -> int:
                     )
             # each contender's median run (its CPU seconds and memory from that run)
             res = {c: sorted(v, key=lambda g: g["seconds"])[len(v) // 2] for c, v in runs.items()}
+            res["paired"] = paired_ratios(runs)
             load1 = os.getloadavg()[0]
             ref = preds["lib-1t"]  # svm_cross_validation's targets (threads change nothing)
             same = all(
@@ -431,6 +432,31 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"# benchmark wall time {total:.0f} s")
     return 0 if all_same else 1
+
+
+def paired_ratios(runs: dict) -> dict:
+    """Each ratio of :data:`RATIOS` as the median of the rounds' own ratios: the contenders
+    of a round run back to back, so a drift of the machine's speed between rounds (a shared
+    machine's can reach tens of percent within minutes) cancels in the pair. Empty for one
+    round (the ratio of the times shown is the same)."""
+    rounds = min((len(v) for v in runs.values()), default=0)
+    if rounds < 2:
+        return {}
+    out = {}
+    for label, a, b, scale in RATIOS:
+        if a in runs and b in runs:
+            pairs = [
+                runs[a][r]["seconds"] / (runs[b][r]["seconds"] * scale)
+                for r in range(rounds)
+                if not (runs[a][r].get("timeout") or runs[b][r].get("timeout"))
+            ]
+            if len(pairs) == rounds:
+                out[label] = (
+                    sorted(pairs)[len(pairs) // 2]
+                    if rounds % 2
+                    else (sorted(pairs)[rounds // 2 - 1] + sorted(pairs)[rounds // 2]) / 2
+                )
+    return out
 
 
 def _version(dist: str) -> str:
@@ -495,6 +521,8 @@ def _print_tables(rows) -> None:
             + " |"
         )
     print("targets: " + ", ".join(f"{k} {v}" for k, v in TARGETS.items()))
+    if any(r[3].get("paired") for r in rows):  # r: (name, rows, features, res, ...)
+        print("(a set's ratios: the median of each round's own ratio; 'all': of the median times)")
     print(
         "(>N: stopped after N s; a ratio with > or < is a bound; load: 1-min load average "
         "before>after the set)"
@@ -533,7 +561,11 @@ def _row(name: str, n: str, nfeat: str, res: dict, ratios) -> str:
     def sec(c):
         return f"{'>' if c in late else ''}{t[c]:.2f}"
 
-    def ratio(a, b, scale=1.0):
+    paired = res.get("paired", {})
+
+    def ratio(label, a, b, scale=1.0):
+        if label in paired:  # the median of the rounds' own ratios
+            return f"{paired[label]:.2f}"
         mark = "?" if a in late and b in late else ">" if a in late else "<" if b in late else ""
         return f"{mark}{t[a] / (t[b] * scale):.2f}"
 
@@ -541,7 +573,7 @@ def _row(name: str, n: str, nfeat: str, res: dict, ratios) -> str:
         f"{name:9s} {n:>6s} {nfeat:>4s} | "
         + " ".join(f"{sec(c):>8s}" for c in CONTENDERS)
         + " | "
-        + " ".join(f"{ratio(a, b, k):>{max(9, len(label))}s}" for label, a, b, k in ratios)
+        + " ".join(f"{ratio(label, a, b, k):>{max(9, len(label))}s}" for label, a, b, k in ratios)
     )
 
 
