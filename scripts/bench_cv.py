@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark svmeval's cross-validation against LIBSVM's own and scikit-learn's (issue 5).
+"""Benchmark svmeval's cross-validation against LIBSVM's own and scikit-learn's.
 
 How to run (from the project root, after ``make test`` or ``pip install -e '.[test]'``)::
 

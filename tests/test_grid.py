@@ -440,7 +440,7 @@ def test_help_and_console_script():
     assert callable(svmeval.grid_search)
 
 
-# --- the library's defects of issue 17 ---------------------------------------------------------
+# --- defects of the library found and fixed: each test fails on the code before the fix ------
 def _heart():
     from svmeval import read_dataset
 
