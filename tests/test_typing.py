@@ -38,6 +38,7 @@ NOT_YET_ANNOTATED = {
     "grid_search": {"client"},
     "nested_cv": {"client"},
     "permutation_test": {"client"},
+    "tune_threshold": {"client"},
     "plot": {"result", "pos_label", "zero_division", "return"},
     "render": {"result"},
     "summarize": {"result", "pos_label", "zero_division"},

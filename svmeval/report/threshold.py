@@ -14,7 +14,7 @@ import math
 
 from svmeval.errors import show_label
 from svmeval.report._layout import split_columns, wrap
-from svmeval.workflows.threshold import COUNTS, FIGURE_NAMES, POINTS, parse_criterion
+from svmeval.workflows.threshold_rules import COUNTS, FIGURE_NAMES, POINTS, parse_criterion
 
 __all__ = ["operating_points", "render"]
 
