@@ -171,3 +171,50 @@ def test_plan_sharing():
     assert not plan_sharing(2000, 2000 * 14, rbf, 55, 5, probability=True).share
     assert "budget" in plan_sharing(40000, 40000 * 14, rbf, 55, 5).reason
     assert not plan_sharing(2000, 2000 * 14, params_of("-t 4"), 55, 5).share
+
+
+def _awkward_rows(rng, n: int, top: int, per_row: int) -> list[str]:
+    """LIBSVM lines with explicit zeros, negative zeros, empty rows, one-feature rows, values
+    of very different sizes and index gaps up to ``top``."""
+    lines = []
+    for i in range(n):
+        k = 0 if i % 17 == 0 else 1 if i % 13 == 0 else int(rng.integers(1, per_row + 1))
+        idx = np.sort(rng.choice(np.arange(1, top + 1), size=k, replace=False))
+        values = rng.normal(size=k) * 10.0 ** rng.integers(-6, 3, size=k)
+        words = []
+        for j, (index, value) in enumerate(zip(idx, values)):
+            text = "0" if j % 7 == 3 else "-0" if j % 11 == 5 else repr(float(value))
+            words.append(f"{index}:{text}")
+        lines.append(" ".join([str(1 if i % 3 else -1)] + words))
+    return lines
+
+
+def _matrix(rows, n: int) -> np.ndarray:
+    from svmeval.cv._libsvm import NODE
+
+    nodes = np.frombuffer(
+        (ctypes.c_char * (n * (n + 2) * NODE.itemsize)).from_address(int(rows[0])), dtype=NODE
+    ).reshape(n, n + 2)
+    return nodes["value"][:, 1:-1].copy()
+
+
+# the matrices skip the sparse merge where they can (row i scattered for dot; every index in
+# order for RBF's prediction sum on dense enough rows): every value must stay the merge's
+@pytest.mark.parametrize("top,per_row", [(6, 5), (9, 3), (5000, 12)], ids=["dense", "mid", "gaps"])
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_matrix_values_are_libsvm_arithmetic_on_awkward_rows(tmp_path, top, per_row, kernel):
+    rng = np.random.default_rng(top)
+    path = tmp_path / "awkward"
+    path.write_text("\n".join(_awkward_rows(rng, 60, top, per_row)) + "\n")
+    ds = read_dataset(path)
+    problem, params = engine.prepare(ds, params_of(kernel))
+    shared = SharedKernel(problem, params, threads=2)
+    n = ds.n_samples
+    train, test = _matrix(shared.problem.rows, n), _matrix(shared.test_rows, n)
+    for i in range(n):
+        for j in range(n):
+            assert train[i, j] == kernel_value(problem, i, j, params), (i, j)
+            expected = kernel_value(problem, i, j, params, prediction=True)
+            assert test[i, j] == expected, (i, j)
+    # and what LIBSVM's own cross-validation on the features predicts
+    assert np.array_equal(shared_cv(ds, kernel).y_pred, libsvm_cv(path, kernel)), kernel

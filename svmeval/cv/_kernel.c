@@ -31,6 +31,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 typedef struct {
     int index;
@@ -143,6 +144,87 @@ kernel_value(const svmeval_node *xi, const svmeval_node *xj, double sq_i, double
  * rbf only (may be NULL otherwise). ``prediction``: k_function's arithmetic instead of
  * kernel_function's.
  */
+/*
+ * The same values without the sparse merge's unpredictable branches, where every stored value
+ * is finite (scan_rows):
+ *   dot(x_i, x_j) = the sum, over x_j's indices in ascending order, of dense_i[index] * value,
+ *     dense_i being x_i scattered over its indices, zero elsewhere. The products at common
+ *     indices are dot's, in dot's order; the others are +-0, and adding a zero leaves the sum
+ *     as it is (the sum starts at +0 and a sum of rounded terms is never -0 but from -0 terms
+ *     alone, which leave it +0), so the result is dot's, bit for bit.
+ *   squared_distance(x_i, x_j) = the sum over every index 1 .. max in ascending order of
+ *     (dense_i[k] - dense_j[k])^2: at an index of one row only, (v - 0)^2 and (0 - v)^2 are
+ *     v * v; at an index of neither, the term is +0. Used where the rows are dense enough that
+ *     the loop over every index is shorter than the merge (DENSE_FACTOR).
+ * A value that is not finite (0 * inf is NaN, not the merge's skipped term) keeps the merge.
+ */
+#define SCATTER_MAX_INDEX (1L << 22)
+#define DENSE_FACTOR 4
+#define DENSE_MAX_BYTES (64L << 20)
+
+static int
+scan_rows(const svmeval_node *const *x, long n, long *max_index, long *stored)
+{
+    long top = 0, count = 0;
+    for (long i = 0; i < n; i++) {
+        for (const svmeval_node *p = x[i]; p->index != -1; ++p) {
+            if (!isfinite(p->value) || p->index < 0)
+                return 0;
+            if (p->index > top)
+                top = p->index;
+            ++count;
+        }
+    }
+    *max_index = top;
+    *stored = count;
+    return 1;
+}
+
+static double
+dot_scattered(const double *dense_i, const svmeval_node *py)
+{
+    double sum = 0;
+    for (; py->index != -1; ++py)
+        sum += dense_i[py->index] * py->value;
+    return sum;
+}
+
+static double
+squared_distance_dense(const double *a, const double *b, long width)
+{
+    double sum = 0;
+    for (long k = 0; k < width; k++) {
+        double d = a[k] - b[k];
+        sum += d * d;
+    }
+    return sum;
+}
+
+static void
+scatter(double *dense, const svmeval_node *p)
+{
+    for (; p->index != -1; ++p)
+        dense[p->index] = p->value;
+}
+
+static void
+unscatter(double *dense, const svmeval_node *p)
+{
+    for (; p->index != -1; ++p)
+        dense[p->index] = 0;
+}
+
+static void
+put(svmeval_node *out, long width, long i, long j, double k)
+{
+    svmeval_node *row = out + i * width;
+    row[1 + j].index = (int)(j + 1);
+    row[1 + j].value = k;
+    svmeval_node *mirror = out + j * width + 1 + i;
+    mirror->index = (int)(i + 1);
+    mirror->value = k;
+}
+
 void
 svmeval_kernel_fill(const svmeval_node *const *x, long n, int kernel_type, int degree,
                     double gamma, double coef0, const double *x_square, int prediction,
@@ -151,6 +233,23 @@ svmeval_kernel_fill(const svmeval_node *const *x, long n, int kernel_type, int d
     const long width = n + 2;
     if (last > n)
         last = n;
+    long top = 0, stored = 0;
+    int finite = scan_rows(x, n, &top, &stored) && top < SCATTER_MAX_INDEX;
+    const long dims = top + 1; /* dense arrays are indexed by feature index, 0 unused */
+    int rbf_prediction = kernel_type == RBF && prediction;
+    double *dense = NULL; /* scattered rows: row i's, or (rbf prediction) rows first .. n - 1 */
+    long dense_rows = 0;
+    if (finite && rbf_prediction && n > 0 && top <= DENSE_FACTOR * (stored / n + 1) &&
+        (n - first) * dims * (long)sizeof(double) <= DENSE_MAX_BYTES) {
+        dense_rows = n - first;
+        dense = calloc((size_t)(dense_rows * dims), sizeof(double));
+        if (dense)
+            for (long j = first; j < n; j++)
+                scatter(dense + (j - first) * dims, x[j]);
+    }
+    else if (finite && !rbf_prediction) {
+        dense = calloc((size_t)dims, sizeof(double));
+    }
     for (long i = first; i < last; i++) {
         svmeval_node *row = out + i * width;
         row[0].index = 0;
@@ -158,17 +257,47 @@ svmeval_kernel_fill(const svmeval_node *const *x, long n, int kernel_type, int d
         row[n + 1].index = -1;
         row[n + 1].value = 0;
         const double sq_i = x_square ? x_square[i] : 0;
+        if (dense && dense_rows) { /* rbf prediction on dense enough rows */
+            const double *a = dense + (i - first) * dims;
+            for (long j = i; j < n; j++)
+                put(out, width, i, j,
+                    exp(-gamma * squared_distance_dense(a, dense + (j - first) * dims, dims)));
+            continue;
+        }
+        if (dense) { /* every kernel on dot: row i scattered */
+            scatter(dense, x[i]);
+            for (long j = i; j < n; j++) {
+                double d = dot_scattered(dense, x[j]), k;
+                switch (kernel_type) {
+                case LINEAR:
+                    k = d;
+                    break;
+                case POLY:
+                    k = powi(gamma * d + coef0, degree);
+                    break;
+                case RBF:
+                    k = exp(-gamma * (sq_i + (x_square ? x_square[j] : 0) - 2 * d));
+                    break;
+                case SIGMOID:
+                    k = tanh(gamma * d + coef0);
+                    break;
+                default:
+                    k = 0;
+                    break;
+                }
+                put(out, width, i, j, k);
+            }
+            unscatter(dense, x[i]);
+            continue;
+        }
         for (long j = i; j < n; j++) {
             const double sq_j = x_square ? x_square[j] : 0;
-            double k = kernel_value(x[i], x[j], sq_i, sq_j, kernel_type, degree, gamma, coef0,
-                                    prediction);
-            row[1 + j].index = (int)(j + 1);
-            row[1 + j].value = k;
-            svmeval_node *mirror = out + j * width + 1 + i;
-            mirror->index = (int)(i + 1);
-            mirror->value = k;
+            put(out, width, i, j,
+                kernel_value(x[i], x[j], sq_i, sq_j, kernel_type, degree, gamma, coef0,
+                             prediction));
         }
     }
+    free(dense);
 }
 
 /* One kernel value, for tests: LIBSVM's training (prediction = 0) or prediction arithmetic. */
