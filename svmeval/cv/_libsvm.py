@@ -113,6 +113,7 @@ def _entry_points(svm, loaded_here: bool, seen: dict):
         predict_probability=fn("svm_predict_probability", c_double, [c_void_p, c_void_p, c_void_p]),
         get_nr_class=fn("svm_get_nr_class", c_int, [c_void_p]),
         get_labels=fn("svm_get_labels", None, [c_void_p, c_void_p]),
+        get_nr_sv=fn("svm_get_nr_sv", c_int, [c_void_p]),
         save_model=fn("svm_save_model", c_int, [c_char_p, c_void_p]),
         free_model=fn("svm_free_and_destroy_model", None, [c_void_p]),
         set_print=fn("svm_set_print_string_function", None, [svm.PRINT_STRING_FUN]),

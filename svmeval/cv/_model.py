@@ -49,6 +49,11 @@ class Model:
             self._ptr = None
 
     @property
+    def n_support_vectors(self) -> int:
+        """The model's support vectors (every class's)."""
+        return int(self._lib.get_nr_sv(self._ptr))
+
+    @property
     def n_decision_values(self) -> int:
         k = self.nr_class
         return k * (k - 1) // 2 if self.params.svm_type in (C_SVC, NU_SVC) else 1

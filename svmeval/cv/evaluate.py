@@ -65,6 +65,9 @@ class Batch:
     on_fold: Callable | None = None
     #: the units in the order they are scheduled, one after another (None: the costliest first)
     order: tuple | None = None
+    #: the kernel parameters a group on the features may switch to, measured by its first
+    #: training (:mod:`svmeval.cv.probe`; None: no switch)
+    probe: SvmParams | None = None
 
     @property
     def total_folds(self) -> int:
@@ -186,16 +189,18 @@ def evaluate(
         )
     in_order = tuple(u for u in units if u.params.probability)
     rest = [u for u in units if not u.params.probability]
+    groups = _groups(problem, dataset, rest, share, memory)
     batch = Batch(
         problem,
         dataset,
         nr_fold,
         in_order,
-        _groups(problem, dataset, rest, share, memory),
+        groups,
         keep_decision_values,
         memory,
         on_fold,
         None if release is None else tuple(sorted(units, key=release.place)),
+        _probe(problem, dataset, groups, share, memory, nr_fold),
     )
     if not units:
         return
@@ -291,6 +296,25 @@ def _groups(problem, dataset, units: list, share: bool | None, memory_mb: float)
     ):
         return ((None, tuple(units)),)
     return tuple((group[0].params, tuple(group)) for group in groups.values())
+
+
+def _probe(problem, dataset, groups: tuple, share, memory_mb: float, nr_fold: int):
+    """The kernel parameters a run on the features may switch to once its first training is
+    measured (:func:`svmeval.cv.probe.probe_params`), or None."""
+    if len(groups) != 1 or groups[0][0] is not None:
+        return None
+    from svmeval.cv import cost, probe
+
+    n, nonzeros = problem.n_samples, len(dataset.indices)
+    return probe.probe_params(
+        n,
+        nonzeros,
+        dataset.n_features,
+        list(groups[0][1]),
+        share,
+        memory_mb,
+        cost.small_run(n, nr_fold, nonzeros / max(1, n)),
+    )
 
 
 def sharing_pays(

@@ -123,6 +123,9 @@ class LocalExecutor:
             if kernel_params is not None:
                 kernel, kept = self._kernel(batch, kernel_params, budget)
             problem = batch.problem if kernel is None else kernel.cv_problem
+            probe = None
+            if kernel is None and batch.probe is not None and self._kept is None:
+                probe = self._probe(batch, budget)
             group = []
             for seq, u in enumerate(sorted(units, key=lambda u: -u.cost)):
                 params = u.params if kernel is None else kernel.train_params(u.params)
@@ -133,15 +136,36 @@ class LocalExecutor:
                     u.seed,
                     keep_decision_values=batch.keep_decision_values,
                     stored=u.stored,
+                    probe=probe,
+                    probe_labels=u.y,
                 )
                 kernels[u] = kernel
                 key = place.get(u, (rank, seq))
                 group += [((*key, t.fold, -t.size), u, t) for t in plans[u].tasks]
-            if kernel is not None and not kept:
-                group = _releasing(group, kernel)
+            if probe is not None:
+                probe.count([t.size for _, _, t in group])
+                group = _smallest_first(group)
+            if (kernel is not None and not kept) or probe is not None:
+                group = _releasing(group, kernel or probe)
             tasks += group
         tasks.sort(key=lambda t: t[0])
         self._run(plans, kernels, tasks, finish, count, batch.on_fold)
+
+    @staticmethod
+    def _probe(batch, budget):
+        """A run on the features that switches to a shared kernel where its first training
+        says it pays (:mod:`svmeval.cv.probe`)."""
+        from svmeval.cv.kernel import SharedKernel
+        from svmeval.cv.probe import KernelProbe
+
+        problem, n = batch.problem, batch.problem.n_samples
+        return KernelProbe(
+            lambda: SharedKernel(problem, batch.probe, lazy=True, budget=budget),
+            n_rows=n,
+            per_row=len(batch.dataset.indices) / max(1, n),
+            n_features=batch.dataset.n_features,
+            kernel_type=batch.probe.kernel_type,
+        )
 
     def _run(
         self, plans: dict, kernels: dict, tasks: list, finish: Callable, count, on_fold=None
@@ -224,6 +248,17 @@ class _Budget:
                     return self._spare.pop(k)
             self._spare.clear()  # another size: the room goes to the new array
         return np.empty(size, dtype=dtype)
+
+
+def _smallest_first(group: list) -> list:
+    """The group's tasks with its smallest one scheduled first: the first training to end
+    decides a probe's switch (:mod:`svmeval.cv.probe`), the sooner the more tasks it serves."""
+    if not group:
+        return group
+    k = min(range(len(group)), key=lambda j: (group[j][2].size, group[j][0]))
+    first = min(key for key, _, _ in group)
+    moved = [(first[:-1] + (first[-1] - 1,), group[k][1], group[k][2])]
+    return moved + group[:k] + group[k + 1 :]
 
 
 def _releasing(group: list, kernel) -> list:

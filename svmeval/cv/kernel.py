@@ -314,6 +314,32 @@ class SharingPlan:
 # one lookup plus a fraction per stored feature of the two rows (the sparse merge) and exp.
 _EVAL_BASE = 1.0
 _EVAL_PER_NONZERO = 0.12
+
+
+def value_cost(per_row: float) -> float:
+    """A feature-space kernel value of rows with ``per_row`` stored features each, in lookups."""
+    return _EVAL_BASE + _EVAL_PER_NONZERO * 2 * per_row
+
+
+#: the matrices' values against LIBSVM's own (``_kernel.c`` skips the sparse merge): a dot
+#: with row i scattered, and RBF's prediction sum over every index on dense enough rows.
+#: Measured per value on one thread: a9a 27 ns against the merge's 112 (0.24), mushrooms 59
+#: against 132 (0.45), dna 130 and 230 (dense prediction sum) against 700.
+_FILL_SCATTERED, _FILL_DENSE_SUM = 0.45, 0.35
+#: the prediction sum runs over every index where that is at most this many times a row's
+#: stored features (plus one): DENSE_FACTOR in _kernel.c
+_DENSE_FACTOR = 4
+
+
+def fill_cost(per_row: float, n_features: int, kernel_type: int) -> float:
+    """Computing one entry of each shared matrix (two for RBF), in :func:`value_cost`'s units."""
+    cost = _FILL_SCATTERED * value_cost(per_row)
+    if kernel_type == RBF:
+        dense = n_features <= _DENSE_FACTOR * (per_row + 1)
+        cost += (_FILL_DENSE_SUM if dense else 1.0) * value_cost(per_row)
+    return cost
+
+
 #: the fraction of a fold's training rows whose kernel column LIBSVM computes (and of its rows
 #: that become support vectors): a cautious figure, for it varies with the data and with C.
 #: At C = 1 it is about 0.35 on a9a and svmguide1 but 0.06 on mushrooms, an easy problem with
@@ -370,7 +396,7 @@ def plan_sharing(
             "looking it up in a matrix this size",
             mb,
         )
-    eval_cost = _EVAL_BASE + _EVAL_PER_NONZERO * 2 * per_row
+    eval_cost = value_cost(per_row)
     n_train = n_rows * (n_folds - 1) / n_folds
     # LIBSVM's own kernel: each training computes some columns of its Q matrix, and each fold's
     # test rows are predicted against the support vectors (both feature-space evaluations)

@@ -117,9 +117,14 @@ class PairedFold:
         )
         y = np.concatenate((np.ones(ca), -np.ones(cb)))
         _libsvm.set_omp_threads(omp_threads)
+        # the features or a shared kernel (the same solution); the fold's model is assembled
+        # from the pairs' support vectors on the features either way
+        problem, params = self.plan.training_source(len(rows), self._pair_params(a, b))
         with _libsvm.pair_training():  # its "Total nSV" line is the fold's, printed below
-            model = _model.Model(self.plan.problem.subset(rows, y), self._pair_params(a, b))
+            model = _model.Model(problem.subset(rows, y), params)
         self.results[p] = _solution(model)
+        if problem is self.plan.problem:
+            self.plan.trained(len(rows), len(self.results[p][0]))
         del model
         messages.end_block()  # this pair's messages out before the fold's total
         with self._lock:

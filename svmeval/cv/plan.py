@@ -9,7 +9,7 @@ fold of each sample. A fold is one task; a task's output never depends on where 
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -20,7 +20,7 @@ from svmeval.cv.folds import Folds, group_classes, libsvm_folds
 from svmeval.cv.results import CVResult, Repetition
 from svmeval.cv.task import FollowUps, Task
 from svmeval.metrics.ovo import class_scores
-from svmeval.params import SvmParams
+from svmeval.params import PRECOMPUTED, SvmParams
 
 
 def libsvm_label_order(y: np.ndarray) -> np.ndarray:
@@ -96,8 +96,14 @@ class CVPlan:
         keep_decision_values: bool = False,
         collect: bool = True,
         stored: dict | None = None,
+        probe=None,
+        probe_labels: np.ndarray | None = None,
     ):
         self.problem, self.params, self.folds, self.seed = problem, params, folds, seed
+        #: a :class:`~svmeval.cv.probe.KernelProbe` deciding whether the tasks that start
+        #: after the first training train on its shared kernel (with the labels
+        #: ``probe_labels``, None: the kernel's) instead of the features (None: never)
+        self.probe, self._probe_labels = probe, probe_labels
         y = problem.y
         self.classification = params.is_classification
         self.labels = libsvm_label_order(y) if self.classification else np.empty(0)
@@ -158,12 +164,26 @@ class CVPlan:
     def fold_output(self, i: int, omp_threads: int = 1) -> FoldOutput:
         """Train fold ``i`` and predict its test rows (LIBSVM on ``omp_threads`` threads)."""
         _libsvm.set_omp_threads(omp_threads)
-        model = _model.Model(self.problem.subset(self.folds.train(i)), self.params)
-        return self.predict_fold(model, i, omp_threads)
+        train = self.folds.train(i)
+        problem, params = self.training_source(len(train), self.params)
+        model = _model.Model(problem.subset(train), params)
+        if problem is self.problem:
+            self.trained(len(train), model.n_support_vectors)
+        return self.predict_rows(model, self.folds.test(i), omp_threads, problem)
 
-    def predict_fold(self, model, i: int, omp_threads: int) -> FoldOutput:
-        """Fold ``i``'s test rows as ``model`` (trained on its training rows) predicts them."""
-        return self.predict_rows(model, self.folds.test(i), omp_threads)
+    def training_source(self, rows: int, params: SvmParams) -> tuple:
+        """``(problem, params)`` a task starting now trains ``rows`` rows on: the features
+        and ``params``, or, once the probe decided so, the shared kernel and ``-t 4``."""
+        if self.probe is not None and self.probe.start(rows):
+            problem = relabelled(self.probe.kernel.cv_problem, self._probe_labels)
+            return problem, replace(params, kernel_type=PRECOMPUTED)
+        return self.problem, params
+
+    def trained(self, rows: int, support_vectors: int) -> None:
+        """A training of ``rows`` rows on the features ended with ``support_vectors`` (the
+        probe's measure)."""
+        if self.probe is not None:
+            self.probe.trained(rows, support_vectors)
 
     def prediction_tasks(self, model, i: int) -> list:
         """Fold ``i``'s prediction by ``model`` as tasks, each a part of its test rows (as
@@ -187,8 +207,9 @@ class CVPlan:
         threads = self.useful_threads(len(test))
         return [Task(partial(run, rows), len(rows), threads, i) for rows in parts]
 
-    def predict_rows(self, model, test: np.ndarray, omp_threads: int) -> FoldOutput:
-        """Test rows ``test`` (of one fold) as ``model`` predicts them."""
+    def predict_rows(self, model, test: np.ndarray, omp_threads: int, problem=None) -> FoldOutput:
+        """Test rows ``test`` (of one fold) as ``model`` predicts them (``problem``: the rows'
+        source the model was trained on, this plan's by default)."""
         cols, signs = self._pair_map(model.labels) if self.classification else (None, None)
         t, m = len(test), len(self.labels)
         out = FoldOutput(
@@ -200,7 +221,9 @@ class CVPlan:
         chunk = max(1, PREDICT_CHUNK_BYTES // (8 * max(1, self.pairs)))
         for start in range(0, t, chunk):
             part = slice(start, start + chunk)
-            self._predict(model, test[part], part, out, omp_threads, cols, signs)
+            self._predict(
+                model, problem or self.problem, test[part], part, out, omp_threads, cols, signs
+            )
         return out
 
     def _pair_map(self, model_labels: np.ndarray):
@@ -233,13 +256,15 @@ class CVPlan:
             if mine is not None:
                 mine[rows] = getattr(out, name)
 
-    def _predict(self, model, rows, part, out: FoldOutput, omp_threads: int, cols, signs) -> None:
+    def _predict(
+        self, model, problem, rows, part, out: FoldOutput, omp_threads: int, cols, signs
+    ) -> None:
         # Prediction runs on one OpenMP thread per row, the rows split among ``omp_threads``
         # threads instead: an OpenMP team per row costs a barrier per row, and
         # svm_predict_values sums SVR / one-class kernel terms in an OpenMP reduction whose
         # order varies with the threads (one thread makes every result reproducible).
         pred, dec, probs = model.predict_parallel(
-            self.problem.rows[rows], omp_threads, probability=self.probability
+            problem.rows[rows], omp_threads, probability=self.probability
         )
         out.y_pred[part] = pred
         if not self.classification:
