@@ -132,12 +132,13 @@ class PairedFold:
             last = self._left == 0
         if not last:
             return 0
-        assembled = AssembledModel(self)
+        problem, params = self.plan.prediction_source()
+        assembled = AssembledModel(self, problem, params)
         self.results = []
         _libsvm.print_message(
             f"Total nSV = {assembled.total_sv}\n", label=self.plan.message_label(self.i)
         )
-        return FollowUps(self.plan.prediction_tasks(assembled, self.i))
+        return FollowUps(self.plan.prediction_tasks(assembled, self.i, problem))
 
 
 def _solution(model) -> tuple:
@@ -161,7 +162,11 @@ class AssembledModel:
     predict = _model.Model.predict
     predict_parallel = _model.Model.predict_parallel
 
-    def __init__(self, fold: PairedFold):
+    def __init__(self, fold: PairedFold, problem=None, params=None):
+        """``problem``, ``params``: the rows the model's support vectors are taken from and
+        its kernel (the fold's plan's by default; a shared kernel's with ``-t 4``)."""
+        problem = fold.plan.problem if problem is None else problem
+        params = fold.plan.params if params is None else params
         k, start, count = fold.n_classes, fold.start, fold.count
         nonzero = np.zeros(len(fold.order), dtype=bool)
         grouped = []  # each pair's support vectors as grouped positions
@@ -186,21 +191,21 @@ class AssembledModel:
             on_a = grouped[p] < start[a] + count[a]
             coef[b - 1, g[on_a]] = alpha[on_a]
             coef[a, g[~on_a]] = alpha[~on_a]
-        self._keep = self._struct(fold, sv, n_sv, coef)
+        self._keep = self._struct(fold, problem, params, sv, n_sv, coef)
         self.nr_class = k
         self.labels = fold.labels.astype(np.float64)
-        self.params = fold.plan.params
+        self.params = params
         self._lib = _libsvm.library()
 
-    def _struct(self, fold: PairedFold, sv, n_sv, coef) -> tuple:
+    def _struct(self, fold: PairedFold, problem, params, sv, n_sv, coef) -> tuple:
         svm = _libsvm.library().svm
-        support = fold.plan.problem.subset(fold.order[sv])  # training-side rows (SVs)
+        support = problem.subset(fold.order[sv])  # training-side rows (SVs)
         coef_rows = np.uintp(coef.ctypes.data) + np.arange(len(coef), dtype=np.uintp) * np.uintp(
             coef.strides[0]
         )
         rho = np.array([r for _, _, r in fold.results], dtype=np.float64)
         label = fold.labels.astype(np.int32)
-        param = _libsvm.Parameter(fold.plan.params)
+        param = _libsvm.Parameter(params)
         m = svm.svm_model()
         m.param = param._struct
         m.nr_class, m.l, m.free_sv = fold.n_classes, len(sv), 0

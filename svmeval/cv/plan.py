@@ -179,16 +179,26 @@ class CVPlan:
             return problem, replace(params, kernel_type=PRECOMPUTED)
         return self.problem, params
 
+    def prediction_source(self) -> tuple:
+        """``(problem, params)`` a model assembled from pairs' solutions now is built on and
+        predicts from: the shared kernel once the probe switched, else the features (the
+        pairs' solutions are the same whichever they trained on)."""
+        if self.probe is not None and self.probe.shared:
+            problem = relabelled(self.probe.kernel.cv_problem, self._probe_labels)
+            return problem, replace(self.params, kernel_type=PRECOMPUTED)
+        return self.problem, self.params
+
     def trained(self, rows: int, support_vectors: int) -> None:
         """A training of ``rows`` rows on the features ended with ``support_vectors`` (the
         probe's measure)."""
         if self.probe is not None:
             self.probe.trained(rows, support_vectors)
 
-    def prediction_tasks(self, model, i: int) -> list:
+    def prediction_tasks(self, model, i: int, problem=None) -> list:
         """Fold ``i``'s prediction by ``model`` as tasks, each a part of its test rows (as
         many parts as cores, or :data:`PREDICT_PARTS`, of at least :data:`PREDICT_PART_ROWS`
-        rows): each stores its rows' output; the last to end completes the fold (returns 1)."""
+        rows): each stores its rows' output; the last to end completes the fold (returns 1).
+        ``problem``: the rows' source the model was built on (this plan's by default)."""
         from svmeval.cv.schedule import available_cores
 
         test = self.folds.test(i)
@@ -199,7 +209,7 @@ class CVPlan:
         lock = threading.Lock()
 
         def run(rows: np.ndarray, omp_threads: int) -> int:
-            self.store_rows(rows, self.predict_rows(model, rows, omp_threads))
+            self.store_rows(rows, self.predict_rows(model, rows, omp_threads, problem))
             with lock:
                 left[0] -= 1
                 return int(left[0] == 0)
