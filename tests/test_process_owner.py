@@ -225,3 +225,44 @@ def readline_within(proc) -> str:
         proc.kill()
         pytest.fail(f"no line within {LIMIT:g} s: {proc.stderr.read()}")
     return got[0]
+
+
+def test_a_run_stopped_by_ctrl_c_reports_no_progress_after_it(monkeypatch):
+    """The cells done when a Ctrl-C stops a grid search are passed on (kept) but not reported:
+    the caller's progress callback is not called while the KeyboardInterrupt is handled (a
+    callback waiting for input, as a script's may, hung the run). Here every cell is held
+    back until the run stops (as cells done ahead of an earlier one are), and the interrupt
+    comes as the last fold ends."""
+    from svmeval import grid_search
+    from svmeval.cv import evaluate, plan
+
+    total = 4 * 5  # four cells of five folds
+    stored: list = []
+    store = plan.CVPlan.store
+
+    def store_then_interrupt(self, i, out):
+        store(self, i, out)
+        stored.append(i)
+        if len(stored) == total:
+            raise KeyboardInterrupt  # raised again in the calling thread, as a Ctrl-C there
+
+    def hold(self, unit, result):
+        self.done[self.place(unit)] = (unit, result)
+
+    flushed: list = []
+    flush = evaluate.Release.flush
+
+    def recorded_flush(self):
+        flushed.append(len(self.done))
+        flush(self)
+
+    monkeypatch.setattr(plan.CVPlan, "store", store_then_interrupt)
+    monkeypatch.setattr(evaluate.Release, "__call__", hold)
+    monkeypatch.setattr(evaluate.Release, "flush", recorded_flush)
+    calls: list = []
+    with pytest.raises(KeyboardInterrupt):
+        grid_search(
+            SMALL, log2c=(1, 7, 2), log2g=(-3, -3, 1), jobs=2, progress=lambda *a: calls.append(a)
+        )
+    assert flushed == [3]  # the cells done (the fourth's last fold was interrupted) passed on
+    assert calls == []

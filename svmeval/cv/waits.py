@@ -168,3 +168,12 @@ def in_steps(items: Callable[[], Iterable]) -> Iterator:
             yield item
     finally:
         stop.set()
+
+
+def stopping() -> bool:
+    """Whether this thread is handling a KeyboardInterrupt: a run being stopped passes on the
+    units it finished (they are kept) but reports no progress (a progress callback may wait
+    for something the interrupt ended, or draw a bar the Ctrl-C has just left)."""
+    import sys
+
+    return isinstance(sys.exc_info()[1], KeyboardInterrupt)

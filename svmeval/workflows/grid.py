@@ -24,6 +24,7 @@ from svmeval._args.checks import check_weight_range
 from svmeval._shown import brief_repr
 from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
 from svmeval.cv.provenance import Provenance, recorded
+from svmeval.cv.waits import stopping
 from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource
 from svmeval.params import C_SVC, EPSILON_SVR, Configuration, SvmParams
@@ -523,7 +524,7 @@ def _finisher(grid, cells, todo, pos_label, zero_division, percent, *, on_finish
         if on_finish:
             on_finish(r)
         cells.release(r)
-        if progress:
+        if progress and not stopping():  # the cells finished before a Ctrl-C are kept
             progress(done, len(todo), cells.leader.best)
 
     return finish
