@@ -127,6 +127,15 @@ def test_no_probe_where_it_cannot_pay_or_apply(monkeypatch, built):
     assert probe.probe_params(units=rbf + [U("-g 0.01 -c 4")], share=None, **args) is not None
     assert probe.probe_params(units=rbf, share=None, **{**args, "small": True}) is None
     assert probe.probe_params(units=rbf, share=None, **{**args, "memory_mb": 100.0}) is None
+    # nor over a quarter of the memory available (dna's two matrices: 122 MB)
+    real = probe.available_memory
+    assert 2**20 < real() < float("inf")
+    nbytes = shared_kernel.matrix_bytes(2000, rbf[0].params.kernel_type)
+    monkeypatch.setattr(probe, "available_memory", lambda: 4.0 * nbytes - 4)
+    assert probe.probe_params(units=rbf, share=None, **args) is None
+    monkeypatch.setattr(probe, "available_memory", lambda: 4.0 * nbytes)
+    assert probe.probe_params(units=rbf, share=None, **args) is not None
+    monkeypatch.setattr(probe, "available_memory", real)
     dense = {**args, "n_rows": 4435, "nonzeros": 4435 * 36, "n_features": 36}  # satimage
     assert probe.probe_params(units=rbf, share=None, **dense) is None
     # end to end: a small run (heart_scale -v 5) builds no kernel, whatever the switch says

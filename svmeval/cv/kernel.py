@@ -353,7 +353,10 @@ def fill_cost(per_row: float, n_features: int, kernel_type: int) -> float:
 #: gamma: 16.5 / 10.7), and, as before, every default grid of scripts/bench_grid.py. It gives
 #: up a9a's 2,000 rows -v 10 (1.06 / 0.57) and svmguide1's grid -log2c -5,-1,2 -log2g -1,-5,-2
 #: (8.9 / 7.5), and still errs on easy problems: mushrooms -t 0 -v 10 is shared (estimated
-#: 1.6x, measured 1.6 / 3.4).
+#: 1.6x, measured 1.6 / 3.4). What the prior cannot know a run measures: a cross-validation on
+#: the features switches to a shared kernel after its first training where the support
+#: vectors say it pays (:mod:`svmeval.cv.probe`). These figures predate the matrices' faster
+#: fill (:func:`fill_cost`), which this prior leaves out: a cautious side.
 _COLUMNS_FRACTION = 0.12
 
 

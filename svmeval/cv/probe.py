@@ -16,9 +16,10 @@ changes: a model trained on the shared kernel is the one trained on the features
 (tests/test_engine_shared.py), so which tasks trained on which does not show in any result.
 
 Only local runs whose tasks share one kernel probe (:func:`probe_params` says which): not
-``-b 1``, an already precomputed kernel, a kernel over the memory budget, features on which a
-lookup is not clearly cheaper than a value (:func:`~svmeval.cv.kernel.lookup_pays`), or a run
-small enough to stay on the calling thread.
+``-b 1``, an already precomputed kernel, a kernel over the memory budget or over a quarter of
+the memory available when the run starts (:data:`MEMORY_SHARE`: the run did not ask for a
+kernel), features on which a lookup is not clearly cheaper than a value
+(:func:`~svmeval.cv.kernel.lookup_pays`), or a run small enough to stay on the calling thread.
 """
 
 from __future__ import annotations
@@ -28,7 +29,15 @@ import threading
 from svmeval.cv import kernel as shared_kernel
 from svmeval.params import SvmParams
 
-__all__ = ["COLUMNS_PER_SUPPORT_VECTOR", "GAIN", "KernelProbe", "probe_params", "switch_pays"]
+__all__ = [
+    "COLUMNS_PER_SUPPORT_VECTOR",
+    "GAIN",
+    "MEMORY_SHARE",
+    "KernelProbe",
+    "available_memory",
+    "probe_params",
+    "switch_pays",
+]
 
 #: kernel columns LIBSVM computes per support vector of a training: the working sets pick rows
 #: that do not end as support vectors, and shrinking recomputes columns. Measured on one
@@ -40,6 +49,28 @@ COLUMNS_PER_SUPPORT_VECTOR = 1.4
 #: the tasks left switch to a shared kernel when their estimated feature-space cost is at least
 #: this many times the shared kernel's (its matrices and their lookups)
 GAIN = 1.25
+
+
+#: a run that asked for no kernel takes at most this share of the memory available now
+MEMORY_SHARE = 0.25
+
+
+def available_memory() -> float:
+    """Bytes of memory available now (Linux's MemAvailable; else the free pages; else no
+    bound)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return float(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        import os
+
+        return float(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):
+        return float("inf")
 
 
 def probe_params(
@@ -61,7 +92,8 @@ def probe_params(
         return None
     if params.kernel_type not in shared_kernel.SHAREABLE:
         return None
-    if shared_kernel.matrix_bytes(n_rows, params.kernel_type) > memory_mb * 2**20:
+    nbytes = shared_kernel.matrix_bytes(n_rows, params.kernel_type)
+    if nbytes > memory_mb * 2**20 or nbytes > MEMORY_SHARE * available_memory():
         return None
     if not shared_kernel.lookup_pays(n_rows, nonzeros / n_rows, n_features, params.kernel_type):
         return None
