@@ -266,3 +266,12 @@ def test_a_run_stopped_by_ctrl_c_reports_no_progress_after_it(monkeypatch):
         )
     assert flushed == [3]  # the cells done (the fourth's last fold was interrupted) passed on
     assert calls == []
+    # a search run while the script handles an earlier Ctrl-C reports as any other
+    monkeypatch.undo()
+    try:
+        raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        grid_search(
+            SMALL, log2c=(1, 7, 2), log2g=(-3, -3, 1), jobs=2, progress=lambda *a: calls.append(a)
+        )
+    assert [c[0] for c in calls] == [1, 2, 3, 4]

@@ -208,7 +208,10 @@ def evaluate(
         executor.run(batch, finish, FoldCount(batch.total_folds, progress))
     except KeyboardInterrupt:
         if release is not None:
-            release.flush()  # every unit done before the interrupt is passed on
+            from svmeval.cv.waits import stopping_run
+
+            with stopping_run():
+                release.flush()  # every unit done before the interrupt is passed on
         raise
     if store is not None:  # every fold computed is in the store when the call returns (if it
         store.writer.flush()  # fails or is interrupted, the run's end writes what it can)

@@ -25,6 +25,7 @@ from typing import Any
 from svmeval.cv.plan import CVPlan, in_order, relabelled
 from svmeval.cv.schedule import run_tasks
 from svmeval.cv.task import FollowUps, folds_done
+from svmeval.cv.waits import stopping_run
 
 
 @contextlib.contextmanager
@@ -204,7 +205,8 @@ class LocalExecutor:
         try:
             run_tasks(runs, jobs=self.jobs, progress=task_done)
         except KeyboardInterrupt:
-            drain()  # the units whose last fold ended before the interrupt
+            with stopping_run():
+                drain()  # the units whose last fold ended before the interrupt
             raise
         drain()
 

@@ -170,10 +170,23 @@ def in_steps(items: Callable[[], Iterable]) -> Iterator:
         stop.set()
 
 
-def stopping() -> bool:
-    """Whether this thread is handling a KeyboardInterrupt: a run being stopped passes on the
-    units it finished (they are kept) but reports no progress (a progress callback may wait
-    for something the interrupt ended, or draw a bar the Ctrl-C has just left)."""
-    import sys
+_stop = threading.local()
 
-    return isinstance(sys.exc_info()[1], KeyboardInterrupt)
+
+@contextlib.contextmanager
+def stopping_run() -> Iterator[None]:
+    """``with stopping_run():`` around what a run does as a Ctrl-C stops it (passing on the
+    units it finished): :func:`stopping` is True in this thread meanwhile."""
+    before = getattr(_stop, "active", False)
+    _stop.active = True
+    try:
+        yield
+    finally:
+        _stop.active = before
+
+
+def stopping() -> bool:
+    """Whether this thread is passing on what a run finished as a Ctrl-C stops it: the units
+    are kept, but no progress is reported (a progress callback may wait for something the
+    interrupt ended, or draw a bar the Ctrl-C has just left)."""
+    return bool(getattr(_stop, "active", False))
