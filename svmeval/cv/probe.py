@@ -40,10 +40,12 @@ __all__ = [
 ]
 
 #: kernel columns LIBSVM computes per support vector of a training: the working sets pick rows
-#: that do not end as support vectors, and shrinking recomputes columns. Measured on one
-#: thread, a 5-fold CV on a shared kernel from the start takes 0.65x the time on the features
-#: on a9a's first 2,000 rows and 0.43x on dna, where the support vectors alone put it at 0.88x
-#: and 0.66x.
+#: that do not end as support vectors, and shrinking and the cache recompute columns. Fitted
+#: to whole 5-fold runs on one kernel against the features (two cores, the model's costs) it is
+#: about 1.6 on mushrooms (8% support vectors), 2.4 on a9a's first 8,000 rows (40%) and 2.9 on
+#: dna (46%). Taken as 2, a9a's two-class runs switched after their first fold and gained
+#: nothing (0.93-1.06x the time on the features on 2,000-8,000 rows: three folds left do not
+#: pay for the matrices); 1.4 keeps them on the features and still switches dna at once.
 COLUMNS_PER_SUPPORT_VECTOR = 1.4
 
 #: the tasks left switch to a shared kernel when their estimated feature-space cost is at least
