@@ -223,7 +223,8 @@ def run_cv(
     """:func:`cross_validate` with the engine's own arguments: ``y`` (labels replacing the
     data set's), ``problem`` (the data's LIBSVM problem, if built), ``share`` (whether the folds
     train on one kernel matrix computed once, :class:`~svmeval.cv.kernel.SharedKernel`: None
-    where the cost model says it pays, True always, False never; never with ``-b 1``, a
+    where the cost model says it pays, before the run or from its first training
+    (:mod:`svmeval.cv.probe`), True always, False never; never with ``-b 1``, a
     precomputed kernel or matrices over :data:`~svmeval.cv.kernel.DEFAULT_MEMORY_MB`),
     ``store`` (the run's :class:`~svmeval.cv.stored.StoreCounts`), ``warn_folds`` (False:
     LIBSVM's leave-one-out warning, more folds than samples, is not given: a run of several
