@@ -9,7 +9,7 @@ fold of each sample. A fold is one task; a task's output never depends on where 
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -20,7 +20,7 @@ from svmeval.cv.folds import Folds, group_classes, libsvm_folds
 from svmeval.cv.results import CVResult, Repetition
 from svmeval.cv.task import FollowUps, Task
 from svmeval.metrics.ovo import class_scores
-from svmeval.params import PRECOMPUTED, SvmParams
+from svmeval.params import SvmParams
 
 
 def libsvm_label_order(y: np.ndarray) -> np.ndarray:
@@ -175,8 +175,7 @@ class CVPlan:
         """``(problem, params)`` a task starting now trains ``rows`` rows on: the features
         and ``params``, or, once the probe decided so, the shared kernel and ``-t 4``."""
         if self.probe is not None and self.probe.start(rows):
-            problem = relabelled(self.probe.kernel.cv_problem, self._probe_labels)
-            return problem, replace(params, kernel_type=PRECOMPUTED)
+            return self._shared(params)
         return self.problem, params
 
     def prediction_source(self) -> tuple:
@@ -184,9 +183,13 @@ class CVPlan:
         predicts from: the shared kernel once the probe switched, else the features (the
         pairs' solutions are the same whichever they trained on)."""
         if self.probe is not None and self.probe.shared:
-            problem = relabelled(self.probe.kernel.cv_problem, self._probe_labels)
-            return problem, replace(self.params, kernel_type=PRECOMPUTED)
+            return self._shared(self.params)
         return self.problem, self.params
+
+    def _shared(self, params: SvmParams) -> tuple:
+        """The probe's shared kernel with this plan's labels, and ``params`` on it (-t 4)."""
+        kernel = self.probe.kernel
+        return relabelled(kernel.cv_problem, self._probe_labels), kernel.train_params(params)
 
     def trained(self, rows: int, support_vectors: int) -> None:
         """A training of ``rows`` rows on the features ended with ``support_vectors`` (the

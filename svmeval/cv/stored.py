@@ -42,6 +42,7 @@ import numpy as np
 
 from svmeval.cv import plan
 from svmeval.cv.plan import FoldOutput, libsvm_label_order
+from svmeval.cv.waits import flag
 
 __all__ = ["StoreCounts", "StoreUse", "current", "opened"]
 
@@ -153,12 +154,8 @@ def reuse_only():
     """Runs in this thread take every fold from their store and compute none: a fold the
     store lacks is a :class:`~svmeval.store.StoreError` (an export from the store), and the
     store is not written."""
-    before = getattr(_LOCAL, "reuse_only", False)
-    _LOCAL.reuse_only = True
-    try:
+    with flag(_LOCAL, "reuse_only"):
         yield
-    finally:
-        _LOCAL.reuse_only = before
 
 
 def missing(counts, n: int) -> None:

@@ -170,19 +170,25 @@ def in_steps(items: Callable[[], Iterable]) -> Iterator:
         stop.set()
 
 
-_stop = threading.local()
-
-
 @contextlib.contextmanager
-def stopping_run() -> Iterator[None]:
-    """``with stopping_run():`` around what a run does as a Ctrl-C stops it (passing on the
-    units it finished): :func:`stopping` is True in this thread meanwhile."""
-    before = getattr(_stop, "active", False)
-    _stop.active = True
+def flag(local: threading.local, name: str) -> Iterator[None]:
+    """``with flag(local, name):`` sets the thread-local ``local.<name>`` True in this thread
+    meanwhile (its earlier value back after)."""
+    before = getattr(local, name, False)
+    setattr(local, name, True)
     try:
         yield
     finally:
-        _stop.active = before
+        setattr(local, name, before)
+
+
+_stop = threading.local()
+
+
+def stopping_run():
+    """``with stopping_run():`` around what a run does as a Ctrl-C stops it (passing on the
+    units it finished): :func:`stopping` is True in this thread meanwhile."""
+    return flag(_stop, "active")
 
 
 def stopping() -> bool:
