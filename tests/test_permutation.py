@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pytest
 
-from svmeval import ArgumentError, permutation_test, render
+from svmeval import ArgumentError, PermutationTest, permutation_test, render
 from svmeval.cv import _libsvm
 from svmeval.cv.engine import prepare
 from svmeval.cv.permutation import permuted_cvs
@@ -269,3 +269,19 @@ def test_command_line_on_a_dask_cluster_and_with_a_store_prints_the_local_report
         done = _svmeval("--store", db, *args)
         assert done.returncode == 0 and done.stdout == local.stdout, done.stderr
         assert done.stderr.endswith(f"store {db}: {expected}\n"), done.stderr
+
+
+def test_a_null_distribution_of_one_value_is_said_to_tell_nothing():
+    # LIBSVM's own CV of a permutation that predicts one class: the majority rate, every time
+    y = np.array([1.0] * 9 + [-1.0] * 3)
+    x = [{1: 1.0}] * 12  # the same row for every sample: nothing tells the classes apart
+    permuted = y[np.random.default_rng(1).permutation(12)]
+    predicted = _libsvm_cv(x, permuted, "", 3, 1)
+    rate = float(np.mean(predicted == permuted))
+    assert set(predicted) == {1.0} and rate == 9 / 12
+    constant = PermutationTest("accuracy", 0.75, np.full(10, rate), n_folds=3, seed=1)
+    text = render(constant)
+    assert "the test cannot tell anything here" in text
+    assert f"every permutation gave accuracy {rate:.4f}" in " ".join(text.split())
+    spread = PermutationTest("accuracy", 0.75, np.array([0.5, 0.75, 0.6]), n_folds=3, seed=1)
+    assert "cannot tell" not in render(spread)

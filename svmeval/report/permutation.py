@@ -49,6 +49,15 @@ def render(test, format: str = "text", digits: int = 4) -> str:
         f"  null distribution: mean {num(test.null_mean)}, sd {num(test.null_sd)}",
         "  quantiles: " + ", ".join(f"{100 * k:g}% {num(v)}" for k, v in q.items()),
     ]
+    if test.degenerate:  # one value: p can only say on which side of it the figure lies
+        lines += wrap(
+            f"  the test cannot tell anything here: every permutation gave {f.title} "
+            f"{num(test.null_mean)} (sd 0, every quantile equal), as when each fold "
+            "predicts one class for every sample, so p only says whether the observed "
+            "figure passes that one value, not how unlikely it is by chance; options "
+            "under which the folds learn from the labels (-c, -g, a class weight -wi) "
+            "let it tell"
+        )
     lines += wrap(
         "(each permutation's folds are LIBSVM's, drawn from the permuted labels after "
         f"srand({test.seed}): svm-train -v {test.n_folds} of a file with those labels"

@@ -95,6 +95,14 @@ class PermutationTest:
         return self.permuted[~np.isnan(self.permuted)]
 
     @property
+    def degenerate(self) -> bool:
+        """Every defined permutation gave the same figure (two or more of them): the null
+        distribution is one value (sd 0), so p only says on which side of that value the
+        observed figure lies, not how unlikely it is by chance."""
+        v = self._defined()
+        return len(v) > 1 and bool(np.all(v == v[0]))
+
+    @property
     def null_mean(self) -> float:
         v = self._defined()
         return float(v.mean()) if len(v) else math.nan
