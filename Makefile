@@ -27,7 +27,14 @@ $(VENV)/.test: $(VENV)/.base
 	@$(PIP) -e '.[test,dev,plot,dask,frame,docs]' $(LOGGED)
 	@touch $@
 
-demo: $(VENV)/.base
+# the demo's venv: svmeval with the plot extra (matplotlib), so that the README's examples
+# draw their pictures as written
+$(VENV)/.demo: $(VENV)/.base
+	@echo "Installing matplotlib (the plot extra) into $(VENV) (pip's log: $(PIPLOG))"
+	@$(PIP) -e '.[plot]' $(LOGGED)
+	@touch $@
+
+demo: $(VENV)/.demo
 	$(VENV)/bin/svmeval -q -v 5 --full data/breast_cancer.scale
 
 # The tests compare svmeval with oracle packages (scikit-learn, SciPy, baycomp, ...): here a

@@ -7,7 +7,7 @@ A results table has one row per (data set, configuration, repetition, fold): the
 their registry names (:data:`svmeval.metrics.FIGURES`), so that
 ``frame.groupby(["dataset", "configuration"])`` gives what a paper tabulates.
 
-pandas is an optional extra (``pip install 'svmeval[frame]'``), imported only here and only
+pandas is an optional extra (the ``frame`` extra, :mod:`svmeval._extras`), imported only here and only
 when a table is made.
 """
 
@@ -19,9 +19,8 @@ import numpy as np
 
 from svmeval.errors import SvmevalError
 
-__all__ = ["INSTALL_HINT", "KEYS", "finite", "frame", "pandas", "plain", "to_dict", "to_frame"]
+__all__ = ["KEYS", "finite", "frame", "pandas", "plain", "to_dict", "to_frame"]
 
-INSTALL_HINT = "pip install 'svmeval[frame]'"
 
 #: the columns that say which run and fold a row is; the figures follow them
 KEYS = ("dataset", "configuration", "options", "repetition", "seed", "fold", "n_test")
@@ -57,7 +56,9 @@ def pandas():
     try:
         import pandas
     except ImportError:
-        raise SvmevalError(f"to_frame() needs pandas: {INSTALL_HINT}") from None
+        from svmeval._extras import install_command
+
+        raise SvmevalError(f"to_frame() needs pandas: {install_command('frame')}") from None
     return pandas
 
 
@@ -120,7 +121,7 @@ def to_frame(result, **kwargs):
     pandas.DataFrame
         The columns ``dataset``, ``configuration`` (as given), ``options`` (svm-train's
         resolved flags), ``repetition``, ``seed``, ``fold``, ``n_test``, then the result's own and the figures by registry name. Needs pandas
-        (``pip install 'svmeval[frame]'``).
+        (the ``frame`` extra).
 
     Examples
     --------

@@ -191,8 +191,12 @@ def test_cd_diagram_without_matplotlib_raises_plot_unavailable(tmp_path):
         "except PlotUnavailable as exc:\n"
         "    print(exc)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "pictures need matplotlib: pip install 'svmeval[plot]'"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
+    assert out.stdout.strip() == (
+        f"pictures need matplotlib, which is not installed: {sys.executable} -m pip install 'matplotlib>=3.5'"
+    )
     assert list(tmp_path.iterdir()) == []
 
 

@@ -519,7 +519,8 @@ def test_without_dask_one_line_says_how_to_install(tmp_path):
         assert r.returncode == 1
         prog = "svmeval-grid" if module[-1] == "grid" else "svmeval"
         assert r.stderr == (
-            f"{prog}: --dask needs the optional dask and distributed: pip install 'svmeval[dask]'\n"
+            f"{prog}: --dask needs the optional dask and distributed: {sys.executable} -m pip "
+            "install 'dask>=2023.1' 'distributed>=2023.1'\n"
         )
     assert not (tmp_path / "heart_scale.out").exists()
 

@@ -587,7 +587,8 @@ def test_gzip_bomb_and_huge_line_stop_at_the_cap(tmp_path):
 
 
 # svm-train's usage text (LIBSVM 3.37, svm-train.c exit_with_help), the lines svmeval's usage
-# must repeat word for word: the option declarations generate them
+# must repeat word for word (its one line wider than 80 columns, -b, filled into two): the
+# option declarations generate them
 SVM_TRAIN_USAGE_OPTIONS = """\
 -s svm_type : set type of SVM (default 0)
 	0 -- C-SVC		(multi-class classification)
@@ -610,7 +611,8 @@ SVM_TRAIN_USAGE_OPTIONS = """\
 -m cachesize : set cache memory size in MB (default 100)
 -e epsilon : set tolerance of termination criterion (default 0.001)
 -h shrinking : whether to use the shrinking heuristics, 0 or 1 (default 1)
--b probability_estimates : whether to train a SVC or SVR model for probability estimates, 0 or 1 (default 0)
+-b probability_estimates : whether to train a SVC or SVR model for probability
+	estimates, 0 or 1 (default 0)
 -wi weight : set the parameter C of class i to weight*C, for C-SVC (default 1)
 -v n: n-fold cross validation mode
 -q : quiet mode (no outputs)

@@ -224,11 +224,13 @@ def test_without_matplotlib_one_line_and_the_report(tmp_path):
         [sys.executable, "-c", wrapper, "-q", "-v", "3", "--plot", str(target), str(WINE)],
         capture_output=True,
         text=True,
+        cwd=tmp_path,
     )
     assert done.returncode == 0
     assert done.stdout.startswith("Cross Validation Accuracy = ")
     assert done.stderr.splitlines() == [
-        "svmeval: --plot needs matplotlib: pip install 'svmeval[plot]' (no picture written)"
+        "svmeval: --plot: no picture drawn: matplotlib is not installed; install it with: "
+        f"{sys.executable} -m pip install 'matplotlib>=3.5'"
     ]
     assert not target.exists()
 
@@ -308,8 +310,10 @@ def test_grid_picture_without_matplotlib_one_line(tmp_path):
         capture_output=True,
         text=True,
         check=True,
+        cwd=tmp_path,
     )
     assert done.stdout == "False\n" and not target.exists()
     assert done.stderr.splitlines() == [
-        f"svmeval-grid: -png {target} not drawn: it needs matplotlib (pip install 'svmeval[plot]')"
+        f"svmeval-grid: -png {target} not drawn: pictures need matplotlib, which is not "
+        f"installed: {sys.executable} -m pip install 'matplotlib>=3.5'"
     ]

@@ -66,6 +66,9 @@ RESULTS = {".csv": "csv", ".json": "json", ".html": "html"}
 
 _IGNORED = ("svmtrain", "gnuplot", "help")  # grid.py's, read and without effect here
 
+#: the files a grid writes: each given as "null" is not written, as grid.py's -out null
+NULL_FILES = ("out", "png", "results", "refit", "predictions", "folds_file")
+
 
 def parse_grid_args(argv: list[str]) -> GridOptions | None:
     """grid.py's command line: options, then the data set as the last argument (None:
@@ -86,6 +89,9 @@ def parse_grid_args(argv: list[str]) -> GridOptions | None:
         )
     values = dict(found.values)
     draw = values.pop("gnuplot", None) != "null"
+    for name in NULL_FILES:  # grid.py's "null": no such file (-out null, -png null, ...)
+        if values.get(name) == "null":
+            values[name] = None
     for name in _IGNORED:
         values.pop(name, None)
     if values.get("nested") is not None:
@@ -93,10 +99,9 @@ def parse_grid_args(argv: list[str]) -> GridOptions | None:
 
         check_nested(values)
     title = os.path.basename(dataset)
-    out = values.pop("out", None if values.get("nested") else f"{title}.out")
-    values["out"] = None if out == "null" else out
-    png = None if values.get("nested") else f"{title}.png"
-    values["png"] = values.get("png", png) if draw else None
+    nested = values.get("nested") is not None
+    values["out"] = values.pop("out", None if nested else f"{title}.out")
+    values["png"] = values.get("png", None if nested else f"{title}.png") if draw else None
     if values.get("resume") == "":
         values["resume"] = f"{title}.out"
     try:
@@ -252,11 +257,7 @@ def _write_after(o: GridOptions, targets: dict, result, dataset) -> None:
     """The picture, the results and the model: all written, or none."""
     wanted = [flag for flag in ("-png", "--results", "--refit") if flag in targets]
     if "-png" in wanted and importlib.util.find_spec("matplotlib") is None:
-        from svmeval.report.grid_plot import INSTALL_HINT
-
-        runner.fail(
-            f"{PROG}: -png {show_path(o.png)} not drawn: it needs matplotlib ({INSTALL_HINT})"
-        )
+        runner.no_picture(PROG, f"-png {show_path(o.png)}")
         wanted.remove("-png")
     if not wanted:
         return

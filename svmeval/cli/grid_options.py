@@ -44,8 +44,8 @@ GRID_PY_OPTIONS: tuple[Option, ...] = (
         '{pathname | "null"}',
         "gnuplot",
         "str",
-        '"null" -- draw no picture (as grid.py without gnuplot); a\n'
-        "    pathname is accepted and has no effect (-png is drawn with matplotlib)",
+        '"null" -- draw no picture (as grid.py without gnuplot); a pathname is\n'
+        "\taccepted and has no effect (-png is drawn with matplotlib)",
     ),
     Option(
         ("-out",),
@@ -59,11 +59,11 @@ GRID_PY_OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         ("-png",),
-        "pathname",
+        '{pathname | "null"}',
         "png",
         "str",
-        "set graphic output file path and name (default dataset.png); needs the\n"
-        "    optional matplotlib: pip install 'svmeval[plot]'",
+        'set graphic output file path and name (default dataset.png); "null" draws\n'
+        "\tnone; needs matplotlib (the plot extra)",
     ),
     Option(
         ("-resume",),
@@ -71,8 +71,8 @@ GRID_PY_OPTIONS: tuple[Option, ...] = (
         "resume",
         "optional",
         "resume the grid task using an existing output file (default pathname is\n"
-        "    dataset.out); svmeval-grid's and grid.py's files both work; a file that\n"
-        "    records another --criterion is refused",
+        "\tdataset.out); svmeval-grid's and grid.py's files both work; a file that\n"
+        "\trecords another --criterion is refused",
     ),
 )
 GRID_PY_OPTIONS = tuple(replace(o, commands=frozenset({GRID})) for o in GRID_PY_OPTIONS)

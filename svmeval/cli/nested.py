@@ -36,7 +36,7 @@ def check_nested(values: dict) -> None:
     given = [
         flag
         for name, flag in REFUSED.items()
-        if name in values and not (name == "out" and values[name] == "null")
+        if values.get(name) is not None  # "null": no file (svmeval.cli.grid.NULL_FILES)
     ]
     if given:
         raise OptionError(

@@ -54,8 +54,8 @@ class Option:
         default = dict(self.defaults).get(command, self.default)
         if default is not None:
             line += f" (default {default})"
-        if self.svm:  # svm-train's own lines, as svm-train prints them
-            return line + "\n" + self.more
+        if self.svm:  # svm-train's own lines, as svm-train prints them, within 80 columns
+            return (line + "\n" if len(line) <= COLUMNS else fit(line)) + self.more
         return fit(line + "\n" + self.more)
 
     def value(self, flag: str, text: str):

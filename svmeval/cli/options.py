@@ -213,7 +213,7 @@ LONG_OPTIONS = (
         "run the folds (of every repetition) on a Dask cluster: tcp://HOST:PORT of a\n"
         "\trunning scheduler, or local[:N] for N worker processes here (default and at most:\n"
         "\tthe cores; local:N above them is refused); results identical to a local run\n"
-        "\t(needs pip install 'svmeval[dask]')",
+        "\t(needs dask and distributed: the dask extra)",
         read=parse_dask_address,
     ),
     Option(
@@ -424,7 +424,7 @@ LONG_OPTIONS = (
         "plot",
         "str",
         "also draw the run's figure sheet (svmeval-compare: the critical-difference\n"
-        "\tdiagram) to FILE (.png, .svg or .pdf; needs pip install 'svmeval[plot]')",
+        "\tdiagram) to FILE (.png, .svg or .pdf; needs matplotlib: the plot extra)",
         commands=_NOT_GRID,
     ),
     Option(

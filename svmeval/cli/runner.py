@@ -80,6 +80,8 @@ class _Bar:
 
 class _Line:
     current: str | None = None  # the command line being run, as a shell would take it
+    prog: str = "svmeval"  # the program being run
+    said: set = set()  # the missing extras said so far in this run (each said once)
 
 
 def command_line() -> str | None:
@@ -92,7 +94,12 @@ def render_report(result, format: str, *, digits=None, full: bool = False, array
     page with the command line in its provenance (and a summary's per-sample ``arrays`` for
     its figure sheet)."""
     if format == "html":
+        import importlib.util
+
         from svmeval.report.html import render_html
+
+        if importlib.util.find_spec("matplotlib") is None:  # the page says why, stderr too
+            no_picture(_Line.prog, "--format html")
 
         return render_html(result, digits=digits, command=command_line(), arrays=arrays)
     from svmeval.report import render
@@ -119,6 +126,7 @@ def main(command: Command, argv: list[str] | None = None) -> int:
     import shlex
 
     _Line.current = shlex.join([command.prog, *argv])
+    _Line.prog, _Line.said = command.prog, set()
     try:
         if asks_for(argv) == "--version":
             line = f"{command.prog} {__version__}\n"
@@ -228,10 +236,17 @@ def _write_line(message: str) -> None:
 
 def no_picture(prog: str, option: str = "--plot") -> None:
     """The line a command prints where ``option`` asks for a picture and matplotlib is
-    missing: how to install it; the run still succeeds."""
-    from svmeval.report.plot import INSTALL_HINT
+    missing: the command that installs it into the Python running svmeval; the run still
+    succeeds. Said once a run, however many pictures go undrawn."""
+    from svmeval._extras import install_command
 
-    sys.stderr.write(f"{prog}: {option} needs matplotlib: {INSTALL_HINT} (no picture written)\n")
+    if "plot" in _Line.said:
+        return
+    _Line.said.add("plot")
+    _write_line(
+        f"{prog}: {option}: no picture drawn: matplotlib is not installed; "
+        f"install it with: {install_command('plot')}"
+    )
 
 
 def say(line: str) -> None:

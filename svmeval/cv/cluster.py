@@ -39,7 +39,12 @@ from svmeval.cv.waits import call, in_steps
 from svmeval.cv.workers import forget, worker_version
 from svmeval.errors import ArgumentError, SvmevalError
 
-INSTALL_HINT = "needs the optional dask and distributed: pip install 'svmeval[dask]'"
+
+def _install_hint() -> str:
+    from svmeval._extras import install_command
+
+    return f"needs the optional dask and distributed: {install_command('dask')}"
+
 
 #: seconds to wait for the scheduler to answer, and for a first worker to join it
 CONNECT_TIMEOUT = 10
@@ -62,7 +67,7 @@ def _distributed():
     try:
         import distributed
     except ImportError:
-        raise ClientError(INSTALL_HINT) from None
+        raise ClientError(_install_hint()) from None
     return distributed
 
 

@@ -1,6 +1,6 @@
 """``-png``: the criterion over log2 C x log2 gamma as a filled contour plot, best cell marked.
 
-matplotlib is an optional extra (``pip install 'svmeval[plot]'``); without it
+matplotlib is an optional extra (the ``plot`` extra, :mod:`svmeval._extras`); without it
 :func:`plot_grid` writes one line to stderr and returns False, and the search's results stand.
 One axis ``null``: a line plot over the other. With ``--log2p``: the C x gamma plane of the best
 epsilon. With ``-log2w`` (a class weight, a third axis): C and gamma both searched, two panels,
@@ -17,19 +17,17 @@ import sys
 import numpy as np
 
 from svmeval.io.output import atomic_path
-from svmeval.report.plot import INSTALL_HINT, PlotUnavailable, figure_class
+from svmeval.report.plot import PlotUnavailable, figure_class
 
-__all__ = ["INSTALL_HINT", "draw_grid", "plot_grid"]
+__all__ = ["draw_grid", "plot_grid"]
 
 
 def plot_grid(result, path: str, *, title: str = "") -> bool:
     """Draw ``result`` (a :class:`~svmeval.workflows.grid.GridResult`) to the PNG ``path``."""
     try:
         fig = draw_grid(result, title=title)
-    except PlotUnavailable:
-        sys.stderr.write(
-            f"svmeval-grid: -png {path} not drawn: it needs matplotlib ({INSTALL_HINT})\n"
-        )
+    except PlotUnavailable as exc:
+        sys.stderr.write(f"svmeval-grid: -png {path} not drawn: {exc}\n")
         return False
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format="png")

@@ -111,7 +111,7 @@ def plot(
     Raises
     ------
     SvmevalError
-        matplotlib is missing (``pip install 'svmeval[plot]'``), the file name has no known
+        matplotlib is missing (the ``plot`` extra), the file name has no known
         suffix, or ``result`` is not one svmeval draws.
 
     Examples

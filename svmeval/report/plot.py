@@ -33,7 +33,6 @@ from svmeval.report.panels import (
 )
 
 __all__ = [
-    "INSTALL_HINT",
     "PlotUnavailable",
     "SUFFIXES",
     "check_path",
@@ -46,7 +45,6 @@ __all__ = [
 ]
 
 SUFFIXES = (".png", ".svg", ".pdf")
-INSTALL_HINT = "pip install 'svmeval[plot]'"
 
 
 class PlotUnavailable(SvmevalError):
@@ -68,7 +66,11 @@ def figure_class():
     try:
         from matplotlib.figure import Figure
     except ImportError:
-        raise PlotUnavailable(f"pictures need matplotlib: {INSTALL_HINT}") from None
+        from svmeval._extras import install_command
+
+        raise PlotUnavailable(
+            f"pictures need matplotlib, which is not installed: {install_command('plot')}"
+        ) from None
     return Figure
 
 

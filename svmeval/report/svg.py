@@ -19,8 +19,9 @@ import re
 
 import numpy as np
 
+from svmeval._extras import install_command
 from svmeval.errors import SvmevalError
-from svmeval.report.plot import INSTALL_HINT, PlotUnavailable
+from svmeval.report.plot import PlotUnavailable
 
 __all__ = ["Picture", "pictures", "svg_of"]
 
@@ -190,7 +191,9 @@ def pictures(result, *, summary=None, arrays: dict | None = None) -> tuple[list,
                     )
                 )
     except PlotUnavailable:
-        return [], f"Pictures need matplotlib, which is not installed here: {INSTALL_HINT}."
+        return [], (
+            f"Pictures need matplotlib, which is not installed here: {install_command('plot')}"
+        )
     except SvmevalError as exc:  # e.g. a regression summary without its per-sample arrays
         return out, f"No picture: {exc}."
     return out, None
