@@ -83,13 +83,13 @@ def test_parameters_libsvm_rejects(args, message):
 def test_unreadable_and_malformed_data(tmp_path):
     done = svmeval("-q", "-v", "5", tmp_path / "missing")
     assert done.returncode == 1
-    assert done.stderr.startswith(f"{tmp_path / 'missing'}:")
+    assert done.stderr.startswith(f"svmeval: {tmp_path / 'missing'}:")
     assert len(done.stderr.splitlines()) == 1
     bad = tmp_path / "bad"
     bad.write_text("+1 1:0.5\n-1 1:x\n")
     done = svmeval("-q", "-v", "2", bad)
     assert done.returncode == 1 and done.stdout == ""
-    assert done.stderr.startswith(f"{bad}:2: ")
+    assert done.stderr.startswith(f"svmeval: {bad}:2: ")
     assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
 
 
@@ -168,7 +168,7 @@ def test_score_errors_name_file_and_line(tmp_path, content, line, message):
     pred.write_text(content)
     done = svmeval("--score", pred, SMALL)
     assert done.returncode == 1 and done.stdout == ""
-    assert done.stderr.startswith(f"{pred}:{line}: {message}")
+    assert done.stderr.startswith(f"svmeval: {pred}:{line}: {message}")
 
 
 def test_output_file_is_written_whole_and_stdout_stays_empty(tmp_path):

@@ -318,5 +318,5 @@ def test_a_gzip_bomb_of_short_lines_is_one_line_naming_the_file(tmp_path):
     assert done.returncode == 1 and done.stdout == ""
     lines = done.stderr.splitlines()
     assert len(lines) == 1, done.stderr[-3000:]
-    assert lines[0].startswith(f"{bomb}:")  # FILE:LINE: message
+    assert lines[0].startswith(f"svmeval: {bomb}:")  # PROG: FILE:LINE: message
     assert "the data need more memory than is available" in lines[0]

@@ -115,3 +115,41 @@ def test_the_readme_grid_example_draws_its_picture(tmp_path):
     done = grid(*args, cwd=tmp_path)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert (tmp_path / "grid.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    "command, args",
+    [
+        (("-m", "svmeval"), ["-v", "3"]),
+        (("-m", "svmeval.cli", "grid"), []),
+        (("-m", "svmeval.cli", "compare"), ["-v", "3"]),
+    ],
+    ids=["svmeval", "svmeval-grid", "svmeval-compare"],
+)
+def test_a_data_file_error_carries_the_program_prefix_of_every_error(tmp_path, command, args):
+    bad = tmp_path / "bad"
+    bad.write_text("1 1:0.5\nx 1:0.25\n")
+    tail = ["--", "-c", "1", "--", "-c", "2"] if command[-1] == "compare" else []
+    done = subprocess.run(
+        [sys.executable, *command, *args, str(bad), *tail],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    prog = {"svmeval": "svmeval", "grid": "svmeval-grid", "compare": "svmeval-compare"}
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == f'{prog[command[-1]]}: {bad}:2: label "x" is not a number\n'
+
+
+def test_an_unknown_criterion_offers_the_nearest_name(tmp_path):
+    import difflib
+
+    from svmeval.metrics.figures import FIGURES
+
+    near = difflib.get_close_matches("mmc", list(FIGURES), n=1)  # the oracle: difflib's nearest
+    done = grid("--criterion", "mmc", DATA, cwd=tmp_path)
+    assert done.returncode == 1 and near == ["mcc"]
+    assert done.stderr.startswith(
+        "svmeval-grid: unknown criterion 'mmc': did you mean mcc? valid criteria: accuracy, "
+    )
+    assert done.stderr.count("\n") == 1 and os.listdir(tmp_path) == []

@@ -292,7 +292,8 @@ def test_labels_beyond_c_int_give_one_line_not_other_folds(tmp_path):
     done = svmeval("-q", "-v", "2", path)
     assert done.returncode == 1 and done.stdout == ""
     assert (
-        done.stderr == f"{path}:2: label 2147483648 does not fit a C int: LIBSVM groups C-SVC "
+        done.stderr == f"svmeval: {path}:2: label 2147483648 does not fit a C int: LIBSVM groups "
+        "C-SVC "
         "and nu-SVC classes by (int)label (regression: -s 3 or -s 4)\n"
     )
     assert svmeval("-q", "-s", "3", "-v", "2", path).returncode == 0  # regression: doubles
@@ -437,7 +438,7 @@ def test_file_names_are_shown_escaped_on_one_line(tmp_path):
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1 and "\x1b" not in done.stderr
     shown = '"' + str(tmp_path) + '/bad\\nname\\x1b[31m\\\\"'
-    assert done.stderr.startswith(shown + ":2: ")
+    assert done.stderr.startswith("svmeval: " + shown + ":2: ")
     assert show_path("plain/name.txt") == "plain/name.txt"
     assert show_path(b"caf\xe9") == '"caf\\xe9"'
     assert show_path('"quoted"') == '"\\"quoted\\""'
@@ -567,12 +568,12 @@ def test_dev_zero_is_one_line_not_memory_error():
     done = svmeval("-q", "-v", "5", "/dev/zero")
     assert done.returncode == 1
     assert done.stderr == (
-        "/dev/zero:1: line longer than 67108864 bytes, the most a line may "
+        "svmeval: /dev/zero:1: line longer than 67108864 bytes, the most a line may "
         "hold (not a LIBSVM data file?)\n"
     )
     done = svmeval("-q", "--score", "/dev/zero", SMALL)
     assert done.returncode == 1
-    assert done.stderr.startswith("/dev/zero:1: line longer than 67108864 bytes")
+    assert done.stderr.startswith("svmeval: /dev/zero:1: line longer than 67108864 bytes")
 
 
 def test_gzip_bomb_and_huge_line_stop_at_the_cap(tmp_path):

@@ -373,7 +373,7 @@ def test_labels_that_are_not_whole_numbers_are_refused_naming_the_first_line(tmp
     done = _svmeval("--threshold", "f1:1.5", "-v", "3", path)
     assert done.returncode == 1 and done.stdout == "" and "Traceback" not in done.stderr
     assert done.stderr == (
-        f"{path}:1: label -0.25 is not a whole number: LIBSVM classifies by (int)label, "
+        f"svmeval: {path}:1: label -0.25 is not a whole number: LIBSVM classifies by (int)label, "
         "so a decision threshold needs whole-number labels\n"
     )
     whole = tmp_path / "whole"

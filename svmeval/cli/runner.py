@@ -205,7 +205,7 @@ def error_line(exc: SvmevalError, prog: str) -> str:
     if isinstance(exc, ParameterError):
         return f"ERROR: {exc}"  # svm-train's words for svm_check_parameter
     if isinstance(exc, DataFormatError):
-        return str(exc)  # FILE:LINE: reason
+        return f"{prog}: {exc}"  # PROG: FILE:LINE: reason
     if isinstance(exc, ArgumentError):  # the library names its argument; say the flag instead
         flag = FLAGS.get(exc.argument, exc.argument)
         text = str(exc)

@@ -168,6 +168,20 @@ def default_criterion(params: SvmParams) -> str:
     return "mse" if params.is_regression else "accuracy"
 
 
+def _nearest(name, valid) -> str:
+    """``did you mean NAME? `` with the valid criterion nearest to an unknown ``name`` (the
+    same letters in another case, else difflib's most similar at a ratio of at least 0.6);
+    empty where none is near."""
+    if not isinstance(name, str):
+        return ""
+    near = [v for v in valid if v.lower() == name.lower()]
+    if not near:
+        import difflib
+
+        near = difflib.get_close_matches(name, valid, n=1, cutoff=0.6)
+    return f"did you mean {near[0]}? " if near and near[0] != name else ""
+
+
 def check_criterion(criterion: str, kind: str | None = None, params=()):
     """The registry's Figure for ``criterion``; raises :class:`CriterionError` with the valid
     names (for ``kind`` when given). ``params``: the configurations (SvmParams) the runs use,
@@ -181,7 +195,8 @@ def check_criterion(criterion: str, kind: str | None = None, params=()):
         what = "unknown criterion" if criterion not in FIGURES else "criterion"
         fits = " does not apply" + where if criterion in FIGURES else ""
         raise CriterionError(
-            f"{what} {criterion!r}{fits}: valid criteria{where}: {', '.join(valid)}"
+            f"{what} {criterion!r}{fits}: {'' if fits else _nearest(criterion, valid)}valid criteria{where}: "
+            f"{', '.join(valid)}"
         )
     figure = FIGURES[criterion]
     configurations = (params,) if isinstance(params, SvmParams) else tuple(params)
