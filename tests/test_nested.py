@@ -296,7 +296,12 @@ def test_chosen_text_and_spread_show_each_folds_choice():
     text = chosen_text(result).splitlines()
     assert text[1].split() == ["fold", "log2c", "log2g", "inner", "accuracy"]
     for i, (c, g, value) in enumerate(chosen):
-        assert text[2 + i].split() == [str(i + 1), f"{c:g}", f"{g:g}", f"{value:g}"]
+        assert text[2 + i].split() == [
+            str(i + 1),
+            f"{c:g}",
+            f"{g:g}",
+            f"{value / 100:g}",
+        ]  # svm-train prints a percent
     cs = np.array([c for c, _, _ in chosen])
     spread = result.spread()["log2c"]
     assert spread["mean"] == pytest.approx(cs.mean())

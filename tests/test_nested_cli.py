@@ -95,7 +95,7 @@ def test_text_report_first_line_is_the_accuracy_of_the_predictions_file(tmp_path
     at = lines.index("Nested cross validation: 3 outer folds x 3 inner folds, seed 1")
     rows = [line.split() for line in lines[at + 2 : at + 5]]
     assert rows == [
-        [str(f.fold + 1), f"{f.cell.log2c:g}", f"{f.cell.log2g:g}", f"{f.rate:g}"]
+        [str(f.fold + 1), f"{f.cell.log2c:g}", f"{f.cell.log2g:g}", f"{f.value:g}"]
         for f in want.folds
     ]
     assert lines[at + 5].startswith("log2c: mean ")

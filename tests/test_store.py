@@ -523,10 +523,12 @@ def test_svmeval_store_lists_exports_and_deletes(tmp_path):
     assert grid.returncode == 0 and comparison.returncode == 0
     listing = run("store", "runs.db", cwd=tmp_path)
     assert listing.returncode == 0, listing.stderr
-    assert "wine.scale  sha256 " + read_dataset(WINE).digest()[:16] in listing.stdout
-    assert "-g 0.0769231 -c 4  -v 5 --seed 2: 5 units" in listing.stdout
-    assert "  1  " in listing.stdout and "svmeval-grid -log2c -5,15,4" in listing.stdout
-    assert "0 reused, 20 computed  svmeval-compare -v 5" in listing.stdout
+    assert "wine.scale, sha256 " + read_dataset(WINE).digest()[:16] in listing.stdout
+    assert "-g 0.0769231 -c 4 -v 5 --seed 2: 5 units" in listing.stdout
+    assert "  1, " in listing.stdout and "svmeval-grid -log2c -5,15,4" in listing.stdout
+    assert "0 reused, 20 computed," in listing.stdout and "svmeval-compare -v 5" in listing.stdout
+    # one space between words, a comma between the parts the headings name
+    assert [line for line in listing.stdout.splitlines() if "  " in line.strip()] == []
     as_json = json.loads(run("store", "--format", "json", "runs.db", cwd=tmp_path).stdout)
     assert [r["computed"] for r in as_json["runs"]] == [90, 20]
 

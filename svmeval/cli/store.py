@@ -172,7 +172,7 @@ def _text(listing: dict, runs_only: bool) -> str:
             lines += _entry(
                 p(u["data_name"]),
                 p(u["kind"]),
-                f"{p(u['configuration']) or '(defaults)'}  -v {u['n_folds']} --seed {u['seed']}: "
+                f"{p(u['configuration']) or '(defaults)'} -v {u['n_folds']} --seed {u['seed']}: "
                 f"{_count(u['folds'], 'unit')},",
                 f"{u['seconds']:.3g} s, svmeval {p(u['svmeval'])}, LIBSVM {p(u['libsvm'])}",
             )
@@ -188,7 +188,8 @@ def _text(listing: dict, runs_only: bool) -> str:
             str(r["id"]),
             p(r["started"]),
             ended,
-            f"{r['reused']} reused, {r['computed']} computed  {p(r['command'])}",
+            f"{r['reused']} reused, {r['computed']} computed",
+            p(r["command"]),
         )
         for part in said:  # a line of its own: the command line, or why there is none
             lines += _wrapped(part)
@@ -265,12 +266,16 @@ def _count(n: int, what: str) -> str:
 
 
 def _entry(*parts: str) -> list[str]:
-    """One listed item in 80 columns: its parts two spaces apart, a part that does not fit
-    the line starting the next one (indented), a part wider than a line broken by words."""
+    """One listed item in 80 columns: its parts in the order of the heading's words, each
+    after a comma and one space (after one space where a part ends with its own comma or
+    colon), a part that does not fit the line starting the next one (indented), a part wider
+    than a line broken by words."""
     lines = ["  " + parts[0]]
     for part in parts[1:]:
-        if len(lines[-1]) + 2 + len(part) <= COLUMNS:
-            lines[-1] += "  " + part
+        if not lines[-1].endswith((",", ":")):
+            lines[-1] += ","
+        if len(lines[-1]) + 1 + len(part) <= COLUMNS:
+            lines[-1] += " " + part
             continue
         lines += _wrapped(part)
     return lines

@@ -130,7 +130,10 @@ def _text_table(bench, digits: int) -> list[str]:
             out.append("" if i is None else cells[i][j].rjust(w))
         return out
 
-    lines = split_columns(len(names), first, column, sep="  ", width=WIDTH)
+    # no line ends with a space (a column's room for the best mean's *, its header's)
+    lines = [
+        line.rstrip() for line in split_columns(len(names), first, column, sep="  ", width=WIDTH)
+    ]
     # the rule spans its block: as wide as the block's header line above it
     block_head = ""
     for n, line in enumerate(lines):
@@ -138,7 +141,7 @@ def _text_table(bench, digits: int) -> list[str]:
             block_head = line
         if line.startswith(rule) and set(line.replace(" ", "")) == {"-"}:
             lines[n] = "-" * len(block_head)
-    return [line.rstrip() if line.strip() == "" else line for line in lines]
+    return lines
 
 
 def _text_tests(bench) -> list[str]:

@@ -1,7 +1,8 @@
 """The critical-difference diagram of a :class:`~svmeval.workflows.benchmark.Benchmark` (Demšar 2006,
 Figure 1): the average ranks on an axis from 1 (best, left) to k, each configuration's name at
 the end of a line from its rank (the better half on the left, the rest on the right), a bar of
-the length of Nemenyi's critical difference above the axis, and thick bars joining the groups
+the length of Nemenyi's critical difference above the axis (where it is longer than the axis,
+as with few data sets, an arrow to the axis's end, its label saying so), and thick bars joining the groups
 of configurations whose average ranks lie within it (not significantly different).
 
 Drawn on a :class:`matplotlib.figure.Figure` with the Agg canvas (no pyplot, no backend
@@ -42,15 +43,30 @@ def _axis(ax, k: int) -> None:
         ax.plot([r + 0.5, r + 0.5], [0, 0.06], color="black", linewidth=0.7)
 
 
-def _cd_bar(ax, bench) -> None:
+def _cd_bar(ax, bench, k: int) -> None:
+    """The bar of the critical difference from rank 1; a difference longer than the axis
+    (k - 1: no two average ranks can differ by it) ends at the axis's end in an arrow, its
+    label saying so."""
     cd = bench.critical_difference
-    ax.plot([1, 1 + cd], [1.0, 1.0], color="black", linewidth=1.5)
-    for x in (1, 1 + cd):
-        ax.plot([x, x], [0.93, 1.07], color="black", linewidth=1.5)
+    end = min(1 + cd, k)
+    ax.plot([1, 1], [0.93, 1.07], color="black", linewidth=1.5)
+    if end < 1 + cd:  # the arrow's tip at the axis's end
+        arrow = {
+            "arrowstyle": "-|>",
+            "color": "black",
+            "linewidth": 1.5,
+            "shrinkA": 0,
+            "shrinkB": 0,
+        }
+        ax.annotate("", xy=(end, 1.0), xytext=(1, 1.0), arrowprops=arrow)
+    else:
+        ax.plot([1, end], [1.0, 1.0], color="black", linewidth=1.5)
+        ax.plot([end, end], [0.93, 1.07], color="black", linewidth=1.5)
+    longer = f" > {k - 1}, the axis" if end < 1 + cd else ""
     ax.text(
-        1 + cd / 2,
+        (1 + end) / 2,
         1.12,
-        f"CD = {cd:.2f} (α = {bench.level:g})",
+        f"CD = {cd:.2f}{longer} (α = {bench.level:g})",
         ha="center",
         va="bottom",
         fontsize=9,
@@ -74,7 +90,7 @@ def draw_cd_diagram(bench, *, title: str | None = None):
     ax.set_ylim(bottom, 1.6)
     ax.set_axis_off()
     _axis(ax, k)
-    _cd_bar(ax, bench)
+    _cd_bar(ax, bench, k)
     for n, group in enumerate(bench.cliques):
         ranks = [bench.ranks[j] for j in group]
         y = -0.3 - 0.25 * n

@@ -64,6 +64,7 @@ def draw_grid(result, *, title: str = ""):
         )
         fig.suptitle(f"{heading}\n{_best_label(result, name)}", fontsize=10)
         fig.tight_layout()
+        keep_labels_inside(fig)
         return fig
     fig = Figure(figsize=(7.5, 6), dpi=110)
     ax = fig.subplots()
@@ -82,6 +83,7 @@ def draw_grid(result, *, title: str = ""):
         slice_note = "" if c.log2p is None else f", log2(p) = {c.log2p:g}"
     ax.set_title(f"{heading}{slice_note}\n{_best_label(result, name)}", fontsize=10)
     fig.tight_layout()
+    keep_labels_inside(fig)
     return fig
 
 
@@ -109,6 +111,39 @@ def _levels(finite: np.ndarray, greater: bool) -> np.ndarray:
     return levels
 
 
+def _tick_format(levels: np.ndarray):
+    """The colour bar's labels with the decimals the contour levels' step needs (0.964, not
+    0.96400; 98.4, not 98.400); the first and last level, where they are the cells' median or
+    best value off the step, are shown to those decimals too."""
+    from matplotlib.ticker import FuncFormatter
+
+    steps = np.diff(levels[1:-1]) if len(levels) > 3 else np.diff(levels)
+    step = float(np.median(steps)) if len(steps) else 1.0
+    decimals = 0
+    while decimals < 6 and abs(round(step, decimals) - step) > 1e-9 * max(abs(step), 1e-12):
+        decimals += 1
+    return FuncFormatter(lambda v, _: f"{v:.{decimals}f}")
+
+
+def keep_labels_inside(fig) -> None:
+    """Remove the contour labels that the axes would cut (a label placed at the plot's
+    edge): call after the layout is final."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.contour import ContourSet
+
+    renderer = FigureCanvasAgg(fig).get_renderer()  # the canvas every picture is drawn with
+    for ax in fig.axes:
+        box = ax.get_window_extent(renderer)
+        for artist in ax.get_children():
+            if not isinstance(artist, ContourSet):
+                continue
+            for text in list(getattr(artist, "labelTexts", ())):
+                b = text.get_window_extent(renderer)
+                if b.x0 < box.x0 or b.x1 > box.x1 or b.y0 < box.y0 or b.y1 > box.y1:
+                    text.remove()
+                    artist.labelTexts.remove(text)
+
+
 def _plane(fig, ax, result, cells, label: str, x: str, y: str) -> None:
     """The criterion over the plane of axes ``x`` and ``y`` (C x gamma, or one of them x the
     class weight): filled contours, cells, the best one starred."""
@@ -133,9 +168,12 @@ def _plane(fig, ax, result, cells, label: str, x: str, y: str) -> None:
             cs, gs, masked, levels=levels[1:-1], colors="k", linewidths=0.4, alpha=0.45
         )
         ax.clabel(lines, lines.levels[::2], fmt=lambda v: f"{v:g}", fontsize=7)
+        bar = fig.colorbar(filled, ax=ax)
+        bar.ax.yaxis.set_major_formatter(_tick_format(levels))
     else:
         filled = ax.pcolormesh(cs, gs, masked, cmap=cmap, shading="nearest")
-    fig.colorbar(filled, ax=ax).set_label(label)
+        bar = fig.colorbar(filled, ax=ax)
+    bar.set_label(label)
     undefined = [(getattr(r.cell, x), getattr(r.cell, y)) for r in cells if math.isnan(r.rate)]
     if undefined:
         ax.plot(*zip(*undefined), "x", color="0.4", ms=5, label="undefined")

@@ -133,6 +133,29 @@ def _title(key: str) -> str:
     return key.replace("_", " ")
 
 
+def _heading(column: str) -> str:
+    """A table column's heading in the text report's words: a figure's title from the
+    registry (``balanced_accuracy``: "balanced accuracy", ``mcc``: "MCC"), else the key in
+    words."""
+    from svmeval.metrics.figures import FIGURES
+
+    figure = FIGURES.get(column)
+    return figure.title if figure is not None else _title(column)
+
+
+def _figure_title(name: str) -> str:
+    """A row's name in the text report's words where it is a figure's (``macro_f1``: "macro
+    F1"); any other name (a class label) as it is."""
+    from svmeval.metrics.figures import FIGURES
+
+    figure = FIGURES.get(name)
+    return figure.title if figure is not None else name
+
+
+#: lists of records numbered by a column of their own, from 1, where the rows lack one
+NUMBERED = {"folds": "fold", "repeats": "repetition"}
+
+
 def _wrap(table: str, label: str, rows: int) -> str:
     """A table in a horizontally scrolling box; folded when it has many rows."""
     box = f'<div class="scroll">{table}</div>'
@@ -163,7 +186,7 @@ def _records(key: str, rows: list, digits: int, depth: int) -> str:
     columns: list = []
     for r in flat:
         columns += [c for c in r if c not in columns and not _is_records(r[c])]
-    head = "".join(f'<th scope="col">{_e(c)}</th>' for c in columns)
+    head = "".join(f'<th scope="col">{_e(_heading(c))}</th>' for c in columns)
     body = "".join(
         "<tr>" + "".join(_cell(r.get(c), digits) for c in columns) + "</tr>" for r in flat
     )
@@ -239,7 +262,7 @@ def _blocks(obj: dict, digits: int, depth: int) -> str:
     out = []
     if scalars or short:
         body = "".join(
-            f'<tr><th scope="row">{_e(_title(k))}</th>{_cell(v, digits)}</tr>'
+            f'<tr><th scope="row">{_e(_heading(k))}</th>{_cell(v, digits)}</tr>'
             for k, v in scalars + short
         )
         out.append(f'<div class="scroll"><table><tbody>{body}</tbody></table></div>')
@@ -249,13 +272,16 @@ def _blocks(obj: dict, digits: int, depth: int) -> str:
             continue
         heading = f"<h{level}>{_e(_title(key))}</h{level}>"
         if isinstance(value, dict) and _is_table(value):  # name -> {mean, sd}: one table
-            rows = [{"name": k, **v} for k, v in value.items()]
+            rows = [{"name": _figure_title(k), **v} for k, v in value.items()]
             out.append(heading + _records(key, rows, digits, depth))
         elif isinstance(value, dict):
             out.append(heading + (_blocks(value, digits, depth + 1) if value else "<p>(none)</p>"))
         elif not value:
             out.append(heading + "<p>(none)</p>")
         elif all(isinstance(x, dict) for x in value):
+            number = NUMBERED.get(key)
+            if number is not None and not any(number in x for x in value):
+                value = [{number: i, **x} for i, x in enumerate(value, 1)]
             out.append(heading + _records(key, value, digits, depth))
         elif all(isinstance(x, list) and all(_is_scalar(y) for y in x) for x in value):
             out.append(heading + _matrix(key, value, digits, _labels(obj, key)))

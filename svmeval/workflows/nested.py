@@ -488,7 +488,7 @@ def chosen_text(result: NestedResult) -> str:
             ([str(f.repetition + 1)] if result.repeat > 1 else [])
             + [str(f.fold + 1)]
             + [f"{getattr(f.cell, a):g}" for a in axes]
-            + [_show(f.rate)]
+            + [_show(f.value)]
         )
     widths = [max(len(h), *(len(row[k]) for row in rows)) for k, h in enumerate(head)]
     lines = [
