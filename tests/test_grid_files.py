@@ -153,3 +153,29 @@ def test_an_unknown_criterion_offers_the_nearest_name(tmp_path):
         "svmeval-grid: unknown criterion 'mmc': did you mean mcc? valid criteria: accuracy, "
     )
     assert done.stderr.count("\n") == 1 and os.listdir(tmp_path) == []
+
+
+def test_compare_without_matplotlib_prints_its_report_and_says_so_once(tmp_path):
+    configurations = ["--", "-c", "1", "--", "-c", "8"]
+    data = [str(DATA), str(ROOT / "data" / "wine.scale")]
+    code = NO_MATPLOTLIB.replace("svmeval.cli.grid", "svmeval.cli.compare")
+    done = grid(
+        "-v",
+        "3",
+        "--plot",
+        "cd.png",
+        *data,
+        *configurations,
+        cwd=tmp_path,
+        python_args=("-c", code),
+    )
+    plain = grid("-v", "3", *data, *configurations, cwd=tmp_path, python_args=NO_PLOT_COMPARE)
+    assert done.returncode == 0 and plain.returncode == 0, done.stderr
+    assert done.stdout == plain.stdout  # the report, as without --plot
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("svmeval-compare: --plot: "), lines
+    assert _install_line(lines[0])[4:] == pyproject_extra("plot")
+    assert os.listdir(tmp_path) == []
+
+
+NO_PLOT_COMPARE = ("-m", "svmeval.cli", "compare")

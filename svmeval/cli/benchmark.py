@@ -84,9 +84,14 @@ def run_benchmark_line(o, command: runner.Command) -> int:
         output.write_outputs([(report, text)])
         return 0
     from svmeval.report.cd_plot import draw_cd_diagram
-    from svmeval.report.plot import check_path
+    from svmeval.report.plot import PlotUnavailable, check_path
 
-    figure = draw_cd_diagram(bench)
+    try:
+        figure = draw_cd_diagram(bench)
+    except PlotUnavailable:  # the report all the same, and one line: how to get the picture
+        output.write_outputs([(report, text)])
+        runner.no_picture(command.prog, "--plot")
+        return 0
     with output.atomic_paths([targets["--plot"]]) as (path,):
         figure.savefig(path, format=check_path(o.plot), dpi=130)
         output.write_outputs([(report, text)])
