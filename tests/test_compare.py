@@ -187,7 +187,7 @@ def test_cli_mcnemar_of_two_predictions_files(tmp_path, capfd):
             ["--criterion", "mse", str(SMALL), "--", "--"],
             "svmeval-compare: criterion 'mse' does not apply",
         ),
-        (["missing.file", "--", "--"], "missing.file: cannot"),
+        (["missing.file", "--", "--"], "svmeval-compare: missing.file: cannot"),
         (["--mcnemar", "a", str(SMALL)], "svmeval-compare: --mcnemar needs PREDICTIONS_A"),
     ],
 )
