@@ -132,7 +132,7 @@ def test_bad_data_answered_by_the_full_command(name, tmp_path):
     )
     if name not in ("big_label", "fractional"):
         assert lit.returncode == 1
-        assert lit.stderr.decode().startswith(str(path))
+        assert lit.stderr.decode().startswith(f"svmeval: {path}:")
 
 
 def test_unserved_calls_take_the_full_command(tmp_path):
