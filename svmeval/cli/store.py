@@ -271,21 +271,22 @@ def _entry(*parts: str) -> list[str]:
     colon), a part that does not fit the line starting the next one (indented), a part wider
     than a line broken by words."""
     lines = ["  " + parts[0]]
-    for part in parts[1:]:
+    for n, part in enumerate(parts[1:], 2):
         if not lines[-1].endswith((",", ":")):
             lines[-1] += ","
-        if len(lines[-1]) + 1 + len(part) <= COLUMNS:
+        comma = 0 if n == len(parts) or part.endswith((",", ":")) else 1  # room for its own
+        if len(lines[-1]) + 1 + len(part) + comma <= COLUMNS:
             lines[-1] += " " + part
             continue
-        lines += _wrapped(part)
+        lines += _wrapped(part, COLUMNS - comma)
     return lines
 
 
-def _wrapped(part: str) -> list[str]:
+def _wrapped(part: str, width: int = COLUMNS) -> list[str]:
     """``part`` on lines of its own, indented, broken by words (never inside one)."""
     return textwrap.wrap(
         part,
-        COLUMNS,
+        width,
         initial_indent=_MORE,
         subsequent_indent=_MORE,
         break_long_words=False,
