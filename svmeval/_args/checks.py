@@ -39,6 +39,16 @@ def check_folds(value, name: str = "folds") -> int:
     return number
 
 
+def check_fold_assignment(value, name: str) -> None:
+    """``groups`` or ``given_folds``: None, a file name or a sequence (an array, or for
+    ``given_folds`` an iterable of (train, test) pairs); read and checked against the data
+    where the run has them (:mod:`svmeval.cv.given`)."""
+    if value is None or isinstance(value, (str, os.PathLike)):
+        return
+    if isinstance(value, (bytes, Mapping)) or not hasattr(value, "__iter__"):
+        _fail(name, f"must be None, a file name or a sequence, got {value!r}")
+
+
 def check_seed(value, name: str = "seed") -> int:
     """C ``srand``'s seed: an integer from 0 to 4294967295 (an unsigned int)."""
     if not is_integer(value) or not 0 <= int(value.__index__()) <= SEED_MAX:

@@ -16,9 +16,11 @@ from dataclasses import dataclass, field, replace
 from typing import TextIO
 
 from svmeval.cli import runner
+from svmeval.cli.fold_options import check_fold_options, fold_inputs, fold_sources
 from svmeval.cli.options import GRID
 from svmeval.cli.scan import asks_for_help, scan
 from svmeval.cli.usage import usage_text
+from svmeval.cli.values import GROUP_FOLDS
 from svmeval.errors import OptionError, ParameterError, SvmevalError, show_path
 from svmeval.io import output
 from svmeval.params import SvmParams
@@ -58,6 +60,8 @@ class GridOptions:
     repeat: int = 1
     predictions: str | None = None
     folds_file: str | None = None
+    groups: str | None = None  # --groups FILE
+    given_folds: str | None = None  # --given-folds FILE
     format: str = "text"
 
 
@@ -126,6 +130,9 @@ def _check(o: GridOptions, given: dict) -> GridOptions:
         raise OptionError(
             f"--results {show_path(o.results)}: the file name must end in .csv, .json or .html"
         )
+    check_fold_options(o)
+    if o.nested is not None and o.nr_fold == GROUP_FOLDS:
+        raise OptionError("-v groups: not with --nested (give the inner grids' -v k)")
     if o.nested is None:
         from svmeval.cli.nested import check_plain
 
@@ -154,7 +161,7 @@ def files_of(o: GridOptions) -> tuple[list, list]:
         )
         if path
     ]
-    inputs = [("the data set", o.dataset)]
+    inputs = [("the data set", o.dataset)] + fold_inputs(o)
     if o.resume and not (o.out and _same_file(o.resume, o.out)):
         inputs.append(("the -resume file", o.resume))
     return outputs, inputs
@@ -186,6 +193,7 @@ def run(o: GridOptions) -> int:
     weight = None if o.log2w is None else o.log2w[0]
     resume = rules.read_resume(o.resume, criterion, weight) if o.resume else {}
     dataset = runner.read_single_label(o.dataset, PROG)
+    nr_fold, sources = fold_sources(o, dataset.n_samples, default=5)
     out = _OutFile(targets.get("-out"), append=bool(o.resume), criterion=criterion)
 
     lines = o.format != "html"  # grid.py's lines, or the page alone on standard output
@@ -223,7 +231,8 @@ def run(o: GridOptions) -> int:
             log2g=o.log2g,
             log2p=o.log2p,
             log2w=o.log2w,
-            folds=o.nr_fold,
+            folds=nr_fold,
+            **sources,
             criterion=o.criterion,
             seed=o.seed,
             jobs=o.jobs,

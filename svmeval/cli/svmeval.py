@@ -10,9 +10,11 @@ import warnings
 from dataclasses import dataclass, field, replace
 
 from svmeval.cli import analyses, runner
+from svmeval.cli.fold_options import check_fold_options, fold_inputs, fold_sources
 from svmeval.cli.options import SVMEVAL, TABLE_FORMATS
 from svmeval.cli.scan import asks_for_help, scan
 from svmeval.cli.usage import usage_text
+from svmeval.cli.values import GROUP_FOLDS
 
 # Only what every run needs is imported here: LIBSVM, numpy, the summaries and the reporters
 # are imported by the functions that use them, so that --help and option errors answer at once
@@ -43,6 +45,8 @@ class Options:
     pos_label: float | None = None
     predictions: str | None = None
     folds_file: str | None = None
+    groups: str | None = None  # --groups FILE
+    given_folds: str | None = None  # --given-folds FILE
     score: str | None = None
     multilabel: bool = False
     format: str = "text"
@@ -60,7 +64,7 @@ class Options:
 
     @property
     def cross_validation(self) -> bool:
-        return self.nr_fold >= 2
+        return self.nr_fold >= 2 or self.nr_fold == GROUP_FOLDS or self.given_folds is not None
 
 
 def parse_args(argv: list[str]) -> Options:
@@ -84,6 +88,7 @@ def _only_with_cv(options: Options) -> list[str]:
         for name, value in (
             ("--predictions", options.predictions),
             ("--folds", options.folds_file),
+            ("--groups", options.groups),
             ("--repeat", options.repeat != 1),
             ("--dask", options.dask),
             ("--output", options.output),
@@ -116,6 +121,7 @@ def _check(options: Options, positional: list[str]) -> Options:
             "--score reports on existing predictions: no -v, no --predictions, "
             "no --folds, no --dask"
         )
+    _check_fold_sources(options)
     if options.format in TABLE_FORMATS:
         raise OptionError(
             f"--format {options.format}: svmeval-compare's benchmark table only "
@@ -152,6 +158,20 @@ def _check(options: Options, positional: list[str]) -> Options:
     return replace(options, data_file=data_file, model_file=model_file or "")
 
 
+def _check_fold_sources(options: Options) -> None:
+    """--groups, --given-folds and -v groups: what they go with."""
+    check_fold_options(options)
+    if options.given_folds is None and options.groups is None:
+        return
+    flag = "--groups" if options.groups is not None else "--given-folds"
+    if options.score is not None or options.multilabel:
+        raise OptionError(f"{flag}: cross-validation's folds; not with --score or --multilabel")
+    if options.permutations is not None:
+        raise OptionError(f"{flag}: not with --permutations")
+    if options.threshold is not None and options.nr_fold == GROUP_FOLDS:
+        raise OptionError("--threshold: -v k with --groups (the inner folds are k too)")
+
+
 def _parse(argv: list[str]) -> Options | None:
     options = parse_args(argv)
     if options.help:
@@ -181,6 +201,7 @@ def outputs_of(options: Options) -> tuple[list[tuple[str, str]], list[tuple[str,
         outputs.append(("--predictions", options.predictions))
     if options.folds_file:
         outputs.append(("--folds", options.folds_file))
+    inputs += fold_inputs(options)
     outputs.append(("-o", options.output) if options.output else ("the report", output.STDOUT))
     if options.plot:  # written after the report, by its own atomic write
         outputs.append(("--plot", options.plot))
@@ -209,10 +230,12 @@ def run(options: Options) -> int:
         return 0
     if not options.cross_validation:
         return train(options, dataset)
+    nr_fold, sources = fold_sources(options, dataset.n_samples)
     result = engine.cross_validate(
         dataset,
         options.params,
-        options.nr_fold,
+        nr_fold,
+        **sources,
         seed=options.seed,
         repeat=options.repeat,
         jobs=options.jobs,
@@ -221,7 +244,7 @@ def run(options: Options) -> int:
         progress=runner.show_bar(
             make_progress(
                 enabled=not options.quiet,
-                total=options.repeat * min(options.nr_fold, dataset.n_samples),  # 0/N at once
+                total=options.repeat * min(nr_fold, dataset.n_samples),  # 0/N at once
             )
         ),
     )
@@ -265,6 +288,8 @@ def svm_train_report(options: Options, result) -> str | None:
     if (
         options.format != "text"
         or options.full
+        or options.groups is not None
+        or options.given_folds is not None
         or options.plot
         or options.ci is not None
         or options.repeat != 1

@@ -110,6 +110,7 @@ class LocalExecutor:
                     unit.seed,
                     batch.keep_decision_values,
                     run,
+                    folds=given_folds(unit),
                 ),
             )
         if not batch.groups:
@@ -512,5 +513,15 @@ class DaskExecutor:
 
 
 def _labels(unit) -> tuple:
-    """A task's last argument: the unit's own labels, where it has them."""
+    """A task's last arguments: the unit's own labels, where it has them, and its folds,
+    where they are not LIBSVM's."""
+    folds = given_folds(unit)
+    if folds is not None:
+        return (unit.y, folds)
     return () if unit.y is None else (unit.y,)
+
+
+def given_folds(unit):
+    """The unit's folds where they are not LIBSVM's (None: LIBSVM's, drawn again after
+    ``srand(seed)``)."""
+    return unit.folds if unit.folds.source is not None else None

@@ -28,6 +28,9 @@ class Folds:
     perm: np.ndarray
     fold_start: np.ndarray
     stratified: bool
+    #: where folds that are not LIBSVM's come from (a :class:`~svmeval.cv.given.FoldSource`;
+    #: None: LIBSVM's seeded draw). Such folds train on their rows in ascending row order.
+    source: object = None
 
     @property
     def n_folds(self) -> int:
@@ -37,9 +40,10 @@ class Folds:
         return self.perm[self.fold_start[i] : self.fold_start[i + 1]]
 
     def train(self, i: int) -> np.ndarray:
-        return np.concatenate(
+        rows = np.concatenate(
             (self.perm[: self.fold_start[i]], self.perm[self.fold_start[i + 1] :])
         )
+        return rows if self.source is None else np.sort(rows)
 
     def fold_of(self) -> np.ndarray:
         """The fold that tests each sample (input order)."""

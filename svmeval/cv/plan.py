@@ -401,10 +401,18 @@ def relabelled(problem, y: np.ndarray | None):
     return problem if y is None else Relabelled(problem, y)
 
 
-def draw_folds(y: np.ndarray, nr_fold: int, seed: int, params: SvmParams, *, warn=None) -> Folds:
+def draw_folds(
+    y: np.ndarray, nr_fold: int, seed: int, params: SvmParams, *, warn=None, source=None
+) -> Folds:
     """The folds svm_cross_validation draws after ``srand(seed)`` (C ``rand()`` left where
-    LIBSVM leaves it: ``-b 1`` training goes on drawing from it)."""
+    LIBSVM leaves it: ``-b 1`` training goes on drawing from it); ``source``: a
+    :class:`~svmeval.cv.given.FoldSource` whose folds are used instead (C ``rand()`` seeded
+    all the same)."""
     _libsvm.srand(seed)
+    if source is not None:
+        folds = source.folds(y, nr_fold, seed, params.is_classification)
+        source.check_training(y, params.is_classification, folds)
+        return folds
     return libsvm_folds(
         y, nr_fold, stratified=params.is_classification, rand=_libsvm.rand, warn=warn
     )
@@ -415,16 +423,16 @@ class FoldByFold:
     own (nested cross-validation's outer loop: each fold's tuned parameters).
 
     LIBSVM's folds for ``params`` are drawn right after ``srand(seed)`` when the object is made
-    (:func:`draw_folds`); :meth:`run_fold` trains fold ``i``'s training rows with that fold's
+    (:func:`draw_folds`; ``source``: folds given or grouped instead); :meth:`run_fold` trains fold ``i``'s training rows with that fold's
     configuration and stores its test rows' predictions, as a fresh ``svm-train`` seeded with
     ``seed`` trains (``-b 1``'s inner cross-validation draws from C ``rand()``, seeded again
     first); :meth:`result` is the whole run's :class:`CVResult` once every fold ran. The
     caller holds C's global state (:func:`~svmeval.cv.engine.c_state`) for the whole run.
     """
 
-    def __init__(self, problem, params: SvmParams, nr_fold: int, seed: int):
+    def __init__(self, problem, params: SvmParams, nr_fold: int, seed: int, *, source=None):
         self.problem, self.seed, self.nr_fold = problem, seed, nr_fold
-        self.folds = draw_folds(problem.y, nr_fold, seed, params)
+        self.folds = draw_folds(problem.y, nr_fold, seed, params, source=source)
         self._plan = CVPlan(problem, params, self.folds, seed)
 
     @property
@@ -454,12 +462,23 @@ class FoldByFold:
 
 
 def in_order(
-    problem, params: SvmParams, nr_fold: int, seed: int, keep_decision_values: bool, run=None
+    problem,
+    params: SvmParams,
+    nr_fold: int,
+    seed: int,
+    keep_decision_values: bool,
+    run=None,
+    *,
+    folds: Folds | None = None,
 ) -> CVResult:
     """A whole cross-validation, its folds one after another right after ``srand(seed)`` and
     the fold draw, as svm-train's: what ``-b 1`` needs (its training draws from C ``rand()``).
-    ``run(tasks)`` runs the fold tasks in order (default: here, on one OpenMP thread)."""
-    folds = draw_folds(problem.y, nr_fold, seed, params, warn=_silent)
+    ``run(tasks)`` runs the fold tasks in order (default: here, on one OpenMP thread).
+    ``folds``: folds that are not LIBSVM's (none drawn; C ``rand()`` seeded all the same)."""
+    if folds is None:
+        folds = draw_folds(problem.y, nr_fold, seed, params, warn=_silent)
+    else:
+        _libsvm.srand(seed)
     plan = CVPlan(problem, params, folds, seed, keep_decision_values=keep_decision_values)
     if run is None:
         pending = list(plan.tasks)

@@ -7,7 +7,8 @@ A unit of the store is one fold of one (candidate, seed) cross-validation. Its k
 permutation test's unit: its permuted labels, so that it is never taken for the data's own
 cross-validation, nor for another permutation or seed), the resolved
 LIBSVM parameters (the cache size left out), the folds asked for and the seed (which fix the
-fold plan, drawn by LIBSVM's rule), the fold's number, whether the one-vs-one decision values
+fold plan, drawn by LIBSVM's rule; folds given or grouped add the digest of every row's fold
+and their kind), the fold's number, whether the one-vs-one decision values
 are kept, LIBSVM's version and the version of svmeval's results
 (:data:`~svmeval.store.RESULTS_VERSION`). Its value is the fold's test rows' output
 (:class:`~svmeval.cv.plan.FoldOutput`) and its training time.
@@ -257,6 +258,7 @@ class StoreUse:
         self._keys: dict = {}  # (unit, fold) -> (key, fields)
         self._by_params: dict = {}  # id(params) -> (params, key's params, flags)
         self._by_labels: dict = {}  # id(y) -> (y, its digest): a unit's own labels
+        self._by_folds: dict = {}  # id(folds) -> (folds, its digest): folds not LIBSVM's
         self._present: set | None = None  # the keys the store holds, where asked at once
         self.written: dict = {}  # unit -> folds written or found
 
@@ -294,13 +296,28 @@ class StoreUse:
         """The key fields ``unit`` shares with the evaluation's others, the digest of its
         own labels in place of the data's where it has them (:attr:`Unit.y`)."""
         y = getattr(unit, "y", None)
+        common = self.common
+        folds = getattr(unit, "folds", None)
+        if folds is not None and folds.source is not None:
+            common = {**common, "folds": self._folds_digest(folds)}
         if y is None:
-            return self.common
+            return common
         found = self._by_labels.get(id(y))
         if found is None or found[0] is not y:
             digest = hashlib.sha256(np.ascontiguousarray(y, dtype="<f8").tobytes()).hexdigest()
             found = self._by_labels[id(y)] = (y, digest)
-        return {**self.common, "labels": found[1]}
+        return {**common, "labels": found[1]}
+
+    def _folds_digest(self, folds) -> str:
+        """The key's ``folds`` field of folds that are not LIBSVM's: their kind (given,
+        grouped) and the fold of every row (LIBSVM's are fixed by ``n_folds`` and the seed,
+        and their keys have no such field)."""
+        found = self._by_folds.get(id(folds))
+        if found is None or found[0] is not folds:
+            h = hashlib.sha256(folds.source.kind.encode())
+            h.update(np.ascontiguousarray(folds.fold_of(), dtype="<i8").tobytes())
+            found = self._by_folds[id(folds)] = (folds, h.hexdigest())
+        return found[1]
 
     def _params(self, params) -> tuple[dict, str]:
         """``params`` as the key holds them (the cache size left out: -m changes no result)
@@ -462,8 +479,8 @@ class FoldByFold(plan.FoldByFold):
     store: with ``dataset`` (the data of ``problem``), a fold is taken from the store where
     it holds it, and written there once trained (:func:`outer_fold`)."""
 
-    def __init__(self, problem, params, nr_fold: int, seed: int, *, dataset=None):
-        super().__init__(problem, params, nr_fold, seed)
+    def __init__(self, problem, params, nr_fold: int, seed: int, *, dataset=None, source=None):
+        super().__init__(problem, params, nr_fold, seed, source=source)
         self.dataset = dataset
 
     def run_fold(self, i: int, params, omp_threads: int) -> None:

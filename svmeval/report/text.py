@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from svmeval.errors import show_label
+from svmeval.errors import show_label, show_path
 from svmeval.metrics.figures import FIGURES, figure_names
 from svmeval.report._layout import split_columns, table, with_notes, wrap
 from svmeval.report.svm_train import accuracy_lines, c_f1, c_g, label_text  # noqa: F401
@@ -237,4 +237,28 @@ def render(summary, *, digits: int = 4, full: bool = False) -> str:
         out += classification_tables(summary, digits)
     elif summary.kind == "regression" and more:
         out += "\n" + "\n".join(figuretable(summary, digits)) + "\n"
+    folds = summary.meta.get("fold_source")
+    if isinstance(folds, dict):
+        out += "" if out.endswith("\n\n") else "\n"
+        out += fold_source_lines(folds, summary.meta.get("n_folds"), full)
+    return out
+
+
+def fold_source_lines(folds: dict, n_folds, full: bool) -> str:
+    """The lines that say the folds were grouped or given (and, ``full``, each fold's class
+    counts)."""
+    if folds["kind"] == "grouped":
+        line = f"Folds: {n_folds}, grouped: {folds['n_groups']} groups, none split"
+    else:
+        line = f"Folds: {n_folds}, given (not LIBSVM's)"
+    out = line + "\n"
+    if folds.get("source"):
+        out += f"  from {show_path(folds['source'])}\n"
+    counts = folds.get("fold_class_counts")
+    if full and counts:
+        labels = [label_text(v) for v in folds["labels"]]
+        width = max([5] + [len(lab) for lab in labels])
+        out += "fold  " + "".join(f"{lab:>{width + 1}}" for lab in labels) + "\n"
+        for i, row in enumerate(counts, 1):
+            out += f"{i:<6}" + "".join(f"{n:>{width + 1}}" for n in row) + "\n"
     return out

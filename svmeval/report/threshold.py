@@ -94,7 +94,8 @@ def _text(result, digits: int) -> str:
         ["nested (honest)", "per fold", *_cells(result.honest, digits, cost)],
     ]
     first = f"; the first of {result.repeat} repetitions" if result.repeat > 1 else ""
-    run = f"({result.n_folds}-fold cross-validation, seed {result.seed}{first})"
+    kind = _fold_kind(result.cv)
+    run = f"({result.n_folds}-fold{kind} cross-validation, seed {result.seed}{first})"
     lines = wrap(f"Decision threshold tuned for {name} {run}", keep=(run,))
     lines += wrap(
         f"threshold on the CV {source} of class {pos}: a sample is {pos} where its "
@@ -229,3 +230,12 @@ def point(name: str, figures: dict) -> dict:
         "recall": tp / (tp + fn) if tp + fn else math.nan,
         "precision": tp / (tp + fp) if tp + fp else math.nan,
     }
+
+
+def _fold_kind(cv) -> str:
+    """`` grouped`` (N groups, none split, inner folds grouped too) or `` given`` where
+    the folds are not LIBSVM's, else ""."""
+    source = getattr(getattr(cv, "folds", None), "source", None)
+    if source is None:
+        return ""
+    return f" grouped ({source.n_groups} groups)" if source.grouped else " given"

@@ -81,6 +81,29 @@ def _as_vectors(y_true, y_pred):
     return y_true, y_pred
 
 
+def fold_source_meta(result) -> dict:
+    """``{"fold_source": {...}}`` for folds given or grouped (``kind``: "given" or "grouped";
+    ``source``: the file read, or ""; ``n_groups``: the groups, or the folds given; the class
+    counts of each fold, ``fold_class_counts``, for classification); ``{}`` for LIBSVM's."""
+    source = getattr(getattr(result, "folds", None), "source", None)
+    if source is None:
+        return {}
+    out: dict = {
+        "kind": "grouped" if source.grouped else "given",
+        "source": source.origin,
+        "n_groups": source.n_groups,
+    }
+    if result.params.is_classification:
+        labels = np.sort(np.unique(result.y_true))
+        counts = [
+            [int(np.sum(result.y_true[result.fold == f] == lab)) for lab in labels]
+            for f in range(result.n_folds)
+        ]
+        out["labels"] = [float(v) for v in labels]
+        out["fold_class_counts"] = counts
+    return {"fold_source": out}
+
+
 def summarize_cv(
     result, *, pos_label=None, zero_division=0.0, meta: dict | None = None, per_fold: bool = True
 ) -> Summary:
@@ -94,6 +117,7 @@ def summarize_cv(
         "seed": result.seed,
         "repeat": result.repeat,
         "parameters": result.params.as_dict(),
+        **fold_source_meta(result),
         **(meta or {}),
     }
     y_true, y_pred = result.y_true, result.y_pred

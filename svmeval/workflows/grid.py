@@ -23,6 +23,7 @@ from svmeval._args import checked
 from svmeval._args.checks import check_weight_range
 from svmeval._shown import brief_repr
 from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
+from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.cv.waits import stopping
 from svmeval.errors import ArgumentError
@@ -119,6 +120,8 @@ class GridResult:
     params: SvmParams
     data_name: str = ""
     provenance: Provenance | None = field(default=None, repr=False)
+    #: where the folds came from when they are not LIBSVM's: "grouped (N groups)", "given"
+    fold_source: str = ""
 
     @property
     def best_params(self) -> SvmParams:
@@ -210,6 +213,7 @@ def _grid_object(result) -> dict:
         "kind": result.kind,
         "n_folds": result.n_folds,
         "seed": result.seed,
+        **({"fold_source": result.fold_source} if result.fold_source else {}),
         "best": _cell_object(result.best),
         "cells": [_cell_object(r) for r in result.cells],
     }
@@ -241,6 +245,8 @@ def grid_search(
     params: Configuration = None,
     folds: int = 5,
     *,
+    groups: FoldAssignment | None = None,
+    given_folds: FoldAssignment | None = None,
     log2c: tuple[float, float, float] | None = rules.DEFAULT_LOG2C,
     log2g: tuple[float, float, float] | None = rules.DEFAULT_LOG2G,
     log2p: tuple[float, float, float] | None = None,
@@ -276,7 +282,11 @@ def grid_search(
         The other LIBSVM parameters (C, gamma and p are replaced per cell), as
         :class:`SvmParams` or svm-train's options; default svm-train's.
     folds : int, default 5
-        k of every cell's k-fold cross-validation (grid.py's ``-v``, default 5).
+        k of every cell's k-fold cross-validation (grid.py's ``-v``, default 5). With
+        ``groups``: k folds of whole groups; not used with ``given_folds``.
+    groups, given_folds : optional
+        Every cell's folds keep each group whole, or are the folds given, as
+        :func:`cross_validate` takes them (one assignment for every cell).
     log2c, log2g, log2p : (begin, end, step) or None
         The searched ranges of log2 C, log2 gamma and log2 epsilon (grid.py's ``-log2c``,
         ``-log2g``; ``log2p`` searches epsilon-SVR's epsilon, ``-s 3``). None: not searched
@@ -367,6 +377,8 @@ def _search(
     params,
     folds,
     *,
+    groups,
+    given_folds,
     log2c,
     log2g,
     log2p,
@@ -390,6 +402,8 @@ def _search(
         data,
         params,
         folds,
+        groups=groups,
+        given_folds=given_folds,
         log2c=log2c,
         log2g=log2g,
         log2p=log2p,
@@ -426,11 +440,19 @@ def _search(
         cells=[cells.results[c] for c in cells.order],
         best=cells.best,
         kind=grid.kind,
-        n_folds=min(grid.folds, grid.problem.n_samples),  # LIBSVM's leave-one-out past the rows
+        n_folds=grid.n_folds,
         seed=grid.seed,
         params=grid.base,
         data_name=grid.dataset.name,
+        fold_source=_fold_kind(grid.fold_source),
     )
+
+
+def _fold_kind(source) -> str:
+    """:attr:`GridResult.fold_source` of a run's fold source (None: LIBSVM's folds)."""
+    if source is None:
+        return ""
+    return f"grouped ({source.n_groups} groups)" if source.grouped else "given"
 
 
 def _checked_grid(
@@ -438,6 +460,8 @@ def _checked_grid(
     params,
     folds,
     *,
+    groups=None,
+    given_folds=None,
     log2c,
     log2g,
     log2p,
@@ -465,6 +489,9 @@ def _checked_grid(
         criterion=criterion,
     )
     dataset, (params,) = checks.check_data(data, "the grid search", params=params)
+    from svmeval.cv.given import fold_source
+
+    source = fold_source(groups, given_folds, dataset.n_samples)
     order = _order(params, log2c, log2g, log2p, log2w)
     if log2w is not None:
         check_weight_label(dataset, order[0].w_label)
@@ -484,8 +511,16 @@ def _checked_grid(
         from svmeval.cv.folds import check_samples
 
         check_samples(dataset.n_samples)  # before on_start creates any output
+    n_folds = min(run.folds, dataset.n_samples)  # LIBSVM's leave-one-out past the rows
+    if source is not None:
+        # the folds checked now, before any output: as the run draws them
+        from svmeval.cv.plan import draw_folds
+
+        n_folds = draw_folds(problem.y, run.folds, run.seed, base, source=source).n_folds
     return SimpleNamespace(
         folds=run.folds,
+        n_folds=n_folds,
+        fold_source=source,
         seed=run.seed,
         resume=run.resume,
         dataset=dataset,
@@ -555,6 +590,7 @@ def _evaluate_cells(
                 share=share,
                 memory_mb=kernel_memory,
                 ordered=True,
+                fold_source=grid.fold_source,
             )
 
 
