@@ -117,7 +117,7 @@ def cross_validate(
         leave-one-group-out). Not used with ``given_folds``.
     groups : array-like or str or os.PathLike, optional
         Each row's group (any ids, one a row; a file name: one id a line): no group is in two
-        folds; within that, classes and fold sizes are balanced (:doc:`/folds`). The folds
+        folds; within that, classes and fold sizes are balanced (:doc:`/guide/folds`). The folds
         are the same for the same ``seed``.
     given_folds : array-like or iterable or str or os.PathLike, optional
         The folds to use instead of LIBSVM's: each row's fold id (integers; a file name: one
