@@ -173,3 +173,8 @@ def test_pairs_that_do_not_partition_the_rows_are_refused():
         cross_validate(path, given_folds=np.arange(10) % 2)
     with pytest.raises(SvmevalError, match="not both"):
         cross_validate(path, groups=rows, given_folds=rows % 2)
+
+
+def test_a_splitter_itself_is_refused_with_what_to_give():
+    with pytest.raises(ArgumentError, match=r"not a splitter: give splitter.split\(X, y\)"):
+        cross_validate(data_set("heart_scale"), given_folds=model_selection.KFold(3))

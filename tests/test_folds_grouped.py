@@ -204,3 +204,25 @@ def _empty(tmp_path):
     path = tmp_path / "empty-line.txt"
     path.write_text("a\n\nb\n")
     return path
+
+
+def test_reports_and_the_html_provenance_name_the_grouping(tmp_path):
+    from svmeval import render, summarize
+
+    path = data_set("heart_scale")
+    n = read_dataset(path).n_samples
+    groups = tmp_path / "subjects.txt"
+    groups.write_text("".join(f"s{i % 37}\n" for i in range(n)))
+    result = cross_validate(path, "-c 2", 5, groups=groups)
+    page = render(summarize(result), format="html")
+    assert "5 folds, grouped: 37 groups, none split, from " in page
+    text = render(summarize(result), format="text", full=True)
+    assert "Folds: 5, grouped: 37 groups, none split" in text
+    # each fold's class counts, as the test counts them
+    y = read_dataset(path).y
+    for i in range(5):
+        row = text.split("\nfold ")[1].splitlines()[i + 1].split()
+        expected = [int(np.sum((result.fold == i) & (y == lab))) for lab in (-1, 1)]
+        assert [int(v) for v in row[1:]] == expected
+    plain = render(summarize(cross_validate(path, "-c 2", 5)), format="html")
+    assert ">folds</th>" not in plain

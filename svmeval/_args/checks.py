@@ -45,6 +45,8 @@ def check_fold_assignment(value, name: str) -> None:
     where the run has them (:mod:`svmeval.cv.given`)."""
     if value is None or isinstance(value, (str, os.PathLike)):
         return
+    if hasattr(value, "split") and hasattr(value, "get_n_splits"):
+        _fail(name, f"takes folds, not a splitter: give splitter.split(X, y), got {value!r}")
     if isinstance(value, (bytes, Mapping)) or not hasattr(value, "__iter__"):
         _fail(name, f"must be None, a file name or a sequence, got {value!r}")
 

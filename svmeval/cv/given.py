@@ -341,11 +341,6 @@ def given_source(given, n_rows: int, argument: str = "given_folds") -> FoldSourc
 
 
 def _given_values(given, n_rows: int, argument: str) -> FoldSource:
-    if hasattr(given, "split") and not hasattr(given, "__len__"):
-        raise ArgumentError(
-            argument,
-            "takes fold ids or (train, test) pairs, not a splitter: give splitter.split(X, y)",
-        )
     items = list(given) if not hasattr(given, "tolist") else None
     if items is not None and items and _is_pair(items[0]):
         return _from_pairs(items, n_rows, argument)
