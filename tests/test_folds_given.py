@@ -122,7 +122,7 @@ def test_the_command_reads_back_its_own_folds(tmp_path):
     [
         (lambda n: ["1", "2"] * (n // 2 - 1), "no line for data row"),
         (lambda n: ["1", "2"] * (n // 2 + 1), "more lines than"),
-        (lambda n: ["1", "3"] * (n // 2), "fold 2 has no row"),
+        (lambda n: (["1", "3"] * n)[:n], "fold 2 has no row"),
         (lambda n: ["1", "x"] + ["2"] * (n - 2), ":2: fold 'x' is not a fold number"),
         (lambda n: ["1", "0"] + ["2"] * (n - 2), ":2: fold '0' is not a fold number"),
         (lambda n: ["1", ""] + ["2"] * (n - 2), ":2: empty line"),

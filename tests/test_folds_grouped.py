@@ -166,7 +166,7 @@ def test_the_store_keys_units_by_their_folds(tmp_path):
     [
         (lambda n: ["a"] * (n - 1), ("-v", 5), ":{n}: no line for data row {n}"),
         (lambda n: ["a", ""] + ["b"] * (n - 2), ("-v", 2), ":2: empty line"),
-        (lambda n: ["a", "b"] * (n // 2), ("-v", 5), "2 groups: -v 5 needs at least 5"),
+        (lambda n: (["a", "b"] * n)[:n], ("-v", 5), "2 groups: -v 5 needs at least 5"),
     ],
 )
 def test_bad_group_files_are_refused_before_any_work(tmp_path, lines, args, message):
@@ -226,3 +226,44 @@ def test_reports_and_the_html_provenance_name_the_grouping(tmp_path):
         assert [int(v) for v in row[1:]] == expected
     plain = render(summarize(cross_validate(path, "-c 2", 5)), format="html")
     assert ">folds</th>" not in plain
+
+
+def _grouped_cases(tmp_path):
+    """(data, groups file): heart_scale with synthetic groups (6 rows a group), and
+    parkinsons with its subjects where ../shared holds it."""
+    path = data_set("heart_scale")
+    groups = tmp_path / "synthetic.groups"
+    groups.write_text("".join(f"g{i // 6}\n" for i in range(read_dataset(path).n_samples)))
+    cases = [(path, groups)]
+    if HAVE_SHARED and (DATA / "parkinsons.groups").exists():
+        cases.append((DATA / "parkinsons", DATA / "parkinsons.groups"))
+    return cases
+
+
+def test_grouped_command_and_hand_pipelines_agree_where_the_folds_are_the_same(tmp_path):
+    for path, groups_file in _grouped_cases(tmp_path):
+        y = read_dataset(path).y
+        groups = groups_file.read_text().split()
+        written = tmp_path / "folds.txt"
+        done = _svmeval("-q", "-v", 5, "--groups", groups_file, "--folds", written, "-c", 8, path)
+        assert done.returncode == 0, done.stderr
+        fold = np.array(written.read_text().split(), dtype=int) - 1
+        assert _whole_rows(fold, groups)
+        # svmeval's folds, trained by LIBSVM's bindings fold by fold: the report's figures
+        pairs = [(np.flatnonzero(fold != i), np.flatnonzero(fold == i)) for i in range(5)]
+        pred = libsvm_fold_by_fold(path, "-c 8", pairs)
+        assert f"Cross Validation Accuracy = {100.0 * np.mean(pred == y):g}%" in done.stdout
+        tp = np.sum((pred == 1) & (y == 1))
+        precision, recall = tp / np.sum(pred == 1), tp / np.sum(y == 1)
+        assert f"precision = {precision:g}\n" in done.stdout
+        assert f"recall = {recall:g}\n" in done.stdout
+        # scikit-learn's StratifiedGroupKFold folds given to svmeval: LIBSVM's bindings' own
+        sgkf = model_selection.StratifiedGroupKFold(5, shuffle=True, random_state=0)
+        theirs = list(sgkf.split(np.zeros(len(y)), y, groups))
+        given = cross_validate(path, "-c 8", given_folds=theirs)
+        np.testing.assert_array_equal(given.y_pred, libsvm_fold_by_fold(path, "-c 8", theirs))
+
+
+def _whole_rows(fold: np.ndarray, groups: list) -> bool:
+    seen: dict = {}
+    return all(seen.setdefault(g, f) == f for g, f in zip(groups, fold.tolist()))
