@@ -139,3 +139,44 @@ def test_given_folds_in_the_grid_command_are_the_grid_on_those_folds(tmp_path):
     expected = libsvm_fold_by_fold(path, "-c 2 -g 0.125", pairs)
     rate = 100.0 * np.mean(expected == y)
     assert done.stdout.splitlines()[-1] == f"2.0 0.125 {rate:g}"
+
+
+def test_permutation_test_permutes_whole_groups_and_keeps_them_whole(drawn):
+    from svmeval import permutation_test
+
+    path = data_set("heart_scale")
+    y = read_dataset(path).y
+    n = len(y)
+    # one label a group (groups of rows with equal labels): labels permuted between groups
+    order = np.argsort(y, kind="stable")
+    groups = np.empty(n, dtype=np.int64)
+    groups[order] = np.arange(n) // 5
+    t = permutation_test(path, folds=4, permutations=6, groups=groups)
+    assert "labels permuted between groups" in t.design
+    labels = [(yy, f) for yy, f, s in drawn if s is not None]
+    assert len(labels) == 7  # the data's own run and 6 permutations
+    own = {g: y[groups == g][0] for g in np.unique(groups)}
+    for yy, folds in labels:
+        assert _whole(folds, groups)
+        mine = {g: set(yy[groups == g].tolist()) for g in np.unique(groups)}
+        assert all(len(v) == 1 for v in mine.values())  # a group keeps one label
+        assert sorted(v.pop() for v in mine.values()) == sorted(own.values())
+    assert any(not np.array_equal(yy, y) for yy, _ in labels[1:])
+    # the observed figure: LIBSVM's bindings fold by fold on the data's own grouped folds
+    folds = labels[0][1]
+    pairs = [(folds.train(i), folds.test(i)) for i in range(folds.n_folds)]
+    assert t.observed == pytest.approx(np.mean(libsvm_fold_by_fold(path, "", pairs) == y))
+
+
+def test_permutation_test_permutes_within_groups_of_mixed_labels(drawn):
+    from svmeval import permutation_test
+
+    path = data_set("heart_scale")
+    y = read_dataset(path).y
+    groups = np.arange(len(y)) // 6  # groups of mixed labels: permuted within each group
+    t = permutation_test(path, folds=4, permutations=5, groups=groups)
+    assert "labels permuted within groups" in t.design
+    for yy, folds, _ in drawn:
+        assert _whole(folds, groups)
+        for g in np.unique(groups):
+            assert sorted(yy[groups == g].tolist()) == sorted(y[groups == g].tolist())

@@ -72,12 +72,15 @@ def run(options, dataset):
 
 def _permutations(options, dataset):
     """--permutations N -v k: the permutation test."""
+    from svmeval.cli.fold_options import fold_sources
     from svmeval.workflows.permutation import permutation_test
 
+    nr_fold, sources = fold_sources(options, dataset.n_samples)
     return permutation_test(
         dataset,
         options.params,
-        options.nr_fold,
+        nr_fold,
+        **sources,
         permutations=options.permutations,
         seed=options.seed,
         criterion=options.criterion,

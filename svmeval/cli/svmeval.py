@@ -166,8 +166,6 @@ def _check_fold_sources(options: Options) -> None:
     flag = "--groups" if options.groups is not None else "--given-folds"
     if options.score is not None or options.multilabel:
         raise OptionError(f"{flag}: cross-validation's folds; not with --score or --multilabel")
-    if options.permutations is not None:
-        raise OptionError(f"{flag}: not with --permutations")
     if options.threshold is not None and options.nr_fold == GROUP_FOLDS:
         raise OptionError("--threshold: -v k with --groups (the inner folds are k too)")
 

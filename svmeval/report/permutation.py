@@ -49,6 +49,11 @@ def render(test, format: str = "text", digits: int = 4) -> str:
         f"  null distribution: mean {num(test.null_mean)}, sd {num(test.null_sd)}",
         "  quantiles: " + ", ".join(f"{100 * k:g}% {num(v)}" for k, v in q.items()),
     ]
+    if getattr(test, "design", ""):
+        lines += wrap(
+            f"({test.design}" + ("; the kernel matrix shared)" if test.shared_kernel else ")")
+        )
+        return "\n".join(lines) + "\n"
     lines += wrap(
         "(each permutation's folds are LIBSVM's, drawn from the permuted labels after "
         f"srand({test.seed}): svm-train -v {test.n_folds} of a file with those labels"
