@@ -180,3 +180,23 @@ def test_permutation_test_permutes_within_groups_of_mixed_labels(drawn):
         assert _whole(folds, groups)
         for g in np.unique(groups):
             assert sorted(yy[groups == g].tolist()) == sorted(y[groups == g].tolist())
+
+
+def test_every_html_provenance_names_the_folds():
+    import re
+
+    from svmeval import permutation_test, render
+
+    path = data_set("heart_scale")
+    groups = _groups(read_dataset(path).n_samples)
+    runs = [
+        nested_cv(path, folds=3, inner_folds=3, log2c=(1, 1, 1), log2g=(-3, -3, 1), groups=groups),
+        tune_threshold(path, folds=3, inner_folds=3, groups=groups),
+        permutation_test(path, folds=3, permutations=2, groups=groups),
+        grid_search(path, log2c=(1, 1, 1), log2g=(-3, -3, 1), folds=3, groups=groups),
+        compare(path, "-c 1", "-c 4", 3, repeat=1, groups=groups),
+    ]
+    for run in runs:
+        provenance = render(run, format="html").split('id="provenance"')[1]
+        (row,) = re.findall(r">folds</th><td>([^<]*)", provenance)
+        assert "grouped" in row and "37 groups" in row

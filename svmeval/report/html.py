@@ -372,6 +372,13 @@ def _fold_source(result) -> str:
     kind = getattr(result, "fold_source", "")
     if isinstance(kind, str) and kind:  # a grid's or a comparison's
         return f"{getattr(result, 'n_folds', '?')} folds, {kind}"
+    design = getattr(result, "design", "")
+    if isinstance(design, str) and design:  # a permutation test's
+        return design
+    for inner in ("outer", "cv"):  # a nested CV's outer run, a tuned threshold's CV
+        run = getattr(result, inner, None)
+        if run is not None and hasattr(run, "fold"):
+            return _fold_source(run)
     meta = getattr(result, "meta", None)
     if isinstance(meta, dict):
         folds, n_folds = meta.get("fold_source"), meta.get("n_folds")
