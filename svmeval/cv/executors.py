@@ -460,7 +460,7 @@ class DaskExecutor:
         jobs = [
             cluster.Job(
                 workers.cv_task,
-                data + (u.params, batch.nr_fold, u.seed, keep) + _labels(u),
+                data + (u.params, batch.nr_fold, u.seed, keep) + _whole_cv(u),
                 (u, None),
                 priority=u.cost,
             )
@@ -513,12 +513,15 @@ class DaskExecutor:
 
 
 def _labels(unit) -> tuple:
-    """A task's last arguments: the unit's own labels, where it has them, and its folds,
-    where they are not LIBSVM's."""
-    folds = given_folds(unit)
-    if folds is not None:
-        return (unit.y, folds)
+    """A task's last argument: the unit's own labels, where it has them."""
     return () if unit.y is None else (unit.y,)
+
+
+def _whole_cv(unit) -> tuple:
+    """A whole cross-validation's last arguments (:func:`~svmeval.cv.workers.cv_task`):
+    the unit's own labels, and its folds where they are not LIBSVM's."""
+    folds = given_folds(unit)
+    return _labels(unit) if folds is None else (unit.y, folds)
 
 
 def given_folds(unit):
