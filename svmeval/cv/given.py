@@ -12,7 +12,6 @@ ascending row order, as scikit-learn's splitters list them.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -58,19 +57,6 @@ class FoldSource:
     def grouped(self) -> bool:
         return self.kind == GROUPS
 
-    def digest(self) -> str:
-        """SHA-256 hex of the assignment (the kind and every row's code): a store's key."""
-        h = hashlib.sha256(self.kind.encode())
-        h.update(np.ascontiguousarray(self.codes, dtype="<i8").tobytes())
-        return h.hexdigest()
-
-    def describe(self) -> str:
-        """One line for reports: ``folds given by FILE`` / ``grouped folds: 32 groups``."""
-        where = f" ({show_path(self.origin)})" if self.origin else ""
-        if self.kind == GIVEN:
-            return f"folds given{where}: {self.n_groups} folds"
-        return f"grouped folds{where}: {self.n_groups} groups, none split"
-
     def check_rows(self, n: int) -> None:
         """Refuse an assignment whose length is not the data's ``n`` rows."""
         if self.n_rows == n:
@@ -113,12 +99,12 @@ class FoldSource:
                 row = int(folds.test(i).min()) + 1
                 self._refuse(
                     row,
-                    f"fold {self._fold_name(i, folds)}'s training rows hold "
+                    f"fold {self._fold_name(i)}'s training rows hold "
                     f"{'no class' if len(train) == 0 else 'one class only'} "
                     "(every fold's training side needs two classes)",
                 )
 
-    def _fold_name(self, i: int, folds: Folds) -> str:
+    def _fold_name(self, i: int) -> str:
         return str(self.names[i]) if self.kind == GIVEN else str(i + 1)
 
     def _refuse(self, row: int, message: str) -> None:
