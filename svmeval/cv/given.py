@@ -190,10 +190,17 @@ def _best(gain: np.ndarray) -> int:
 def _improve(vec, ideal, load, members, where, max_rounds: int = 100) -> None:
     """Moves and swaps of groups that lower the measures, until none does (in place)."""
     n_groups = len(vec)
+    # groups of one fold with the same counts have the same moves and swaps: each such kind
+    # is tried once a round (thousands of one-row groups are a handful of kinds)
+    kind = np.unique(vec, axis=0, return_inverse=True)[1].reshape(-1)
     for _ in range(max_rounds):
         better = False
+        tried: set = set()
         for g in range(n_groups):
             a, v = int(where[g]), vec[g]
+            if (a, int(kind[g])) in tried:
+                continue
+            tried.add((a, int(kind[g])))
             dev = load - ideal
             if members[a] > 1:  # move g from a to another fold
                 gain = -_growth(-v, dev[a : a + 1]) - _growth(v, dev)
@@ -212,6 +219,11 @@ def _improve(vec, ideal, load, members, where, max_rounds: int = 100) -> None:
             others = np.flatnonzero(where != a)  # swap g with a group h of another fold
             if not len(others):
                 continue
+            # one group of each kind in each other fold (the first, in group order)
+            _, first = np.unique(
+                where[others] * (int(kind.max()) + 1) + kind[others], return_index=True
+            )
+            others = others[np.sort(first)]
             d = vec[others] - v  # what fold a gains and the other fold loses
             fb = where[others]
             grow_a = d * (2 * dev[a] + d)
