@@ -178,3 +178,20 @@ def test_pairs_that_do_not_partition_the_rows_are_refused():
 def test_a_splitter_itself_is_refused_with_what_to_give():
     with pytest.raises(ArgumentError, match=r"not a splitter: give splitter.split\(X, y\)"):
         cross_validate(data_set("heart_scale"), given_folds=model_selection.KFold(3))
+
+
+@pytest.mark.parametrize(("name", "options"), [("iris.scale", "-c 4"), ("housing_scale", "-s 3")])
+def test_a_grouped_run_read_back_from_its_folds_is_bit_identical(name, options, tmp_path):
+    path = data_set(name)
+    n = read_dataset(path).n_samples
+    first = cross_validate(path, options, 5, groups=np.arange(n) // 3, seed=2)
+    folds = tmp_path / "folds.txt"
+    folds.write_text("".join(f"{f + 1}\n" for f in first.fold))
+    again = cross_validate(path, options, given_folds=folds)
+    np.testing.assert_array_equal(again.fold, first.fold)
+    np.testing.assert_array_equal(again.y_pred, first.y_pred)
+    for field in ("decision_values", "scores"):
+        a, b = getattr(first, field), getattr(again, field)
+        assert (a is None) == (b is None)
+        if a is not None:
+            np.testing.assert_array_equal(a, b)
