@@ -21,6 +21,7 @@ import html
 import math
 
 from svmeval._version import __version__
+from svmeval.report._folds import fold_source
 
 __all__ = ["render_html"]
 
@@ -367,39 +368,6 @@ def _seeds(result) -> str:
     return ", ".join(str(s) for s in seeds) if seeds else "n/a"
 
 
-def _fold_source(result) -> str:
-    """Where the folds came from when they are not LIBSVM's (grouped, given), else ""."""
-    kind = getattr(result, "fold_source", "")
-    if isinstance(kind, str) and kind:  # a grid's or a comparison's
-        return f"{getattr(result, 'n_folds', '?')} folds, {kind}"
-    design = getattr(result, "design", "")
-    if isinstance(design, str) and design:  # a permutation test's
-        return design
-    for inner in ("outer", "cv"):  # a nested CV's outer run, a tuned threshold's CV
-        run = getattr(result, inner, None)
-        if run is not None and hasattr(run, "fold"):
-            return _fold_source(run)
-    meta = getattr(result, "meta", None)
-    if isinstance(meta, dict):
-        folds, n_folds = meta.get("fold_source"), meta.get("n_folds")
-    else:
-        source = getattr(getattr(result, "folds", None), "source", None)
-        if source is None:
-            return ""
-        folds = {
-            "kind": "grouped" if source.grouped else "given",
-            "source": source.origin,
-            "n_groups": source.n_groups,
-        }
-        n_folds = getattr(result, "n_folds", None)
-    if not isinstance(folds, dict):
-        return ""
-    where = f", from {folds['source']}" if folds.get("source") else ""
-    if folds["kind"] == "grouped":
-        return f"{n_folds} folds, grouped: {folds['n_groups']} groups, none split{where}"
-    return f"{n_folds} folds, given (not LIBSVM's){where}"
-
-
 def _provenance(result, command: str | None) -> str:
     record = getattr(result, "provenance", None)
     rows = []
@@ -420,7 +388,7 @@ def _provenance(result, command: str | None) -> str:
         row("started (UTC)", record.started)
         row("ran for", f"{record.seconds:.3f} s")
     row("seeds (C srand)", _seeds(result))
-    folds = _fold_source(result)
+    folds = fold_source(result)
     if folds:
         row("folds", folds)
     out = [f'<div class="scroll"><table><tbody>{"".join(rows)}</tbody></table></div>']
