@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import resource
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -19,6 +20,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 HEART = ROOT / "data" / "breast_cancer.scale"
@@ -155,8 +157,6 @@ def test_kill_9_during_a_checkpoint_leaves_a_store_that_opens_whole(tmp_path):
         proc.wait(timeout=LIMIT)
         reader.join(LIMIT)
     if not killed:
-        import pytest
-
         pytest.skip("no stop came inside a checkpoint")
     assert os.path.getsize(f"{path}-wal") > 32
     committed = [int(line) for line in said]
@@ -173,3 +173,77 @@ def test_kill_9_during_a_checkpoint_leaves_a_store_that_opens_whole(tmp_path):
     assert sqlite_says(path) == ("ok", units[0]["folds"])
     listing = run("store", path)
     assert listing.returncode == 0 and listing.stderr == "", listing.stderr
+
+
+# --- a store this process cannot write ----------------------------------------------------------
+@pytest.fixture
+def lock():
+    """``lock(path)``: make a file or folder one this process cannot write (mode 444/555; for
+    root, which ignores modes, the immutable attribute); undone at the end. Skips where
+    neither holds."""
+    undo: list = []
+
+    def close(path: Path) -> None:
+        mode = path.stat().st_mode
+        os.chmod(path, 0o555 if path.is_dir() else 0o444)
+        undo.append(lambda: os.chmod(path, mode))
+        if not os.access(path, os.W_OK):
+            return
+        chattr = shutil.which("chattr")
+        if chattr is None or subprocess.run([chattr, "+i", str(path)]).returncode != 0:
+            pytest.skip("no file this process cannot write (root, without chattr)")
+        undo.append(lambda: subprocess.run([chattr, "-i", str(path)], check=True))
+
+    yield close
+    for step in reversed(undo):
+        step()
+
+
+@pytest.mark.parametrize("locked", ["the folder", "the file"])
+def test_a_read_only_store_answers_a_rerun_and_refuses_new_work_before_any(locked, tmp_path, lock):
+    """A store received read-only (in a read-only folder, or a read-only file) that holds a
+    run: that run again succeeds with the report a run without a store prints, and says in
+    its line that it is not recorded; a run needing folds the store lacks is refused in one
+    line before any fold trains (no LIBSVM line on stderr without -q); the file is
+    unchanged, and so is its list of runs."""
+    from svmeval import StoreError, cross_validate, open_store
+
+    folder = tmp_path / "received"
+    folder.mkdir()
+    store = folder / "runs.db"
+    made = run("svmeval", "-q", "-v", "5", "--store", store, HEART)
+    assert made.returncode == 0, made.stderr
+    lock(folder if locked == "the folder" else store)
+    before = store.read_bytes()
+
+    fresh = run("svmeval", "-q", "-v", "5", HEART)
+    again = run("svmeval", "-q", "-v", "5", "--store", store, HEART)
+    assert (again.returncode, again.stdout) == (0, fresh.stdout), again.stderr
+    assert again.stderr == (
+        f"svmeval: store {store}: 5 units reused, 0 computed (read-only: the run is not recorded)\n"
+    )
+    new = run("svmeval", "-v", "5", "-c", "4", "--store", store, HEART)
+    assert (new.returncode, new.stdout) == (1, "")
+    assert new.stderr == (
+        f"svmeval: {store}: 5 folds of this run are not in the store, which is read-only"
+        " (nothing was trained)\n"
+    )
+    grid = run(
+        "grid", "-v", "5", "-log2c", "1,3,1", "-log2g", "-3,-1,1", "-out", "g.out",
+        "-png", "g.png", "--store", store, HEART, cwd=tmp_path,
+    )  # fmt: skip
+    assert grid.returncode == 1 and grid.stderr.count("\n") == 1, grid.stderr
+    assert "45 folds of this run are not in the store" in grid.stderr
+    assert not (tmp_path / "g.out").exists() and not (tmp_path / "g.png").exists()
+
+    # the library alike
+    answered = cross_validate(HEART, folds=5, store=store)
+    assert (answered.y_pred == cross_validate(HEART, folds=5).y_pred).all()
+    with pytest.raises(StoreError, match="not in the store, which is read-only"):
+        cross_validate(HEART, "-c 4", folds=5, store=store)
+    with open_store(store) as s:
+        assert s.read_only
+        assert [r["command"].split()[-1] for r in s.runs()] == [str(HEART)]
+        with pytest.raises(StoreError, match="read-only"):
+            s.delete(configuration=s.units()[0]["configuration"])
+    assert store.read_bytes() == before
