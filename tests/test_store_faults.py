@@ -247,3 +247,81 @@ def test_a_read_only_store_answers_a_rerun_and_refuses_new_work_before_any(locke
         with pytest.raises(StoreError, match="read-only"):
             s.delete(configuration=s.units()[0]["configuration"])
     assert store.read_bytes() == before
+
+
+# --- what a store records -----------------------------------------------------------------------
+def units_in(path) -> int:
+    """Units in the store at ``path`` now, as SQLite counts them (0 while it is made)."""
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as c:
+            found = c.execute("SELECT count(*) FROM units").fetchone()[0]
+        c.close()
+        return found
+    except sqlite3.Error:
+        return 0
+
+
+def stop_when(args, store, n: int, how) -> int:
+    """Start ``svmeval ARGS``, send it ``how`` once ``store`` holds at least ``n`` units (within
+    LIMIT seconds); return the units it left."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "svmeval", *map(str, args)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env(),
+    )
+    try:
+        deadline = time.monotonic() + LIMIT
+        while units_in(store) < n:
+            assert proc.poll() is None, "the run ended before the store held the units"
+            assert time.monotonic() < deadline, "the store never held the units"
+            time.sleep(0.005)
+        proc.send_signal(how)
+        status = proc.wait(timeout=LIMIT)
+        assert status == (130 if how == signal.SIGINT else -how)
+    finally:
+        proc.kill()
+        proc.wait(timeout=LIMIT)
+    return units_in(store)
+
+
+def test_the_run_list_counts_the_units_of_an_interrupted_or_killed_run(tmp_path):
+    """A run stopped by Ctrl-C, then one killed by SIGKILL, then one that ends: each is listed
+    with the units it reused (those in the store when it started, as SQLite counted them)
+    and computed (those it added); the first two as interrupted (no end)."""
+    from svmeval import open_store
+
+    store = tmp_path / "runs.db"
+    args = ["-q", "--jobs", "1", "-v", "10", "--repeat", "8", "--store", store, HEART]
+    first = stop_when(args, store, 20, signal.SIGINT)
+    second = stop_when(args, store, first + 20, signal.SIGKILL)
+    done = run("svmeval", *args)
+    assert done.returncode == 0, done.stderr
+    with open_store(store) as s:
+        runs = [(r["reused"], r["computed"], r["finished"] is None) for r in s.runs()]
+    assert runs == [
+        (0, first, True),
+        (first, second - first, True),
+        (second, 80 - second, False),
+    ]
+
+
+def test_a_new_store_requires_no_svmeval_newer_than_the_one_that_wrote_it(tmp_path):
+    """The store's record (read with sqlite3) of the svmeval that made it and the oldest that
+    reads it: the second is never newer than the first, which is the running version."""
+    import svmeval
+
+    store = tmp_path / "runs.db"
+    made = run("svmeval", "-q", "-v", "3", "--store", store, HEART)
+    assert made.returncode == 0, made.stderr
+    with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as c:
+        meta = dict(c.execute("SELECT name, value FROM meta").fetchall())
+        written_by = {row[0] for row in c.execute("SELECT svmeval FROM units")}
+        written_by |= {row[0] for row in c.execute("SELECT svmeval FROM runs")}
+    c.close()
+    assert meta["svmeval"] == svmeval.__version__ and written_by == {svmeval.__version__}
+
+    def version(text: str) -> tuple:
+        return tuple(int(part) for part in text.split("."))
+
+    assert version(meta["requires"]) <= version(meta["svmeval"])

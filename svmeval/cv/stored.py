@@ -415,11 +415,14 @@ class StoreUse:
             rows.append((key, fields, arrays, (seconds or {}).get(i, 0.0)))
         run = self.counts.begin()
         writer = self.counts.writer
+        reused, computed = self.counts.reused, self.counts.computed
+        # each transaction records the run's counts with its units: an interrupted or killed
+        # run's are those of its last unit written
         if unit.params.probability:
-            writer.submit(self.store.put_many, rows, run)
+            writer.submit(self.store.put_many, rows, run, (reused, computed + len(rows)))
         else:
-            for row in rows:
-                writer.submit(self.store.put, *row, run)
+            for i, row in enumerate(rows, 1):
+                writer.submit(self.store.put, *row, run, (reused, computed + i))
         done.update(new)
         self.counts.computed += len(new)
         self.store.computed += len(new)

@@ -21,7 +21,9 @@ Schema version 2::
 
 ``runs.call`` (version 2) is the JSON of a run made by a function of the library: the
 function's name and the arguments a report depends on (:mod:`svmeval.store._calls`); NULL for
-a command's run, whose ``command`` is its command line. Version 1 had no ``call``.
+a command's run, whose ``command`` is its command line. Version 1 had no ``call``. A run's
+``reused`` and ``computed`` are written in the transaction of each unit it writes (and at its
+end): an interrupted or killed run's are those of its last unit written.
 
 ``units.key`` is the SHA-256 of the unit's key fields (:func:`unit_key`), also kept as JSON in
 ``fields``; ``arrays`` lists ``[name, "<f8", shape]`` for each array, whose little-endian bytes

@@ -284,18 +284,30 @@ class Store:
         return found
 
     def put(
-        self, key: str, fields: dict, arrays: dict, seconds: float, run: int | None = None
+        self,
+        key: str,
+        fields: dict,
+        arrays: dict,
+        seconds: float,
+        run: int | None = None,
+        counts: tuple[int, int] | None = None,
     ) -> bool:
         """Write one unit in its own transaction (kept once: a key already there is left as
         it is). ``fields``: the key's fields (``data``, ``data_name``, ``configuration``,
-        ``n_folds``, ``seed``, ``fold`` are also columns). Returns whether it was new."""
+        ``n_folds``, ``seed``, ``fold`` are also columns); ``run``: the run that computed it
+        (:meth:`begin_run`), whose ``(reused, computed)`` units so far, ``counts``, the same
+        transaction records (an interrupted or killed run's counts are those of its last
+        unit written). Returns whether it was new."""
         self._writable()
         row = encode_unit(key, fields, arrays, seconds, run)
-        return bool(self._retry(lambda c: self._insert(c, [row])))
+        return bool(self._retry(lambda c: self._insert(c, [row], run, counts)))
 
     @staticmethod
-    def _insert(c: sqlite3.Connection, rows: list) -> int:
-        """``rows`` in one ``BEGIN IMMEDIATE`` transaction, each kept once."""
+    def _insert(
+        c: sqlite3.Connection, rows: list, run: int | None, counts: tuple[int, int] | None
+    ) -> int:
+        """``rows`` in one ``BEGIN IMMEDIATE`` transaction, each kept once, and the counts of
+        the run that wrote them."""
         c.execute("BEGIN IMMEDIATE")
         new = 0
         try:
@@ -307,6 +319,11 @@ class Store:
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     row,
                 ).rowcount
+            if run is not None and counts is not None:
+                c.execute(
+                    "UPDATE runs SET reused = ?, computed = ? WHERE id = ?",
+                    (int(counts[0]), int(counts[1]), int(run)),
+                )
             c.execute("COMMIT")
         except BaseException:
             if c.in_transaction:
@@ -314,16 +331,19 @@ class Store:
             raise
         return new
 
-    def put_many(self, rows: list, run: int | None = None) -> int:
+    def put_many(
+        self, rows: list, run: int | None = None, counts: tuple[int, int] | None = None
+    ) -> int:
         """Write several units ``(key, fields, arrays, seconds)`` in one transaction (the folds
-        of a ``-b 1`` cross-validation, which are used all together). Returns the new ones."""
+        of a ``-b 1`` cross-validation, which are used all together), ``run`` and ``counts``
+        as :meth:`put`'s. Returns the new ones."""
         if not rows:
             return 0
         self._writable()
         prepared = [
             encode_unit(key, fields, arrays, seconds, run) for key, fields, arrays, seconds in rows
         ]
-        return int(self._retry(lambda c: self._insert(c, prepared)))
+        return int(self._retry(lambda c: self._insert(c, prepared, run, counts)))
 
     # --- runs -----------------------------------------------------------------------------------
     def begin_run(
