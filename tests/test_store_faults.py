@@ -261,13 +261,15 @@ def units_in(path) -> int:
         return 0
 
 
-def stop_when(args, store, n: int, how) -> int:
-    """Start ``svmeval ARGS``, send it ``how`` once ``store`` holds at least ``n`` units (within
-    LIMIT seconds); return the units it left."""
+def stop_when(args, store, n: int, how, program: str = "svmeval") -> tuple[int, str]:
+    """Start ``PROGRAM ARGS``, send it ``how`` once ``store`` holds at least ``n`` units (within
+    LIMIT seconds); return the units it left and its stderr."""
+    head = ["-m", "svmeval"] if program == "svmeval" else ["-m", "svmeval.cli", program]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "svmeval", *map(str, args)],
+        [sys.executable, *head, *map(str, args)],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
         env=env(),
     )
     try:
@@ -277,12 +279,12 @@ def stop_when(args, store, n: int, how) -> int:
             assert time.monotonic() < deadline, "the store never held the units"
             time.sleep(0.005)
         proc.send_signal(how)
-        status = proc.wait(timeout=LIMIT)
-        assert status == (130 if how == signal.SIGINT else -how)
+        _, stderr = proc.communicate(timeout=LIMIT)
+        assert proc.returncode == (130 if how == signal.SIGINT else -how)
     finally:
         proc.kill()
         proc.wait(timeout=LIMIT)
-    return units_in(store)
+    return units_in(store), stderr
 
 
 def test_the_run_list_counts_the_units_of_an_interrupted_or_killed_run(tmp_path):
@@ -293,8 +295,8 @@ def test_the_run_list_counts_the_units_of_an_interrupted_or_killed_run(tmp_path)
 
     store = tmp_path / "runs.db"
     args = ["-q", "--jobs", "1", "-v", "10", "--repeat", "8", "--store", store, HEART]
-    first = stop_when(args, store, 20, signal.SIGINT)
-    second = stop_when(args, store, first + 20, signal.SIGKILL)
+    first, _ = stop_when(args, store, 20, signal.SIGINT)
+    second, _ = stop_when(args, store, first + 20, signal.SIGKILL)
     done = run("svmeval", *args)
     assert done.returncode == 0, done.stderr
     with open_store(store) as s:
@@ -325,3 +327,27 @@ def test_a_new_store_requires_no_svmeval_newer_than_the_one_that_wrote_it(tmp_pa
         return tuple(int(part) for part in text.split("."))
 
     assert version(meta["requires"]) <= version(meta["svmeval"])
+
+
+STORED_RUNS = {
+    "svmeval": ["-q", "--jobs", "1", "-v", "10", "--repeat", "8", HEART],
+    "grid": ["--jobs", "1", "-v", "5", "-log2c", "-5,15,4", "-log2g", "3,-15,-4", "-out", "null",
+             "-gnuplot", "null", HEART],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("program", list(STORED_RUNS))
+def test_a_ctrl_c_with_a_store_says_the_same_command_continues(program, tmp_path):
+    """Ctrl-C on a run with --store: its last line says that the same command continues,
+    and it does: run again, it prints what a run without a store prints."""
+    prog = "svmeval" if program == "svmeval" else "svmeval-" + program
+    args = STORED_RUNS[program]
+    store = tmp_path / "runs.db"
+    with_store = [*args[:-1], "--store", store, args[-1]]
+    _, stderr = stop_when(with_store, store, 10, signal.SIGINT, program)
+    assert stderr.splitlines()[-1] == (
+        f"{prog}: interrupted (the same command continues from the store)"
+    ), stderr
+    again = run(program, *with_store)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == run(program, *args).stdout
