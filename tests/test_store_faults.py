@@ -175,6 +175,49 @@ def test_kill_9_during_a_checkpoint_leaves_a_store_that_opens_whole(tmp_path):
     assert listing.returncode == 0 and listing.stderr == "", listing.stderr
 
 
+def test_a_checkpoint_cut_at_any_page_leaves_a_store_that_opens_whole(tmp_path):
+    """A power cut (or kill -9) during a checkpoint leaves the main file with the log's pages
+    written up to some page, in page order, and the log whole. Every such state, page by
+    page (the file after a whole checkpoint up to page k, the file before it after that),
+    opens with every unit the log held, each with the values written."""
+    import shutil
+
+    from svmeval.store import Store
+
+    before = tmp_path / "before"
+    before.mkdir()
+    path = before / "runs.db"
+    first = run("svmeval", "-q", "-v", "5", "--store", path, HEART)  # a store, no log
+    assert first.returncode == 0, first.stderr
+    n = 12
+    said = subprocess.run(  # units written to the log, then killed: no checkpoint
+        [sys.executable, "-c", CHILD.replace("store.close()", "os.kill(os.getpid(), 9)")
+         .replace("import sys", "import os, sys"), str(path), str(n)],
+        capture_output=True, text=True, env=env(), timeout=LIMIT,
+    )  # fmt: skip
+    assert said.returncode == -signal.SIGKILL and said.stdout.split() == list(map(str, range(n)))
+    old, log = path.read_bytes(), Path(f"{path}-wal").read_bytes()
+    after = tmp_path / "after"
+    shutil.copytree(before, after)
+    with sqlite3.connect(after / "runs.db") as c:  # the whole checkpoint, by SQLite
+        assert c.execute("PRAGMA wal_checkpoint").fetchone()[0] == 0
+    c.close()
+    new = (after / "runs.db").read_bytes()
+    page = int.from_bytes(new[16:18], "big")
+    assert len(new) > len(old) and len(new) % page == 0
+    cut = tmp_path / "cut"
+    for k in range(1, len(new) // page):
+        shutil.rmtree(cut, ignore_errors=True)
+        cut.mkdir()
+        (cut / "runs.db").write_bytes(new[: k * page] + old[k * page :])
+        Path(f"{cut / 'runs.db'}-wal").write_bytes(log)
+        with Store(cut / "runs.db") as store:
+            for i in range(n):
+                got = store.get(f"{i:064x}", {"y_pred": (3000,)})
+                assert got is not None and (got.arrays["y_pred"] == i).all(), (k, i)
+        assert sqlite_says(cut / "runs.db") == ("ok", 5 + n), k
+
+
 # --- a store this process cannot write ----------------------------------------------------------
 @pytest.fixture
 def lock():
