@@ -6,12 +6,14 @@ How to run (from the project root)::
     .venv/bin/python scripts/bench_reuse.py                       # 3 rounds, a few minutes
     .venv/bin/python scripts/bench_reuse.py --baseline ../old     # also another tree: before/after
     .venv/bin/python scripts/bench_reuse.py --rounds 5 --repeat 10
+    .venv/bin/python scripts/bench_reuse.py --sets heart_scale   # one data set: compare's report
 
 The command: ``svmeval-compare -q -v 10 --repeat 30 DATA... -- -c 1 -- -c 8`` over three data
 sets (``../shared/data``'s heart_scale, breast-cancer_scale and iris.scale; without
 ``../shared``, ``data/``'s breast_cancer.scale and wine.scale): 2 configurations x 30
 repetitions x 10 folds = 600 units a data set. Each tree runs it, each run a fresh process
-(``python -m svmeval.cli compare``, the tree first on ``PYTHONPATH``), start-up included:
+(``python -m svmeval.cli compare``, the tree first on ``PYTHONPATH``), start-up included
+(``--sets``: other data sets; one alone is compare's own report, not the benchmark's):
 
 * ``fresh``: without a store;
 * ``stored``: with a new store file (every unit computed and written);
@@ -24,9 +26,9 @@ steadier figure where other processes share the cores), with the ratios ``reused
 built in place), this tree's runs over the baseline's. The commands run with their modules'
 bytecode cached (``PYTHONPYCACHEPREFIX``, a temporary directory; one run of each tree before
 the rounds writes it), as an installed package has it: where ``PYTHONDONTWRITEBYTECODE`` is
-set, every process would compile svmeval's modules again (0.3 CPU seconds here). Every run's report must be the same bytes (those of the
-baseline's included), and the load average is printed before and after: other processes on
-the machine change every figure.
+set, every process would compile svmeval's modules again (0.3 CPU seconds here). Every run's
+report must be the same bytes (those of the baseline's included), and the load average is
+printed before and after: other processes on the machine change every figure.
 """
 
 from __future__ import annotations
@@ -78,8 +80,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=30, help="repetitions, default 30")
     parser.add_argument("--folds", type=int, default=10, help="folds, default 10")
     parser.add_argument("--baseline", metavar="DIR", help="another svmeval tree: before/after")
+    parser.add_argument(
+        "--sets", help="data sets (comma-separated names in ../shared/data or data/; one: compare)"
+    )
     args = parser.parse_args()
     sets = SETS if all(s.exists() for s in SETS) else STAND_INS
+    if args.sets:
+        names = args.sets.split(",")
+        sets = [SHARED / n if (SHARED / n).exists() else ROOT / "data" / n for n in names]
     trees = {"this tree": ROOT}
     if args.baseline:
         trees["baseline"] = Path(args.baseline).resolve()
@@ -104,7 +112,7 @@ def main() -> None:
     if len(reports) != 1:
         raise SystemExit("the runs' reports differ")
     units = 2 * args.repeat * args.folds * len(sets)
-    print(f"svmeval-compare -v {args.folds} --repeat {args.repeat}, 2 configurations, ")
+    print(f"svmeval-compare -v {args.folds} --repeat {args.repeat}, 2 configurations,")
     print(f"  {', '.join(s.name for s in sets)}: {units} units; median of {args.rounds} rounds")
     print(
         f"  load average (1, 5, 15 min) before {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}, ", end=""
