@@ -277,7 +277,7 @@ def _fold_rows(run, repetition: int, figures: list[dict], dataset: str) -> list[
     options = params_flags(run.params.as_dict())
     head = {
         "dataset": dataset,
-        "configuration": run.configuration or options,
+        "configuration": run.configuration,  # as given: "" for svm-train's defaults
         "options": options,
         "repetition": repetition,
         "seed": run.seed,

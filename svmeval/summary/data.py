@@ -201,10 +201,8 @@ def summary_rows(
     options = params_flags(meta.get("parameters", {}))
     head = {
         "dataset": meta.get("data_file", "") if dataset is None else dataset,
-        "configuration": (
-            (getattr(summary, "configuration", "") or options)
-            if configuration is None
-            else configuration
+        "configuration": (  # as given: "" for svm-train's defaults
+            getattr(summary, "configuration", "") if configuration is None else configuration
         ),
         "options": options,
         "repetition": repetition,

@@ -164,13 +164,14 @@ def _runs(dataset, params: list, nr_fold, seeds, jobs, client, progress=None) ->
 
 
 def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
-    from svmeval.summary import summarize
+    """The criterion on every fold of the runs, repetition-major (what each run's summary gives
+    it, computed alone)."""
+    from svmeval.summary.single import fold_values
 
-    values: list[float] = []
-    for run in runs:
-        summary = summarize(run, pos_label=pos_label, zero_division=zero_division)
-        values.extend(f.get(criterion, math.nan) for f in summary.fold_figures)
-    return np.array(values, dtype=np.float64)
+    values = [
+        fold_values(r, criterion, pos_label=pos_label, zero_division=zero_division) for r in runs
+    ]
+    return np.concatenate(values) if values else np.array([], dtype=np.float64)
 
 
 @recorded

@@ -237,7 +237,7 @@ class TunedThreshold:
         tables.pandas()
         head = {
             "dataset": self.data_name,
-            "configuration": self.cv.configuration or self.options,
+            "configuration": self.cv.configuration,  # as given: "" for svm-train's defaults
             "options": self.options,
         }
         return tables.frame(
