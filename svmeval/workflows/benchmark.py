@@ -51,6 +51,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from svmeval._args import checked
+from svmeval._classes import class_code
 from svmeval.cv.provenance import recorded
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
@@ -289,7 +290,7 @@ def _checked_datasets(datasets, folds: int, params: list, criterion, pos_label) 
         y = checks.single_label(ds, "a benchmark")
         checks.check_criterion(criterion, checks.common_kind(y, params), params)
         if params[0].is_classification:  # each data set named, before any work
-            check_pos_label(y, pos_label, ds.name)
+            check_pos_label(y, class_code(pos_label, ds.classes), ds.name)
     return checked, criterion
 
 
