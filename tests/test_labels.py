@@ -205,7 +205,9 @@ def test_regression_keeps_its_floats_and_refuses_classes():
     y = y + 0.125  # not whole
     result = cross_validate((X, y), "-s 3 -p 0.5", folds=3)
     assert result.classes is None and np.array_equal(result.y_true, y)
-    with pytest.raises(DataFormatError, match=r"not numbers: regression needs numbers"):
+    with pytest.raises(
+        DataFormatError, match=r"not numbers: a regression \(-s 3, -s 4\) takes numbers"
+    ):
         cross_validate((X, np.where(y > y.mean(), "high", "low")), "-s 3", folds=3)
 
 

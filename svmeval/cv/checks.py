@@ -127,13 +127,13 @@ def check_inputs(dataset, params: SvmParams, y=None) -> np.ndarray:
     else:
         labels = _labels(y, dataset.n_samples)
     if dataset.classes is not None and not params.is_classification:
-        kind = "regression" if params.is_regression else "a one-class SVM"
+        kind = "a regression (-s 3, -s 4)" if params.is_regression else "a one-class SVM (-s 2)"
         raise DataFormatError(
             dataset.name,
             None,
             f"the labels are classes ({', '.join(map(repr, dataset.classes[:3]))}"
-            f"{', ...' if len(dataset.classes) > 3 else ''}), not numbers: {kind} needs "
-            "numbers (classes: C-SVC or nu-SVC, -s 0 or -s 1)",
+            f"{', ...' if len(dataset.classes) > 3 else ''}), not numbers: {kind} takes "
+            "numbers; classes need C-SVC or nu-SVC (-s 0, -s 1)",
         )
     if params.is_classification:
         keys = np.trunc(labels)

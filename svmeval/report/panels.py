@@ -359,7 +359,11 @@ def reliability_panel(ax_curve, ax_count, summary):
     figs = summary.figures
     parts = [
         f"{FIGURES[n].title}"
-        + (f" ({summary.show_class(summary.positive)})" if FIGURES[n].names_positive_class and two else "")
+        + (
+            f" ({summary.show_class(summary.positive)})"
+            if FIGURES[n].names_positive_class and two
+            else ""
+        )
         + f" {figs[n]:.4f}"
         for n in ("log_loss", "brier_score", "ece")
         if n in figs and not math.isnan(figs[n])

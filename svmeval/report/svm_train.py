@@ -9,7 +9,6 @@ classes) prints these lines without loading a reporter, the figure registry or n
 from __future__ import annotations
 
 import math
-import numbers
 
 from svmeval.errors import show_label
 
@@ -20,7 +19,7 @@ def label_text(label) -> str:
     """A label as LIBSVM data files write it: %g, with a + on positive values (+1, -1, 0, +2);
     more digits where %g would print two labels alike (:func:`~svmeval.errors.show_label`).
     A label that is no number (a user's class, ``spam``, ``True``) as its text."""
-    if isinstance(label, bool) or not isinstance(label, numbers.Real):
+    if isinstance(label, bool) or not isinstance(label, (int, float)):
         return str(label)
     return f"+{show_label(label)}" if float(label) > 0 else show_label(label)
 

@@ -111,13 +111,13 @@ class Summary:
     calibration: tuple = ()  # the reliability diagrams' bins of the -b 1 probabilities
     classes: tuple | None = None  # the user's labels of classes coded 0 .. k-1 (Dataset.classes)
 
-    def class_name(self, label):
+    def class_name(self, label: float) -> object:
         """The user's label of class ``label`` (``label`` itself where the labels are numbers)."""
         from svmeval._classes import class_name
 
         return class_name(label, self.classes)
 
-    def show_class(self, label) -> str:
+    def show_class(self, label: float) -> str:
         """Class ``label`` as text, by the user's label."""
         from svmeval._classes import show_class
 
