@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from svmeval.errors import ArgumentError, show_label
 
-__all__ = ["ClassCode", "class_code", "class_name", "named", "show_class"]
+__all__ = ["ClassCode", "class_code", "class_name", "json_class", "named", "show_class"]
 
 
 class ClassCode(float):
@@ -29,6 +29,15 @@ def class_name(label, classes: tuple | None):
     return label
 
 
+def json_class(label, classes: tuple | None):
+    """The user's label of ``label`` as a JSON value: text, a boolean or a number as it is,
+    any other object (a date) as its text."""
+    name = class_name(label, classes)
+    if name is None or isinstance(name, str | bool | int | float):
+        return name
+    return str(name)
+
+
 def show_class(label, classes: tuple | None) -> str:
     """A class as text: its user's label (``spam``, ``True``), or the number as
     :func:`~svmeval.errors.show_label` prints it."""
@@ -40,11 +49,13 @@ def show_class(label, classes: tuple | None) -> str:
     return str(name)
 
 
-def named(values, classes: tuple | None) -> list:
-    """A sequence of LIBSVM's labels as the user's labels (a list), unchanged without classes."""
+def named(values, classes: tuple | None, *, json: bool = False) -> list:
+    """A sequence of LIBSVM's labels as the user's labels (a list), unchanged without classes;
+    ``json``: as JSON values (:func:`json_class`)."""
     if classes is None:
         return values
-    return [class_name(v, classes) for v in values]
+    name = json_class if json else class_name
+    return [name(v, classes) for v in values]
 
 
 def class_code(label, classes: tuple | None, what: str = "pos_label"):

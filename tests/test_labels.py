@@ -305,3 +305,32 @@ def test_the_pictures_name_the_classes():
     for k, name in enumerate(result.classes):
         auc = metrics.roc_auc_score(y_user == name, result.scores[:, list(result.labels).index(k)])
         assert f"class {name} (AUC {auc:.3f})" in legends
+
+
+def test_the_reliability_diagrams_name_their_class():
+    """With -b 1, each class's reliability diagram bins P(that class): its counts are numpy's
+    histogram of the probabilities of the class named."""
+    X, y = _xy(BREAST)
+    y_user = np.where(y > 0, "malignant", "benign")
+    result = cross_validate((X, y_user), "-c 2 -b 1", folds=3)
+    obj = json.loads(render(summarize(result), format="json"))
+    bins = {b["what"]: b for b in obj["calibration"]["reliability"]}
+    assert set(bins) == {"P(class benign)", "P(class malignant)"}
+    for name in ("benign", "malignant"):
+        column = list(result.labels).index(result.classes.index(name))
+        p = result.probabilities[:, column]
+        counts = [int(np.sum((p > lo) & (p <= lo + 0.1))) for lo in np.arange(10) / 10]
+        counts[0] += int(np.sum(p == 0))
+        assert bins[f"P(class {name})"]["count"] == counts
+
+
+def test_labels_that_are_no_json_values_are_their_text_in_json():
+    """Dates as classes: JSON reports and to_dict() hold each as str(date), the HTML page too."""
+    X, y = _xy(BREAST)
+    days = {-1.0: dt.date(2020, 5, 1), 1.0: dt.date(1999, 1, 2)}
+    y_user = np.array([days[v] for v in y], dtype=object)
+    result = cross_validate((X, y_user), "-c 2", folds=3)
+    text = sorted(str(d) for d in days.values())
+    assert json.loads(render(result, format="json"))["labels"] == text
+    assert json.loads(json.dumps(result.to_dict()))["y_true"] == [str(d) for d in y_user]
+    assert all(f">{name}<" in render(result, format="html") for name in text)

@@ -124,7 +124,7 @@ class CVResult:
         )
         if self.classes is not None:
             for key in ("labels", "y_true", "y_pred"):
-                out[key] = tables.plain(named(getattr(self, key), self.classes))
+                out[key] = tables.plain(named(getattr(self, key), self.classes, json=True))
         return out
 
     @checked

@@ -113,7 +113,7 @@ def summarize(
             meta=meta,
             per_fold=per_fold,
         )
-        summary = replace(summary, classes=result.classes)
+        summary = _named(summary, result)
     else:
         raise SvmevalError(
             f"summarize() takes a CVResult or a MultilabelCVResult (from "
@@ -153,3 +153,20 @@ def _repeated_predictions(result) -> list:
             )
         out.append(y_pred)
     return out
+
+
+def _named(summary: Summary, result) -> Summary:
+    """``summary`` with the classes of ``result`` (the user's labels, where its labels were
+    not numbers), its two-class reliability diagrams named by them."""
+    if result.classes is None:
+        return summary
+    from svmeval._classes import show_class
+
+    calibration = summary.calibration
+    if len(calibration) == 2:  # one per class, ascending labels (reliability_bins)
+        labels = sorted(float(v) for v in result.labels)
+        calibration = tuple(
+            replace(b, what=f"P(class {show_class(label, result.classes)})")
+            for b, label in zip(calibration, labels)
+        )
+    return replace(summary, classes=result.classes, calibration=calibration)

@@ -102,7 +102,11 @@ def single_label_object(summary) -> dict:
 
 def _name_classes(obj: dict, summary) -> None:
     """The classes of ``obj`` by the user's labels (``summary.classes``)."""
-    name = summary.class_name
+    from svmeval._classes import json_class
+
+    def name(label):
+        return json_class(label, summary.classes)
+
     obj["labels"] = [name(v) for v in obj["labels"]]
     for entry in obj["classes"]:
         entry["label"] = name(entry["label"])

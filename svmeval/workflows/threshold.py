@@ -38,7 +38,7 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
-from svmeval._classes import class_code, class_name
+from svmeval._classes import class_code, json_class
 from svmeval._shown import brief_repr
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.cv.results import CVResult
@@ -196,8 +196,8 @@ class TunedThreshold:
                 "n_folds": self.n_folds,
                 "inner_folds": self.inner_folds,
                 "seed": self.seed,
-                "positive": class_name(self.positive, self.cv.classes),
-                "negative": class_name(self.negative, self.cv.classes),
+                "positive": json_class(self.positive, self.cv.classes),
+                "negative": json_class(self.negative, self.cv.classes),
                 "score_source": self.score_source,
                 "rule": "positive when the score is at least the threshold",
                 **self._points(),
