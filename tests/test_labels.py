@@ -227,6 +227,10 @@ def test_bad_labels_are_refused_naming_the_row():
         Dataset.from_arrays(X, pd.Series(pd.Categorical(["a", None, "b", "a"])))
     with pytest.raises(DataFormatError, match=r"y row 3: label 2 \(int\) cannot be ordered"):
         Dataset.from_arrays(X, ["a", "b", "a", 2])
+    unhashable = np.empty(4, dtype=object)
+    unhashable[:] = [{1}, {2}, {1}, {2}]
+    with pytest.raises(DataFormatError, match=r"y row 0: label \{1\} is no class \(not hashable\)"):
+        Dataset.from_arrays(X, unhashable)
     with pytest.raises(DataFormatError, match=r"not a class's position"):
         Dataset(
             y=np.array([0.0, 2.0]),

@@ -300,29 +300,47 @@ def class_codes(labels: Any, fail: _Fail) -> tuple[np.ndarray, tuple]:
     cannot be ordered together (text and numbers mixed) are refused with the first row at
     fault.
     """
-    values = np.asarray(labels, dtype=object)
-    for i, value in enumerate(values):
-        if _missing(value):
-            raise fail.at("y", i, None, f"label {value!r} is missing (every sample needs a label)")
-        if isinstance(value, (complex, np.complexfloating)):
-            raise fail.at("y", i, None, _kind_message(value).replace("value", "label", 1))
-    try:
+    values = np.asarray(labels)
+    if values.dtype.kind == "b":
         classes, codes = np.unique(values, return_inverse=True)
+        return codes.astype(np.float64).reshape(-1), tuple(bool(v) for v in classes)
+    items = values.tolist()  # Python's objects: hashed and sorted as Python compares them
+    if not set(map(type, items)) <= {str, bytes}:
+        for i, value in enumerate(items):
+            if _missing(value):
+                raise fail.at(
+                    "y", i, None, f"label {value!r} is missing (every sample needs a label)"
+                )
+            if isinstance(value, (complex, np.complexfloating)):
+                raise fail.at("y", i, None, _kind_message(value).replace("value", "label", 1))
+    try:
+        distinct = set(items)
     except TypeError:
-        first = values[0]
-        i = next(
-            (k for k, v in enumerate(values) if not _comparable(v, first)),
-            1 if len(values) > 1 else 0,
-        )
+        i = next(k for k, v in enumerate(items) if not _hashable(v))
+        raise fail.at("y", i, None, f"label {items[i]!r} is no class (not hashable)") from None
+    try:
+        ordered = sorted(distinct)
+    except TypeError:
+        first = items[0]
+        i = next((k for k, v in enumerate(items) if not _comparable(v, first)), 0)
         raise fail.at(
             "y",
             i,
             None,
-            f"label {values[i]!r} ({type(values[i]).__name__}) cannot be ordered with label "
+            f"label {items[i]!r} ({type(items[i]).__name__}) cannot be ordered with label "
             f"{first!r} of row 0 ({type(first).__name__}): labels of one kind are needed",
         ) from None
-    shown = tuple(v.item() if isinstance(v, np.generic) else v for v in classes)
-    return codes.astype(np.float64).reshape(-1), shown
+    index = {v: k for k, v in enumerate(ordered)}
+    codes = np.fromiter(map(index.__getitem__, items), dtype=np.float64, count=len(items))
+    return codes, tuple(v.item() if isinstance(v, np.generic) else v for v in ordered)
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _comparable(a: object, b: object) -> bool:
