@@ -338,3 +338,12 @@ def test_labels_that_are_no_json_values_are_their_text_in_json():
     assert json.loads(render(result, format="json"))["labels"] == text
     assert json.loads(json.dumps(result.to_dict()))["y_true"] == [str(d) for d in y_user]
     assert all(f">{name}<" in render(result, format="html") for name in text)
+
+
+def test_a_grid_cells_summary_names_the_classes(breast_words):
+    X, words, _ = breast_words
+    grid = grid_search((X, words), log2c=(0, 1, 1), log2g=(-2, -2, 1), folds=3)
+    for cell in grid.cells:
+        obj = cell.summary.to_dict()
+        assert obj["labels"] == ["benign", "malignant"]
+        assert [c["label"] for c in obj["classes"]] == ["benign", "malignant"]

@@ -10,6 +10,7 @@ task of :func:`svmeval.cv.evaluate.evaluate`, longest first. Where the cost mode
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Callable
@@ -519,6 +520,8 @@ def _finisher(grid, cells, todo, pos_label, zero_division, percent, *, on_finish
         # cells before it are finished (svmeval.cv.evaluate.Release)
         nonlocal done
         cell = todo[unit.candidate]
+        if grid.dataset.classes is not None:  # the cell's summary names the user's classes
+            result = dataclasses.replace(result, classes=grid.dataset.classes)
         value = criterion_of(
             result, grid.criterion, pos_label=pos_label, zero_division=zero_division
         )
