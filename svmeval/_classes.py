@@ -1,4 +1,5 @@
-"""The user's labels of classes coded for LIBSVM (:attr:`~svmeval.io.data.Dataset.classes`).
+"""The user's labels of classes coded for LIBSVM (a :class:`~svmeval.io.data.Dataset`'s
+``classes``).
 
 Labels that are not numbers (text, objects, booleans, a pandas categorical's values) reach
 LIBSVM as their positions among the distinct labels sorted, 0.0 .. k-1 (scikit-learn's

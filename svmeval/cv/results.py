@@ -55,10 +55,10 @@ class CVResult:
     options, or the flags of the SvmParams given); ``params`` holds it resolved.
     ``provenance``: how the result was made (versions, call, when, how
     long, the data's digest), a ``Provenance``. ``classes``: the user's labels where the data's
-    were not numbers (:attr:`~svmeval.io.data.Dataset.classes`): ``labels``, ``y_true`` and
-    ``y_pred`` then hold positions among them (0.0 .. k-1), ``true_classes`` and
-    ``predicted_classes`` the user's labels, and every report, ``to_dict`` and ``to_frame``
-    name the classes by them.
+    were not numbers (the ``classes`` of their :class:`~svmeval.io.data.Dataset`):
+    ``labels``, ``y_true`` and ``y_pred`` then hold positions among them (0.0 .. k-1),
+    ``true_classes`` and ``predicted_classes`` the user's labels, and every report,
+    ``to_dict`` and ``to_frame`` name the classes by them.
 
     Examples
     --------

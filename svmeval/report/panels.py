@@ -97,7 +97,7 @@ def confusion_panels(fig, ax_counts, ax_recall, summary):
 
 def _curves(y_true, scores, score_labels, positive, classes=None):
     """[(name, y, score)] of the one-vs-rest problems to draw, and the micro average's
-    (``classes``: the user's labels of the classes, :attr:`Summary.classes`)."""
+    (``classes``: the user's labels of the classes, a Summary's ``classes``)."""
     labels = np.asarray(score_labels, dtype=np.float64)
     if positive is not None:
         k = int(np.flatnonzero(labels == positive)[0])

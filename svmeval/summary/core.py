@@ -69,9 +69,9 @@ class Summary:
     ``meta``: where the predictions came from (mode "cv" or "score", data file, folds, seed,
     LIBSVM parameters). ``provenance``: the run's ``Provenance``
     (versions, call, when, how long, the data's digest), when it came from a run.
-    ``classes``: the user's labels where the data's were not numbers
-    (:attr:`~svmeval.io.data.Dataset.classes`): the numeric labels above are positions
-    among them, and the reports and ``to_dict`` name each class by its user's label.
+    ``classes``: the user's labels where the data's were not numbers (the ``classes`` of
+    their :class:`~svmeval.io.data.Dataset`): the numeric labels above are positions among
+    them, and the reports and ``to_dict`` name each class by its user's label.
 
     Examples
     --------
