@@ -347,3 +347,14 @@ def test_a_grid_cells_summary_names_the_classes(breast_words):
         obj = cell.summary.to_dict()
         assert obj["labels"] == ["benign", "malignant"]
         assert [c["label"] for c in obj["classes"]] == ["benign", "malignant"]
+
+
+def test_whole_numbers_beyond_a_c_int_are_classes_from_python(tmp_path):
+    """Labels 1e12 and 3e12 (a file's would be refused: LIBSVM groups by (int)label) are
+    coded as 0 and 1: LIBSVM's predictions of those codes."""
+    X, y = _xy(BREAST)
+    big = np.where(y > 0, 3e12, 1e12)
+    expected, encoder = _oracle(X, big, tmp_path)
+    result = cross_validate((X, big), "-c 2")
+    assert result.classes == (1e12, 3e12) == tuple(encoder.classes_)
+    assert np.array_equal(result.y_pred, expected)

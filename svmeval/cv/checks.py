@@ -280,9 +280,9 @@ def check_data(data, what: str, name: str = "data", **params) -> tuple[Dataset, 
 def classes_for(dataset: Dataset, data, configurations) -> Dataset:
     """``dataset``, its labels coded as classes (a :class:`~svmeval.io.data.Dataset`'s
     ``classes``) where it was given as ``(X, y)``, every configuration is a classifier
-    (C-SVC, nu-SVC) and the labels are numbers not all whole: LIBSVM would take each as
-    ``(int)label`` (0.5 and 0.7 as one class 0), so they become their positions among the
-    distinct labels sorted, as text and other labels do. A file's labels and a Dataset's
+    (C-SVC, nu-SVC) and the labels are numbers not all whole or beyond a C ``int``: LIBSVM
+    would take each as ``(int)label`` (0.5 and 0.7 as one class 0), so they become their
+    positions among the distinct labels sorted, as text and other labels do. A file's labels and a Dataset's
     stay LIBSVM's, as svm-train reads them."""
     from svmeval.io.data import is_xy
 
@@ -293,7 +293,7 @@ def classes_for(dataset: Dataset, data, configurations) -> Dataset:
         or not is_xy(data)
         or not configurations
         or not all(p.is_classification for p in configurations)
-        or np.array_equal(y, np.trunc(y))
+        or (np.array_equal(y, np.trunc(y)) and INT_MIN <= y.min() and y.max() <= INT_MAX)
     ):
         return dataset
     from dataclasses import replace
