@@ -358,3 +358,14 @@ def test_whole_numbers_beyond_a_c_int_are_classes_from_python(tmp_path):
     result = cross_validate((X, big), "-c 2")
     assert result.classes == (1e12, 3e12) == tuple(encoder.classes_)
     assert np.array_equal(result.y_pred, expected)
+
+
+def test_a_benchmark_codes_fractional_labels_of_arrays(tmp_path):
+    """(X, y) with labels 0.25 / 0.75 in a benchmark of classifiers: LIBSVM's predictions of
+    their codes, not of (int)label (which makes them one class 0)."""
+    X, y = _xy(BREAST)
+    quarters = np.where(y > 0, 0.75, 0.25)
+    expected, _ = _oracle(X, quarters, tmp_path, nr_fold=3)
+    accuracy = np.mean(expected == (y > 0))
+    bench = svmeval.benchmark([(X, quarters)], ["-c 2", "-c 4"], folds=3, repeat=1)
+    assert np.average(bench.values[0, 0], weights=bench.fold_sizes[0]) == pytest.approx(accuracy)

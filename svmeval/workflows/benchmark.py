@@ -263,7 +263,10 @@ def _checked_datasets(datasets, folds: int, params: list, criterion, pos_label) 
     from svmeval.cv import checks
     from svmeval.summary.single import check_pos_label
 
-    checked = [checks.check_data(ds, "a benchmark", "datasets")[0] for ds in _sequence(datasets)]
+    checked = [
+        checks.classes_for(checks.check_data(ds, "a benchmark", "datasets")[0], ds, params)
+        for ds in _sequence(datasets)
+    ]
     seen = [ds.name for ds in checked]
     twice = next((n for i, n in enumerate(seen) if n in seen[:i]), None)
     if twice is not None:  # before any work (the Benchmark needs one name a data set)
