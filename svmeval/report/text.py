@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from svmeval.errors import show_label
 from svmeval.metrics.figures import FIGURES, figure_names
 from svmeval.report._layout import split_columns, table, with_notes, wrap
 from svmeval.report.svm_train import accuracy_lines, c_f1, c_g, label_text  # noqa: F401
@@ -41,7 +40,7 @@ def svm_train_lines(summary) -> str:
         c = summary.classification
         for label in (summary.positive, summary.negative):
             k = summary.class_index(label)
-            classes.append((label, float(c.precision[k]), float(c.recall[k])))
+            classes.append((summary.class_name(label), float(c.precision[k]), float(c.recall[k])))
     return accuracy_lines(summary.accuracy_percent, classes)
 
 
@@ -64,7 +63,7 @@ def classification_tables(summary, digits: int) -> str:
 
     c = summary.classification
     width = max(digits + 7, 11)
-    names = [show_label(v) for v in c.labels]
+    names = [summary.show_class(v) for v in c.labels]
     first = max([18] + [len(n) for n in names])
     per_class = [
         ["precision", *(fixed(v, digits) for v in c.precision)],
@@ -125,7 +124,7 @@ def figure_titles(summary) -> dict:
         title = FIGURES[name].title
         f = FIGURES[name]
         if (f.kinds == {"binary"} or f.names_positive_class) and summary.is_binary:
-            title = f"{title} ({label_text(summary.positive)})"
+            title = f"{title} ({label_text(summary.class_name(summary.positive))})"
         titles[name] = title
     return titles
 
@@ -201,7 +200,7 @@ def figuretable(summary, digits: int, first: int = 18) -> list[str]:
         what = summary.ranking.source
         if summary.is_binary:
             lines.append(
-                f"(ROC AUC and average precision of class {label_text(summary.positive)} "
+                f"(ROC AUC and average precision of class {label_text(summary.class_name(summary.positive))} "
                 f"from the CV {what})"
             )
         else:
@@ -216,7 +215,7 @@ def probability_note(summary) -> str:
     from svmeval.metrics.probabilities import N_BINS
 
     brier = (
-        f"Brier score of class {label_text(summary.positive)}"
+        f"Brier score of class {label_text(summary.class_name(summary.positive))}"
         if summary.is_binary
         else "Brier score as the squared distance to the true class's one-hot vector"
     )

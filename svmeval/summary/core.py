@@ -69,6 +69,9 @@ class Summary:
     ``meta``: where the predictions came from (mode "cv" or "score", data file, folds, seed,
     LIBSVM parameters). ``provenance``: the run's ``Provenance``
     (versions, call, when, how long, the data's digest), when it came from a run.
+    ``classes``: the user's labels where the data's were not numbers (the ``classes`` of
+    their :class:`~svmeval.io.data.Dataset`): the numeric labels above are positions among
+    them, and the reports and ``to_dict`` name each class by its user's label.
 
     Examples
     --------
@@ -106,6 +109,19 @@ class Summary:
     provenance: Provenance | None = field(default=None, repr=False)
     intervals: Intervals | None = None  # bootstrap intervals of the pooled figures (``ci``)
     calibration: tuple = ()  # the reliability diagrams' bins of the -b 1 probabilities
+    classes: tuple | None = None  # the user's labels of classes coded 0 .. k-1 (Dataset.classes)
+
+    def class_name(self, label: float) -> object:
+        """The user's label of class ``label`` (``label`` itself where the labels are numbers)."""
+        from svmeval._classes import class_name
+
+        return class_name(label, self.classes)
+
+    def show_class(self, label: float) -> str:
+        """Class ``label`` as text, by the user's label."""
+        from svmeval._classes import show_class
+
+        return show_class(label, self.classes)
 
     @property
     def is_binary(self) -> bool:

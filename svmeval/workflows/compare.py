@@ -21,6 +21,7 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._classes import class_code
 from svmeval._shown import brief_repr
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import SvmevalError
@@ -308,6 +309,7 @@ def _compare(
         criterion=criterion,
     )
     dataset, (params_a, params_b) = checks.check_data(data, "a comparison", a=a, b=b)
+    pos_label = class_code(pos_label, dataset.classes)
     labels = cast(np.ndarray, dataset.y)  # one label a sample: check_data refused others
     figure = checks.check_criterion(
         criterion or checks.default_criterion(params_a),
