@@ -13,7 +13,6 @@ patched svm-train built from it (``scripts/patched_svm_train.py``), byte for byt
 from __future__ import annotations
 
 import ctypes
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import LOCAL, ROOT, libsvm_cv
+from conftest import LOCAL, libsvm_cv
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 #: (the label of breast_cancer's +1 rows, the label of its -1 rows)
@@ -205,22 +204,6 @@ def test_pos_label_heads_each_block_with_its_label(tmp_path, positive, negative,
 
 
 # --- against the patched svm-train itself ---------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def patched_svm_train(tmp_path_factory):
-    source = os.environ.get("SVMEVAL_LIBSVM_SOURCE")
-    if not source:
-        pytest.skip(
-            "SVMEVAL_LIBSVM_SOURCE is not set (LIBSVM's source tree or a git repository of "
-            "it, to build the patched svm-train from)"
-        )
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        from patched_svm_train import build_patched_svm_train
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-    return build_patched_svm_train(Path(source), tmp_path_factory.mktemp("libsvm"))
 
 
 @pytest.mark.parametrize("args", [["-v", "5"], ["-s", "1", "-n", "0.3", "-v", "4"]])
