@@ -211,7 +211,7 @@ def cross_validate_plain(
     if p["probability"] and not quiet:
         return None
     n = raw.n_samples
-    if nr_fold < 2 or nr_fold > n and not quiet:  # LIBSVM warns on stderr, beside no bar
+    if nr_fold < 2 or (nr_fold > n and not quiet):  # LIBSVM warns on stderr: no bar there
         return None
     if not small_run(n, nr_fold, len(raw.indices) / 4 / n):
         return None
