@@ -246,6 +246,11 @@ def fail(message: str) -> int:
     return 1
 
 
+def say_on_stderr(message: str) -> None:
+    """One line on standard error (a note beside the report), after a progress bar's line."""
+    _write_line(message)
+
+
 def _write_line(message: str) -> None:
     end_bar_line()
     with _quietly():  # a closed or full stderr cannot take the message: the status says it

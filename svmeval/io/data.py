@@ -15,6 +15,11 @@ a subnormal number or zero: svm-train refuses such a feature value; such a label
 LIBSVM trains it as class 0) -- is a
 :class:`~svmeval.errors.DataFormatError` naming the file, the physical line and the token.
 svm-train silently drops a trailing token without a colon (``# comment``); this reader refuses it.
+A file with commas and no index:value pair on any line is a CSV file, and the error says so
+(with or without ``multilabel``). A multi-label label is an integer written as multi-label
+files write them (``0``, ``7``, ``-3``; no ``+``, leading zero, decimal point or exponent; at
+most 2^53 in size), the one spelling that LIBSVM's multi-label tools (labels as text) and
+scikit-learn's reader (labels as floats) read alike.
 
 Files may be gzip, bzip2 or xz compressed (recognised by their content, or by a ``.gz``, ``.bz2``,
 ``.xz`` suffix); ``-`` reads standard input. Parsing is done by the C extension
@@ -402,9 +407,9 @@ def read_dataset(
         The file (gzip, bzip2 or xz compressed too); ``-`` reads standard input. The name is
         kept as given in ``Dataset.name`` and in messages (``<stdin>`` for ``-``).
     multilabel : bool, default False
-        Read a line's first token as a comma-separated label set (possibly absent); ``y`` is
-        then None. Otherwise a comma in a label is an error that says the file looks
-        multi-label.
+        Read a line's first token as a comma-separated label set of integers (possibly
+        absent); ``y`` is then None. Otherwise a comma in a label is an error that says the
+        file looks multi-label (where its labels are sets of integers).
     max_line_bytes : int, default 64 MiB
         The longest line accepted, refused before more is held: ``/dev/zero``, a
         decompression bomb or a file without newlines fails with ``FILE:LINE:``.
@@ -418,7 +423,8 @@ def read_dataset(
     ------
     DataFormatError
         A file that cannot be read or decompressed, a malformed line (with its physical line
-        number and the token at fault), a file with no samples.
+        number and the token at fault), a CSV file (commas, no index:value pair anywhere: the
+        first line with a comma), a file with no samples.
 
     Examples
     --------

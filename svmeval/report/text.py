@@ -28,19 +28,33 @@ def fixed(value: float, digits: int) -> str:
 
 
 def svm_train_lines(summary) -> str:
-    """Exactly what svm-train (with the per-class patch for two classes) prints for -v."""
+    """Exactly what svm-train (with the per-class patch for two classes) prints for -v: for
+    two classes the patch's blocks, label 1 against every other label, headed ``+1`` and
+    ``-1`` (:func:`~svmeval.metrics.two_class.patch_classes`); with a ``pos_label`` asked for,
+    that class's block then the other's, each headed by its own label."""
     if summary.kind == "regression":
         r = summary.regression
         return (
             f"Cross Validation Mean squared error = {c_g(r.mean_squared_error)}\n"
             f"Cross Validation Squared correlation coefficient = {c_g(r.squared_correlation)}\n"
         )
-    classes = []
-    if summary.is_binary:
-        c = summary.classification
-        for label in (summary.positive, summary.negative):
-            k = summary.class_index(label)
-            classes.append((summary.class_name(label), float(c.precision[k]), float(c.recall[k])))
+    classes: tuple = ()
+    c = summary.classification
+    if summary.is_binary and summary.pos_label is None and summary.classes is None:
+        # svm-train's data: the patch's blocks, label 1 against the rest
+        from svmeval.metrics.two_class import patch_classes
+
+        if 1.0 in c.labels:
+            k = summary.class_index(1.0)
+            classes = patch_classes(int(c.tp[k]), int(c.fp[k]), int(c.fn[k]), int(c.tn[k]))
+        else:
+            classes = patch_classes(0, 0, 0, summary.n_samples)
+    elif summary.is_binary:  # a positive class chosen, or the user's own labels: each by name
+        labels = (summary.positive, summary.negative)
+        classes = tuple(
+            (summary.class_name(v), float(c.precision[k]), float(c.recall[k]))
+            for v, k in zip(labels, (summary.class_index(v) for v in labels))
+        )
     return accuracy_lines(summary.accuracy_percent, classes)
 
 

@@ -55,7 +55,9 @@ class Summary:
 
     The detail of each kind: ``classification`` (a :class:`~svmeval.metrics.ClassificationReport`,
     with ``correct``, ``accuracy_percent``, and for two classes ``positive`` / ``negative``,
-    the labels of svm-train's blocks), ``regression`` (a
+    the positive class and the other, and ``pos_label``, the positive class asked for: None
+    when ``positive`` is the default, 1 if present, else the larger label; svm-train's lines
+    are then the patched svm-train's, label 1 against every other label), ``regression`` (a
     :class:`~svmeval.metrics.RegressionReport`), ``multilabel`` (a
     :class:`~svmeval.metrics.MultilabelReport`, with ``label_names`` and ``empty_samples``);
     ``ranking``: the threshold-free figures of the scores (a
@@ -103,6 +105,7 @@ class Summary:
     accuracy_percent: float = math.nan
     positive: float | None = None
     negative: float | None = None
+    pos_label: float | None = field(default=None, repr=False)  # asked for; None: the default
     label_names: np.ndarray | None = None
     empty_samples: int = 0
     configuration: str = ""

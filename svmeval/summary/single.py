@@ -154,7 +154,15 @@ def summarize_cv(
                 )
             )
     return _classification_summary(
-        report, rank, positive, negative, meta, folds, sizes, reps, probability, calibration
+        report,
+        rank,
+        (positive, negative, pos_label),
+        meta,
+        folds,
+        sizes,
+        reps,
+        probability,
+        calibration,
     )
 
 
@@ -259,12 +267,15 @@ def summarize_predictions(
     rank = None
     if scores is not None:
         rank = class_ranking(y_true, scores, score_labels, source="probabilities")
-    return _classification_summary(report, rank, positive, negative, meta, [], (), [])
+    return _classification_summary(report, rank, (positive, negative, pos_label), meta, [], (), [])
 
 
 def _classification_summary(
-    report, rank, positive, negative, meta, folds, sizes, reps, probability=None, calibration=()
+    report, rank, classes, meta, folds, sizes, reps, probability=None, calibration=()
 ):
+    """``classes``: ``(positive, negative, pos_label)``, the first two None for more than two
+    classes."""
+    positive, negative, pos_label = classes
     correct = int(np.trace(report.confusion_matrix))
     n = report.n_samples
     return Summary(
@@ -276,6 +287,7 @@ def _classification_summary(
         accuracy_percent=100.0 * correct / n,
         positive=positive,
         negative=negative,
+        pos_label=None if positive is None or pos_label is None else float(pos_label),
         figures=classification_figures(report, rank, positive, probability),
         calibration=calibration,
         fold_figures=folds,
