@@ -600,7 +600,7 @@ def test_ctrl_c_exits_130_at_once_and_resume_gives_the_whole_answer(tmp_path):
     # both alike), not after the cells in flight
     assert time.monotonic() - sent < sent - started
     assert proc.returncode == 130
-    assert stderr == "svmeval-grid: interrupted\n"
+    assert stderr == f"svmeval-grid: interrupted (run it again with -resume {out} to continue)\n"
     finished = rules.read_out(str(out))
     assert 10 <= len(finished) < 21 * 19
     resumed = subprocess.run(

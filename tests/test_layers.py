@@ -38,6 +38,7 @@ LAYERS = {
     "svmeval.io": 0,
     "svmeval._tables": 0,
     "svmeval._shown": 0,
+    "svmeval._classes": 0,
     "svmeval.progress": 0,
     "svmeval.store": 0,
     "svmeval.metrics": 1,

@@ -191,7 +191,10 @@ ARGUMENTS: dict[str, Argument] = {
         "None (accuracy; mse for regression)",
     ),
     "pos_label": _check(
-        check_label, "None or a label (a number)", "the positive class of two-class data", "None"
+        check_label,
+        "None or a label (a number, or one of the classes)",
+        "the positive class of two-class data",
+        "None",
     ),
     "zero_division": _check(
         parse_zero_division, "0, 1 or 'nan'", "the value an undefined ratio (0/0) takes", "0.0"

@@ -191,9 +191,19 @@ def parse_zero_division(value, name: str = "zero_division") -> float:
 
 
 def check_label(value, name: str = "pos_label") -> None:
-    """None or a label: a finite number (LIBSVM's labels are doubles)."""
-    if value is not None and (not is_number(value) or not math.isfinite(value)):
-        _fail(name, f"must be None or a label (a finite number), got {value!r}")
+    """None or a label: a finite number (LIBSVM's labels are doubles), or one of the user's
+    labels where the data's were not numbers (text, a boolean, any hashable object: the run
+    checks it against the classes)."""
+    if value is None:
+        return
+    if is_number(value):
+        if not math.isfinite(value):
+            _fail(name, f"must be None or a label (a finite number or a class), got {value!r}")
+        return
+    try:
+        hash(value)
+    except TypeError:
+        _fail(name, f"must be None or a label (a number or a class), got {value!r}")
 
 
 def check_criterion_name(value, name: str = "criterion") -> None:

@@ -195,6 +195,7 @@ def run(o: GridOptions) -> int:
     dataset = runner.read_single_label(o.dataset, PROG)
     nr_fold, sources = fold_sources(o, dataset.n_samples, default=5)
     out = _OutFile(targets.get("-out"), append=bool(o.resume), criterion=criterion)
+    runner.on_interrupt(lambda: _how_to_resume(o, out))
 
     lines = o.format != "html"  # grid.py's lines, or the page alone on standard output
 
@@ -257,6 +258,19 @@ def run(o: GridOptions) -> int:
     return 0
 
 
+def _how_to_resume(o: GridOptions, out: _OutFile) -> str | None:
+    """How an interrupted search continues from its ``-out`` file (None: it wrote no cell
+    there, or the file is not one a run can read again)."""
+    if not out.cells or o.out is None or out.target.kind not in ("file", "inplace"):
+        return None
+    import shlex
+
+    name = shlex.quote(runner.printable(o.out))
+    if o.resume and _same_file(o.resume, o.out):
+        return f"the same command continues from {name}"
+    return f"run it again with -resume {name} to continue"
+
+
 def _write_after(o: GridOptions, targets: dict, result, dataset) -> None:
     """The picture, the results and the model: all written, or none."""
     wanted = [flag for flag in ("-png", "--results", "--refit") if flag in targets]
@@ -303,6 +317,7 @@ class _OutFile:
         self.target, self.append, self.criterion = target, append, criterion
         self.fh: TextIO | None = None
         self.marked = False  # the order line written
+        self.cells = 0  # cells written
 
     def write_cell(self, r) -> None:
         """The ``-out`` line of a cell's result ``r``, after the order line if ``r`` is the
@@ -315,6 +330,7 @@ class _OutFile:
             self.write(rules.ORDER_LINE)
             self.marked = True
         self.write(rules.out_line(r.cell, r.rate))
+        self.cells += 1
 
     def _open(self) -> None:
         path = self.target.real if self.target.real else self.target.path

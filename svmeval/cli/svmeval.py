@@ -254,6 +254,7 @@ def run(options: Options) -> int:
     lines = svm_train_report(options, result)
     if lines is not None:
         emit(options, lines, predictions=predictions, folds=result)
+        note_no_label_one(options, sorted(set(result.y_true.tolist())))
         return 0
     from svmeval.summary import summarize
 
@@ -272,6 +273,8 @@ def run(options: Options) -> int:
 
         arrays = plot.result_arrays(result)
     emit(options, _report(options, summary, arrays), predictions=predictions, folds=result)
+    if summary.is_binary:
+        note_no_label_one(options, summary.classification.labels.tolist())
     draw(options, summary, arrays)
     return 0
 
@@ -303,6 +306,18 @@ def svm_train_report(options: Options, result) -> str | None:
     if len(labels) != 2:  # one class or more: the report adds its tables
         return None
     return accuracy_lines(100.0 * correct / len(result.y_true), classes)
+
+
+def note_no_label_one(options: Options, labels) -> None:
+    """Say on standard error, where svm-train's lines of two-class data without label 1 are the
+    whole report (text, no --pos-label, no table after them), that their "+1" class is label 1
+    and where each label's figures are."""
+    from svmeval.cli.dropin import no_label_one
+
+    alone = not (options.full or options.repeat != 1 or options.ci is not None)
+    note = no_label_one(labels)
+    if note is not None and alone and options.format == "text" and options.pos_label is None:
+        runner.say_on_stderr(note)
 
 
 def run_multilabel(options: Options, dataset) -> int:

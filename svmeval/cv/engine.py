@@ -188,8 +188,9 @@ def cross_validate(
     from svmeval.params import given_configuration
 
     given = params
-    data = checks.as_dataset(data, "data")
+    dataset = checks.as_dataset(data, "data")
     params = checks.as_params(params, "params")
+    data = checks.classes_for(dataset, data, [params])
     source = fold_source(groups, given_folds, len(data.y) if data.y is not None else None)
     with opened(store, "cross_validate", (cross_validate, call)) as counts:
         result = run_cv(
@@ -318,8 +319,12 @@ def _repetitions(
     return replace(
         first[0],
         repeats=tuple(x for _, x in sorted(repeats, key=lambda t: t[0])),
-        repeat_results=tuple(x for _, x in sorted(results, key=lambda t: t[0])),
+        repeat_results=tuple(
+            replace(x, classes=getattr(dataset, "classes", None))
+            for _, x in sorted(results, key=lambda t: t[0])
+        ),
         data_name=getattr(dataset, "name", ""),
+        classes=getattr(dataset, "classes", None),
     )
 
 

@@ -173,7 +173,7 @@ def evaluate(
             for c, params in enumerate(candidates):
                 key = (r, v, params.is_classification)
                 if key not in drawn:
-                    warn = None if warn_folds and v == 0 else _silent  # once a seed
+                    warn = None if warn_folds and v == 0 else False  # once a seed
                     own = problem.y if y is None else y
                     drawn[key] = draw_folds(
                         own, nr_fold, seed, params, warn=warn, source=fold_source
@@ -357,7 +357,3 @@ def sharing_pays(
         memory_mb=memory_mb,
         n_features=n_features,
     ).share
-
-
-def _silent(message: str) -> None:
-    """LIBSVM's leave-one-out warning, already given."""

@@ -80,8 +80,12 @@ class StoreCounts:
         return self.run
 
     def line(self) -> str:
-        """``store NAME: R units reused, C computed``."""
-        return f"store {self.store.name}: {self.reused} units reused, {self.computed} computed"
+        """``store NAME: R units reused, C computed`` (and, for a store this process cannot
+        write, that the run is not recorded in it)."""
+        line = f"store {self.store.name}: {self.reused} units reused, {self.computed} computed"
+        if self.store.read_only and not self.reuse_only:
+            line += " (read-only: the run is not recorded)"
+        return line
 
 
 #: seconds an interrupted or failed run waits for its last folds to be written
@@ -160,7 +164,16 @@ def reuse_only():
 
 
 def missing(counts, n: int) -> None:
-    """Refuse to compute ``n`` folds in a run that may only reuse."""
+    """Refuse to compute ``n`` folds in a run that may only reuse, or whose store cannot keep
+    them (read-only): before any of them is trained."""
+    if n and counts.store.read_only and not counts.reuse_only:
+        from svmeval.store import StoreError
+
+        folds = "1 fold of this run is" if n == 1 else f"{n} folds of this run are"
+        raise StoreError(
+            f"{counts.store.name}: {folds} not in the store, which is read-only (nothing "
+            "was trained)"
+        )
     if n and counts.reuse_only:
         from svmeval.store import StoreError
 
@@ -216,7 +229,7 @@ def opened(store, command: str = "", call=None):
             # the folds computed are written, even on Ctrl-C (for a few seconds at most)
             counts.writer.flush(quiet=True, limit=FLUSH_LIMIT)
         counts.writer.flush()
-        if not counts.reuse_only:
+        if not counts.reuse_only and not store.read_only:
             store.end_run(counts.begin(), counts.reused, counts.computed)
         log.info("svmeval: %s", counts.line())
     finally:
@@ -419,11 +432,14 @@ class StoreUse:
             rows.append((key, fields, arrays, (seconds or {}).get(i, 0.0)))
         run = self.counts.begin()
         writer = self.counts.writer
+        reused, computed = self.counts.reused, self.counts.computed
+        # each transaction records the run's counts with its units: an interrupted or killed
+        # run's are those of its last unit written
         if unit.params.probability:
-            writer.submit(self.store.put_many, rows, run)
+            writer.submit(self.store.put_many, rows, run, (reused, computed + len(rows)))
         else:
-            for row in rows:
-                writer.submit(self.store.put, *row, run)
+            for i, row in enumerate(rows, 1):
+                writer.submit(self.store.put, *row, run, (reused, computed + i))
         done.update(new)
         self.counts.computed += len(new)
         self.store.computed += len(new)

@@ -12,7 +12,7 @@ import io
 import json
 import math
 
-from svmeval.errors import show_label
+from svmeval._classes import show_class
 from svmeval.report._layout import split_columns, wrap
 from svmeval.workflows.threshold_rules import COUNTS, FIGURE_NAMES, POINTS, parse_criterion
 
@@ -82,8 +82,9 @@ def _csv(result) -> str:
 
 def _text(result, digits: int) -> str:
     criterion = parse_criterion(result.criterion)
-    name = criterion.title(result.positive)
-    pos = show_label(result.positive)
+    classes = result.cv.classes
+    pos = show_class(result.positive, classes)
+    name = criterion.title(pos)
     cost = criterion.name == "cost"
     heads = ["", "threshold", *(_HEADS[k] for k in FIGURE_NAMES), "TP", "FP", "FN", "TN"]
     heads += ["cost"] if cost else []
@@ -99,7 +100,7 @@ def _text(result, digits: int) -> str:
     lines = wrap(f"Decision threshold tuned for {name} {run}", keep=(run,))
     lines += wrap(
         f"threshold on the CV {source} of class {pos}: a sample is {pos} where its "
-        f"{source} is at least the threshold, else {show_label(result.negative)}"
+        f"{source} is at least the threshold, else {show_class(result.negative, classes)}"
     )
     lines += _table(heads, rows)
     lines.append("")

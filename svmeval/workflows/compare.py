@@ -21,6 +21,7 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._classes import class_code
 from svmeval._shown import brief_repr
 from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import Provenance, recorded
@@ -170,13 +171,14 @@ def _runs(
 
 
 def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
-    from svmeval.summary import summarize
+    """The criterion on every fold of the runs, repetition-major (what each run's summary gives
+    it, computed alone)."""
+    from svmeval.summary.single import fold_values
 
-    values: list[float] = []
-    for run in runs:
-        summary = summarize(run, pos_label=pos_label, zero_division=zero_division)
-        values.extend(f.get(criterion, math.nan) for f in summary.fold_figures)
-    return np.array(values, dtype=np.float64)
+    values = [
+        fold_values(r, criterion, pos_label=pos_label, zero_division=zero_division) for r in runs
+    ]
+    return np.concatenate(values) if values else np.array([], dtype=np.float64)
 
 
 @recorded
@@ -323,6 +325,7 @@ def _compare(
         criterion=criterion,
     )
     dataset, (params_a, params_b) = checks.check_data(data, "a comparison", a=a, b=b)
+    pos_label = class_code(pos_label, dataset.classes)
     labels = cast(np.ndarray, dataset.y)  # one label a sample: check_data refused others
     figure = checks.check_criterion(
         criterion or checks.default_criterion(params_a),

@@ -10,6 +10,7 @@ task of :func:`svmeval.cv.evaluate.evaluate`, longest first. Where the cost mode
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Callable
@@ -21,6 +22,7 @@ import numpy as np
 from svmeval import _tables as tables
 from svmeval._args import checked
 from svmeval._args.checks import check_weight_range
+from svmeval._classes import class_code
 from svmeval._shown import brief_repr
 from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
 from svmeval.cv.given import FoldAssignment
@@ -421,7 +423,14 @@ def _search(
     cells = rules.Cells(grid.order, resumed, grid.figure.greater_is_better, on_cell, head)
     todo = cells.todo()
     finish = _finisher(
-        grid, cells, todo, pos_label, zero_division, percent, on_finish=on_finish, progress=progress
+        grid,
+        cells,
+        todo,
+        grid.pos_label,
+        zero_division,
+        percent,
+        on_finish=on_finish,
+        progress=progress,
     )
     _evaluate_cells(
         grid,
@@ -503,6 +512,7 @@ def _checked_grid(
     kind = checks.kind_of(checks.single_label(dataset, "the grid search"), params)
     figure = checks.check_criterion(criterion, kind, params)
     problem, base, candidates = _candidates(dataset, params, order)
+    pos_label = class_code(pos_label, dataset.classes)
     if base.is_classification:  # the summaries of the cells would refuse it, too late
         from svmeval.summary.single import check_pos_label
 
@@ -531,6 +541,7 @@ def _checked_grid(
         problem=problem,
         base=base,
         by_cell=dict(zip(order, candidates)),
+        pos_label=pos_label,
     )
 
 
@@ -544,6 +555,8 @@ def _finisher(grid, cells, todo, pos_label, zero_division, percent, *, on_finish
         # cells before it are finished (svmeval.cv.evaluate.Release)
         nonlocal done
         cell = todo[unit.candidate]
+        if grid.dataset.classes is not None:  # the cell's summary names the user's classes
+            result = dataclasses.replace(result, classes=grid.dataset.classes)
         value = criterion_of(
             result, grid.criterion, pos_label=pos_label, zero_division=zero_division
         )

@@ -33,6 +33,7 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._classes import class_code
 from svmeval._shown import brief_repr
 from svmeval.cv import checks
 from svmeval.cv.given import FoldAssignment
@@ -401,6 +402,7 @@ def _nested_cv(
         folds, seed, repeat=repeat, inner_folds=inner_folds, jobs=jobs, criterion=criterion
     )
     dataset, (params,) = checks.check_data(data, "nested cross-validation", params=params)
+    pos_label = class_code(pos_label, dataset.classes)
     nr_fold, inner_folds, seed, repeat = run.folds, run.inner_folds, run.seed, run.repeat
     if log2w is not None:  # the whole data's classes, before any inner grid
         from svmeval.workflows.grid import _order, check_weight_label
@@ -447,7 +449,8 @@ def _nested_cv(
                 progress(done, total)
         results.append(plan.result())
     configuration = given_configuration(given, params)
-    results = [replace(x, configuration=configuration) for x in results]
+    classes = getattr(dataset, "classes", None)
+    results = [replace(x, configuration=configuration, classes=classes) for x in results]
     first = replace(
         results[0],
         repeats=tuple(engine.repetition(x) for x in results[1:]),

@@ -28,6 +28,7 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._classes import class_code
 from svmeval._shown import brief_repr
 from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import Provenance, recorded
@@ -280,6 +281,7 @@ def _permutation_test(
     n_permutations = _check_permutations(permutations)
     run = checks.check_run(folds, seed, jobs=jobs)
     dataset, (config,) = checks.check_data(data, "a permutation test", params=params)
+    pos_label = class_code(pos_label, dataset.classes)
     if config.probability:
         raise ArgumentError(
             "params", "-b 1 is not supported (its training draws from C rand() fold by fold)"

@@ -32,12 +32,13 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._classes import class_code, json_class
 from svmeval._shown import brief_repr
 from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import Provenance, recorded
@@ -196,8 +197,8 @@ class TunedThreshold:
                 "n_folds": self.n_folds,
                 "inner_folds": self.inner_folds,
                 "seed": self.seed,
-                "positive": self.positive,
-                "negative": self.negative,
+                "positive": json_class(self.positive, self.cv.classes),
+                "negative": json_class(self.negative, self.cv.classes),
                 "score_source": self.score_source,
                 "rule": "positive when the score is at least the threshold",
                 **self._points(),
@@ -238,7 +239,7 @@ class TunedThreshold:
         tables.pandas()
         head = {
             "dataset": self.data_name,
-            "configuration": self.cv.configuration or self.options,
+            "configuration": self.cv.configuration,  # as given: "" for svm-train's defaults
             "options": self.options,
         }
         return tables.frame(
@@ -308,6 +309,10 @@ def _check_classes(dataset, config, criterion: ThresholdCriterion, pos_label):
             f"label {show_label(y[row])} is not a whole number: LIBSVM classifies by "
             "(int)label, so a decision threshold needs whole-number labels",
         )
+    pos_label = class_code(pos_label, dataset.classes)
+    if criterion.label is not None and dataset.classes is not None:
+        label = class_code(criterion.label, dataset.classes, "criterion")
+        criterion = replace(criterion, label=label)
     if criterion.label is not None:
         if criterion.label not in labels:
             shown = ", ".join(show_label(v) for v in labels)
@@ -579,4 +584,9 @@ def _check_both_classes(y_train, fold: int, positive: float, negative: float) ->
 def _named(cv: CVResult, configuration: str, dataset) -> CVResult:
     from dataclasses import replace
 
-    return replace(cv, configuration=configuration, data_name=getattr(dataset, "name", ""))
+    return replace(
+        cv,
+        configuration=configuration,
+        data_name=getattr(dataset, "name", ""),
+        classes=getattr(dataset, "classes", None),
+    )
