@@ -41,6 +41,10 @@ demo: $(VENV)/.demo
 # missing one stops the run; `make test SVMEVAL_REQUIRE_ORACLES=0` lets their tests skip.
 SVMEVAL_REQUIRE_ORACLES ?= 1
 
+# the tests run in parallel, one pytest worker a core (pytest-xdist); `make test JOBS=0` runs
+# them in one process
+JOBS ?= auto
+
 # lint, format, types, then the tests with their coverage (floor: fail_under in pyproject.toml);
 # then, where ../shared is beside the checkout, the tests that reach it (marked shared_data by
 # tests/conftest.py) once more as a clone without it runs them: skipped with their reason, or
@@ -49,11 +53,11 @@ test: $(VENV)/.test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
-	SVMEVAL_REQUIRE_ORACLES=$(SVMEVAL_REQUIRE_ORACLES) $(PY) -m pytest -q --cov
+	SVMEVAL_REQUIRE_ORACLES=$(SVMEVAL_REQUIRE_ORACLES) $(PY) -m pytest -q -n $(JOBS) --cov
 	@if [ -d ../shared ]; then \
 	    echo "The tests that use ../shared, as without it (SVMEVAL_TEST_NO_SHARED=1):"; \
 	    SVMEVAL_TEST_NO_SHARED=1 SVMEVAL_REQUIRE_ORACLES=$(SVMEVAL_REQUIRE_ORACLES) \
-	        $(PY) -m pytest -q -p no:cacheprovider -m shared_data; \
+	        $(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider -m shared_data; \
 	fi
 
 # a few minutes' subset (public API, layers, drop-in outputs, LIBSVM pairs), e.g. on a second
@@ -61,7 +65,7 @@ test: $(VENV)/.test
 QUICK := tests/test_public_api.py tests/test_layers.py tests/test_lazy_import.py \
          tests/test_dropin.py tests/test_pairs.py tests/test_versions.py
 quick: $(VENV)/.test
-	SVMEVAL_REQUIRE_ORACLES=$(SVMEVAL_REQUIRE_ORACLES) $(PY) -m pytest -q -p no:cacheprovider $(QUICK)
+	SVMEVAL_REQUIRE_ORACLES=$(SVMEVAL_REQUIRE_ORACLES) $(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider $(QUICK)
 
 # the documentation, offline, warnings as errors: docs/_build/html/index.html
 docs: $(VENV)/.test

@@ -119,11 +119,18 @@ def _interrupted() -> None:
     targets = sys.modules.get("svmeval.io.targets")
     if targets is not None:  # temporary files made, not yet renamed or removed
         targets.remove_temporaries()
+    line = f"{_PROG[0]}: interrupted"
+    runner = sys.modules.get("svmeval.cli.runner")
+    if runner is not None:  # and how to continue, where the run kept its work
+        try:
+            line = runner.interrupted_line(_PROG[0])
+        except BaseException:  # pragma: no cover - a second Ctrl-C: the plain line
+            pass
     output = sys.modules.get("svmeval.io.output")
     if output is not None:  # LIBSVM's messages end before this line (none is written after)
         output.STDERR_LOCK.acquire(timeout=1)
     try:
-        sys.stderr.write(f"{_PROG[0]}: interrupted\n")
+        sys.stderr.write(line + "\n")
         sys.stderr.flush()
     except BaseException:  # pragma: no cover - a closed stderr, a second Ctrl-C
         pass

@@ -15,9 +15,10 @@ configuration.
 
 The patched svm-train is built here, in a temporary folder that is removed at the end, from
 LIBSVM's source (--libsvm: a source tree, or a git repository of it such as a clone of
-https://github.com/cjlin1/libsvm): svm-train.c gets the widely used per-class patch (after the
-accuracy line of a classifier's -v k, precision, recall and F1 of the +1 and the -1 class, each
-printed with %g), compiled as LIBSVM's Makefile compiles it (g++ -O3, no OpenMP). The build is
+https://github.com/cjlin1/libsvm), by scripts/patched_svm_train.py: svm-train.c gets the widely
+used per-class patch (after the accuracy line of a classifier's -v k, precision, recall and F1
+of the +1 class, the samples labelled 1, and of the -1 class, every other sample, each printed
+with %g), compiled as LIBSVM's Makefile compiles it (g++ -O3, no OpenMP). The build is
 checked first: its output on heart_scale must be the reference output in
 ../shared/reference byte for byte (where present).
 
@@ -39,97 +40,26 @@ Usage: python scripts/bench_dropin.py --libsvm DIR [FILE] [--calls N] [--loops K
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
 import sysconfig
-import tarfile
 import tempfile
 import time
 from pathlib import Path
 
+from patched_svm_train import BuildError, build_patched_svm_train
+
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT.parent / "shared" / "reference"
-
-#: the per-class lines, inserted after svm-train's "Cross Validation Accuracy" line
-PATCH = r"""
-		{
-			int tp = 0, fp = 0, fn = 0, tn = 0;
-			double precision, recall;
-			for(i=0;i<prob.l;i++)
-			{
-				if(prob.y[i] == 1)
-				{
-					if(target[i] == 1) ++tp; else ++fn;
-				}
-				else
-				{
-					if(target[i] == 1) ++fp; else ++tn;
-				}
-			}
-			precision = (double)tp/(tp+fp);
-			recall = (double)tp/(tp+fn);
-			printf("Positive (+1) class:\n");
-			printf("  precision = %g\n", precision);
-			printf("     recall = %g\n", recall);
-			printf("   F1 value = %g\n\n", 2*precision*recall/(precision+recall));
-			precision = (double)tn/(tn+fn);
-			recall = (double)tn/(tn+fp);
-			printf("Negative (-1) class:\n");
-			printf("  precision = %g\n", precision);
-			printf("     recall = %g\n", recall);
-			printf("   F1 value = %g\n\n", 2*precision*recall/(precision+recall));
-		}
-"""
-
-ACCURACY_LINE = 'printf("Cross Validation Accuracy = %g%%\\n",100.0*total_correct/prob.l);'
 
 #: (reference file, svm-train's arguments before the data file) checked byte for byte
 CHECKS = [
     ("heart_scale.v5.txt", ["-q", "-v", "5"]),
     ("heart_scale.v5.c0.01.txt", ["-q", "-c", "0.01", "-v", "5"]),
 ]
-
-SOURCES = ("svm.cpp", "svm.h", "svm-train.c", "tools/grid.py")
-
-
-def libsvm_sources(src: Path, into: Path) -> None:
-    """Copy LIBSVM's files from a source tree, or from a git repository's HEAD."""
-    if (src / "svm-train.c").exists():
-        for name in SOURCES:
-            (into / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(src / name, into / name)
-        return
-    git_dir = src / ".git" if (src / ".git").exists() else src
-    archive = subprocess.run(
-        ["git", f"--git-dir={git_dir}", "archive", "--format=tar", "HEAD", *SOURCES],
-        capture_output=True,
-        check=True,
-    ).stdout
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(into, filter="data")
-
-
-def build_patched_svm_train(src: Path, work: Path) -> Path:
-    """The patched svm-train, built in ``work``."""
-    libsvm_sources(src, work)
-    source = (work / "svm-train.c").read_text()
-    if source.count(ACCURACY_LINE) != 1:
-        raise SystemExit("svm-train.c: the accuracy line to patch after was not found")
-    (work / "svm-train.c").write_text(source.replace(ACCURACY_LINE, ACCURACY_LINE + PATCH))
-    cxx = os.environ.get("CXX", "g++")
-    flags = ["-Wall", "-Wconversion", "-O3", "-fPIC"]  # LIBSVM's Makefile
-    subprocess.run([cxx, *flags, "-c", "svm.cpp"], cwd=work, check=True)
-    subprocess.run(
-        [cxx, *flags, "svm-train.c", "svm.o", "-o", "svm-train-patched", "-lm"],
-        cwd=work,
-        check=True,
-    )
-    return work / "svm-train-patched"
 
 
 def check_build(svm_train: Path, data_dir: Path) -> list[str]:
@@ -303,7 +233,10 @@ def main() -> None:
     data = Path(args.file).resolve()
     with tempfile.TemporaryDirectory(prefix="svmeval-dropin-") as tmp:
         work = Path(tmp)
-        svm_train = build_patched_svm_train(args.libsvm.resolve(), work)
+        try:
+            svm_train = build_patched_svm_train(args.libsvm.resolve(), work)
+        except BuildError as exc:
+            raise SystemExit(str(exc)) from None
         checked = check_build(svm_train, ROOT.parent / "shared" / "data")
         python = measuring_python(work)
         svmeval = svmeval_command(work, python)

@@ -5,7 +5,8 @@ running this script, so whatever module names they point to) many times, each in
 SIGINT at a random moment from 0 to --max-delay seconds, with --busy processes spinning beside
 them (``python -c 'while 1: pass'``), and counts what came of each run:
 
-    svmeval      exit 130, stderr ending in "PROG: interrupted" (after LIBSVM's chatter)
+    svmeval      exit 130, stderr ending in "PROG: interrupted" (after LIBSVM's chatter; with how
+                 to continue in parentheses where the run kept its work: -out, --store)
     startup      the signal hit Python's own start-up before any svmeval code ran: killed by
                  SIGINT (-2), or a KeyboardInterrupt traceback inside frozen import code only
     finished     the run had already ended when the signal was due (not an interrupted run)
@@ -129,8 +130,8 @@ def one_run(prog: str, data: Path, delay: float, work: Path) -> tuple[str, str, 
         proc.returncode == 130
         and stdout == ""
         and "Traceback" not in stderr
-        and stderr.endswith(f"{prog}: interrupted\n")
-    ):  # after LIBSVM's chatter
+        and re.search(rf"(^|\n){re.escape(prog)}: interrupted( \([^\n]*\))?\n\Z", stderr)
+    ):  # after LIBSVM's chatter; with how to continue, where the run kept its work
         return "svmeval", stderr, left
     if proc.returncode == -signal.SIGINT and stderr == "":
         return "startup", stderr, left

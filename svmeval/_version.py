@@ -14,7 +14,7 @@ from __future__ import annotations
 # Ctrl-C would end in a traceback. The digest's modules are imported when it is computed.
 import os  # loaded with the interpreter already
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 #: the folder of svmeval's own modules (its sources are digested)
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))

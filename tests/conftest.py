@@ -28,8 +28,16 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# No verdict may depend on the machine's load: Hypothesis's default 200 ms deadline per example
+# and its "too slow" health check both fail a correct test on a busy machine (an example of a
+# metrics property took 287 ms once beside other jobs, 19 ms when repeated). A test that must
+# end in time has pytest-timeout's limit (pyproject.toml).
+settings.register_profile("svmeval", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("svmeval")
 LOCAL = ROOT / "data"
 SHARED = ROOT.parent / "shared"
 NO_SHARED = os.environ.get("SVMEVAL_TEST_NO_SHARED", "") not in ("", "0")
@@ -208,6 +216,48 @@ def libsvm_cv(path, options, nr_fold=5, seed=1):
     _libsvm.set_omp_threads(1)
     libsvm_svm.libsvm.svm_cross_validation(prob, param, nr_fold, target)
     return np.array(target[:])
+
+
+def libsvm_folds_warning(capfd, nr_fold: int, l: int) -> str:
+    """The oracle of LIBSVM's warning for more folds than samples: what its own
+    svm_cross_validation, called through the official bindings on ``l`` rows with ``nr_fold``
+    folds, writes on standard error (captured by ``capfd``; what was captured before is
+    dropped)."""
+    import ctypes
+
+    libsvm_svm = pytest.importorskip("libsvm.svm")
+    from svmeval.cv import _libsvm
+
+    prob = libsvm_svm.svm_problem([1.0] * l, [{1: 1.0}] * l)  # one class: nothing to train
+    param = libsvm_svm.svm_parameter("-q")
+    target = (ctypes.c_double * l)()
+    _libsvm.set_omp_threads(1)
+    libsvm_svm.libsvm.svm_set_print_string_function(param.print_func)  # -q: training quiet
+    capfd.readouterr()
+    try:
+        libsvm_svm.libsvm.svm_cross_validation(prob, param, nr_fold, target)
+        return capfd.readouterr().err
+    finally:
+        _libsvm.set_quiet(True)  # svmeval's hook back (each run sets its own again)
+
+
+@pytest.fixture(scope="session")
+def patched_svm_train(tmp_path_factory):
+    """The patched svm-train (scripts/patched_svm_train.py), built from the LIBSVM source that
+    ``SVMEVAL_LIBSVM_SOURCE`` names (a source tree, or a git repository of it); the test skips
+    without it."""
+    source = os.environ.get("SVMEVAL_LIBSVM_SOURCE")
+    if not source:
+        pytest.skip(
+            "SVMEVAL_LIBSVM_SOURCE is not set (LIBSVM's source tree or a git repository of "
+            "it, to build the patched svm-train from)"
+        )
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from patched_svm_train import build_patched_svm_train
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    return build_patched_svm_train(Path(source), tmp_path_factory.mktemp("libsvm"))
 
 
 def linear_kernel_file(directory: Path) -> Path:

@@ -66,7 +66,7 @@ RUN_CASES = (
             ({"zero_division": "maybe"}, "zero_division"),
             ({"zero_division": 0.5}, "zero_division"),
             ({"pos_label": [1]}, "pos_label"),
-            ({"pos_label": "1"}, "pos_label"),
+            ({"pos_label": float("nan")}, "pos_label"),
         ]
     ]
     + [

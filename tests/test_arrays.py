@@ -271,7 +271,13 @@ Y3 = [1, -1, 1]
         (np.ones((3, 2)), [1, -1, 1, 1], {}, r"X has 3 rows but y has 4 labels"),
         (np.ones((3, 2)), np.ones((3, 1)), {}, r"y must be 1-D.*got shape \(3, 1\).*multilabel"),
         (np.ones((3, 2)), [1.0, np.nan, 1.0], {}, r"y row 1: label nan is not finite"),
-        (np.ones((3, 2)), ["a", "b", "a"], {}, r"y row 0: label 'a' is not a number"),
+        (
+            np.ones((3, 2)),
+            [1, "b", 1],
+            {},
+            r"y row 1: label 'b' \(str\) cannot be ordered with label 1 of row 0 \(int\)",
+        ),
+        (np.ones((3, 2)), ["a", None, "b"], {}, r"y row 1: label None is missing"),
         (np.ones((3, 2)), [1, 2j, 1], {}, r"y row 1: label 2j is a complex number"),
         (_frame_with_text(), Y3, {}, r"X column 1 \('b'\) is not numeric \(dtype (str|object)\)"),
         (

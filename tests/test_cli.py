@@ -265,7 +265,7 @@ def test_pos_label_picks_the_positive_block(tmp_path):
     data = zero_one_data(tmp_path)  # labels 0 / 1
     default = svmeval("-q", "-v", "5", data).stdout.splitlines()
     assert default[1] == "Positive (+1) class:"
-    assert default[6] == "Negative (0) class:"
+    assert default[6] == "Negative (-1) class:"  # the patched svm-train's header, for 0 too
     swapped = svmeval("-q", "-v", "5", "--pos-label", "0", data).stdout.splitlines()
     assert swapped[1] == "Positive (0) class:"
     assert swapped[2] == default[7]  # the same precision, now of the positive block
@@ -274,10 +274,18 @@ def test_pos_label_picks_the_positive_block(tmp_path):
 
 
 def test_larger_label_is_positive_without_label_1(tmp_path):
+    """The figures' positive class is the larger label; svm-train's lines stay the patch's
+    (its +1 class is label 1, none here: 0/0), --pos-label 4 heads them with the labels."""
     data = tmp_path / "d"
     rows = SMALL.read_text().replace("+1 ", "4 ").replace("-1 ", "2 ")
     data.write_text(rows)
     out = svmeval("-q", "-v", "5", data).stdout.splitlines()
+    assert out[1:3] == ["Positive (+1) class:", "  precision = -nan"]
+    assert out[6:8] == ["Negative (-1) class:", "  precision = 1"]
+    assert (
+        json.loads(svmeval("-q", "-v", "5", "--format", "json", data).stdout)["positive_label"] == 4
+    )
+    out = svmeval("-q", "-v", "5", "--pos-label", "4", data).stdout.splitlines()
     assert out[1] == "Positive (+4) class:" and out[6] == "Negative (+2) class:"
 
 

@@ -287,3 +287,142 @@ def test_compare_results_identical_for_every_jobs(small):
         assert np.array_equal(other.folds_a, runs[0].folds_a)
         assert np.array_equal(other.folds_b, runs[0].folds_b)
         assert other.ttest == runs[0].ttest and other.mcnemar == runs[0].mcnemar
+
+
+def _sklearn_fold_figure(name, y_true, y_pred, scores, labels, positive):
+    """Scikit-learn's value of figure ``name`` on one fold (``scores``: per-class scores whose
+    columns follow ``labels``; ``positive``: the positive class of two-class data)."""
+    if name == "macro_harmonic_f1":
+        p = sk_metrics.precision_score(y_true, y_pred, average="macro", zero_division=0)
+        r = sk_metrics.recall_score(y_true, y_pred, average="macro", zero_division=0)
+        return 2 * p * r / (p + r)
+    if name.endswith("_f1"):
+        return sk_metrics.f1_score(y_true, y_pred, average=name[:-3], zero_division=0)
+    if name in ("precision", "recall", "f1"):
+        score = getattr(sk_metrics, f"{name}_score")
+        return score(y_true, y_pred, pos_label=positive, zero_division=0)
+    if name in ("roc_auc", "average_precision"):
+        column = scores[:, list(labels).index(positive)]
+        return getattr(sk_metrics, f"{name}_score")(y_true == positive, column)
+    if name in ("macro_roc_auc", "macro_average_precision"):
+        score = getattr(sk_metrics, f"{name[6:]}_score")
+        return np.mean([score(y_true == c, scores[:, k]) for k, c in enumerate(labels)])
+    if name == "label_ranking_average_precision":
+        truth = y_true[:, None] == np.asarray(labels)[None, :]
+        return sk_metrics.label_ranking_average_precision_score(truth, scores)
+    return {
+        "accuracy": sk_metrics.accuracy_score,
+        "balanced_accuracy": sk_metrics.balanced_accuracy_score,
+        "mcc": sk_metrics.matthews_corrcoef,
+        "kappa": sk_metrics.cohen_kappa_score,
+    }[name](y_true, y_pred)
+
+
+@pytest.mark.parametrize(
+    ("data", "criterion", "pos_label"),
+    [
+        (SMALL, name, pos)
+        for name in (
+            "accuracy",
+            "balanced_accuracy",
+            "mcc",
+            "kappa",
+            "precision",
+            "recall",
+            "f1",
+            "macro_f1",
+            "macro_harmonic_f1",
+            "micro_f1",
+            "weighted_f1",
+            "roc_auc",
+            "average_precision",
+        )
+        for pos in (None, -1.0)
+    ]
+    + [
+        (WINE, name, None)
+        for name in (
+            "accuracy",
+            "mcc",
+            "macro_f1",
+            "weighted_f1",
+            "macro_roc_auc",
+            "macro_average_precision",
+            "label_ranking_average_precision",
+        )
+    ],
+)
+def test_every_criterion_on_every_fold_is_scikit_learns(data, criterion, pos_label):
+    """The criterion computed alone for each fold equals scikit-learn's on the fold's
+    predictions and class scores (two classes: the positive class's, 1 or the one given)."""
+    a, b = "-c 1", "-c 8 -g 0.5"
+    c = compare(str(data), a, b, 3, repeat=2, criterion=criterion, pos_label=pos_label)
+    for options, values in ((a, c.folds_a), (b, c.folds_b)):
+        expected = []
+        for seed in (1, 2):
+            r = cross_validate(str(data), options, 3, seed=seed)
+            positive = (1.0 if pos_label is None else pos_label) if len(r.labels) == 2 else None
+            for i in range(3):
+                rows = r.fold == i
+                expected.append(
+                    _sklearn_fold_figure(
+                        criterion,
+                        r.y_true[rows],
+                        r.y_pred[rows],
+                        r.scores[rows],
+                        r.labels,
+                        positive,
+                    )
+                )
+        assert values == pytest.approx(expected, rel=1e-12, abs=1e-15)
+
+
+def test_a_criterion_of_the_counts_computes_no_other_figure(small, monkeypatch):
+    """Comparing on accuracy reads each fold's confusion counts only: no fold's full report, no
+    ranking of its scores (every figure of every fold was computed before to compare one);
+    the figures still scikit-learn's."""
+    import svmeval.metrics.run_figures as run_figures
+    import svmeval.metrics.scores as scores
+    import svmeval.summary.single as single
+    from svmeval.metrics.classification import ConfusionCounts
+
+    calls = []
+
+    def counted(name, function):
+        def call(*args, **kwargs):
+            calls.append(name)
+            return function(*args, **kwargs)
+
+        return call
+
+    for module in (run_figures, scores, single):
+        monkeypatch.setattr(module, "class_ranking", counted("ranking", module.class_ranking))
+    monkeypatch.setattr(ConfusionCounts, "report", counted("report", ConfusionCounts.report))
+    c = compare(small, "-c 1", "-c 8", 5, repeat=3)
+    assert calls == []
+    r = cross_validate(small, "-c 8", 5, seed=3)
+    expected = [
+        sk_metrics.accuracy_score(r.y_true[r.fold == i], r.y_pred[r.fold == i]) for i in range(5)
+    ]
+    assert c.folds_b[10:] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("criterion", ["log_loss", "brier_score"])
+def test_a_criterion_of_the_probabilities_is_scikit_learns_on_every_fold(small, criterion):
+    a, b = "-b 1", "-b 1 -c 8"
+    c = compare(small, a, b, 3, repeat=2, criterion=criterion)
+    for options, values in ((a, c.folds_a), (b, c.folds_b)):
+        expected = []
+        for seed in (1, 2):
+            r = cross_validate(small, options, 3, seed=seed)
+            positive = list(r.labels).index(1.0)
+            for i in range(3):
+                rows = r.fold == i
+                p, y = r.probabilities[rows], r.y_true[rows]
+                order = np.argsort(r.labels)  # scikit-learn's columns: the labels ascending
+                expected.append(
+                    sk_metrics.log_loss(y, p[:, order], labels=r.labels[order])
+                    if criterion == "log_loss"
+                    else sk_metrics.brier_score_loss(y == 1.0, p[:, positive])
+                )
+        assert values == pytest.approx(expected, rel=1e-9)

@@ -601,7 +601,7 @@ def test_ctrl_c_exits_130_at_once_and_resume_gives_the_whole_answer(tmp_path):
     # both alike), not after the cells in flight
     assert time.monotonic() - sent < sent - started
     assert proc.returncode == 130
-    assert stderr == "svmeval-grid: interrupted\n"
+    assert stderr == f"svmeval-grid: interrupted (run it again with -resume {out} to continue)\n"
     finished = rules.read_out(str(out))
     assert 10 <= len(finished) < 21 * 19
     resumed = subprocess.run(
@@ -670,3 +670,31 @@ def test_without_dask_option_dask_is_never_imported(tmp_path):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[-1] == "[]"
+
+
+def test_grouped_and_given_folds_on_the_cluster_are_the_local_run(dask_cluster):
+    """Folds that are not LIBSVM's travel with their tasks: a grouped CV (with -b 1, whose
+    folds run in order in one task, and without), given folds and a grouped permutation test
+    on the cluster equal the local runs; given folds' predictions are LIBSVM's own training of
+    each fold by the bindings."""
+    from test_folds_given import libsvm_fold_by_fold
+
+    from svmeval.workflows.permutation import permutation_test
+
+    _, client = dask_cluster
+    path = data_set("heart_scale")
+    n = read_dataset(str(path)).n_samples
+    groups = np.arange(n) // 7
+    for params in ("-c 2", "-c 2 -b 1"):
+        local = engine.cross_validate(str(path), params, 5, groups=groups)
+        remote = engine.cross_validate(str(path), params, 5, groups=groups, client=client)
+        np.testing.assert_array_equal(remote.fold, local.fold)
+        np.testing.assert_array_equal(remote.y_pred, local.y_pred)
+    fold = np.arange(n) % 4
+    remote = engine.cross_validate(str(path), "-c 2", given_folds=fold, client=client)
+    pairs = [(np.flatnonzero(fold != i), np.flatnonzero(fold == i)) for i in range(4)]
+    np.testing.assert_array_equal(remote.y_pred, libsvm_fold_by_fold(path, "-c 2", pairs))
+    local_t = permutation_test(str(path), "-c 2", 4, permutations=4, groups=groups)
+    remote_t = permutation_test(str(path), "-c 2", 4, permutations=4, groups=groups, client=client)
+    np.testing.assert_array_equal(remote_t.permuted, local_t.permuted)
+    assert remote_t.observed == local_t.observed

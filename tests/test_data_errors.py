@@ -105,7 +105,7 @@ MULTILABEL_CASES = [
     ("labelset-overflow", b"1e400 1:3\n", 1, f'label set "1e400": label "1e400" {RANGE}'),
     (
         "labelset-underflow",
-        b"2,1e-400\n",
+        b"2,1e-400 1:1\n",
         1,
         'label set "2,1e-400": label "1e-400" is too small for a double (strtod underflows)',
     ),

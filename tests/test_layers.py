@@ -39,6 +39,7 @@ LAYERS = {
     "svmeval._tables": 0,
     "svmeval._shown": 0,
     "svmeval._extras": 0,
+    "svmeval._classes": 0,
     "svmeval.progress": 0,
     "svmeval.store": 0,
     "svmeval.metrics": 1,

@@ -130,3 +130,52 @@ def test_render_dispatches_on_the_type_of_every_result(tmp_path):
         render({})
     with pytest.raises(ValueError, match="unknown report format 'xml'"):
         render(summary, format="xml")
+
+
+def test_a_format_a_result_has_no_report_in_is_a_typed_argument_error(tmp_path, monkeypatch):
+    """markdown and latex are a benchmark's tables: every other result refuses them with the
+    library's typed argument error (a ValueError too), naming the argument, before any work
+    (a cross-validation is not summarized first)."""
+    import svmeval.summary
+    from svmeval import (
+        ArgumentError,
+        SvmevalError,
+        cross_validate_multilabel,
+        nested_cv,
+        permutation_test,
+        tune_threshold,
+    )
+
+    ds = read_dataset(str(SMALL))
+    run = cross_validate(ds, "-c 2", folds=3)
+    labels = tmp_path / "labels"
+    labels.write_text("".join(f"{v:g}\n" for v in ds.y))
+    multilabel = tmp_path / "multilabel"
+    multilabel.write_text("1,2 1:0.1 2:0.9\n2 1:0.2 2:0.8\n1 1:0.9 2:0.1\n1,2 1:0.5 2:0.5\n" * 4)
+    results = [
+        run,
+        summarize(run),
+        summarize(cross_validate_multilabel(multilabel, "-c 4", folds=3)),
+        grid_search(ds, log2c=(-1, 1, 2), log2g=(-1, 1, 2), folds=3),
+        compare(ds, "-c 1", "-c 4", folds=3, repeat=2),
+        mcnemar_files(str(SMALL), str(labels), str(labels)),
+        nested_cv(ds, folds=3, inner_folds=2, log2c=(-1, 1, 2), log2g=(-1, 1, 2)),
+        permutation_test(ds, folds=3, permutations=2),
+        tune_threshold(ds, folds=3, inner_folds=2),
+    ]
+    for result in results:
+        for format in ("markdown", "latex"):
+            with pytest.raises(ArgumentError) as error:
+                render(result, format=format)
+            assert isinstance(error.value, SvmevalError) and isinstance(error.value, ValueError)
+            assert error.value.argument == "format"
+            assert str(error.value) == (
+                f"format must be one of text, json, csv, html for a {type(result).__name__}: "
+                f"it has no {format!r} report"
+            )
+        assert render(result, format="json").startswith("{")  # a format it does offer
+    summarized = []
+    monkeypatch.setattr(svmeval.summary, "summarize", lambda *a, **k: summarized.append(a))
+    with pytest.raises(ArgumentError):
+        render(run, format="markdown")
+    assert not summarized  # refused before the cross-validation is summarized

@@ -843,5 +843,5 @@ def test_a_store_in_a_folder_no_one_may_write_is_listed_and_exported(unwritable_
     assert exported.stdout == run("svmeval", "-q", "-v", "3", HEART).stdout
     write = run("svmeval", "-q", "-v", "3", "-c", "4", "--store", store, HEART)
     assert write.returncode == 1 and write.stdout == "" and "Traceback" not in write.stderr
-    assert write.stderr.count("\n") == 1 and "readonly" in write.stderr, write.stderr
+    assert write.stderr.count("\n") == 1 and "read-only" in write.stderr, write.stderr
     assert store.read_bytes() == before and os.listdir(folder) == ["runs.db"]

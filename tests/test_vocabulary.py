@@ -40,6 +40,57 @@ def test_two_data_sets_by_two_configurations_pivot_into_a_full_table():
         assert table.loc[d, " ".join(c.split())] == pytest.approx(np.mean(folds))
 
 
+def max_index(path) -> int:
+    """The largest feature index of a LIBSVM-format file (LIBSVM's default gamma is 1 / it)."""
+    with open(path) as lines:
+        return max(int(t.split(":")[0]) for line in lines for t in line.split()[1:])
+
+
+@pytest.mark.parametrize("defaults", [None, "", "  ", svmeval.SvmParams()], ids=repr)
+def test_svm_train_s_defaults_have_an_empty_configuration_in_every_frame(defaults):
+    """A run of svm-train's defaults has configuration "" as given, in its frames too (not
+    the resolved flags, which differ with each data set's features): runs over two data sets
+    pivot into one full column; ``options`` holds LIBSVM's default gamma, 1 / features."""
+    pd = pytest.importorskip("pandas")
+    metrics = pytest.importorskip("sklearn.metrics")
+    features = {WINE: max_index(WINE), BREAST: max_index(BREAST)}
+    runs = {d: cross_validate(d, defaults, folds=3) for d in features}
+    frames = [r.to_frame() for r in runs.values()] + [
+        summarize(r).to_frame() for r in runs.values()
+    ]
+    for d, r in runs.items():
+        assert r.configuration == ""
+        frame = r.to_frame()
+        assert list(frame["configuration"]) == [""] * 3
+        assert set(frame["options"]) == {f"-g {1 / features[d]:g}"}
+        assert list(summarize(r).to_frame()["configuration"]) == [""] * 3
+    table = pd.concat(frames).pivot_table(
+        index="dataset", columns="configuration", values="accuracy"
+    )
+    assert table.shape == (2, 1) and not table.isna().any().any()
+    for d, r in runs.items():
+        folds = [
+            metrics.accuracy_score(r.y_true[r.fold == k], r.y_pred[r.fold == k])
+            for k in range(r.n_folds)
+        ]
+        assert table.loc[d, ""] == pytest.approx(np.mean(folds))
+
+
+def test_the_defaults_configuration_is_empty_in_the_other_results_frames(tmp_path):
+    pytest.importorskip("pandas")
+    lines = ["1,2 1:0.1 2:0.9", "2 1:0.2 2:0.8", "1 1:0.9 2:0.1", "1,2 1:0.5 2:0.5"] * 4
+    path = tmp_path / "tiny.txt"
+    path.write_text("\n".join(lines) + "\n")
+    multilabel = svmeval.cross_validate_multilabel(path, None, folds=3).to_frame()
+    threshold = svmeval.tune_threshold(BREAST, None, folds=3, inner_folds=2).to_frame()
+    nested = nested_cv(WINE, None, folds=3, inner_folds=2, log2c=(1, 1, 1), log2g=(1, 1, 1))
+    assert set(multilabel["configuration"]) == {""}
+    assert set(multilabel["options"]) == {"-g 0.5"}  # 1 / 2 features
+    assert set(threshold["configuration"]) == {""}
+    assert set(threshold["options"]) == {f"-g {1 / max_index(BREAST):g}"}
+    assert set(nested.to_frame()["configuration"]) == {""}
+
+
 def test_the_resolved_flags_have_a_column_of_their_own():
     pytest.importorskip("pandas")
     result = cross_validate(WINE, "-c 2", folds=3)

@@ -109,7 +109,7 @@ VERSION_ENTRY = [
     ".. data:: __version__",
     "   :type: str",
     "",
-    "   The installed svmeval's version, such as ``'0.3.0'``: the same as the package's",
+    "   The installed svmeval's version, such as ``'0.4.0'``: the same as the package's",
     "   metadata (``importlib.metadata.version('svmeval')``) and as each command's",
     "   ``--version``. svmeval follows Semantic Versioning; :doc:`/changelog` lists what each",
     "   release changed. ``import svmeval`` and reading ``__version__`` load neither numpy nor",

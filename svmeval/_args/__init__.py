@@ -42,6 +42,7 @@ from svmeval._args.checks import (
     check_datasets,
     check_digits,
     check_draws,
+    check_fold_assignment,
     check_folds,
     check_format,
     check_jobs,
@@ -161,6 +162,18 @@ ARGUMENTS: dict[str, Argument] = {
     "inner_folds": _check(
         check_folds, "an int from 2", "k of the inner cross-validations of nested_cv", "5"
     ),
+    "groups": _check(
+        check_fold_assignment,
+        "None, a file name or a sequence of ids",
+        "each row's group (any ids): folds keep every group whole",
+        "None",
+    ),
+    "given_folds": _check(
+        check_fold_assignment,
+        "None, a file name, fold ids or (train, test) pairs",
+        "the folds to use instead of LIBSVM's: each row's fold, or scikit-learn's splits",
+        "None",
+    ),
     "seed": _check(
         check_seed, "an int from 0 to 2**32 - 1", "C srand's seed before the folds are drawn", "1"
     ),
@@ -178,7 +191,10 @@ ARGUMENTS: dict[str, Argument] = {
         "None (accuracy; mse for regression)",
     ),
     "pos_label": _check(
-        check_label, "None or a label (a number)", "the positive class of two-class data", "None"
+        check_label,
+        "None or a label (a number, or one of the classes)",
+        "the positive class of two-class data",
+        "None",
     ),
     "zero_division": _check(
         parse_zero_division, "0, 1 or 'nan'", "the value an undefined ratio (0/0) takes", "0.0"

@@ -39,6 +39,18 @@ def check_folds(value, name: str = "folds") -> int:
     return number
 
 
+def check_fold_assignment(value, name: str) -> None:
+    """``groups`` or ``given_folds``: None, a file name or a sequence (an array, or for
+    ``given_folds`` an iterable of (train, test) pairs); read and checked against the data
+    where the run has them (:mod:`svmeval.cv.given`)."""
+    if value is None or isinstance(value, (str, os.PathLike)):
+        return
+    if hasattr(value, "split") and hasattr(value, "get_n_splits"):
+        _fail(name, f"takes folds, not a splitter: give splitter.split(X, y), got {value!r}")
+    if isinstance(value, (bytes, Mapping)) or not hasattr(value, "__iter__"):
+        _fail(name, f"must be None, a file name or a sequence, got {value!r}")
+
+
 def check_seed(value, name: str = "seed") -> int:
     """C ``srand``'s seed: an integer from 0 to 4294967295 (an unsigned int)."""
     if not is_integer(value) or not 0 <= int(value.__index__()) <= SEED_MAX:
@@ -179,9 +191,19 @@ def parse_zero_division(value, name: str = "zero_division") -> float:
 
 
 def check_label(value, name: str = "pos_label") -> None:
-    """None or a label: a finite number (LIBSVM's labels are doubles)."""
-    if value is not None and (not is_number(value) or not math.isfinite(value)):
-        _fail(name, f"must be None or a label (a finite number), got {value!r}")
+    """None or a label: a finite number (LIBSVM's labels are doubles), or one of the user's
+    labels where the data's were not numbers (text, a boolean, any hashable object: the run
+    checks it against the classes)."""
+    if value is None:
+        return
+    if is_number(value):
+        if not math.isfinite(value):
+            _fail(name, f"must be None or a label (a finite number or a class), got {value!r}")
+        return
+    try:
+        hash(value)
+    except TypeError:
+        _fail(name, f"must be None or a label (a number or a class), got {value!r}")
 
 
 def check_criterion_name(value, name: str = "criterion") -> None:

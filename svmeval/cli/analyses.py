@@ -72,12 +72,15 @@ def run(options, dataset):
 
 def _permutations(options, dataset):
     """--permutations N -v k: the permutation test."""
+    from svmeval.cli.fold_options import fold_sources
     from svmeval.workflows.permutation import permutation_test
 
+    nr_fold, sources = fold_sources(options, dataset.n_samples)
     return permutation_test(
         dataset,
         options.params,
-        options.nr_fold,
+        nr_fold,
+        **sources,
         permutations=options.permutations,
         seed=options.seed,
         criterion=options.criterion,
@@ -92,15 +95,18 @@ def _permutations(options, dataset):
 def _threshold(options, dataset):
     """--threshold CRITERION -v k [--repeat R] [--dask ADDRESS]: the tuned threshold (inner
     folds: k too)."""
+    from svmeval.cli.fold_options import fold_sources
     from svmeval.workflows.threshold import tune_threshold
 
+    nr_fold, sources = fold_sources(options, dataset.n_samples)
     try:
         return tune_threshold(
             dataset,
             options.params,
-            options.nr_fold,
+            nr_fold,
+            **sources,
             criterion=options.threshold,
-            inner_folds=options.nr_fold,
+            inner_folds=options.nr_fold if options.given_folds is None else 5,
             seed=options.seed,
             repeat=options.repeat,
             pos_label=options.pos_label,

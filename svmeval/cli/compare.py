@@ -16,9 +16,10 @@ benchmark (:mod:`svmeval.cli.benchmark`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from svmeval.cli import runner
+from svmeval.cli.fold_options import check_fold_options, fold_inputs, fold_sources
 from svmeval.cli.options import COMPARE, TABLE_FORMATS, TRAINING
 from svmeval.cli.scan import MisplacedOption, asks_for_help, scan
 from svmeval.cli.usage import usage_text
@@ -61,6 +62,8 @@ class CompareOptions:
     test: str = "corrected"
     plot: str | None = None
     given: frozenset = frozenset()  # the options given on the line (their fields)
+    groups: str | None = None  # --groups FILE
+    given_folds: str | None = None  # --given-folds FILE
 
     @property
     def benchmark(self) -> bool:
@@ -90,6 +93,8 @@ def parse_compare_args(argv: list[str]) -> CompareOptions | None:
             "sets: give --rope R and two or more data files"
         )
     if values.get("mcnemar"):
+        if values.get("groups") or values.get("given_folds"):
+            raise OptionError("--groups, --given-folds: not with --mcnemar (no folds are run)")
         if head.rest is not None:
             raise OptionError("--mcnemar takes two predictions files and a data file, no --")
         if len(files) != 3:
@@ -118,6 +123,11 @@ def parse_compare_args(argv: list[str]) -> CompareOptions | None:
         given=frozenset(values),
         **values,
     )
+    if o.given_folds is not None and "repeat" not in o.given:
+        o = replace(o, repeat=1)  # given folds: one cross-validation of each configuration
+    check_fold_options(o)
+    if (o.groups or o.given_folds) and o.benchmark:
+        raise OptionError("--groups, --given-folds: one data file and two configurations")
     if o.benchmark:
         from svmeval.cli.benchmark import check_benchmark
 
@@ -181,7 +191,7 @@ def files_of(o: CompareOptions) -> tuple[list, list]:
             ("the data file", o.files[2]),
         ]
     else:
-        inputs = [("the data file", f) for f in o.files]
+        inputs = [("the data file", f) for f in o.files] + fold_inputs(o)
     return outputs, inputs
 
 
@@ -201,13 +211,15 @@ def run(o: CompareOptions) -> int:
         result = mcnemar_files(o.files[2], o.files[0], o.files[1])
     else:
         dataset = runner.read_single_label(o.files[0], PROG)
-        folds = 2 * o.repeat * min(o.nr_fold, dataset.n_samples)  # drawn at once: 0/folds
+        nr_fold, sources = fold_sources(o, dataset.n_samples, default=10)
+        folds = 2 * o.repeat * min(nr_fold, dataset.n_samples)  # drawn at once: 0/folds
         bar = runner.show_bar(make_progress(enabled="quiet" not in o.given, total=folds))
         result = compare(
             dataset,
             " ".join(o.a),  # the options as given: the report shows them so
             " ".join(o.b),
-            o.nr_fold,
+            nr_fold,
+            **sources,
             repeat=o.repeat,
             seed=o.seed,
             criterion=o.criterion,

@@ -151,7 +151,33 @@ def serve(argv: list[str], interrupts=()) -> int | None:
         return None
     if interrupts:
         raise KeyboardInterrupt
-    return _write(accuracy_lines(100.0 * correct / len(y_true), classes).encode())
+    status = _write(accuracy_lines(100.0 * correct / len(y_true), classes).encode())
+    note = no_label_one(labels)
+    if note is not None and status == 0:
+        import sys
+
+        try:
+            sys.stderr.write(note + "\n")
+            sys.stderr.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    return status
+
+
+def no_label_one(labels) -> str | None:
+    """The line standard error gets beside svm-train's lines of two-class data that hold no
+    label 1 (the patched svm-train's "+1" class, every other label its "-1" class: its +1
+    block is then undefined), or None for other data."""
+    if len(labels) != 2 or 1.0 in labels:
+        return None
+    from svmeval.errors import show_label
+
+    shown = " and ".join(show_label(v) for v in labels)
+    return (
+        f"svmeval: no label 1 in these data (labels {shown}): svm-train's per-class lines "
+        "count label 1 as positive and every other label as negative; --full reports each "
+        "label's precision, recall and F1"
+    )
 
 
 def _write(data: bytes) -> int:

@@ -16,9 +16,11 @@ from dataclasses import dataclass, field, replace
 from typing import TextIO
 
 from svmeval.cli import runner
+from svmeval.cli.fold_options import check_fold_options, fold_inputs, fold_sources
 from svmeval.cli.options import GRID
 from svmeval.cli.scan import asks_for_help, scan
 from svmeval.cli.usage import usage_text
+from svmeval.cli.values import GROUP_FOLDS
 from svmeval.errors import OptionError, ParameterError, SvmevalError, show_path
 from svmeval.io import output
 from svmeval.params import SvmParams
@@ -58,6 +60,8 @@ class GridOptions:
     repeat: int = 1
     predictions: str | None = None
     folds_file: str | None = None
+    groups: str | None = None  # --groups FILE
+    given_folds: str | None = None  # --given-folds FILE
     format: str = "text"
 
 
@@ -131,6 +135,9 @@ def _check(o: GridOptions, given: dict) -> GridOptions:
         raise OptionError(
             f"--results {show_path(o.results)}: the file name must end in .csv, .json or .html"
         )
+    check_fold_options(o)
+    if o.nested is not None and o.nr_fold == GROUP_FOLDS:
+        raise OptionError("-v groups: not with --nested (give the inner grids' -v k)")
     if o.nested is None:
         from svmeval.cli.nested import check_plain
 
@@ -159,7 +166,7 @@ def files_of(o: GridOptions) -> tuple[list, list]:
         )
         if path
     ]
-    inputs = [("the data set", o.dataset)]
+    inputs = [("the data set", o.dataset)] + fold_inputs(o)
     if o.resume and not (o.out and _same_file(o.resume, o.out)):
         inputs.append(("the -resume file", o.resume))
     return outputs, inputs
@@ -191,7 +198,9 @@ def run(o: GridOptions) -> int:
     weight = None if o.log2w is None else o.log2w[0]
     resume = rules.read_resume(o.resume, criterion, weight) if o.resume else {}
     dataset = runner.read_single_label(o.dataset, PROG)
+    nr_fold, sources = fold_sources(o, dataset.n_samples, default=5)
     out = _OutFile(targets.get("-out"), append=bool(o.resume), criterion=criterion)
+    runner.on_interrupt(lambda: _how_to_resume(o, out))
 
     lines = o.format != "html"  # grid.py's lines, or the page alone on standard output
 
@@ -228,7 +237,8 @@ def run(o: GridOptions) -> int:
             log2g=o.log2g,
             log2p=o.log2p,
             log2w=o.log2w,
-            folds=o.nr_fold,
+            folds=nr_fold,
+            **sources,
             criterion=o.criterion,
             seed=o.seed,
             jobs=o.jobs,
@@ -251,6 +261,19 @@ def run(o: GridOptions) -> int:
         page = runner.render_report(result, "html")
         output.write_outputs([(runner.check_files(COMMAND, o)[0], page)])
     return 0
+
+
+def _how_to_resume(o: GridOptions, out: _OutFile) -> str | None:
+    """How an interrupted search continues from its ``-out`` file (None: it wrote no cell
+    there, or the file is not one a run can read again)."""
+    if not out.cells or o.out is None or out.target.kind not in ("file", "inplace"):
+        return None
+    import shlex
+
+    name = shlex.quote(runner.printable(o.out))
+    if o.resume and _same_file(o.resume, o.out):
+        return f"the same command continues from {name}"
+    return f"run it again with -resume {name} to continue"
 
 
 def _write_after(o: GridOptions, targets: dict, result, dataset) -> None:
@@ -295,6 +318,7 @@ class _OutFile:
         self.target, self.append, self.criterion = target, append, criterion
         self.fh: TextIO | None = None
         self.marked = False  # the order line written
+        self.cells = 0  # cells written
 
     def write_cell(self, r) -> None:
         """The ``-out`` line of a cell's result ``r``, after the order line if ``r`` is the
@@ -307,6 +331,7 @@ class _OutFile:
             self.write(rules.ORDER_LINE)
             self.marked = True
         self.write(rules.out_line(r.cell, r.rate))
+        self.cells += 1
 
     def _open(self) -> None:
         path = self.target.real if self.target.real else self.target.path

@@ -10,7 +10,10 @@ criterion, seed). The report of the outer predictions (:func:`svmeval.report.ren
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from svmeval.cli import runner
+from svmeval.cli.fold_options import fold_inputs, fold_sources
 from svmeval.cli.options import TABLE_FORMATS
 from svmeval.errors import OptionError
 from svmeval.io import output
@@ -71,7 +74,7 @@ def files_of_nested(o) -> tuple[list, list]:
         for flag, path in (("--predictions", o.predictions), ("--folds", o.folds_file))
         if path
     ]
-    return outputs, [("the data set", o.dataset)]
+    return outputs, [("the data set", o.dataset)] + fold_inputs(o)
 
 
 def folds_text(result) -> str:
@@ -84,11 +87,13 @@ def run_nested(o, command: runner.Command) -> int:
     from svmeval.workflows.nested import nested_cv
 
     dataset = runner.read_single_label(o.dataset, "svmeval-grid")
+    outer, sources = fold_sources(replace(o, nr_fold=o.nested), dataset.n_samples)
     bar = runner.show_bar(make_progress(enabled=not o.quiet, unit="outer folds"))
     result = nested_cv(
         dataset,
         o.params,
-        o.nested,
+        outer,
+        **sources,
         log2c=o.log2c,
         log2g=o.log2g,
         log2p=o.log2p,

@@ -9,6 +9,7 @@ the same thing, or is refused with the same words, in all three commands.
 
 from __future__ import annotations
 
+from svmeval.cli.fold_options import FOLD_OPTIONS
 from svmeval.cli.grid_options import GRID_PY_OPTIONS
 from svmeval.cli.option import COMPARE, GRID, SVMEVAL, Option
 from svmeval.cli.values import (
@@ -264,6 +265,7 @@ LONG_OPTIONS = (
         "\torder (with --repeat the first repetition's)",
         commands=_SVMEVAL_GRID,
     ),
+    *FOLD_OPTIONS,
     Option(
         ("--score",),
         "PREDICTIONS_FILE",

@@ -84,6 +84,30 @@ class _Line:
     said: set = set()  # the missing extras said so far in this run (each said once)
 
 
+class _Interrupted:
+    hints: list = []  # functions saying how to continue an interrupted run (None: nothing)
+
+
+def on_interrupt(hint: Callable[[], str | None]) -> None:
+    """Have ``hint()`` (how to continue the run, or None) said after ``PROG: interrupted``
+    if a Ctrl-C ends the command; the first hint registered that says something is said."""
+    _Interrupted.hints.append(hint)
+
+
+def interrupted_line(prog: str) -> str:
+    """The line a Ctrl-C ends a command with (written by the commands' launcher): ``PROG:
+    interrupted``, and how to continue where the run kept its work (a store, a grid's -out
+    file)."""
+    for hint in _Interrupted.hints:
+        try:
+            text = hint()
+        except Exception:  # noqa: BLE001 - a hint never hides the interrupt
+            continue
+        if text:
+            return f"{prog}: interrupted ({text})"
+    return f"{prog}: interrupted"
+
+
 def command_line() -> str | None:
     """The command line being run (program and arguments, quoted as a shell takes them)."""
     return _Line.current
@@ -127,6 +151,7 @@ def main(command: Command, argv: list[str] | None = None) -> int:
 
     _Line.current = shlex.join([command.prog, *argv])
     _Line.prog, _Line.said = command.prog, set()
+    _Interrupted.hints.clear()
     try:
         if asks_for(argv) == "--version":
             line = f"{command.prog} {__version__}\n"
@@ -180,6 +205,8 @@ def results_store(command: Command, options, path: str, argv: list[str]):
             raise OptionError(f"--store {show_path(path)} is also {what}")
     line = " ".join(shlex.quote(a) for a in [command.prog, *argv])
     with opened(path, line) as counts:
+        if not counts.reuse_only and not counts.store.read_only:
+            on_interrupt(lambda: "the same command continues from the store")
         yield counts
 
 
@@ -225,6 +252,11 @@ def fail(message: str) -> int:
         raise KeyboardInterrupt
     _write_line(message)
     return 1
+
+
+def say_on_stderr(message: str) -> None:
+    """One line on standard error (a note beside the report), after a progress bar's line."""
+    _write_line(message)
 
 
 def _write_line(message: str) -> None:

@@ -10,9 +10,11 @@ import warnings
 from dataclasses import dataclass, field, replace
 
 from svmeval.cli import analyses, runner
+from svmeval.cli.fold_options import check_fold_options, fold_inputs, fold_sources
 from svmeval.cli.options import SVMEVAL, TABLE_FORMATS
 from svmeval.cli.scan import asks_for_help, scan
 from svmeval.cli.usage import usage_text
+from svmeval.cli.values import GROUP_FOLDS
 
 # Only what every run needs is imported here: LIBSVM, numpy, the summaries and the reporters
 # are imported by the functions that use them, so that --help and option errors answer at once
@@ -43,6 +45,8 @@ class Options:
     pos_label: float | None = None
     predictions: str | None = None
     folds_file: str | None = None
+    groups: str | None = None  # --groups FILE
+    given_folds: str | None = None  # --given-folds FILE
     score: str | None = None
     multilabel: bool = False
     format: str = "text"
@@ -60,7 +64,7 @@ class Options:
 
     @property
     def cross_validation(self) -> bool:
-        return self.nr_fold >= 2
+        return self.nr_fold >= 2 or self.nr_fold == GROUP_FOLDS or self.given_folds is not None
 
 
 def parse_args(argv: list[str]) -> Options:
@@ -84,6 +88,7 @@ def _only_with_cv(options: Options) -> list[str]:
         for name, value in (
             ("--predictions", options.predictions),
             ("--folds", options.folds_file),
+            ("--groups", options.groups),
             ("--repeat", options.repeat != 1),
             ("--dask", options.dask),
             ("--output", options.output),
@@ -116,6 +121,7 @@ def _check(options: Options, positional: list[str]) -> Options:
             "--score reports on existing predictions: no -v, no --predictions, "
             "no --folds, no --dask"
         )
+    _check_fold_sources(options)
     if options.format in TABLE_FORMATS:
         raise OptionError(
             f"--format {options.format}: svmeval-compare's benchmark table only "
@@ -152,6 +158,18 @@ def _check(options: Options, positional: list[str]) -> Options:
     return replace(options, data_file=data_file, model_file=model_file or "")
 
 
+def _check_fold_sources(options: Options) -> None:
+    """--groups, --given-folds and -v groups: what they go with."""
+    check_fold_options(options)
+    if options.given_folds is None and options.groups is None:
+        return
+    flag = "--groups" if options.groups is not None else "--given-folds"
+    if options.score is not None or options.multilabel:
+        raise OptionError(f"{flag}: cross-validation's folds; not with --score or --multilabel")
+    if options.threshold is not None and options.nr_fold == GROUP_FOLDS:
+        raise OptionError("--threshold: -v k with --groups (the inner folds are k too)")
+
+
 def _parse(argv: list[str]) -> Options | None:
     options = parse_args(argv)
     if options.help:
@@ -181,6 +199,7 @@ def outputs_of(options: Options) -> tuple[list[tuple[str, str]], list[tuple[str,
         outputs.append(("--predictions", options.predictions))
     if options.folds_file:
         outputs.append(("--folds", options.folds_file))
+    inputs += fold_inputs(options)
     outputs.append(("-o", options.output) if options.output else ("the report", output.STDOUT))
     if options.plot:  # written after the report, by its own atomic write
         outputs.append(("--plot", options.plot))
@@ -209,10 +228,12 @@ def run(options: Options) -> int:
         return 0
     if not options.cross_validation:
         return train(options, dataset)
+    nr_fold, sources = fold_sources(options, dataset.n_samples)
     result = engine.cross_validate(
         dataset,
         options.params,
-        options.nr_fold,
+        nr_fold,
+        **sources,
         seed=options.seed,
         repeat=options.repeat,
         jobs=options.jobs,
@@ -221,7 +242,7 @@ def run(options: Options) -> int:
         progress=runner.show_bar(
             make_progress(
                 enabled=not options.quiet,
-                total=options.repeat * min(options.nr_fold, dataset.n_samples),  # 0/N at once
+                total=options.repeat * min(nr_fold, dataset.n_samples),  # 0/N at once
             )
         ),
     )
@@ -233,6 +254,7 @@ def run(options: Options) -> int:
     lines = svm_train_report(options, result)
     if lines is not None:
         emit(options, lines, predictions=predictions, folds=result)
+        note_no_label_one(options, sorted(set(result.y_true.tolist())))
         return 0
     from svmeval.summary import summarize
 
@@ -251,6 +273,8 @@ def run(options: Options) -> int:
 
         arrays = plot.result_arrays(result)
     emit(options, _report(options, summary, arrays), predictions=predictions, folds=result)
+    if summary.is_binary:
+        note_no_label_one(options, summary.classification.labels.tolist())
     draw(options, summary, arrays)
     return 0
 
@@ -265,6 +289,8 @@ def svm_train_report(options: Options, result) -> str | None:
     if (
         options.format != "text"
         or options.full
+        or options.groups is not None
+        or options.given_folds is not None
         or options.plot
         or options.ci is not None
         or options.repeat != 1
@@ -280,6 +306,18 @@ def svm_train_report(options: Options, result) -> str | None:
     if len(labels) != 2:  # one class or more: the report adds its tables
         return None
     return accuracy_lines(100.0 * correct / len(result.y_true), classes)
+
+
+def note_no_label_one(options: Options, labels) -> None:
+    """Say on standard error, where svm-train's lines of two-class data without label 1 are the
+    whole report (text, no --pos-label, no table after them), that their "+1" class is label 1
+    and where each label's figures are."""
+    from svmeval.cli.dropin import no_label_one
+
+    alone = not (options.full or options.repeat != 1 or options.ci is not None)
+    note = no_label_one(labels)
+    if note is not None and alone and options.format == "text" and options.pos_label is None:
+        runner.say_on_stderr(note)
 
 
 def run_multilabel(options: Options, dataset) -> int:

@@ -81,8 +81,15 @@ def parse_dask_address(flag: str, text: str) -> str:
     return text
 
 
+#: ``-v groups``: as many folds as groups (leave-one-group-out, with ``--groups FILE``)
+GROUP_FOLDS = -1
+
+
 def parse_folds(flag: str, text: str) -> int:
-    """-v's n: a C int, at least 2 (svm-train's words otherwise)."""
+    """-v's n: a C int, at least 2 (svm-train's words otherwise), or ``groups``
+    (:data:`GROUP_FOLDS`: one fold a group)."""
+    if text == "groups":
+        return GROUP_FOLDS
     value = parse_c_int(flag, text)
     if value < 2:
         raise OptionError("n-fold cross validation: n must >= 2")

@@ -126,6 +126,15 @@ def check_inputs(dataset, params: SvmParams, y=None) -> np.ndarray:
         labels = dataset.y
     else:
         labels = _labels(y, dataset.n_samples)
+    if dataset.classes is not None and not params.is_classification:
+        kind = "a regression (-s 3, -s 4)" if params.is_regression else "a one-class SVM (-s 2)"
+        raise DataFormatError(
+            dataset.name,
+            None,
+            f"the labels are classes ({', '.join(map(repr, dataset.classes[:3]))}"
+            f"{', ...' if len(dataset.classes) > 3 else ''}), not numbers: {kind} takes "
+            "numbers; classes need C-SVC or nu-SVC (-s 0, -s 1)",
+        )
     if params.is_classification:
         keys = np.trunc(labels)
         outside = (keys < INT_MIN) | (keys > INT_MAX)
@@ -280,4 +289,33 @@ def check_data(data, what: str, name: str = "data", **params) -> tuple[Dataset, 
     dataset = as_dataset(data, name)
     configurations = [as_params(value, key) for key, value in params.items()]
     single_label(dataset, what)
-    return dataset, configurations
+    return classes_for(dataset, data, configurations), configurations
+
+
+def classes_for(dataset: Dataset, data, configurations) -> Dataset:
+    """``dataset``, its labels coded as classes (a :class:`~svmeval.io.data.Dataset`'s
+    ``classes``) where it was given as ``(X, y)``, every configuration is a classifier
+    (C-SVC, nu-SVC) and the labels are numbers not all whole or beyond a C ``int``: LIBSVM
+    would take each as ``(int)label`` (0.5 and 0.7 as one class 0), so they become their
+    positions among the distinct labels sorted, as text and other labels do. A file's labels and a Dataset's
+    stay LIBSVM's, as svm-train reads them."""
+    from svmeval.io.data import is_xy
+
+    y = dataset.y
+    if (
+        y is None
+        or dataset.classes is not None
+        or not is_xy(data)
+        or not configurations
+        or not all(p.is_classification for p in configurations)
+        or (np.array_equal(y, np.trunc(y)) and INT_MIN <= y.min() and y.max() <= INT_MAX)
+    ):
+        return dataset
+    from dataclasses import replace
+
+    classes, codes = np.unique(y, return_inverse=True)
+    return replace(
+        dataset,
+        y=codes.astype(np.float64).reshape(-1),
+        classes=tuple(float(v) for v in classes),
+    )

@@ -21,6 +21,7 @@ from svmeval.cv.checks import check_execution, check_folds, check_inputs, check_
 from svmeval.cv.evaluate import evaluate
 from svmeval.cv.executors import executor_for
 from svmeval.cv.folds import libsvm_folds  # noqa: F401 - where the tests draw LIBSVM's folds
+from svmeval.cv.given import FoldAssignment
 from svmeval.cv.plan import (  # noqa: F401
     CVPlan,
     CVResult,
@@ -81,6 +82,8 @@ def cross_validate(
     params: Configuration = None,
     folds: int = 5,
     *,
+    groups: FoldAssignment | None = None,
+    given_folds: FoldAssignment | None = None,
     seed: int = 1,
     repeat: int = 1,
     jobs: int | None = None,
@@ -110,7 +113,18 @@ def cross_validate(
         (``"-c 8 -g 0.05"``); default svm-train's defaults. gamma 0 is 1/num_features.
     folds : int, default 5
         k, at least 2; more folds than samples is leave-one-out (``result.n_folds`` tells the
-        folds drawn).
+        folds drawn). With ``groups``: k folds of whole groups (the number of groups:
+        leave-one-group-out). Not used with ``given_folds``.
+    groups : array-like or str or os.PathLike, optional
+        Each row's group (any ids, one a row; a file name: one id a line): no group is in two
+        folds; within that, classes and fold sizes are balanced (:doc:`/guide/folds`). The folds
+        are the same for the same ``seed``.
+    given_folds : array-like or iterable or str or os.PathLike, optional
+        The folds to use instead of LIBSVM's: each row's fold id (integers; a file name: one
+        fold 1..k a line, the format ``svmeval --folds FILE`` writes), or scikit-learn's
+        ``(train, test)`` index pairs (``splitter.split(X, y)``), whose test sets must
+        partition the rows, each training set the rest. Each fold trains on its rows in
+        ascending row order.
     seed : int, default 1
         C ``srand``'s seed before the folds are drawn (0 to 2**32 - 1); 1 gives svm-train's
         folds.
@@ -169,12 +183,15 @@ def cross_validate(
     """
     call = dict(locals())
     from svmeval.cv import checks
+    from svmeval.cv.given import fold_source
     from svmeval.cv.stored import opened
     from svmeval.params import given_configuration
 
     given = params
-    data = checks.as_dataset(data, "data")
+    dataset = checks.as_dataset(data, "data")
     params = checks.as_params(params, "params")
+    data = checks.classes_for(dataset, data, [params])
+    source = fold_source(groups, given_folds, len(data.y) if data.y is not None else None)
     with opened(store, "cross_validate", (cross_validate, call)) as counts:
         result = run_cv(
             data,
@@ -189,6 +206,7 @@ def cross_validate(
             keep_decision_values=keep_decision_values,
             keep_repeats=keep_repeats,
             store=counts,
+            fold_source=source,
         )
     configuration = given_configuration(given, params)
     return replace(
@@ -219,6 +237,7 @@ def run_cv(
     client=None,
     store=None,
     warn_folds: bool = True,
+    fold_source=None,
 ) -> CVResult:
     """:func:`cross_validate` with the engine's own arguments: ``y`` (labels replacing the
     data set's), ``problem`` (the data's LIBSVM problem, if built), ``share`` (whether the folds
@@ -228,7 +247,8 @@ def run_cv(
     precomputed kernel or matrices over :data:`~svmeval.cv.kernel.DEFAULT_MEMORY_MB`),
     ``store`` (the run's :class:`~svmeval.cv.stored.StoreCounts`), ``warn_folds`` (False:
     LIBSVM's leave-one-out warning, more folds than samples, is not given: a run of several
-    cross-validations that gave it already)."""
+    cross-validations that gave it already), ``fold_source`` (a
+    :class:`~svmeval.cv.given.FoldSource`: folds given or grouped instead of LIBSVM's)."""
     nr_fold, seed, repeat = check_folds(nr_fold), check_seed(seed), check_repeat(repeat)
     check_execution(jobs, client)
     problem, params = prepare(dataset, params, y=y, quiet=quiet, problem=problem)
@@ -248,6 +268,7 @@ def run_cv(
         client,
         store,
         warn_folds,
+        fold_source,
     )
 
 
@@ -265,6 +286,7 @@ def _repetitions(
     client,
     store=None,
     warn_folds: bool = True,
+    fold_source=None,
 ) -> CVResult:
     """One candidate over every seed's folds: the first repetition's result, with the others'
     figures (and, with ``keep_repeats``, their results) in repetition order."""
@@ -292,12 +314,17 @@ def _repetitions(
             progress=progress,
             store=store,
             warn_folds=warn_folds,
+            fold_source=fold_source,
         )
     return replace(
         first[0],
         repeats=tuple(x for _, x in sorted(repeats, key=lambda t: t[0])),
-        repeat_results=tuple(x for _, x in sorted(results, key=lambda t: t[0])),
+        repeat_results=tuple(
+            replace(x, classes=getattr(dataset, "classes", None))
+            for _, x in sorted(results, key=lambda t: t[0])
+        ),
         data_name=getattr(dataset, "name", ""),
+        classes=getattr(dataset, "classes", None),
     )
 
 

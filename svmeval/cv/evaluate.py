@@ -135,6 +135,7 @@ def evaluate(
     ordered: bool = False,
     labels: Sequence[np.ndarray] | None = None,
     warn_folds: bool = True,
+    fold_source=None,
 ) -> None:
     """Cross-validate every candidate on every seed's folds: ``finish(unit, result)`` for each
     (:class:`Unit`, :class:`~svmeval.cv.plan.CVResult`), in the calling thread, any order.
@@ -158,7 +159,9 @@ def evaluate(
     permuted labels): one unit per candidate, seed and vector, each on LIBSVM's folds of its
     own labels after ``srand(seed)`` (:attr:`Unit.y`, :attr:`Unit.relabel`). ``warn_folds``:
     LIBSVM's leave-one-out warning (more folds than samples) is given for each seed's first
-    label vector (False: never; a run that gave it already).
+    label vector (False: never; a run that gave it already). ``fold_source``: a
+    :class:`~svmeval.cv.given.FoldSource` whose folds every unit uses instead of LIBSVM's
+    (given folds, or groups kept whole: assigned anew for each seed).
     """
     memory = memory_mb or shared_kernel.DEFAULT_MEMORY_MB
     costs = list(costs) if costs is not None else [0.0] * len(candidates)
@@ -170,9 +173,11 @@ def evaluate(
             for c, params in enumerate(candidates):
                 key = (r, v, params.is_classification)
                 if key not in drawn:
-                    warn = None if warn_folds and v == 0 else _silent  # once a seed
+                    warn = None if warn_folds and v == 0 else False  # once a seed
                     own = problem.y if y is None else y
-                    drawn[key] = draw_folds(own, nr_fold, seed, params, warn=warn)
+                    drawn[key] = draw_folds(
+                        own, nr_fold, seed, params, warn=warn, source=fold_source
+                    )
                 units.append(Unit(c, r, params, seed, drawn[key], costs[c], y=y, relabel=v))
     release = None
     if ordered:  # every unit's place, the stored ones' too: they pass through it as well
@@ -352,7 +357,3 @@ def sharing_pays(
         memory_mb=memory_mb,
         n_features=n_features,
     ).share
-
-
-def _silent(message: str) -> None:
-    """LIBSVM's leave-one-out warning, already given."""

@@ -110,6 +110,7 @@ class LocalExecutor:
                     unit.seed,
                     batch.keep_decision_values,
                     run,
+                    folds=given_folds(unit),
                 ),
             )
         if not batch.groups:
@@ -459,7 +460,7 @@ class DaskExecutor:
         jobs = [
             cluster.Job(
                 workers.cv_task,
-                data + (u.params, batch.nr_fold, u.seed, keep) + _labels(u),
+                data + (u.params, batch.nr_fold, u.seed, keep) + _whole_cv(u),
                 (u, None),
                 priority=u.cost,
             )
@@ -514,3 +515,16 @@ class DaskExecutor:
 def _labels(unit) -> tuple:
     """A task's last argument: the unit's own labels, where it has them."""
     return () if unit.y is None else (unit.y,)
+
+
+def _whole_cv(unit) -> tuple:
+    """A whole cross-validation's last arguments (:func:`~svmeval.cv.workers.cv_task`):
+    the unit's own labels, and its folds where they are not LIBSVM's."""
+    folds = given_folds(unit)
+    return _labels(unit) if folds is None else (unit.y, folds)
+
+
+def given_folds(unit):
+    """The unit's folds where they are not LIBSVM's (None: LIBSVM's, drawn again after
+    ``srand(seed)``)."""
+    return unit.folds if unit.folds.source is not None else None

@@ -6,7 +6,6 @@ boundaries as ``svm_cross_validation``, so every prediction can be bit-identical
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -28,6 +27,9 @@ class Folds:
     perm: np.ndarray
     fold_start: np.ndarray
     stratified: bool
+    #: where folds that are not LIBSVM's come from (a :class:`~svmeval.cv.given.FoldSource`;
+    #: None: LIBSVM's seeded draw). Such folds train on their rows in ascending row order.
+    source: object = None
 
     @property
     def n_folds(self) -> int:
@@ -37,9 +39,10 @@ class Folds:
         return self.perm[self.fold_start[i] : self.fold_start[i + 1]]
 
     def train(self, i: int) -> np.ndarray:
-        return np.concatenate(
+        rows = np.concatenate(
             (self.perm[: self.fold_start[i]], self.perm[self.fold_start[i + 1] :])
         )
+        return rows if self.source is None else np.sort(rows)
 
     def fold_of(self) -> np.ndarray:
         """The fold that tests each sample (input order)."""
@@ -88,24 +91,18 @@ def check_samples(l: int) -> None:
 
 
 def libsvm_folds(
-    y: np.ndarray, nr_fold: int, *, stratified: bool, rand: Callable[[], int], warn=None
+    y: np.ndarray, nr_fold: int, *, stratified: bool, rand: Callable[[], int]
 ) -> Folds:
     """The folds svm_cross_validation draws, consuming ``rand()`` exactly as it does.
 
     ``stratified``: C-SVC or nu-SVC. LIBSVM stratifies only when ``nr_fold < l``; with
-    ``nr_fold > l`` it warns and runs leave-one-out (``warn`` receives that message; default:
-    standard error, as LIBSVM prints it).
+    ``nr_fold > l`` it runs leave-one-out, after a warning of its own that
+    :func:`svmeval.cv.plan.seeded_folds` gives.
     """
     l = len(y)
     nr_fold = check_folds(nr_fold)
     check_samples(l)
-    if nr_fold > l:
-        nr_fold = l
-        message = (
-            "WARNING: # folds > # data. Will use # folds = # data instead "
-            "(i.e., leave-one-out cross validation)\n"
-        )
-        (warn or sys.stderr.write)(message)
+    nr_fold = min(nr_fold, l)
     if stratified and nr_fold < l:
         labels, start, count, perm = group_classes(y)
         index = perm.tolist()

@@ -196,7 +196,9 @@ def cross_validate_plain(
     lists, or None where this mode does not serve the call (the full engine does).
 
     ``quiet``: LIBSVM's messages nowhere; else on standard error, one block a fold (a run with
-    ``probability`` is then not served: its inner cross-validation prints more blocks).
+    ``probability`` is then not served: its inner cross-validation prints more blocks, nor one
+    of more folds than rows). More folds than rows (with ``quiet``): LIBSVM's leave-one-out,
+    after the warning it prints on standard error itself, as svm-train's.
     ``progress``: a function called once the run is served, just before the folds, giving the
     ``progress(done, total)`` callback or None (a bar made then draws ``0/k`` only for a run
     this mode serves); it is called after each fold's block. ``interrupts``: non-empty once a
@@ -209,7 +211,9 @@ def cross_validate_plain(
     if p["probability"] and not quiet:
         return None
     n = raw.n_samples
-    if not 2 <= nr_fold <= n or not small_run(n, nr_fold, len(raw.indices) / 4 / n):
+    if nr_fold < 2 or (nr_fold > n and not quiet):  # LIBSVM warns on stderr: no bar there
+        return None
+    if not small_run(n, nr_fold, len(raw.indices) / 4 / n):
         return None
     y = _labels(raw)
     if y is None or len(set(y)) < 2:

@@ -43,8 +43,8 @@ from svmeval._args import checked
 from svmeval.cv import _libsvm
 from svmeval.cv.checks import check_execution, check_folds, check_seed
 from svmeval.cv.engine import prepare
-from svmeval.cv.folds import Folds, libsvm_folds
-from svmeval.cv.plan import CVPlan
+from svmeval.cv.folds import Folds
+from svmeval.cv.plan import CVPlan, seeded_folds
 from svmeval.cv.provenance import recorded
 from svmeval.cv.results import MultilabelCVResult
 from svmeval.cv.schedule import run_tasks
@@ -176,8 +176,7 @@ def _multilabel(data, params, folds, seed, jobs, progress, quiet, counts) -> Mul
     base = _libsvm.make_problem(dataset, np.zeros(n))
     plans: list[CVPlan] = []
     resolved = params
-    _libsvm.srand(seed)
-    drawn = libsvm_folds(np.zeros(n), nr_fold, stratified=False, rand=_libsvm.rand)
+    drawn = seeded_folds(np.zeros(n), nr_fold, seed, stratified=False)
     problems = []
     for j, label in enumerate(names):
         y = np.where(Y_true[:, j] == 1, 1.0, -1.0)

@@ -32,7 +32,7 @@ from svmeval.cv.kernel import DEFAULT_MEMORY_MB, SHAREABLE, matrix_bytes
 from svmeval.cv.results import CVResult
 from svmeval.params import SvmParams
 
-__all__ = ["CHUNK", "permutation_orders", "permuted_cvs", "shares_kernel"]
+__all__ = ["CHUNK", "group_orders", "permutation_orders", "permuted_cvs", "shares_kernel"]
 
 #: permutations whose folds run at once (their per-sample results held together)
 CHUNK = 64
@@ -43,6 +43,40 @@ def permutation_orders(n: int, permutations: int, seed: int) -> Iterator[np.ndar
     rng = np.random.default_rng(seed)
     for _ in range(permutations):
         yield rng.permutation(n).astype(np.int64, copy=False)
+
+
+def group_orders(
+    groups: np.ndarray, y: np.ndarray, permutations: int, seed: int
+) -> tuple[str, Iterator[np.ndarray]]:
+    """``(design, orders)`` of a permutation test whose rows come in ``groups`` (codes):
+    ``orders`` gives, for each permutation, the row whose label each row takes
+    (``y[order]``), from ``numpy.random.default_rng(seed)``.
+
+    Design ``"between groups"`` where every group has one label: the groups' labels are
+    permuted among the groups (each row takes the label its group was given), the unit that
+    is exchangeable when rows of a group belong together. Else ``"within groups"``: each
+    group's labels are permuted among its own rows (each group keeps its labels)."""
+    order = np.argsort(groups, kind="stable")
+    bounds = np.flatnonzero(np.diff(groups[order])) + 1
+    members = np.split(order, bounds)  # each group's rows, groups in code order
+    first = np.array([m[0] for m in members], dtype=np.int64)
+    one_label = all(np.all(y[m] == y[m[0]]) for m in members)
+
+    def between() -> Iterator[np.ndarray]:
+        rng = np.random.default_rng(seed)
+        for _ in range(permutations):
+            given = first[rng.permutation(len(members))]  # group g takes given[g]'s label
+            yield given[groups]
+
+    def within() -> Iterator[np.ndarray]:
+        rng = np.random.default_rng(seed)
+        for _ in range(permutations):
+            out = np.arange(len(groups), dtype=np.int64)
+            for m in members:
+                out[m] = m[rng.permutation(len(m))]
+            yield out
+
+    return ("between groups", between()) if one_label else ("within groups", within())
 
 
 def shares_kernel(n_samples: int, params: SvmParams, memory_mb: float = DEFAULT_MEMORY_MB) -> bool:
@@ -68,6 +102,7 @@ def permuted_cvs(
     memory_mb: float = DEFAULT_MEMORY_MB,
     progress: Callable[[int, int], None] | None = None,
     total: int | None = None,
+    fold_source=None,
 ) -> bool:
     """The cross-validation of the labels ``problem.y[order]`` for each ``order`` of
     ``orders`` (an iterable of index arrays; ``params`` resolved and checked, no ``-b 1``),
@@ -75,7 +110,8 @@ def permuted_cvs(
     ``executor`` (one that keeps its kernels: :func:`~svmeval.cv.executors.executor_for`
     with ``keep=True``; default this machine's threads); returns whether they shared one
     kernel. ``progress(done, total)`` counts the cross-validations ended (``total``: how many
-    ``orders`` holds, where known)."""
+    ``orders`` holds, where known). ``fold_source``: folds given or grouped instead of
+    LIBSVM's (groups: assigned for each permutation's own labels)."""
     import contextlib
     import itertools
 
@@ -113,6 +149,7 @@ def permuted_cvs(
                 memory_mb=memory_mb,
                 labels=labels,
                 warn_folds=first == 0,
+                fold_source=fold_source,
             )
             first += len(chunk)
     return share

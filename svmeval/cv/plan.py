@@ -8,6 +8,7 @@ fold of each sample. A fold is one task; a task's output never depends on where 
 
 from __future__ import annotations
 
+import sys
 import threading
 from dataclasses import dataclass
 from functools import partial
@@ -16,7 +17,8 @@ from typing import Any
 import numpy as np
 
 from svmeval.cv import _libsvm, _model, messages
-from svmeval.cv.folds import Folds, group_classes, libsvm_folds
+from svmeval.cv.checks import check_folds
+from svmeval.cv.folds import Folds, check_samples, group_classes, libsvm_folds
 from svmeval.cv.results import CVResult, Repetition
 from svmeval.cv.task import FollowUps, Task
 from svmeval.metrics.ovo import class_scores
@@ -401,13 +403,36 @@ def relabelled(problem, y: np.ndarray | None):
     return problem if y is None else Relabelled(problem, y)
 
 
-def draw_folds(y: np.ndarray, nr_fold: int, seed: int, params: SvmParams, *, warn=None) -> Folds:
+def draw_folds(
+    y: np.ndarray, nr_fold: int, seed: int, params: SvmParams, *, warn=None, source=None
+) -> Folds:
     """The folds svm_cross_validation draws after ``srand(seed)`` (C ``rand()`` left where
-    LIBSVM leaves it: ``-b 1`` training goes on drawing from it)."""
+    LIBSVM leaves it: ``-b 1`` training goes on drawing from it); ``warn`` as
+    :func:`seeded_folds`'; ``source``: a :class:`~svmeval.cv.given.FoldSource` whose folds are
+    used instead (C ``rand()`` seeded all the same)."""
+    if source is not None:
+        _libsvm.srand(seed)
+        folds = source.folds(y, nr_fold, seed, params.is_classification)
+        source.check_training(y, params.is_classification, folds)
+        return folds
+    return seeded_folds(y, nr_fold, seed, stratified=params.is_classification, warn=warn)
+
+
+def seeded_folds(y: np.ndarray, nr_fold: int, seed: int, *, stratified: bool, warn=None) -> Folds:
+    """LIBSVM's folds of labels ``y`` after ``srand(seed)`` (:func:`libsvm_folds`).
+
+    With more folds than samples LIBSVM runs leave-one-out and says so first: its own text
+    (:func:`~svmeval.cv._libsvm.folds_warning`, asked before seeding) goes to ``warn`` (a
+    function of one string; None: standard error; False: it is not asked for, a run that
+    gave it already).
+    """
+    nr_fold = check_folds(nr_fold)
+    check_samples(len(y))
+    if nr_fold > len(y) and warn is not False:
+        text = _libsvm.folds_warning(nr_fold, len(y))
+        (sys.stderr.write if warn is None else warn)(text)
     _libsvm.srand(seed)
-    return libsvm_folds(
-        y, nr_fold, stratified=params.is_classification, rand=_libsvm.rand, warn=warn
-    )
+    return libsvm_folds(y, nr_fold, stratified=stratified, rand=_libsvm.rand)
 
 
 class FoldByFold:
@@ -415,16 +440,16 @@ class FoldByFold:
     own (nested cross-validation's outer loop: each fold's tuned parameters).
 
     LIBSVM's folds for ``params`` are drawn right after ``srand(seed)`` when the object is made
-    (:func:`draw_folds`); :meth:`run_fold` trains fold ``i``'s training rows with that fold's
+    (:func:`draw_folds`; ``source``: folds given or grouped instead); :meth:`run_fold` trains fold ``i``'s training rows with that fold's
     configuration and stores its test rows' predictions, as a fresh ``svm-train`` seeded with
     ``seed`` trains (``-b 1``'s inner cross-validation draws from C ``rand()``, seeded again
     first); :meth:`result` is the whole run's :class:`CVResult` once every fold ran. The
     caller holds C's global state (:func:`~svmeval.cv.engine.c_state`) for the whole run.
     """
 
-    def __init__(self, problem, params: SvmParams, nr_fold: int, seed: int):
+    def __init__(self, problem, params: SvmParams, nr_fold: int, seed: int, *, source=None):
         self.problem, self.seed, self.nr_fold = problem, seed, nr_fold
-        self.folds = draw_folds(problem.y, nr_fold, seed, params)
+        self.folds = draw_folds(problem.y, nr_fold, seed, params, source=source)
         self._plan = CVPlan(problem, params, self.folds, seed)
 
     @property
@@ -454,12 +479,23 @@ class FoldByFold:
 
 
 def in_order(
-    problem, params: SvmParams, nr_fold: int, seed: int, keep_decision_values: bool, run=None
+    problem,
+    params: SvmParams,
+    nr_fold: int,
+    seed: int,
+    keep_decision_values: bool,
+    run=None,
+    *,
+    folds: Folds | None = None,
 ) -> CVResult:
     """A whole cross-validation, its folds one after another right after ``srand(seed)`` and
     the fold draw, as svm-train's: what ``-b 1`` needs (its training draws from C ``rand()``).
-    ``run(tasks)`` runs the fold tasks in order (default: here, on one OpenMP thread)."""
-    folds = draw_folds(problem.y, nr_fold, seed, params, warn=_silent)
+    ``run(tasks)`` runs the fold tasks in order (default: here, on one OpenMP thread).
+    ``folds``: folds that are not LIBSVM's (none drawn; C ``rand()`` seeded all the same)."""
+    if folds is None:
+        folds = draw_folds(problem.y, nr_fold, seed, params, warn=False)  # given when first drawn
+    else:
+        _libsvm.srand(seed)
     plan = CVPlan(problem, params, folds, seed, keep_decision_values=keep_decision_values)
     if run is None:
         pending = list(plan.tasks)
@@ -470,7 +506,3 @@ def in_order(
     else:
         run(plan.tasks)
     return plan.result()
-
-
-def _silent(message: str) -> None:
-    """Leave-one-out's warning, already given when the folds were first drawn."""

@@ -17,6 +17,7 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._classes import class_code, named
 from svmeval._shown import brief_repr
 from svmeval.errors import SvmevalError
 from svmeval.params import SvmParams, params_flags
@@ -53,7 +54,11 @@ class CVResult:
     set's name (its file). ``configuration``: the configuration as given (svm-train's
     options, or the flags of the SvmParams given); ``params`` holds it resolved.
     ``provenance``: how the result was made (versions, call, when, how
-    long, the data's digest), a ``Provenance``.
+    long, the data's digest), a ``Provenance``. ``classes``: the user's labels where the data's
+    were not numbers (the ``classes`` of their :class:`~svmeval.io.data.Dataset`):
+    ``labels``, ``y_true`` and ``y_pred`` then hold positions among them (0.0 .. k-1),
+    ``true_classes`` and ``predicted_classes`` the user's labels, and every report,
+    ``to_dict`` and ``to_frame`` name the classes by them.
 
     Examples
     --------
@@ -83,10 +88,22 @@ class CVResult:
     data_name: str = ""
     configuration: str = ""
     provenance: Provenance | None = field(default=None, repr=False)
+    classes: tuple | None = None
 
     @property
     def n_samples(self) -> int:
         return len(self.y_true)
+
+    @property
+    def true_classes(self) -> np.ndarray:
+        """Each sample's label as the user gave it (``y_true`` where the labels are numbers)."""
+        return _named_array(self.y_true, self.classes)
+
+    @property
+    def predicted_classes(self) -> np.ndarray:
+        """Each sample's prediction as one of the user's labels (``y_pred`` where the labels
+        are numbers)."""
+        return _named_array(self.y_pred, self.classes)
 
     @property
     def repeat(self) -> int:
@@ -99,11 +116,16 @@ class CVResult:
         return self.repeat
 
     def to_dict(self) -> dict:
-        """The run and its per-sample arrays as plain JSON types (NaN as None)."""
-        return _cv_dict(
+        """The run and its per-sample arrays as plain JSON types (NaN as None); ``labels``,
+        ``y_true`` and ``y_pred`` as the user's labels (``classes``)."""
+        out = _cv_dict(
             self,
             ("labels", "y_true", "y_pred", "fold", "scores", "decision_values", "probabilities"),
         )
+        if self.classes is not None:
+            for key in ("labels", "y_true", "y_pred"):
+                out[key] = tables.plain(named(getattr(self, key), self.classes, json=True))
+        return out
 
     @checked
     def to_frame(self, *, pos_label=None, zero_division=0.0):
@@ -114,6 +136,7 @@ class CVResult:
         from svmeval.metrics.two_class import positive_and_negative
 
         tables.pandas()
+        pos_label = class_code(pos_label, self.classes)
         rows = []
         for r, run in enumerate(_runs(self)):
             positive = None
@@ -228,6 +251,14 @@ class MultilabelCVResult:
         return tables.frame(_fold_rows(self, 0, figures, self.data_name))
 
 
+def _named_array(values: np.ndarray, classes: tuple | None) -> np.ndarray:
+    if classes is None:
+        return values
+    out = np.empty(len(values), dtype=object)
+    out[:] = named(values, classes)
+    return out
+
+
 def _runs(result) -> list:
     if len(getattr(result, "repeats", ())) and not result.repeat_results:
         raise SvmevalError(
@@ -277,7 +308,7 @@ def _fold_rows(run, repetition: int, figures: list[dict], dataset: str) -> list[
     options = params_flags(run.params.as_dict())
     head = {
         "dataset": dataset,
-        "configuration": run.configuration or options,
+        "configuration": run.configuration,  # as given: "" for svm-train's defaults
         "options": options,
         "repetition": repetition,
         "seed": run.seed,

@@ -162,6 +162,12 @@ def wait_abandoned() -> None:
     wait_all(pending)
 
 
+def left_running(future) -> None:
+    """``future`` is work a caller interrupted and left inside LIBSVM (where it may draw from
+    ``rand()`` and print): the next run waits for it, as for an interrupted run's tasks."""
+    _abandon([future])
+
+
 def _abandon(futures) -> None:
     with _abandoned_lock:
         for future in futures:

@@ -7,7 +7,8 @@ A unit of the store is one fold of one (candidate, seed) cross-validation. Its k
 permutation test's unit: its permuted labels, so that it is never taken for the data's own
 cross-validation, nor for another permutation or seed), the resolved
 LIBSVM parameters (the cache size left out), the folds asked for and the seed (which fix the
-fold plan, drawn by LIBSVM's rule), the fold's number, whether the one-vs-one decision values
+fold plan, drawn by LIBSVM's rule; folds given or grouped add the digest of every row's fold
+and their kind), the fold's number, whether the one-vs-one decision values
 are kept, LIBSVM's version and the version of svmeval's results
 (:data:`~svmeval.store.RESULTS_VERSION`). Its value is the fold's test rows' output
 (:class:`~svmeval.cv.plan.FoldOutput`) and its training time.
@@ -79,8 +80,12 @@ class StoreCounts:
         return self.run
 
     def line(self) -> str:
-        """``store NAME: R units reused, C computed``."""
-        return f"store {self.store.name}: {self.reused} units reused, {self.computed} computed"
+        """``store NAME: R units reused, C computed`` (and, for a store this process cannot
+        write, that the run is not recorded in it)."""
+        line = f"store {self.store.name}: {self.reused} units reused, {self.computed} computed"
+        if self.store.read_only and not self.reuse_only:
+            line += " (read-only: the run is not recorded)"
+        return line
 
 
 #: seconds an interrupted or failed run waits for its last folds to be written
@@ -159,7 +164,16 @@ def reuse_only():
 
 
 def missing(counts, n: int) -> None:
-    """Refuse to compute ``n`` folds in a run that may only reuse."""
+    """Refuse to compute ``n`` folds in a run that may only reuse, or whose store cannot keep
+    them (read-only): before any of them is trained."""
+    if n and counts.store.read_only and not counts.reuse_only:
+        from svmeval.store import StoreError
+
+        folds = "1 fold of this run is" if n == 1 else f"{n} folds of this run are"
+        raise StoreError(
+            f"{counts.store.name}: {folds} not in the store, which is read-only (nothing "
+            "was trained)"
+        )
     if n and counts.reuse_only:
         from svmeval.store import StoreError
 
@@ -215,7 +229,7 @@ def opened(store, command: str = "", call=None):
             # the folds computed are written, even on Ctrl-C (for a few seconds at most)
             counts.writer.flush(quiet=True, limit=FLUSH_LIMIT)
         counts.writer.flush()
-        if not counts.reuse_only:
+        if not counts.reuse_only and not store.read_only:
             store.end_run(counts.begin(), counts.reused, counts.computed)
         log.info("svmeval: %s", counts.line())
     finally:
@@ -257,6 +271,7 @@ class StoreUse:
         self._keys: dict = {}  # (unit, fold) -> (key, fields)
         self._by_params: dict = {}  # id(params) -> (params, key's params, flags)
         self._by_labels: dict = {}  # id(y) -> (y, its digest): a unit's own labels
+        self._by_folds: dict = {}  # id(folds) -> (folds, its digest): folds not LIBSVM's
         self._present: set | None = None  # the keys the store holds, where asked at once
         self.written: dict = {}  # unit -> folds written or found
 
@@ -294,13 +309,28 @@ class StoreUse:
         """The key fields ``unit`` shares with the evaluation's others, the digest of its
         own labels in place of the data's where it has them (:attr:`Unit.y`)."""
         y = getattr(unit, "y", None)
+        common = self.common
+        folds = getattr(unit, "folds", None)
+        if folds is not None and folds.source is not None:
+            common = {**common, "folds": self._folds_digest(folds)}
         if y is None:
-            return self.common
+            return common
         found = self._by_labels.get(id(y))
         if found is None or found[0] is not y:
             digest = hashlib.sha256(np.ascontiguousarray(y, dtype="<f8").tobytes()).hexdigest()
             found = self._by_labels[id(y)] = (y, digest)
-        return {**self.common, "labels": found[1]}
+        return {**common, "labels": found[1]}
+
+    def _folds_digest(self, folds) -> str:
+        """The key's ``folds`` field of folds that are not LIBSVM's: their kind (given,
+        grouped) and the fold of every row (LIBSVM's are fixed by ``n_folds`` and the seed,
+        and their keys have no such field)."""
+        found = self._by_folds.get(id(folds))
+        if found is None or found[0] is not folds:
+            h = hashlib.sha256(folds.source.kind.encode())
+            h.update(np.ascontiguousarray(folds.fold_of(), dtype="<i8").tobytes())
+            found = self._by_folds[id(folds)] = (folds, h.hexdigest())
+        return found[1]
 
     def _params(self, params) -> tuple[dict, str]:
         """``params`` as the key holds them (the cache size left out: -m changes no result)
@@ -402,11 +432,14 @@ class StoreUse:
             rows.append((key, fields, arrays, (seconds or {}).get(i, 0.0)))
         run = self.counts.begin()
         writer = self.counts.writer
+        reused, computed = self.counts.reused, self.counts.computed
+        # each transaction records the run's counts with its units: an interrupted or killed
+        # run's are those of its last unit written
         if unit.params.probability:
-            writer.submit(self.store.put_many, rows, run)
+            writer.submit(self.store.put_many, rows, run, (reused, computed + len(rows)))
         else:
-            for row in rows:
-                writer.submit(self.store.put, *row, run)
+            for i, row in enumerate(rows, 1):
+                writer.submit(self.store.put, *row, run, (reused, computed + i))
         done.update(new)
         self.counts.computed += len(new)
         self.store.computed += len(new)
@@ -462,8 +495,8 @@ class FoldByFold(plan.FoldByFold):
     store: with ``dataset`` (the data of ``problem``), a fold is taken from the store where
     it holds it, and written there once trained (:func:`outer_fold`)."""
 
-    def __init__(self, problem, params, nr_fold: int, seed: int, *, dataset=None):
-        super().__init__(problem, params, nr_fold, seed)
+    def __init__(self, problem, params, nr_fold: int, seed: int, *, dataset=None, source=None):
+        super().__init__(problem, params, nr_fold, seed, source=source)
         self.dataset = dataset
 
     def run_fold(self, i: int, params, omp_threads: int) -> None:

@@ -135,12 +135,15 @@ def cv_task(
     seed: int,
     keep_decision_values: bool,
     labels=None,
+    folds=None,
 ):
     """On a worker: a whole cross-validation, folds in order after ``srand(seed)`` (``-b 1``),
-    on ``labels`` where given (a permutation's)."""
+    on ``labels`` where given (a permutation's), on ``folds`` where they are not LIBSVM's."""
     from svmeval.cv import _libsvm
     from svmeval.cv.plan import in_order, relabelled
 
     problem = relabelled(worker_problem(token, dataset), labels)
     # C's rand() drawn by this task alone, its folds on one OpenMP thread each
-    return _libsvm.c_state(in_order)(problem, params, nr_fold, seed, keep_decision_values)
+    return _libsvm.c_state(in_order)(
+        problem, params, nr_fold, seed, keep_decision_values, folds=folds
+    )

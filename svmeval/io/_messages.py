@@ -37,12 +37,15 @@ _LABEL_UNDERFLOW = (
     "class 0)"
 )
 _LABELSET_UNDERFLOW = "is too small for a double (strtod underflows)"
+_LARGE = "is beyond 2^53 = 9007199254740992 (a double tells integers apart up to there)"
 
 
 def message(kind: str, token: bytes | None, detail: bytes | None) -> str:
     """The message for a ParseError raised by the C parser."""
     t = show(token) if token is not None else ""
     d = show(detail) if detail is not None else ""
+    if kind == "labelset_form":
+        return f'label set "{t}": {_label_form(detail)}'
     feature = f'feature "{t}"'
     messages = {
         "empty": "empty line (each line must hold a label)",
@@ -55,6 +58,13 @@ def message(kind: str, token: bytes | None, detail: bytes | None) -> str:
         "label_underflow": f'label "{t}" {_LABEL_UNDERFLOW}',
         "label_comma": f'label "{t}" contains a comma: the file looks multi-label; '
         "use --multilabel",
+        "label_comma_bad": f'label "{t}" is not a number, nor a multi-label set (labels '
+        "written as integers, such as 0,7,-3)",
+        "csv": "a CSV file (commas, and no index:value pair on any line), not LIBSVM's "
+        'format: svmeval reads "label index:value ..." lines; convert it (e.g. with '
+        "scikit-learn's dump_svmlight_file) or, from Python, pass arrays: "
+        "cross_validate((X, y))",
+        "labelset_large": f'label set "{t}": label "{d}" {_LARGE}',
         "labelset_bad": f'label set "{t}": label "{d}" is not a number',
         "labelset_nonfinite": f'label set "{t}": label "{d}" {_NONFINITE}',
         "labelset_range": f'label set "{t}": label "{d}" {_RANGE}',
@@ -73,6 +83,23 @@ def message(kind: str, token: bytes | None, detail: bytes | None) -> str:
         "value_underflow": f'{feature}: value "{d}" {_UNDERFLOW}',
     }
     return messages.get(kind, f"malformed line ({kind})")
+
+
+def _label_form(item: bytes | None) -> str:
+    """Why a multi-label label that is a number is refused: not an integer, or an integer not
+    written as multi-label files write it (the way it should be written is said)."""
+    from svmeval.io.native import parse_number
+
+    d = show(item) if item is not None else ""
+    value, _ = parse_number(item or b"")
+    if value != int(value):
+        return f'label "{d}" is not an integer (multi-label labels are integers)'
+    if abs(value) > 2**53:
+        return f'label "{d}" {_LARGE}'
+    return (
+        f'label "{d}" is written "{int(value)}" in a multi-label file (LIBSVM\'s multi-label '
+        "tools compare labels as text)"
+    )
 
 
 def _index_of(token: bytes | None) -> str:

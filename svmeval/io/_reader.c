@@ -11,8 +11,12 @@
  *   label   := a number as C strtod reads it (in the C locale), finite
  *   feature := index ':' value; index a decimal integer (strtol: optional sign), 0 <= index <=
  *              INT32_MAX, strictly ascending within a line; value as label
- * Multi-label mode: label := [number {',' number}], and a line whose first token holds ':' has
- * an empty label set.
+ * Multi-label mode: label := [integer {',' integer}], each integer written one way (0, 7, -3:
+ * no '+', no leading zero, at most 2^53), and a line whose first token holds ':' has an empty
+ * label set.
+ * A file with commas and no index:value pair anywhere is a CSV file: an error a comma causes
+ * (in a label, or in a token where a feature should be) waits while the rest of the file is
+ * scanned for a pair; none found, the error is "csv" at the first such line.
  *
  * Numbers: a token with at most 19 significant digits whose value is exactly m * 10^e with
  * m <= 2^53 and |e| <= 22 is converted by one correctly rounded multiplication or division
@@ -241,6 +245,12 @@ typedef struct {
     Buf indptr;      /* int64 */
     Buf indices;     /* int32 */
     Buf values;      /* float64 */
+    /* a file with commas and no index:value pair anywhere is a CSV file: an error that a
+     * comma caused waits here (pending, the ParseError's args) while the rest of the file is
+     * scanned for a pair; found, it is raised; not found, finish() says "csv" */
+    PyObject *pending;
+    int pairs;               /* an index:value pair was seen */
+    Py_ssize_t comma_line;   /* multi-label mode: the first line whose labels hold a comma */
     char *carry;     /* an incomplete last line waiting for the next chunk */
     Py_ssize_t carry_len, carry_cap;
     Py_ssize_t max_line; /* the longest line accepted, in bytes (without its newline) */
@@ -248,22 +258,31 @@ typedef struct {
 
 #define DEFAULT_MAX_LINE ((Py_ssize_t)64 << 20)
 
+/* the args of ParseError(line, kind, token, detail): a new tuple, or NULL with an exception */
+static PyObject *
+error_args(Reader *r, const char *kind, const char *ts, const char *te, const char *ds,
+           const char *de)
+{
+    PyObject *args = NULL;
+    PyObject *tok = ts ? PyBytes_FromStringAndSize(ts, te - ts) : (Py_INCREF(Py_None), Py_None);
+    PyObject *det = ds ? PyBytes_FromStringAndSize(ds, de - ds) : (Py_INCREF(Py_None), Py_None);
+    if (tok && det)
+        args = Py_BuildValue("(nsOO)", r->line, kind, tok, det);
+    Py_XDECREF(tok);
+    Py_XDECREF(det);
+    return args;
+}
+
 /* raise ParseError(line, kind, token, detail); returns -1 */
 static int
 fail(Reader *r, const char *kind, const char *ts, const char *te, const char *ds, const char *de)
 {
     r->failed = 1;
-    PyObject *tok = ts ? PyBytes_FromStringAndSize(ts, te - ts) : (Py_INCREF(Py_None), Py_None);
-    PyObject *det = ds ? PyBytes_FromStringAndSize(ds, de - ds) : (Py_INCREF(Py_None), Py_None);
-    if (tok && det) {
-        PyObject *args = Py_BuildValue("(nsOO)", r->line, kind, tok, det);
-        if (args) {
-            PyErr_SetObject(ParseError, args);
-            Py_DECREF(args);
-        }
+    PyObject *args = error_args(r, kind, ts, te, ds, de);
+    if (args) {
+        PyErr_SetObject(ParseError, args);
+        Py_DECREF(args);
     }
-    Py_XDECREF(tok);
-    Py_XDECREF(det);
     return -1;
 }
 
@@ -287,21 +306,100 @@ num_kind(int rc)
                                    : rc == NUM_UNDERFLOW ? "underflow" : "nonfinite";
 }
 
-/* a number that stands for a label; kind_prefix is "label" or "labelset" */
+/* [s, e) is an index:value pair as a feature is written: a decimal integer (a sign allowed),
+ * a colon, a number */
 static int
-parse_label_number(Reader *r, const char *s, const char *e, const char *ts, const char *te,
-                   const char *prefix, double *out)
+is_pair(const char *s, const char *e)
 {
-    int rc = parse_double(s, e, out);
-    char kind[32];
-    if (rc == NUM_OK && isfinite(*out))
+    const char *colon = memchr(s, ':', e - s);
+    double v;
+    if (colon == NULL)
         return 0;
-    if (rc < 0) {
+    if (s < colon && (*s == '+' || *s == '-'))
+        s++;
+    if (s == colon)
+        return 0;
+    for (; s < colon; s++)
+        if (!IS_DIGIT(*s))
+            return 0;
+    return parse_double(colon + 1, e, &v) == NUM_OK;
+}
+
+/* scan a line for an index:value pair while an error waits (r->pending): found, the error is
+ * raised (-1); else 0 */
+static int
+scan_line(Reader *r, const char *p, const char *e)
+{
+    while (p < e) {
+        while (p < e && IS_BLANK(*p))
+            p++;
+        const char *ts = p;
+        while (p < e && !IS_BLANK(*p))
+            p++;
+        if (p > ts && is_pair(ts, p)) {
+            r->pairs = 1;
+            r->failed = 1;
+            PyErr_SetObject(ParseError, r->pending);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* an error that a comma in [ts, te) caused: raised at once where the file has shown an
+ * index:value pair, else kept while the rest of the file (this line [lp, le) first) is
+ * scanned for one */
+static int
+fail_comma(Reader *r, const char *kind, const char *ts, const char *te, const char *ds,
+           const char *de, const char *lp, const char *le)
+{
+    if (r->pairs || r->values.used > 0)
+        return fail(r, kind, ts, te, ds, de);
+    r->pending = error_args(r, kind, ts, te, ds, de);
+    if (r->pending == NULL) {
         r->failed = 1;
         return -1;
     }
-    snprintf(kind, sizeof kind, "%s_%s", prefix, num_kind(rc));
-    return fail(r, kind, ts, te, s, e);
+    return scan_line(r, lp, le);
+}
+
+/* [s, e) is a label as a multi-label file writes it: an integer in decimal digits, "-"
+ * before a negative one, no leading zero, at most 2^53 in size (a double holds it exactly):
+ * one way of writing each label, so that tools that compare labels as text (LIBSVM's
+ * multi-label tools) and as numbers (scikit-learn) read the same label set. 1: not an integer
+ * written so; 2: an integer larger than 2^53; 0: fine */
+static int
+labelset_item(const char *s, const char *e)
+{
+    uint64_t m = 0;
+    int n = 0, neg = 0;
+    if (s < e && *s == '-') {
+        neg = 1;
+        s++;
+    }
+    if (s == e || (*s == '0' && (e - s > 1 || neg)))
+        return 1;
+    for (; s < e; s++, n++) {
+        if (!IS_DIGIT(*s))
+            return 1;
+        if (n < 19)
+            m = m * 10 + (uint64_t)(*s - '0');
+    }
+    return n > 16 || m > ((uint64_t)1 << 53) ? 2 : 0;
+}
+
+/* [s, e) is a label set whose every item is a label as multi-label files write them */
+static int
+is_labelset(const char *s, const char *e)
+{
+    for (;;) {
+        const char *c = memchr(s, ',', e - s);
+        if (labelset_item(s, c ? c : e) != 0)
+            return 0;
+        if (c == NULL)
+            return 1;
+        s = c + 1;
+    }
 }
 
 static int
@@ -317,8 +415,11 @@ parse_line(Reader *r, const char *p, const char *e)
         e--;
     while (p < e && IS_BLANK(*p))
         p++;
+    if (r->pending != NULL)
+        return scan_line(r, p, e); /* an error waits: is the file a CSV file? */
     if (p == e)
         return fail(r, "empty", NULL, NULL, NULL, NULL);
+    const char *lp = p, *le = e;
 
     /* label token */
     ts = p;
@@ -331,12 +432,26 @@ parse_line(Reader *r, const char *p, const char *e)
         }
         else {
             const char *s = ts;
+            int comma = memchr(ts, ',', te - ts) != NULL;
+            if (comma && r->comma_line == 0)
+                r->comma_line = r->line;
             for (;;) {
                 const char *c = memchr(s, ',', te - s);
                 const char *ee = c ? c : te;
+                char kind[32] = "";
                 double v;
-                if (parse_label_number(r, s, ee, ts, te, "labelset", &v) < 0)
+                int rc = parse_double(s, ee, &v);
+                if (rc < 0) {
+                    r->failed = 1;
                     return -1;
+                }
+                if (rc != NUM_OK || !isfinite(v))
+                    snprintf(kind, sizeof kind, "labelset_%s", num_kind(rc));
+                else if ((rc = labelset_item(s, ee)) != 0)
+                    snprintf(kind, sizeof kind, "%s", rc == 1 ? "labelset_form" : "labelset_large");
+                if (kind[0] != '\0')
+                    return comma ? fail_comma(r, kind, ts, te, s, ee, lp, le)
+                                 : fail(r, kind, ts, te, s, ee);
                 if (buf_push_f64(&r->lab_values, v) < 0)
                     return -1;
                 if (c == NULL)
@@ -356,7 +471,8 @@ parse_line(Reader *r, const char *p, const char *e)
         }
         if (rc != NUM_OK || !isfinite(v)) {
             if (memchr(ts, ',', te - ts) != NULL)
-                return fail(r, "label_comma", ts, te, NULL, NULL);
+                return fail_comma(r, is_labelset(ts, te) ? "label_comma" : "label_comma_bad", ts,
+                                  te, NULL, NULL, lp, le);
             if (rc == NUM_BAD && memchr(ts, ':', te - ts) != NULL)
                 return fail(r, "label_colon", ts, te, NULL, NULL);
             char kind[32];
@@ -380,6 +496,8 @@ parse_line(Reader *r, const char *p, const char *e)
         te = p;
 
         const char *colon = memchr(ts, ':', te - ts);
+        if (colon == NULL && memchr(ts, ',', te - ts) != NULL)
+            return fail_comma(r, "feature_nocolon", ts, te, NULL, NULL, lp, le);
         if (colon == NULL)
             return fail(r, "feature_nocolon", ts, te, NULL, NULL);
         if (colon == ts)
@@ -396,6 +514,8 @@ parse_line(Reader *r, const char *p, const char *e)
         if (q == colon)
             return fail(r, "index_bad", ts, te, ts, colon);
         for (; q < colon; q++) {
+            if (!IS_DIGIT(*q) && memchr(ts, ',', colon - ts) != NULL)
+                return fail_comma(r, "index_bad", ts, te, ts, colon, lp, le);
             if (!IS_DIGIT(*q))
                 return fail(r, "index_bad", ts, te, ts, colon);
             if (idx <= INT32_MAX)
@@ -505,6 +625,7 @@ Reader_dealloc(Reader *r)
     Py_XDECREF(r->indptr.ba);
     Py_XDECREF(r->indices.ba);
     Py_XDECREF(r->values.ba);
+    Py_XDECREF(r->pending);
     PyMem_Free(r->carry);
     Py_TYPE(r)->tp_free((PyObject *)r);
 }
@@ -580,6 +701,14 @@ Reader_finish(Reader *r, PyObject *Py_UNUSED(ignored))
             r->failed = 1;
             return NULL;
         }
+    }
+    if (r->pending != NULL || (r->multilabel && r->comma_line > 0 && r->values.used == 0)) {
+        /* commas, and no index:value pair anywhere: a CSV file */
+        if (r->pending != NULL)
+            r->line = PyLong_AsSsize_t(PyTuple_GET_ITEM(r->pending, 0));
+        else
+            r->line = r->comma_line;
+        return fail(r, "csv", NULL, NULL, NULL, NULL), NULL;
     }
     r->finished = 1;
     PyObject *y = NULL, *li = NULL, *lv = NULL, *ip = NULL, *ix = NULL, *vs = NULL;

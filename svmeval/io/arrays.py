@@ -29,7 +29,7 @@ import numpy as np
 
 from svmeval.errors import DataFormatError, show_label
 
-__all__ = ["DEFAULT_NAME", "arrays_dataset"]
+__all__ = ["DEFAULT_NAME", "arrays_dataset", "class_codes"]
 
 #: the name of a data set from memory when none is given
 DEFAULT_NAME = "(X, y)"
@@ -227,8 +227,11 @@ def _matrix(X: Any, fail: _Fail, what: str) -> Any:
     return _dense_2d(X, fail, what)
 
 
-def _labels(y: Any, n: int, fail: _Fail) -> np.ndarray:
-    """One finite real label a sample, as float64."""
+def _labels(y: Any, n: int, fail: _Fail) -> tuple[np.ndarray, tuple | None]:
+    """One label a sample, as float64, and the classes they code (None where the labels are
+    the numbers themselves): labels that are not numbers (text, objects, booleans, a pandas
+    categorical's values) become 0..k-1, the positions of the sorted distinct labels
+    (:func:`class_codes`)."""
     if _is_sparse(y) or _is_frame(y):
         raise fail(
             f"y must be 1-D, one label a sample; got a {type(y).__name__} of shape {y.shape} "
@@ -236,7 +239,7 @@ def _labels(y: Any, n: int, fail: _Fail) -> np.ndarray:
         )
     if _is_series(y):
         kind = getattr(y.dtype, "kind", "O")
-        if kind in "biuf":
+        if kind in "iuf":
             y = y.to_numpy(dtype=np.float64, na_value=np.nan)
         else:
             y = y.to_numpy()
@@ -257,11 +260,13 @@ def _labels(y: Any, n: int, fail: _Fail) -> np.ndarray:
         )
     if len(a) != n:
         raise fail(f"X has {n} rows but y has {len(a)} labels")
-    if a.dtype.kind not in "biuf":
-        if a.dtype.kind == "O" and all(_real(v) for v in a):
+    if a.dtype.kind in "bUS" or (a.dtype.kind == "O" and not all(_number(v) for v in a)):
+        return class_codes(a, fail)
+    if a.dtype.kind not in "iuf":
+        if a.dtype.kind == "O":
             a = a.astype(np.float64)
         else:
-            bad = a.imag != 0 if a.dtype.kind == "c" else [not _real(v) for v in a]
+            bad = a.imag != 0 if a.dtype.kind == "c" else np.ones(len(a), dtype=bool)
             i = int(np.flatnonzero(bad)[0]) if np.any(bad) else 0
             raise fail.at("y", i, None, _kind_message(a[i]).replace("value", "label", 1))
     a = a.astype(np.float64, copy=False)
@@ -269,7 +274,81 @@ def _labels(y: Any, n: int, fail: _Fail) -> np.ndarray:
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise fail.at("y", i, None, _kind_message(a[i]).replace("value", "label", 1))
-    return a
+    return a, None
+
+
+def _number(value: object) -> bool:
+    """A real number that is no boolean (booleans are classes: False and True)."""
+    return _real(value) and not isinstance(value, (bool, np.bool_))
+
+
+def _missing(value: object) -> bool:
+    if value is None:
+        return True
+    try:
+        return bool(value != value)  # NaN, pandas' NA and NaT
+    except (TypeError, ValueError):
+        return True  # pandas' NA refuses to be a truth value
+
+
+def class_codes(labels: Any, fail: _Fail) -> tuple[np.ndarray, tuple]:
+    """Labels of any kind as LIBSVM's labels: each label's position among the distinct labels
+    sorted (0.0, 1.0, ..., as scikit-learn's ``LabelEncoder``), and those labels, in that order.
+
+    Labels are compared as Python compares them: text with text, numbers with numbers
+    (booleans: False before True). A missing label (None, NaN, pandas' NA) or labels that
+    cannot be ordered together (text and numbers mixed) are refused with the first row at
+    fault.
+    """
+    values = np.asarray(labels)
+    if values.dtype.kind == "b":
+        classes, codes = np.unique(values, return_inverse=True)
+        return codes.astype(np.float64).reshape(-1), tuple(bool(v) for v in classes)
+    items = values.tolist()  # Python's objects: hashed and sorted as Python compares them
+    if not set(map(type, items)) <= {str, bytes}:
+        for i, value in enumerate(items):
+            if _missing(value):
+                raise fail.at(
+                    "y", i, None, f"label {value!r} is missing (every sample needs a label)"
+                )
+            if isinstance(value, (complex, np.complexfloating)):
+                raise fail.at("y", i, None, _kind_message(value).replace("value", "label", 1))
+    try:
+        distinct = set(items)
+    except TypeError:
+        i = next(k for k, v in enumerate(items) if not _hashable(v))
+        raise fail.at("y", i, None, f"label {items[i]!r} is no class (not hashable)") from None
+    try:
+        ordered = sorted(distinct)
+    except TypeError:
+        first = items[0]
+        i = next((k for k, v in enumerate(items) if not _comparable(v, first)), 0)
+        raise fail.at(
+            "y",
+            i,
+            None,
+            f"label {items[i]!r} ({type(items[i]).__name__}) cannot be ordered with label "
+            f"{first!r} of row 0 ({type(first).__name__}): labels of one kind are needed",
+        ) from None
+    index = {v: k for k, v in enumerate(ordered)}
+    codes = np.fromiter(map(index.__getitem__, items), dtype=np.float64, count=len(items))
+    return codes, tuple(v.item() if isinstance(v, np.generic) else v for v in ordered)
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _comparable(a: object, b: object) -> bool:
+    try:
+        a < b  # type: ignore[operator]  # noqa: B015 - whether Python compares them
+    except TypeError:
+        return False
+    return True
 
 
 def _label_sets(Y: Any, n: int, fail: _Fail) -> tuple[np.ndarray, np.ndarray]:
@@ -344,5 +423,5 @@ def arrays_dataset(
         fields["y"] = None
         fields["label_indptr"], fields["label_values"] = _label_sets(y, n, fail)
     else:
-        fields["y"] = _labels(y, n, fail)
+        fields["y"], fields["classes"] = _labels(y, n, fail)
     return fields

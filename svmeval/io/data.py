@@ -15,6 +15,11 @@ a subnormal number or zero: svm-train refuses such a feature value; such a label
 LIBSVM trains it as class 0) -- is a
 :class:`~svmeval.errors.DataFormatError` naming the file, the physical line and the token.
 svm-train silently drops a trailing token without a colon (``# comment``); this reader refuses it.
+A file with commas and no index:value pair on any line is a CSV file, and the error says so
+(with or without ``multilabel``). A multi-label label is an integer written as multi-label
+files write them (``0``, ``7``, ``-3``; no ``+``, leading zero, decimal point or exponent; at
+most 2^53 in size), the one spelling that LIBSVM's multi-label tools (labels as text) and
+scikit-learn's reader (labels as floats) read alike.
 
 Files may be gzip, bzip2 or xz compressed (recognised by their content, or by a ``.gz``, ``.bz2``,
 ``.xz`` suffix); ``-`` reads standard input. Parsing is done by the C extension
@@ -56,6 +61,10 @@ class Dataset:
     ``n_features``: the largest feature index in the file (0 when there is none), as svm-train
     computes it for gamma's default.
     ``name``: the file name used in messages.
+    ``classes``: where the labels were not numbers (text, objects, booleans, a pandas
+    categorical's values: :meth:`from_arrays`), the user's labels, sorted, and ``y`` holds
+    each sample's position among them (0.0 .. k-1, as scikit-learn's ``LabelEncoder``); None
+    where ``y`` holds the labels themselves.
 
     A Dataset built by hand is checked as the reader checks a file (:meth:`validate`).
 
@@ -78,6 +87,7 @@ class Dataset:
     name: str
     label_indptr: np.ndarray | None = None
     label_values: np.ndarray | None = None
+    classes: tuple | None = None
 
     def __post_init__(self):
         self.validate()
@@ -149,6 +159,8 @@ class Dataset:
             raise DataFormatError(
                 name, i + 1, f"label {y[i]} is not finite (LIBSVM cannot use NaN or infinity)"
             )
+        if self.classes is not None:
+            _check_classes(name, self.classes, y)
 
     @classmethod
     def from_arrays(
@@ -170,7 +182,11 @@ class Dataset:
         y : array-like
             One label a sample (a sequence, numpy array or pandas Series); with
             ``multilabel=True`` a 0/1 indicator matrix of shape (n_samples, n_labels), dense,
-            sparse or a DataFrame, whose column j is label j.
+            sparse or a DataFrame, whose column j is label j. Labels that are not numbers
+            (text, booleans, objects, a pandas categorical) are classes: ``classes`` holds
+            them sorted and ``y`` each sample's position among them (0, 1, ...; a
+            categorical's order of categories is not used, as by scikit-learn's
+            ``LabelEncoder``). Numbers are kept as they are.
         name : str, optional
             The data set's name in messages and reports (default ``"(X, y)"``).
         multilabel : bool, default False
@@ -255,6 +271,29 @@ class Dataset:
 #: what a run takes as its data: a :class:`Dataset`, a LIBSVM-format file's name, or ``(X, y)``
 #: (arrays in memory, :meth:`Dataset.from_arrays`)
 DataSource = Dataset | str | os.PathLike[str] | tuple[Any, Any]
+
+
+def _check_classes(name: str, classes, y: np.ndarray) -> None:
+    """``classes`` a tuple of distinct labels and ``y`` positions among them (0 .. k-1)."""
+    if not isinstance(classes, tuple):
+        raise DataFormatError(
+            name, None, f"Dataset classes must be a tuple of labels, got {type(classes).__name__}"
+        )
+    try:
+        distinct = len(set(classes)) == len(classes)
+    except TypeError:
+        raise DataFormatError(name, None, "Dataset classes must be hashable labels") from None
+    if not distinct:
+        raise DataFormatError(name, None, "Dataset classes must be distinct labels")
+    outside = (y != np.trunc(y)) | (y < 0) | (y >= len(classes))
+    if outside.any():
+        i = int(np.flatnonzero(outside)[0])
+        raise DataFormatError(
+            name,
+            i + 1,
+            f"label {y[i]:g} is not a class's position (0 to {len(classes) - 1}): with "
+            "classes, y holds each sample's position among them",
+        )
 
 
 def is_xy(data: object) -> bool:
@@ -368,9 +407,9 @@ def read_dataset(
         The file (gzip, bzip2 or xz compressed too); ``-`` reads standard input. The name is
         kept as given in ``Dataset.name`` and in messages (``<stdin>`` for ``-``).
     multilabel : bool, default False
-        Read a line's first token as a comma-separated label set (possibly absent); ``y`` is
-        then None. Otherwise a comma in a label is an error that says the file looks
-        multi-label.
+        Read a line's first token as a comma-separated label set of integers (possibly
+        absent); ``y`` is then None. Otherwise a comma in a label is an error that says the
+        file looks multi-label (where its labels are sets of integers).
     max_line_bytes : int, default 64 MiB
         The longest line accepted, refused before more is held: ``/dev/zero``, a
         decompression bomb or a file without newlines fails with ``FILE:LINE:``.
@@ -384,7 +423,8 @@ def read_dataset(
     ------
     DataFormatError
         A file that cannot be read or decompressed, a malformed line (with its physical line
-        number and the token at fault), a file with no samples.
+        number and the token at fault), a CSV file (commas, no index:value pair anywhere: the
+        first line with a comma), a file with no samples.
 
     Examples
     --------

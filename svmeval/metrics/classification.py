@@ -20,6 +20,7 @@ Definitions, 0/0 behaviour and references of every measure are in
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -30,7 +31,14 @@ import numpy as np
 
 from svmeval._shown import brief_repr
 from svmeval.metrics.averaging import AVERAGES, Average, average_all
-from svmeval.metrics.measures import METRICS, Counts, check_beta, parse_zero_division
+from svmeval.metrics.measures import (
+    AVERAGED_MEASURES,
+    METRICS,
+    Counts,
+    check_beta,
+    parse_zero_division,
+    per_class_ratios,
+)
 
 __all__ = [
     "SINGLE_LABEL_AVERAGES",
@@ -221,9 +229,8 @@ class ConfusionCounts:
         overall: dict[str, Any] = {
             name: float(values[name]) for name, m in METRICS.items() if m.scope == "overall"
         }
-        if math.isnan(overall["mcc"]) and self.n_samples and not math.isnan(z):
-            # one class predicted or one class true: 0/0, which scikit-learn reports as 0.0
-            overall["mcc"] = z
+        overall["mcc"], mcc_applied = _mcc_policy(overall["mcc"], self.n_samples, z)
+        if mcc_applied:
             applied.append("mcc")
         return ClassificationReport(
             labels=self.labels,
@@ -236,6 +243,84 @@ class ConfusionCounts:
             zero_division=z,
             zero_division_applied=tuple(applied),
         )
+
+
+def _mcc_policy(mcc: float, n_samples: int, z: float) -> tuple[float, bool]:
+    """MCC under the zero-division policy: (value, whether the policy gave it)."""
+    if math.isnan(mcc) and n_samples and not math.isnan(z):
+        # one class predicted or one class true: 0/0, which scikit-learn reports as 0.0
+        return z, True
+    return mcc, False
+
+
+class LazyReport:
+    """The figures of one confusion matrix that the registry's classification figures take
+    from a :class:`ClassificationReport` (the overall figures, per-class precision, recall and
+    F1, ``averages``), each computed when first read, by the functions of
+    :meth:`ConfusionCounts.report`: the same values, for a caller that needs one of them (a
+    criterion compared fold by fold). ``matrix``: int64 counts, rows true, ``labels``
+    ascending."""
+
+    def __init__(self, labels: np.ndarray, matrix: np.ndarray, zero_division: float):
+        self.labels = labels
+        self.zero_division = zero_division
+        self._counts = Counts.from_matrix(matrix)
+        self.averages = _LazyAverages(self)
+
+    def _overall(self, name: str) -> float:
+        return float(METRICS[name].compute(self._counts))
+
+    @property
+    def accuracy(self) -> float:
+        return self._overall("accuracy")
+
+    @property
+    def balanced_accuracy(self) -> float:
+        return self._overall("balanced_accuracy")
+
+    @property
+    def kappa(self) -> float:
+        return self._overall("kappa")
+
+    @property
+    def mcc(self) -> float:
+        n = int(self._counts.matrix.sum())  # type: ignore[union-attr]
+        return _mcc_policy(self._overall("mcc"), n, self.zero_division)[0]
+
+    @functools.cached_property
+    def ratios(self) -> dict[str, np.ndarray]:
+        """Every per-class ratio (what the averages take)."""
+        return per_class_ratios(self._counts)
+
+    @property
+    def precision(self) -> np.ndarray:
+        return self.ratios["precision"]
+
+    @property
+    def recall(self) -> np.ndarray:
+        return self.ratios["recall"]
+
+    @property
+    def f1(self) -> np.ndarray:
+        return self.ratios["f1"]
+
+
+class _LazyAverages(Mapping):
+    """A :class:`LazyReport`'s averages by name, each computed when first read."""
+
+    def __init__(self, report: LazyReport):
+        self._report = report
+
+    def __getitem__(self, name: str) -> Average:
+        r = self._report
+        figures = AVERAGES[name].compute(r.ratios, r._counts, r.zero_division)
+        return Average(**{m: figures[m][0] for m in AVERAGED_MEASURES})
+
+    def __iter__(self):
+        return iter(SINGLE_LABEL_AVERAGES)
+
+    def __len__(self) -> int:
+        return len(SINGLE_LABEL_AVERAGES)
 
 
 @dataclass(frozen=True, eq=False)

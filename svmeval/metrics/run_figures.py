@@ -11,11 +11,12 @@ every result's ``to_frame()`` use these functions, so a table and a report never
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 
 import numpy as np
 
-from svmeval.metrics.classification import ClassificationReport, ConfusionCounts
-from svmeval.metrics.figures import figure_names
+from svmeval.metrics.classification import ClassificationReport, ConfusionCounts, LazyReport
+from svmeval.metrics.figures import FIGURES, figure_names
 from svmeval.metrics.multilabel import MultilabelReport, evaluate_multilabel
 from svmeval.metrics.probabilities import probability_figures
 from svmeval.metrics.ranking import label_ranking_average_precision
@@ -24,8 +25,10 @@ from svmeval.metrics.scores import ClassRanking, class_ranking
 from svmeval.metrics.two_class import positive_and_negative, positive_label
 
 __all__ = [
+    "COUNT_FIGURES",
     "classification_figures",
     "classification_fold_figures",
+    "figure_source",
     "fold_counts",
     "multilabel_figures",
     "multilabel_fold_figures",
@@ -40,33 +43,51 @@ def _with_policy(value: float, z: float) -> float:
     return z if math.isnan(value) else float(value)
 
 
+#: The figures of a classification read from its confusion counts (a ClassificationReport),
+#: by the report attribute or average they come from; the others are the ranking figures (the
+#: class scores) and those of the class probabilities (``needs_probabilities``)
+_OVERALL = ("accuracy", "balanced_accuracy", "mcc", "kappa")
+_POSITIVE_CLASS = ("precision", "recall", "f1")
+_AVERAGED_F1 = {f"{a}_f1": a for a in ("macro", "macro_harmonic", "micro", "weighted")}
+COUNT_FIGURES = frozenset(_OVERALL + _POSITIVE_CLASS + tuple(_AVERAGED_F1))
+
+
+def figure_source(name: str) -> str:
+    """What a classification figure is computed from: "counts" (the confusion matrix),
+    "probabilities" (``-b 1``'s class probabilities) or "scores" (the ranking figures)."""
+    if name in COUNT_FIGURES:
+        return "counts"
+    return "probabilities" if FIGURES[name].needs_probabilities else "scores"
+
+
 def classification_figures(
-    report: ClassificationReport,
+    report: ClassificationReport | LazyReport,
     ranking: ClassRanking | None,
     positive: float | None,
     probability: dict | None = None,
+    names: Collection[str] | None = None,
 ) -> dict:
     """The registry's figures of a classification, in registry order; ``probability``: the
     figures of its class probabilities (:func:`~svmeval.metrics.probabilities.probability_figures`),
-    None or empty without them."""
+    None or empty without them; ``names``: only these figures (default every one), read from
+    ``report`` as they are needed (a :class:`~svmeval.metrics.classification.LazyReport`
+    computes no other)."""
     z = report.zero_division
-    values = {
-        "accuracy": report.accuracy,
-        "balanced_accuracy": report.balanced_accuracy,
-        "mcc": report.mcc,
-        "kappa": report.kappa,
-    }
-    if positive is not None:
-        k = int(np.flatnonzero(report.labels == positive)[0])
-        for name in ("precision", "recall", "f1"):
+    kind = "binary" if positive is not None else "multiclass"
+    wanted = [n for n in figure_names(kind) if names is None or n in names]
+    values: dict = {}
+    k = None if positive is None else int(np.flatnonzero(report.labels == positive)[0])
+    for name in wanted:
+        if name in _OVERALL:
+            values[name] = getattr(report, name)
+        elif name in _POSITIVE_CLASS and k is not None:
             values[name] = _with_policy(float(getattr(report, name)[k]), z)
-    for name in ("macro", "macro_harmonic", "micro", "weighted"):
-        values[f"{name}_f1"] = report.averages[name].f1
-    if ranking is not None:
+        elif name in _AVERAGED_F1:
+            values[name] = report.averages[_AVERAGED_F1[name]].f1
+    if ranking is not None and any(figure_source(n) == "scores" for n in wanted):
         values.update(ranking.overall_for(positive))
     values.update(probability or {})
-    kind = "binary" if positive is not None else "multiclass"
-    return {name: float(values[name]) for name in figure_names(kind) if name in values}
+    return {name: float(values[name]) for name in wanted if name in values}
 
 
 def regression_figures(report: RegressionReport) -> dict:
@@ -114,20 +135,29 @@ def classification_fold_figures(
     zero_division=0.0,
     matrices=None,
     probabilities=None,
+    names: Collection[str] | None = None,
 ) -> list[dict]:
     """Each fold's figures (one dict per fold, registry order). ``positive``: the positive
     class of two-class data (None for more classes); ``scores``: per-class scores whose
     columns follow ``score_labels`` (None: no ranking figures); ``matrices``: the folds'
     confusion matrices when already counted (:func:`fold_counts`); ``probabilities``: the
-    class probabilities, columns following ``score_labels`` (None: no probability figures)."""
+    class probabilities, columns following ``score_labels`` (None: no probability figures);
+    ``names``: only these figures, and only what they are computed from (default every
+    figure): the same values."""
     labels = np.union1d(y_true, y_pred)
     if matrices is None:
         matrices = fold_counts(y_true, y_pred, fold, n_folds, labels)
+    if names is not None:  # the scores and probabilities only where a figure needs them
+        sources = {figure_source(n) for n in names}
+        scores = scores if "scores" in sources else None
+        probabilities = probabilities if "probabilities" in sources else None
     out = []
     for i in range(n_folds):
         rows = fold == i
-        report = ConfusionCounts.from_matrix(labels, matrices[i]).report(
-            zero_division=zero_division
+        report: ClassificationReport | LazyReport = (
+            ConfusionCounts.from_matrix(labels, matrices[i]).report(zero_division=zero_division)
+            if names is None
+            else LazyReport(labels, matrices[i], zero_division)
         )
         rank = (
             class_ranking(y_true[rows], scores[rows], score_labels, source=source)
@@ -139,7 +169,7 @@ def classification_fold_figures(
             if probabilities is not None
             else None
         )
-        out.append(classification_figures(report, rank, positive, proba))
+        out.append(classification_figures(report, rank, positive, proba, names))
     return out
 
 

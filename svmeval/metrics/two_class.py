@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from svmeval.errors import ArgumentError, show_label
 
-__all__ = ["ClassLine", "positive_and_negative", "positive_label", "svm_train_classes"]
+__all__ = [
+    "ClassLine",
+    "patch_classes",
+    "positive_and_negative",
+    "positive_label",
+    "svm_train_classes",
+]
 
 
 class ClassLine(tuple):
@@ -68,10 +74,27 @@ def _ratio(numerator: int, denominator: int) -> float:
     return numerator / denominator if denominator else float("nan")
 
 
+def patch_classes(tp: int, fp: int, fn: int, tn: int) -> tuple:
+    """The patched svm-train's two blocks from the counts of class 1 (``tp``: labelled 1 and
+    predicted 1, ``fp``: predicted 1 otherwise labelled, ``fn``: labelled 1 and predicted
+    otherwise, ``tn``: the rest): its "+1" class is the samples labelled 1, its "-1" class every
+    other sample, whatever their labels; the two :class:`ClassLine` values are labelled 1 and -1, as its
+    headers print them. Without a sample labelled or predicted 1, the "+1" block's precision and
+    recall are 0/0 (NaN) and the "-1" block's 1."""
+    return (
+        ClassLine(1.0, _ratio(tp, tp + fp), _ratio(tp, tp + fn)),
+        ClassLine(-1.0, _ratio(tn, tn + fn), _ratio(tn, tn + fp)),
+    )
+
+
 def svm_train_classes(y_true, y_pred, pos_label: float | None = None):
     """``(labels, correct, classes)`` of class predictions: the labels seen (ascending), the
     number of correct predictions and, for two classes, the positive then the negative class's
     :class:`ClassLine` (empty for one class or more than two).
+
+    Without ``pos_label`` the two blocks are the patched svm-train's (:func:`patch_classes`:
+    label 1 against every other label, headed +1 and -1 whatever the labels); with it, the
+    block of class ``pos_label`` then the other class's, each under its own label.
 
     The counts are those of the confusion matrix (:class:`~svmeval.metrics.ConfusionCounts`)
     and the ratios the same double divisions, so the lines agree with the full report's.
@@ -86,10 +109,14 @@ def svm_train_classes(y_true, y_pred, pos_label: float | None = None):
     positive, negative = positive_and_negative(labels, pos_label)
     if positive is None:
         return labels, correct, ()
+    if pos_label is None:
+        positive = 1.0  # the patch's: the samples labelled 1, whether there are any or not
     tp = sum(1 for t, p in pairs if t == positive and p == positive)
     fp = sum(1 for t, p in pairs if p == positive and t != positive)
     fn = sum(1 for t, p in pairs if t == positive and p != positive)
     tn = len(pairs) - tp - fp - fn
+    if pos_label is None:
+        return labels, correct, patch_classes(tp, fp, fn, tn)
     return (
         labels,
         correct,

@@ -7,7 +7,7 @@ import functools
 import importlib
 
 from svmeval._args import checked
-from svmeval.errors import SvmevalError
+from svmeval.errors import InvalidParameterError, SvmevalError
 from svmeval.report import FORMATS, HTML, TABLE_FORMATS
 
 #: format -> the module whose ``render(summary, digits=, full=)`` writes a summary in it,
@@ -61,10 +61,6 @@ def _nested(result, format: str, digits: int, full: bool) -> str:
 def _permutation(result, format: str, digits: int | None, full: bool) -> str:
     from svmeval.report.permutation import render as render_permutation
 
-    if format not in ("text", "json", "csv"):
-        raise ValueError(
-            f"a permutation test is reported as text, json, csv or html, not {format!r}"
-        )
     return render_permutation(result, format=format, digits=4 if digits is None else digits)
 
 
@@ -135,9 +131,12 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
 
     Raises
     ------
+    InvalidParameterError
+        An unknown format, or one that ``result``'s type has no report in ("markdown" and
+        "latex" are a benchmark's tables), before any work (an :class:`SvmevalError`, also a
+        ValueError).
     SvmevalError
-        An unknown format, or ``result`` is not a result svmeval reports (this error is also
-        a TypeError).
+        ``result`` is not a result svmeval reports (this error is also a TypeError).
 
     Examples
     --------
@@ -159,10 +158,12 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
             allowed = FORMATS + (TABLE_FORMATS if table[cls] is _benchmark else ())
             allowed += (HTML,)
             if format not in allowed:
-                raise ValueError(f"unknown report format {format!r} ({', '.join(allowed)})")
+                message = (
+                    f"must be one of {', '.join(allowed)} for a {type(result).__name__}: "
+                    f"it has no {format!r} report"
+                )
+                raise InvalidParameterError("format", message, text=f"format {message}")
             return table[cls](result, format, digits, full)
-    if format not in FORMATS + TABLE_FORMATS + (HTML,):
-        raise ValueError(f"unknown report format {format!r} (text, json, csv or html)")
     raise RenderTypeError(
         f"render() takes a CVResult, MultilabelCVResult, Summary, GridResult, Comparison, "
         f"McNemarResult, NestedResult, Benchmark, PermutationTest or TunedThreshold, not "

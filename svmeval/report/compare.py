@@ -59,6 +59,8 @@ def _text(c) -> str:
     seeds = f"seed {c.seeds[0]}" if len(c.seeds) == 1 else f"seeds {c.seeds[0]}..{c.seeds[-1]}"
     n = len(c.folds_a)
     same = "the same folds for A and B"
+    if getattr(c, "fold_source", ""):
+        same = f"the same {c.fold_source} folds for A and B"
     out = [
         *wrap(
             f"{c.data_name}: {c.repeat} x {c.n_folds}-fold cross-validation ({seeds}), {same}",

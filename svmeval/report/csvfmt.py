@@ -11,7 +11,6 @@ import csv
 import io
 import math
 
-from svmeval.errors import show_label
 from svmeval.metrics import SINGLE_LABEL_AVERAGES
 
 COLUMNS = (
@@ -59,7 +58,7 @@ def render(summary, *, digits: int = 4, full: bool = False) -> str:
     out.writerow(COLUMNS + (INTERVAL_COLUMNS if iv is not None else ()))
     for k, label in enumerate(c.labels):
         w.writerow(
-            ("class", show_label(label))
+            ("class", summary.show_class(label))
             + tuple(
                 cell(v)
                 for v in (

@@ -21,6 +21,7 @@ import html
 import math
 
 from svmeval._version import __version__
+from svmeval.report._folds import fold_source
 
 __all__ = ["render_html"]
 
@@ -413,6 +414,9 @@ def _provenance(result, command: str | None) -> str:
         row("started (UTC)", record.started)
         row("ran for", f"{record.seconds:.3f} s")
     row("seeds (C srand)", _seeds(result))
+    folds = fold_source(result)
+    if folds:
+        row("folds", folds)
     out = [f'<div class="scroll"><table><tbody>{"".join(rows)}</tbody></table></div>']
     if record is not None and record.data:
         head = "".join(

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from svmeval._classes import show_class
 from svmeval.errors import show_label
 from svmeval.metrics.curves import precision_recall_curve, roc_curve
 from svmeval.metrics.figures import FIGURES
@@ -20,8 +21,10 @@ NAMED_CURVES = 10
 WEAKEST_COLORS = ("tab:red", "tab:purple", "tab:orange")
 
 
-def label(value: float) -> str:
-    return show_label(value)
+def label(value: float | str) -> str:
+    """A class on a picture: a label's text as given (a user's class), a number as
+    :func:`~svmeval.errors.show_label` prints it."""
+    return value if isinstance(value, str) else show_label(value)
 
 
 def _tick_size(k: int) -> float:
@@ -77,7 +80,8 @@ def heatmap(fig, ax, matrix, labels, *, title, normalised):
 def confusion_panels(fig, ax_counts, ax_recall, summary):
     c = summary.classification
     matrix = np.asarray(c.confusion_matrix)
-    heatmap(fig, ax_counts, matrix, c.labels, title="confusion matrix (counts)", normalised=False)
+    names = [summary.show_class(v) for v in c.labels]
+    heatmap(fig, ax_counts, matrix, names, title="confusion matrix (counts)", normalised=False)
     rows = matrix.sum(axis=1, keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
         recall = np.where(rows > 0, matrix / rows, np.nan)
@@ -85,21 +89,24 @@ def confusion_panels(fig, ax_counts, ax_recall, summary):
         fig,
         ax_recall,
         recall,
-        c.labels,
+        names,
         title="row-normalised (diagonal: each class's recall)",
         normalised=True,
     )
 
 
-def _curves(y_true, scores, score_labels, positive):
-    """[(name, y, score)] of the one-vs-rest problems to draw, and the micro average's."""
+def _curves(y_true, scores, score_labels, positive, classes=None):
+    """[(name, y, score)] of the one-vs-rest problems to draw, and the micro average's
+    (``classes``: the user's labels of the classes, a Summary's ``classes``)."""
     labels = np.asarray(score_labels, dtype=np.float64)
     if positive is not None:
         k = int(np.flatnonzero(labels == positive)[0])
-        return [(label(positive), (y_true == positive).astype(np.int8), scores[:, k])], None
+        name = show_class(positive, classes)
+        return [(name, (y_true == positive).astype(np.int8), scores[:, k])], None
     order = np.argsort(labels)
     problems = [
-        (label(labels[k]), (y_true == labels[k]).astype(np.int8), scores[:, k]) for k in order
+        (show_class(labels[k], classes), (y_true == labels[k]).astype(np.int8), scores[:, k])
+        for k in order
     ]
     indicator = (y_true[:, None] == labels[None, :]).astype(np.int8)
     return problems, (indicator.ravel(), scores.ravel())
@@ -111,7 +118,7 @@ def curve_panels(ax_roc, ax_pr, summary, y_true, scores, score_labels, source, p
     (:func:`svmeval.report.threshold.operating_points`)."""
     y_true = np.asarray(y_true, dtype=np.float64)
     scores = np.asarray(scores, dtype=np.float64)
-    problems, micro = _curves(y_true, scores, score_labels, summary.positive)
+    problems, micro = _curves(y_true, scores, score_labels, summary.positive, summary.classes)
     many = len(problems) > NAMED_CURVES
     drawn = []
     for name, y, s in problems:
@@ -352,7 +359,11 @@ def reliability_panel(ax_curve, ax_count, summary):
     figs = summary.figures
     parts = [
         f"{FIGURES[n].title}"
-        + (f" ({label(summary.positive)})" if FIGURES[n].names_positive_class and two else "")
+        + (
+            f" ({summary.show_class(summary.positive)})"
+            if FIGURES[n].names_positive_class and two
+            else ""
+        )
         + f" {figs[n]:.4f}"
         for n in ("log_loss", "brier_score", "ece")
         if n in figs and not math.isnan(figs[n])

@@ -58,6 +58,11 @@ def render(test, format: str = "text", digits: int = 4) -> str:
             "under which the folds learn from the labels (-c, -g, a class weight -wi) "
             "let it tell"
         )
+    if getattr(test, "design", ""):
+        lines += wrap(
+            f"({test.design}" + ("; the kernel matrix shared)" if test.shared_kernel else ")")
+        )
+        return "\n".join(lines) + "\n"
     lines += wrap(
         "(each permutation's folds are LIBSVM's, drawn from the permuted labels after "
         f"srand({test.seed}): svm-train -v {test.n_folds} of a file with those labels"

@@ -15,10 +15,13 @@ from svmeval.errors import show_label
 __all__ = ["accuracy_lines", "c_f1", "c_g", "label_text"]
 
 
-def label_text(label: float) -> str:
+def label_text(label) -> str:
     """A label as LIBSVM data files write it: %g, with a + on positive values (+1, -1, 0, +2);
-    more digits where %g would print two labels alike (:func:`~svmeval.errors.show_label`)."""
-    return f"+{show_label(label)}" if label > 0 else show_label(label)
+    more digits where %g would print two labels alike (:func:`~svmeval.errors.show_label`).
+    A label that is no number (a user's class, ``spam``, ``True``) as its text."""
+    if isinstance(label, bool) or not isinstance(label, (int, float)):
+        return str(label)
+    return f"+{show_label(label)}" if float(label) > 0 else show_label(label)
 
 
 def c_g(value: float) -> str:

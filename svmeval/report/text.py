@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from svmeval.errors import show_label
+from svmeval.errors import show_path
 from svmeval.metrics.figures import FIGURES, figure_names
 from svmeval.report._layout import split_columns, table, with_notes, wrap
 from svmeval.report.svm_train import accuracy_lines, c_f1, c_g, label_text  # noqa: F401
@@ -29,19 +29,33 @@ def fixed(value: float, digits: int) -> str:
 
 
 def svm_train_lines(summary) -> str:
-    """Exactly what svm-train (with the per-class patch for two classes) prints for -v."""
+    """Exactly what svm-train (with the per-class patch for two classes) prints for -v: for
+    two classes the patch's blocks, label 1 against every other label, headed ``+1`` and
+    ``-1`` (:func:`~svmeval.metrics.two_class.patch_classes`); with a ``pos_label`` asked for,
+    that class's block then the other's, each headed by its own label."""
     if summary.kind == "regression":
         r = summary.regression
         return (
             f"Cross Validation Mean squared error = {c_g(r.mean_squared_error)}\n"
             f"Cross Validation Squared correlation coefficient = {c_g(r.squared_correlation)}\n"
         )
-    classes = []
-    if summary.is_binary:
-        c = summary.classification
-        for label in (summary.positive, summary.negative):
-            k = summary.class_index(label)
-            classes.append((label, float(c.precision[k]), float(c.recall[k])))
+    classes: tuple = ()
+    c = summary.classification
+    if summary.is_binary and summary.pos_label is None and summary.classes is None:
+        # svm-train's data: the patch's blocks, label 1 against the rest
+        from svmeval.metrics.two_class import patch_classes
+
+        if 1.0 in c.labels:
+            k = summary.class_index(1.0)
+            classes = patch_classes(int(c.tp[k]), int(c.fp[k]), int(c.fn[k]), int(c.tn[k]))
+        else:
+            classes = patch_classes(0, 0, 0, summary.n_samples)
+    elif summary.is_binary:  # a positive class chosen, or the user's own labels: each by name
+        labels = (summary.positive, summary.negative)
+        classes = tuple(
+            (summary.class_name(v), float(c.precision[k]), float(c.recall[k]))
+            for v, k in zip(labels, (summary.class_index(v) for v in labels))
+        )
     return accuracy_lines(summary.accuracy_percent, classes)
 
 
@@ -64,7 +78,7 @@ def classification_tables(summary, digits: int) -> str:
 
     c = summary.classification
     width = max(digits + 7, 11)
-    names = [show_label(v) for v in c.labels]
+    names = [summary.show_class(v) for v in c.labels]
     first = max([18] + [len(n) for n in names])
     per_class = [
         ["precision", *(fixed(v, digits) for v in c.precision)],
@@ -125,7 +139,7 @@ def figure_titles(summary) -> dict:
         title = FIGURES[name].title
         f = FIGURES[name]
         if (f.kinds == {"binary"} or f.names_positive_class) and summary.is_binary:
-            title = f"{title} ({label_text(summary.positive)})"
+            title = f"{title} ({label_text(summary.class_name(summary.positive))})"
         titles[name] = title
     return titles
 
@@ -201,7 +215,7 @@ def figuretable(summary, digits: int, first: int = 18) -> list[str]:
         what = summary.ranking.source
         if summary.is_binary:
             lines.append(
-                f"(ROC AUC and average precision of class {label_text(summary.positive)} "
+                f"(ROC AUC and average precision of class {label_text(summary.class_name(summary.positive))} "
                 f"from the CV {what})"
             )
         else:
@@ -216,7 +230,7 @@ def probability_note(summary) -> str:
     from svmeval.metrics.probabilities import N_BINS
 
     brier = (
-        f"Brier score of class {label_text(summary.positive)}"
+        f"Brier score of class {label_text(summary.class_name(summary.positive))}"
         if summary.is_binary
         else "Brier score as the squared distance to the true class's one-hot vector"
     )
@@ -237,4 +251,28 @@ def render(summary, *, digits: int = 4, full: bool = False) -> str:
         out += classification_tables(summary, digits)
     elif summary.kind == "regression" and more:
         out += "\n" + "\n".join(figuretable(summary, digits)) + "\n"
+    folds = summary.meta.get("fold_source")
+    if isinstance(folds, dict):
+        out += "" if out.endswith("\n\n") else "\n"
+        out += fold_source_lines(folds, summary.meta.get("n_folds"), full)
+    return out
+
+
+def fold_source_lines(folds: dict, n_folds, full: bool) -> str:
+    """The lines that say the folds were grouped or given (and, ``full``, each fold's class
+    counts)."""
+    if folds["kind"] == "grouped":
+        line = f"Folds: {n_folds}, grouped: {folds['n_groups']} groups, none split"
+    else:
+        line = f"Folds: {n_folds}, given (not LIBSVM's)"
+    out = line + "\n"
+    if folds.get("source"):
+        out += f"  from {show_path(folds['source'])}\n"
+    counts = folds.get("fold_class_counts")
+    if full and counts:
+        labels = [label_text(v) for v in folds["labels"]]
+        width = max([5] + [len(lab) for lab in labels])
+        out += "fold  " + "".join(f"{lab:>{width + 1}}" for lab in labels) + "\n"
+        for i, row in enumerate(counts, 1):
+            out += f"{i:<6}" + "".join(f"{n:>{width + 1}}" for n in row) + "\n"
     return out

@@ -12,7 +12,7 @@ import io
 import json
 import math
 
-from svmeval.errors import show_label
+from svmeval._classes import show_class
 from svmeval.report._layout import split_columns, wrap
 from svmeval.workflows.threshold_rules import COUNTS, FIGURE_NAMES, POINTS, parse_criterion
 
@@ -82,8 +82,9 @@ def _csv(result) -> str:
 
 def _text(result, digits: int) -> str:
     criterion = parse_criterion(result.criterion)
-    name = criterion.title(result.positive)
-    pos = show_label(result.positive)
+    classes = result.cv.classes
+    pos = show_class(result.positive, classes)
+    name = criterion.title(pos)
     cost = criterion.name == "cost"
     heads = ["", "threshold", *(_HEADS[k] for k in FIGURE_NAMES), "TP", "FP", "FN", "TN"]
     heads += ["cost"] if cost else []
@@ -94,11 +95,12 @@ def _text(result, digits: int) -> str:
         ["nested (honest)", "per fold", *_cells(result.honest, digits, cost)],
     ]
     first = f"; the first of {result.repeat} repetitions" if result.repeat > 1 else ""
-    run = f"({result.n_folds}-fold cross-validation, seed {result.seed}{first})"
+    kind = _fold_kind(result.cv)
+    run = f"({result.n_folds}-fold{kind} cross-validation, seed {result.seed}{first})"
     lines = wrap(f"Decision threshold tuned for {name} {run}", keep=(run,))
     lines += wrap(
         f"threshold on the CV {source} of class {pos}: a sample is {pos} where its "
-        f"{source} is at least the threshold, else {show_label(result.negative)}"
+        f"{source} is at least the threshold, else {show_class(result.negative, classes)}"
     )
     lines += _table(heads, rows)
     lines.append("")
@@ -229,3 +231,12 @@ def point(name: str, figures: dict) -> dict:
         "recall": tp / (tp + fn) if tp + fn else math.nan,
         "precision": tp / (tp + fp) if tp + fp else math.nan,
     }
+
+
+def _fold_kind(cv) -> str:
+    """`` grouped`` (N groups, none split, inner folds grouped too) or `` given`` where
+    the folds are not LIBSVM's, else ""."""
+    source = getattr(getattr(cv, "folds", None), "source", None)
+    if source is None:
+        return ""
+    return f" grouped ({source.n_groups} groups)" if source.grouped else " given"

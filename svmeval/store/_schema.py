@@ -21,7 +21,9 @@ Schema version 2::
 
 ``runs.call`` (version 2) is the JSON of a run made by a function of the library: the
 function's name and the arguments a report depends on (:mod:`svmeval.store._calls`); NULL for
-a command's run, whose ``command`` is its command line. Version 1 had no ``call``.
+a command's run, whose ``command`` is its command line. Version 1 had no ``call``. A run's
+``reused`` and ``computed`` are written in the transaction of each unit it writes (and at its
+end): an interrupted or killed run's are those of its last unit written.
 
 ``units.key`` is the SHA-256 of the unit's key fields (:func:`unit_key`), also kept as JSON in
 ``fields``; ``arrays`` lists ``[name, "<f8", shape]`` for each array, whose little-endian bytes
@@ -42,8 +44,9 @@ the file as soon as another process has made it.
 
 Opening never changes a file that is not an svmeval store: a file that is not an SQLite
 database (checked by its header before SQLite opens it), one truncated below the size its
-header states, another program's database, a damaged one is refused with
-:class:`StoreError`, and left byte for byte as it was.
+header states (and no write-ahead log beside it holding the pages missing: a checkpoint that
+did not end is SQLite's to complete), another program's database, a damaged one is refused
+with :class:`StoreError`, and left byte for byte as it was.
 """
 
 from __future__ import annotations
@@ -144,12 +147,24 @@ def check_header(path: str, create: bool, fail: Callable[[str], StoreError]) -> 
     page_size = 65536 if page_size == 1 else page_size
     changes, pages = int.from_bytes(head[24:28], "big"), int.from_bytes(head[28:32], "big")
     valid_for = int.from_bytes(head[92:96], "big")
-    if valid_for == changes and pages * page_size > size:
+    if valid_for == changes and pages * page_size > size and not _wal_holds_frames(path):
         raise fail(f"damaged store: truncated ({size} bytes, its header says {pages * page_size})")
     app = int.from_bytes(head[68:72], "big")
     if app not in (0, APPLICATION_ID):
         raise fail("not an svmeval store (another program's SQLite database)")
     return True
+
+
+def _wal_holds_frames(path: str) -> bool:
+    """Whether the file's write-ahead log (``PATH-wal``) holds frames past its 32-byte header:
+    then SQLite reads the pages it holds in place of the file's, and a file shorter than its
+    header says is no damage but a checkpoint that did not end (a crash, ``kill -9``, a power
+    cut, a write refused by a full disk or ``ulimit -f``): SQLite completes it on opening, and
+    its ``quick_check`` decides whether the whole is sound."""
+    try:
+        return os.stat(path + "-wal").st_size > 32
+    except OSError:
+        return False
 
 
 def _check_or_create(

@@ -32,10 +32,12 @@ from svmeval.store._units import UnitRecord, decode_unit, encode_unit, now
 if TYPE_CHECKING:
     import sqlite3
 
-__all__ = ["BUSY_TIMEOUT", "Store", "StoreLike", "open_store"]
+__all__ = ["BUSY_TIMEOUT", "READ_ONLY", "Store", "StoreLike", "open_store"]
 
 #: seconds a write waits for another process's transaction
 BUSY_TIMEOUT = 600.0
+#: why a store this process cannot write refuses a write
+READ_ONLY = "cannot write to the store (the file or its folder is read-only)"
 # SQLite's own busy wait, one try of _retry's: SQLite sleeps in C, where no Python signal
 # handler runs, so a Ctrl-C waits for it to end; _retry's sleeps, between tries, take it at once
 _SQLITE_WAIT = 0.05
@@ -82,6 +84,8 @@ class Store:
     """A results store (see :func:`open_store`): one SQLite file, opened and checked.
 
     ``reused`` and ``computed`` count the units this object gave to runs and took from them.
+    ``read_only``: the file cannot be written by this process (a read-only file, or one in a
+    folder it cannot write): it is read as it is, and a write raises :class:`StoreError`.
     Usable from one process's threads; every other process opens its own.
 
     Examples
@@ -113,6 +117,7 @@ class Store:
         # before it computes anything leaves no file), read as empty until then
         self._pending = False
         self._older = False  # a store of an older schema: migrated before its first write
+        self.read_only = False
         if self._check_file(create):
             self._connect(create)
         else:
@@ -131,6 +136,10 @@ class Store:
 
             uri = f"file:{quote(os.path.abspath(self.path))}?immutable=1"
             self._connect_to(uri, False, immutable=True)
+            self.read_only = True
+            return
+        # SQLite opens a file it may not write read-only, and refuses each write later
+        self.read_only = not os.access(self.path, os.W_OK)
 
     def _connect_to(self, target: str, create: bool, *, immutable: bool) -> None:
         import sqlite3
@@ -167,8 +176,11 @@ class Store:
 
     def _writable(self) -> None:
         """Open (or create) the file for a write; a store of an older schema is migrated
-        first (:func:`~svmeval.store._schema.migrate`): reading one never changes it."""
+        first (:func:`~svmeval.store._schema.migrate`): reading one never changes it. A
+        read-only store is refused here, before anything is written."""
         self._ready(True)
+        if self.read_only:
+            raise self._fail(READ_ONLY)
         with self._lock:
             if self._older:
                 self._retry(migrate)
@@ -272,18 +284,30 @@ class Store:
         return found
 
     def put(
-        self, key: str, fields: dict, arrays: dict, seconds: float, run: int | None = None
+        self,
+        key: str,
+        fields: dict,
+        arrays: dict,
+        seconds: float,
+        run: int | None = None,
+        counts: tuple[int, int] | None = None,
     ) -> bool:
         """Write one unit in its own transaction (kept once: a key already there is left as
         it is). ``fields``: the key's fields (``data``, ``data_name``, ``configuration``,
-        ``n_folds``, ``seed``, ``fold`` are also columns). Returns whether it was new."""
+        ``n_folds``, ``seed``, ``fold`` are also columns); ``run``: the run that computed it
+        (:meth:`begin_run`), whose ``(reused, computed)`` units so far, ``counts``, the same
+        transaction records (an interrupted or killed run's counts are those of its last
+        unit written). Returns whether it was new."""
         self._writable()
         row = encode_unit(key, fields, arrays, seconds, run)
-        return bool(self._retry(lambda c: self._insert(c, [row])))
+        return bool(self._retry(lambda c: self._insert(c, [row], run, counts)))
 
     @staticmethod
-    def _insert(c: sqlite3.Connection, rows: list) -> int:
-        """``rows`` in one ``BEGIN IMMEDIATE`` transaction, each kept once."""
+    def _insert(
+        c: sqlite3.Connection, rows: list, run: int | None, counts: tuple[int, int] | None
+    ) -> int:
+        """``rows`` in one ``BEGIN IMMEDIATE`` transaction, each kept once, and the counts of
+        the run that wrote them."""
         c.execute("BEGIN IMMEDIATE")
         new = 0
         try:
@@ -295,6 +319,11 @@ class Store:
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     row,
                 ).rowcount
+            if run is not None and counts is not None:
+                c.execute(
+                    "UPDATE runs SET reused = ?, computed = ? WHERE id = ?",
+                    (int(counts[0]), int(counts[1]), int(run)),
+                )
             c.execute("COMMIT")
         except BaseException:
             if c.in_transaction:
@@ -302,16 +331,19 @@ class Store:
             raise
         return new
 
-    def put_many(self, rows: list, run: int | None = None) -> int:
+    def put_many(
+        self, rows: list, run: int | None = None, counts: tuple[int, int] | None = None
+    ) -> int:
         """Write several units ``(key, fields, arrays, seconds)`` in one transaction (the folds
-        of a ``-b 1`` cross-validation, which are used all together). Returns the new ones."""
+        of a ``-b 1`` cross-validation, which are used all together), ``run`` and ``counts``
+        as :meth:`put`'s. Returns the new ones."""
         if not rows:
             return 0
         self._writable()
         prepared = [
             encode_unit(key, fields, arrays, seconds, run) for key, fields, arrays, seconds in rows
         ]
-        return int(self._retry(lambda c: self._insert(c, prepared)))
+        return int(self._retry(lambda c: self._insert(c, prepared, run, counts)))
 
     # --- runs -----------------------------------------------------------------------------------
     def begin_run(
@@ -383,6 +415,8 @@ class Store:
             raise StoreError("delete() needs data or configuration (or both)")
         if not self._ready(False):
             return 0
+        if self.read_only:
+            raise self._fail(READ_ONLY)
         return delete_units(self._retry, data, configuration)
 
 

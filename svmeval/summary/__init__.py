@@ -50,7 +50,8 @@ def summarize(
     result : CVResult or MultilabelCVResult
         A cross-validation (:func:`cross_validate`, :func:`cross_validate_multilabel`).
     pos_label : label, optional
-        The positive class of two-class data (default 1 if present, else the larger label).
+        The positive class of two-class data (default 1 if present, else the larger label;
+        labels that were not numbers: one of the user's labels, default the second sorted).
     zero_division : {0.0, 1.0, "nan"}, default 0.0
         The value an undefined ratio (0/0) takes in the averages and figures; "nan" leaves it
         out. The per-class view keeps it undefined.
@@ -86,6 +87,7 @@ def summarize(
     >>> round(summary.figures["macro_f1"], 4), len(summary.fold_figures)
     (0.9775, 5)
     """
+    from svmeval._classes import class_code
     from svmeval.cv.results import CVResult, MultilabelCVResult
     from svmeval.errors import ArgumentError, InvalidParameterError
     from svmeval.summary.intervals import check_interval_arguments, classification_intervals
@@ -105,8 +107,13 @@ def summarize(
         summary = summarize_multilabel(result, zero_division=zero_division, meta=meta)
     elif isinstance(result, CVResult):
         summary = summarize_cv(
-            result, pos_label=pos_label, zero_division=zero_division, meta=meta, per_fold=per_fold
+            result,
+            pos_label=class_code(pos_label, result.classes),
+            zero_division=zero_division,
+            meta=meta,
+            per_fold=per_fold,
         )
+        summary = _named(summary, result)
     else:
         raise SvmevalError(
             f"summarize() takes a CVResult or a MultilabelCVResult (from "
@@ -146,3 +153,20 @@ def _repeated_predictions(result) -> list:
             )
         out.append(y_pred)
     return out
+
+
+def _named(summary: Summary, result) -> Summary:
+    """``summary`` with the classes of ``result`` (the user's labels, where its labels were
+    not numbers), its two-class reliability diagrams named by them."""
+    if result.classes is None:
+        return summary
+    from svmeval._classes import show_class
+
+    calibration = summary.calibration
+    if len(calibration) == 2:  # one per class, ascending labels (reliability_bins)
+        labels = sorted(float(v) for v in result.labels)
+        calibration = tuple(
+            replace(b, what=f"P(class {show_class(label, result.classes)})")
+            for b, label in zip(calibration, labels)
+        )
+    return replace(summary, classes=result.classes, calibration=calibration)

@@ -55,7 +55,9 @@ class Summary:
 
     The detail of each kind: ``classification`` (a :class:`~svmeval.metrics.ClassificationReport`,
     with ``correct``, ``accuracy_percent``, and for two classes ``positive`` / ``negative``,
-    the labels of svm-train's blocks), ``regression`` (a
+    the positive class and the other, and ``pos_label``, the positive class asked for: None
+    when ``positive`` is the default, 1 if present, else the larger label; svm-train's lines
+    are then the patched svm-train's, label 1 against every other label), ``regression`` (a
     :class:`~svmeval.metrics.RegressionReport`), ``multilabel`` (a
     :class:`~svmeval.metrics.MultilabelReport`, with ``label_names`` and ``empty_samples``);
     ``ranking``: the threshold-free figures of the scores (a
@@ -69,6 +71,9 @@ class Summary:
     ``meta``: where the predictions came from (mode "cv" or "score", data file, folds, seed,
     LIBSVM parameters). ``provenance``: the run's ``Provenance``
     (versions, call, when, how long, the data's digest), when it came from a run.
+    ``classes``: the user's labels where the data's were not numbers (the ``classes`` of
+    their :class:`~svmeval.io.data.Dataset`): the numeric labels above are positions among
+    them, and the reports and ``to_dict`` name each class by its user's label.
 
     Examples
     --------
@@ -100,12 +105,26 @@ class Summary:
     accuracy_percent: float = math.nan
     positive: float | None = None
     negative: float | None = None
+    pos_label: float | None = field(default=None, repr=False)  # asked for; None: the default
     label_names: np.ndarray | None = None
     empty_samples: int = 0
     configuration: str = ""
     provenance: Provenance | None = field(default=None, repr=False)
     intervals: Intervals | None = None  # bootstrap intervals of the pooled figures (``ci``)
     calibration: tuple = ()  # the reliability diagrams' bins of the -b 1 probabilities
+    classes: tuple | None = None  # the user's labels of classes coded 0 .. k-1 (Dataset.classes)
+
+    def class_name(self, label: float) -> object:
+        """The user's label of class ``label`` (``label`` itself where the labels are numbers)."""
+        from svmeval._classes import class_name
+
+        return class_name(label, self.classes)
+
+    def show_class(self, label: float) -> str:
+        """Class ``label`` as text, by the user's label."""
+        from svmeval._classes import show_class
+
+        return show_class(label, self.classes)
 
     @property
     def is_binary(self) -> bool:

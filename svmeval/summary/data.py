@@ -95,7 +95,27 @@ def single_label_object(summary) -> dict:
         obj["repeat_spread"] = spread_object(summary.repeat_spread)
     if summary.intervals is not None:
         obj["intervals"] = summary.intervals.to_dict()
+    if summary.classes is not None:
+        _name_classes(obj, summary)
     return plain(obj)
+
+
+def _name_classes(obj: dict, summary) -> None:
+    """The classes of ``obj`` by the user's labels (``summary.classes``)."""
+    from svmeval._classes import json_class
+
+    def name(label):
+        return json_class(label, summary.classes)
+
+    obj["labels"] = [name(v) for v in obj["labels"]]
+    for entry in obj["classes"]:
+        entry["label"] = name(entry["label"])
+    for key in ("positive_label", "negative_label"):
+        if key in obj:
+            obj[key] = name(obj[key])
+    brier = obj.get("calibration", {}).get("brier_score", {})
+    if "positive_class" in brier:
+        brier["positive_class"] = name(brier["positive_class"])
 
 
 def calibration_object(summary) -> dict:
@@ -201,10 +221,8 @@ def summary_rows(
     options = params_flags(meta.get("parameters", {}))
     head = {
         "dataset": meta.get("data_file", "") if dataset is None else dataset,
-        "configuration": (
-            (getattr(summary, "configuration", "") or options)
-            if configuration is None
-            else configuration
+        "configuration": (  # as given: "" for svm-train's defaults
+            getattr(summary, "configuration", "") if configuration is None else configuration
         ),
         "options": options,
         "repetition": repetition,

@@ -20,6 +20,7 @@ from svmeval.metrics.regression import regression_report
 from svmeval.metrics.run_figures import (
     classification_figures,
     classification_fold_figures,
+    figure_source,
     fold_counts,
     positive_and_negative,
     positive_label,
@@ -32,6 +33,7 @@ from svmeval.summary.core import Summary, spread
 __all__ = [
     "FractionalPredictions",
     "check_pos_label",
+    "fold_values",
     "positive_label",
     "summarize_cv",
     "summarize_predictions",
@@ -81,6 +83,29 @@ def _as_vectors(y_true, y_pred):
     return y_true, y_pred
 
 
+def fold_source_meta(result) -> dict:
+    """``{"fold_source": {...}}`` for folds given or grouped (``kind``: "given" or "grouped";
+    ``source``: the file read, or ""; ``n_groups``: the groups, or the folds given; the class
+    counts of each fold, ``fold_class_counts``, for classification); ``{}`` for LIBSVM's."""
+    source = getattr(getattr(result, "folds", None), "source", None)
+    if source is None:
+        return {}
+    out: dict = {
+        "kind": "grouped" if source.grouped else "given",
+        "source": source.origin,
+        "n_groups": source.n_groups,
+    }
+    if result.params.is_classification:
+        labels = np.sort(np.unique(result.y_true))
+        counts = [
+            [int(np.sum(result.y_true[result.fold == f] == lab)) for lab in labels]
+            for f in range(result.n_folds)
+        ]
+        out["labels"] = [float(v) for v in labels]
+        out["fold_class_counts"] = counts
+    return {"fold_source": out}
+
+
 def summarize_cv(
     result, *, pos_label=None, zero_division=0.0, meta: dict | None = None, per_fold: bool = True
 ) -> Summary:
@@ -94,6 +119,7 @@ def summarize_cv(
         "seed": result.seed,
         "repeat": result.repeat,
         "parameters": result.params.as_dict(),
+        **fold_source_meta(result),
         **(meta or {}),
     }
     y_true, y_pred = result.y_true, result.y_pred
@@ -152,8 +178,58 @@ def summarize_cv(
                 )
             )
     return _classification_summary(
-        report, rank, positive, negative, meta, folds, sizes, reps, probability, calibration
+        report,
+        rank,
+        (positive, negative, pos_label),
+        meta,
+        folds,
+        sizes,
+        reps,
+        probability,
+        calibration,
     )
+
+
+def fold_values(result, name: str, *, pos_label=None, zero_division=0.0) -> np.ndarray:
+    """The figure ``name`` on each fold of a single-label :class:`~svmeval.cv.CVResult`, NaN
+    where a fold lacks it: ``[f.get(name, nan) for f in summarize_cv(result).fold_figures]``,
+    computing only what that figure needs (a counts figure reads no score; the pooled scores
+    or probabilities are checked only for a figure of theirs)."""
+    z = parse_zero_division(zero_division)
+    y_true, y_pred, fold, n_folds = result.y_true, result.y_pred, result.fold, result.n_folds
+    if result.params.is_regression:
+        folds = regression_fold_figures(y_true, y_pred, fold, n_folds)
+        return np.array([f.get(name, np.nan) for f in folds], dtype=np.float64)
+    labels = np.union1d(y_true, y_pred)
+    positive = positive_and_negative(labels, pos_label)[0]
+    source = figure_source(name)
+    scores, score_source = (
+        (result.probabilities, "probabilities")
+        if result.probabilities is not None
+        else (result.scores, "decision values")
+    )
+    if (
+        source != "scores"
+        or class_ranking(y_true, scores, result.labels, source=score_source) is None
+    ):
+        scores = None  # as summarize_cv: no ranking figures where the pooled scores have none
+    proba = result.probabilities if result.params.is_classification else None
+    if source != "probabilities" or not probability_figures(y_true, proba, result.labels, positive):
+        proba = None  # as summarize_cv: none where the pooled probabilities have none
+    folds = classification_fold_figures(
+        y_true,
+        y_pred,
+        fold,
+        n_folds,
+        positive=positive,
+        scores=scores,
+        score_labels=result.labels,
+        source=score_source,
+        zero_division=z,
+        probabilities=proba,
+        names=(name,),
+    )
+    return np.array([f.get(name, np.nan) for f in folds], dtype=np.float64)
 
 
 @checked
@@ -215,12 +291,15 @@ def summarize_predictions(
     rank = None
     if scores is not None:
         rank = class_ranking(y_true, scores, score_labels, source="probabilities")
-    return _classification_summary(report, rank, positive, negative, meta, [], (), [])
+    return _classification_summary(report, rank, (positive, negative, pos_label), meta, [], (), [])
 
 
 def _classification_summary(
-    report, rank, positive, negative, meta, folds, sizes, reps, probability=None, calibration=()
+    report, rank, classes, meta, folds, sizes, reps, probability=None, calibration=()
 ):
+    """``classes``: ``(positive, negative, pos_label)``, the first two None for more than two
+    classes."""
+    positive, negative, pos_label = classes
     correct = int(np.trace(report.confusion_matrix))
     n = report.n_samples
     return Summary(
@@ -232,6 +311,7 @@ def _classification_summary(
         accuracy_percent=100.0 * correct / n,
         positive=positive,
         negative=negative,
+        pos_label=None if positive is None or pos_label is None else float(pos_label),
         figures=classification_figures(report, rank, positive, probability),
         calibration=calibration,
         fold_figures=folds,

@@ -51,6 +51,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from svmeval._args import checked
+from svmeval._classes import class_code
 from svmeval.cv.provenance import recorded
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
@@ -262,7 +263,10 @@ def _checked_datasets(datasets, folds: int, params: list, criterion, pos_label) 
     from svmeval.cv import checks
     from svmeval.summary.single import check_pos_label
 
-    checked = [checks.check_data(ds, "a benchmark", "datasets")[0] for ds in _sequence(datasets)]
+    checked = [
+        checks.classes_for(checks.check_data(ds, "a benchmark", "datasets")[0], ds, params)
+        for ds in _sequence(datasets)
+    ]
     seen = [ds.name for ds in checked]
     twice = next((n for i, n in enumerate(seen) if n in seen[:i]), None)
     if twice is not None:  # before any work (the Benchmark needs one name a data set)
@@ -289,7 +293,7 @@ def _checked_datasets(datasets, folds: int, params: list, criterion, pos_label) 
         y = checks.single_label(ds, "a benchmark")
         checks.check_criterion(criterion, checks.common_kind(y, params), params)
         if params[0].is_classification:  # each data set named, before any work
-            check_pos_label(y, pos_label, ds.name)
+            check_pos_label(y, class_code(pos_label, ds.classes), ds.name)
     return checked, criterion
 
 

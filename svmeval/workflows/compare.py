@@ -21,9 +21,11 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._classes import class_code
 from svmeval._shown import brief_repr
+from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import Provenance, recorded
-from svmeval.errors import SvmevalError
+from svmeval.errors import ArgumentError, SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration, SvmParams
 from svmeval.stats.significance import (
@@ -79,6 +81,8 @@ class Comparison:
     mcnemar: McNemarResult | None
     bayesian: object = None  # BayesianResult of B - A with a rope (compare(..., rope=R))
     fold_sizes: tuple = ()  # each fold's test samples, repetition-major as folds_a
+    #: where the folds came from when they are not LIBSVM's: "grouped (N groups)" or "given"
+    fold_source: str = ""
     provenance: Provenance | None = field(default=None, repr=False)  # how it was made
 
     @property
@@ -134,7 +138,9 @@ class Comparison:
         return tables.frame(rows)
 
 
-def _runs(dataset, params: list, nr_fold, seeds, jobs, client, progress=None) -> list[list]:
+def _runs(
+    dataset, params: list, nr_fold, seeds, jobs, client, progress=None, source=None
+) -> list[list]:
     """Every configuration's cross-validations on every seed's folds (the evaluation core's
     candidates x R seeds, run at once): one list of CV results per configuration,
     repetition-major."""
@@ -159,18 +165,20 @@ def _runs(dataset, params: list, nr_fold, seeds, jobs, client, progress=None) ->
             executor=executor,
             finish=finish,
             progress=progress,
+            fold_source=source,
         )
     return runs
 
 
 def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
-    from svmeval.summary import summarize
+    """The criterion on every fold of the runs, repetition-major (what each run's summary gives
+    it, computed alone)."""
+    from svmeval.summary.single import fold_values
 
-    values: list[float] = []
-    for run in runs:
-        summary = summarize(run, pos_label=pos_label, zero_division=zero_division)
-        values.extend(f.get(criterion, math.nan) for f in summary.fold_figures)
-    return np.array(values, dtype=np.float64)
+    values = [
+        fold_values(r, criterion, pos_label=pos_label, zero_division=zero_division) for r in runs
+    ]
+    return np.concatenate(values) if values else np.array([], dtype=np.float64)
 
 
 @recorded
@@ -181,6 +189,8 @@ def compare(
     b: Configuration,
     folds: int = 10,
     *,
+    groups: FoldAssignment | None = None,
+    given_folds: FoldAssignment | None = None,
     repeat: int = 10,
     seed: int = 1,
     criterion: str | None = None,
@@ -212,7 +222,11 @@ def compare(
         (``"-c 8 -g 0.05"``); None is svm-train's defaults. Both classifiers or both
         regressions.
     folds : int, default 10
-        k of each cross-validation; more folds than samples is leave-one-out.
+        k of each cross-validation; more folds than samples is leave-one-out. With
+        ``groups``: k folds of whole groups (each repetition assigns them with its seed).
+    groups, given_folds : optional
+        Folds that keep each group whole, or the folds given, as :func:`cross_validate`
+        takes them (A and B on the same folds). Given folds need ``repeat=1``.
     repeat : int, default 10
         R repetitions, with seeds ``seed``, ``seed + 1``, ...
     seed : int, default 1
@@ -265,6 +279,8 @@ def compare(
             a,
             b,
             folds,
+            groups=groups,
+            given_folds=given_folds,
             repeat=repeat,
             seed=seed,
             criterion=criterion,
@@ -284,6 +300,8 @@ def _compare(
     b,
     folds,
     *,
+    groups=None,
+    given_folds=None,
     repeat,
     seed,
     criterion,
@@ -307,6 +325,7 @@ def _compare(
         criterion=criterion,
     )
     dataset, (params_a, params_b) = checks.check_data(data, "a comparison", a=a, b=b)
+    pos_label = class_code(pos_label, dataset.classes)
     labels = cast(np.ndarray, dataset.y)  # one label a sample: check_data refused others
     figure = checks.check_criterion(
         criterion or checks.default_criterion(params_a),
@@ -314,6 +333,13 @@ def _compare(
         (params_a, params_b),
     )
     _check_rope_and_label(rope, dataset, params_a, pos_label)
+    from svmeval.cv.given import fold_source
+
+    source = fold_source(groups, given_folds, dataset.n_samples)
+    if source is not None and not source.grouped and run.repeat != 1:
+        raise ArgumentError(
+            "repeat", "must be 1 with given_folds: every repetition would have the same folds"
+        )
     runs_a, runs_b = _runs(
         dataset,
         [params_a, params_b],
@@ -322,6 +348,7 @@ def _compare(
         jobs,
         client,
         progress,
+        source,
     )
     return _comparison(
         runs_a,
@@ -413,7 +440,16 @@ def _comparison(
         fold_sizes=tuple(
             int(v) for run in runs_a for v in np.bincount(run.fold, minlength=run.n_folds)
         ),
+        fold_source=_fold_source(first),
     )
+
+
+def _fold_source(run) -> str:
+    """:attr:`Comparison.fold_source` of a run's folds."""
+    source = getattr(run.folds, "source", None)
+    if source is None:
+        return ""
+    return f"grouped ({source.n_groups} groups)" if source.grouped else "given"
 
 
 def _comparison_object(c) -> dict:
@@ -427,6 +463,7 @@ def _comparison_object(c) -> dict:
         "repeat": c.repeat,
         "seeds": list(c.seeds),
         "n_samples": c.n_samples,
+        **({"fold_source": c.fold_source} if c.fold_source else {}),
         "a": {
             "options": c.options_a,
             "mean": tables.finite(c.mean_a),

@@ -10,6 +10,7 @@ task of :func:`svmeval.cv.evaluate.evaluate`, longest first. Where the cost mode
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Callable
@@ -21,8 +22,10 @@ import numpy as np
 from svmeval import _tables as tables
 from svmeval._args import checked
 from svmeval._args.checks import check_weight_range
+from svmeval._classes import class_code
 from svmeval._shown import brief_repr
 from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
+from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.cv.waits import stopping
 from svmeval.errors import ArgumentError
@@ -119,6 +122,8 @@ class GridResult:
     params: SvmParams
     data_name: str = ""
     provenance: Provenance | None = field(default=None, repr=False)
+    #: where the folds came from when they are not LIBSVM's: "grouped (N groups)", "given"
+    fold_source: str = ""
 
     @property
     def best_params(self) -> SvmParams:
@@ -210,6 +215,7 @@ def _grid_object(result) -> dict:
         "kind": result.kind,
         "n_folds": result.n_folds,
         "seed": result.seed,
+        **({"fold_source": result.fold_source} if result.fold_source else {}),
         "best": _cell_object(result.best),
         "cells": [_cell_object(r) for r in result.cells],
     }
@@ -241,6 +247,8 @@ def grid_search(
     params: Configuration = None,
     folds: int = 5,
     *,
+    groups: FoldAssignment | None = None,
+    given_folds: FoldAssignment | None = None,
     log2c: tuple[float, float, float] | None = rules.DEFAULT_LOG2C,
     log2g: tuple[float, float, float] | None = rules.DEFAULT_LOG2G,
     log2p: tuple[float, float, float] | None = None,
@@ -276,7 +284,11 @@ def grid_search(
         The other LIBSVM parameters (C, gamma and p are replaced per cell), as
         :class:`SvmParams` or svm-train's options; default svm-train's.
     folds : int, default 5
-        k of every cell's k-fold cross-validation (grid.py's ``-v``, default 5).
+        k of every cell's k-fold cross-validation (grid.py's ``-v``, default 5). With
+        ``groups``: k folds of whole groups; not used with ``given_folds``.
+    groups, given_folds : optional
+        Every cell's folds keep each group whole, or are the folds given, as
+        :func:`cross_validate` takes them (one assignment for every cell).
     log2c, log2g, log2p : (begin, end, step) or None
         The searched ranges of log2 C, log2 gamma and log2 epsilon (grid.py's ``-log2c``,
         ``-log2g``; ``log2p`` searches epsilon-SVR's epsilon, ``-s 3``). None: not searched
@@ -367,6 +379,8 @@ def _search(
     params,
     folds,
     *,
+    groups,
+    given_folds,
     log2c,
     log2g,
     log2p,
@@ -390,6 +404,8 @@ def _search(
         data,
         params,
         folds,
+        groups=groups,
+        given_folds=given_folds,
         log2c=log2c,
         log2g=log2g,
         log2p=log2p,
@@ -407,7 +423,14 @@ def _search(
     cells = rules.Cells(grid.order, resumed, grid.figure.greater_is_better, on_cell, head)
     todo = cells.todo()
     finish = _finisher(
-        grid, cells, todo, pos_label, zero_division, percent, on_finish=on_finish, progress=progress
+        grid,
+        cells,
+        todo,
+        grid.pos_label,
+        zero_division,
+        percent,
+        on_finish=on_finish,
+        progress=progress,
     )
     _evaluate_cells(
         grid,
@@ -426,11 +449,19 @@ def _search(
         cells=[cells.results[c] for c in cells.order],
         best=cells.best,
         kind=grid.kind,
-        n_folds=min(grid.folds, grid.problem.n_samples),  # LIBSVM's leave-one-out past the rows
+        n_folds=grid.n_folds,
         seed=grid.seed,
         params=grid.base,
         data_name=grid.dataset.name,
+        fold_source=_fold_kind(grid.fold_source),
     )
+
+
+def _fold_kind(source) -> str:
+    """:attr:`GridResult.fold_source` of a run's fold source (None: LIBSVM's folds)."""
+    if source is None:
+        return ""
+    return f"grouped ({source.n_groups} groups)" if source.grouped else "given"
 
 
 def _checked_grid(
@@ -438,6 +469,8 @@ def _checked_grid(
     params,
     folds,
     *,
+    groups=None,
+    given_folds=None,
     log2c,
     log2g,
     log2p,
@@ -465,6 +498,9 @@ def _checked_grid(
         criterion=criterion,
     )
     dataset, (params,) = checks.check_data(data, "the grid search", params=params)
+    from svmeval.cv.given import fold_source
+
+    source = fold_source(groups, given_folds, dataset.n_samples)
     order = _order(params, log2c, log2g, log2p, log2w)
     if log2w is not None:
         check_weight_label(dataset, order[0].w_label)
@@ -476,6 +512,7 @@ def _checked_grid(
     kind = checks.kind_of(checks.single_label(dataset, "the grid search"), params)
     figure = checks.check_criterion(criterion, kind, params)
     problem, base, candidates = _candidates(dataset, params, order)
+    pos_label = class_code(pos_label, dataset.classes)
     if base.is_classification:  # the summaries of the cells would refuse it, too late
         from svmeval.summary.single import check_pos_label
 
@@ -484,8 +521,16 @@ def _checked_grid(
         from svmeval.cv.folds import check_samples
 
         check_samples(dataset.n_samples)  # before on_start creates any output
+    n_folds = min(run.folds, dataset.n_samples)  # LIBSVM's leave-one-out past the rows
+    if source is not None:
+        # the folds checked now, before any output: as the run draws them
+        from svmeval.cv.plan import draw_folds
+
+        n_folds = draw_folds(problem.y, run.folds, run.seed, base, source=source).n_folds
     return SimpleNamespace(
         folds=run.folds,
+        n_folds=n_folds,
+        fold_source=source,
         seed=run.seed,
         resume=run.resume,
         dataset=dataset,
@@ -496,6 +541,7 @@ def _checked_grid(
         problem=problem,
         base=base,
         by_cell=dict(zip(order, candidates)),
+        pos_label=pos_label,
     )
 
 
@@ -509,6 +555,8 @@ def _finisher(grid, cells, todo, pos_label, zero_division, percent, *, on_finish
         # cells before it are finished (svmeval.cv.evaluate.Release)
         nonlocal done
         cell = todo[unit.candidate]
+        if grid.dataset.classes is not None:  # the cell's summary names the user's classes
+            result = dataclasses.replace(result, classes=grid.dataset.classes)
         value = criterion_of(
             result, grid.criterion, pos_label=pos_label, zero_division=zero_division
         )
@@ -555,6 +603,7 @@ def _evaluate_cells(
                 share=share,
                 memory_mb=kernel_memory,
                 ordered=True,
+                fold_source=grid.fold_source,
             )
 
 

@@ -33,10 +33,13 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._classes import class_code
 from svmeval._shown import brief_repr
 from svmeval.cv import checks
+from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.cv.results import CVResult
+from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource, rows_of
 from svmeval.params import Configuration, SvmParams
 from svmeval.store import StoreLike
@@ -270,6 +273,8 @@ def nested_cv(
     params: Configuration = None,
     folds: int = 5,
     *,
+    groups: FoldAssignment | None = None,
+    given_folds: FoldAssignment | None = None,
     inner_folds: int = 5,
     log2c: tuple[float, float, float] | None = rules.DEFAULT_LOG2C,
     log2g: tuple[float, float, float] | None = rules.DEFAULT_LOG2G,
@@ -304,6 +309,13 @@ def nested_cv(
         outer fold); default svm-train's.
     folds : int, default 5
         The outer folds.
+    groups : array-like or str or os.PathLike, optional
+        Each row's group, as :func:`cross_validate` takes them: the outer folds and every
+        inner grid's folds keep each group whole (an inner grid's groups are those of its
+        outer training rows).
+    given_folds : array-like or iterable or str or os.PathLike, optional
+        The outer folds, as :func:`cross_validate` takes them; the inner grids draw
+        LIBSVM's folds of their training rows.
     inner_folds : int, default 5
         Each inner grid's folds.
     log2c, log2g, log2p, log2w, criterion, pos_label, zero_division, kernel_memory, share
@@ -362,6 +374,8 @@ def _nested_cv(
     params,
     folds,
     *,
+    groups,
+    given_folds,
     log2c,
     log2g,
     log2p,
@@ -388,6 +402,7 @@ def _nested_cv(
         folds, seed, repeat=repeat, inner_folds=inner_folds, jobs=jobs, criterion=criterion
     )
     dataset, (params,) = checks.check_data(data, "nested cross-validation", params=params)
+    pos_label = class_code(pos_label, dataset.classes)
     nr_fold, inner_folds, seed, repeat = run.folds, run.inner_folds, run.seed, run.repeat
     if log2w is not None:  # the whole data's classes, before any inner grid
         from svmeval.workflows.grid import _order, check_weight_label
@@ -414,21 +429,28 @@ def _nested_cv(
         share=share,
         client=client,
     )
+    from svmeval.cv.given import fold_source
+
+    source = fold_source(groups, given_folds, dataset.n_samples)
     seeds = engine.repetition_seeds(seed, repeat)
+    plans = [  # every outer fold drawn and checked before any trains
+        engine.FoldByFold(problem, base, nr_fold, s, dataset=dataset, source=source) for s in seeds
+    ]
+    inner_groups = _inner_groups(source, plans, inner_folds)
     done, total = 0, 0
     results, folds = [], []
-    for r, s in enumerate(seeds):
-        plan = engine.FoldByFold(problem, base, nr_fold, s, dataset=dataset)
+    for r, (s, plan) in enumerate(zip(seeds, plans)):
         total = total or plan.n_folds * repeat
         for i in range(plan.n_folds):
-            fold = _outer_fold(dataset, params, plan, r, i, s, grid, jobs)
+            fold = _outer_fold(dataset, params, plan, r, i, s, grid, jobs, inner_groups)
             folds.append(fold)
             done += 1
             if progress is not None:
                 progress(done, total)
         results.append(plan.result())
     configuration = given_configuration(given, params)
-    results = [replace(x, configuration=configuration) for x in results]
+    classes = getattr(dataset, "classes", None)
+    results = [replace(x, configuration=configuration, classes=classes) for x in results]
     first = replace(
         results[0],
         repeats=tuple(engine.repetition(x) for x in results[1:]),
@@ -446,7 +468,26 @@ def _nested_cv(
     )
 
 
-def _outer_fold(dataset, params, plan, r: int, i: int, seed: int, grid: dict, jobs) -> OuterFold:
+def _inner_groups(source, plans, inner_folds: int):
+    """Each row's group (its number) for the inner grids, or None (no groups); refuses outer
+    training rows with fewer groups than ``inner_folds``, before any fold trains."""
+    if source is None or not source.grouped:
+        return None
+    for plan in plans:
+        for i in range(plan.n_folds):
+            have = len(np.unique(source.codes[plan.folds.train(i)]))
+            if have < inner_folds:
+                raise ArgumentError(
+                    "inner_folds",
+                    f"{inner_folds} inner folds need {inner_folds} groups; outer fold {i + 1} "
+                    f"(seed {plan.seed}) trains on {have}",
+                )
+    return source.codes
+
+
+def _outer_fold(
+    dataset, params, plan, r: int, i: int, seed: int, grid: dict, jobs, inner_groups=None
+) -> OuterFold:
     """Outer fold ``i`` of ``plan`` (a :class:`~svmeval.cv.engine.FoldByFold`): the inner grid
     on its training rows, the chosen cell trained there (or taken from the run's results
     store), its predictions of the test rows stored in ``plan``."""
@@ -455,7 +496,8 @@ def _outer_fold(dataset, params, plan, r: int, i: int, seed: int, grid: dict, jo
 
     folds = plan.folds
     train, test = folds.train(i), folds.test(i)
-    inner = grid_search(rows_of(dataset, train), params, seed=seed, **grid)
+    groups = None if inner_groups is None else inner_groups[train].tolist()
+    inner = grid_search(rows_of(dataset, train), params, seed=seed, groups=groups, **grid)
     chosen = inner.best_params
     plan.run_fold(i, chosen, jobs or available_cores())
     return OuterFold(

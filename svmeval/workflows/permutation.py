@@ -28,7 +28,9 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._classes import class_code
 from svmeval._shown import brief_repr
+from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import ArgumentError, SvmevalError
 from svmeval.io.data import DataSource
@@ -71,6 +73,9 @@ class PermutationTest:
     options: str = ""
     shared_kernel: bool = False
     provenance: Provenance | None = field(default=None, repr=False)
+    #: with groups or given folds: the folds and how the labels were permuted ("": LIBSVM's
+    #: folds of each permutation, labels permuted over every row)
+    design: str = ""
 
     @property
     def greater_is_better(self) -> bool:
@@ -137,6 +142,7 @@ class PermutationTest:
                 "null_sd": self.null_sd,
                 "null_quantiles": {f"{q:g}": v for q, v in self.quantiles.items()},
                 "shared_kernel": self.shared_kernel,
+                **({"design": self.design} if self.design else {}),
                 "permuted": self.permuted.tolist(),
             }
         )
@@ -185,6 +191,8 @@ def permutation_test(
     params: Configuration = None,
     folds: int = 5,
     *,
+    groups: FoldAssignment | None = None,
+    given_folds: FoldAssignment | None = None,
     permutations: int = 1000,
     seed: int = 1,
     criterion: str | None = None,
@@ -205,6 +213,14 @@ def permutation_test(
         The configuration (default svm-train's defaults); no ``-b 1``.
     folds : int, default 5
         k of each cross-validation.
+    groups : array-like or str or os.PathLike, optional
+        Each row's group, as :func:`cross_validate` takes them: every cross-validation's
+        folds keep the groups whole (assigned for each permutation's labels), and the labels
+        are permuted between groups where each group has one label (the groups' labels
+        shuffled among the groups), else within each group.
+    given_folds : array-like or iterable or str or os.PathLike, optional
+        The folds of every cross-validation, as :func:`cross_validate` takes them; the
+        labels are permuted over every row.
     permutations : int, default 1000
         N permutations of the labels (1 to 100,000).
     seed : int, default 1
@@ -254,6 +270,8 @@ def _permutation_test(
     params,
     folds,
     *,
+    groups,
+    given_folds,
     permutations,
     seed,
     criterion,
@@ -266,11 +284,12 @@ def _permutation_test(
     from svmeval.cv import checks
     from svmeval.cv.engine import prepare
     from svmeval.cv.executors import executor_for
-    from svmeval.cv.permutation import permutation_orders, permuted_cvs
+    from svmeval.cv.permutation import group_orders, permutation_orders, permuted_cvs
 
     n_permutations = _check_permutations(permutations)
     run = checks.check_run(folds, seed, jobs=jobs)
     dataset, (config,) = checks.check_data(data, "a permutation test", params=params)
+    pos_label = class_code(pos_label, dataset.classes)
     if config.probability:
         raise ArgumentError(
             "params", "-b 1 is not supported (its training draws from C rand() fold by fold)"
@@ -285,10 +304,15 @@ def _permutation_test(
 
         check_pos_label(y, pos_label, None)
     problem, resolved = prepare(dataset, config)
+    from svmeval.cv.given import fold_source
+
+    source = fold_source(groups, given_folds, dataset.n_samples)
     identity = np.arange(problem.n_samples, dtype=np.int64)
-    orders = itertools.chain(
-        [identity], permutation_orders(problem.n_samples, n_permutations, run.seed)
-    )
+    design = "rows"
+    permuted = permutation_orders(problem.n_samples, n_permutations, run.seed)
+    if source is not None and source.grouped:
+        design, permuted = group_orders(source.codes, problem.y, n_permutations, run.seed)
+    orders = itertools.chain([identity], permuted)
     values = np.empty(n_permutations + 1)
     n_folds = []
 
@@ -310,6 +334,7 @@ def _permutation_test(
             executor=executor,
             progress=progress,
             total=n_permutations + 1,
+            fold_source=source,
         )
     if math.isnan(values[0]):
         raise SvmevalError(f"{criterion} is undefined on the data's cross-validation")
@@ -322,4 +347,17 @@ def _permutation_test(
         data_name=dataset.name,
         options=resolved.flags(),
         shared_kernel=shared,
+        design=_design(source, design),
     )
+
+
+def _design(source, permuted: str) -> str:
+    """:attr:`PermutationTest.design`: how the folds were made and the labels permuted."""
+    if source is None:
+        return ""
+    if source.grouped:
+        return (
+            f"grouped folds ({source.n_groups} groups), made for each permutation's labels; "
+            f"labels permuted {permuted}"
+        )
+    return "the folds given, the same for every permutation; labels permuted over every row"

@@ -32,13 +32,15 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
+from svmeval._classes import class_code, json_class
 from svmeval._shown import brief_repr
+from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.cv.results import CVResult
 from svmeval.errors import ArgumentError, DataFormatError, SvmevalError, show_label
@@ -195,8 +197,8 @@ class TunedThreshold:
                 "n_folds": self.n_folds,
                 "inner_folds": self.inner_folds,
                 "seed": self.seed,
-                "positive": self.positive,
-                "negative": self.negative,
+                "positive": json_class(self.positive, self.cv.classes),
+                "negative": json_class(self.negative, self.cv.classes),
                 "score_source": self.score_source,
                 "rule": "positive when the score is at least the threshold",
                 **self._points(),
@@ -237,7 +239,7 @@ class TunedThreshold:
         tables.pandas()
         head = {
             "dataset": self.data_name,
-            "configuration": self.cv.configuration or self.options,
+            "configuration": self.cv.configuration,  # as given: "" for svm-train's defaults
             "options": self.options,
         }
         return tables.frame(
@@ -307,6 +309,10 @@ def _check_classes(dataset, config, criterion: ThresholdCriterion, pos_label):
             f"label {show_label(y[row])} is not a whole number: LIBSVM classifies by "
             "(int)label, so a decision threshold needs whole-number labels",
         )
+    pos_label = class_code(pos_label, dataset.classes)
+    if criterion.label is not None and dataset.classes is not None:
+        label = class_code(criterion.label, dataset.classes, "criterion")
+        criterion = replace(criterion, label=label)
     if criterion.label is not None:
         if criterion.label not in labels:
             shown = ", ".join(show_label(v) for v in labels)
@@ -331,6 +337,8 @@ def tune_threshold(
     params: Configuration = None,
     folds: int = 5,
     *,
+    groups: FoldAssignment | None = None,
+    given_folds: FoldAssignment | None = None,
     criterion: str = "f1",
     inner_folds: int = 5,
     seed: int = 1,
@@ -362,6 +370,12 @@ def tune_threshold(
         ``"f1"`` (of the positive class; ``"f1:LABEL"`` makes LABEL the positive class),
         ``"mcc"``, ``"balanced_accuracy"`` or ``"cost:FP,FN"`` (the threshold that minimises
         FP x false positives + FN x false negatives; two numbers >= 0).
+    groups : array-like or str or os.PathLike, optional
+        Each row's group, as :func:`cross_validate` takes them: the outer folds and each
+        outer training set's inner folds keep every group whole.
+    given_folds : array-like or iterable or str or os.PathLike, optional
+        The outer folds, as :func:`cross_validate` takes them (the inner folds are
+        LIBSVM's, drawn from each outer training set).
     inner_folds : int, default 5
         The folds of each outer training set's cross-validation.
     seed : int, default 1
@@ -425,6 +439,8 @@ def _tune(
     params,
     folds,
     *,
+    groups,
+    given_folds,
     criterion,
     parsed,
     inner_folds,
@@ -452,8 +468,21 @@ def _tune(
         client = _stack.enter_context(cluster.client_for(client))
     configuration = given_configuration(params, config)
     warned = [False]  # LIBSVM's leave-one-out warning: once a run, not once a CV
+    from svmeval.cv.given import fold_source
 
-    def cv_of(rows, k: int, s: int) -> CVResult:
+    source = fold_source(groups, given_folds, dataset.n_samples)
+
+    def cv_of(rows, k: int, s: int, train=None) -> CVResult:
+        """The CV of ``rows`` (the outer one: ``train`` None; an inner one: the outer
+        training rows ``train``, their groups kept whole)."""
+        if train is None:
+            folds_from = source
+        elif source is not None and source.grouped:
+            from svmeval.cv.given import groups_source
+
+            folds_from = groups_source(source.codes[train])
+        else:
+            folds_from = None
         result = run_cv(
             rows,
             config,
@@ -463,6 +492,7 @@ def _tune(
             client=client,
             store=counts,
             warn_folds=not warned[0],
+            fold_source=folds_from,
         )
         warned[0] = warned[0] or k > result.n_samples
         return result
@@ -511,7 +541,7 @@ def _repetition(
     for i in range(cv.n_folds):
         train, test = cv.folds.train(i), cv.folds.test(i)
         _check_both_classes(y[train], i, positive, negative)
-        inner = cv_of(rows_of(dataset, train), run.inner_folds, seed)
+        inner = cv_of(rows_of(dataset, train), run.inner_folds, seed, train)
         t, v = choose_threshold(
             inner.y_true == positive, positive_scores(inner, positive), parsed, default
         )
@@ -554,4 +584,9 @@ def _check_both_classes(y_train, fold: int, positive: float, negative: float) ->
 def _named(cv: CVResult, configuration: str, dataset) -> CVResult:
     from dataclasses import replace
 
-    return replace(cv, configuration=configuration, data_name=getattr(dataset, "name", ""))
+    return replace(
+        cv,
+        configuration=configuration,
+        data_name=getattr(dataset, "name", ""),
+        classes=getattr(dataset, "classes", None),
+    )

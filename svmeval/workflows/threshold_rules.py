@@ -58,9 +58,11 @@ class ThresholdCriterion:
             return f"{self.name}:{show_label(self.label)}"
         return self.name
 
-    def title(self, positive: float) -> str:
+    def title(self, positive: float | str) -> str:
+        """The criterion's name; ``positive``: the positive class (a label, or its text)."""
         if self.name == "f1":
-            return f"F1 of class {show_label(positive)}"
+            shown = positive if isinstance(positive, str) else show_label(positive)
+            return f"F1 of class {shown}"
         if self.name == "cost":
             return f"cost {self.costs[0]:g} x FP + {self.costs[1]:g} x FN"  # type: ignore[index]
         return {"mcc": "MCC", "balanced_accuracy": "balanced accuracy"}[self.name]
