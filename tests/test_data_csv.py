@@ -143,8 +143,9 @@ def test_every_command_says_it_and_writes_nothing(tmp_path, command, header):
         cwd=tmp_path,
         timeout=120,
     )
+    prog = {"grid": "svmeval-grid", "compare": "svmeval-compare"}.get(command, "svmeval")
     assert done.returncode == 1, done.stderr
-    assert done.stderr == f"{path}:1: {CSV}\n"
+    assert done.stderr == f"{prog}: {path}:1: {CSV}\n"
     assert done.stdout == "" and not out.exists()
 
 
@@ -255,7 +256,7 @@ def test_multilabel_command_refuses_a_non_integer_label(tmp_path):
     )
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr == (
-        f'{path}:1: label set "0.5,1": label "0.5" is not an integer (multi-label labels are '
+        f'svmeval: {path}:1: label set "0.5,1": label "0.5" is not an integer (multi-label labels are '
         "integers)\n"
     )
 
