@@ -346,3 +346,98 @@ def test_the_privacy_scan_sees_private_modules_names_and_attributes(tmp_path):
     probe.write_text("from svmeval import _tables\nfrom svmeval.progress import _x\n")
     assert private_uses(probe, "svmeval.cv") == ["from svmeval.progress import _x"]
     assert private_uses(probe, "svmeval") == []
+
+
+def test_report_imports_nothing_of_workflows():
+    """report/ shows every result without importing workflows/: a result type names its view
+    (``__svmeval_view__``), and the view is report/'s own (svmeval.report._views)."""
+    found = {
+        module: sorted(t for t in GRAPH[module] if group(t) == "svmeval.workflows")
+        for module in MODULES
+        if group(module) == "svmeval.report"
+    }
+    assert {m: t for m, t in found.items() if t} == {}
+
+
+#: the result types svmeval shows (render, the HTML page, plot): report/ names none of them in
+#: a test of type
+RESULT_TYPES = {
+    "CVResult",
+    "MultilabelCVResult",
+    "Summary",
+    "GridResult",
+    "CellResult",
+    "NestedResult",
+    "Comparison",
+    "McNemarResult",
+    "TTestResult",
+    "Benchmark",
+    "PermutationTest",
+    "TunedThreshold",
+}
+
+
+def type_tests(path: Path) -> list[str]:
+    """Where ``path`` tests an object against a result type: ``isinstance``/``issubclass``
+    with one among its types, ``type(x) is/== T``, or a ``case T(...)`` pattern."""
+    found = []
+
+    def names(node) -> set[str]:
+        return {
+            n.id if isinstance(n, ast.Name) else n.attr
+            for n in ast.walk(node)
+            if isinstance(n, (ast.Name, ast.Attribute))
+        }
+
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("isinstance", "issubclass")
+            and len(node.args) == 2
+        ):
+            hit = names(node.args[1]) & RESULT_TYPES
+        elif isinstance(node, ast.Compare) and any(
+            isinstance(op, (ast.Is, ast.Eq, ast.In, ast.IsNot, ast.NotEq, ast.NotIn))
+            for op in node.ops
+        ):
+            sides = [node.left, *node.comparators]
+            typed = any(
+                isinstance(s, ast.Call) and getattr(s.func, "id", None) == "type" for s in sides
+            )
+            hit = set().union(*(names(s) for s in sides)) & RESULT_TYPES if typed else set()
+        elif isinstance(node, ast.MatchClass):
+            hit = names(node.cls) & RESULT_TYPES
+        else:
+            continue
+        found += [f"line {node.lineno}: {name}" for name in sorted(hit)]
+    return found
+
+
+@pytest.mark.parametrize(
+    "module", sorted(m for m in MODULES if group(m) == "svmeval.report"), ids=str
+)
+def test_report_dispatches_on_no_test_of_a_result_type(module):
+    """render, the HTML page, its pictures and plot() find a result's view by the name its type
+    declares, never by an isinstance chain over the result types."""
+    assert type_tests(MODULES[module]) == []
+
+
+def test_the_type_test_scan_sees_isinstance_type_and_match(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "def f(result, x):\n"
+        "    if isinstance(result, (CVResult, MultilabelCVResult)):\n"
+        "        pass\n"
+        "    if isinstance(x, float) or type(result) is grid.GridResult:\n"
+        "        pass\n"
+        "    match result:\n"
+        "        case Benchmark():\n"
+        "            pass\n"
+    )
+    assert type_tests(probe) == [
+        "line 2: CVResult",
+        "line 2: MultilabelCVResult",
+        "line 4: GridResult",
+        "line 7: Benchmark",
+    ]

@@ -11,7 +11,7 @@ loading LIBSVM.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -69,6 +69,9 @@ class CVResult:
     >>> result.to_frame().shape  # one row per fold: its keys, then its figures
     (3, 18)
     """
+
+    #: the view that shows it (svmeval.report._views): its reports, page and pictures
+    __svmeval_view__: ClassVar[str] = "svmeval.report.summary:CV_RESULT"
 
     __repr__ = brief_repr
 
@@ -195,6 +198,9 @@ class MultilabelCVResult:
     >>> result.n_samples, result.n_labels, result.Y_pred.shape
     (12, 2, (12, 2))
     """
+
+    #: the view that shows it (svmeval.report._views): its reports, page and pictures
+    __svmeval_view__: ClassVar[str] = "svmeval.report.summary:MULTILABEL_CV_RESULT"
 
     __repr__ = brief_repr
 

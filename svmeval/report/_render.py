@@ -3,12 +3,12 @@ names, imported on first use)."""
 
 from __future__ import annotations
 
-import functools
 import importlib
 
 from svmeval._args import checked
-from svmeval.errors import InvalidParameterError, SvmevalError
-from svmeval.report import FORMATS, HTML, TABLE_FORMATS
+from svmeval.errors import InvalidParameterError
+from svmeval.report import HTML
+from svmeval.report._views import RenderTypeError, view_of
 
 #: format -> the module whose ``render(summary, digits=, full=)`` writes a summary in it,
 #: imported on first use (svm-train's lines need neither the JSON nor the CSV writer)
@@ -19,89 +19,14 @@ REPORTERS = {
 }
 
 
-def _summary(summary, format: str, digits: int, full: bool) -> str:
+def render_summary(summary, format: str, digits: int, full: bool) -> str:
+    """A :class:`~svmeval.summary.Summary`'s report in ``format`` (text, json or csv)."""
     if summary.kind == "multilabel":
         from svmeval.report import multilabel
 
         return multilabel.render(summary, format=format, digits=digits, full=full)
     reporter = importlib.import_module(REPORTERS[format])
     return reporter.render(summary, digits=digits, full=full)
-
-
-def _cv(result, format: str, digits: int, full: bool) -> str:
-    from svmeval.summary import summarize
-
-    return _summary(summarize(result), format, digits, full)
-
-
-def _grid(result, format: str, digits: int, full: bool) -> str:
-    from svmeval.report.grid import render_grid
-
-    return render_grid(result, format)
-
-
-def _comparison(result, format: str, digits: int, full: bool) -> str:
-    from svmeval.report.compare import render_comparison
-
-    return render_comparison(result, format)
-
-
-def _mcnemar(result, format: str, digits: int, full: bool) -> str:
-    from svmeval.report.compare import render_mcnemar
-
-    return render_mcnemar(result, format)
-
-
-def _nested(result, format: str, digits: int, full: bool) -> str:
-    from svmeval.report.nested import render_nested
-
-    return render_nested(result, format, digits, full)
-
-
-def _permutation(result, format: str, digits: int | None, full: bool) -> str:
-    from svmeval.report.permutation import render as render_permutation
-
-    return render_permutation(result, format=format, digits=4 if digits is None else digits)
-
-
-def _threshold(result, format: str, digits: int | None, full: bool) -> str:
-    from svmeval.report.threshold import render as render_threshold
-
-    return render_threshold(result, format=format, digits=4 if digits is None else digits)
-
-
-def _benchmark(result, format: str, digits: int | None, full: bool) -> str:
-    from svmeval.report.benchmark import render as render_benchmark
-
-    return render_benchmark(result, format=format, digits=3 if digits is None else digits)
-
-
-@functools.cache
-def renderers() -> dict:
-    """result type -> its renderer ``(result, format, digits, full) -> str``. Built on first
-    use: the result types' modules are imported only when something is rendered."""
-    from svmeval.cv.results import CVResult, MultilabelCVResult
-    from svmeval.stats.significance import McNemarResult
-    from svmeval.summary.core import Summary
-    from svmeval.workflows.benchmark import Benchmark
-    from svmeval.workflows.compare import Comparison
-    from svmeval.workflows.grid import GridResult
-    from svmeval.workflows.nested import NestedResult
-    from svmeval.workflows.permutation import PermutationTest
-    from svmeval.workflows.threshold import TunedThreshold
-
-    return {
-        Summary: _summary,
-        CVResult: _cv,
-        MultilabelCVResult: _cv,
-        GridResult: _grid,
-        Comparison: _comparison,
-        McNemarResult: _mcnemar,
-        NestedResult: _nested,
-        Benchmark: _benchmark,
-        PermutationTest: _permutation,
-        TunedThreshold: _threshold,
-    }
 
 
 @checked
@@ -147,40 +72,22 @@ def render(result, *, format: str = "text", digits: int | None = None, full: boo
     >>> render(summary, format="json").startswith("{")
     True
     """
-    table = renderers()
-    if format == HTML and (_is_cv_result(result) or any(c in table for c in type(result).__mro__)):
+    view = view_of(result)
+    if view is None:
+        raise RenderTypeError(
+            f"render() takes a CVResult, MultilabelCVResult, Summary, GridResult, Comparison, "
+            f"McNemarResult, NestedResult, Benchmark, PermutationTest or TunedThreshold, not "
+            f"{type(result).__name__}"
+        )
+    if format == HTML:
         from svmeval.report.html import render_html
 
         return render_html(result, digits=digits)
-    digits = 4 if digits is None and not _is_benchmark(result) else digits
-    for cls in type(result).__mro__:
-        if cls in table:
-            allowed = FORMATS + (TABLE_FORMATS if table[cls] is _benchmark else ())
-            allowed += (HTML,)
-            if format not in allowed:
-                message = (
-                    f"must be one of {', '.join(allowed)} for a {type(result).__name__}: "
-                    f"it has no {format!r} report"
-                )
-                raise InvalidParameterError("format", message, text=f"format {message}")
-            return table[cls](result, format, digits, full)
-    raise RenderTypeError(
-        f"render() takes a CVResult, MultilabelCVResult, Summary, GridResult, Comparison, "
-        f"McNemarResult, NestedResult, Benchmark, PermutationTest or TunedThreshold, not "
-        f"{type(result).__name__}"
-    )
-
-
-class RenderTypeError(SvmevalError, TypeError):
-    """render() of something that is not a result it can report."""
-
-
-def _is_cv_result(result) -> bool:
-    """A cross-validation's result itself (its HTML page summarizes it)."""
-    from svmeval.cv.results import CVResult, MultilabelCVResult
-
-    return isinstance(result, (CVResult, MultilabelCVResult))
-
-
-def _is_benchmark(result) -> bool:
-    return renderers().get(type(result)) is _benchmark
+    allowed = view.formats + (HTML,)
+    if format not in allowed:
+        message = (
+            f"must be one of {', '.join(allowed)} for a {type(result).__name__}: "
+            f"it has no {format!r} report"
+        )
+        raise InvalidParameterError("format", message, text=f"format {message}")
+    return view.render(result, format, view.digits if digits is None else digits, full)

@@ -24,7 +24,9 @@ import json
 import math
 
 from svmeval.metrics.figures import FIGURES
+from svmeval.report import FORMATS, TABLE_FORMATS
 from svmeval.report._layout import WIDTH, fit, split_columns, wrap
+from svmeval.report._views import View
 
 __all__ = ["BENCHMARK_FORMATS", "bayesian_sentence", "render"]
 
@@ -335,3 +337,47 @@ def render(bench, *, format: str = "text", digits: int = 3) -> str:
     if format not in _RENDERERS:
         raise ValueError(f"unknown report format {format!r} ({', '.join(BENCHMARK_FORMATS)})")
     return _RENDERERS[format](bench, digits)
+
+
+# --- the view of a Benchmark (svmeval.report._views) -----------------------------------------
+def _describe(result) -> tuple[str, str]:
+    return (
+        f"Benchmark of {len(result.configurations)} configurations on "
+        f"{len(result.datasets)} data set(s)",
+        f"{result.n_folds}-fold CV x {result.repeat}; criterion {result.criterion}",
+    )
+
+
+def _pictures(result, svg, arrays):
+    from svmeval.report import pictures
+    from svmeval.report.svg import Picture
+
+    yield Picture("The critical-difference diagram", svg(pictures.plot(result)))
+    if any(p.signed_rank is not None for p in result.pairs):
+        from svmeval.report.simplex import draw_simplex
+
+        yield Picture(
+            "The Bayesian signed-rank test's posterior: each point one Monte-Carlo "
+            "draw of (A better, practically equivalent, B better), in the region of "
+            "its largest",
+            svg(draw_simplex(result)),
+        )
+
+
+def _figure(result, title, pos_label, zero_division):
+    from svmeval.report.cd_plot import draw_cd_diagram
+
+    return draw_cd_diagram(result, title=title)
+
+
+VIEW = View(
+    render=lambda result, format, digits, full: render(
+        result, format=format, digits=3 if digits is None else digits
+    ),
+    formats=FORMATS + TABLE_FORMATS,
+    digits=None,
+    describe=_describe,
+    text=lambda result, digits: render(result, format="text"),
+    pictures=_pictures,
+    figure=_figure,
+)

@@ -12,6 +12,7 @@ import math
 
 from svmeval.metrics.figures import FIGURES
 from svmeval.report._layout import fit, wrap
+from svmeval.report._views import View
 from svmeval.stats.significance import MCNEMAR_EXACT_BELOW, McNemarResult
 
 __all__ = ["render_comparison", "render_mcnemar"]
@@ -169,3 +170,27 @@ def render_mcnemar(m: McNemarResult, format: str) -> str:
     if format == "csv":
         return _csv(_mcnemar_csv_rows(m))
     return "\n".join(fit([f"McNemar's test ({m.n} samples):"] + _mcnemar_lines(m))) + "\n"
+
+
+# --- the views of a Comparison and of McNemar's test alone (svmeval.report._views) -----------
+def _describe_comparison(result) -> tuple[str, str]:
+    return f"Comparison on {result.data_name or 'data'}", (
+        f"A: {result.options_a or 'defaults'}  |  B: {result.options_b or 'defaults'}; "
+        f"{result.n_folds}-fold CV x {result.repeat}; criterion {result.criterion}"
+    )
+
+
+def _describe_mcnemar(result) -> tuple[str, str]:
+    return "McNemar's test", "two sets of predictions of the same samples"
+
+
+COMPARISON = View(
+    render=lambda result, format, digits, full: render_comparison(result, format),
+    describe=_describe_comparison,
+    text=lambda result, digits: render_comparison(result, "text"),
+)
+MCNEMAR = View(
+    render=lambda result, format, digits, full: render_mcnemar(result, format),
+    describe=_describe_mcnemar,
+    text=lambda result, digits: render_mcnemar(result, "text"),
+)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import math
 
+from svmeval.report._views import View
+
 __all__ = ["render_grid"]
 
 
@@ -62,21 +64,47 @@ def _csv(result) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _text(result) -> str:
-    from svmeval.workflows import grid_rules as rules
-
-    lines = "".join(rules.out_line(r.cell, r.rate, r.resumed) for r in result.cells)
-    return (
-        lines
-        + rules.last_line(result.best.cell, result.best.rate, resumed=result.best.resumed)
-        + "\n"
-    )
-
-
 def render_grid(result, format: str) -> str:
     """The report of a :class:`~svmeval.workflows.grid.GridResult` in ``format``."""
     if format == "json":
         return json.dumps(result.to_dict(), indent=1) + "\n"
     if format == "csv":
         return _csv(result)
-    return _text(result)
+    return result._grid_py_text()
+
+
+# --- the view of a GridResult (svmeval.report._views) ----------------------------------------
+def _describe(result) -> tuple[str, str]:
+    return f"Grid search on {result.data_name or 'data'}", (
+        f"{len(result.cells)} cells, {result.n_folds}-fold CV each, seed {result.seed}; "
+        f"criterion {result.criterion}"
+    )
+
+
+def _pictures(result, svg, arrays):
+    import os
+
+    from svmeval.report import pictures
+    from svmeval.report.svg import Picture
+
+    title = os.path.basename(result.data_name)
+    yield Picture("The criterion over the grid", svg(pictures.plot(result, title=title)))
+
+
+def _figure(result, title, pos_label, zero_division):
+    import os
+
+    from svmeval.report.grid_plot import draw_grid
+
+    return draw_grid(
+        result, title=title if title is not None else os.path.basename(result.data_name)
+    )
+
+
+VIEW = View(
+    render=lambda result, format, digits, full: render_grid(result, format),
+    describe=_describe,
+    text=lambda result, digits: render_grid(result, "text"),
+    pictures=_pictures,
+    figure=_figure,
+)

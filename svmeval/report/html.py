@@ -294,88 +294,6 @@ def _blocks(obj: dict, digits: int, depth: int) -> str:
     return "".join(out)
 
 
-# --- what a result is, for its page ----------------------------------------------------------
-def _describe(result) -> tuple[str, str]:
-    """The page's title and one line under it."""
-    from svmeval.cv.results import CVResult, MultilabelCVResult
-    from svmeval.summary.core import Summary
-    from svmeval.workflows.benchmark import Benchmark
-    from svmeval.workflows.compare import Comparison
-    from svmeval.workflows.grid import GridResult
-    from svmeval.workflows.nested import NestedResult
-    from svmeval.workflows.permutation import PermutationTest
-
-    if isinstance(result, PermutationTest):
-        return f"Permutation test on {result.data_name or 'data'}", (
-            f"{result.permutations:,} permutations of the labels, {result.n_folds}-fold CV each, "
-            f"seed {result.seed}; {result.options or 'svm-train defaults'}; "
-            f"criterion {result.criterion}"
-        )
-    if isinstance(result, Summary):
-        meta = result.meta
-        data = meta.get("data_file") or "data"
-        if meta.get("mode") == "score":
-            return (
-                f"Predictions {meta.get('predictions_file', '')} scored against {data}",
-                f"{result.n_samples} samples, {result.figure_kind}",
-            )
-        line = f"{meta.get('n_folds', '?')}-fold cross-validation, seed {meta.get('seed', '?')}"
-        if (meta.get("repeat") or 1) > 1:
-            line += f", {meta['repeat']} repetitions"
-        return f"Cross-validation of {data}", f"{line}; {result.n_samples} samples, " + (
-            result.figure_kind
-        )
-    if isinstance(result, (CVResult, MultilabelCVResult)):
-        return f"Cross-validation of {result.data_name or 'data'}", (
-            f"{result.n_folds}-fold cross-validation, seed {result.seed}; "
-            f"{result.n_samples} samples"
-        )
-    if isinstance(result, GridResult):
-        return f"Grid search on {result.data_name or 'data'}", (
-            f"{len(result.cells)} cells, {result.n_folds}-fold CV each, seed {result.seed}; "
-            f"criterion {result.criterion}"
-        )
-    if isinstance(result, NestedResult):
-        return f"Nested cross-validation on {result.outer.data_name or 'data'}", (
-            f"{result.n_folds} outer folds x {result.n_repeats} repetition(s), "
-            f"{result.inner_folds} inner folds; criterion {result.criterion}"
-        )
-    if isinstance(result, Comparison):
-        return f"Comparison on {result.data_name or 'data'}", (
-            f"A: {result.options_a or 'defaults'}  |  B: {result.options_b or 'defaults'}; "
-            f"{result.n_folds}-fold CV x {result.repeat}; criterion {result.criterion}"
-        )
-    from svmeval.workflows.threshold import TunedThreshold
-
-    if isinstance(result, TunedThreshold):
-        return f"Decision threshold tuned on {result.data_name or 'data'}", (
-            f"criterion {result.criterion}; {result.n_folds}-fold cross-validation, "
-            f"{result.inner_folds} inner folds, seed {result.seed}; {result.cv.n_samples} samples"
-        )
-    if isinstance(result, Benchmark):
-        return (
-            f"Benchmark of {len(result.configurations)} configurations on "
-            f"{len(result.datasets)} data set(s)",
-            f"{result.n_folds}-fold CV x {result.repeat}; criterion {result.criterion}",
-        )
-    return "McNemar's test", "two sets of predictions of the same samples"
-
-
-def _data(result) -> dict:
-    """The result's data, as its JSON report has them (a CV result: its summary's)."""
-    from svmeval.cv.results import CVResult, MultilabelCVResult
-
-    if isinstance(result, (CVResult, MultilabelCVResult)):
-        return _summary_of(result).to_dict()
-    return result.to_dict()
-
-
-def _summary_of(result):
-    from svmeval.summary import summarize
-
-    return summarize(result, meta={"data_file": result.data_name})
-
-
 def _seeds(result) -> str:
     seeds = getattr(result, "seeds", None)
     if not seeds:
@@ -441,43 +359,6 @@ def _provenance(result, command: str | None) -> str:
     return "".join(out)
 
 
-def _text_report(result, digits: int) -> str:
-    """The text report, with every figure (the reporters themselves: this module is one of
-    :mod:`svmeval.report`'s)."""
-    from svmeval.cv.results import CVResult, MultilabelCVResult
-    from svmeval.report import benchmark, compare, grid, multilabel, nested, permutation, text
-    from svmeval.stats.significance import McNemarResult
-    from svmeval.summary.core import Summary
-    from svmeval.workflows.benchmark import Benchmark
-    from svmeval.workflows.compare import Comparison
-    from svmeval.workflows.grid import GridResult
-    from svmeval.workflows.permutation import PermutationTest
-
-    if isinstance(result, PermutationTest):
-        return permutation.render(result, format="text", digits=digits)
-    if isinstance(result, (CVResult, MultilabelCVResult)):
-        result = _summary_of(result)
-    if isinstance(result, Summary):
-        if result.kind == "multilabel":
-            return multilabel.render(result, format="text", digits=digits, full=True)
-        return text.render(result, digits=digits, full=True)
-    if isinstance(result, GridResult):
-        return grid.render_grid(result, "text")
-    if isinstance(result, Comparison):
-        return compare.render_comparison(result, "text")
-    if isinstance(result, McNemarResult):
-        return compare.render_mcnemar(result, "text")
-    if isinstance(result, Benchmark):
-        return benchmark.render(result, format="text")
-    from svmeval.workflows.threshold import TunedThreshold
-
-    if isinstance(result, TunedThreshold):
-        from svmeval.report.threshold import render as render_threshold
-
-        return render_threshold(result, format="text", digits=digits)
-    return nested.render_nested(result, "text", digits, True)
-
-
 def render_html(
     result,
     *,
@@ -493,11 +374,17 @@ def render_html(
     ``command``: the command line that made the result, shown in its provenance;
     ``arrays``: for a :class:`~svmeval.summary.Summary`, the per-sample arrays its figure sheet
     draws from (:func:`svmeval.report.plot.result_arrays`)."""
+    from svmeval.report._views import RenderTypeError, view_of
     from svmeval.report.svg import pictures
 
+    view = view_of(result)
+    if view is None:
+        raise RenderTypeError(
+            f"render_html() takes a result of svmeval, not {type(result).__name__}"
+        )
     digits = 4 if digits is None else digits
-    title, line = _describe(result)
-    text = _text_report(result, digits)
+    title, line = view.describe(result)
+    text = view.text(result, digits)
     drawn, note = pictures(result, arrays=arrays)
     parts = [
         "<!DOCTYPE html>",
@@ -526,7 +413,7 @@ def render_html(
         '<section id="tables"><h2>Tables</h2>',
         "<p>Every figure of the result, as its JSON report has it; numbers shown to "
         f"{digits} decimals (the exact value is the cell's tooltip), n/a where undefined.</p>",
-        _blocks(_data(result), digits, 3),
+        _blocks(view.data(result), digits, 3),
         "</section>",
         '<section id="provenance"><h2>Provenance</h2>',
         _provenance(result, command),

@@ -14,6 +14,7 @@ import csv
 import io
 import json
 
+from svmeval.report._views import View
 from svmeval.report.csvfmt import cell
 
 COLUMNS = (
@@ -36,7 +37,6 @@ WEIGHT_COLUMNS = ("log2w", "w", "w_label")
 
 def render_nested(result, format: str = "text", digits: int = 4, full: bool = False) -> str:
     from svmeval.report.text import render as text_report
-    from svmeval.workflows.nested import chosen_text
 
     if format == "json":
         return json.dumps(result.to_dict(), indent=2, allow_nan=False) + "\n"
@@ -52,4 +52,36 @@ def render_nested(result, format: str = "text", digits: int = 4, full: bool = Fa
             w.writerow([cell(row[k]) for k in columns])
         return buf.getvalue()
     report = text_report(result.summary(), digits=digits, full=full)
-    return report + chosen_text(result)
+    return report + result._chosen_text()
+
+
+# --- the view of a NestedResult (svmeval.report._views) --------------------------------------
+def _describe(result) -> tuple[str, str]:
+    return f"Nested cross-validation on {result.outer.data_name or 'data'}", (
+        f"{result.n_folds} outer folds x {result.n_repeats} repetition(s), "
+        f"{result.inner_folds} inner folds; criterion {result.criterion}"
+    )
+
+
+def _pictures(result, svg, arrays):
+    from svmeval.report import pictures
+    from svmeval.report.svg import Picture, _nested_spread
+
+    yield Picture("The outer predictions' figure sheet", svg(pictures.plot(result)))
+    yield Picture("The spread of the nested CV", svg(_nested_spread(result)))
+
+
+def _figure(result, title, pos_label, zero_division):
+    """The outer predictions' figure sheet: their cross-validation's own picture."""
+    from svmeval.report.pictures import figure_of
+
+    return figure_of(result.outer, title, pos_label, zero_division)
+
+
+VIEW = View(
+    render=render_nested,
+    describe=_describe,
+    text=lambda result, digits: render_nested(result, "text", digits, True),
+    pictures=_pictures,
+    figure=_figure,
+)

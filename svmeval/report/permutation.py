@@ -12,6 +12,7 @@ import math
 
 from svmeval.metrics.figures import FIGURES
 from svmeval.report._layout import wrap
+from svmeval.report._views import View
 
 __all__ = ["render"]
 
@@ -101,3 +102,33 @@ def draw_null_distribution(test, *, title: str | None = None):
     )
     fig.tight_layout()
     return fig
+
+
+# --- the view of a PermutationTest (svmeval.report._views) -----------------------------------
+def _describe(result) -> tuple[str, str]:
+    return f"Permutation test on {result.data_name or 'data'}", (
+        f"{result.permutations:,} permutations of the labels, {result.n_folds}-fold CV each, "
+        f"seed {result.seed}; {result.options or 'svm-train defaults'}; "
+        f"criterion {result.criterion}"
+    )
+
+
+def _pictures(result, svg, arrays):
+    from svmeval.report import pictures
+    from svmeval.report.svg import Picture
+
+    yield Picture(
+        "The null distribution: the permutations' figures, the observed one as the red line",
+        svg(pictures.plot(result)),
+    )
+
+
+VIEW = View(
+    render=lambda result, format, digits, full: render(result, format=format, digits=digits),
+    describe=_describe,
+    text=lambda result, digits: render(result, format="text", digits=digits),
+    pictures=_pictures,
+    figure=lambda result, title, pos_label, zero_division: draw_null_distribution(
+        result, title=title
+    ),
+)

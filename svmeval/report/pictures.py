@@ -19,54 +19,17 @@ from svmeval.errors import SvmevalError
 __all__ = ["plot"]
 
 
-def _figure(result, title, pos_label, zero_division):
-    from svmeval.cv.results import CVResult, MultilabelCVResult
-    from svmeval.report import cd_plot, grid_plot
-    from svmeval.report import plot as sheet
-    from svmeval.summary import summarize
-    from svmeval.summary.core import Summary
-    from svmeval.workflows.benchmark import Benchmark
-    from svmeval.workflows.grid import GridResult
-    from svmeval.workflows.nested import NestedResult
-    from svmeval.workflows.threshold import TunedThreshold
+def figure_of(result, title, pos_label, zero_division):
+    """What ``plot()`` draws of ``result``: its view's figure."""
+    from svmeval.report._views import view_of
 
-    if isinstance(result, NestedResult):
-        result = result.outer
-    if isinstance(result, TunedThreshold):
-        from svmeval.report.threshold import operating_points
-
-        summary = summarize(
-            result.cv,
-            pos_label=result.positive,
-            zero_division=zero_division,
-            meta={"data_file": result.data_name},
+    view = view_of(result)
+    if view is None or view.figure is None:
+        raise PictureTypeError(
+            f"plot() draws a CVResult, MultilabelCVResult, Summary, GridResult, NestedResult, "
+            f"Benchmark, PermutationTest or TunedThreshold, not {type(result).__name__}"
         )
-        arrays = {**sheet.result_arrays(result.cv), "points": operating_points(result)}
-        return sheet.draw_sheet(summary, title=title, **arrays)
-    if isinstance(result, (CVResult, MultilabelCVResult)):
-        kwargs = {} if isinstance(result, MultilabelCVResult) else {"pos_label": pos_label}
-        summary = summarize(
-            result, zero_division=zero_division, meta={"data_file": result.data_name}, **kwargs
-        )
-        return sheet.draw_sheet(summary, title=title, **sheet.result_arrays(result))
-    if isinstance(result, Summary):
-        return sheet.draw_sheet(result, title=title)
-    if isinstance(result, GridResult):
-        return grid_plot.draw_grid(
-            result, title=title if title is not None else os.path.basename(result.data_name)
-        )
-    if isinstance(result, Benchmark):
-        return cd_plot.draw_cd_diagram(result, title=title)
-    from svmeval.workflows.permutation import PermutationTest
-
-    if isinstance(result, PermutationTest):
-        from svmeval.report.permutation import draw_null_distribution
-
-        return draw_null_distribution(result, title=title)
-    raise PictureTypeError(
-        f"plot() draws a CVResult, MultilabelCVResult, Summary, GridResult, NestedResult, "
-        f"Benchmark, PermutationTest or TunedThreshold, not {type(result).__name__}"
-    )
+    return view.figure(result, title, pos_label, zero_division)
 
 
 class PictureTypeError(SvmevalError, TypeError):
@@ -124,7 +87,7 @@ def plot(
     from svmeval.report.plot import check_path
 
     fmt = check_path(os.fspath(file)) if file is not None else None
-    figure = _figure(result, title, pos_label, zero_division)
+    figure = figure_of(result, title, pos_label, zero_division)
     if file is not None:
         from svmeval.io.output import atomic_path
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import io
 import math
-import os
 import re
 
 import numpy as np
@@ -123,73 +122,20 @@ def pictures(result, *, summary=None, arrays: dict | None = None) -> tuple[list,
 
     ``summary`` and ``arrays``: a summary's sheet with the per-sample arrays it does not keep
     (:func:`svmeval.report.plot.result_arrays`)."""
-    from svmeval.cv.results import CVResult, MultilabelCVResult
-    from svmeval.report import pictures as drawn
-    from svmeval.report.plot import draw_sheet
-    from svmeval.summary.core import Summary
-    from svmeval.workflows.benchmark import Benchmark
-    from svmeval.workflows.grid import GridResult
-    from svmeval.workflows.nested import NestedResult
-    from svmeval.workflows.permutation import PermutationTest
-    from svmeval.workflows.threshold import TunedThreshold
+    from svmeval.report._views import view_of
 
-    kinds = (
-        CVResult,
-        MultilabelCVResult,
-        Summary,
-        GridResult,
-        NestedResult,
-        Benchmark,
-        PermutationTest,
-        TunedThreshold,
-    )
     count = iter(range(1, 10))
 
     def svg(figure) -> str:
         return svg_of(figure, f"fig{next(count)}")
 
-    if not isinstance(result, kinds):
+    view = view_of(result)
+    if view is None or view.pictures is None:
         return [], "This result has no picture: its tables and verdicts are below."
-    out = []
+    out: list = []
     try:
-        if isinstance(result, Summary):
-            out.append(Picture("The figure sheet", svg(draw_sheet(result, **(arrays or {})))))
-        elif isinstance(result, (CVResult, MultilabelCVResult)):
-            out.append(Picture("The figure sheet", svg(drawn.plot(result))))
-        elif isinstance(result, GridResult):
-            title = os.path.basename(result.data_name)
-            out.append(Picture("The criterion over the grid", svg(drawn.plot(result, title=title))))
-        elif isinstance(result, NestedResult):
-            out.append(Picture("The outer predictions' figure sheet", svg(drawn.plot(result))))
-            out.append(Picture("The spread of the nested CV", svg(_nested_spread(result))))
-        elif isinstance(result, PermutationTest):
-            out.append(
-                Picture(
-                    "The null distribution: the permutations' figures, the observed one as "
-                    "the red line",
-                    svg(drawn.plot(result)),
-                )
-            )
-        elif isinstance(result, TunedThreshold):
-            out.append(
-                Picture(
-                    "The figure sheet, LIBSVM's, the tuned and the nested operating points marked",
-                    svg(drawn.plot(result)),
-                )
-            )
-        else:
-            out.append(Picture("The critical-difference diagram", svg(drawn.plot(result))))
-            if any(p.signed_rank is not None for p in result.pairs):
-                from svmeval.report.simplex import draw_simplex
-
-                out.append(
-                    Picture(
-                        "The Bayesian signed-rank test's posterior: each point one Monte-Carlo "
-                        "draw of (A better, practically equivalent, B better), in the region of "
-                        "its largest",
-                        svg(draw_simplex(result)),
-                    )
-                )
+        for picture in view.pictures(result, svg, arrays):
+            out.append(picture)
     except PlotUnavailable:
         return [], (
             f"Pictures need matplotlib, which is not installed here: {install_command('plot')}"

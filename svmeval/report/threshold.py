@@ -14,7 +14,7 @@ import math
 
 from svmeval._classes import show_class
 from svmeval.report._layout import split_columns, wrap
-from svmeval.workflows.threshold_rules import COUNTS, FIGURE_NAMES, POINTS, parse_criterion
+from svmeval.report._views import View
 
 __all__ = ["operating_points", "render"]
 
@@ -26,16 +26,12 @@ _HEADS = {
     "mcc": "MCC",
     "balanced_accuracy": "bal. acc.",
 }
-COLUMNS = (
-    "point",
-    "repetition",
-    "fold",
-    "threshold",
-    "inner_value",
-    *FIGURE_NAMES,
-    *COUNTS,
-    "criterion",
-)
+
+
+def _columns(result) -> tuple[str, ...]:
+    """The CSV report's columns: the figures' and counts' names are the result's own."""
+    names = (*result._FIGURE_NAMES, *result._COUNTS)
+    return ("point", "repetition", "fold", "threshold", "inner_value", *names, "criterion")
 
 
 def _threshold(value: float) -> str:
@@ -63,7 +59,8 @@ def _csv(result) -> str:
     data = result.to_dict()
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(COLUMNS)
+    columns = _columns(result)
+    w.writerow(columns)
 
     def cell(v) -> str:
         return "" if v is None else repr(v) if isinstance(v, float) else str(v)
@@ -71,28 +68,36 @@ def _csv(result) -> str:
     runs = [{"repetition": 1, **data}, *data["repeat_results"]]
     for run in runs:
         r = run["repetition"]
-        for point in POINTS:
+        for point in result._POINTS:
             row = {"point": point, "repetition": r, **run[point]}
-            w.writerow([cell(row.get(k)) for k in COLUMNS])
+            w.writerow([cell(row.get(k)) for k in columns])
         for fold in run["folds"]:
             row = {"point": "honest_fold", "repetition": r, **fold}
-            w.writerow([cell(row.get(k)) for k in COLUMNS])
+            w.writerow([cell(row.get(k)) for k in columns])
     return buf.getvalue()
 
 
 def _text(result, digits: int) -> str:
-    criterion = parse_criterion(result.criterion)
+    criterion = result._criterion()
     classes = result.cv.classes
     pos = show_class(result.positive, classes)
     name = criterion.title(pos)
     cost = criterion.name == "cost"
-    heads = ["", "threshold", *(_HEADS[k] for k in FIGURE_NAMES), "TP", "FP", "FN", "TN"]
+    heads = ["", "threshold", *(_HEADS[k] for k in result._FIGURE_NAMES), "TP", "FP", "FN", "TN"]
     heads += ["cost"] if cost else []
     source = "probability" if result.score_source == "probabilities" else "decision value"
     rows = [
-        ["LIBSVM's own", f"{result.default_threshold:g}", *_cells(result.libsvm, digits, cost)],
-        ["tuned (optimistic)", _threshold(result.threshold), *_cells(result.tuned, digits, cost)],
-        ["nested (honest)", "per fold", *_cells(result.honest, digits, cost)],
+        [
+            "LIBSVM's own",
+            f"{result.default_threshold:g}",
+            *_cells(result, result.libsvm, digits, cost),
+        ],
+        [
+            "tuned (optimistic)",
+            _threshold(result.threshold),
+            *_cells(result, result.tuned, digits, cost),
+        ],
+        ["nested (honest)", "per fold", *_cells(result, result.honest, digits, cost)],
     ]
     first = f"; the first of {result.repeat} repetitions" if result.repeat > 1 else ""
     kind = _fold_kind(result.cv)
@@ -156,7 +161,7 @@ def _repetitions(result, criterion, digits: int, cost: bool) -> list[str]:
             str(r + 1),
             str(run.seed),
             _threshold(run.threshold),
-            *(value(getattr(run, p)["criterion"]) for p in POINTS),
+            *(value(getattr(run, p)["criterion"]) for p in result._POINTS),
         ]
         for r, run in enumerate(runs)
     ]
@@ -169,7 +174,7 @@ def _repetitions(result, criterion, digits: int, cost: bool) -> list[str]:
     )
     lines.append("")
     lines += wrap(f"Mean ± sd over the {result.repeat} repetitions")
-    keys = [*FIGURE_NAMES, *(["criterion"] if cost else [])]
+    keys = [*result._FIGURE_NAMES, *(["criterion"] if cost else [])]
     heads = ["", *(_HEADS.get(k, "cost") for k in keys)]
 
     def cell(k: str, s: dict) -> str:
@@ -178,14 +183,14 @@ def _repetitions(result, criterion, digits: int, cost: bool) -> list[str]:
         return f"{_number(s['mean'], digits)} ± {_number(s['sd'], digits)}"
 
     labels = {"libsvm": "LIBSVM's own", "tuned": "tuned (optimistic)", "honest": "nested (honest)"}
-    rows = [[labels[p], *(cell(k, spread[p][k]) for k in keys)] for p in POINTS]
+    rows = [[labels[p], *(cell(k, spread[p][k]) for k in keys)] for p in result._POINTS]
     lines += _table(heads, rows)
     return lines
 
 
-def _cells(figures: dict, digits: int, cost: bool) -> list[str]:
-    out = [_number(figures[k], digits) for k in FIGURE_NAMES]
-    out += [str(figures[k]) for k in COUNTS]
+def _cells(result, figures: dict, digits: int, cost: bool) -> list[str]:
+    out = [_number(figures[k], digits) for k in result._FIGURE_NAMES]
+    out += [str(figures[k]) for k in result._COUNTS]
     if cost:
         out.append(f"{figures['criterion']:g}")
     return out
@@ -216,14 +221,14 @@ def operating_points(result) -> list[dict]:
         (f"tuned {result.criterion} (threshold {result.threshold:.4g})", result.tuned),
         ("nested estimate (per-fold thresholds)", result.honest),
     ):
-        out.append(point(name, figures))
+        out.append(point(name, figures, result._COUNTS))
     return out
 
 
-def point(name: str, figures: dict) -> dict:
-    """An operating point of four counts: ``name``, ``fpr``, ``tpr`` (= ``recall``),
-    ``precision`` (NaN where nothing is predicted positive)."""
-    tp, fp, fn, tn = (figures[k] for k in COUNTS)
+def point(name: str, figures: dict, counts: tuple[str, ...]) -> dict:
+    """An operating point of four counts (named ``counts``: TP, FP, FN, TN): ``name``,
+    ``fpr``, ``tpr`` (= ``recall``), ``precision`` (NaN where nothing is predicted positive)."""
+    tp, fp, fn, tn = (figures[k] for k in counts)
     return {
         "name": name,
         "fpr": fp / (fp + tn) if fp + tn else math.nan,
@@ -240,3 +245,44 @@ def _fold_kind(cv) -> str:
     if source is None:
         return ""
     return f" grouped ({source.n_groups} groups)" if source.grouped else " given"
+
+
+# --- the view of a TunedThreshold (svmeval.report._views) ------------------------------------
+def _describe(result) -> tuple[str, str]:
+    return f"Decision threshold tuned on {result.data_name or 'data'}", (
+        f"criterion {result.criterion}; {result.n_folds}-fold cross-validation, "
+        f"{result.inner_folds} inner folds, seed {result.seed}; {result.cv.n_samples} samples"
+    )
+
+
+def _pictures(result, svg, arrays):
+    from svmeval.report import pictures
+    from svmeval.report.svg import Picture
+
+    yield Picture(
+        "The figure sheet, LIBSVM's, the tuned and the nested operating points marked",
+        svg(pictures.plot(result)),
+    )
+
+
+def _figure(result, title, pos_label, zero_division):
+    from svmeval.report import plot as sheet
+    from svmeval.summary import summarize
+
+    summary = summarize(
+        result.cv,
+        pos_label=result.positive,
+        zero_division=zero_division,
+        meta={"data_file": result.data_name},
+    )
+    arrays = {**sheet.result_arrays(result.cv), "points": operating_points(result)}
+    return sheet.draw_sheet(summary, title=title, **arrays)
+
+
+VIEW = View(
+    render=lambda result, format, digits, full: render(result, format=format, digits=digits),
+    describe=_describe,
+    text=lambda result, digits: render(result, format="text", digits=digits),
+    pictures=_pictures,
+    figure=_figure,
+)

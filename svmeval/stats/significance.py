@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
@@ -164,6 +165,9 @@ class McNemarResult:
     >>> m.a_only, m.b_only, m.method, m.p
     (2, 0, 'exact', 0.5)
     """
+
+    #: the view that shows it (svmeval.report._views): its reports, page and pictures
+    __svmeval_view__: ClassVar[str] = "svmeval.report.compare:MCNEMAR"
 
     n: int
     both_right: int

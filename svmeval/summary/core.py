@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -84,6 +84,9 @@ class Summary:
     >>> summary.classification.labels.tolist()
     [1.0, 2.0, 3.0]
     """
+
+    #: the view that shows it (svmeval.report._views): its reports, page and pictures
+    __svmeval_view__: ClassVar[str] = "svmeval.report.summary:SUMMARY"
 
     __repr__ = brief_repr
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import ClassVar
 
 import numpy as np
 
@@ -99,6 +100,9 @@ class Benchmark:
     >>> b.ranks.tolist()
     [1.0, 2.0]
     """
+
+    #: the view that shows it (svmeval.report._views): its reports, page and pictures
+    __svmeval_view__: ClassVar[str] = "svmeval.report.benchmark:VIEW"
 
     __repr__ = brief_repr
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import cast
+from typing import ClassVar, cast
 
 import numpy as np
 
@@ -62,6 +62,9 @@ class Comparison:
     >>> sorted(c.to_dict())[:3]
     ['a', 'b', 'corrected_ttest']
     """
+
+    #: the view that shows it (svmeval.report._views): its reports, page and pictures
+    __svmeval_view__: ClassVar[str] = "svmeval.report.compare:COMPARISON"
 
     __repr__ = brief_repr
 

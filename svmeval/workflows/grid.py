@@ -16,6 +16,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
+from typing import ClassVar
 
 import numpy as np
 
@@ -110,6 +111,9 @@ class GridResult:
     (27, 27)
     """
 
+    #: the view that shows it (svmeval.report._views): its reports, page and pictures
+    __svmeval_view__: ClassVar[str] = "svmeval.report.grid:VIEW"
+
     __repr__ = brief_repr
 
     criterion: str
@@ -134,6 +138,13 @@ class GridResult:
     def weight_label(self) -> int | None:
         """The class whose weight the search searched (``log2w``'s label), None for none."""
         return self.best.cell.w_label
+
+    def _grid_py_text(self) -> str:
+        """grid.py's own lines: each cell's ``-out`` line, then the best cell's last line
+        (its text report)."""
+        lines = "".join(rules.out_line(r.cell, r.rate, r.resumed) for r in self.cells)
+        best = self.best
+        return lines + rules.last_line(best.cell, best.rate, resumed=best.resumed) + "\n"
 
     def to_dict(self) -> dict:
         """The JSON report's object (``--results FILE.json``): criterion, best cell, every cell

@@ -27,7 +27,7 @@ import contextlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -101,6 +101,9 @@ class NestedResult:
     >>> result.to_frame().shape  # one row per outer fold
     (3, 25)
     """
+
+    #: the view that shows it (svmeval.report._views): its reports, page and pictures
+    __svmeval_view__: ClassVar[str] = "svmeval.report.nested:VIEW"
 
     __repr__ = brief_repr
 
@@ -185,6 +188,10 @@ class NestedResult:
             stacklevel=2,
         )
         return self._nested_object()
+
+    def _chosen_text(self) -> str:
+        """:func:`chosen_text` of this result (for its text report)."""
+        return chosen_text(self)
 
     def _nested_object(self) -> dict:
         """JSON-friendly: the outer run's description, every outer fold's choice, the spread

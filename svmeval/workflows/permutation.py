@@ -23,6 +23,7 @@ import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
@@ -61,6 +62,9 @@ class PermutationTest:
     >>> t.beyond, t.p
     (1, 0.5)
     """
+
+    #: the view that shows it (svmeval.report._views): its reports, page and pictures
+    __svmeval_view__: ClassVar[str] = "svmeval.report.permutation:VIEW"
 
     __repr__ = brief_repr
 

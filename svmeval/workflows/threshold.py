@@ -33,6 +33,7 @@ import contextlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 import numpy as np
 
@@ -48,6 +49,7 @@ from svmeval.io.data import DataSource
 from svmeval.params import Configuration
 from svmeval.store import StoreLike
 from svmeval.workflows.threshold_rules import (
+    COUNTS,
     CRITERIA,
     FIGURE_NAMES,
     POINTS,
@@ -111,6 +113,13 @@ class TunedThreshold:
     >>> t.to_frame().shape[0]  # one row per outer fold
     3
     """
+
+    #: the view that shows it (svmeval.report._views): its reports, page and pictures
+    __svmeval_view__: ClassVar[str] = "svmeval.report.threshold:VIEW"
+    #: its operating points, their figures and their counts, in its reports' order
+    _POINTS: ClassVar[tuple[str, ...]] = POINTS
+    _FIGURE_NAMES: ClassVar[tuple[str, ...]] = FIGURE_NAMES
+    _COUNTS: ClassVar[tuple[str, ...]] = COUNTS
 
     criterion: str
     greater_is_better: bool
@@ -181,6 +190,10 @@ class TunedThreshold:
     def positive_scores(self) -> np.ndarray:
         """The positive class's CV score of each sample (input order)."""
         return positive_scores(self.cv, self.positive)
+
+    def _criterion(self) -> ThresholdCriterion:
+        """Its criterion, parsed (for its reports)."""
+        return parse_criterion(self.criterion)
 
     def to_dict(self) -> dict:
         """Plain JSON types (NaN and infinite thresholds as None: an infinite threshold is
