@@ -4,12 +4,27 @@ from __future__ import annotations
 
 import math
 import operator
-import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 
 from svmeval.errors import OptionError, ParameterError
+
+# svm-train's option syntax (its flags, defaults and C rules): the one parser every command,
+# SvmParams.parse and the drop-in's light path read options with
+from svmeval.io.svm_train_syntax import (  # noqa: F401 - parse_c_*, shown: named here for users
+    DEFAULTS,
+    DOUBLE_FIELDS,
+    FIELD_OF_FLAG,
+    INT_FIELDS,
+    INT_MAX,
+    INT_MIN,
+    check_flag,
+    parse_c_double,
+    parse_c_int,
+    read_option,
+    shown,
+)
 
 SVM_TYPES = ("c_svc", "nu_svc", "one_class", "epsilon_svr", "nu_svr")
 KERNEL_TYPES = ("linear", "polynomial", "rbf", "sigmoid", "precomputed")
@@ -17,26 +32,7 @@ KERNEL_TYPES = ("linear", "polynomial", "rbf", "sigmoid", "precomputed")
 C_SVC, NU_SVC, ONE_CLASS, EPSILON_SVR, NU_SVR = range(5)
 LINEAR, POLY, RBF, SIGMOID, PRECOMPUTED = range(5)
 
-#: the range of a C ``int`` (LIBSVM's svm_type, kernel_type, degree, shrinking, probability,
-#: weight labels and class labels are ``int``)
-INT_MIN, INT_MAX = -(2**31), 2**31 - 1
-
-_INT_FIELDS = ("svm_type", "kernel_type", "degree", "shrinking", "probability")
-_DOUBLE_FIELDS = ("gamma", "coef0", "C", "nu", "p", "cache_size", "eps")
-_FIELD_OF_FLAG = {
-    "-s": "svm_type",
-    "-t": "kernel_type",
-    "-d": "degree",
-    "-g": "gamma",
-    "-r": "coef0",
-    "-c": "C",
-    "-n": "nu",
-    "-p": "p",
-    "-m": "cache_size",
-    "-e": "eps",
-    "-h": "shrinking",
-    "-b": "probability",
-}
+_INT_FIELDS, _DOUBLE_FIELDS, _FIELD_OF_FLAG = INT_FIELDS, DOUBLE_FIELDS, FIELD_OF_FLAG
 
 
 def c_int(value, what: str) -> int:
@@ -71,53 +67,6 @@ def c_double(value, what: str) -> float:
     return number
 
 
-# svm-train's option values, read with its C rules but strictly (every command and
-# SvmParams.parse read them here)
-
-_INT_TEXT = re.compile(r"[+-]?[0-9]+", re.ASCII)
-_SHOWN = 40  # characters of a value quoted in a message
-
-
-def shown(text: str) -> str:
-    """A value for a message: quoted and escaped (one line), long values cut."""
-    return repr(text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "...")
-
-
-def parse_c_int(
-    flag: str, text: str, low: int = INT_MIN, high: int = INT_MAX, what: str | None = "a C int"
-) -> int:
-    """An integer option value as C's ``atoi`` reads it, but strict: the whole value must be
-    ``[+-]digits`` in ASCII (Python's ``int()`` also takes ``1_000``, blanks and non-ASCII
-    digits; ``atoi`` stops at them), and it must lie in ``low..high`` (default: C ``int``, the
-    type the value lands in). Raises :class:`OptionError` naming ``flag``."""
-    if not isinstance(text, str) or not _INT_TEXT.fullmatch(text):
-        raise OptionError(f"option {flag}: {shown(str(text))} is not an integer")
-    digits = text.lstrip("+-").lstrip("0")
-    value = int(text) if len(digits) <= 20 else None  # beyond any range checked here
-    if value is None or not low <= value <= high:
-        where = f"{what} holds {low} to {high}" if what else f"{low} to {high}"
-        raise OptionError(f"option {flag}: {shown(text)} is out of range ({where})")
-    return value
-
-
-def parse_c_double(flag: str, text: str) -> float:
-    """A number option value as C's ``strtod``/``atof`` reads it in the C locale (decimal or
-    hexadecimal, ``1e-3``, ``.5``, ``3.``), but strict: the whole value must be the number (no
-    blanks, no ``1_000``, no non-ASCII digits, which Python's ``float()`` takes), and it must be
-    finite (``nan``, ``inf`` and overflowing values are refused). A value that underflows is the
-    double ``strtod`` returns, as ``atof`` gives svm-train."""
-    from svmeval.io.native import parse_number  # C strtod in the C locale
-
-    if not isinstance(text, str) or not text.isascii():
-        raise OptionError(f"option {flag}: {shown(str(text))} is not a number")
-    value, status = parse_number(text.encode("ascii"))
-    if status == 1:
-        raise OptionError(f"option {flag}: {shown(text)} is not a number")
-    if status == 2 or not math.isfinite(value):
-        raise OptionError(f"option {flag}: {shown(text)} is not a finite number")
-    return value
-
-
 @dataclass(frozen=True)
 class SvmParams:
     """The fields of LIBSVM's ``struct svm_parameter``, with svm-train's defaults.
@@ -138,18 +87,18 @@ class SvmParams:
     True
     """
 
-    svm_type: int = C_SVC
-    kernel_type: int = RBF
-    degree: int = 3
-    gamma: float = 0.0
-    coef0: float = 0.0
-    C: float = 1.0
-    nu: float = 0.5
-    p: float = 0.1
-    cache_size: float = 100.0
-    eps: float = 1e-3
-    shrinking: int = 1
-    probability: int = 0
+    svm_type: int = DEFAULTS["svm_type"]
+    kernel_type: int = DEFAULTS["kernel_type"]
+    degree: int = DEFAULTS["degree"]
+    gamma: float = DEFAULTS["gamma"]
+    coef0: float = DEFAULTS["coef0"]
+    C: float = DEFAULTS["C"]
+    nu: float = DEFAULTS["nu"]
+    p: float = DEFAULTS["p"]
+    cache_size: float = DEFAULTS["cache_size"]
+    eps: float = DEFAULTS["eps"]
+    shrinking: int = DEFAULTS["shrinking"]
+    probability: int = DEFAULTS["probability"]
     weight: tuple[tuple[int, float], ...] = ()
 
     def __repr__(self) -> str:
@@ -235,30 +184,19 @@ class SvmParams:
                 f"got {type(options).__name__}"
             )
         values: dict = {}
-        weights = []
+        weights: list = []
         i = 0
         while i < len(tokens):
             flag = tokens[i]
-            field = _FIELD_OF_FLAG.get(flag)
-            is_weight = flag.startswith("-w") and len(flag) > 2
-            if field is None and not is_weight:
-                what = (
-                    "needs a class label: -wi weight"
-                    if flag == "-w"
-                    else "is not one of "
-                    "svm-train's training options (" + " ".join(_FIELD_OF_FLAG) + " -wi)"
-                )
-                raise OptionError(f"option {shown(flag)} {what}")
+            check_flag(flag)
             if i + 1 >= len(tokens):
                 raise OptionError(f"option {flag} needs a value")
-            text = tokens[i + 1]
+            field, value = read_option(flag, tokens[i + 1])
             i += 2
-            if is_weight:
-                weights.append((parse_c_int("-w", flag[2:]), parse_c_double(flag, text)))
-            elif field in _INT_FIELDS:
-                values[field] = parse_c_int(flag, text)
+            if field == "weight":
+                weights.append(value)
             else:
-                values[field] = parse_c_double(flag, text)
+                values[field] = value
         return cls(**values, weight=tuple(weights))
 
     def flags(self) -> str:
@@ -304,20 +242,9 @@ class SvmParams:
 Configuration = SvmParams | str | None
 
 
-#: svm-train's one-letter flags of the scalar fields, in svm-train's usage order
-FLAGS = (
-    ("s", "svm_type"),
-    ("t", "kernel_type"),
-    ("d", "degree"),
-    ("g", "gamma"),
-    ("r", "coef0"),
-    ("c", "C"),
-    ("n", "nu"),
-    ("p", "p"),
-    ("e", "eps"),
-    ("h", "shrinking"),
-    ("b", "probability"),
-)
+#: svm-train's one-letter flags of the scalar fields, in svm-train's usage order (``-m``, the
+#: cache size, left out: it does not change a result)
+FLAGS = tuple((flag[1:], field) for flag, field in FIELD_OF_FLAG.items() if flag != "-m")
 
 
 def given_configuration(config, params: SvmParams) -> str:

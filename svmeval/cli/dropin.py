@@ -3,9 +3,11 @@ FILE`` of two classes, as LIBSVM's ``tools/grid.py`` and shell loops call it onc
 configuration.
 
 Such a call prints svm-train's lines (the accuracy line, each class's precision, recall and
-F1). :func:`serve` answers it with the standard library, the C reader, LIBSVM's library through
-ctypes (:mod:`svmeval.cv.light`, the engine's light mode), the two-class counts and the lines:
-no numpy, no option table, no summary. Every other command line, and every call the light mode
+F1). :func:`serve` answers it with the standard library, the C reader, svm-train's option
+syntax (:mod:`svmeval.io.svm_train_syntax`, the parser the full command reads the same options
+with), LIBSVM's library through the engine's ctypes core (:mod:`svmeval.cv.light`, the
+engine's light mode), the two-class counts and the lines: no numpy, no option table, no
+summary. This module only decides whether to serve a call. Every other command line, and every call the light mode
 does not serve, gets None and runs as the full command (:mod:`svmeval.cli.svmeval`), which
 reports any problem in its own words: the light path never writes an error of its own, so a bad
 option, a bad value or a bad data file says exactly what the full command says.
@@ -22,78 +24,71 @@ from __future__ import annotations
 import os
 import stat
 
-#: svm-train's training options: flag -> (struct svm_parameter's field, an int field)
-FLAGS = {
-    "-s": ("svm_type", True),
-    "-t": ("kernel_type", True),
-    "-d": ("degree", True),
-    "-g": ("gamma", False),
-    "-r": ("coef0", False),
-    "-c": ("C", False),
-    "-n": ("nu", False),
-    "-p": ("p", False),
-    "-m": ("cache_size", False),
-    "-e": ("eps", False),
-    "-h": ("shrinking", True),
-    "-b": ("probability", True),
-}
+from svmeval.errors import OptionError
+from svmeval.io.svm_train_syntax import (
+    FIELD_OF_FLAG,
+    INT_FIELDS,
+    parse_c_double,
+    parse_c_int,
+    read_option,
+)
+
+#: svm-train's training options: flag -> (struct svm_parameter's field, an int field), as
+#: svm-train's syntax declares them (:mod:`svmeval.io.svm_train_syntax`)
+FLAGS = {flag: (field, field in INT_FIELDS) for flag, field in FIELD_OF_FLAG.items()}
 #: the data files read light: regular files up to this size (a run the light mode serves has
 #: a few thousand rows at most; a larger file goes to the full command, read once)
 MAX_FILE_BYTES = 4 << 20
-_INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 
 
 def _c_int(text: str) -> int | None:
-    """``[+-]digits`` in ASCII within a C int (svmeval.params.parse_c_int's rule), else None."""
-    digits = text[1:] if text[:1] in ("+", "-") else text
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > 12:
+    """``text`` as svm-train's syntax reads an int option's value, or None where it refuses
+    it (the full command then says why)."""
+    try:
+        return parse_c_int("-v", text)
+    except OptionError:
         return None
-    value = int(text)
-    return value if _INT_MIN <= value <= _INT_MAX else None
 
 
 def _c_double(text: str) -> float | None:
-    """The whole of ``text`` read by C ``strtod``, finite (svmeval.params.parse_c_double's
-    rule), else None."""
-    if not text.isascii():
+    """``text`` as svm-train's syntax reads a number option's value, or None where it
+    refuses it (the full command then says why)."""
+    try:
+        return parse_c_double("-c", text)
+    except OptionError:
         return None
-    from svmeval.io.native import parse_number
-
-    value, status = parse_number(text.encode())  # ASCII: its UTF-8 bytes
-    if status in (1, 2) or value != value or value in (float("inf"), float("-inf")):
-        return None
-    return value
 
 
 def parse(argv: list[str]):
     """``(params, nr_fold, quiet, data_file)`` of a command line the light path serves, else
-    None."""
+    None. Each option is read by svm-train's syntax (the full command's parser); this only
+    decides what it serves: each option once, ``-v k`` with k >= 2, one data file."""
     params: dict = {}
     nr_fold: int | None = None
     quiet = False
     files: list[str] = []
     i = 0
-    while i < len(argv):
-        token = argv[i]
-        i += 1
-        if token == "-q" and not quiet:
-            quiet = True
-        elif token == "-v" and nr_fold is None and i < len(argv):
-            nr_fold = _c_int(argv[i])
+    try:
+        while i < len(argv):
+            token = argv[i]
             i += 1
-            if nr_fold is None or nr_fold < 2:
+            if token == "-q" and not quiet:
+                quiet = True
+            elif token == "-v" and nr_fold is None and i < len(argv):
+                nr_fold = parse_c_int(token, argv[i])
+                i += 1
+                if nr_fold < 2:
+                    return None
+            elif token in FLAGS and FLAGS[token][0] not in params and i < len(argv):
+                field, value = read_option(token, argv[i])
+                i += 1
+                params[field] = value
+            elif token.startswith("-") or files:  # another option, "-", a second file name
                 return None
-        elif token in FLAGS and FLAGS[token][0] not in params and i < len(argv):
-            field, is_int = FLAGS[token]
-            value = _c_int(argv[i]) if is_int else _c_double(argv[i])
-            i += 1
-            if value is None:
-                return None
-            params[field] = value
-        elif token.startswith("-") or files:  # another option, "-", a second file name
-            return None
-        else:
-            files.append(token)
+            else:
+                files.append(token)
+    except OptionError:  # a value svm-train's syntax refuses: the full command says why
+        return None
     if nr_fold is None or not files:
         return None
     return params, nr_fold, quiet, files[0]

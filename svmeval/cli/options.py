@@ -22,6 +22,7 @@ from svmeval.cli.values import (
     parse_open_unit,
     parse_weight_range,
 )
+from svmeval.io.svm_train_syntax import FIELD_OF_FLAG, INT_FIELDS
 from svmeval.params import INT_MAX
 
 STORE = "store"  # svmeval-store: its few options are its own (svmeval.cli.store)
@@ -39,7 +40,11 @@ TESTS = ("corrected", "5x2cv")
 ZERO_DIVISION = {"0": 0.0, "1": 1.0, "nan": float("nan")}
 
 
-def _svm(flag, metavar, field, kind, help, default=None, more="", sep=" : "):
+def _svm(flag, metavar, help, default=None, more="", sep=" : "):
+    """One of svm-train's training options: its field and kind are svm-train's syntax's
+    (:mod:`svmeval.io.svm_train_syntax`, which reads its values)."""
+    field = FIELD_OF_FLAG.get(flag, "weight")  # -wi: the weights
+    kind = "int" if field in INT_FIELDS else "double"
     return Option((flag,), metavar, field, kind, help, default, more, svm=True, sep=sep)
 
 
@@ -48,8 +53,6 @@ SVM_TRAIN_OPTIONS = (
     _svm(
         "-s",
         "svm_type",
-        "svm_type",
-        "int",
         "set type of SVM",
         "0",
         more=(
@@ -63,8 +66,6 @@ SVM_TRAIN_OPTIONS = (
     _svm(
         "-t",
         "kernel_type",
-        "kernel_type",
-        "int",
         "set type of kernel function",
         "2",
         more=(
@@ -75,42 +76,34 @@ SVM_TRAIN_OPTIONS = (
             "\t4 -- precomputed kernel (kernel values in training_set_file)\n"
         ),
     ),
-    _svm("-d", "degree", "degree", "int", "set degree in kernel function", "3"),
-    _svm("-g", "gamma", "gamma", "double", "set gamma in kernel function", "1/num_features"),
-    _svm("-r", "coef0", "coef0", "double", "set coef0 in kernel function", "0"),
-    _svm("-c", "cost", "C", "double", "set the parameter C of C-SVC, epsilon-SVR, and nu-SVR", "1"),
+    _svm("-d", "degree", "set degree in kernel function", "3"),
+    _svm("-g", "gamma", "set gamma in kernel function", "1/num_features"),
+    _svm("-r", "coef0", "set coef0 in kernel function", "0"),
+    _svm("-c", "cost", "set the parameter C of C-SVC, epsilon-SVR, and nu-SVR", "1"),
     _svm(
         "-n",
         "nu",
-        "nu",
-        "double",
         "set the parameter nu of nu-SVC, one-class SVM, and nu-SVR",
         "0.5",
     ),
-    _svm("-p", "epsilon", "p", "double", "set the epsilon in loss function of epsilon-SVR", "0.1"),
-    _svm("-m", "cachesize", "cache_size", "double", "set cache memory size in MB", "100"),
-    _svm("-e", "epsilon", "eps", "double", "set tolerance of termination criterion", "0.001"),
+    _svm("-p", "epsilon", "set the epsilon in loss function of epsilon-SVR", "0.1"),
+    _svm("-m", "cachesize", "set cache memory size in MB", "100"),
+    _svm("-e", "epsilon", "set tolerance of termination criterion", "0.001"),
     _svm(
         "-h",
         "shrinking",
-        "shrinking",
-        "int",
         "whether to use the shrinking heuristics, 0 or 1",
         "1",
     ),
     _svm(
         "-b",
         "probability_estimates",
-        "probability",
-        "int",
         "whether to train a SVC or SVR model for probability estimates, 0 or 1",
         "0",
     ),
     _svm(
         "-wi",
         "weight",
-        "weight",
-        "double",
         "set the parameter C of class i to weight*C, for C-SVC",
         "1",
     ),

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from svmeval.cli.options import PROGRAMS, TABLE, TRAINING, options_of
-from svmeval.cli.values import parse_c_int
 from svmeval.errors import OptionError, show_path
+from svmeval.io.svm_train_syntax import read_option, weight_label
 
 __all__ = ["MisplacedOption", "Scan", "asks_for", "asks_for_help", "scan"]
 
@@ -41,7 +41,7 @@ def _flag_of(arg: str, table: dict, command: str):
     if flag.startswith("-w") and not flag.startswith("--") and "-w" in table:
         if len(flag) == 2:
             raise OptionError("option -w needs a class label: -wi weight (e.g. -w1 2)")
-        label = parse_c_int("-w", flag[2:])
+        label = weight_label(flag)
         flag = "-w"
     option = table.get(flag)
     if option is None:
@@ -107,10 +107,12 @@ def scan(argv: list[str], command: str) -> Scan:
             raise OptionError(f"option {arg.partition('=')[0]}: the value is empty")
         if value is None:  # an optional value not given: the option's default
             value = ""
-        if label is not None:
-            out.weights.append((label, option.value(arg, value)))
-        elif option.svm:
-            out.params[option.field] = option.value(arg, value)
+        if option.svm:  # svm-train's training options: svm-train's one parser
+            field, read = read_option(arg, value)
+            if field == "weight":
+                out.weights.append(read)
+            else:
+                out.params[field] = read
         else:
             out.values[option.field] = option.value(flag, value)
     return out

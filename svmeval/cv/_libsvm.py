@@ -1,9 +1,11 @@
-"""The one place that knows LIBSVM (the official bindings' shared library) and ctypes.
+"""The engine's LIBSVM: problems over numpy memory, and C's global state behind one lock.
 
 Problems are built over numpy memory: one array of ``svm_node`` records for the whole data set
 (each row's features, then its ``index = -1`` terminator) and an array of row pointers into it;
-a fold's training problem is a fancy-indexed copy of the pointer array. Every C entry point is
-declared on function objects of svmeval's own (the bindings' prototypes are left as they are).
+a fold's training problem is a fancy-indexed copy of the pointer array. LIBSVM's structures,
+its C entry points (declared on function objects of svmeval's own: the bindings' prototypes are
+left as they are), ``srand`` and the print hooks are the core's (:mod:`svmeval.cv.c_library`,
+which the drop-in's light mode uses too), on the library the official bindings load.
 
 C's global state lives here, behind one lock: LIBSVM and its OpenMP runtime are loaded on first
 use (never at import), C ``rand()`` is seeded and drawn, the print hook and OpenMP spin setting
@@ -19,14 +21,14 @@ import ctypes
 import functools
 import os
 import threading
-from ctypes import POINTER, c_char_p, c_double, c_int, c_void_p
+from ctypes import POINTER, c_double, c_void_p
 from types import SimpleNamespace
 
 import numpy as np
 
-from svmeval.cv import _bindings, messages, schedule, waits
+from svmeval.cv import _bindings, c_library, messages, schedule, waits
 from svmeval.errors import ParameterError, SvmevalError
-from svmeval.params import SvmParams
+from svmeval.params import DEFAULTS, SvmParams
 
 #: one ``struct svm_node {int index; double value;}``, padded as the C compiler pads it
 NODE = np.dtype([("index", np.int32), ("value", np.float64)], align=True)
@@ -81,60 +83,26 @@ def _load():
 
 
 def _entry_points(svm, loaded_here: bool, seen: dict):
-    """LIBSVM's C entry points, declared on function objects of svmeval's own."""
-    lib = svm.libsvm
-    if NODE.itemsize != ctypes.sizeof(svm.svm_node):  # pragma: no cover - platform guard
+    """LIBSVM's C entry points (:func:`svmeval.cv.c_library.entry_points`, on the bindings'
+    handle), C's ``srand``/``rand``, the print hooks and the OpenMP state."""
+    if NODE.itemsize != ctypes.sizeof(c_library.Node):  # pragma: no cover - platform guard
         raise SvmevalError("LIBSVM's svm_node layout differs from svmeval's view of it")
-
-    def fn(name: str, restype, argtypes):
-        f = lib[name]  # a fresh function object: the bindings' own prototypes stay untouched
-        f.restype = restype
-        f.argtypes = argtypes
-        return f
-
-    try:  # through LIBSVM's own handle: dlsym searches the libraries it linked (libgomp)
-        omp_set_num_threads = fn("omp_set_num_threads", None, [c_int])
-        omp_get_max_threads = fn("omp_get_max_threads", c_int, [])
-        initial_threads = omp_get_max_threads()  # a thread's setting before svmeval sets it
-    except AttributeError:  # pragma: no cover - a build without OpenMP
-        omp_set_num_threads = omp_get_max_threads = None
-        initial_threads = 1
-    libc = ctypes.CDLL(None)  # the C runtime whose rand() LIBSVM draws folds from
-    from svmeval.io.native import extension_path
-
-    # svmeval_print_nothing(const char *): a C print hook (LIBSVM messages never reach Python)
-    print_nothing = ctypes.CDLL(extension_path()).svmeval_print_nothing
-
-    c = SimpleNamespace(
-        svm=svm,
-        train=fn("svm_train", c_void_p, [c_void_p, c_void_p]),
-        check_parameter=fn("svm_check_parameter", c_char_p, [c_void_p, c_void_p]),
-        predict_values=fn("svm_predict_values", c_double, [c_void_p, c_void_p, c_void_p]),
-        predict_probability=fn("svm_predict_probability", c_double, [c_void_p, c_void_p, c_void_p]),
-        get_nr_class=fn("svm_get_nr_class", c_int, [c_void_p]),
-        get_labels=fn("svm_get_labels", None, [c_void_p, c_void_p]),
-        get_nr_sv=fn("svm_get_nr_sv", c_int, [c_void_p]),
-        cross_validation=fn("svm_cross_validation", None, [c_void_p, c_void_p, c_int, c_void_p]),
-        save_model=fn("svm_save_model", c_int, [c_char_p, c_void_p]),
-        free_model=fn("svm_free_and_destroy_model", None, [c_void_p]),
-        set_print=fn("svm_set_print_string_function", None, [svm.PRINT_STRING_FUN]),
-        srand=libc.srand,
-        rand=libc.rand,
-        omp_set_num_threads=omp_set_num_threads,
-        omp_get_max_threads=omp_get_max_threads,
-        print_stderr=svm.PRINT_STRING_FUN(_to_stderr),
-        print_null=ctypes.cast(print_nothing, svm.PRINT_STRING_FUN),
-        openmp=SimpleNamespace(
-            available=omp_set_num_threads is not None,
-            loaded_here=loaded_here,
-            environment=seen,
-            initial_threads=initial_threads,
-        ),
+    c = c_library.entry_points(svm.libsvm)
+    # a thread's OpenMP setting before svmeval sets it (1 in a build without OpenMP)
+    initial_threads = 1 if c.omp_get_max_threads is None else c.omp_get_max_threads()
+    runtime = c_library.c_runtime()  # the C runtime whose rand() LIBSVM draws folds from
+    c.svm = svm
+    c.srand, c.rand = runtime.srand, runtime.rand
+    c.print_stderr = c_library.PRINT(_to_stderr)
+    c.print_null = c_library.print_nothing()
+    c.openmp = SimpleNamespace(
+        available=c.omp_set_num_threads is not None,
+        loaded_here=loaded_here,
+        environment=seen,
+        initial_threads=initial_threads,
     )
     # the C function's own address, for svmeval's loop over rows (svmeval.cv._model)
     c.predict_values_address = ctypes.cast(c.predict_values, c_void_p).value
-    c.srand.argtypes, c.srand.restype = [ctypes.c_uint], None
-    c.rand.argtypes, c.rand.restype = [], c_int
     c.set_print(c.print_stderr)  # LIBSVM's default writes to stdout, where only the report goes
     return c
 
@@ -281,12 +249,10 @@ def folds_warning(nr_fold: int, l: int) -> str:
     from concurrent.futures import Future
 
     c = _c()
-    svm = c.svm
-    end = svm.svm_node(index=-1, value=0.0)  # every row: the terminator alone
-    rows = (POINTER(svm.svm_node) * l)(*[ctypes.pointer(end)] * l)
+    end = c_library.Node(index=-1, value=0.0)  # every row: the terminator alone
+    rows = (POINTER(c_library.Node) * l)(*[ctypes.pointer(end)] * l)
     labels = (c_double * l)()  # one class: no pair to train
-    problem = svm.svm_problem.__new__(svm.svm_problem)
-    problem.l, problem.y, problem.x = l, labels, rows
+    problem = c_library.Problem(l, labels, rows)
     param = Parameter(SvmParams(kernel_type=0, C=1.0))
     target = (c_double * l)()
     done: Future = Future()
@@ -345,11 +311,11 @@ class Problem:
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.rows = np.ascontiguousarray(rows, dtype=np.uintp)
         self._nodes = nodes
-        svm = _c().svm
-        self._struct = svm.svm_problem.__new__(svm.svm_problem)
-        self._struct.l = len(self.y)
-        self._struct.y = self.y.ctypes.data_as(POINTER(c_double))
-        self._struct.x = ctypes.cast(self.rows.ctypes.data, POINTER(POINTER(svm.svm_node)))
+        self._struct = c_library.Problem(
+            len(self.y),
+            self.y.ctypes.data_as(POINTER(c_double)),
+            ctypes.cast(self.rows.ctypes.data, POINTER(POINTER(c_library.Node))),
+        )
 
     @classmethod
     def from_csr(cls, y, indptr, indices, values) -> Problem:
@@ -392,30 +358,8 @@ class Parameter:
     """A LIBSVM ``svm_parameter`` filled from :class:`SvmParams` (gamma already resolved)."""
 
     def __init__(self, params: SvmParams):
-        svm = _c().svm
-        p = svm.svm_parameter.__new__(svm.svm_parameter)
-        for name in (
-            "svm_type",
-            "kernel_type",
-            "degree",
-            "gamma",
-            "coef0",
-            "cache_size",
-            "eps",
-            "C",
-            "nu",
-            "p",
-            "shrinking",
-            "probability",
-        ):
-            setattr(p, name, getattr(params, name))
-        n = len(params.weight)
-        self._labels = (c_int * n)(*[label for label, _ in params.weight])
-        self._weights = (c_double * n)(*[w for _, w in params.weight])
-        p.nr_weight = n
-        p.weight_label = ctypes.cast(self._labels, POINTER(c_int))
-        p.weight = ctypes.cast(self._weights, POINTER(c_double))
-        self._struct = p
+        fields = {name: getattr(params, name) for name in DEFAULTS}
+        self._struct, self._kept = c_library.parameter(fields, params.weight)
         self.params = params
 
     address = property(lambda self: ctypes.addressof(self._struct))

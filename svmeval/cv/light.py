@@ -6,10 +6,13 @@ serves the calls whose answer is LIBSVM's own cross-validation and nothing more:
 nu-SVC, kernels 0 to 3, one repetition of svm-train's folds (seed 1), the predictions alone
 (no decision values, no store, no cluster), on a run small enough to take one thread
 (:func:`svmeval.cv.cost.small_run`: the rule by which the full engine runs the same folds
-on the calling thread with one OpenMP thread). It loads LIBSVM's shared library (the file the
-official bindings load) with ctypes, lays the parser's arrays out as ``svm_node`` rows and calls
-LIBSVM's ``svm_cross_validation`` after ``srand(1)``: the predictions are LIBSVM's, which the
-full engine reproduces bit for bit (:mod:`svmeval.cv.engine`).
+on the calling thread with one OpenMP thread). It lays the parser's arrays out as ``svm_node``
+rows and calls LIBSVM's ``svm_cross_validation`` after ``srand(1)``: the predictions are
+LIBSVM's, which the full engine reproduces bit for bit (:mod:`svmeval.cv.engine`). What it does
+with LIBSVM is the engine's own core (:mod:`svmeval.cv.c_library`: the library file, the
+structures, the entry points, ``srand``, the print hooks, the message writer), as its option
+values and defaults are svm-train's syntax's (:mod:`svmeval.io.svm_train_syntax`): this module
+only decides whether to serve a call, and nothing it does is written a second time.
 
 :func:`cross_validate_plain` decides: it returns None for every call it does not serve (another
 type or kernel, a weight, a larger run, a value LIBSVM's ``svm_check_parameter`` objects to,
@@ -24,89 +27,17 @@ sets again when it starts one.
 from __future__ import annotations
 
 import ctypes
-import os
-import sys
-from ctypes import POINTER, c_char_p, c_double, c_int, c_void_p
+from ctypes import POINTER, c_double, c_void_p
 
+from svmeval.cv import c_library
+from svmeval.cv.c_library import PRINT, Node
 from svmeval.cv.cost import small_run
+from svmeval.io.svm_train_syntax import DEFAULTS, INT_MAX, INT_MIN
 
 __all__ = ["DEFAULTS", "cross_validate_plain"]
 
-#: svm-train's defaults of ``struct svm_parameter`` (gamma 0: 1/num_features)
-DEFAULTS = {
-    "svm_type": 0,
-    "kernel_type": 2,
-    "degree": 3,
-    "gamma": 0.0,
-    "coef0": 0.0,
-    "cache_size": 100.0,
-    "eps": 1e-3,
-    "C": 1.0,
-    "nu": 0.5,
-    "p": 0.1,
-    "shrinking": 1,
-    "probability": 0,
-}
 SERVED_TYPES = (0, 1)  # C-SVC, nu-SVC
 SERVED_KERNELS = (0, 1, 2, 3)  # linear, polynomial, RBF, sigmoid (not precomputed)
-_INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
-
-
-class _Node(ctypes.Structure):
-    _fields_ = [("index", c_int), ("value", c_double)]
-
-
-class _Problem(ctypes.Structure):
-    _fields_ = [("l", c_int), ("y", POINTER(c_double)), ("x", POINTER(POINTER(_Node)))]
-
-
-class _Parameter(ctypes.Structure):
-    _fields_ = [
-        ("svm_type", c_int),
-        ("kernel_type", c_int),
-        ("degree", c_int),
-        ("gamma", c_double),
-        ("coef0", c_double),
-        ("cache_size", c_double),
-        ("eps", c_double),
-        ("C", c_double),
-        ("nr_weight", c_int),
-        ("weight_label", POINTER(c_int)),
-        ("weight", POINTER(c_double)),
-        ("nu", c_double),
-        ("p", c_double),
-        ("shrinking", c_int),
-        ("probability", c_int),
-    ]
-
-
-_PRINT = ctypes.CFUNCTYPE(None, c_char_p)
-
-
-def library_file() -> str | None:
-    """The shared library the official bindings load (``libsvm/clib.cp*``, in the first
-    ``libsvm`` package on ``sys.path``), or None where it is not found so."""
-    for entry in sys.path:
-        folder = os.path.join(entry or os.curdir, "libsvm")
-        if not os.path.isfile(os.path.join(folder, "__init__.py")):
-            continue
-        try:
-            names = sorted(n for n in os.listdir(folder) if n.startswith("clib.cp"))
-        except OSError:
-            return None
-        return os.path.join(folder, names[0]) if names else None
-    return None
-
-
-def _library(path: str):
-    lib = ctypes.CDLL(path)
-    lib.svm_check_parameter.restype = c_char_p
-    lib.svm_check_parameter.argtypes = [c_void_p, c_void_p]
-    lib.svm_cross_validation.restype = None
-    lib.svm_cross_validation.argtypes = [c_void_p, c_void_p, c_int, c_void_p]
-    lib.svm_set_print_string_function.restype = None
-    lib.svm_set_print_string_function.argtypes = [_PRINT]
-    return lib
 
 
 def _labels(raw) -> list[float] | None:
@@ -116,7 +47,7 @@ def _labels(raw) -> list[float] | None:
         return None
     labels: list[float] = memoryview(y).cast("d").tolist()  # type: ignore[assignment]
     for v in labels:
-        if v != int(v) or not _INT_MIN <= v <= _INT_MAX:  # NaN, inf: the reader refuses them
+        if v != int(v) or not INT_MIN <= v <= INT_MAX:  # NaN, inf: the reader refuses them
             return None
     return labels
 
@@ -128,7 +59,7 @@ def _nodes(raw):
     indices = memoryview(raw.indices).cast("i")
     values = memoryview(raw.values).cast("d")
     n = len(indptr) - 1
-    size = ctypes.sizeof(_Node)
+    size = ctypes.sizeof(Node)
     if size != 16:  # pragma: no cover - a platform that pads svm_node otherwise
         return None
     memory = bytearray((len(indices) + n) * size)
@@ -141,7 +72,7 @@ def _nodes(raw):
             index[4 * first : 4 * (first + e - s) : 4] = indices[s:e]
             value[2 * first + 1 : 2 * (first + e - s) + 1 : 2] = values[s:e]
         index[4 * (first + e - s)] = -1
-    nodes = (_Node * (len(indices) + n)).from_buffer(memory)
+    nodes = (Node * (len(indices) + n)).from_buffer(memory)
     base = ctypes.addressof(nodes)
     rows = (c_void_p * n)(*[base + (indptr[i] + i) * size for i in range(n)])
     return nodes, rows
@@ -150,8 +81,9 @@ def _nodes(raw):
 class _Messages:
     """LIBSVM's training messages on standard error, one block a fold headed ``fold i/k:``, as
     the full engine writes them (:mod:`svmeval.cv.messages`): a fold's training ends with its
-    ``Total nSV`` line; the progress bar's line is blanked before a block and the bar drawn
-    again after it; nothing is written once a Ctrl-C was seen (``interrupts``)."""
+    ``Total nSV`` line; each block is written by the engine's writer
+    (:func:`svmeval.cv.c_library.write_message`) and the progress bar drawn again after it;
+    nothing is written once a Ctrl-C was seen (``interrupts``)."""
 
     def __init__(self, n_folds: int, progress=None, interrupts=()):
         self.n_folds, self.fold = n_folds, 0
@@ -166,23 +98,11 @@ class _Messages:
     def flush(self) -> None:
         if not self.kept:
             return
-        from svmeval import progress
-        from svmeval.io.stderr_lock import STDERR_LOCK
-
         self.fold += 1
         text = b"".join(self.kept)
         self.kept = []
         block = f"fold {self.fold}/{self.n_folds}:\n".encode() + text
-        block += b"" if text.endswith(b"\n") else b"\n"
-        with STDERR_LOCK:
-            if self.interrupts:
-                return
-            try:
-                progress.clear_line()
-                sys.stderr.write(block.decode("utf-8", "replace"))
-                sys.stderr.flush()
-            except (OSError, ValueError, AttributeError):
-                pass
+        c_library.write_message(block + (b"" if text.endswith(b"\n") else b"\n"), self.interrupts)
         if self.progress is not None:
             self.progress(self.fold, self.n_folds)
 
@@ -218,41 +138,33 @@ def cross_validate_plain(
     y = _labels(raw)
     if y is None or len(set(y)) < 2:
         return None
-    path = library_file()
-    if path is None:
+    c = c_library.open_library()
+    if c is None:
         return None
-    lib = _library(path)
     built = _nodes(raw)
     if built is None:  # pragma: no cover
         return None
     nodes, rows = built
     labels = (c_double * n)(*y)
-    problem = _Problem(n, labels, ctypes.cast(rows, POINTER(POINTER(_Node))))
+    problem = c_library.Problem(n, labels, ctypes.cast(rows, POINTER(POINTER(Node))))
     if p["gamma"] == 0 and raw.max_index > 0:
         p["gamma"] = 1.0 / raw.max_index
-    parameter = _Parameter(nr_weight=0, **p)
-    if lib.svm_check_parameter(ctypes.addressof(problem), ctypes.addressof(parameter)):
+    parameter, _kept = c_library.parameter(p)
+    if c.check_parameter(ctypes.addressof(problem), ctypes.addressof(parameter)):
         return None  # the full engine says what LIBSVM objects to
-    try:  # through LIBSVM's own handle: dlsym finds the OpenMP runtime it links
-        lib.omp_set_num_threads.argtypes = [c_int]
-        lib.omp_set_num_threads(1)  # a small run: one thread (svmeval.cv.cost.small_run)
-    except AttributeError:  # pragma: no cover - a build without OpenMP
-        pass
+    if c.omp_set_num_threads is not None:
+        c.omp_set_num_threads(1)  # a small run: one thread (svmeval.cv.cost.small_run)
     messages = None
     if quiet:
-        from svmeval.io.native import extension_path
-
-        hook = ctypes.cast(ctypes.CDLL(extension_path()).svmeval_print_nothing, _PRINT)
+        hook = c_library.print_nothing()
     else:
         bar = progress() if progress is not None else None
         messages = _Messages(nr_fold, bar, interrupts)
-        hook = _PRINT(messages)
-    lib.svm_set_print_string_function(hook)
-    libc = ctypes.CDLL(None)
-    libc.srand.argtypes, libc.srand.restype = [ctypes.c_uint], None
-    libc.srand(1)  # svm-train's folds: a fresh process draws as after srand(1)
+        hook = PRINT(messages)
+    c.set_print(hook)
+    c_library.c_runtime().srand(1)  # svm-train's folds: a fresh process draws as after srand(1)
     target = (c_double * n)()
-    lib.svm_cross_validation(
+    c.cross_validation(
         ctypes.addressof(problem), ctypes.addressof(parameter), nr_fold, ctypes.addressof(target)
     )
     if messages is not None:

@@ -11,10 +11,9 @@ under.
 from __future__ import annotations
 
 import contextlib
-import sys
 import threading
 
-from svmeval import progress
+from svmeval.cv import c_library
 from svmeval.io import output
 
 #: True: LIBSVM's messages are silenced (svmeval.cv._libsvm.set_quiet sets it)
@@ -39,12 +38,9 @@ def keep(message: bytes) -> bool:
 
 def write(message: bytes) -> None:
     """Write ``message`` to standard error: a closed or full stderr is ignored, nothing after
-    "interrupted", never on a progress bar's line."""
-    with output.STDERR_LOCK, contextlib.suppress(OSError, ValueError, AttributeError):
-        if not output.INTERRUPTS:
-            progress.clear_line()
-            sys.stderr.write(message.decode("utf-8", "replace"))
-            sys.stderr.flush()
+    "interrupted", never on a progress bar's line (:func:`svmeval.cv.c_library.write_message`,
+    the light mode's writer too)."""
+    c_library.write_message(message, output.INTERRUPTS)
 
 
 @contextlib.contextmanager

@@ -207,7 +207,7 @@ class AssembledModel:
         label = fold.labels.astype(np.int32)
         param = _libsvm.Parameter(params)
         m = svm.svm_model()
-        m.param = param._struct
+        m.param = svm.svm_parameter.from_buffer_copy(param._struct)  # the same C layout
         m.nr_class, m.l, m.free_sv = fold.n_classes, len(sv), 0
         m.SV = ctypes.cast(support.rows.ctypes.data, POINTER(POINTER(svm.svm_node)))
         m.sv_coef = ctypes.cast(coef_rows.ctypes.data, POINTER(POINTER(c_double)))
