@@ -174,3 +174,15 @@ def test_the_command_refuses_bad_fold_files_in_one_line_before_any_output(option
     assert words in done.stderr.replace(str(tmp_path) + "/", ""), done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert not out.exists()
+
+
+def test_one_data_file_takes_one_groups_file(tmp_path):
+    heart = data_set("heart_scale")
+    g = tmp_path / "g"
+    g.write_text("".join(f"{x}\n" for x in _groups(read_dataset(heart).n_samples)))
+    done = _compare(
+        ["--groups", str(g), "--groups", str(g), str(heart), "--", "-c", "1", "--", "-c", "8"],
+        tmp_path,
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == "svmeval-compare: --groups: given more than once for one data file\n"

@@ -160,3 +160,17 @@ def test_a_store_keys_multilabel_units_by_their_folds(yeast, tmp_path):
     np.testing.assert_array_equal(grouped.fold, alone.fold)
     np.testing.assert_array_equal(grouped.Y_pred, alone.Y_pred)  # not LIBSVM's folds' units
     assert not np.array_equal(grouped.fold, plain.fold)
+
+
+def test_a_grouped_run_read_back_from_its_own_folds_file_is_the_same_run(yeast, tmp_path):
+    path, ds = yeast
+    (tmp_path / "g").write_text("".join(f"{g}\n" for g in _groups(ds.n_samples)))
+    first = _svmeval(
+        ["-v", "4", "--groups", "g", "--folds", "used", "--predictions", "p1", str(path)], tmp_path
+    )
+    again = _svmeval(["--given-folds", "used", "--predictions", "p2", str(path)], tmp_path)
+    assert first.returncode == again.returncode == 0, first.stderr + again.stderr
+    used = np.loadtxt(tmp_path / "used", dtype=int)
+    assert set(used.tolist()) == {1, 2, 3, 4}
+    assert (tmp_path / "p1").read_text() == (tmp_path / "p2").read_text()
+    assert first.stdout.split("binary")[0] == again.stdout.split("binary")[0]

@@ -136,7 +136,7 @@ def parse_compare_args(argv: list[str]) -> CompareOptions | None:
         return check_benchmark(check_fold_files(o))
     for flag, every in (("--groups", o.groups_files), ("--given-folds", o.given_folds_files)):
         if len(every) > 1:
-            raise OptionError(f"{flag}: given {len(every)} times for one data file")
+            raise OptionError(f"{flag}: given more than once for one data file")
     check_fold_options(o)
     return o
 
