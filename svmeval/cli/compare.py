@@ -64,6 +64,9 @@ class CompareOptions:
     given: frozenset = frozenset()  # the options given on the line (their fields)
     groups: str | None = None  # --groups FILE
     given_folds: str | None = None  # --given-folds FILE
+    # several data files: each one's --groups and --given-folds, in order ("-": none)
+    groups_files: tuple = ()
+    given_folds_files: tuple = ()
 
     @property
     def benchmark(self) -> bool:
@@ -121,17 +124,20 @@ def parse_compare_args(argv: list[str]) -> CompareOptions | None:
         configurations=configurations,
         params=params,
         given=frozenset(values),
+        groups_files=tuple(head.every.get("groups", ())),
+        given_folds_files=tuple(head.every.get("given_folds", ())),
         **values,
     )
     if o.given_folds is not None and "repeat" not in o.given:
         o = replace(o, repeat=1)  # given folds: one cross-validation of each configuration
-    check_fold_options(o)
-    if (o.groups or o.given_folds) and o.benchmark:
-        raise OptionError("--groups, --given-folds: one data file and two configurations")
     if o.benchmark:
-        from svmeval.cli.benchmark import check_benchmark
+        from svmeval.cli.benchmark import check_benchmark, check_fold_files
 
-        return check_benchmark(o)
+        return check_benchmark(check_fold_files(o))
+    for flag, every in (("--groups", o.groups_files), ("--given-folds", o.given_folds_files)):
+        if len(every) > 1:
+            raise OptionError(f"{flag}: given more than once for one data file")
+    check_fold_options(o)
     return o
 
 
@@ -191,7 +197,13 @@ def files_of(o: CompareOptions) -> tuple[list, list]:
             ("the data file", o.files[2]),
         ]
     else:
-        inputs = [("the data file", f) for f in o.files] + fold_inputs(o)
+        inputs = [("the data file", f) for f in o.files]
+        if o.benchmark:
+            from svmeval.cli.benchmark import fold_files
+
+            inputs += fold_files(o)
+        else:
+            inputs += fold_inputs(o)
     return outputs, inputs
 
 

@@ -32,6 +32,7 @@ class Scan:
     values: dict = field(default_factory=dict)
     positional: list = field(default_factory=list)
     rest: list | None = None
+    every: dict = field(default_factory=dict)  # every value of an option given more than once
 
 
 def _flag_of(arg: str, table: dict, command: str):
@@ -115,6 +116,7 @@ def scan(argv: list[str], command: str) -> Scan:
                 out.params[field] = read
         else:
             out.values[option.field] = option.value(flag, value)
+            out.every.setdefault(option.field, []).append(out.values[option.field])
     return out
 
 

@@ -164,8 +164,8 @@ def _check_fold_sources(options: Options) -> None:
     if options.given_folds is None and options.groups is None:
         return
     flag = "--groups" if options.groups is not None else "--given-folds"
-    if options.score is not None or options.multilabel:
-        raise OptionError(f"{flag}: cross-validation's folds; not with --score or --multilabel")
+    if options.score is not None:
+        raise OptionError(f"{flag}: cross-validation's folds; not with --score")
     if options.threshold is not None and options.nr_fold == GROUP_FOLDS:
         raise OptionError("--threshold: -v k with --groups (the inner folds are k too)")
 
@@ -330,11 +330,13 @@ def run_multilabel(options: Options, dataset) -> int:
         raise SvmevalError("--multilabel needs -v k (binary-relevance cross-validation)")
     if options.repeat > 1 or options.pos_label is not None:
         raise SvmevalError("--repeat and --pos-label do not apply to --multilabel")
+    nr_fold, sources = fold_sources(options, dataset.n_samples)
     try:
         result = multilabel.cross_validate_multilabel(
             dataset,
             options.params,
-            options.nr_fold,
+            nr_fold,
+            **sources,
             seed=options.seed,
             jobs=options.jobs,
             quiet=options.quiet,

@@ -9,7 +9,9 @@ not stratify). LIBSVM itself would stratify each label's C-SVC folds by that lab
 label other folds; one common split is what makes per-sample figures (samples F1, subset
 accuracy, the ranking figures) the figures of one cross-validation. Within a fold, each label's
 training set is ``perm[:begin] + perm[end:]`` (LIBSVM's order), trained and predicted as in
-:class:`svmeval.cv.engine.CVPlan`.
+:class:`svmeval.cv.engine.CVPlan`. ``groups=`` or ``given_folds=`` replace LIBSVM's folds
+for every label (:mod:`svmeval.cv.given`; each fold's training rows in ascending order): grouped
+folds balance the label sets, each row's set of labels counted as its class.
 
 Scores. A sample's score for a label is its SVM's decision value. For a {-1,+1} problem LIBSVM
 orders the classes +1 first whatever order they appear in, and CVPlan keeps the decision values
@@ -44,6 +46,7 @@ from svmeval.cv import _libsvm
 from svmeval.cv.checks import check_execution, check_folds, check_seed
 from svmeval.cv.engine import prepare
 from svmeval.cv.folds import Folds
+from svmeval.cv.given import FoldAssignment
 from svmeval.cv.plan import CVPlan, seeded_folds
 from svmeval.cv.provenance import recorded
 from svmeval.cv.results import MultilabelCVResult
@@ -85,6 +88,8 @@ def cross_validate_multilabel(
     params: Configuration = None,
     folds: int = 5,
     *,
+    groups: FoldAssignment | None = None,
+    given_folds: FoldAssignment | None = None,
     seed: int = 1,
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -107,7 +112,12 @@ def cross_validate_multilabel(
     params : SvmParams or str, optional
         C-SVC or nu-SVC parameters, or svm-train's options; default svm-train's.
     folds : int, default 5
-        k, at least 2.
+        k, at least 2 (with ``groups``: at most the groups; not used with ``given_folds``).
+    groups, given_folds : optional
+        Folds that keep each group whole, or the folds given, as :func:`cross_validate`
+        takes them; every label uses them. Grouped folds balance the label sets: each row's
+        set of labels counts as its class (the rows of each distinct set spread over the
+        folds as evenly as the groups allow), then the fold sizes.
     seed : int, default 1
         C ``srand``'s seed before the folds are drawn.
     jobs : int, optional
@@ -153,10 +163,14 @@ def cross_validate_multilabel(
 
     call = (cross_validate_multilabel, dict(locals()))
     with opened(store, "cross_validate_multilabel", call) as counts:
-        return _multilabel(data, params, folds, seed, jobs, progress, quiet, counts)
+        return _multilabel(
+            data, params, folds, seed, jobs, progress, quiet, counts, groups, given_folds
+        )
 
 
-def _multilabel(data, params, folds, seed, jobs, progress, quiet, counts) -> MultilabelCVResult:
+def _multilabel(
+    data, params, folds, seed, jobs, progress, quiet, counts, groups=None, given_folds=None
+) -> MultilabelCVResult:
     from svmeval.cv.checks import as_dataset, as_params
     from svmeval.params import given_configuration
 
@@ -176,7 +190,7 @@ def _multilabel(data, params, folds, seed, jobs, progress, quiet, counts) -> Mul
     base = _libsvm.make_problem(dataset, np.zeros(n))
     plans: list[CVPlan] = []
     resolved = params
-    drawn = seeded_folds(np.zeros(n), nr_fold, seed, stratified=False)
+    drawn = _folds(Y_true, nr_fold, seed, groups, given_folds)
     problems = []
     for j, label in enumerate(names):
         y = np.where(Y_true[:, j] == 1, 1.0, -1.0)
@@ -217,6 +231,21 @@ def _multilabel(data, params, folds, seed, jobs, progress, quiet, counts) -> Mul
         data_name=dataset.name,
         configuration=given_configuration(given, params),
     )
+
+
+def _folds(Y_true: np.ndarray, nr_fold: int, seed: int, groups, given_folds) -> Folds:
+    """The folds every label uses: LIBSVM's unstratified folds after ``srand(seed)``, or
+    those of ``groups`` (each row's label set counted as its class) or ``given_folds``,
+    read and checked before any task."""
+    from svmeval.cv.given import fold_source
+
+    n = len(Y_true)
+    source = fold_source(groups, given_folds, n)
+    if source is None:
+        return seeded_folds(np.zeros(n), nr_fold, seed, stratified=False)
+    _libsvm.srand(seed)  # as for LIBSVM's folds: -b 1 goes on drawing from it
+    label_sets = np.unique(Y_true, axis=0, return_inverse=True)[1].reshape(-1)
+    return source.folds(label_sets.astype(np.float64), nr_fold, seed, True)
 
 
 def _label_columns(plans: list, folds: Folds, probability: bool):

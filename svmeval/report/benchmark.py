@@ -191,9 +191,24 @@ def _text_tests(bench) -> list[str]:
     return out
 
 
+def _folds_lines(bench) -> list[str]:
+    """The data sets whose folds are not LIBSVM's (grouped, given), one line each."""
+    sources = [(name, kind) for name, kind in zip(bench.datasets, bench.fold_sources) if kind]
+    if not sources:
+        return []
+    return wrap(
+        "Folds: "
+        + "; ".join(f"{name} {kind}" for name, kind in sources)
+        + ("; LIBSVM's on the others" if len(sources) < len(bench.datasets) else ""),
+        keep=tuple(name for name, _ in sources),
+    )
+
+
 def _text(bench, digits: int) -> str:
     out = (
-        [_title(bench), ""]
+        [_title(bench)]
+        + _folds_lines(bench)
+        + [""]
         + _text_table(bench, digits)
         + ["(* the best mean of the row)", ""]
         + _text_tests(bench)

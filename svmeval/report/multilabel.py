@@ -99,17 +99,7 @@ def _text(summary, digits: int) -> str:
     names = [_label(v) for v in summary.label_names]
     first = max(18, max((len(n) for n in names), default=0))
     out = [_headline(summary)]
-    meta = summary.meta
-    if meta.get("mode") == "cv":
-        out.append(
-            "\n".join(
-                wrap(
-                    f"binary relevance: {len(names)} labels, one SVM each, "
-                    f"{meta.get('n_folds')} folds shared by every label (seed {meta.get('seed')})"
-                )
-            )
-            + "\n"
-        )
+    out += _cv_lines(summary.meta, names)
     columns = [
         ["precision", *(_fixed(v, digits) for v in r.precision)],
         ["recall", *(_fixed(v, digits) for v in r.recall)],
@@ -190,6 +180,45 @@ def _text(summary, digits: int) -> str:
                 f"{_fixed(sd, digits)}"
             )
     return out[0] + "".join(out[1:]) + "\n".join(lines) + "\n"
+
+
+def _cv_lines(meta: dict, names: list) -> list[str]:
+    """A cross-validation's lines under the headline: binary relevance's folds, and where
+    they are grouped or given, each fold's rows that have each label."""
+    if meta.get("mode") != "cv":
+        return []
+    out = [
+        "\n".join(
+            wrap(
+                f"binary relevance: {len(names)} labels, one SVM each, "
+                f"{meta.get('n_folds')} folds shared by every label (seed {meta.get('seed')})"
+            )
+        )
+        + "\n"
+    ]
+    folds = meta.get("fold_source")
+    if isinstance(folds, dict):  # grouped or given: said, with each fold's label counts
+        from svmeval.report.text import fold_source_lines
+
+        out.append(
+            fold_source_lines(folds, meta.get("n_folds"), False) + _fold_label_counts(folds, names)
+        )
+    return out
+
+
+def _fold_label_counts(folds: dict, names: list) -> str:
+    """Each fold's rows that have each label: one line a fold, the labels in blocks that fit
+    80 columns."""
+    counts = folds.get("fold_class_counts") or []
+    width = max([5] + [len(n) for n in names]) + 1
+    per_block = max(1, (80 - 6) // width)
+    out = ""
+    for start in range(0, len(names), per_block):
+        block = range(start, min(start + per_block, len(names)))
+        out += "fold  " + "".join(f"{names[j]:>{width}}" for j in block) + "\n"
+        for i, row in enumerate(counts, 1):
+            out += f"{i:<6}" + "".join(f"{row[j]:>{width}}" for j in block) + "\n"
+    return out
 
 
 def _json(summary, digits: int) -> str:

@@ -42,6 +42,24 @@ def _ranking(Y_true, scores, source: str) -> LabelRanking:
     )
 
 
+def _fold_source_meta(r) -> dict:
+    """``{"fold_source": {...}}`` of a run on grouped or given folds (as a single-label
+    run's, each fold's counts being the rows that have each label); ``{}`` for LIBSVM's."""
+    source = getattr(getattr(r, "folds", None), "source", None)
+    if source is None:
+        return {}
+    counts = [[int(v) for v in r.Y_true[r.fold == f].sum(axis=0)] for f in range(r.n_folds)]
+    return {
+        "fold_source": {
+            "kind": "grouped" if source.grouped else "given",
+            "source": source.origin,
+            "n_groups": source.n_groups,
+            "labels": [float(v) for v in r.label_names],
+            "fold_class_counts": counts,
+        }
+    }
+
+
 def summarize_multilabel(
     result_or_arrays, *, zero_division=0, meta: dict | None = None, label_names=None
 ) -> Summary:
@@ -71,6 +89,7 @@ def summarize_multilabel(
             "n_folds": r.n_folds,
             "seed": r.seed,
             "parameters": r.params.as_dict(),
+            **_fold_source_meta(r),
             **meta,
         }
         if r.data_name and "data_file" not in meta:

@@ -52,6 +52,7 @@ import numpy as np
 
 from svmeval._args import checked
 from svmeval._classes import class_code
+from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import recorded
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
@@ -83,24 +84,29 @@ def _fold_table(
     jobs,
     client=None,
     progress=None,
+    source=None,
 ) -> tuple[list, list]:
     """The criterion on every fold of every configuration on ``dataset``: one list per
     configuration, repetition-major (the evaluation core runs them all at once); and each
     fold's test samples, in the same order."""
     from svmeval.workflows.compare import _fold_values, _runs
 
-    runs = _runs(dataset, params, nr_fold, seeds, jobs, client, progress)
+    runs = _runs(dataset, params, nr_fold, seeds, jobs, client, progress, source)
     sizes = [int(v) for run in runs[0] for v in np.bincount(run.fold, minlength=run.n_folds)]
     return [_fold_values(r, criterion, pos_label, zero_division) for r in runs], sizes
 
 
 @recorded
-@checked
+@checked(skip=("groups", "given_folds"))  # one per data set: _fold_sources checks them
 def benchmark(
     datasets: DataSource | Sequence[DataSource],
     configurations: Mapping[str, Configuration] | Sequence[Configuration],
     folds: int = 10,
     *,
+    groups: Mapping[str, FoldAssignment | None] | Sequence[FoldAssignment | None] | None = None,
+    given_folds: Mapping[str, FoldAssignment | None]
+    | Sequence[FoldAssignment | None]
+    | None = None,
     repeat: int = 10,
     seed: int = 1,
     criterion: str | None = None,
@@ -135,7 +141,15 @@ def benchmark(
         (``"-c 8 -g 0.05"``); a mapping gives them names, a sequence is named by their
         options.
     folds : int, default 10
-        k of each cross-validation (with ``test="5x2cv"``: 2).
+        k of each cross-validation (with ``test="5x2cv"``: 2), the same on every data set.
+    groups, given_folds : mapping or sequence, optional
+        Each data set's groups or given folds, as :func:`cross_validate` takes them (a file
+        name, one id a row, or for ``given_folds`` scikit-learn's ``(train, test)`` pairs):
+        a mapping data set name -> assignment, or a sequence in the data sets' order, one
+        entry a data set. A data set left out (or None) is cross-validated on LIBSVM's
+        folds. Groups are assigned to ``folds`` folds anew in each repetition (its seed),
+        no group split; given folds must be ``folds`` folds, and need ``repeat=1``. A data
+        set takes groups or given folds, not both.
     repeat : int, default 10
         R repetitions, seeds ``seed``, ``seed + 1``, ... (with ``test="5x2cv"``: 5).
     seed : int, default 1
@@ -215,6 +229,7 @@ def benchmark(
     check_draws(draws)
     checked, criterion = _checked_datasets(datasets, run.folds, params, criterion, pos_label)
     seeds = repetition_seeds(run.seed, run.repeat)
+    sources = _fold_sources(checked, groups, given_folds, run.folds, seeds, params[0])
     table = c_state(_fold_table)  # C's rand() and print hook held per data set
     values, sizes = [], []
     # the folds of every data set: k each (leave-one-out past the rows), per configuration
@@ -235,6 +250,7 @@ def benchmark(
                 jobs,
                 client,
                 None if progress is None else functools.partial(count.of_set, i),
+                sources[i],
             )
             count.end_set(i)
             values.append(fold_values)
@@ -253,6 +269,7 @@ def benchmark(
         fold_sizes=tuple(sizes),
         draws=draws,
         draw_seed=run.seed,
+        fold_sources=tuple(_source_words(s) for s in sources),
     )
 
 
@@ -295,6 +312,94 @@ def _checked_datasets(datasets, folds: int, params: list, criterion, pos_label) 
         if params[0].is_classification:  # each data set named, before any work
             check_pos_label(y, class_code(pos_label, ds.classes), ds.name)
     return checked, criterion
+
+
+def _per_dataset(value, argument: str, names: list) -> list:
+    """``groups`` or ``given_folds`` of a benchmark, one entry a data set (None: LIBSVM's
+    folds): a mapping data set name -> assignment, or a sequence in the data sets' order."""
+    from svmeval._args.checks import check_fold_assignment
+    from svmeval.errors import ArgumentError
+
+    if value is None:
+        return [None] * len(names)
+    if isinstance(value, Mapping):
+        unknown = [k for k in value if k not in names]
+        if unknown:
+            raise ArgumentError(
+                argument,
+                f"names no data set {unknown[0]!r} (the data sets: {', '.join(map(repr, names))})",
+            )
+        entries = [value.get(name) for name in names]
+    elif isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+        entries = list(value)
+        if len(entries) != len(names):
+            raise ArgumentError(
+                argument,
+                f"has {len(entries)} entries for {len(names)} data sets: give one a data set "
+                "in their order (None: LIBSVM's folds), or a mapping data set name -> "
+                f"{argument}",
+            )
+    else:
+        raise ArgumentError(
+            argument,
+            "must be a mapping data set name -> assignment or a sequence of one assignment "
+            f"a data set (None: LIBSVM's folds), got {value!r}",
+        )
+    for entry in entries:
+        check_fold_assignment(entry, argument)
+    return entries
+
+
+def _fold_sources(checked: list, groups, given_folds, folds: int, seeds: list, params) -> list:
+    """Each data set's :class:`~svmeval.cv.given.FoldSource` (None: LIBSVM's folds), read
+    and checked before any work: the files, their rows, k against the groups or the folds
+    given, and every repetition's folds (no fold whose training side lacks a class)."""
+    from svmeval.cv.given import fold_source
+    from svmeval.errors import ArgumentError
+
+    names = [ds.name for ds in checked]
+    by_groups = _per_dataset(groups, "groups", names)
+    by_given = _per_dataset(given_folds, "given_folds", names)
+    sources = []
+    for ds, g, f in zip(checked, by_groups, by_given):
+        if g is not None and f is not None:
+            raise ArgumentError("given_folds", f"{ds.name}: give groups or given folds, not both")
+        source = fold_source(g, f, ds.n_samples)
+        if source is not None:
+            if source.n_groups != folds and (not source.grouped or source.n_groups < folds):
+                what = "groups" if source.grouped else "folds given"
+                _refuse(
+                    source,
+                    f"{source.n_groups} {what} for folds={folds}, the same on every data set "
+                    f"({'at least' if source.grouped else 'exactly'} {folds} needed)",
+                    ds.name,
+                )
+            if not source.grouped and len(seeds) != 1:
+                raise ArgumentError(
+                    "repeat",
+                    "must be 1 with given_folds: every repetition would have the same folds",
+                )
+            y = ds.y
+            for seed in seeds:  # every repetition's folds (groups: assigned by its seed)
+                drawn = source.folds(y, folds, seed, params.is_classification)
+                source.check_training(y, params.is_classification, drawn)
+        sources.append(source)
+    return sources
+
+
+def _refuse(source, message: str, name: str) -> None:
+    from svmeval.errors import ArgumentError, DataFormatError
+
+    if source.origin:
+        raise DataFormatError(source.origin, None, message)
+    raise ArgumentError(source.argument, f"of {name}: {message}")
+
+
+def _source_words(source) -> str:
+    """:attr:`Benchmark.fold_sources`' words for a data set's folds ("": LIBSVM's)."""
+    if source is None:
+        return ""
+    return f"grouped ({source.n_groups} groups)" if source.grouped else "given"
 
 
 class _FoldsOfSets:

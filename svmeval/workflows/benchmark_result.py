@@ -120,6 +120,9 @@ class Benchmark:
     provenance: Provenance | None = field(default=None, repr=False)  # how it was made
     draws: int = 50_000  # the signed-rank test's Monte-Carlo draws
     draw_seed: int = 1  # and their RandomState seed
+    #: per data set, where its folds came from when they are not LIBSVM's: "grouped (N
+    #: groups)" or "given" ("" or left out: LIBSVM's)
+    fold_sources: tuple = ()
 
     def __post_init__(self):
         v = np.array(self.values, dtype=np.float64)
@@ -380,6 +383,10 @@ class Benchmark:
             "pairs": [_pair_dict(p) for p in self.pairs],
             "verdict": self.verdict.to_dict(),
         }
+        if any(self.fold_sources):  # the folds of a data set that are not LIBSVM's
+            out["fold_sources"] = {
+                name: kind for name, kind in zip(self.datasets, self.fold_sources) if kind
+            }
         if self.rope is not None:
             out["bayesian"] = [
                 {
