@@ -65,6 +65,17 @@ def run_process(command: str, args, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, *PROCESS[command], *map(str, args)], **kwargs)
 
 
+def run_module(line, **kwargs) -> subprocess.CompletedProcess:
+    """:func:`run` of what follows ``python -m`` in ``line``: ``["svmeval", ARGS...]`` or
+    ``["svmeval.cli", COMMAND, ARGS...]``."""
+    module, *rest = map(str, line)
+    if module == "svmeval.cli" and rest and rest[0] in COMMANDS:
+        return run(rest[0], rest[1:], **kwargs)
+    if module == "svmeval":
+        return run("svmeval", rest, **kwargs)
+    raise ValueError(f"not a command's module: python -m {module} {' '.join(rest[:1])}")
+
+
 def run(
     command: str,
     args,
