@@ -87,16 +87,18 @@ def run(
     stderr=subprocess.PIPE,
     text: bool = True,
     env=None,
+    umask: int | None = None,
     timeout=None,  # noqa: ARG001 - a child's limit: an in-process call cannot be killed
 ) -> subprocess.CompletedProcess:
     """``command`` (a key of :data:`COMMANDS`) on ``args`` in this process: the fields of
     :func:`subprocess.run`'s answer. ``input``: what standard input holds (str or bytes);
     ``stdin``: a file object or descriptor instead (default: ``/dev/null``); ``stdout`` and
     ``stderr``: PIPE (captured), None (this process's own), DEVNULL, a file object or a
-    descriptor; ``env``: the environment during the call (as a child's)."""
+    descriptor; ``env``: the environment during the call (as a child's); ``umask``: the
+    process's umask during the call."""
     argv = [str(a) for a in args]
     with _LOCK:
-        return _run(command, argv, cwd, input, stdin, stdout, stderr, text, env)
+        return _run(command, argv, cwd, input, stdin, stdout, stderr, text, env, umask)
 
 
 def _target_fd(where, mode: int) -> tuple[int | None, bool]:
@@ -304,7 +306,7 @@ def _call(command: str, argv: list[str]) -> int:
     return 0 if status is None else status
 
 
-def _run(command, argv, cwd, input, stdin, stdout, stderr, text, env):
+def _run(command, argv, cwd, input, stdin, stdout, stderr, text, env, umask):
     if input is not None and stdin is not None:
         raise ValueError("stdin and input arguments may not both be used")
     threads_before = set(threading.enumerate())
@@ -338,6 +340,8 @@ def _run(command, argv, cwd, input, stdin, stdout, stderr, text, env):
         streams[2].reconfigure(line_buffering=True)
         try:
             with _process_state(cwd, env):
+                if umask is not None:
+                    os.umask(umask)
                 sys.stdin, sys.stdout, sys.stderr = streams
                 status = _call(command, argv)
         finally:
