@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -22,6 +20,7 @@ from svmeval.cv.engine import cross_validate
 from svmeval.io.data import read_dataset
 from svmeval.params import SvmParams
 
+import commands
 from conftest import data_sets
 
 stats = pytest.importorskip("scipy.stats")
@@ -35,13 +34,7 @@ PARAMS = (SvmParams(C=1), SvmParams(C=4), SvmParams(C=16, gamma=0.5))
 
 
 def compare_cli(*args, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", "svmeval.cli", "compare", *map(str, args)],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    return commands.run("compare", args, cwd=cwd, timeout=600)
 
 
 def line(*options, configs=CONFIGS, data=DATA):

@@ -10,8 +10,6 @@ and CV predictions) must equal svmeval's up to rounding.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -21,6 +19,7 @@ from svmeval.errors import ArgumentError
 from svmeval.stats import bootstrap as bootstrap_module
 from svmeval.stats.bootstrap import resample_indices
 
+import commands
 from conftest import LOCAL
 
 stats = pytest.importorskip("scipy.stats")
@@ -161,12 +160,7 @@ def test_regression_figures_get_no_interval():
 
 
 def _svmeval(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "svmeval", "-q", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    return commands.run("svmeval", ["-q", *args], timeout=600)
 
 
 def test_command_line_csv_equals_scipy_percentile_on_accuracy():

@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pytest
 
+import commands
 from conftest import HAVE_SHARED, ROOT, data_set, shared_file, zero_one_data
 
 SMALL = ROOT / "data" / "breast_cancer.scale"
@@ -16,13 +17,7 @@ WINE = ROOT / "data" / "wine.scale"
 
 
 def svmeval(*args, cwd=None, stdin=None):
-    return subprocess.run(
-        [sys.executable, "-m", "svmeval", *map(str, args)],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        input=stdin,
-    )
+    return commands.run("svmeval", args, cwd=cwd, input=stdin)
 
 
 @pytest.mark.parametrize(

@@ -24,6 +24,7 @@ from svmeval.cli.grid import parse_grid_args
 from svmeval.cli.svmeval import parse_args
 from svmeval.errors import OptionError
 
+import commands
 from conftest import ROOT
 
 SMALL = ROOT / "data" / "breast_cancer.scale"
@@ -83,14 +84,7 @@ def parse(command: str, options: list[str]):
 
 
 def run(command: str, args, *, cwd=None, stdout=subprocess.PIPE, timeout=120):
-    return subprocess.run(
-        [sys.executable, "-m", *MODULES[command], *map(str, args)],
-        cwd=cwd,
-        stdout=stdout,
-        stderr=subprocess.PIPE,
-        text=True,
-        timeout=timeout,
-    )
+    return commands.run(command, args, cwd=cwd, stdout=stdout, timeout=timeout)
 
 
 def one_line_exit_1(done, text: str = "") -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -15,6 +13,7 @@ from svmeval import SvmParams, cross_validate, read_dataset
 from svmeval.cli.compare import main
 from svmeval.workflows.compare import compare
 
+import commands
 from conftest import ROOT
 
 stats = pytest.importorskip("scipy.stats")
@@ -192,9 +191,7 @@ def test_cli_mcnemar_of_two_predictions_files(tmp_path, capfd):
     ],
 )
 def test_cli_errors_are_one_line_and_exit_1(args, message):
-    done = subprocess.run(
-        [sys.executable, "-m", "svmeval.cli", "compare", *args], capture_output=True, text=True
-    )
+    done = commands.run("compare", args)
     assert done.returncode == 1
     assert done.stdout == ""
     assert len(done.stderr.splitlines()) == 1, done.stderr

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
+import commands
 from conftest import ROOT
 
 LABELS = ["1", "1.0000000000000002", "1.0000000000000004"]  # %g prints each as "1"
@@ -31,13 +30,7 @@ def near_labels(tmp_path):
 
 
 def run(*args):
-    done = subprocess.run(
-        [sys.executable, "-m", "svmeval", *map(str, args)],
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        timeout=600,
-    )
+    done = commands.run("svmeval", args, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=600)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

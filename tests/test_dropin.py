@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import shlex
-import subprocess
-import sys
 
 import pytest
 
+import commands
 from conftest import REFERENCE, shared_file
 
 
@@ -24,9 +23,7 @@ def reference_cases():
 
 
 def svmeval(args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "svmeval", *args], cwd=cwd, capture_output=True, text=True
-    )
+    return commands.run("svmeval", args, cwd=cwd)
 
 
 @pytest.mark.parametrize("name,command", reference_cases())

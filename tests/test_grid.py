@@ -21,6 +21,7 @@ from svmeval.cv import _libsvm
 from svmeval.workflows import grid_rules as rules
 from svmeval.workflows.grid import grid_search
 
+import commands
 from conftest import shared_file
 
 libsvm_svm = pytest.importorskip("libsvm.svm")
@@ -31,12 +32,7 @@ SMALL_G = (-5.0, -1.0, 2.0)
 
 
 def grid_cli(*args, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", "svmeval.cli", "grid", *map(str, args)],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-    )
+    return commands.run("grid", args, cwd=cwd)
 
 
 def params_of(options: str):

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import ctypes
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -20,6 +18,7 @@ from svmeval.workflows import grid_rules as rules
 from svmeval.workflows.grid import grid_search
 from svmeval.workflows.nested import nested_cv
 
+import commands
 from conftest import data_set, shared_file
 
 libsvm_svm = pytest.importorskip("libsvm.svm")
@@ -192,13 +191,7 @@ def test_out_stdout_and_last_lines_of_a_weight_cell():
 
 
 def grid_cli(*args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "svmeval.cli", "grid", "-gnuplot", "null", *map(str, args)],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    return commands.run("grid", ["-gnuplot", "null", *args], cwd=cwd, timeout=600)
 
 
 def test_a_cut_weight_file_resumed_ends_on_the_whole_runs_answer(tmp_path):

@@ -34,6 +34,7 @@ from svmeval.io.data import Dataset, read_dataset
 from svmeval.io.predictions import format_predictions, read_predictions
 from svmeval.params import SvmParams
 
+import commands
 from conftest import ROOT
 
 SMALL = ROOT / "data" / "breast_cancer.scale"
@@ -63,12 +64,7 @@ def c_strtod_whole(text: str):
 
 
 def svmeval(*args, stdin=None):
-    return subprocess.run(
-        [sys.executable, "-m", "svmeval", *map(str, args)],
-        capture_output=True,
-        text=True,
-        input=stdin,
-    )
+    return commands.run("svmeval", args, input=stdin)
 
 
 def tiny(tmp_path, text, name="d"):

@@ -29,6 +29,7 @@ from svmeval import (
     summarize,
 )
 
+import commands
 from conftest import ROOT
 
 WINE = ROOT / "data" / "wine.scale"
@@ -290,23 +291,16 @@ def test_unknown_format_and_type_still_refused(wine_cv):
 
 # --- the commands --------------------------------------------------------------------------------
 def cli(*args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "svmeval.cli", *map(str, args)],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return commands.run_module(["svmeval.cli", *args], cwd=cwd, timeout=300)
 
 
 def svmeval_cli(*args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "svmeval", *map(str, args)],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return commands.run("svmeval", args, cwd=cwd, timeout=300)
+
+
+def svmeval_process(*args, cwd):
+    """``svmeval`` in a fresh process: where what the process loaded shows in the report."""
+    return commands.run_process("svmeval", args, cwd=cwd, timeout=300)
 
 
 def test_svmeval_format_html(tmp_path):
@@ -332,7 +326,8 @@ def test_svmeval_score_format_html(tmp_path):
     predictions = tmp_path / "p.txt"
     done = svmeval_cli("-q", "-v", "3", "--predictions", predictions, WINE, cwd=tmp_path)
     assert done.returncode == 0
-    done = svmeval_cli("--score", predictions, WINE, "--format", "html", cwd=tmp_path)
+    # a process that only scores loads no LIBSVM ("not used"): a fresh one
+    done = svmeval_process("--score", predictions, WINE, "--format", "html", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     shown = "".join(checked(done.stdout).text)
     assert read_dataset(WINE).digest() in shown  # the scored data's provenance

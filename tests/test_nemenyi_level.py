@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -20,6 +18,7 @@ import pytest
 from svmeval.stats import rank_tests as rt
 from svmeval.workflows.benchmark import Benchmark
 
+import commands
 from conftest import LOCAL
 
 # Demšar 2006, Table 5(a): critical values of the two-tailed Nemenyi test, k = 2 .. 10
@@ -81,10 +80,8 @@ def test_benchmark_level_from_a_confidence_is_the_tables():
 
 def compare_json(*args):
     data = [LOCAL / "breast_cancer.scale", LOCAL / "wine.scale"]
-    done = subprocess.run(
+    done = commands.run_module(
         [
-            sys.executable,
-            "-m",
             "svmeval.cli",
             "compare",
             "-v",
@@ -97,8 +94,6 @@ def compare_json(*args):
             *map(str, data),
             *args[-1],
         ],
-        capture_output=True,
-        text=True,
         timeout=300,
     )
     assert done.returncode == 0, done.stderr

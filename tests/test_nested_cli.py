@@ -10,8 +10,6 @@ tests/test_nested.py and checked there against ``svm_cross_validation``) for ``-
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -20,6 +18,7 @@ from svmeval.io.data import read_dataset
 from svmeval.params import SvmParams
 from svmeval.workflows.nested import nested_cv
 
+import commands
 from conftest import data_set
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
@@ -29,13 +28,7 @@ RANGES = ["-log2c", "-1,3,2", "-log2g", "-5,-1,2", "-v", "3"]
 
 
 def cli(module: str, *args, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", module, *map(str, args)],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return commands.run_module([module, *args], cwd=cwd, timeout=300)
 
 
 def grid(*args, cwd=None):

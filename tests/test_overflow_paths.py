@@ -3,10 +3,9 @@ each run ends with a report or one line, never a traceback."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
+
+import commands
 
 BINARY = "".join(
     f"{'+1' if i % 2 else '-1'} 1:{'1e308' if i % 2 else '-1e308'} 2:{i / 10}\n" for i in range(12)
@@ -18,9 +17,7 @@ MULTILABEL = "".join(
 
 
 def run(*args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "svmeval", *map(str, args)], cwd=cwd, capture_output=True, text=True
-    )
+    return commands.run("svmeval", args, cwd=cwd)
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "csv"])

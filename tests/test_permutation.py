@@ -18,6 +18,7 @@ from svmeval.cv.permutation import permuted_cvs
 from svmeval.io.data import read_dataset
 from svmeval.params import SvmParams
 
+import commands
 from conftest import LOCAL
 
 libsvm_svm = pytest.importorskip("libsvm.svm")
@@ -115,15 +116,7 @@ def test_bad_arguments_are_typed_errors(kwargs, argument):
 
 
 def _svmeval(*args):
-    import subprocess
-    import sys
-
-    return subprocess.run(
-        [sys.executable, "-m", "svmeval", "-q", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    return commands.run("svmeval", ["-q", *args], timeout=600)
 
 
 def test_command_line_json_is_the_library_result():

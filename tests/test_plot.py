@@ -11,6 +11,7 @@ import pytest
 
 from svmeval.metrics.curves import precision_recall_curve, roc_curve
 
+import commands
 from conftest import ROOT, data_set, shared_file
 
 sk = pytest.importorskip("sklearn.metrics")
@@ -246,12 +247,7 @@ def test_without_matplotlib_one_line_and_the_report(tmp_path):
     ],
 )
 def test_bad_plot_requests_fail_before_the_run(tmp_path, args, message):
-    done = subprocess.run(
-        [sys.executable, "-m", "svmeval", "-q", *args, str(WINE)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-    )
+    done = commands.run("svmeval", ["-q", *args, WINE], cwd=tmp_path)
     assert done.returncode == 1
     assert done.stdout == ""
     assert message in done.stderr.splitlines()[0]

@@ -7,12 +7,11 @@ with scikit-learn; bad input refused in one line."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
+import commands
 from conftest import data_set, libsvm_cv
 
 sk_metrics = pytest.importorskip("sklearn.metrics")
@@ -184,12 +183,7 @@ def test_without_probabilities_no_figure_and_no_calibration():
 
 
 def svmeval_cli(*args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "svmeval", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-    )
+    return commands.run("svmeval", args, cwd=cwd)
 
 
 def test_reports_show_the_figures(tmp_path):
@@ -282,10 +276,7 @@ def test_library_refuses_a_probability_criterion_without_probabilities(criterion
 
 
 def grid_cli(*args, cwd):
-    code = "import sys, svmeval_launch; sys.argv[0] = 'svmeval-grid'; sys.exit(svmeval_launch.grid_main())"
-    return subprocess.run(
-        [sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True, cwd=cwd
-    )
+    return commands.run("grid", args, cwd=cwd)
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,6 @@ compare's reports are what render() gives."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -25,6 +23,7 @@ from svmeval import (
 )
 from svmeval.cv import _libsvm
 
+import commands
 from conftest import ROOT
 
 svmutil = pytest.importorskip("libsvm.svmutil")
@@ -60,10 +59,8 @@ def test_grid_text_report_is_grid_pys_lines_with_svm_trains_rates():
 def test_grid_results_file_is_the_rendered_report(tmp_path):
     for suffix in ("csv", "json"):
         target = tmp_path / f"r.{suffix}"
-        done = subprocess.run(
+        done = commands.run_module(
             [
-                sys.executable,
-                "-m",
                 "svmeval.cli",
                 "grid",
                 "-log2c",
@@ -76,8 +73,6 @@ def test_grid_results_file_is_the_rendered_report(tmp_path):
                 str(target),
                 str(WINE),
             ],
-            capture_output=True,
-            text=True,
             cwd=tmp_path,
         )
         assert done.returncode == 0, done.stderr
@@ -87,10 +82,8 @@ def test_grid_results_file_is_the_rendered_report(tmp_path):
 
 
 def test_compare_cli_prints_the_rendered_comparison(tmp_path):
-    done = subprocess.run(
+    done = commands.run_module(
         [
-            sys.executable,
-            "-m",
             "svmeval.cli",
             "compare",
             "-v",
@@ -107,8 +100,6 @@ def test_compare_cli_prints_the_rendered_comparison(tmp_path):
             "-c",
             "4",
         ],
-        capture_output=True,
-        text=True,
     )
     assert done.returncode == 0, done.stderr
     c = compare(read_dataset(str(SMALL)), "-c 1", "-c 4", 3, repeat=1)

@@ -22,6 +22,7 @@ from svmeval.errors import SvmevalError
 from svmeval.stats.bayesian import MAX_DRAWS, signed_rank_test
 from svmeval.workflows.benchmark import Benchmark
 
+import commands
 from conftest import LOCAL
 
 baycomp = pytest.importorskip("baycomp")
@@ -127,10 +128,7 @@ def test_command_line_report_states_draws_and_seed_and_equals_baycomp():
     files = [LOCAL / "wine.scale", LOCAL / "breast_cancer.scale"]
     args = ["-v", "3", "--repeat", "1", "--seed", "7", "--rope", "0.01", *map(str, files)]
     args += ["--", "-c", "1", "--", "-t", "0"]
-    run = [sys.executable, "-m", "svmeval.cli", "compare"]
-    done = subprocess.run(
-        [*run, "--format", "json", *args], capture_output=True, text=True, timeout=600
-    )
+    done = commands.run("compare", ["--format", "json", *args], timeout=600)
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     (rec,) = doc["signed_rank"]
@@ -138,7 +136,7 @@ def test_command_line_report_states_draws_and_seed_and_equals_baycomp():
     assert (rec["p_left"], rec["p_rope"], rec["p_right"]) == _baycomp(
         means[:, 0], means[:, 1], 0.01, 50000, 7
     )
-    text = subprocess.run([*run, *args], capture_output=True, text=True, timeout=600).stdout
+    text = commands.run("compare", args, timeout=600).stdout
     assert max(len(line) for line in text.splitlines()) <= 80
     assert "50,000 Monte-Carlo draws, seed 7" in " ".join(text.split())
 
@@ -147,10 +145,7 @@ def test_command_line_draws_sets_the_monte_carlo_sample_and_is_stated():
     files = [LOCAL / "wine.scale", LOCAL / "breast_cancer.scale"]
     args = ["-v", "3", "--repeat", "1", "--seed", "4", "--rope", "0.01", "--draws", "1234"]
     args += [*map(str, files), "--", "-c", "1", "--", "-t", "0"]
-    run = [sys.executable, "-m", "svmeval.cli", "compare"]
-    done = subprocess.run(
-        [*run, "--format", "json", *args], capture_output=True, text=True, timeout=600
-    )
+    done = commands.run("compare", ["--format", "json", *args], timeout=600)
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     (rec,) = doc["signed_rank"]
@@ -159,7 +154,7 @@ def test_command_line_draws_sets_the_monte_carlo_sample_and_is_stated():
     assert (rec["p_left"], rec["p_rope"], rec["p_right"]) == _baycomp(
         means[:, 0], means[:, 1], 0.01, 1234, 4
     )
-    text = subprocess.run([*run, *args], capture_output=True, text=True, timeout=600).stdout
+    text = commands.run("compare", args, timeout=600).stdout
     assert "1,234 Monte-Carlo draws, seed 4" in " ".join(text.split())
 
 

@@ -68,6 +68,8 @@ import time  # noqa: E402
 
 import pytest  # noqa: E402
 
+import commands  # noqa: E402
+
 WINE = ROOT / "data" / "wine.scale"
 DIABETES = ROOT / "data" / "diabetes.scale"
 LIMIT = 300  # seconds any one command may take
@@ -83,14 +85,7 @@ def command(program: str, *args, cwd=None):
 
 
 def run(program, *args, cwd=None):
-    return subprocess.run(
-        command(program, *args),
-        capture_output=True,
-        text=True,
-        timeout=LIMIT,
-        env=env(),
-        cwd=cwd,
-    )
+    return commands.run(program, args, timeout=LIMIT, env=env(), cwd=cwd)
 
 
 def units_in(path) -> int:

@@ -24,6 +24,8 @@ import pytest
 import svmeval
 from svmeval import SvmParams, read_dataset
 
+import commands
+
 ROOT = Path(__file__).resolve().parent.parent
 WINE = ROOT / "data" / "wine.scale"  # 3 classes, 178 rows
 CANCER = ROOT / "data" / "breast_cancer.scale"  # 2 classes, 569 rows
@@ -58,15 +60,7 @@ def env():
 
 
 def run(program: str, *args, cwd) -> subprocess.CompletedProcess:
-    head = ["-m", "svmeval"] if program == "svmeval" else ["-m", "svmeval.cli", program]
-    return subprocess.run(
-        [sys.executable, *head, *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=LIMIT,
-        env=env(),
-        cwd=cwd,
-    )
+    return commands.run(program, args, timeout=LIMIT, env=env(), cwd=cwd)
 
 
 def export(store, number: int, *args, cwd) -> subprocess.CompletedProcess:

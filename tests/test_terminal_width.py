@@ -11,13 +11,12 @@ command's --help fits too, but for svm-train's own usage lines, repeated word fo
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
 
 import pytest
 
 from svmeval import benchmark, compare, cross_validate, summarize
 
+import commands
 from conftest import ROOT, shared_file
 
 WINE = ROOT / "data" / "wine.scale"  # three classes
@@ -26,12 +25,7 @@ WIDTH = 80
 
 
 def run(module: list[str], *args) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", *module, *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    done = commands.run_module([*module, *args], timeout=600)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

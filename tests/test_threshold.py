@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -24,6 +22,7 @@ from svmeval.errors import ArgumentError, DataFormatError, SvmevalError
 from svmeval.io.data import read_dataset
 from svmeval.workflows.threshold import tune_threshold
 
+import commands
 from conftest import LOCAL, data_set, libsvm_folds_warning, shared_file
 
 libsvm_svm = pytest.importorskip("libsvm.svm")
@@ -382,12 +381,7 @@ def test_labels_that_are_not_whole_numbers_are_refused_naming_the_first_line(tmp
 
 
 def _svmeval(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "svmeval", "-q", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    return commands.run("svmeval", ["-q", *args], timeout=600)
 
 
 @pytest.mark.parametrize(

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 from svmeval import Benchmark, compare
 
+import commands
 from conftest import ROOT
 
 scipy_stats = pytest.importorskip("scipy.stats")
@@ -179,12 +178,7 @@ def test_one_data_set_is_judged_by_its_own_test():
 
 
 def _compare_cli(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "svmeval.cli", "compare", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return commands.run("compare", args, timeout=300)
 
 
 def test_the_command_ends_with_the_verdict_and_its_json_carries_it():
