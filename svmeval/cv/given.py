@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Union
 
 import numpy as np
 
@@ -25,7 +24,7 @@ from svmeval.errors import ArgumentError, DataFormatError, SvmevalError, show_pa
 GIVEN, GROUPS = "given", "groups"
 
 #: a fold assignment as a run takes it: a file name, or ids (one a row), or (train, test) pairs
-FoldAssignment = Union[str, "os.PathLike[str]", Iterable]
+FoldAssignment = str | os.PathLike | Iterable
 
 
 @dataclass(frozen=True, eq=False)
