@@ -147,10 +147,15 @@ def test_permutation_test_permutes_whole_groups_and_keeps_them_whole(drawn):
     path = data_set("heart_scale")
     y = read_dataset(path).y
     n = len(y)
-    # one label a group (groups of rows with equal labels): labels permuted between groups
-    order = np.argsort(y, kind="stable")
+    # one label a group (groups of up to 5 rows of one label, each class cut on its own, so
+    # that no group spans two classes whatever their sizes): labels permuted between groups
     groups = np.empty(n, dtype=np.int64)
-    groups[order] = np.arange(n) // 5
+    start = 0
+    for label in np.unique(y):
+        rows = np.flatnonzero(y == label)
+        ids = np.arange(len(rows)) // 5
+        groups[rows] = start + ids
+        start += ids[-1] + 1
     t = permutation_test(path, folds=4, permutations=6, groups=groups)
     assert "labels permuted between groups" in t.design
     labels = [(yy, f) for yy, f, s in drawn if s is not None]
