@@ -99,7 +99,11 @@ def units_in(path) -> int:
 
 def kill_when(program, args, store, n: int, cwd, how=signal.SIGKILL) -> int:
     """Start the command, send it ``how`` (SIGKILL) as soon as ``store`` holds ``n`` units
-    (waiting at most LIMIT seconds); return the units it left."""
+    (waiting at most LIMIT seconds); return the units it left.
+
+    The store is read while the run is stopped (SIGSTOP, waited for), and the signal is sent
+    before it goes on: however loaded the machine, the run cannot end between the count and the
+    signal (it did, sending a Ctrl-C to a run that had just finished)."""
     proc = subprocess.Popen(
         command(program, *args),
         stdout=subprocess.DEVNULL,
@@ -109,11 +113,17 @@ def kill_when(program, args, store, n: int, cwd, how=signal.SIGKILL) -> int:
     )
     try:
         deadline = time.monotonic() + LIMIT
-        while units_in(store) < n:
-            assert proc.poll() is None, "the run ended before the store held the units"
+        while True:
+            proc.send_signal(signal.SIGSTOP)
+            _, stopped = os.waitpid(proc.pid, os.WUNTRACED)
+            assert os.WIFSTOPPED(stopped), "the run ended before the store held the units"
+            if units_in(store) >= n:
+                proc.send_signal(how)
+                proc.send_signal(signal.SIGCONT)
+                break
+            proc.send_signal(signal.SIGCONT)
             assert time.monotonic() < deadline, "the store never held the units"
             time.sleep(0.005)
-        proc.send_signal(how)
         status = proc.wait(timeout=LIMIT)
         if how == signal.SIGINT:
             assert status == 130
