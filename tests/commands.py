@@ -57,12 +57,14 @@ _LOCK = threading.Lock()  # one call at a time: descriptors 0-2 are the process'
 THREAD_GRACE = 30.0
 
 
-def run_process(command: str, args, **kwargs) -> subprocess.CompletedProcess:
+def run_process(command: str, args, *, python_flags=(), **kwargs) -> subprocess.CompletedProcess:
     """``command`` (a key of :data:`COMMANDS`) in a child process, streams captured as text
-    unless ``kwargs`` say otherwise (for tests of what only a process shows)."""
+    unless ``kwargs`` say otherwise (for tests of what only a process shows); ``python_flags``
+    go to the interpreter (``["-X", "importtime"]``)."""
     kwargs.setdefault("capture_output", "stdout" not in kwargs and "stderr" not in kwargs)
     kwargs.setdefault("text", True)
-    return subprocess.run([sys.executable, *PROCESS[command], *map(str, args)], **kwargs)
+    line = [sys.executable, *python_flags, *PROCESS[command], *map(str, args)]
+    return subprocess.run(line, **kwargs)
 
 
 def run_module(line, **kwargs) -> subprocess.CompletedProcess:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import ctypes
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+import commands
 from conftest import LOCAL, libsvm_cv
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
@@ -98,12 +98,7 @@ def patch_lines(y, target) -> str:
 
 def svmeval(*args, importtime: bool = False):
     flags = ["-X", "importtime"] if importtime else []
-    return subprocess.run(
-        [sys.executable, *flags, "-m", "svmeval", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return commands.run_process("svmeval", args, python_flags=flags, timeout=300)
 
 
 def imported(stderr: str) -> set[str]:

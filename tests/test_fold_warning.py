@@ -9,11 +9,11 @@ LIBSVM for it draws from C ``rand()``: the folds must still be LIBSVM's."""
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import numpy as np
 import pytest
 
+import commands
 from conftest import LOCAL, libsvm_cv, libsvm_folds_warning
 
 
@@ -26,12 +26,7 @@ def head(directory, n: int):
 
 def svmeval(*args, importtime: bool = False):
     flags = ["-X", "importtime"] if importtime else []
-    return subprocess.run(
-        [sys.executable, *flags, "-m", "svmeval", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return commands.run_process("svmeval", args, python_flags=flags, timeout=300)
 
 
 def without_importtime(stderr: str) -> str:
