@@ -298,3 +298,25 @@ def built(monkeypatch):
 
     monkeypatch.setattr(shared_kernel, "SharedKernel", Counted)
     return made
+
+
+def signal_when(proc, count, n: int, how, limit: float) -> None:
+    """Send ``proc`` the signal ``how`` once ``count()`` (of what it has stored) reaches ``n``,
+    within ``limit`` seconds. ``count()`` is read while the process is stopped (SIGSTOP, waited
+    for) and the signal is sent before it goes on: however loaded the machine, the process
+    cannot finish between the count and the signal."""
+    import signal
+    import time
+
+    deadline = time.monotonic() + limit
+    while True:
+        proc.send_signal(signal.SIGSTOP)
+        _, stopped = os.waitpid(proc.pid, os.WUNTRACED)
+        assert os.WIFSTOPPED(stopped), "the run ended before the store held the units"
+        if count() >= n:
+            proc.send_signal(how)
+            proc.send_signal(signal.SIGCONT)
+            return
+        proc.send_signal(signal.SIGCONT)
+        assert time.monotonic() < deadline, "the store never held the units"
+        time.sleep(0.005)  # a poll's pace while the run goes on, not a wait for it

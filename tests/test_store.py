@@ -69,6 +69,7 @@ import time  # noqa: E402
 import pytest  # noqa: E402
 
 import commands  # noqa: E402
+from conftest import signal_when  # noqa: E402
 
 WINE = ROOT / "data" / "wine.scale"
 DIABETES = ROOT / "data" / "diabetes.scale"
@@ -112,18 +113,7 @@ def kill_when(program, args, store, n: int, cwd, how=signal.SIGKILL) -> int:
         cwd=cwd,
     )
     try:
-        deadline = time.monotonic() + LIMIT
-        while True:
-            proc.send_signal(signal.SIGSTOP)
-            _, stopped = os.waitpid(proc.pid, os.WUNTRACED)
-            assert os.WIFSTOPPED(stopped), "the run ended before the store held the units"
-            if units_in(store) >= n:
-                proc.send_signal(how)
-                proc.send_signal(signal.SIGCONT)
-                break
-            proc.send_signal(signal.SIGCONT)
-            assert time.monotonic() < deadline, "the store never held the units"
-            time.sleep(0.005)
+        signal_when(proc, lambda: units_in(store), n, how, LIMIT)
         status = proc.wait(timeout=LIMIT)
         if how == signal.SIGINT:
             assert status == 130

@@ -22,6 +22,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import signal_when
+
 ROOT = Path(__file__).resolve().parents[1]
 HEART = ROOT / "data" / "breast_cancer.scale"
 LIMIT = 300  # seconds any one command or wait may take
@@ -316,12 +318,7 @@ def stop_when(args, store, n: int, how, program: str = "svmeval") -> tuple[int, 
         env=env(),
     )
     try:
-        deadline = time.monotonic() + LIMIT
-        while units_in(store) < n:
-            assert proc.poll() is None, "the run ended before the store held the units"
-            assert time.monotonic() < deadline, "the store never held the units"
-            time.sleep(0.005)
-        proc.send_signal(how)
+        signal_when(proc, lambda: units_in(store), n, how, LIMIT)
         _, stderr = proc.communicate(timeout=LIMIT)
         assert proc.returncode == (130 if how == signal.SIGINT else -how)
     finally:
