@@ -31,6 +31,7 @@ import ctypes
 import io
 import locale
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -55,6 +56,9 @@ PROCESS = {
 _LOCK = threading.Lock()  # one call at a time: descriptors 0-2 are the process's
 #: seconds a thread the call started may take to end once the call returned
 THREAD_GRACE = 30.0
+#: threads a library starts once for the whole process, on first use, and keeps until the
+#: process ends (dask.distributed's offload pool): not the call's to end
+PROCESS_WIDE_THREADS = ("Dask-Offload",)
 
 
 def run_process(command: str, args, *, python_flags=(), **kwargs) -> subprocess.CompletedProcess:
@@ -115,23 +119,43 @@ def _target_fd(where, mode: int) -> tuple[int | None, bool]:
 
 
 class _Pipe:
-    """A pipe whose read end a thread drains (a child's captured stream)."""
+    """A pipe whose read end a thread drains (a child's captured stream).
+
+    The call's output is what is in the pipe once the call has returned: a process the command
+    started may hold the write end for longer (multiprocessing's resource tracker, started by
+    the first process a test process spawns, lives as long as the test process and keeps the
+    descriptors it was born with), so the end of the call, not the pipe's end of file, stops
+    the reading."""
 
     def __init__(self) -> None:
         self.read, self.write = os.pipe()
+        self._done_read, self._done_write = os.pipe()
         self.chunks: list[bytes] = []
         self.thread = threading.Thread(target=self._drain, daemon=True)
         self.thread.start()
 
     def _drain(self) -> None:
-        while chunk := os.read(self.read, 1 << 16):
-            self.chunks.append(chunk)
+        while True:
+            ready, _, _ = select.select([self.read, self._done_read], [], [])
+            if self.read in ready:
+                chunk = os.read(self.read, 1 << 16)
+                if not chunk:
+                    return
+                self.chunks.append(chunk)
+                continue
+            os.set_blocking(self.read, False)  # the call is over: what the pipe holds, no more
+            with contextlib.suppress(BlockingIOError):
+                while chunk := os.read(self.read, 1 << 16):
+                    self.chunks.append(chunk)
+            return
 
     def close_and_read(self) -> bytes:
         with contextlib.suppress(OSError):
             os.close(self.write)
+        os.write(self._done_write, b"x")
         self.thread.join()
-        os.close(self.read)
+        for fd in (self.read, self._done_read, self._done_write):
+            os.close(fd)
         return b"".join(self.chunks)
 
 
@@ -360,7 +384,11 @@ def _run(command, argv, cwd, input, stdin, stdout, stderr, text, env, umask):
             feed.close()
         captured = {fd: pipe.close_and_read() for fd, pipe in (pipes or {}).items()}
     left = [
-        t for t in threading.enumerate() if t not in threads_before and not _ends(t, THREAD_GRACE)
+        t
+        for t in threading.enumerate()
+        if t not in threads_before
+        and not t.name.startswith(PROCESS_WIDE_THREADS)
+        and not _ends(t, THREAD_GRACE)
     ]
     if left:
         raise AssertionError(f"{command} {argv}: threads left running: {left}")

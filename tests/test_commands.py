@@ -145,3 +145,42 @@ def test_numpy_warnings_are_shown_as_in_a_fresh_process_each_call(tmp_path):
     child = run_process("svmeval", ["-v", "3", WINE], cwd=tmp_path)
     assert first.returncode == 0
     same(second, child)
+
+
+def test_a_process_the_call_leaves_holding_its_streams_does_not_hold_the_call(monkeypatch):
+    """A process a command starts may keep the descriptors it was born with after the call
+    (multiprocessing's resource tracker lives as long as the test process): the call's output
+    is what it wrote before it returned, and the call returns."""
+    import subprocess
+
+    import svmeval.cli.store
+
+    children = []
+
+    def main(argv):
+        # stdin=PIPE: the child lives until the test closes it; stdout and stderr: the call's
+        child = subprocess.Popen(
+            [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE
+        )
+        children.append(child)
+        print("the report")
+        print("a message", file=sys.stderr)
+        return 3
+
+    monkeypatch.setattr(svmeval.cli.store, "main", main)
+    answer = []
+    caller = threading.Thread(target=lambda: answer.append(run("store", [])), daemon=True)
+    caller.start()
+    try:
+        caller.join(120)
+        assert not caller.is_alive(), "the call waited for the process it left"
+    finally:
+        for child in children:
+            child.stdin.close()
+            child.wait(60)
+        caller.join(60)
+    assert (answer[0].returncode, answer[0].stdout, answer[0].stderr) == (
+        3,
+        "the report\n",
+        "a message\n",
+    )
