@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from test_nested import LIBC, one_openmp_thread, svm_cpp_folds
 
 from svmeval.errors import ArgumentError, DataFormatError, SvmevalError
 from svmeval.io.data import read_dataset
+from svmeval.metrics.agreement import mcc_of_counts
 from svmeval.workflows.threshold import tune_threshold
 
 import commands
@@ -563,3 +565,25 @@ def test_command_line_on_a_dask_cluster_prints_the_local_report():
     on_cluster = _svmeval("--dask", "local:1", *args)
     assert local.returncode == on_cluster.returncode == 0, on_cluster.stderr
     assert on_cluster.stdout == local.stdout
+
+
+def test_folds_of_one_class_warn_of_nothing_the_caller_never_passed(tmp_path):
+    """Leave-one-out: every test fold holds one class. The figures of such folds are defined
+    (scikit-learn's 0 for MCC where undefined) and no warning about 'y_true', 'y_pred' or
+    'labels', arguments the caller never passed, reaches them."""
+    from sklearn.metrics import matthews_corrcoef as sk_mcc
+
+    path = _rows(tmp_path, 12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        t = tune_threshold(str(path), folds=12, inner_folds=12)
+    assert t.n_folds == 12
+    for yt, yp in (([1], [1]), ([1], [0]), ([0, 0], [0, 1]), ([0, 1, 1], [1, 1, 0])):
+        tp = sum(a == b == 1 for a, b in zip(yt, yp))
+        tn = sum(a == b == 0 for a, b in zip(yt, yp))
+        fp = sum(a == 0 and b == 1 for a, b in zip(yt, yp))
+        fn = sum(a == 1 and b == 0 for a, b in zip(yt, yp))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = sk_mcc(yt, yp)
+        assert mcc_of_counts([[tn, fp], [fn, tp]]) == expected

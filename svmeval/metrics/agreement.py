@@ -370,6 +370,13 @@ def matthews_corrcoef(y_true, y_pred, *, sample_weight=None) -> float:
     C = confusion_counts(targets, targets.labels)
     if C.shape == (1, 1):
         _warn_single_label()
+    return mcc_of_counts(C)
+
+
+def mcc_of_counts(C) -> float:
+    """:func:`matthews_corrcoef` of a confusion matrix ``C`` (rows true, columns predicted;
+    any k), without its checks and warnings: 0.0 where it is undefined."""
+    C = np.asarray(C)
     t_sum = C.sum(axis=1, dtype=np.float64)
     p_sum = C.sum(axis=0, dtype=np.float64)
     n_correct = np.trace(C, dtype=np.float64)

@@ -154,10 +154,10 @@ def operating_figures(y_true, y_pred, positive: float, criterion: ThresholdCrite
         accuracy_score,
         balanced_accuracy_score,
         f1_score,
-        matthews_corrcoef,
         precision_score,
         recall_score,
     )
+    from svmeval.metrics.agreement import mcc_of_counts
 
     y_true = np.asarray(y_true, dtype=np.float64)
     y_pred = np.asarray(y_pred, dtype=np.float64)
@@ -176,7 +176,10 @@ def operating_figures(y_true, y_pred, positive: float, criterion: ThresholdCrite
         "precision": float(precision_score(yt, yp, **kw)),
         "recall": float(recall_score(yt, yp, **kw)),
         "f1": float(f1_score(yt, yp, **kw)),
-        "mcc": float(matthews_corrcoef(yt, yp)) if len(yt) else math.nan,
+        # from the counts, with both classes: a fold of one class is no reason to warn
+        "mcc": mcc_of_counts([[counts["tn"], counts["fp"]], [counts["fn"], counts["tp"]]])
+        if len(yt)
+        else math.nan,
         "balanced_accuracy": _balanced(yt, yp, balanced_accuracy_score),
     }
     value = criterion.values(*([counts[k]] for k in COUNTS))[0]
