@@ -160,10 +160,14 @@ class _Pipe:
 
 
 class _Feed:
-    """A pipe a thread fills with ``data`` (a child's standard input)."""
+    """A pipe a thread fills with ``data`` (a child's standard input); what the command has not
+    read when the call returns is dropped, as at a child's exit, even where a process the call
+    started still holds the read end."""
 
     def __init__(self, data: bytes) -> None:
         self.read, self.write = os.pipe()
+        self._done_read, self._done_write = os.pipe()
+        os.set_blocking(self.write, False)
         self.data = data
         self.thread = threading.Thread(target=self._feed, daemon=True)
         self.thread.start()
@@ -172,7 +176,11 @@ class _Feed:
         view = memoryview(self.data)
         try:
             while view:
-                view = view[os.write(self.write, view) :]
+                ready, writable, _ = select.select([self._done_read], [self.write], [])
+                if ready:
+                    return
+                with contextlib.suppress(BlockingIOError):
+                    view = view[os.write(self.write, view) :]
         except OSError:  # the command stopped reading (a child's EPIPE)
             pass
         finally:
@@ -180,8 +188,11 @@ class _Feed:
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
-            os.close(self.read)  # a writer still blocked gets EPIPE and ends
+            os.close(self.read)  # a writer still waiting gets EPIPE or the end of the call
+        os.write(self._done_write, b"x")
         self.thread.join()
+        os.close(self._done_read)
+        os.close(self._done_write)
 
 
 def _decode(data: bytes) -> str:

@@ -150,18 +150,20 @@ def test_numpy_warnings_are_shown_as_in_a_fresh_process_each_call(tmp_path):
 def test_a_process_the_call_leaves_holding_its_streams_does_not_hold_the_call(monkeypatch):
     """A process a command starts may keep the descriptors it was born with after the call
     (multiprocessing's resource tracker lives as long as the test process): the call's output
-    is what it wrote before it returned, and the call returns."""
+    is what it wrote before it returned, the input it did not read is dropped, and the call
+    returns."""
+    import os
     import subprocess
 
     import svmeval.cli.store
 
     children = []
+    hold, release = os.pipe()  # the child lives until the test closes ``release``
 
     def main(argv):
-        # stdin=PIPE: the child lives until the test closes it; stdout and stderr: the call's
-        child = subprocess.Popen(
-            [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE
-        )
+        # standard input (unread), output and error: the call's
+        code = "import os, sys; os.read(int(sys.argv[1]), 1)"
+        child = subprocess.Popen([sys.executable, "-c", code, str(hold)], pass_fds=(hold,))
         children.append(child)
         print("the report")
         print("a message", file=sys.stderr)
@@ -169,14 +171,18 @@ def test_a_process_the_call_leaves_holding_its_streams_does_not_hold_the_call(mo
 
     monkeypatch.setattr(svmeval.cli.store, "main", main)
     answer = []
-    caller = threading.Thread(target=lambda: answer.append(run("store", [])), daemon=True)
+    big = b"1 1:1\n" * 200_000  # more than a pipe holds, never read
+    caller = threading.Thread(
+        target=lambda: answer.append(run("store", [], input=big)), daemon=True
+    )
     caller.start()
     try:
         caller.join(120)
         assert not caller.is_alive(), "the call waited for the process it left"
     finally:
+        os.close(release)
+        os.close(hold)
         for child in children:
-            child.stdin.close()
             child.wait(60)
         caller.join(60)
     assert (answer[0].returncode, answer[0].stdout, answer[0].stderr) == (
