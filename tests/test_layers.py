@@ -169,6 +169,50 @@ def test_no_import_cycle_anywhere():
     assert cycles(GRAPH) == []
 
 
+def launcher_uses(path: Path) -> list[str]:
+    """Where ``path`` reaches the console scripts' entry, ``svmeval_launch``: an import
+    statement, or its name or its file's handed to a call (``importlib.import_module``,
+    ``__import__``, ``runpy``, a spec made from its path)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""] if not node.level else []
+        elif isinstance(node, ast.Call):
+            names = [
+                a.value
+                for a in ast.walk(node)
+                if isinstance(a, ast.Constant) and isinstance(a.value, str)
+            ]
+        else:
+            continue
+        found += [f"line {node.lineno}" for n in names if "svmeval_launch" in n]
+    return sorted(set(found))
+
+
+def test_nothing_of_the_package_reaches_back_to_the_console_scripts_entry(tmp_path):
+    """The console scripts start in ``svmeval_launch`` (beside the package), which imports the
+    commands' launcher, ``svmeval.cli.__main__``: no module of the package reaches back up to
+    it, and the launcher is imported only by the commands' other entries (``python -m
+    svmeval`` and the console scripts of older installations), never by the library."""
+    assert {m: launcher_uses(p) for m, p in MODULES.items() if launcher_uses(p)} == {}
+    importers = {m for m, targets in GRAPH.items() if "svmeval.cli.__main__" in targets}
+    assert importers == {"svmeval.__main__", "svmeval._entry"}
+    assert "svmeval.cli.__main__" in imports(ROOT / "svmeval_launch.py", "")
+    # the scan sees each way of reaching it, and not a mere mention
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import svmeval_launch\n"
+        "def f():\n"
+        "    from svmeval_launch import main\n"
+        "    importlib.import_module('svmeval_launch')\n"
+        "    spec_from_file_location('x', os.path.join(ROOT, 'svmeval_launch.py'))\n"
+        "    'svmeval_launch, named in a string'\n"
+    )
+    assert launcher_uses(probe) == ["line 1", "line 3", "line 4", "line 5"]
+
+
 def test_the_scan_sees_deferred_imports_and_cycles(tmp_path):
     """The checks above can fail: a deferred upward import is seen, and so is a cycle."""
     probe = tmp_path / "probe.py"
