@@ -1,7 +1,7 @@
 """The layers of svmeval import only downward, at import time and in deferred imports alike,
 and no module imports itself through others (no cycle).
 
-    L0  svmeval, errors, params, io/, _args, _tables, _version, progress, store/
+    L0  svmeval, errors, params, io/, _args, _constraints, _tables, _version, progress, store/
     L1  metrics/ (y_true, y_pred -> figures) and stats/ (per-fold values -> inference)
     L2  cv/: the only code that knows LIBSVM
     L3  summary/: a CV result -> Summary
@@ -33,6 +33,7 @@ LAYERS = {
     "svmeval": 0,
     "svmeval._version": 0,
     "svmeval._args": 0,
+    "svmeval._constraints": 0,
     "svmeval.errors": 0,
     "svmeval.params": 0,
     "svmeval.io": 0,
@@ -167,6 +168,33 @@ def cycles(graph: dict) -> list:
 def test_no_import_cycle_anywhere():
     """Every import counts, deferred ones included."""
     assert cycles(GRAPH) == []
+
+
+#: within the foundation (L0), what a group does not import: the metrics, the statistics and
+#: the results' tables take their checks from svmeval._constraints (which imports only the
+#: errors), not from svmeval._args (the vocabulary, which reads svm-train's options and the
+#: data's form with io/); the vocabulary and the store read svm-train's syntax from io/, not
+#: from svmeval.params (SvmParams, built on that syntax)
+FOUNDATION_APART = {
+    "svmeval._constraints": {"svmeval._args", "svmeval.params", "svmeval.io", "svmeval._tables"},
+    "svmeval._tables": {"svmeval._args", "svmeval.params", "svmeval.io"},
+    "svmeval.metrics": {"svmeval._args", "svmeval.params", "svmeval.io"},
+    "svmeval.stats": {"svmeval._args", "svmeval.params", "svmeval.io"},
+    "svmeval._args": {"svmeval.params"},
+    "svmeval.store": {"svmeval.params"},
+}
+
+
+@pytest.mark.parametrize("lower", sorted(FOUNDATION_APART))
+def test_the_foundation_stays_flat(lower):
+    """Each group of FOUNDATION_APART imports none of the groups named with it (deferred
+    imports included): the foundation stays flat under the metrics and the statistics."""
+    found = {
+        module: sorted(t for t in GRAPH[module] if group(t) in FOUNDATION_APART[lower])
+        for module in MODULES
+        if group(module) == lower
+    }
+    assert {m: t for m, t in found.items() if t} == {}
 
 
 def launcher_uses(path: Path) -> list[str]:
