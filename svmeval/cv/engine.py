@@ -33,8 +33,8 @@ from svmeval.cv.provenance import recorded
 from svmeval.cv.schedule import run_tasks
 from svmeval.cv.stored import FoldByFold  # noqa: F401 - nested CV's outer loop, with a store
 from svmeval.errors import SvmevalError, show_path
-from svmeval.io.data import Dataset, DataSource, check_precomputed
-from svmeval.params import PRECOMPUTED, Configuration, SvmParams
+from svmeval.io.data import Dataset, DataSource
+from svmeval.params import Configuration, SvmParams
 from svmeval.store import StoreLike
 
 
@@ -59,12 +59,11 @@ def prepare(
 ):
     """Check everything before LIBSVM sees it; return ``(problem, resolved params)``.
 
-    gamma 0 becomes 1/num_features as in svm-train; precomputed kernels are checked row by row;
+    ``dataset`` checked at the run's door (:func:`~svmeval.cv.checks.as_dataset`, a precomputed
+    kernel's rows included); gamma 0 becomes 1/num_features as in svm-train;
     svm_check_parameter's objections raise :class:`ParameterError`.
     """
     labels = check_inputs(dataset, params, y)
-    if params.kernel_type == PRECOMPUTED:
-        check_precomputed(dataset)
     params = params.resolved(dataset.n_features)
     if problem is None:
         problem = _libsvm.make_problem(dataset, labels)
@@ -188,8 +187,8 @@ def cross_validate(
     from svmeval.params import given_configuration
 
     given = params
-    dataset = checks.as_dataset(data, "data")
     params = checks.as_params(params, "params")
+    dataset = checks.as_dataset(data, "data", precomputed=checks.uses_precomputed([params]))
     data = checks.classes_for(dataset, data, [params])
     source = fold_source(groups, given_folds, len(data.y) if data.y is not None else None)
     with opened(store, "cross_validate", (cross_validate, call)) as counts:
@@ -386,9 +385,10 @@ def train_and_save(
     """
     from svmeval.cv import checks
 
+    params = checks.as_params(params)
     return _train_and_save(
-        checks.as_dataset(data),
-        checks.as_params(params),
+        checks.as_dataset(data, precomputed=checks.uses_precomputed([params])),
+        params,
         os.fspath(model_file),
         seed=seed,
         quiet=quiet,

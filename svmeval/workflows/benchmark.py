@@ -278,7 +278,7 @@ def _checked_datasets(datasets, folds: int, params: list, criterion, pos_label) 
     each, the same folds on each, the criterion and pos_label fit for each), and the criterion
     (the configurations' default where None)."""
     from svmeval.cv import checks
-    from svmeval.summary.single import check_pos_label
+    from svmeval.cv.checks import check_pos_label
 
     checked = [
         checks.classes_for(checks.check_data(ds, "a benchmark", "datasets")[0], ds, params)

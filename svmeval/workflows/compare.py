@@ -12,7 +12,6 @@ The command line, ``svmeval-compare``, is :mod:`svmeval.cli.compare`.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar, cast
@@ -335,7 +334,8 @@ def _compare(
         checks.common_kind(labels, (params_a, params_b)),
         (params_a, params_b),
     )
-    _check_rope_and_label(rope, dataset, params_a, pos_label)
+    if params_a.is_classification:  # before any work, not when the folds are summarized
+        checks.check_pos_label(labels, pos_label)
     from svmeval.cv.given import fold_source
 
     source = fold_source(groups, given_folds, dataset.n_samples)
@@ -372,19 +372,6 @@ def _shown(config, params: SvmParams) -> str:
     return " ".join(config.split()) if isinstance(config, str) else params.flags()
 
 
-def _check_rope_and_label(rope, dataset, params, pos_label) -> None:
-    """The rope, and pos_label against a classifier's labels: before any work, not when the
-    folds are summarized."""
-    if rope is not None and (
-        isinstance(rope, bool) or not isinstance(rope, (int, float)) or not 0 <= rope < math.inf
-    ):
-        raise SvmevalError(f"rope must be a finite number >= 0, got {rope!r}")
-    if params.is_classification:
-        from svmeval.summary.single import check_pos_label
-
-        check_pos_label(dataset.y, pos_label)
-
-
 def _comparison(
     runs_a: list,
     runs_b: list,
@@ -409,6 +396,7 @@ def _comparison(
             "folds: choose another criterion"
         )
     first = runs_a[0]
+    source = _fold_source(first)  # the folds' words, from the run before its tests
     n_folds = first.n_folds  # the folds drawn: leave-one-out when nr_fold exceeds the rows
     sizes = np.bincount(first.fold, minlength=n_folds)
     n = len(first.y_true)
@@ -443,7 +431,7 @@ def _comparison(
         fold_sizes=tuple(
             int(v) for run in runs_a for v in np.bincount(run.fold, minlength=run.n_folds)
         ),
-        fold_source=_fold_source(first),
+        fold_source=source,
     )
 
 
