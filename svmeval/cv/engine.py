@@ -327,6 +327,35 @@ def _repetitions(
     )
 
 
+def run_configurations(
+    dataset, params: list, nr_fold, seeds, jobs, client, progress=None, source=None
+) -> list[list]:
+    """Every configuration's cross-validations on every seed's folds of one data set (the
+    evaluation core's candidates x R seeds, run at once: compare's and a benchmark's runs), the
+    data set checked at the run's door: one list of CV results per configuration,
+    repetition-major."""
+    problem, first = prepare(dataset, params[0])
+    resolved = [first] + [prepare(dataset, p, problem=problem)[1] for p in params[1:]]
+    runs: list[list] = [[None] * len(seeds) for _ in params]
+
+    def finish(unit, result) -> None:
+        runs[unit.candidate][unit.repetition] = result
+
+    with executor_for(jobs, client) as executor:
+        evaluate(
+            dataset,
+            problem,
+            resolved,
+            seeds,
+            nr_fold,
+            executor=executor,
+            finish=finish,
+            progress=progress,
+            fold_source=source,
+        )
+    return runs
+
+
 def repetition_seeds(seed: int, repeat: int) -> list[int]:
     """The C ``srand`` seeds of ``repeat`` repetitions starting at ``seed`` (svm-train's folds
     for the first).

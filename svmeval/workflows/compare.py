@@ -140,38 +140,6 @@ class Comparison:
         return tables.frame(rows)
 
 
-def _runs(
-    dataset, params: list, nr_fold, seeds, jobs, client, progress=None, source=None
-) -> list[list]:
-    """Every configuration's cross-validations on every seed's folds (the evaluation core's
-    candidates x R seeds, run at once): one list of CV results per configuration,
-    repetition-major."""
-    from svmeval.cv.engine import prepare
-    from svmeval.cv.evaluate import evaluate
-    from svmeval.cv.executors import executor_for
-
-    problem, first = prepare(dataset, params[0])
-    resolved = [first] + [prepare(dataset, p, problem=problem)[1] for p in params[1:]]
-    runs: list[list] = [[None] * len(seeds) for _ in params]
-
-    def finish(unit, result) -> None:
-        runs[unit.candidate][unit.repetition] = result
-
-    with executor_for(jobs, client) as executor:
-        evaluate(
-            dataset,
-            problem,
-            resolved,
-            seeds,
-            nr_fold,
-            executor=executor,
-            finish=finish,
-            progress=progress,
-            fold_source=source,
-        )
-    return runs
-
-
 def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
     """The criterion on every fold of the runs, repetition-major (what each run's summary gives
     it, computed alone)."""
@@ -343,7 +311,7 @@ def _compare(
         raise ArgumentError(
             "repeat", "must be 1 with given_folds: every repetition would have the same folds"
         )
-    runs_a, runs_b = _runs(
+    runs_a, runs_b = engine.run_configurations(
         dataset,
         [params_a, params_b],
         run.folds,
