@@ -51,7 +51,7 @@ def child(kind: str, path: str, out: str) -> None:
         seconds = time.perf_counter() - t
         np.save(out, result.y_pred)
     else:
-        from bench_cv import libsvm_cv  # svm-train's CV, as the CV benchmark runs it
+        from _bench_common import libsvm_cv  # svm-train's CV, as the CV benchmark runs it
 
         seconds, _, target = libsvm_cv(path, "-q -v 2")
         np.save(out, target)

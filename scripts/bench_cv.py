@@ -67,6 +67,8 @@ import threading
 import time
 from pathlib import Path
 
+from _bench_common import libsvm_cv  # svm-train's CV, as bench_classes.py runs it too
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 
@@ -88,47 +90,6 @@ TIMEOUT_MIN, TIMEOUT_W = 30.0, 6.0
 
 
 # --- children: one contender each, reporting JSON on stdout ----------------------------------
-def libsvm_cv(path: str, options: str) -> tuple:
-    """svm-train's CV through the official bindings after srand(1) (a fresh svm-train):
-    wall and CPU seconds of ``svm_train(prob, options)`` and the predictions its own
-    svm_cross_validation call filled in."""
-    import ctypes
-
-    import numpy as np
-    from libsvm import svmutil
-
-    y, x = svmutil.svm_read_problem(path)
-    prob = svmutil.svm_problem(y, x)
-    kept, real = {}, svmutil.libsvm
-
-    class Keep:  # svm_train -v's own svm_cross_validation call, its target kept
-        def __getattr__(self, name):
-            return getattr(real, name)
-
-        def svm_cross_validation(self, prob, param, nr_fold, target):
-            kept["target"] = target
-            return real.svm_cross_validation(prob, param, nr_fold, target)
-
-    svmutil.libsvm = Keep()
-    try:
-        ctypes.CDLL(None).srand(1)  # a fresh svm-train's state, said out loud
-        t, cpu = time.perf_counter(), time.process_time()
-        svmutil.svm_train(prob, options)
-        seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
-    finally:
-        svmutil.libsvm = real
-    return seconds, cpu, np.ctypeslib.as_array(kept["target"]).copy()
-
-
-def libsvm_cv_one_thread(path: str) -> tuple:
-    """:func:`libsvm_cv` with svm-train's defaults and -v 5 on one OpenMP thread, in this
-    process (W: the single-thread work)."""
-    from svmeval.cv import _libsvm
-
-    _libsvm.set_omp_threads(1)
-    return libsvm_cv(path, "-q -v 5")
-
-
 def child(kind: str, path: str, out: str, n_features: int) -> None:
     if kind == "svmeval":
         jobs = int(os.environ["BENCH_JOBS"]) or None

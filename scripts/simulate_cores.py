@@ -50,7 +50,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT))
 
-import bench_cv  # noqa: E402  (the sets and the LIBSVM one-thread CV)
+import bench_cv  # noqa: E402  (the sets)
+from _bench_common import libsvm_cv_one_thread  # noqa: E402  (the LIBSVM one-thread CV)
 
 
 @contextlib.contextmanager
@@ -188,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
             path, n, _ = bench_cv.prepare(name, quick if args.quick else full, Path(tmpdir))
             load = os.getloadavg()[0]
             with quiet_stdout():  # W: LIBSVM's one-thread CV, its CPU seconds (reading left out)
-                _, w, _ = bench_cv.libsvm_cv_one_thread(str(path))
+                _, w, _ = libsvm_cv_one_thread(str(path))
             tasks, outside = record(path, max(cores))
             total = sum(seconds for _, seconds, _ in tasks)
 

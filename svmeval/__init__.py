@@ -58,8 +58,8 @@ _LAZY = {
     "summarize_predictions": "svmeval.summary",
     "render": "svmeval.report",
     "plot": "svmeval.report.pictures",
-    "to_dict": "svmeval._tables",
-    "to_frame": "svmeval._tables",
+    "to_dict": "svmeval.report",
+    "to_frame": "svmeval.report",
     # results
     "CVResult": "svmeval.cv.results",
     "MultilabelCVResult": "svmeval.cv.results",
@@ -127,7 +127,6 @@ __all__ = [
 
 if TYPE_CHECKING:  # the real names and signatures, for type checkers: at run time each
     # name is imported on first use, by __getattr__ (import svmeval loads no numpy)
-    from svmeval._tables import to_dict, to_frame
     from svmeval.cv.engine import cross_validate, train_and_save
     from svmeval.cv.multilabel import cross_validate_multilabel
     from svmeval.cv.results import CVResult, MultilabelCVResult
@@ -140,7 +139,7 @@ if TYPE_CHECKING:  # the real names and signatures, for type checkers: at run ti
     )
     from svmeval.io.data import Dataset, read_dataset
     from svmeval.params import SvmParams
-    from svmeval.report import render
+    from svmeval.report import render, to_dict, to_frame
     from svmeval.report.pictures import plot
     from svmeval.stats.significance import McNemarResult, TTestResult
     from svmeval.store import Store, StoreError, open_store

@@ -1,5 +1,6 @@
 """Results as data: plain JSON types and pandas tables, for every result type's ``to_dict`` and
-``to_frame``.
+``to_frame`` (the public ``to_dict(result)`` and ``to_frame(result)`` are
+:mod:`svmeval.report`'s).
 
 A results table has one row per (data set, configuration, repetition, fold): the columns
 ``dataset``, ``configuration`` (svm-train's flags that differ from its defaults), ``repetition``
@@ -19,7 +20,7 @@ import numpy as np
 
 from svmeval.errors import SvmevalError
 
-__all__ = ["KEYS", "finite", "frame", "pandas", "plain", "to_dict", "to_frame"]
+__all__ = ["KEYS", "finite", "frame", "pandas", "plain"]
 
 
 #: the columns that say which run and fold a row is; the figures follow them
@@ -65,77 +66,3 @@ def pandas():
 def frame(rows: list[dict], columns: list[str] | None = None):
     """A DataFrame of ``rows`` (``columns`` when there may be no row)."""
     return pandas().DataFrame.from_records(rows, columns=columns)
-
-
-def _result_method(result, method: str):
-    bound = getattr(result, method, None)
-    if bound is None or isinstance(result, type) or not callable(bound):
-        raise SvmevalError(
-            f"{method}() takes a result of svmeval (CVResult, Summary, "
-            f"GridResult, NestedResult, Comparison, Benchmark, McNemarResult), "
-            f"not {type(result).__name__}"
-        )
-    return bound
-
-
-def to_dict(result) -> dict:
-    """Any result of svmeval as plain JSON types: ``result.to_dict()``.
-
-    Parameters
-    ----------
-    result : CVResult, Summary, GridResult, NestedResult, Comparison, Benchmark, ...
-        Any result of svmeval.
-
-    Returns
-    -------
-    dict
-        JSON types only (NaN and infinities as None): ``json.dumps`` takes it as it is.
-
-    Examples
-    --------
-    >>> import json
-    >>> from svmeval import cross_validate, summarize, to_dict
-    >>> summary = summarize(cross_validate("data/wine.scale", folds=3))
-    >>> sorted(to_dict(summary))[:3]
-    ['accuracy', 'averages', 'balanced_accuracy']
-    >>> json.loads(json.dumps(to_dict(summary)))["n_samples"]
-    178
-    """
-    return _result_method(result, "to_dict")()
-
-
-def to_frame(result, **kwargs):
-    """Any result of svmeval as a pandas DataFrame, one row per (data set, configuration,
-    repetition, fold): ``result.to_frame(**kwargs)``.
-
-    Parameters
-    ----------
-    result : CVResult, Summary, GridResult, NestedResult, Comparison, Benchmark, ...
-        Any result of svmeval.
-    **kwargs
-        What the result's own ``to_frame`` takes (a CVResult: ``pos_label``,
-        ``zero_division``).
-
-    Returns
-    -------
-    pandas.DataFrame
-        The columns ``dataset``, ``configuration`` (as given), ``options`` (svm-train's
-        resolved flags), ``repetition``, ``seed``, ``fold``, ``n_test``, then the result's own and the figures by registry name. Needs pandas
-        (the ``frame`` extra).
-
-    Examples
-    --------
-    >>> from svmeval import cross_validate, to_frame
-    >>> frame = to_frame(cross_validate("data/wine.scale", folds=3))
-    >>> list(frame.columns[:6])
-    ['dataset', 'configuration', 'options', 'repetition', 'seed', 'fold']
-    >>> int(frame["n_test"].sum())
-    178
-    """
-    from svmeval._args import ARGUMENTS
-
-    method = _result_method(result, "to_frame")
-    for name, value in kwargs.items():
-        if name in ARGUMENTS:
-            ARGUMENTS[name].check(value, name)
-    return method(**kwargs)

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import math
 import operator
-import shlex
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 
-from svmeval.errors import OptionError, ParameterError
+from svmeval.errors import ParameterError
 
 # svm-train's option syntax (its flags, defaults and C rules): the one parser every command,
 # SvmParams.parse and the drop-in's light path read options with
@@ -16,6 +15,7 @@ from svmeval.io.svm_train_syntax import (  # noqa: F401 - parse_c_*, shown: name
     DEFAULTS,
     DOUBLE_FIELDS,
     FIELD_OF_FLAG,
+    FLAGS,
     INT_FIELDS,
     INT_MAX,
     INT_MIN,
@@ -23,6 +23,7 @@ from svmeval.io.svm_train_syntax import (  # noqa: F401 - parse_c_*, shown: name
     parse_c_double,
     parse_c_int,
     read_option,
+    read_options,
     shown,
 )
 
@@ -171,33 +172,8 @@ class SvmParams:
         >>> SvmParams.parse("-s 0 -w1 2 -w-1 0.5").weight
         ((1, 2.0), (-1, 0.5))
         """
-        if isinstance(options, str):
-            try:
-                tokens = shlex.split(options)
-            except ValueError as exc:
-                raise OptionError(f"options {shown(options)}: {exc}") from None
-        elif isinstance(options, Sequence) and all(isinstance(t, str) for t in options):
-            tokens = list(options)
-        else:
-            raise ParameterError(
-                "svm-train options must be a string or a sequence of strings, "
-                f"got {type(options).__name__}"
-            )
-        values: dict = {}
-        weights: list = []
-        i = 0
-        while i < len(tokens):
-            flag = tokens[i]
-            check_flag(flag)
-            if i + 1 >= len(tokens):
-                raise OptionError(f"option {flag} needs a value")
-            field, value = read_option(flag, tokens[i + 1])
-            i += 2
-            if field == "weight":
-                weights.append(value)
-            else:
-                values[field] = value
-        return cls(**values, weight=tuple(weights))
+        values, weights = read_options(options)
+        return cls(**values, weight=weights)
 
     def flags(self) -> str:
         """svm-train's options for the parameters that differ from its defaults
@@ -240,11 +216,6 @@ class SvmParams:
 #: a configuration as the runs take it: :class:`SvmParams`, svm-train's options
 #: (``"-c 8 -g 0.05"``), or None for svm-train's defaults
 Configuration = SvmParams | str | None
-
-
-#: svm-train's one-letter flags of the scalar fields, in svm-train's usage order (``-m``, the
-#: cache size, left out: it does not change a result)
-FLAGS = tuple((flag[1:], field) for flag, field in FIELD_OF_FLAG.items() if flag != "-m")
 
 
 def given_configuration(config, params: SvmParams) -> str:

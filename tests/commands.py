@@ -1,15 +1,15 @@
 """The commands run inside the test process: what a test of a command's output needs, without
 a new Python (each of which imports numpy and LIBSVM again).
 
-:func:`run` runs ``svmeval``, ``svmeval-grid``, ``svmeval-compare`` or ``svmeval-store`` as
-the commands' launcher (``svmeval_launch``) runs them, less what only a process has: a drop-in
-call of ``svmeval`` is offered to :func:`svmeval.cli.dropin.serve` first, every other call goes
-to the command's ``main``; its status is what ``main`` returns (or a ``SystemExit``'s code).
-Standard input, output and error are pipes on descriptors 0, 1 and 2, as a child's would be
-(a report written to descriptor 1 by ``os.write`` is caught as one written through
+:func:`run` runs ``svmeval``, ``svmeval-grid``, ``svmeval-compare`` or ``svmeval-store`` as the
+commands' launcher (``svmeval.cli.__main__``) runs them, less what only a process has: a
+drop-in call of ``svmeval`` is offered to :func:`svmeval.cli.dropin.serve` first, every other
+call goes to the command's ``main``; its status is what ``main`` returns (or a ``SystemExit``'s
+code). Standard input, output and error are pipes on descriptors 0, 1 and 2, as a child's would
+be (a report written to descriptor 1 by ``os.write`` is caught as one written through
 ``sys.stdout``), with fresh ``sys`` stream objects over them. It returns a
-:class:`subprocess.CompletedProcess`, so a test reads ``returncode``, ``stdout`` and
-``stderr`` as it would of a child.
+:class:`subprocess.CompletedProcess`, so a test reads ``returncode``, ``stdout`` and ``stderr``
+as it would of a child.
 
 What a command sets for the whole process is put back after each call: the working folder,
 ``sys.argv`` and the ``sys`` streams and hooks, every signal handler, the environment, the
@@ -327,13 +327,14 @@ def _call(command: str, argv: list[str]) -> int:
             output.guard_standard_streams()
             status = __import__(module, fromlist=["main"]).main(argv)
     except MemoryError as exc:
-        import svmeval_launch  # its SIGINT handler is put back with every other
+        # the launcher: its SIGINT handler is put back with every other
+        from svmeval.cli import __main__ as launcher
 
-        saved_prog, svmeval_launch._PROG[0] = svmeval_launch._PROG[0], prog
+        saved_prog, launcher._PROG[0] = launcher._PROG[0], prog
         try:
-            status = svmeval_launch._out_of_memory(exc.__traceback__)
+            status = launcher._out_of_memory(exc.__traceback__)
         finally:
-            svmeval_launch._PROG[0] = saved_prog
+            launcher._PROG[0] = saved_prog
     except SystemExit as exc:
         status = exc.code if isinstance(exc.code, int) else 1
     finally:

@@ -1,9 +1,11 @@
 """The library's argument checks: one place (svmeval.cv.checks), the same rule and message for
-cross_validate, grid_search and compare; their visible signatures; no import cycle.
+cross_validate, grid_search and compare; their visible signatures; no import cycle; a run's
+data checked once, at its door.
 
 Oracles: C's types as LIBSVM declares them (``int nr_fold``, ``srand(unsigned int)``), the
-numpydoc format (a "Parameters" section naming every parameter) and Python's own import system
-(each module imported alone in a fresh interpreter).
+numpydoc format (a "Parameters" section naming every parameter), Python's own import system
+(each module imported alone in a fresh interpreter), and the calls of the data's checks
+counted where they are defined.
 """
 
 from __future__ import annotations
@@ -241,3 +243,105 @@ def test_every_cv_module_imports_alone():
         done = subprocess.run([sys.executable, "-c", code, name], capture_output=True, text=True)
         assert done.returncode == 0, f"{name}: {done.stderr.strip().splitlines()[-1:]}"
         assert re.fullmatch(r"\s*", done.stderr), done.stderr
+
+
+# --- the data checked once, at the door ----------------------------------------------------------
+SMALL = Path(__file__).resolve().parents[1] / "data" / "breast_cancer.scale"
+
+
+def _small(tmp_path: Path, rows: int = 40) -> Path:
+    path = tmp_path / "small"
+    path.write_text("".join(SMALL.read_text().splitlines(True)[:rows]))
+    return path
+
+
+def _kernel_file(tmp_path: Path) -> Path:
+    """The linear kernel of _small's rows, as LIBSVM's -t 4 reads it (0:serial first)."""
+    import numpy as np
+
+    ds = read_dataset(str(_small(tmp_path)))
+    x = np.zeros((ds.n_samples, ds.n_features + 1))
+    for i in range(ds.n_samples):
+        row = slice(ds.indptr[i], ds.indptr[i + 1])
+        x[i, ds.indices[row]] = ds.values[row]
+    k = x @ x.T
+    path = tmp_path / "kernel"
+    path.write_text(
+        "".join(
+            f"{ds.y[i]:g} 0:{i + 1} "
+            + " ".join(f"{j + 1}:{k[i, j]:.17g}" for j in range(ds.n_samples))
+            + "\n"
+            for i in range(ds.n_samples)
+        )
+    )
+    return path
+
+
+@pytest.fixture
+def counted_checks(monkeypatch):
+    """How many times a run checks its data set (Dataset.validate: the reader's guarantees)
+    and a precomputed kernel's rows (check_precomputed), wherever it calls them from."""
+    import collections
+
+    from svmeval.cv import engine
+    from svmeval.io import data as io_data
+
+    calls: collections.Counter = collections.Counter()
+    validate, precomputed = io_data.Dataset.validate, io_data.check_precomputed
+
+    def counted_validate(self):
+        calls["validate"] += 1
+        validate(self)
+
+    def counted_precomputed(ds):
+        calls["precomputed"] += 1
+        precomputed(ds)
+
+    monkeypatch.setattr(io_data.Dataset, "validate", counted_validate)
+    monkeypatch.setattr(io_data, "check_precomputed", counted_precomputed)
+    monkeypatch.setattr(engine, "check_precomputed", counted_precomputed, raising=False)
+    return calls
+
+
+@pytest.mark.parametrize("given", ["file", "Dataset", "(X, y)"])
+@pytest.mark.parametrize("run", ["cross_validate", "compare"])
+def test_a_runs_data_are_checked_once_at_its_door(tmp_path, counted_checks, given, run):
+    """A file is read (the reader's checks), (X, y) built, a Dataset checked again (its arrays
+    may have changed since it was built): once, at the run's door, whatever the run does
+    after (compare prepares each of its two configurations)."""
+    path = _small(tmp_path)
+    if given == "file":
+        data = str(path)
+    else:
+        ds = read_dataset(str(path))
+        data = ds if given == "Dataset" else (_dense(ds), ds.y)
+    counted_checks.clear()
+    RUNS[run](data)
+    assert counted_checks == {"validate": 1}
+
+
+def _dense(ds):
+    import numpy as np
+
+    x = np.zeros((ds.n_samples, ds.n_features))
+    for i in range(ds.n_samples):
+        row = slice(ds.indptr[i], ds.indptr[i + 1])
+        x[i, ds.indices[row] - 1] = ds.values[row]
+    return x
+
+
+@pytest.mark.parametrize("run", ["cross_validate", "compare"])
+def test_a_precomputed_kernels_rows_are_checked_once_at_the_door(tmp_path, counted_checks, run):
+    path = str(_kernel_file(tmp_path))
+    counted_checks.clear()
+    runs = {
+        "cross_validate": lambda: cross_validate(path, "-t 4", 3),
+        "compare": lambda: compare(path, "-t 4", "-t 4 -c 2", 3, repeat=1),
+    }
+    runs[run]()
+    assert counted_checks == {"validate": 1, "precomputed": 1}
+    # the door's check is the one LIBSVM relies on: a row without its serial number is refused
+    broken = tmp_path / "broken"
+    broken.write_text(Path(path).read_text().replace(" 0:1 ", " ", 1))
+    with pytest.raises(SvmevalError, match=r"broken:1: precomputed kernel: the first feature"):
+        cross_validate(str(broken), "-t 4", 3)

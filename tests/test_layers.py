@@ -1,7 +1,7 @@
 """The layers of svmeval import only downward, at import time and in deferred imports alike,
 and no module imports itself through others (no cycle).
 
-    L0  svmeval, errors, params, io/, _args, _tables, _version, progress, store/
+    L0  svmeval, errors, params, io/, _args, _constraints, _tables, _version, progress, store/
     L1  metrics/ (y_true, y_pred -> figures) and stats/ (per-fold values -> inference)
     L2  cv/: the only code that knows LIBSVM
     L3  summary/: a CV result -> Summary
@@ -33,6 +33,7 @@ LAYERS = {
     "svmeval": 0,
     "svmeval._version": 0,
     "svmeval._args": 0,
+    "svmeval._constraints": 0,
     "svmeval.errors": 0,
     "svmeval.params": 0,
     "svmeval.io": 0,
@@ -167,6 +168,77 @@ def cycles(graph: dict) -> list:
 def test_no_import_cycle_anywhere():
     """Every import counts, deferred ones included."""
     assert cycles(GRAPH) == []
+
+
+#: within the foundation (L0), what a group does not import: the metrics, the statistics and
+#: the results' tables take their checks from svmeval._constraints (which imports only the
+#: errors), not from svmeval._args (the vocabulary, which reads svm-train's options and the
+#: data's form with io/); the vocabulary and the store read svm-train's syntax from io/, not
+#: from svmeval.params (SvmParams, built on that syntax)
+FOUNDATION_APART = {
+    "svmeval._constraints": {"svmeval._args", "svmeval.params", "svmeval.io", "svmeval._tables"},
+    "svmeval._tables": {"svmeval._args", "svmeval.params", "svmeval.io"},
+    "svmeval.metrics": {"svmeval._args", "svmeval.params", "svmeval.io"},
+    "svmeval.stats": {"svmeval._args", "svmeval.params", "svmeval.io"},
+    "svmeval._args": {"svmeval.params"},
+    "svmeval.store": {"svmeval.params"},
+}
+
+
+@pytest.mark.parametrize("lower", sorted(FOUNDATION_APART))
+def test_the_foundation_stays_flat(lower):
+    """Each group of FOUNDATION_APART imports none of the groups named with it (deferred
+    imports included): the foundation stays flat under the metrics and the statistics."""
+    found = {
+        module: sorted(t for t in GRAPH[module] if group(t) in FOUNDATION_APART[lower])
+        for module in MODULES
+        if group(module) == lower
+    }
+    assert {m: t for m, t in found.items() if t} == {}
+
+
+def launcher_uses(path: Path) -> list[str]:
+    """Where ``path`` reaches the console scripts' entry, ``svmeval_launch``: an import
+    statement, or its name or its file's handed to a call (``importlib.import_module``,
+    ``__import__``, ``runpy``, a spec made from its path)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""] if not node.level else []
+        elif isinstance(node, ast.Call):
+            names = [
+                a.value
+                for a in ast.walk(node)
+                if isinstance(a, ast.Constant) and isinstance(a.value, str)
+            ]
+        else:
+            continue
+        found += [f"line {node.lineno}" for n in names if "svmeval_launch" in n]
+    return sorted(set(found))
+
+
+def test_nothing_of_the_package_reaches_back_to_the_console_scripts_entry(tmp_path):
+    """The console scripts start in ``svmeval_launch`` (beside the package), which imports the
+    commands' launcher, ``svmeval.cli.__main__``: no module of the package reaches back up to
+    it, and the launcher is imported only by the commands' other entries (``python -m
+    svmeval`` and the console scripts of older installations), never by the library."""
+    assert {m: launcher_uses(p) for m, p in MODULES.items() if launcher_uses(p)} == {}
+    importers = {m for m, targets in GRAPH.items() if "svmeval.cli.__main__" in targets}
+    assert importers == {"svmeval.__main__", "svmeval._entry"}
+    assert "svmeval.cli.__main__" in imports(ROOT / "svmeval_launch.py", "")
+    # the scan sees each way of reaching it, and not a mere mention
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import svmeval_launch\n"
+        "def f():\n"
+        "    from svmeval_launch import main\n"
+        "    importlib.import_module('svmeval_launch')\n"
+        "    spec_from_file_location('x', os.path.join(ROOT, 'svmeval_launch.py'))\n"
+        "    'svmeval_launch, named in a string'\n"
+    )
+    assert launcher_uses(probe) == ["line 1", "line 3", "line 4", "line 5"]
 
 
 def test_the_scan_sees_deferred_imports_and_cycles(tmp_path):

@@ -1,7 +1,8 @@
 """The process belongs to its owner: importing or calling svmeval installs no signal handler,
 replaces no ``sys`` hook and never exits the process; a Ctrl-C in a user's script is a
 KeyboardInterrupt out of the call that was running, with nothing half-written. Only the
-commands' launcher (``svmeval_launch``) and the ``python -m`` entries take the process over.
+commands' launcher (``svmeval.cli.__main__``, also ``python -m svmeval.cli``) and
+``python -m svmeval`` take the process over.
 
 The oracle is Python's own behaviour: ``signal.default_int_handler``, ``sys.__excepthook__``,
 ``sys.__unraisablehook__``, and an uncaught KeyboardInterrupt's traceback and exit by SIGINT.
@@ -27,8 +28,9 @@ ENV = dict(os.environ, PYTHONPATH=str(ROOT))
 #: the longest any event of these tests is waited for: reached, a test fails instead of hanging
 LIMIT = 120.0
 
-#: the ``python -m`` entries: run only as commands, they hand the process to the launcher and
-#: end it themselves when a Ctrl-C comes before the launcher could take it over
+#: the ``python -m`` entries: run only as commands, the launcher itself (svmeval.cli's) and
+#: svmeval's, which hands the process to it and ends it itself when a Ctrl-C comes before the
+#: launcher could take it over
 COMMAND_ENTRIES = {"svmeval/__main__.py", "svmeval/cli/__main__.py"}
 #: the one temporary handler: while LIBSVM's bindings load (their bare ``except:`` would
 #: swallow a KeyboardInterrupt), put back at once after, documented there
@@ -72,7 +74,7 @@ def test_no_library_module_touches_the_process():
         "os._exit" not in c and "sys." not in c for m in TEMPORARY_HANDLER for c in modules[m]
     )
     # the scan sees what it looks for: the launcher does all three
-    launcher = " ".join(process_calls(ROOT / "svmeval_launch.py"))
+    launcher = " ".join(process_calls(PACKAGE / "cli" / "__main__.py"))
     assert "os._exit" in launcher and "signal.signal" in launcher
     assert "sys.excepthook" in launcher and "sys.unraisablehook" in launcher
 

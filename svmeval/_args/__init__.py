@@ -16,7 +16,7 @@ One set of constraints serves two kinds of declaration:
   the constraints any one of which will do.
 
 The constraints (``"array-like"``, ``"boolean"``, a type, :class:`Interval`, :class:`Check`,
-...) and :func:`validate_params` are :mod:`svmeval._args.constraints`'s; each argument's own
+...) and :func:`validate_params` are :mod:`svmeval._constraints`'s; each argument's own
 check is :mod:`svmeval._args.checks`'s.
 
 Nothing here imports numpy at import time: ``import svmeval`` stays light.
@@ -58,15 +58,15 @@ from svmeval._args.checks import (
     check_seed,
     check_store,
     check_weight_range,
-    parse_zero_division,
 )
-from svmeval._args.constraints import (
+from svmeval._constraints import (
     Check,
     Interval,
     Options,
     StrOptions,
     alternatives,
     constraint,
+    parse_zero_division,
     validate_params,
 )
 from svmeval.errors import InvalidParameterError

@@ -1,5 +1,5 @@
 """The library's own check of each argument (its messages the library's): the functions that
-:data:`svmeval._args.ARGUMENTS` declares with :class:`~svmeval._args.constraints.Check`, and
+:data:`svmeval._args.ARGUMENTS` declares with :class:`~svmeval._constraints.Check`, and
 the bounds they hold (C's ``int``, ``srand``'s seeds, a range's length, Monte-Carlo draws).
 """
 
@@ -10,11 +10,11 @@ import os
 import re
 from collections.abc import Mapping
 
-from svmeval._args.constraints import is_integer, is_number
-from svmeval.errors import ArgumentError, InvalidParameterError, ParameterError
+from svmeval._constraints import MAX_DRAWS, is_integer, is_number
+from svmeval.errors import ArgumentError, InvalidParameterError, OptionError, ParameterError
+from svmeval.io.svm_train_syntax import INT_MAX, INT_MIN, read_options
 
-#: C's int (LIBSVM's ``int`` fields) and C ``srand``'s unsigned int
-INT_MAX = 2**31 - 1
+#: C ``srand``'s unsigned int (C's int, LIBSVM's ``int`` fields: INT_MIN to INT_MAX)
 SEED_MAX = 2**32 - 1
 
 
@@ -173,23 +173,6 @@ def check_resume(value, name: str = "resume") -> dict:
     return known
 
 
-def parse_zero_division(value, name: str = "zero_division") -> float:
-    """A zero-division policy as 0.0, 1.0 or NaN: 0, 1, NaN or their text ("nan", "0", "1")."""
-    if isinstance(value, str):
-        if value.strip().lower() == "nan":
-            return math.nan
-        if value.strip() in ("0", "1", "0.0", "1.0"):
-            return float(value)
-    elif is_number(value):
-        number = float(value)
-        if math.isnan(number) or number in (0.0, 1.0):
-            return number
-    _fail(
-        name, f"must be 0, 1 or 'nan' (nan leaves undefined values out of averages), got {value!r}"
-    )
-    raise AssertionError  # pragma: no cover - _fail raises
-
-
 def check_label(value, name: str = "pos_label") -> None:
     """None or a label: a finite number (LIBSVM's labels are doubles), or one of the user's
     labels where the data's were not numbers (text, a boolean, any hashable object: the run
@@ -278,8 +261,6 @@ def check_weight_range(r, name: str = "log2w") -> tuple | None:
         raise RangeError(name, f"{r!r} is not (label, begin, end, step)") from None
     if len(rest) != 3:
         raise RangeError(name, f"{r!r} is not (label, begin, end, step)")
-    from svmeval.params import INT_MAX, INT_MIN
-
     integral = is_integer(label) or (
         is_number(label) and math.isfinite(label) and float(label).is_integer()
     )
@@ -297,11 +278,6 @@ def check_digits(value, name: str = "digits") -> None:
 
 
 _FORMATS = ("text", "json", "csv", "markdown", "latex", "html")
-
-
-#: at most this many Monte-Carlo draws of the Bayesian signed-rank test (baycomp's default is
-#: 50,000)
-MAX_DRAWS = 10_000_000
 
 
 def check_draws(value, name: str = "draws") -> None:
@@ -378,11 +354,8 @@ class ConfigurationTypeError(InvalidParameterError, ParameterError):
 def check_configuration(value, name: str = "params") -> None:
     """None (svm-train's defaults), svm-train's options (a str) or an SvmParams."""
     if isinstance(value, str):  # svm-train's options read here: a typo fails before any work
-        from svmeval.errors import OptionError
-        from svmeval.params import SvmParams
-
         try:
-            SvmParams.parse(value)
+            read_options(value)  # as SvmParams.parse reads them
         except OptionError as exc:
             raise OptionError(f"{name} {value!r}: {exc}") from None
         return

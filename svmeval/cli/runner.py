@@ -7,7 +7,7 @@ exit status 1, in every command alike), ``--help`` writes the usage to standard 
 every output path of the run is checked before any work (:func:`svmeval.io.output.check_outputs`:
 not an input, not another output, through any spelling or link; directories and missing
 parents refused), and the run's typed errors become one line and exit status 1. A Ctrl-C is
-a KeyboardInterrupt out of :func:`main`, which the commands' launcher (:mod:`svmeval_launch`)
+a KeyboardInterrupt out of :func:`main`, which the commands' launcher (``svmeval.cli.__main__``)
 turns into ``PROG: interrupted`` and status 130; a reader that went away ends the command
 quietly with status 1.
 Once a Ctrl-C was seen, whatever became of its KeyboardInterrupt (Python drops one raised inside

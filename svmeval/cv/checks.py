@@ -10,7 +10,6 @@ arguments; the command lines read their options before and name their own flags.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -29,6 +28,7 @@ from svmeval._args.checks import (  # noqa: F401 - the checks of every argument,
 )
 from svmeval.cv.provenance import note_dataset
 from svmeval.errors import (
+    ArgumentError,
     DataFormatError,
     OptionError,
     ParameterError,
@@ -36,8 +36,8 @@ from svmeval.errors import (
     show_label,
     show_path,
 )
-from svmeval.io.data import Dataset
-from svmeval.params import INT_MAX, INT_MIN, ONE_CLASS, SvmParams
+from svmeval.io.data import Dataset, checked_dataset
+from svmeval.params import INT_MAX, INT_MIN, ONE_CLASS, PRECOMPUTED, SvmParams
 
 #: an argument a run does not take (None is a value: a bad one for a number)
 _ABSENT = object()
@@ -51,28 +51,14 @@ def check_execution(jobs=None, client=None) -> None:
     check_client(client)
 
 
-def as_dataset(dataset, name: str = "data", *, multilabel: bool = False) -> Dataset:
-    """A :class:`Dataset`: read first when ``dataset`` is a file name (str or os.PathLike),
-    built by :meth:`Dataset.from_arrays` when it is ``(X, y)`` (``multilabel``: the file read
-    as multi-label data, ``y`` an indicator matrix)."""
-    if isinstance(dataset, (str, os.PathLike)):
-        from svmeval.io.data import read_dataset
-
-        dataset = read_dataset(os.fspath(dataset), multilabel=multilabel)
-    elif isinstance(dataset, tuple):
-        from svmeval.io.data import is_xy
-
-        if not is_xy(dataset):
-            raise SvmevalError(
-                f"{name} as a tuple must be (X, y): features and labels, got a tuple of "
-                f"{len(dataset)} ({', '.join(type(v).__name__ for v in dataset[:3])}"
-                f"{', ...' if len(dataset) > 3 else ''})"
-            )
-        dataset = Dataset.from_arrays(*dataset, multilabel=multilabel)
-    if not isinstance(dataset, Dataset):
-        raise SvmevalError(
-            f"{name} must be a svmeval Dataset, a file name or (X, y), got {type(dataset).__name__}"
-        )
+def as_dataset(
+    data, name: str = "data", *, multilabel: bool = False, precomputed: bool = False
+) -> Dataset:
+    """A run's data argument as a checked :class:`Dataset`, noted in the run's provenance:
+    :func:`~svmeval.io.data.checked_dataset` (read, built from ``(X, y)`` or checked again;
+    ``precomputed``: the rows checked as a ``-t 4`` kernel), the one check of the data before
+    LIBSVM sees them."""
+    dataset = checked_dataset(data, name, multilabel=multilabel, precomputed=precomputed)
     note_dataset(dataset)  # the run's provenance names it
     return dataset
 
@@ -95,6 +81,12 @@ def as_params(params, name: str = "params") -> SvmParams:
     return params
 
 
+def uses_precomputed(configurations) -> bool:
+    """Whether a configuration among ``configurations`` (SvmParams) takes a precomputed kernel
+    (``-t 4``): the data set's rows are then checked as one at the door."""
+    return any(p.kernel_type == PRECOMPUTED for p in configurations)
+
+
 def single_label(dataset: Dataset, what: str) -> np.ndarray:
     """The labels of ``dataset``; multi-label data refused where ``what`` (a run) takes one
     label per sample."""
@@ -106,17 +98,16 @@ def single_label(dataset: Dataset, what: str) -> np.ndarray:
 
 
 def check_inputs(dataset, params: SvmParams, y=None) -> np.ndarray:
-    """The checks every entry point makes before LIBSVM sees anything; returns the labels.
+    """The checks of the labels a run gives LIBSVM, before it sees anything; returns them.
 
-    ``dataset`` a :class:`Dataset` (checked again: its arrays may have changed since it was
-    built), ``params`` a :class:`SvmParams`, ``y`` (optional) one finite label per sample. For
+    ``dataset`` a :class:`Dataset` checked at the run's door (:func:`as_dataset`: trusted
+    here), ``params`` a :class:`SvmParams`, ``y`` (optional) one finite label per sample. For
     C-SVC and nu-SVC every label must fit a C ``int``: LIBSVM groups classes by ``(int)label``.
     """
     if not isinstance(dataset, Dataset):
         raise SvmevalError(f"dataset must be a svmeval Dataset, got {type(dataset).__name__}")
     if not isinstance(params, SvmParams):
         raise ParameterError(f"params must be a svmeval SvmParams, got {type(params).__name__}")
-    dataset.validate()
     if y is None:
         if dataset.y is None:
             raise SvmevalError(
@@ -162,6 +153,30 @@ def _labels(y, n_samples: int) -> np.ndarray:
         i = int(np.flatnonzero(~np.isfinite(labels))[0])
         raise SvmevalError(f"y[{i}] = {labels[i]} is not finite")
     return labels
+
+
+def check_pos_label(y, pos_label, data_name: str | None = None) -> None:
+    """Refuse, before any work, the ``pos_label`` that the summary of a classifier's
+    cross-validation on labels ``y`` would refuse (a class predicted is a class of ``y``: the
+    two-class figures' own rule, :func:`~svmeval.metrics.two_class.positive_and_negative`);
+    ``data_name`` names the data set in the message (a run over several)."""
+    if pos_label is None:
+        return
+    from svmeval.metrics.two_class import positive_and_negative
+
+    labels = np.unique(np.asarray(y, dtype=np.float64))
+    if data_name is None:
+        positive_and_negative(labels, pos_label)
+        return
+    name = show_path(data_name)
+    if len(labels) != 2:
+        classes = f"{len(labels)} class" + ("" if len(labels) == 1 else "es")
+        raise ArgumentError("pos_label", f"applies to two-class data only ({name} has {classes})")
+    if pos_label not in labels:
+        shown = ", ".join(show_label(v) for v in labels)
+        raise ArgumentError(
+            "pos_label", f"{show_label(pos_label)} is not one of the labels of {name} ({shown})"
+        )
 
 
 # --- the kind of a run and the criteria that fit it -------------------------------------------
@@ -283,11 +298,12 @@ def check_run(
 
 
 def check_data(data, what: str, name: str = "data", **params) -> tuple[Dataset, list[SvmParams]]:
-    """A run's data set (:func:`as_dataset`, named ``name``) and configurations (each further
-    keyword argument, read by :func:`as_params` under its keyword), then one label per sample
+    """A run's configurations (each further keyword argument, read by :func:`as_params` under
+    its keyword) and data set (:func:`as_dataset`, named ``name``; a precomputed kernel's rows
+    checked where a configuration is ``-t 4``), then one label per sample
     (:func:`single_label`: ``what`` names the run)."""
-    dataset = as_dataset(data, name)
     configurations = [as_params(value, key) for key, value in params.items()]
+    dataset = as_dataset(data, name, precomputed=uses_precomputed(configurations))
     single_label(dataset, what)
     return classes_for(dataset, data, configurations), configurations
 
@@ -298,14 +314,13 @@ def classes_for(dataset: Dataset, data, configurations) -> Dataset:
     (C-SVC, nu-SVC) and the labels are numbers not all whole or beyond a C ``int``: LIBSVM
     would take each as ``(int)label`` (0.5 and 0.7 as one class 0), so they become their
     positions among the distinct labels sorted, as text and other labels do. A file's labels and a Dataset's
-    stay LIBSVM's, as svm-train reads them."""
-    from svmeval.io.data import is_xy
-
+    stay LIBSVM's, as svm-train reads them. ``data`` passed the door (:func:`as_dataset`):
+    a tuple there is ``(X, y)``."""
     y = dataset.y
     if (
         y is None
         or dataset.classes is not None
-        or not is_xy(data)
+        or not isinstance(data, tuple)
         or not configurations
         or not all(p.is_classification for p in configurations)
         or (np.array_equal(y, np.trunc(y)) and INT_MIN <= y.min() and y.max() <= INT_MAX)

@@ -33,8 +33,8 @@ from svmeval.cv.provenance import recorded
 from svmeval.cv.schedule import run_tasks
 from svmeval.cv.stored import FoldByFold  # noqa: F401 - nested CV's outer loop, with a store
 from svmeval.errors import SvmevalError, show_path
-from svmeval.io.data import Dataset, DataSource, check_precomputed
-from svmeval.params import PRECOMPUTED, Configuration, SvmParams
+from svmeval.io.data import Dataset, DataSource
+from svmeval.params import Configuration, SvmParams
 from svmeval.store import StoreLike
 
 
@@ -59,12 +59,11 @@ def prepare(
 ):
     """Check everything before LIBSVM sees it; return ``(problem, resolved params)``.
 
-    gamma 0 becomes 1/num_features as in svm-train; precomputed kernels are checked row by row;
+    ``dataset`` checked at the run's door (:func:`~svmeval.cv.checks.as_dataset`, a precomputed
+    kernel's rows included); gamma 0 becomes 1/num_features as in svm-train;
     svm_check_parameter's objections raise :class:`ParameterError`.
     """
     labels = check_inputs(dataset, params, y)
-    if params.kernel_type == PRECOMPUTED:
-        check_precomputed(dataset)
     params = params.resolved(dataset.n_features)
     if problem is None:
         problem = _libsvm.make_problem(dataset, labels)
@@ -188,8 +187,8 @@ def cross_validate(
     from svmeval.params import given_configuration
 
     given = params
-    dataset = checks.as_dataset(data, "data")
     params = checks.as_params(params, "params")
+    dataset = checks.as_dataset(data, "data", precomputed=checks.uses_precomputed([params]))
     data = checks.classes_for(dataset, data, [params])
     source = fold_source(groups, given_folds, len(data.y) if data.y is not None else None)
     with opened(store, "cross_validate", (cross_validate, call)) as counts:
@@ -328,6 +327,35 @@ def _repetitions(
     )
 
 
+def run_configurations(
+    dataset, params: list, nr_fold, seeds, jobs, client, progress=None, source=None
+) -> list[list]:
+    """Every configuration's cross-validations on every seed's folds of one data set (the
+    evaluation core's candidates x R seeds, run at once: compare's and a benchmark's runs), the
+    data set checked at the run's door: one list of CV results per configuration,
+    repetition-major."""
+    problem, first = prepare(dataset, params[0])
+    resolved = [first] + [prepare(dataset, p, problem=problem)[1] for p in params[1:]]
+    runs: list[list] = [[None] * len(seeds) for _ in params]
+
+    def finish(unit, result) -> None:
+        runs[unit.candidate][unit.repetition] = result
+
+    with executor_for(jobs, client) as executor:
+        evaluate(
+            dataset,
+            problem,
+            resolved,
+            seeds,
+            nr_fold,
+            executor=executor,
+            finish=finish,
+            progress=progress,
+            fold_source=source,
+        )
+    return runs
+
+
 def repetition_seeds(seed: int, repeat: int) -> list[int]:
     """The C ``srand`` seeds of ``repeat`` repetitions starting at ``seed`` (svm-train's folds
     for the first).
@@ -386,9 +414,10 @@ def train_and_save(
     """
     from svmeval.cv import checks
 
+    params = checks.as_params(params)
     return _train_and_save(
-        checks.as_dataset(data),
-        checks.as_params(params),
+        checks.as_dataset(data, precomputed=checks.uses_precomputed([params])),
+        params,
         os.fspath(model_file),
         seed=seed,
         quiet=quiet,

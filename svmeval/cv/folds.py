@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from svmeval.cv.checks import check_folds
+from svmeval._args.checks import check_folds  # the argument's own check, declared once
 from svmeval.errors import SvmevalError, show_label
 from svmeval.params import INT_MAX, INT_MIN  # C int, the type LIBSVM casts class labels to
 

@@ -171,11 +171,12 @@ def cross_validate_multilabel(
 def _multilabel(
     data, params, folds, seed, jobs, progress, quiet, counts, groups=None, given_folds=None
 ) -> MultilabelCVResult:
-    from svmeval.cv.checks import as_dataset, as_params
+    from svmeval.cv.checks import as_dataset, as_params, uses_precomputed
     from svmeval.params import given_configuration
 
     given = params
-    dataset, params = as_dataset(data, multilabel=True), as_params(params)
+    params = as_params(params)
+    dataset = as_dataset(data, multilabel=True, precomputed=uses_precomputed([params]))
     _check_multilabel(dataset)
     _check_type(params)
     nr_fold, seed = check_folds(folds), check_seed(seed)

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from svmeval._args.checks import check_folds
 from svmeval.cv import _libsvm, _model, messages
-from svmeval.cv.checks import check_folds
 from svmeval.cv.folds import Folds, check_samples, group_classes, libsvm_folds
 from svmeval.cv.results import CVResult, Repetition
 from svmeval.cv.task import FollowUps, Task

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from svmeval.errors import DataFormatError
+from svmeval.errors import DataFormatError, SvmevalError
 from svmeval.io._streams import STDIN_NAME
 from svmeval.io.raw import MAX_LINE_BYTES, read_arrays
 
@@ -45,6 +45,7 @@ __all__ = [
     "MAX_LINE_BYTES",
     "STDIN_NAME",
     "check_precomputed",
+    "checked_dataset",
     "is_xy",
     "read_dataset",
 ]
@@ -445,6 +446,38 @@ def read_dataset(
         label_indptr=None if label_indptr is None else np.frombuffer(label_indptr, np.int64),
         label_values=None if label_values is None else np.frombuffer(label_values, np.float64),
     )
+
+
+def checked_dataset(
+    data, name: str = "data", *, multilabel: bool = False, precomputed: bool = False
+) -> Dataset:
+    """A run's data argument as a checked :class:`Dataset`, once, at the run's door: read when
+    ``data`` is a file name (str or os.PathLike), built by :meth:`Dataset.from_arrays` when it
+    is ``(X, y)`` (``multilabel``: the file read as multi-label data, ``y`` an indicator
+    matrix), checked again (:meth:`Dataset.validate`) when it is a Dataset (its arrays may
+    have changed since it was built); with ``precomputed`` (a ``-t 4`` configuration) its rows
+    checked as a precomputed kernel (:func:`check_precomputed`). What runs behind the door
+    trusts the Dataset it returns. ``name`` names the argument in messages."""
+    if isinstance(data, (str, os.PathLike)):
+        dataset = read_dataset(os.fspath(data), multilabel=multilabel)
+    elif isinstance(data, tuple):
+        if not is_xy(data):
+            raise SvmevalError(
+                f"{name} as a tuple must be (X, y): features and labels, got a tuple of "
+                f"{len(data)} ({', '.join(type(v).__name__ for v in data[:3])}"
+                f"{', ...' if len(data) > 3 else ''})"
+            )
+        dataset = Dataset.from_arrays(*data, multilabel=multilabel)
+    elif isinstance(data, Dataset):
+        data.validate()
+        dataset = data
+    else:
+        raise SvmevalError(
+            f"{name} must be a svmeval Dataset, a file name or (X, y), got {type(data).__name__}"
+        )
+    if precomputed:
+        check_precomputed(dataset)
+    return dataset
 
 
 def rows_of(dataset, rows: np.ndarray) -> Dataset:

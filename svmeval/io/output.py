@@ -53,9 +53,9 @@ __all__ = [
     "write_outputs",
 ]
 
-#: Ctrl-C seen by a command's own SIGINT handler (the commands' launcher, svmeval_launch, puts
-#: its record here; in any other process it stays empty): a KeyboardInterrupt can be swallowed
-#: (a bare except, a weakref callback), so no output is committed after one
+#: Ctrl-C seen by a command's own SIGINT handler (the commands' launcher, svmeval.cli.__main__,
+#: puts its record here; in any other process it stays empty): a KeyboardInterrupt can be
+#: swallowed (a bare except, a weakref callback), so no output is committed after one
 INTERRUPTS: list = []
 
 

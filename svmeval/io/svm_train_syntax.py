@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import math
 
-from svmeval.errors import OptionError
+from svmeval.errors import OptionError, ParameterError
 
 TYPE_CHECKING = False  # typing itself is not imported: the light path does not need it
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 __all__ = [
     "DEFAULTS",
     "DOUBLE_FIELDS",
     "FIELD_OF_FLAG",
+    "FLAGS",
     "INT_FIELDS",
     "INT_MAX",
     "INT_MIN",
@@ -29,6 +31,7 @@ __all__ = [
     "parse_c_double",
     "parse_c_int",
     "read_option",
+    "read_options",
     "shown",
     "weight_label",
 ]
@@ -53,6 +56,9 @@ FIELD_OF_FLAG = {
     "-h": "shrinking",
     "-b": "probability",
 }
+#: svm-train's one-letter flags of the scalar fields, in svm-train's usage order (``-m``, the
+#: cache size, left out: it does not change a result)
+FLAGS = tuple((flag[1:], field) for flag, field in FIELD_OF_FLAG.items() if flag != "-m")
 INT_FIELDS = ("svm_type", "kernel_type", "degree", "shrinking", "probability")
 DOUBLE_FIELDS = ("gamma", "coef0", "C", "nu", "p", "cache_size", "eps")
 
@@ -149,3 +155,42 @@ def check_flag(flag: str) -> str:
         else "is not one of svm-train's training options (" + " ".join(FIELD_OF_FLAG) + " -wi)"
     )
     raise OptionError(f"option {shown(flag)} {what}")
+
+
+def read_options(options: str | Sequence[str]) -> tuple[dict[str, Any], tuple]:
+    """svm-train's training options, as svm-train reads them: ``(fields, weights)``, the
+    fields of ``struct svm_parameter`` they set (the last value of a flag given twice) and the
+    ``-wi`` pairs ``(label, factor)`` in command-line order. ``options`` is a string (split as a
+    shell would) or a sequence of strings. Raises :class:`OptionError` (an unknown or misplaced
+    option, a missing or malformed value) or :class:`ParameterError` (neither a string nor a
+    sequence of strings)."""
+    import shlex  # on first use: the drop-in's light path reads its options one by one
+    from collections.abc import Sequence
+
+    if isinstance(options, str):
+        try:
+            tokens = shlex.split(options)
+        except ValueError as exc:
+            raise OptionError(f"options {shown(options)}: {exc}") from None
+    elif isinstance(options, Sequence) and all(isinstance(t, str) for t in options):
+        tokens = list(options)
+    else:
+        raise ParameterError(
+            "svm-train options must be a string or a sequence of strings, "
+            f"got {type(options).__name__}"
+        )
+    values: dict[str, Any] = {}
+    weights: list = []
+    i = 0
+    while i < len(tokens):
+        flag = tokens[i]
+        check_flag(flag)
+        if i + 1 >= len(tokens):
+            raise OptionError(f"option {flag} needs a value")
+        field, value = read_option(flag, tokens[i + 1])
+        i += 2
+        if field == "weight":
+            weights.append(value)
+        else:
+            values[field] = value
+    return values, tuple(weights)

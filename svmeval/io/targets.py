@@ -209,7 +209,7 @@ def _temp_name() -> str:
 
 #: temporary files made and not yet renamed or removed, each named here before it is made: a
 #: Ctrl-C can come between two lines of Python anywhere, and the commands' launcher removes these
-#: before it exits (svmeval_launch)
+#: before it exits (svmeval.cli.__main__)
 TEMPORARIES: set[str] = set()
 
 

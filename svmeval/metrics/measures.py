@@ -92,8 +92,8 @@ class Counts:
 def parse_zero_division(zero_division) -> float:
     """Normalise a zero_division policy to 0.0, 1.0 or NaN; raise ValueError otherwise (an
     :class:`~svmeval.errors.InvalidParameterError` naming ``zero_division``, as every
-    function's door: ``svmeval._args.checks.parse_zero_division``)."""
-    from svmeval._args.checks import parse_zero_division as parse
+    function's door: ``svmeval._constraints.parse_zero_division``)."""
+    from svmeval._constraints import parse_zero_division as parse
 
     return parse(zero_division)
 

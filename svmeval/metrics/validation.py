@@ -4,7 +4,7 @@ of ``svmeval._args``, where every argument of svmeval is declared."""
 
 from __future__ import annotations
 
-from svmeval._args.constraints import Interval, Options, StrOptions, validate_params
+from svmeval._constraints import Interval, Options, StrOptions, validate_params
 from svmeval.errors import InvalidParameterError
 
 __all__ = ["Interval", "InvalidParameterError", "Options", "StrOptions", "validate_params"]

@@ -17,7 +17,7 @@ HTML = "html"  # one self-contained page, for every result (svmeval.report.html)
 
 # render and its tables are imported on first use (svmeval.report._render): svm-train's lines
 # (svmeval.report.svm_train) load neither the argument checks nor a reporter
-_LAZY = ("REPORTERS", "RenderTypeError", "render")
+_LAZY = ("REPORTERS", "RenderTypeError", "render", "to_dict", "to_frame")
 
 
 def __getattr__(name: str):

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from svmeval._args.checks import MAX_DRAWS  # noqa: F401 - declared with the argument draws
+from svmeval._constraints import MAX_DRAWS  # noqa: F401 - declared with the argument draws
 from svmeval.stats.distributions import t_cdf
 
 __all__ = [

@@ -27,7 +27,7 @@ import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 
-from svmeval.params import FLAGS
+from svmeval.io.svm_train_syntax import FLAGS
 
 __all__ = ["EXECUTION", "describe_call"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from svmeval._args import checked
-from svmeval.errors import ArgumentError, SvmevalError, show_label, show_path
+from svmeval.errors import ArgumentError, SvmevalError
 from svmeval.metrics.classification import ConfusionCounts
 from svmeval.metrics.measures import parse_zero_division
 from svmeval.metrics.probabilities import probability_figures, reliability_bins
@@ -32,7 +32,6 @@ from svmeval.summary.core import Summary, spread
 
 __all__ = [
     "FractionalPredictions",
-    "check_pos_label",
     "fold_values",
     "positive_label",
     "summarize_cv",
@@ -43,27 +42,6 @@ __all__ = [
 class FractionalPredictions(ArgumentError):
     """Class predictions that are not integers: LIBSVM's classifiers predict (int) labels, so
     these are a regression's (``regression=True``)."""
-
-
-def check_pos_label(y, pos_label, data_name: str | None = None) -> None:
-    """Refuse, before any work, the ``pos_label`` that the summary of a classifier's
-    cross-validation on labels ``y`` would refuse (a class predicted is a class of ``y``);
-    ``data_name`` names the data set in the message (a run over several)."""
-    if pos_label is None:
-        return
-    labels = np.unique(np.asarray(y, dtype=np.float64))
-    if data_name is None:
-        positive_and_negative(labels, pos_label)
-        return
-    name = show_path(data_name)
-    if len(labels) != 2:
-        classes = f"{len(labels)} class" + ("" if len(labels) == 1 else "es")
-        raise ArgumentError("pos_label", f"applies to two-class data only ({name} has {classes})")
-    if pos_label not in labels:
-        shown = ", ".join(show_label(v) for v in labels)
-        raise ArgumentError(
-            "pos_label", f"{show_label(pos_label)} is not one of the labels of {name} ({shown})"
-        )
 
 
 def _as_vectors(y_true, y_pred):

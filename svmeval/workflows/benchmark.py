@@ -89,9 +89,10 @@ def _fold_table(
     """The criterion on every fold of every configuration on ``dataset``: one list per
     configuration, repetition-major (the evaluation core runs them all at once); and each
     fold's test samples, in the same order."""
-    from svmeval.workflows.compare import _fold_values, _runs
+    from svmeval.cv.engine import run_configurations
+    from svmeval.workflows.compare import _fold_values
 
-    runs = _runs(dataset, params, nr_fold, seeds, jobs, client, progress, source)
+    runs = run_configurations(dataset, params, nr_fold, seeds, jobs, client, progress, source)
     sizes = [int(v) for run in runs[0] for v in np.bincount(run.fold, minlength=run.n_folds)]
     return [_fold_values(r, criterion, pos_label, zero_division) for r in runs], sizes
 
@@ -278,7 +279,7 @@ def _checked_datasets(datasets, folds: int, params: list, criterion, pos_label) 
     each, the same folds on each, the criterion and pos_label fit for each), and the criterion
     (the configurations' default where None)."""
     from svmeval.cv import checks
-    from svmeval.summary.single import check_pos_label
+    from svmeval.cv.checks import check_pos_label
 
     checked = [
         checks.classes_for(checks.check_data(ds, "a benchmark", "datasets")[0], ds, params)

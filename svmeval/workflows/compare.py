@@ -12,7 +12,6 @@ The command line, ``svmeval-compare``, is :mod:`svmeval.cli.compare`.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar, cast
@@ -139,38 +138,6 @@ class Comparison:
                     }
                 )
         return tables.frame(rows)
-
-
-def _runs(
-    dataset, params: list, nr_fold, seeds, jobs, client, progress=None, source=None
-) -> list[list]:
-    """Every configuration's cross-validations on every seed's folds (the evaluation core's
-    candidates x R seeds, run at once): one list of CV results per configuration,
-    repetition-major."""
-    from svmeval.cv.engine import prepare
-    from svmeval.cv.evaluate import evaluate
-    from svmeval.cv.executors import executor_for
-
-    problem, first = prepare(dataset, params[0])
-    resolved = [first] + [prepare(dataset, p, problem=problem)[1] for p in params[1:]]
-    runs: list[list] = [[None] * len(seeds) for _ in params]
-
-    def finish(unit, result) -> None:
-        runs[unit.candidate][unit.repetition] = result
-
-    with executor_for(jobs, client) as executor:
-        evaluate(
-            dataset,
-            problem,
-            resolved,
-            seeds,
-            nr_fold,
-            executor=executor,
-            finish=finish,
-            progress=progress,
-            fold_source=source,
-        )
-    return runs
 
 
 def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
@@ -335,7 +302,8 @@ def _compare(
         checks.common_kind(labels, (params_a, params_b)),
         (params_a, params_b),
     )
-    _check_rope_and_label(rope, dataset, params_a, pos_label)
+    if params_a.is_classification:  # before any work, not when the folds are summarized
+        checks.check_pos_label(labels, pos_label)
     from svmeval.cv.given import fold_source
 
     source = fold_source(groups, given_folds, dataset.n_samples)
@@ -343,7 +311,7 @@ def _compare(
         raise ArgumentError(
             "repeat", "must be 1 with given_folds: every repetition would have the same folds"
         )
-    runs_a, runs_b = _runs(
+    runs_a, runs_b = engine.run_configurations(
         dataset,
         [params_a, params_b],
         run.folds,
@@ -372,19 +340,6 @@ def _shown(config, params: SvmParams) -> str:
     return " ".join(config.split()) if isinstance(config, str) else params.flags()
 
 
-def _check_rope_and_label(rope, dataset, params, pos_label) -> None:
-    """The rope, and pos_label against a classifier's labels: before any work, not when the
-    folds are summarized."""
-    if rope is not None and (
-        isinstance(rope, bool) or not isinstance(rope, (int, float)) or not 0 <= rope < math.inf
-    ):
-        raise SvmevalError(f"rope must be a finite number >= 0, got {rope!r}")
-    if params.is_classification:
-        from svmeval.summary.single import check_pos_label
-
-        check_pos_label(dataset.y, pos_label)
-
-
 def _comparison(
     runs_a: list,
     runs_b: list,
@@ -409,6 +364,7 @@ def _comparison(
             "folds: choose another criterion"
         )
     first = runs_a[0]
+    source = _fold_source(first)  # the folds' words, from the run before its tests
     n_folds = first.n_folds  # the folds drawn: leave-one-out when nr_fold exceeds the rows
     sizes = np.bincount(first.fold, minlength=n_folds)
     n = len(first.y_true)
@@ -443,7 +399,7 @@ def _comparison(
         fold_sizes=tuple(
             int(v) for run in runs_a for v in np.bincount(run.fold, minlength=run.n_folds)
         ),
-        fold_source=_fold_source(first),
+        fold_source=source,
     )
 
 

@@ -525,7 +525,7 @@ def _checked_grid(
     problem, base, candidates = _candidates(dataset, params, order)
     pos_label = class_code(pos_label, dataset.classes)
     if base.is_classification:  # the summaries of the cells would refuse it, too late
-        from svmeval.summary.single import check_pos_label
+        from svmeval.cv.checks import check_pos_label
 
         check_pos_label(dataset.y, pos_label)
     if any(c not in run.resume for c in order):

@@ -304,7 +304,7 @@ def _permutation_test(
     y = checks.single_label(dataset, "a permutation test")
     checks.check_criterion(criterion, checks.common_kind(y, [config]), config)
     if config.is_classification:
-        from svmeval.summary.single import check_pos_label
+        from svmeval.cv.checks import check_pos_label
 
         check_pos_label(y, pos_label, None)
     problem, resolved = prepare(dataset, config)

@@ -8,7 +8,10 @@ so scipy is never imported), ``"boolean"`` (``bool`` or ``numpy.bool_``), ``None
 bounds, NaN never) and :class:`Check` (a function of its own, with its own message).
 :func:`validate_params` declares the scikit-learn-named metrics' parameters with them (
 ``sklearn.utils._param_validation``'s rules and messages); :mod:`svmeval._args` declares the
-library's vocabulary with them.
+library's vocabulary with them. Beside them, what the metrics and the statistical tests check
+themselves and the vocabulary declares too: the zero-division policy
+(:func:`parse_zero_division`) and the bound of a Bayesian test's Monte-Carlo draws
+(:data:`MAX_DRAWS`).
 
 Nothing here imports numpy at import time: ``import svmeval`` stays light.
 """
@@ -32,10 +35,16 @@ __all__ = [
     "StrOptions",
     "alternatives",
     "constraint",
+    "MAX_DRAWS",
     "is_integer",
     "is_number",
+    "parse_zero_division",
     "validate_params",
 ]
+
+#: at most this many Monte-Carlo draws of the Bayesian signed-rank test (the argument ``draws``;
+#: baycomp's default is 50,000)
+MAX_DRAWS = 10_000_000
 
 
 def _type_name(t) -> str:
@@ -270,3 +279,18 @@ def validate_params(constraints: dict):
         return validated
 
     return decorate
+
+
+def parse_zero_division(value, name: str = "zero_division") -> float:
+    """A zero-division policy as 0.0, 1.0 or NaN: 0, 1, NaN or their text ("nan", "0", "1")."""
+    if isinstance(value, str):
+        if value.strip().lower() == "nan":
+            return math.nan
+        if value.strip() in ("0", "1", "0.0", "1.0"):
+            return float(value)
+    elif is_number(value):
+        number = float(value)
+        if math.isnan(number) or number in (0.0, 1.0):
+            return number
+    message = f"must be 0, 1 or 'nan' (nan leaves undefined values out of averages), got {value!r}"
+    raise InvalidParameterError(name, message, text=f"{name} {message}")
