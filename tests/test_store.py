@@ -238,6 +238,25 @@ def test_a_benchmark_with_one_more_configuration_computes_only_its_units(tmp_pat
     assert "8" in configurations
 
 
+def test_a_fully_stored_rerun_reads_its_units_in_a_few_queries(tmp_path):
+    """A rerun whose every fold is stored reads them in batches of a few hundred keys (600
+    folds: two queries of table ``units``, as SQLite's trace of the store's connection shows),
+    not one query a fold; its result is the fresh run's."""
+    from svmeval import compare, open_store
+
+    path = tmp_path / "runs.db"
+    args = (WINE, "-c 1", "-c 8")
+    fresh = compare(*args, folds=10, repeat=30, store=path)
+    statements: list = []
+    with open_store(path) as store:
+        store._conn.set_trace_callback(statements.append)  # type: ignore[union-attr]
+        again = compare(*args, folds=10, repeat=30, store=store)
+        assert (store.reused, store.computed) == (600, 0)
+    reads = [s for s in statements if re.search(r"\bFROM units\b", s)]
+    assert len(reads) == 2, reads[:3]
+    assert json.dumps(again.to_dict()) == json.dumps(fresh.to_dict())
+
+
 def test_eight_processes_started_at_once_share_one_new_store(tmp_path):
     """Eight processes released together by one pipe's end, on one store that does not exist
     yet, all finish with the fresh run's predictions; the store holds each unit once."""

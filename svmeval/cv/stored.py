@@ -268,11 +268,12 @@ class StoreUse:
         }
         self.data_name = str(getattr(dataset, "name", ""))
         self._labels = libsvm_label_order(y)
+        self._label_set = set(self._labels.tolist())  # NaN in no set: a NaN prediction fails
         self._keys: dict = {}  # (unit, fold) -> (key, fields)
         self._by_params: dict = {}  # id(params) -> (params, key's params, flags)
         self._by_labels: dict = {}  # id(y) -> (y, its digest): a unit's own labels
         self._by_folds: dict = {}  # id(folds) -> (folds, its digest): folds not LIBSVM's
-        self._present: set | None = None  # the keys the store holds, where asked at once
+        self._present: dict | None = None  # key -> its stored row, where read at once
         self.written: dict = {}  # unit -> folds written or found
 
     def key(self, unit, fold: int) -> tuple[str, dict]:
@@ -343,10 +344,11 @@ class StoreUse:
         return found[1], found[2]
 
     def prefetch(self, units) -> None:
-        """Ask the store once which of these units' folds it holds (a fresh store: none), so
-        that :meth:`find` reads only those."""
+        """Read at once, in a few queries, the stored values of these units' folds (a fresh
+        store: none), so that :meth:`find` asks the store nothing: it decodes and checks
+        each fold it finds, in the units' order."""
         keys = [key for u in units for key in self.keys(u)]
-        self._present = self.store.known(keys)
+        self._present = self.store.rows(keys)
 
     def _shapes(self, unit, t: int) -> dict:
         params = unit.params
@@ -374,11 +376,16 @@ class StoreUse:
         """The stored outputs of ``unit``'s folds: fold -> :class:`FoldOutput` (every fold of a
         ``-b 1`` unit, or none)."""
         found = {}
+        present = self._present
         for i in range(unit.folds.n_folds):
             key, _ = self.key(unit, i)
-            if self._present is not None and key not in self._present:
-                continue
-            record = self.store.get(key, self._shapes(unit, len(unit.folds.test(i))))
+            if present is None:
+                record = self.store.get(key, self._shapes(unit, len(unit.folds.test(i))))
+            else:
+                row = present.get(key)
+                if row is None:
+                    continue
+                record = self.store.decode(key, row, self._shapes(unit, len(unit.folds.test(i))))
             if record is not None:
                 found[i] = self._checked(unit, key, record)
         if unit.params.probability and len(found) < unit.folds.n_folds:
@@ -397,7 +404,7 @@ class StoreUse:
 
         y_pred = a["y_pred"]
         if unit.params.is_classification:
-            if not np.isin(y_pred, self._labels).all():
+            if not self._label_set.issuperset(y_pred.tolist()):
                 raise bad("a prediction that is not one of the data's classes")
         elif not np.isfinite(y_pred).all():
             raise bad("a prediction that is not a finite number")
