@@ -76,11 +76,13 @@ def classification_figures(
     kind = "binary" if positive is not None else "multiclass"
     wanted = [n for n in figure_names(kind) if names is None or n in names]
     values: dict = {}
-    k = None if positive is None else int(np.flatnonzero(report.labels == positive)[0])
+    k = None
     for name in wanted:
         if name in _OVERALL:
             values[name] = getattr(report, name)
-        elif name in _POSITIVE_CLASS and k is not None:
+        elif name in _POSITIVE_CLASS and positive is not None:
+            if k is None:
+                k = int(np.flatnonzero(report.labels == positive)[0])
             values[name] = _with_policy(float(getattr(report, name)[k]), z)
         elif name in _AVERAGED_F1:
             values[name] = report.averages[_AVERAGED_F1[name]].f1
@@ -153,7 +155,7 @@ def classification_fold_figures(
         probabilities = probabilities if "probabilities" in sources else None
     out = []
     for i in range(n_folds):
-        rows = fold == i
+        rows = fold == i if scores is not None or probabilities is not None else None
         report: ClassificationReport | LazyReport = (
             ConfusionCounts.from_matrix(labels, matrices[i]).report(zero_division=zero_division)
             if names is None
