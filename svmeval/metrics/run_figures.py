@@ -30,6 +30,7 @@ __all__ = [
     "classification_fold_figures",
     "figure_source",
     "fold_counts",
+    "label_union",
     "multilabel_figures",
     "multilabel_fold_figures",
     "positive_and_negative",
@@ -114,6 +115,19 @@ def multilabel_figures(report: MultilabelReport, lrap: float | None) -> dict:
     }
 
 
+def label_union(y_true, y_pred) -> np.ndarray:
+    """The labels of ``y_true`` and ``y_pred`` together, ascending: ``np.union1d``'s, without
+    the import of numpy.ma that ``np.unique`` makes since numpy 2.3 on its first call (a
+    cost at every command's start) where the labels are numbers and none is NaN."""
+    values = np.concatenate((np.ravel(y_true), np.ravel(y_pred)))
+    if values.dtype.kind not in "fiub" or (values.dtype.kind == "f" and np.isnan(values).any()):
+        return np.union1d(y_true, y_pred)
+    ordered = np.sort(values)
+    if ordered.size < 2:
+        return ordered
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+
+
 def fold_counts(y_true, y_pred, fold, n_folds: int, labels: np.ndarray) -> np.ndarray:
     """n_folds x k x k confusion matrices (rows true, columns predicted, ``labels``
     ascending) from one bincount over label codes."""
@@ -146,7 +160,7 @@ def classification_fold_figures(
     class probabilities, columns following ``score_labels`` (None: no probability figures);
     ``names``: only these figures, and only what they are computed from (default every
     figure): the same values."""
-    labels = np.union1d(y_true, y_pred)
+    labels = label_union(y_true, y_pred)
     if matrices is None:
         matrices = fold_counts(y_true, y_pred, fold, n_folds, labels)
     if names is not None:  # the scores and probabilities only where a figure needs them
