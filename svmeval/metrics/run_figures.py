@@ -167,9 +167,17 @@ def classification_fold_figures(
         sources = {figure_source(n) for n in names}
         scores = scores if "scores" in sources else None
         probabilities = probabilities if "probabilities" in sources else None
+    if scores is None and probabilities is None and labels.dtype.kind in "fiubU":
+        # figures of the counts alone, of labels whose bytes are their values
+        head = (labels.dtype.str, labels.tobytes(), positive, zero_division)
+        wanted = None if names is None else frozenset(names)
+        return [
+            _counts_figures(labels, matrices[i], head, positive, zero_division, wanted)
+            for i in range(n_folds)
+        ]
     out = []
     for i in range(n_folds):
-        rows = fold == i if scores is not None or probabilities is not None else None
+        rows = fold == i
         report: ClassificationReport | LazyReport = (
             ConfusionCounts.from_matrix(labels, matrices[i]).report(zero_division=zero_division)
             if names is None
@@ -187,6 +195,31 @@ def classification_fold_figures(
         )
         out.append(classification_figures(report, rank, positive, proba, names))
     return out
+
+
+#: the figures of the confusion matrices seen last, by (labels, positive class, zero-division
+#: policy, figures asked, matrix): the folds of a run and of its repetitions have few distinct
+#: matrices (1,800 folds of a comparison over three data sets: 112), each reduced once
+_SEEN: dict = {}
+_SEEN_MAX = 4096
+
+
+def _counts_figures(labels, matrix, head: tuple, positive, z, names) -> dict:
+    """:func:`classification_figures` of one confusion matrix without scores or
+    probabilities (a copy: the caller may change it), each distinct matrix computed once."""
+    key = (*head, names, matrix.dtype.str, matrix.shape, matrix.tobytes())
+    found = _SEEN.get(key)
+    if found is None:
+        report: ClassificationReport | LazyReport = (
+            ConfusionCounts.from_matrix(labels, matrix).report(zero_division=z)
+            if names is None
+            else LazyReport(labels, matrix, z)
+        )
+        found = classification_figures(report, None, positive, None, names)
+        if len(_SEEN) >= _SEEN_MAX:
+            _SEEN.clear()
+        _SEEN[key] = found
+    return dict(found)
 
 
 def regression_fold_figures(y_true, y_pred, fold, n_folds: int) -> list[dict]:
