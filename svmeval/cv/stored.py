@@ -387,11 +387,35 @@ class StoreUse:
                     continue
                 record = self.store.decode(key, row, self._shapes(unit, len(unit.folds.test(i))))
             if record is not None:
-                found[i] = self._checked(unit, key, record)
+                found[i] = (key, record)
+        if not self._fit(unit, [record.arrays for _, record in found.values()]):
+            for key, record in found.values():  # the first fold that does not fit, named
+                self._checked(unit, key, record)
         if unit.params.probability and len(found) < unit.folds.n_folds:
             return {}
         self.written[unit] = set(found)
-        return found
+        return {
+            i: FoldOutput(**{name: record.arrays.get(name) for name in _ARRAYS})
+            for i, (_, record) in found.items()
+        }
+
+    def _fit(self, unit, folds: list) -> bool:
+        """Whether every fold of ``folds`` (their arrays, name -> array) passes
+        :meth:`_checked`, checked together (an array of all the folds' values each)."""
+        if not folds:
+            return True
+        whole = {name: np.concatenate([a[name] for a in folds]) for name in folds[0]}
+        y_pred = whole["y_pred"]
+        if unit.params.is_classification:
+            if not self._label_set.issuperset(y_pred.tolist()):
+                return False
+        elif not np.isfinite(y_pred).all():
+            return False
+        for name in ("decision_values", "scores"):
+            if name in whole and np.isinf(whole[name]).any():
+                return False
+        p = whole.get("probabilities")
+        return p is None or bool(((p >= 0) & (p <= 1)).all())
 
     def _checked(self, unit, key: str, record) -> FoldOutput:
         a = record.arrays
