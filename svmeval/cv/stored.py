@@ -377,15 +377,20 @@ class StoreUse:
         ``-b 1`` unit, or none)."""
         found = {}
         present = self._present
+        sizes = np.diff(unit.folds.fold_start).tolist()  # each fold's test rows
+        shapes: dict = {}  # test rows -> the arrays' shapes (folds differ by a row at most)
         for i in range(unit.folds.n_folds):
             key, _ = self.key(unit, i)
+            t = sizes[i]
+            if t not in shapes:
+                shapes[t] = self._shapes(unit, t)
             if present is None:
-                record = self.store.get(key, self._shapes(unit, len(unit.folds.test(i))))
+                record = self.store.get(key, shapes[t])
             else:
                 row = present.get(key)
                 if row is None:
                     continue
-                record = self.store.decode(key, row, self._shapes(unit, len(unit.folds.test(i))))
+                record = self.store.decode(key, row, shapes[t])
             if record is not None:
                 found[i] = (key, record)
         if not self._fit(unit, [record.arrays for _, record in found.values()]):
