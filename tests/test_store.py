@@ -433,6 +433,11 @@ HOSTILE = {
     "another dtype": ("UPDATE units SET arrays = replace(arrays, '<f8', '|O')", "array"),
     "text for bytes": ("UPDATE units SET payload = 'abc'", "value's types"),
     "not JSON": ("UPDATE units SET arrays = 'import os'", "not JSON"),
+    "a list for a name": (
+        """UPDATE units SET arrays = replace(arrays, '["y_pred"', '[["y_pred"]')""",
+        "array",
+    ),
+    "a number for a shape": ("UPDATE units SET arrays = replace(arrays, '[60]', '60')", "array"),
 }
 
 
