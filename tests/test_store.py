@@ -257,6 +257,27 @@ def test_a_fully_stored_rerun_reads_its_units_in_a_few_queries(tmp_path):
     assert json.dumps(again.to_dict()) == json.dumps(fresh.to_dict())
 
 
+def test_a_rerun_reads_its_stored_folds_a_window_at_a_time(tmp_path, monkeypatch):
+    """The folds a rerun reads at once are bounded (WINDOW keys a query): with windows of 7
+    keys, across units of 10 folds and two configurations of the same parameters (the same
+    keys twice), every fold is read and the result is the fresh run's."""
+    from svmeval import compare, open_store
+    from svmeval.cv import stored
+
+    path = tmp_path / "runs.db"
+    args = (WINE, "-c 1", "-c 1")
+    fresh = compare(*args, folds=10, repeat=4, store=path)
+    monkeypatch.setattr(stored, "WINDOW", 7)
+    statements: list = []
+    with open_store(path) as store:
+        store._conn.set_trace_callback(statements.append)  # type: ignore[union-attr]
+        again = compare(*args, folds=10, repeat=4, store=store)
+        assert (store.reused, store.computed) == (80, 0)
+    reads = [s for s in statements if re.search(r"\bFROM units\b", s)]
+    assert len(reads) >= 40 // 7
+    assert json.dumps(again.to_dict()) == json.dumps(fresh.to_dict())
+
+
 def test_eight_processes_started_at_once_share_one_new_store(tmp_path):
     """Eight processes released together by one pipe's end, on one store that does not exist
     yet, all finish with the fresh run's predictions; the store holds each unit once."""

@@ -90,6 +90,9 @@ class StoreCounts:
 
 #: seconds an interrupted or failed run waits for its last folds to be written
 FLUSH_LIMIT = 5.0
+#: the stored folds a run reads in one query (and holds at once, before they are checked and
+#: put into their units)
+WINDOW = 500
 
 
 class _Writer:
@@ -273,7 +276,12 @@ class StoreUse:
         self._by_params: dict = {}  # id(params) -> (params, key's params, flags)
         self._by_labels: dict = {}  # id(y) -> (y, its digest): a unit's own labels
         self._by_folds: dict = {}  # id(folds) -> (folds, its digest): folds not LIBSVM's
-        self._present: dict | None = None  # key -> its stored row, where read at once
+        # the keys of the units prefetched, in their order, and each key's first place in it;
+        # the stored rows of a window of them (read a window at a time: memory stays bounded)
+        self._order: list | None = None
+        self._place: dict = {}
+        self._window: dict = {}
+        self._window_keys: frozenset = frozenset()
         self.written: dict = {}  # unit -> folds written or found
 
     def key(self, unit, fold: int) -> tuple[str, dict]:
@@ -344,11 +352,25 @@ class StoreUse:
         return found[1], found[2]
 
     def prefetch(self, units) -> None:
-        """Read at once, in a few queries, the stored values of these units' folds (a fresh
-        store: none), so that :meth:`find` asks the store nothing: it decodes and checks
-        each fold it finds, in the units' order."""
-        keys = [key for u in units for key in self.keys(u)]
-        self._present = self.store.rows(keys)
+        """Key these units' folds, so that :meth:`find` reads their stored values a window
+        of :data:`WINDOW` keys at a time (one query each), in the units' order, instead of
+        one query a fold; only a window's values are held at once."""
+        self._order = [key for u in units for key in self.keys(u)]
+        self._place = {}
+        for i, key in enumerate(self._order):
+            self._place.setdefault(key, i)
+        self._window, self._window_keys = {}, frozenset()
+
+    def _row(self, key: str):
+        """The stored row of a prefetched key (None: not stored), reading the window of keys
+        that starts at it where the one read last does not hold it."""
+        if key not in self._window_keys:
+            start = self._place[key]
+            part = (self._order or [])[start : start + WINDOW]
+            self._window, self._window_keys = {}, frozenset()  # the last window let go first
+            self._window = self.store.rows(part)
+            self._window_keys = frozenset(part)
+        return self._window.get(key)
 
     def _shapes(self, unit, t: int) -> dict:
         params = unit.params
@@ -376,7 +398,7 @@ class StoreUse:
         """The stored outputs of ``unit``'s folds: fold -> :class:`FoldOutput` (every fold of a
         ``-b 1`` unit, or none)."""
         found = {}
-        present = self._present
+        prefetched = self._order is not None
         sizes = np.diff(unit.folds.fold_start).tolist()  # each fold's test rows
         shapes: dict = {}  # test rows -> the arrays' shapes (folds differ by a row at most)
         for i in range(unit.folds.n_folds):
@@ -384,10 +406,10 @@ class StoreUse:
             t = sizes[i]
             if t not in shapes:
                 shapes[t] = self._shapes(unit, t)
-            if present is None:
+            if not prefetched or key not in self._place:
                 record = self.store.get(key, shapes[t])
             else:
-                row = present.get(key)
+                row = self._row(key)
                 if row is None:
                     continue
                 record = self.store.decode(key, row, shapes[t])
