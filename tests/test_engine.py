@@ -98,6 +98,28 @@ def test_group_classes_orders_by_first_appearance():
     assert list(labels) == [1, -1]
 
 
+def test_group_classes_follows_labels_changed_in_place_and_gives_its_own_arrays():
+    """The same array asked again after its values changed is grouped anew (the grouping
+    kept for the last labels is given only for the same values), and each call's arrays
+    are its own: the rule computed here in plain Python is the oracle."""
+
+    def by_first_appearance(y):
+        order = list(dict.fromkeys(int(v) for v in y))
+        if order == [-1, 1]:
+            order = [1, -1]
+        return order, [i for c in order for i, v in enumerate(y) if int(v) == c]
+
+    y = np.array([3.0, 1.0, 3.0, 2.0, 1.0])
+    for _ in range(3):
+        labels, start, count, perm = group_classes(y)
+        assert (list(labels), list(perm)) == by_first_appearance(y)
+        labels[0], perm[0] = 99, 99  # the caller's own arrays
+    y[0] = 2.0
+    labels, start, count, perm = group_classes(y)
+    assert (list(labels), list(perm)) == by_first_appearance(y) == ([2, 1, 3], [0, 3, 1, 4, 2])
+    assert list(count) == [2, 2, 1] and list(start) == [0, 2, 4]
+
+
 def test_precomputed_kernel_is_bit_identical(tmp_path):
     """-t 4: `label 0:serial 1:K(x,x1) ...` rows, against LIBSVM's CV on the same file."""
     path = linear_kernel_file(tmp_path)

@@ -251,3 +251,40 @@ def test_one_class_data_keep_their_tables(tmp_path):
     assert report == render(summarize(cross_validate(str(data), None, 5)))
     assert report.startswith("Cross Validation Accuracy = 100%\n")
     assert len(report.splitlines()) > 1
+
+
+#: DROPIN_RUN for ``python -m svmeval.cli compare ARGS``
+COMPARE_RUN = DROPIN_RUN.replace(
+    '["svmeval", *sys.argv[1:]]', '["svmeval.cli", "compare", *sys.argv[1:]]'
+).replace('runpy.run_module("svmeval",', 'runpy.run_module("svmeval.cli",')
+
+
+def test_a_reused_comparison_loads_neither_numpy_ma_nor_scipy(tmp_path):
+    """A comparison over two data sets taken whole from its store (the tests over data sets
+    included) imports neither numpy.ma (np.unique's, since numpy 2.3) nor SciPy: a reused
+    run's cost is mostly its start."""
+    root = Path(__file__).resolve().parents[1] / "data"
+    store = tmp_path / "runs.db"
+    args = ["-q", "-v", "5", "--repeat", "3", "--store", str(store)]
+    args += [str(root / "breast_cancer.scale"), str(root / "wine.scale")]
+    args += ["--", "-c", "1", "--", "-c", "8"]
+
+    def run(seen):
+        done = subprocess.run(
+            [sys.executable, "-c", COMPARE_RUN, *args],
+            capture_output=True,
+            text=True,
+            env=dict(os.environ, SEEN=str(seen)),
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout, done.stderr
+
+    first = run(tmp_path / "first.json")
+    again = run(tmp_path / "again.json")
+    assert again[0] == first[0]
+    assert "60 units reused, 0 computed" in again[1]
+    modules = json.loads((tmp_path / "again.json").read_text())["modules"]
+    assert [
+        m for m in modules if m.split(".")[:2] == ["numpy", "ma"] or m.startswith("scipy")
+    ] == []

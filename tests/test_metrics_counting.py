@@ -109,3 +109,23 @@ def test_integral_labels_of_any_span_equal_scikit_learn(data):
     np.testing.assert_array_equal(
         confusion_matrix(y_true, y_pred), expected_matrix(y_true, y_pred)[1]
     )
+
+
+@pytest.mark.parametrize(
+    "y_true, y_pred",
+    [
+        ([3.0, -1.0, 1.0, 3.0], [1.0, 1.0, 7.5, -1.0]),
+        ([2, 0, 2], [0, 0, 5]),
+        ([1.0], []),
+        ([], []),
+        ([0.0, np.nan, 1.0], [np.nan, 1.0, 2.0]),
+        (["b", "a"], ["c", "a"]),
+        ([True, False], [True, True]),
+    ],
+)
+def test_label_union_is_numpys_union1d(y_true, y_pred):
+    from svmeval.metrics.run_figures import label_union
+
+    got, want = label_union(np.array(y_true), np.array(y_pred)), np.union1d(y_true, y_pred)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)

@@ -238,6 +238,46 @@ def test_a_benchmark_with_one_more_configuration_computes_only_its_units(tmp_pat
     assert "8" in configurations
 
 
+def test_a_fully_stored_rerun_reads_its_units_in_a_few_queries(tmp_path):
+    """A rerun whose every fold is stored reads them in batches of a few hundred keys (600
+    folds: two queries of table ``units``, as SQLite's trace of the store's connection shows),
+    not one query a fold; its result is the fresh run's."""
+    from svmeval import compare, open_store
+
+    path = tmp_path / "runs.db"
+    args = (WINE, "-c 1", "-c 8")
+    fresh = compare(*args, folds=10, repeat=30, store=path)
+    statements: list = []
+    with open_store(path) as store:
+        store._conn.set_trace_callback(statements.append)  # type: ignore[union-attr]
+        again = compare(*args, folds=10, repeat=30, store=store)
+        assert (store.reused, store.computed) == (600, 0)
+    reads = [s for s in statements if re.search(r"\bFROM units\b", s)]
+    assert len(reads) == 2, reads[:3]
+    assert json.dumps(again.to_dict()) == json.dumps(fresh.to_dict())
+
+
+def test_a_rerun_reads_its_stored_folds_a_window_at_a_time(tmp_path, monkeypatch):
+    """The folds a rerun reads at once are bounded (WINDOW keys a query): with windows of 7
+    keys, across units of 10 folds and two configurations of the same parameters (the same
+    keys twice), every fold is read and the result is the fresh run's."""
+    from svmeval import compare, open_store
+    from svmeval.cv import stored
+
+    path = tmp_path / "runs.db"
+    args = (WINE, "-c 1", "-c 1")
+    fresh = compare(*args, folds=10, repeat=4, store=path)
+    monkeypatch.setattr(stored, "WINDOW", 7)
+    statements: list = []
+    with open_store(path) as store:
+        store._conn.set_trace_callback(statements.append)  # type: ignore[union-attr]
+        again = compare(*args, folds=10, repeat=4, store=store)
+        assert (store.reused, store.computed) == (80, 0)
+    reads = [s for s in statements if re.search(r"\bFROM units\b", s)]
+    assert len(reads) >= 40 // 7
+    assert json.dumps(again.to_dict()) == json.dumps(fresh.to_dict())
+
+
 def test_eight_processes_started_at_once_share_one_new_store(tmp_path):
     """Eight processes released together by one pipe's end, on one store that does not exist
     yet, all finish with the fresh run's predictions; the store holds each unit once."""
@@ -414,6 +454,11 @@ HOSTILE = {
     "another dtype": ("UPDATE units SET arrays = replace(arrays, '<f8', '|O')", "array"),
     "text for bytes": ("UPDATE units SET payload = 'abc'", "value's types"),
     "not JSON": ("UPDATE units SET arrays = 'import os'", "not JSON"),
+    "a list for a name": (
+        """UPDATE units SET arrays = replace(arrays, '["y_pred"', '[["y_pred"]')""",
+        "array",
+    ),
+    "a number for a shape": ("UPDATE units SET arrays = replace(arrays, '[60]', '60')", "array"),
 }
 
 

@@ -116,3 +116,27 @@ def test_regression_figures_as_svm_train_and_per_fold():
     assert s.fold_figures[2]["mse"] == pytest.approx(
         metrics.mean_squared_error(r.y_true[m], r.y_pred[m]), rel=1e-12
     )
+
+
+@pytest.mark.parametrize("names", [None, ("accuracy", "mcc", "macro_f1")])
+def test_folds_with_the_same_counts_get_scikit_learns_figures_each(names):
+    """Folds whose confusion matrices repeat (as a repeated CV's do) each get scikit-learn's
+    figures of their own rows, at every call, in dicts of their own."""
+    from sklearn.metrics import accuracy_score, f1_score, matthews_corrcoef
+
+    from svmeval.metrics.run_figures import classification_fold_figures
+
+    rng = np.random.default_rng(3)
+    block_true = rng.integers(0, 3, 12).astype(np.float64)
+    block_pred = np.where(rng.random(12) < 0.7, block_true, rng.integers(0, 3, 12))
+    y_true = np.concatenate([block_true, block_true[::-1], block_true, block_true])
+    y_pred = np.concatenate([block_pred, block_pred[::-1], block_pred, 2.0 - block_pred])
+    fold = np.repeat(np.arange(4), 12)
+    for _ in range(2):
+        figures = classification_fold_figures(y_true, y_pred, fold, 4, names=names)
+        for i, f in enumerate(figures):
+            t, p = y_true[fold == i], y_pred[fold == i]
+            assert f["accuracy"] == pytest.approx(accuracy_score(t, p), abs=1e-15)
+            assert f["mcc"] == pytest.approx(matthews_corrcoef(t, p), abs=1e-12)
+            assert f["macro_f1"] == pytest.approx(f1_score(t, p, average="macro"), abs=1e-12)
+            f["accuracy"] = -1.0  # the caller's own dict

@@ -166,6 +166,12 @@ def rand() -> int:
     return _c().rand()
 
 
+def rand_function():
+    """C ``rand()`` itself (a ctypes function, :func:`rand` without its lookup at every
+    draw): what a loop of many draws calls."""
+    return _c().rand
+
+
 def set_omp_threads(n: int) -> None:
     """Set the OpenMP threads LIBSVM uses in the calling thread (no-op without OpenMP)."""
     c = _c()

@@ -184,7 +184,9 @@ def kind_of(y: np.ndarray, params: SvmParams) -> str:
     """The figure kind of a run: regression for -s 3 / -s 4, else binary or multiclass."""
     if params.is_regression:
         return "regression"
-    return "multiclass" if len(np.unique(y)) > 2 else "binary"
+    ordered = np.sort(np.asarray(y, dtype=np.float64))  # not np.unique: it imports numpy.ma
+    distinct = 1 + int(np.count_nonzero(ordered[1:] != ordered[:-1])) if ordered.size else 0
+    return "multiclass" if distinct > 2 else "binary"
 
 
 def default_criterion(params: SvmParams) -> str:

@@ -57,8 +57,24 @@ def group_classes(y: np.ndarray):
     two-class problem whose first label is -1 and second +1 is swapped to put +1 first.
 
     Returns ``(labels, start, count, perm)``: ``perm`` lists the samples grouped by class,
-    each group in input order.
+    each group in input order. A run asks again and again for the same labels (each seed's
+    folds, each unit's class order): the grouping of the last labels grouped is kept, with a
+    copy of their values, and given again (copies) for labels of the same values.
     """
+    global _LAST_GROUPED
+    last = _LAST_GROUPED  # one tuple, replaced whole: a thread reads one call's parts
+    if last is not None and np.array_equal(last[0], y):
+        return tuple(a.copy() for a in last[1])
+    grouped = _group_classes(y)
+    _LAST_GROUPED = (np.array(y, dtype=np.float64), tuple(a.copy() for a in grouped))
+    return grouped
+
+
+#: (the values of the last labels grouped, their grouping)
+_LAST_GROUPED: tuple | None = None
+
+
+def _group_classes(y: np.ndarray):
     keys = np.trunc(np.asarray(y, dtype=np.float64))  # C's (int) cast, where it is defined
     outside = ~((keys >= INT_MIN) & (keys <= INT_MAX))  # NaN included
     if outside.any():

@@ -126,8 +126,8 @@ class CVPlan:
         self.tasks = [
             task for i in range(folds.n_folds) if i not in stored for task in self._fold_tasks(i)
         ]
-        for i, out in stored.items():  # folds taken from a results store
-            self.store(i, out)
+        if stored:  # folds taken from a results store
+            self.store_folds(stored)
 
     def _fold_tasks(self, i: int) -> list:
         """Fold ``i``'s tasks: the fold, or with three classes or more (C-SVC, nu-SVC, no
@@ -262,6 +262,25 @@ class CVPlan:
     def store(self, i: int, out: FoldOutput) -> None:
         """Put fold ``i``'s output into the plan's per-sample arrays."""
         self.store_rows(self.folds.test(i), out)
+
+    def store_folds(self, outputs: dict) -> None:
+        """Put the output of several folds (fold -> :class:`FoldOutput`) into the per-sample
+        arrays, each array in one assignment."""
+        order = list(outputs)
+        outs = [outputs[i] for i in order]
+        names = [
+            n
+            for n in ("decision_values", "scores", "probabilities")
+            if getattr(self, n) is not None
+        ]
+        if len(order) < 2 or any(getattr(o, n) is None for o in outs for n in names):
+            for i in order:
+                self.store(i, outputs[i])
+            return
+        rows = np.concatenate([self.folds.test(i) for i in order])
+        self.y_pred[rows] = np.concatenate([o.y_pred for o in outs])
+        for name in names:
+            getattr(self, name)[rows] = np.concatenate([getattr(o, name) for o in outs])
 
     def store_rows(self, rows: np.ndarray, out: FoldOutput) -> None:
         """Put the output for test rows ``rows`` (of one fold) into the per-sample arrays."""
@@ -432,7 +451,7 @@ def seeded_folds(y: np.ndarray, nr_fold: int, seed: int, *, stratified: bool, wa
         text = _libsvm.folds_warning(nr_fold, len(y))
         (sys.stderr.write if warn is None else warn)(text)
     _libsvm.srand(seed)
-    return libsvm_folds(y, nr_fold, stratified=stratified, rand=_libsvm.rand)
+    return libsvm_folds(y, nr_fold, stratified=stratified, rand=_libsvm.rand_function())
 
 
 class FoldByFold:

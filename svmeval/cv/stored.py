@@ -90,6 +90,9 @@ class StoreCounts:
 
 #: seconds an interrupted or failed run waits for its last folds to be written
 FLUSH_LIMIT = 5.0
+#: the stored folds a run reads in one query (and holds at once, before they are checked and
+#: put into their units)
+WINDOW = 500
 
 
 class _Writer:
@@ -268,11 +271,17 @@ class StoreUse:
         }
         self.data_name = str(getattr(dataset, "name", ""))
         self._labels = libsvm_label_order(y)
+        self._label_set = set(self._labels.tolist())  # NaN in no set: a NaN prediction fails
         self._keys: dict = {}  # (unit, fold) -> (key, fields)
         self._by_params: dict = {}  # id(params) -> (params, key's params, flags)
         self._by_labels: dict = {}  # id(y) -> (y, its digest): a unit's own labels
         self._by_folds: dict = {}  # id(folds) -> (folds, its digest): folds not LIBSVM's
-        self._present: set | None = None  # the keys the store holds, where asked at once
+        # the keys of the units prefetched, in their order, and each key's first place in it;
+        # the stored rows of a window of them (read a window at a time: memory stays bounded)
+        self._order: list | None = None
+        self._place: dict = {}
+        self._window: dict = {}
+        self._window_keys: frozenset = frozenset()
         self.written: dict = {}  # unit -> folds written or found
 
     def key(self, unit, fold: int) -> tuple[str, dict]:
@@ -343,10 +352,25 @@ class StoreUse:
         return found[1], found[2]
 
     def prefetch(self, units) -> None:
-        """Ask the store once which of these units' folds it holds (a fresh store: none), so
-        that :meth:`find` reads only those."""
-        keys = [key for u in units for key in self.keys(u)]
-        self._present = self.store.known(keys)
+        """Key these units' folds, so that :meth:`find` reads their stored values a window
+        of :data:`WINDOW` keys at a time (one query each), in the units' order, instead of
+        one query a fold; only a window's values are held at once."""
+        self._order = [key for u in units for key in self.keys(u)]
+        self._place = {}
+        for i, key in enumerate(self._order):
+            self._place.setdefault(key, i)
+        self._window, self._window_keys = {}, frozenset()
+
+    def _row(self, key: str):
+        """The stored row of a prefetched key (None: not stored), reading the window of keys
+        that starts at it where the one read last does not hold it."""
+        if key not in self._window_keys:
+            start = self._place[key]
+            part = (self._order or [])[start : start + WINDOW]
+            self._window, self._window_keys = {}, frozenset()  # the last window let go first
+            self._window = self.store.rows(part)
+            self._window_keys = frozenset(part)
+        return self._window.get(key)
 
     def _shapes(self, unit, t: int) -> dict:
         params = unit.params
@@ -374,17 +398,51 @@ class StoreUse:
         """The stored outputs of ``unit``'s folds: fold -> :class:`FoldOutput` (every fold of a
         ``-b 1`` unit, or none)."""
         found = {}
+        prefetched = self._order is not None
+        sizes = np.diff(unit.folds.fold_start).tolist()  # each fold's test rows
+        shapes: dict = {}  # test rows -> the arrays' shapes (folds differ by a row at most)
         for i in range(unit.folds.n_folds):
             key, _ = self.key(unit, i)
-            if self._present is not None and key not in self._present:
-                continue
-            record = self.store.get(key, self._shapes(unit, len(unit.folds.test(i))))
+            t = sizes[i]
+            if t not in shapes:
+                shapes[t] = self._shapes(unit, t)
+            if not prefetched or key not in self._place:
+                record = self.store.get(key, shapes[t])
+            else:
+                row = self._row(key)
+                if row is None:
+                    continue
+                record = self.store.decode(key, row, shapes[t])
             if record is not None:
-                found[i] = self._checked(unit, key, record)
+                found[i] = (key, record)
+        if not self._fit(unit, [record.arrays for _, record in found.values()]):
+            for key, record in found.values():  # the first fold that does not fit, named
+                self._checked(unit, key, record)
         if unit.params.probability and len(found) < unit.folds.n_folds:
             return {}
         self.written[unit] = set(found)
-        return found
+        return {
+            i: FoldOutput(**{name: record.arrays.get(name) for name in _ARRAYS})
+            for i, (_, record) in found.items()
+        }
+
+    def _fit(self, unit, folds: list) -> bool:
+        """Whether every fold of ``folds`` (their arrays, name -> array) passes
+        :meth:`_checked`, checked together (an array of all the folds' values each)."""
+        if not folds:
+            return True
+        whole = {name: np.concatenate([a[name] for a in folds]) for name in folds[0]}
+        y_pred = whole["y_pred"]
+        if unit.params.is_classification:
+            if not self._label_set.issuperset(y_pred.tolist()):
+                return False
+        elif not np.isfinite(y_pred).all():
+            return False
+        for name in ("decision_values", "scores"):
+            if name in whole and np.isinf(whole[name]).any():
+                return False
+        p = whole.get("probabilities")
+        return p is None or bool(((p >= 0) & (p <= 1)).all())
 
     def _checked(self, unit, key: str, record) -> FoldOutput:
         a = record.arrays
@@ -397,7 +455,7 @@ class StoreUse:
 
         y_pred = a["y_pred"]
         if unit.params.is_classification:
-            if not np.isin(y_pred, self._labels).all():
+            if not self._label_set.issuperset(y_pred.tolist()):
                 raise bad("a prediction that is not one of the data's classes")
         elif not np.isfinite(y_pred).all():
             raise bad("a prediction that is not a finite number")

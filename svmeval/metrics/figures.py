@@ -274,7 +274,11 @@ def figure_names(kind: str) -> tuple[str, ...]:
     """The names of the figures of a run of ``kind``, in report order."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
-    return tuple(name for name, f in FIGURES.items() if kind in f.kinds)
+    return _NAMES[kind]
+
+
+#: kind -> its figures' names, in report order (the registry is fixed when the module loads)
+_NAMES = {kind: tuple(n for n, f in FIGURES.items() if kind in f.kinds) for kind in KINDS}
 
 
 def criteria_for(kind: str, *, probabilities: bool = True) -> tuple[str, ...]:

@@ -30,6 +30,7 @@ __all__ = [
     "classification_fold_figures",
     "figure_source",
     "fold_counts",
+    "label_union",
     "multilabel_figures",
     "multilabel_fold_figures",
     "positive_and_negative",
@@ -76,11 +77,13 @@ def classification_figures(
     kind = "binary" if positive is not None else "multiclass"
     wanted = [n for n in figure_names(kind) if names is None or n in names]
     values: dict = {}
-    k = None if positive is None else int(np.flatnonzero(report.labels == positive)[0])
+    k = None
     for name in wanted:
         if name in _OVERALL:
             values[name] = getattr(report, name)
-        elif name in _POSITIVE_CLASS and k is not None:
+        elif name in _POSITIVE_CLASS and positive is not None:
+            if k is None:
+                k = int(np.flatnonzero(report.labels == positive)[0])
             values[name] = _with_policy(float(getattr(report, name)[k]), z)
         elif name in _AVERAGED_F1:
             values[name] = report.averages[_AVERAGED_F1[name]].f1
@@ -110,6 +113,19 @@ def multilabel_figures(report: MultilabelReport, lrap: float | None) -> dict:
         for name in figure_names("multilabel")
         if (value := values.get(name)) is not None
     }
+
+
+def label_union(y_true, y_pred) -> np.ndarray:
+    """The labels of ``y_true`` and ``y_pred`` together, ascending: ``np.union1d``'s, without
+    the import of numpy.ma that ``np.unique`` makes since numpy 2.3 on its first call (a
+    cost at every command's start) where the labels are numbers and none is NaN."""
+    values = np.concatenate((np.ravel(y_true), np.ravel(y_pred)))
+    if values.dtype.kind not in "fiub" or (values.dtype.kind == "f" and np.isnan(values).any()):
+        return np.union1d(y_true, y_pred)
+    ordered = np.sort(values)
+    if ordered.size < 2:
+        return ordered
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
 
 
 def fold_counts(y_true, y_pred, fold, n_folds: int, labels: np.ndarray) -> np.ndarray:
@@ -144,13 +160,21 @@ def classification_fold_figures(
     class probabilities, columns following ``score_labels`` (None: no probability figures);
     ``names``: only these figures, and only what they are computed from (default every
     figure): the same values."""
-    labels = np.union1d(y_true, y_pred)
+    labels = label_union(y_true, y_pred)
     if matrices is None:
         matrices = fold_counts(y_true, y_pred, fold, n_folds, labels)
     if names is not None:  # the scores and probabilities only where a figure needs them
         sources = {figure_source(n) for n in names}
         scores = scores if "scores" in sources else None
         probabilities = probabilities if "probabilities" in sources else None
+    if scores is None and probabilities is None and labels.dtype.kind in "fiubU":
+        # figures of the counts alone, of labels whose bytes are their values
+        head = (labels.dtype.str, labels.tobytes(), positive, zero_division)
+        wanted = None if names is None else frozenset(names)
+        return [
+            _counts_figures(labels, matrices[i], head, positive, zero_division, wanted)
+            for i in range(n_folds)
+        ]
     out = []
     for i in range(n_folds):
         rows = fold == i
@@ -171,6 +195,31 @@ def classification_fold_figures(
         )
         out.append(classification_figures(report, rank, positive, proba, names))
     return out
+
+
+#: the figures of the confusion matrices seen last, by (labels, positive class, zero-division
+#: policy, figures asked, matrix): the folds of a run and of its repetitions have few distinct
+#: matrices (1,800 folds of a comparison over three data sets: 112), each reduced once
+_SEEN: dict = {}
+_SEEN_MAX = 4096
+
+
+def _counts_figures(labels, matrix, head: tuple, positive, z, names) -> dict:
+    """:func:`classification_figures` of one confusion matrix without scores or
+    probabilities (a copy: the caller may change it), each distinct matrix computed once."""
+    key = (*head, names, matrix.dtype.str, matrix.shape, matrix.tobytes())
+    found = _SEEN.get(key)
+    if found is None:
+        report: ClassificationReport | LazyReport = (
+            ConfusionCounts.from_matrix(labels, matrix).report(zero_division=z)
+            if names is None
+            else LazyReport(labels, matrix, z)
+        )
+        found = classification_figures(report, None, positive, None, names)
+        if len(_SEEN) >= _SEEN_MAX:
+            _SEEN.clear()
+        _SEEN[key] = found
+    return dict(found)
 
 
 def regression_fold_figures(y_true, y_pred, fold, n_folds: int) -> list[dict]:

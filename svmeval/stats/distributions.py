@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 __all__ = [
@@ -97,9 +98,11 @@ def t_two_sided(t: float, df: float) -> float:
     return min(1.0, betainc(df / 2.0, 0.5, df / (df + t * t)))
 
 
+@functools.lru_cache(maxsize=64)
 def t_ppf(q: float, df: float) -> float:
     """The ``q`` quantile of Student's t with ``df`` degrees of freedom (bisection on
-    :func:`t_sf`, to double precision)."""
+    :func:`t_sf`, to double precision; each ``(q, df)`` once: the tests of a comparison
+    over many data sets share them)."""
     if not 0.0 < q < 1.0:
         raise ValueError("t_ppf: q must lie in (0, 1)")
     if q == 0.5:

@@ -41,6 +41,8 @@ READ_ONLY = "cannot write to the store (the file or its folder is read-only)"
 # SQLite's own busy wait, one try of _retry's: SQLite sleeps in C, where no Python signal
 # handler runs, so a Ctrl-C waits for it to end; _retry's sleeps, between tries, take it at once
 _SQLITE_WAIT = 0.05
+# the keys one query asks for (SQLite's oldest limit on a statement's variables is 999)
+_KEYS_A_QUERY = 500
 
 
 def open_store(path: str | os.PathLike[str], *, create: bool = True) -> Store:
@@ -269,19 +271,36 @@ class Store:
 
     def known(self, keys: list[str]) -> set[str]:
         """Which of ``keys`` the store holds (asked a few hundred at a time)."""
+        return set(self._select("key", keys))
+
+    def rows(self, keys: list[str]) -> dict:
+        """The stored values of those of ``keys`` the store holds, read in a few queries (a
+        few hundred keys each): key -> its row as :meth:`get` reads it, to be decoded by
+        :meth:`decode` (a run reads all its units at once, then checks each in its order)."""
+        return self._select("arrays, payload, digest, seconds", keys)
+
+    def _select(self, columns: str, keys: list[str]) -> dict:
+        """key -> ``columns`` (one column: its value; more: a tuple) of the units of ``keys``
+        the store holds."""
         if not self._ready(False):
-            return set()
-        found: set[str] = set()
-        for start in range(0, len(keys), 500):
-            part = keys[start : start + 500]
+            return {}
+        found: dict = {}
+        one = "," not in columns
+        for start in range(0, len(keys), _KEYS_A_QUERY):
+            part = keys[start : start + _KEYS_A_QUERY]
             marks = ", ".join("?" * len(part))
             rows = self._retry(
                 lambda c: c.execute(
-                    f"SELECT key FROM units WHERE key IN ({marks})", part
+                    f"SELECT key, {columns} FROM units WHERE key IN ({marks})", part
                 ).fetchall()
             )
-            found.update(str(row[0]) for row in rows)
+            for row in rows:
+                found[str(row[0])] = row[1] if one else row[1:]
         return found
+
+    def decode(self, key: str, row: tuple, shapes: dict) -> UnitRecord:
+        """A unit's value from its row (:meth:`rows`), checked as :meth:`get` checks it."""
+        return decode_unit(key, row, shapes, self._fail)
 
     def put(
         self,

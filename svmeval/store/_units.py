@@ -10,7 +10,9 @@ what the run asks raises :class:`StoreError` (:func:`decode_unit`).
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -115,40 +117,55 @@ def decode_unit(
         raise fail(f"{bad} (its value's types)")
     if digest != payload_digest(header, payload):
         raise fail(f"damaged store: unit {key[:12]}'s values do not match their digest")
+    wanted = tuple((name, tuple(shape)) for name, shape in shapes.items() if shape is not None)
+    layout = _layout(header, wanted)
+    if isinstance(layout, str):
+        raise fail(f"{bad} ({layout})")
+    size, parts = layout
+    if size > len(payload):
+        raise fail(f"{bad} (its bytes are short)")
+    if size != len(payload):
+        raise fail(f"{bad} (its bytes are too many)")
+    # one copy of the whole payload (native float64, writable), each array a view of it
+    values = np.frombuffer(payload, dtype="<f8").astype(np.float64)
+    arrays = {name: values[start:end].reshape(shape) for name, start, end, shape in parts}
+    seconds = float(seconds)
+    if not (seconds >= 0 and math.isfinite(seconds)):
+        raise fail(f"{bad} (its time)")
+    return UnitRecord(arrays, seconds)
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(header: str, wanted: tuple) -> tuple | str:
+    """Where each array of a unit lies in its payload, from its array list ``header`` (JSON)
+    checked against ``wanted`` (``(name, shape)`` pairs): ``(bytes, ((name, start, end,
+    shape), ...))`` in float64 items, or why it does not fit. The units of a run share a few
+    array lists: each is read once."""
     import json
 
     try:
         listed = json.loads(header)
     except ValueError:
-        raise fail(f"{bad} (its array list is not JSON)") from None
-    wanted = {name: tuple(shape) for name, shape in shapes.items() if shape is not None}
-    if not isinstance(listed, list) or len(listed) != len(wanted):
-        raise fail(f"{bad} (its arrays)")
-    arrays, offset = {}, 0
+        return "its array list is not JSON"
+    shapes = dict(wanted)
+    if not isinstance(listed, list) or len(listed) != len(shapes):
+        return "its arrays"
+    parts, offset, seen = [], 0, set()
     for entry in listed:
         if (
             not isinstance(entry, list)
             or len(entry) != 3
-            or entry[0] not in wanted
-            or entry[0] in arrays
+            or not isinstance(entry[0], str)
+            or entry[0] not in shapes
+            or entry[0] in seen
             or entry[1] != "<f8"
             or not isinstance(entry[2], list)
-            or tuple(entry[2]) != wanted[entry[0]]
+            or tuple(entry[2]) != shapes[entry[0]]
         ):
-            raise fail(f"{bad} (array {str(entry)[:60]})")
-        shape = wanted[entry[0]]
-        n = int(np.prod(shape, dtype=np.int64)) * 8
-        if offset + n > len(payload):
-            raise fail(f"{bad} (its bytes are short)")
-        arrays[entry[0]] = (
-            np.frombuffer(payload, dtype="<f8", count=n // 8, offset=offset)
-            .astype(np.float64)
-            .reshape(shape)
-        )
+            return f"array {str(entry)[:60]}"
+        seen.add(entry[0])
+        shape = shapes[entry[0]]
+        n = math.prod(shape)
+        parts.append((entry[0], offset, offset + n, shape))
         offset += n
-    if offset != len(payload):
-        raise fail(f"{bad} (its bytes are too many)")
-    seconds = float(seconds)
-    if not (seconds >= 0 and np.isfinite(seconds)):
-        raise fail(f"{bad} (its time)")
-    return UnitRecord(arrays, seconds)
+    return offset * 8, tuple(parts)

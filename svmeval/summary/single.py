@@ -22,6 +22,7 @@ from svmeval.metrics.run_figures import (
     classification_fold_figures,
     figure_source,
     fold_counts,
+    label_union,
     positive_and_negative,
     positive_label,
     regression_figures,
@@ -178,7 +179,7 @@ def fold_values(result, name: str, *, pos_label=None, zero_division=0.0) -> np.n
     if result.params.is_regression:
         folds = regression_fold_figures(y_true, y_pred, fold, n_folds)
         return np.array([f.get(name, np.nan) for f in folds], dtype=np.float64)
-    labels = np.union1d(y_true, y_pred)
+    labels = label_union(y_true, y_pred)
     positive = positive_and_negative(labels, pos_label)[0]
     source = figure_source(name)
     scores, score_source = (
