@@ -1,5 +1,5 @@
-"""The commands' launcher: ``svmeval``, ``svmeval-grid`` and ``svmeval-compare`` own their process
-from here, and only they do.
+"""The commands' launcher: ``svmeval``, ``svmeval-grid``, ``svmeval-compare``, ``svmeval-store`` and
+``svmeval-linear`` own their process from here, and only they do.
 
 The console scripts name this module, outside the ``svmeval`` package, so that nothing of svmeval
 runs before it; ``python -m svmeval`` and ``python -m svmeval.cli`` hand over to it as their first
@@ -189,6 +189,11 @@ def compare_main() -> None:
 def store_main() -> None:
     """``svmeval-store`` and ``python -m svmeval.cli store``."""
     _run("svmeval-store", "svmeval.cli.store")
+
+
+def linear_main() -> None:
+    """``svmeval-linear`` and ``python -m svmeval.cli linear``."""
+    _run("svmeval-linear", "svmeval.cli.linear")
 
 
 def _run(prog: str, module: str) -> None:

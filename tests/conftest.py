@@ -260,6 +260,28 @@ def patched_svm_train(tmp_path_factory):
     return build_patched_svm_train(Path(source), tmp_path_factory.mktemp("libsvm"))
 
 
+@pytest.fixture(scope="session")
+def liblinear_train(tmp_path_factory):
+    """LIBLINEAR's ``train`` (scripts/liblinear_train.py), built from the LIBLINEAR source
+    that ``SVMEVAL_LIBLINEAR_SOURCE`` names (a source tree, or a git repository of it); the
+    test skips without it, or where it cannot be built (no compiler)."""
+    source = os.environ.get("SVMEVAL_LIBLINEAR_SOURCE")
+    if not source:
+        pytest.skip(
+            "SVMEVAL_LIBLINEAR_SOURCE is not set (LIBLINEAR's source tree or a git "
+            "repository of it, to build its train command from)"
+        )
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from liblinear_train import BuildError, build_liblinear_train
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    try:
+        return build_liblinear_train(Path(source), tmp_path_factory.mktemp("liblinear"))
+    except BuildError as exc:
+        pytest.skip(str(exc))
+
+
 def linear_kernel_file(directory: Path) -> Path:
     """heart_scale's linear kernel as a LIBSVM precomputed-kernel file (``label 0:serial
     1:K(x,x1) ...``), in ``directory``."""

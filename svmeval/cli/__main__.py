@@ -17,8 +17,11 @@ _COMMANDS = {
     "grid": svmeval_launch.grid_main,
     "compare": svmeval_launch.compare_main,
     "store": svmeval_launch.store_main,
+    "linear": svmeval_launch.linear_main,
 }
 if len(sys.argv) < 2 or sys.argv[1] not in _COMMANDS:
-    sys.stderr.write("usage: python -m svmeval.cli {svmeval,grid,compare,store} [options] ...\n")
+    sys.stderr.write(
+        "usage: python -m svmeval.cli {svmeval,grid,compare,store,linear} [options] ...\n"
+    )
     sys.exit(1)
 _COMMANDS[sys.argv.pop(1)]()

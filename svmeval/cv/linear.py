@@ -1,0 +1,103 @@
+"""LIBLINEAR's cross-validation: its own ``cross_validation`` through the library of the official
+bindings (``liblinear-official``, the ``linear`` extra), as LIBLINEAR's ``train -v k`` runs it.
+
+``train`` never seeds C ``rand()``: a fresh process draws as after ``srand(1)``. Its
+``cross_validation`` shuffles the rows with ``rand()`` (no stratification: every solver alike),
+cuts fold ``i`` at ``i*l/k``, and each fold's training draws from the same ``rand()`` (the dual
+solvers shuffle their coordinates): the folds must run one after another in one C call. Here
+``rand()`` is seeded with 1, the folds are drawn as LIBLINEAR draws them (to know which fold
+tested each row), ``rand()`` is seeded with 1 again and LIBLINEAR's own ``cross_validation``
+runs on the whole problem: its predictions are ``train -v k``'s, byte for byte. The result is
+a :class:`~svmeval.cv.results.CVResult` whose ``params`` is a :class:`LinearParams`: every
+summary and report takes it as it takes LIBSVM's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from svmeval.errors import ParameterError, SvmevalError
+from svmeval.params import LinearParams
+
+__all__ = ["LinearParams", "cross_validate_linear", "liblinear_version"]
+
+
+def liblinear_version() -> int:
+    """LIBLINEAR's own version number (``liblinear_version``: 250 for 2.50)."""
+    from svmeval.cv import _liblinear
+
+    return int(_liblinear.library().version)
+
+
+def cross_validate_linear(dataset, params: LinearParams, folds: int = 5, *, quiet: bool = True):
+    """LIBLINEAR's ``train -v folds`` on ``dataset`` (a :class:`~svmeval.io.data.Dataset` or a
+    file name): its own ``cross_validation`` after ``srand(1)``, every row's prediction.
+
+    Returns a :class:`~svmeval.cv.results.CVResult` (``params`` a :class:`LinearParams`;
+    no decision values). Raises :class:`~svmeval.errors.ParameterError` with LIBLINEAR's own
+    message where ``check_parameter`` objects, and :class:`~svmeval.errors.SvmevalError` where
+    LIBLINEAR's bindings are not installed.
+    """
+    from svmeval.cv import _liblinear
+    from svmeval.cv.folds import check_folds, check_samples, group_classes, libsvm_folds
+    from svmeval.cv.results import CVResult
+    from svmeval.io.data import Dataset, read_dataset
+
+    nr_fold = check_folds(folds)
+    if not isinstance(params, LinearParams):
+        raise SvmevalError("params: a LinearParams is needed")
+    params.check()
+    if not isinstance(dataset, Dataset):
+        dataset = read_dataset(dataset)
+    if dataset.y is None:
+        raise SvmevalError("LIBLINEAR's cross-validation takes single-label data")
+    l = dataset.n_samples
+    check_samples(l)
+    labels = (
+        group_classes(dataset.y)[0].astype(np.float64)  # (int)label must fit a C int
+        if params.is_classification
+        else np.array([], dtype=np.float64)
+    )
+    c = _liblinear.library()
+    problem = _liblinear.LinearProblem(dataset, params.bias)
+    param, kept = _liblinear.make_parameter(params)
+    target = np.empty(l, dtype=np.float64)
+    with _liblinear.STATE_LOCK:
+        message = c.check_parameter(problem.address, _address(param))
+        if message:
+            raise ParameterError(message.decode())
+        c.set_print(c.print_null if quiet else c.print_stderr)
+        c.srand(1)  # a fresh train process's rand()
+        plan = libsvm_folds(dataset.y, nr_fold, stratified=False, rand=c.rand)
+        c.srand(1)
+        c.cross_validation(
+            problem.address, _address(param), nr_fold, target.ctypes.data_as(_c_double_p())
+        )
+    del kept
+    return CVResult(
+        y_true=np.array(dataset.y, dtype=np.float64),
+        y_pred=target,
+        fold=plan.fold_of(),
+        decision_values=None,
+        probabilities=None,
+        labels=labels,
+        params=params,
+        n_folds=plan.n_folds,
+        seed=1,
+        folds=plan,
+        data_name=dataset.name,
+        configuration=params.flags(),
+        classes=dataset.classes,
+    )
+
+
+def _address(struct) -> int:
+    import ctypes
+
+    return ctypes.addressof(struct)
+
+
+def _c_double_p():
+    import ctypes
+
+    return ctypes.POINTER(ctypes.c_double)
