@@ -381,7 +381,7 @@ def test_help_fits_80_columns():
     done = run("linear", ["--help"])
     assert done.returncode == 0
     assert all(len(line.expandtabs()) <= 80 for line in done.stdout.splitlines())
-    for flag in ("-s", "-c", "-p", "-n", "-e", "-B", "-R", "-wi", "-v", "-q", "--full"):
+    for flag in ("-s", "-c", "-p", "-n", "-e", "-B", "-R", "-wi", "-v", "-C", "-q", "--full"):
         assert f"\n{flag} " in done.stdout
 
 
@@ -424,3 +424,184 @@ def test_python_module_form_runs_the_command(files):
     pred = bindings_cv(path, "-s 1", 5)
     accuracy = 100.0 * np.sum(pred == y) / len(y)
     assert done.stdout.startswith(f"Cross Validation Accuracy = {accuracy:g}%\n")
+
+
+# --- -C: LIBLINEAR's warm-started search over C -------------------------------------------
+SEARCHES = [
+    ("heart", "-s 2"),
+    ("heart", "-s 0"),
+    ("heart", "-s 2 -B 1 -c 0.5"),
+    ("iris", "-s 0"),
+    ("iris", "-s 2 -w2 2"),
+    ("odd", "-s 2"),
+    ("a9a", "-s 2"),
+    ("housing", "-s 11"),
+    ("housing", "-s 11 -B 1 -p 3"),
+]
+
+
+def search_stdout(done_stdout: bytes) -> bytes:
+    """The lines before svmeval's own table (LIBLINEAR's, as train -C prints them)."""
+    return done_stdout.split(b"\n\n", 1)[0] + b"\n"
+
+
+@pytest.mark.parametrize("quiet", [True, False])
+@pytest.mark.parametrize("name,options", SEARCHES)
+def test_search_lines_are_train_C_byte_for_byte(files, liblinear_train, name, options, quiet):
+    path = files[name]
+    q = ["-q"] if quiet else []
+    train = subprocess.run(
+        [str(liblinear_train), "-C", *options.split(), *q, "-v", "3", str(path)],
+        capture_output=True,
+        check=True,
+    )
+    done = run("linear", ["-C", *options.split(), *q, "-v", "3", path], text=False)
+    assert done.returncode == 0, done.stderr
+    assert search_stdout(done.stdout) == train.stdout
+    assert done.stderr == train.stderr == b""
+
+
+def test_search_without_solver_says_so_as_train(files, liblinear_train):
+    path = files["heart"]
+    train = subprocess.run(
+        [str(liblinear_train), "-C", "-q", str(path)], capture_output=True, check=True
+    )
+    done = run("linear", ["-C", "-q", path], text=False)
+    assert (search_stdout(done.stdout), done.stderr) == (train.stdout, train.stderr)
+    assert train.stderr == b"Solver not specified. Using -s 2\n"
+
+
+class _Problem(ctypes.Structure):  # struct problem, declared here (the test's own view)
+    _fields_ = [
+        ("l", ctypes.c_int),
+        ("n", ctypes.c_int),
+        ("y", ctypes.POINTER(ctypes.c_double)),
+        ("x", ctypes.POINTER(ctypes.POINTER(ll_c.feature_node))),
+        ("bias", ctypes.c_double),
+    ]
+
+
+def bindings_warm_chain(path, options: str, nr_fold: int, steps):
+    """Each step's predictions by LIBLINEAR's train and predict through the bindings: the
+    folds of linear.cpp's shuffle after srand(1), each fold warm-started (init_sol) from its
+    weights at the step before of the same p, as find_parameter_C trains them."""
+    y, x = ll.svm_read_problem(str(path))
+    param = ll.parameter(options + " -q")
+    prob = ll.problem(y, x, bias=param.bias)
+    l = len(y)
+    fold = liblinear_folds(l, nr_fold)  # draws the shuffle: rand() then as the search's
+    LIBC.srand(1)
+    perm = list(range(l))
+    for i in range(l):
+        j = i + LIBC.rand() % (l - i)
+        perm[i], perm[j] = perm[j], perm[i]
+    starts = [i * l // nr_fold for i in range(nr_fold + 1)]
+    subs, keep = [], []
+    for f in range(nr_fold):
+        rows = perm[: starts[f]] + perm[starts[f + 1] :]
+        ys = (ctypes.c_double * len(rows))(*[y[r] for r in rows])
+        xs = (ctypes.POINTER(ll_c.feature_node) * len(rows))(*[prob.x[r] for r in rows])
+        keep += [ys, xs]
+        subs.append(_Problem(len(rows), prob.n, ys, xs, prob.bias))
+    ll_c.liblinear.set_print_string_function(ll_c.ctypes_print_null)
+    out, prev, last_p = [], [None] * nr_fold, None
+    for step in steps:
+        if step.p != last_p:
+            prev, last_p = [None] * nr_fold, step.p
+        param.C, param.p = step.C, step.p
+        target = np.empty(l)
+        for f in range(nr_fold):
+            param.init_sol = prev[f]
+            sub = ctypes.cast(ctypes.pointer(subs[f]), ctypes.POINTER(ll_c.problem))
+            model = ll_c.liblinear.train(sub, param)
+            size = prob.n * (1 if model.contents.nr_class == 2 else model.contents.nr_class)
+            prev[f] = (ctypes.c_double * size)(*model.contents.w[:size])
+            for r in np.flatnonzero(fold == f):
+                target[r] = ll_c.liblinear.predict(model, prob.x[r])
+            ll_c.liblinear.free_and_destroy_model(ctypes.pointer(model))
+        out.append(target)
+    param.init_sol = None
+    return out
+
+
+@pytest.mark.parametrize(
+    "name,options",
+    [("heart", "-s 2"), ("iris", "-s 0"), ("heart", "-s 0 -B 1"), ("housing", "-s 11")],
+)
+def test_every_steps_predictions_are_liblinears_warm_started(files, name, options):
+    from svmeval.cv.linear_search import search_c_linear
+
+    path = files[name]
+    search = search_c_linear(str(path), params_of(options), 3)
+    steps = search.steps if name != "housing" else search.steps[:40]
+    expected = bindings_warm_chain(path, options, 3, steps)
+    for step, target in zip(steps, expected):
+        np.testing.assert_array_equal(step.result.y_pred, target)
+        np.testing.assert_array_equal(step.result.fold, liblinear_folds(len(target), 3))
+        assert step.result.params.C == step.C
+
+
+def test_search_first_step_is_the_bindings_cross_validation(files):
+    from svmeval.cv.linear_search import search_c_linear
+
+    search = search_c_linear(str(files["heart"]), params_of("-s 2"), 5)
+    first = search.steps[0]
+    np.testing.assert_array_equal(
+        first.result.y_pred, bindings_cv(files["heart"], f"-s 2 -c {first.C!r}", 5)
+    )
+
+
+def test_search_figures_and_best_by_criterion_are_scikit_learns(files):
+    import json
+
+    metrics = pytest.importorskip("sklearn.metrics")
+    path = files["iris"]
+    done = run("linear", ["-C", "-s", "0", "-q", "--criterion", "mcc", "--format", "json", path])
+    report = json.loads(done.stdout)
+    y = np.array(ll.svm_read_problem(str(path))[0])
+    steps = report["steps"]
+    chain = bindings_warm_chain(path, "-s 0", 5, [_Step(s["C"], s["p"]) for s in steps])
+    mcc = [metrics.matthews_corrcoef(y, pred) for pred in chain]
+    for s, pred, value in zip(steps, chain, mcc):
+        assert s["figures"]["accuracy"] == pytest.approx(metrics.accuracy_score(y, pred))
+        assert s["figures"]["macro_f1"] == pytest.approx(metrics.f1_score(y, pred, average="macro"))
+        assert s["figures"]["mcc"] == pytest.approx(value)
+    best = int(np.argmax(mcc))  # the first of the largest
+    assert report["best"]["C"] == steps[best]["C"]
+    assert report["best"]["value"] == pytest.approx(mcc[best])
+
+
+class _Step:
+    def __init__(self, C, p):
+        self.C, self.p = C, p
+
+
+SEARCH_BAD = [
+    (
+        ["-C", "-s", "1", HEART],
+        "svmeval-linear: Warm-start parameter search only available for -s 0, -s 2 and -s 11",
+    ),
+    (
+        ["-C", "-s", "0", "--criterion", "roc_auc", HEART],
+        "svmeval-linear: --criterion roc_auc: not a figure of this classification run (LIBLINEAR's cross-validation keeps no decision values)",
+    ),
+    (
+        ["-C", "-s", "0", "--criterion", "bogus", HEART],
+        "svmeval-linear: --criterion bogus: not a figure's name (svmeval-grid --help lists them)",
+    ),
+    (
+        ["-v", "5", "--criterion", "mcc", HEART],
+        "svmeval-linear: --criterion goes with -C (the best C by that figure)",
+    ),
+    (
+        ["-C", "-s", "0", "--format", "csv", HEART],
+        "svmeval-linear: --format csv: -C's report is text or json",
+    ),
+]
+
+
+@pytest.mark.parametrize("args,line", SEARCH_BAD)
+def test_bad_search_options_are_one_line(files, args, line, tmp_path):
+    args = [str(files["heart"]) if a == HEART else a for a in args]
+    done = run("linear", args, cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", line + "\n")

@@ -56,12 +56,16 @@ and every per-class figure. options (as LIBLINEAR's train):
 -R : not regularize the bias; must with -B 1 to have the bias (for -s 0, 2,
 \t5, 6, 11)
 -wi weight : weights adjust the parameter C of class i
--v n : n-fold cross validation mode (needed)
+-v n : n-fold cross validation mode (needed without -C)
+-C : find parameters (C for -s 0, 2 and C, p for -s 11; 5 folds unless -v;
+\t-s 2 unless -s): LIBLINEAR's warm-started search, then every C's figures
 -q : quiet mode (no outputs)
 options svmeval adds:
 --full : svmeval's whole report (per-class table, averages, confusion matrix,
 \tevery figure) for two classes too
---format FORMAT : the report as text (default), json or csv
+--format FORMAT : the report as text (default), json or csv (-C: text or json)
+--criterion NAME : with -C, the best C by this figure too (svmeval-grid's
+\t--criterion names, e.g. macro_f1, mcc)
 --help : show this help
 --version : show svmeval's version
 model_file: accepted as train accepts it, and never written (-v trains no
@@ -85,6 +89,9 @@ class LinearOptions:
     quiet: bool = False
     full: bool = False
     format: str = "text"
+    search: bool = False
+    criterion: str | None = None
+    solver_given: bool = False
 
 
 def parse_linear_args(argv: list[str]) -> LinearOptions | None:
@@ -94,6 +101,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
     values: dict = {}
     weight: list = []
     flags: dict = {"regularize_bias": 1, "quiet": False, "full": False, "format": "text"}
+    flags.update(search=False, criterion=None)
     nr_fold = None
     files: list[str] = []
     i = 0
@@ -105,9 +113,11 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
             flags[key] = 0 if arg == "-R" else True
             continue
         if arg == "-C":
-            raise OptionError(f"-C (LIBLINEAR's parameter search) is not available in {PROG}")
+            flags["search"] = True
+            continue
         name, eq, inline = arg.partition("=")
-        takes = name == "--format" or (not eq and (arg in _VALUED or arg == "-v"))
+        takes = name in ("--format", "--criterion")
+        takes = takes or (not eq and (arg in _VALUED or arg == "-v"))
         takes = takes or (arg[:2] == "-w" and len(arg) > 2)
         if takes:
             if eq:
@@ -120,6 +130,8 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
                 if text not in _FORMATS:
                     raise OptionError(f"--format {runner.printable(text)}: text, json or csv")
                 flags["format"] = text
+            elif name == "--criterion":
+                flags["criterion"] = _criterion(text)
             elif arg == "-v":
                 nr_fold = parse_c_int("-v", text)
                 if nr_fold < 2:
@@ -138,14 +150,52 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
         raise OptionError("no data file (Usage: svmeval-linear [options] training_set_file)")
     if len(files) > 2:
         raise OptionError(f"one data file and at most one model file, not {len(files)} file names")
+    if flags["search"]:
+        return _search_options(files[0], values, weight, nr_fold, flags)
     if nr_fold is None:
         raise OptionError(
             "-v n is needed: svmeval-linear reports LIBLINEAR's n-fold cross-validation "
             "(train without -v trains and saves a model)"
         )
+    if flags["criterion"] is not None:
+        raise OptionError("--criterion goes with -C (the best C by that figure)")
     return LinearOptions(
-        data_file=files[0], values=values, weight=tuple(weight), nr_fold=nr_fold, **flags
+        data_file=files[0],
+        values=values,
+        weight=tuple(weight),
+        nr_fold=nr_fold,
+        solver_given="solver_type" in values,
+        **flags,
     )
+
+
+def _search_options(data_file, values, weight, nr_fold, flags) -> LinearOptions:
+    """-C as train takes it: 5 folds unless -v; -s 2 unless -s (said on stderr, as train
+    says it, when the run starts); -s 0, 2 or 11 only."""
+    solver = values.get("solver_type")
+    if solver is not None and solver not in (0, 2, 11):
+        raise OptionError("Warm-start parameter search only available for -s 0, -s 2 and -s 11")
+    if flags["format"] == "csv":
+        raise OptionError("--format csv: -C's report is text or json")
+    return LinearOptions(
+        data_file=data_file,
+        values={"solver_type": 2, **values},
+        weight=tuple(weight),
+        nr_fold=5 if nr_fold is None else nr_fold,
+        solver_given=solver is not None,
+        **flags,
+    )
+
+
+def _criterion(text: str) -> str:
+    from svmeval.metrics.figures import FIGURES
+
+    if text not in FIGURES:
+        raise OptionError(
+            f"--criterion {runner.printable(text)}: not a figure's name "
+            "(svmeval-grid --help lists them)"
+        )
+    return text
 
 
 def files_of(o: LinearOptions) -> tuple[list, list]:
@@ -158,11 +208,21 @@ def run(o: LinearOptions) -> int:
     params = LinearParams(**o.values, regularize_bias=o.regularize_bias, weight=o.weight)
     if params.solver_type == 21 and not 0 < params.nu <= 1:  # LIBLINEAR checks none
         raise SvmevalError("-n: nu must be in (0, 1] for -s 21 (one-class SVM)")
+    if o.search and not o.solver_given:
+        runner.say_on_stderr("Solver not specified. Using -s 2")
     dataset = runner.read_single_label(o.data_file, PROG)
     assert o.nr_fold is not None
+    if o.search:
+        from svmeval.cli.linear_report import search_report
+
+        text = search_report(o, dataset, params)
+        output.write_outputs([(output.resolve(output.STDOUT, "the report"), text)])
+        return 0
     result = cross_validate_linear(dataset, params, o.nr_fold, quiet=o.quiet)
-    text = _two_class_lines(o, result)
-    if text is None:
+    lines = _two_class_lines(o, result)
+    if lines is not None:
+        text = lines
+    else:
         from svmeval.summary import summarize
 
         summary = summarize(result, meta={"data_file": o.data_file, "library": "liblinear"})

@@ -24,7 +24,9 @@ __all__ = [
     "NODE",
     "STATE_LOCK",
     "LinearProblem",
+    "Model",
     "Parameter",
+    "make_parameter",
     "library",
     "missing_message",
 ]
@@ -78,6 +80,20 @@ class Parameter(ctypes.Structure):
     ]
 
 
+class Model(ctypes.Structure):
+    """``struct model``, in LIBLINEAR 2.50's order (read for its classes and weights)."""
+
+    _fields_ = [
+        ("param", Parameter),
+        ("nr_class", c_int),
+        ("nr_feature", c_int),
+        ("w", POINTER(c_double)),
+        ("label", POINTER(c_int)),
+        ("bias", c_double),
+        ("rho", c_double),
+    ]
+
+
 def make_parameter(params) -> tuple[Parameter, tuple]:
     """``(struct, kept)``: the ``struct parameter`` of a
     :class:`~svmeval.cv.linear.LinearParams` and the weight arrays it points into."""
@@ -124,6 +140,9 @@ def _load() -> SimpleNamespace:
             [c_void_p, c_void_p, c_int, c_double, c_double, c_void_p, c_void_p, c_void_p],
         ),
         set_print=fn("set_print_string_function", None, [c_library.PRINT]),
+        train=fn("train", POINTER(Model), [c_void_p, c_void_p]),
+        predict=fn("predict", c_double, [POINTER(Model), c_void_p]),
+        free_model=fn("free_and_destroy_model", None, [POINTER(POINTER(Model))]),
         srand=runtime.srand,
         rand=runtime.rand,
         print_null=c_library.print_nothing(),
@@ -183,5 +202,27 @@ class LinearProblem:
     @property
     def n_samples(self) -> int:
         return len(self.y)
+
+    address = property(lambda self: ctypes.addressof(self.struct))
+
+    def subset(self, order: np.ndarray) -> SubProblem:
+        """The problem of rows ``order``, in that order, sharing this one's nodes."""
+        return SubProblem(self, order)
+
+
+class SubProblem:
+    """Some rows of a :class:`LinearProblem` as a ``struct problem`` of their own."""
+
+    def __init__(self, whole: LinearProblem, order: np.ndarray):
+        self.whole = whole  # keeps the nodes alive
+        self.y = np.ascontiguousarray(whole.y[order])
+        self.rows = np.ascontiguousarray(whole.rows[order])
+        self.struct = Problem(
+            len(order),
+            whole.struct.n,
+            self.y.ctypes.data_as(POINTER(c_double)),
+            self.rows.ctypes.data,
+            whole.struct.bias,
+        )
 
     address = property(lambda self: ctypes.addressof(self.struct))
