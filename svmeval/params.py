@@ -394,3 +394,13 @@ class LinearParams:
             raise ParameterError("eps is not a finite number")
         if self.solver_type == ONE_CLASS and not 0 < self.nu <= 1:
             raise ParameterError("nu <= 0 or nu > 1")
+        if self.regularize_bias not in (0, 1):
+            raise ParameterError("regularize_bias is 1 (the default) or 0 (-R)")
+        for pair in self.weight:
+            if not (isinstance(pair, tuple) and len(pair) == 2):
+                raise ParameterError("weight holds (label, factor) pairs")
+            label, factor = pair
+            if not isinstance(label, int) or not INT_MIN <= label <= INT_MAX:
+                raise ParameterError(f"weight label {label!r} is not a C int")
+            if not isinstance(factor, (int, float)) or not math.isfinite(factor):
+                raise ParameterError(f"weight factor {factor!r} is not a finite number")

@@ -605,3 +605,98 @@ def test_bad_search_options_are_one_line(files, args, line, tmp_path):
     args = [str(files["heart"]) if a == HEART else a for a in args]
     done = run("linear", args, cwd=tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (1, "", line + "\n")
+
+
+# --- the Python API: cross_validate takes a LinearParams ------------------------------------
+def bindings_cv_seeded(path, options: str, nr_fold: int, seed: int) -> np.ndarray:
+    y, x = ll.svm_read_problem(str(path))
+    param = ll.parameter(options + " -q")
+    prob = ll.problem(y, x, bias=param.bias)
+    target = (ctypes.c_double * len(y))()
+    LIBC.srand(seed)
+    ll_c.liblinear.cross_validation(prob, param, nr_fold, target)
+    return np.array(target[:])
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+@pytest.mark.parametrize("name,options", [("heart", "-s 1"), ("iris", "-s 4 -B 1")])
+def test_cross_validate_takes_a_linear_configuration(files, name, options, seed):
+    import svmeval
+
+    path = files[name]
+    result = svmeval.cross_validate(str(path), params_of(options), 5, seed=seed)
+    np.testing.assert_array_equal(result.y_pred, bindings_cv_seeded(path, options, 5, seed))
+    assert result.seed == seed and result.configuration == params_of(options).flags()
+
+
+def test_cross_validate_of_arrays_is_that_of_the_file(files):
+    import svmeval
+
+    ds = svmeval.read_dataset(files["heart"])
+    X = np.zeros((ds.n_samples, ds.n_features))
+    for i in range(ds.n_samples):
+        a, b = ds.indptr[i], ds.indptr[i + 1]
+        X[i, ds.indices[a:b] - 1] = ds.values[a:b]
+    from_arrays = svmeval.cross_validate((X, ds.y), svmeval.LinearParams(solver_type=2), 5)
+    np.testing.assert_array_equal(from_arrays.y_pred, bindings_cv(files["heart"], "-s 2", 5))
+
+
+def test_a_linear_result_s_frame_and_reports_are_scikit_learns(files):
+    import json
+
+    import svmeval
+
+    metrics = pytest.importorskip("sklearn.metrics")
+    pytest.importorskip("pandas")
+    path = files["iris"]
+    result = svmeval.cross_validate(str(path), svmeval.LinearParams(solver_type=4), 5)
+    y, pred = result.y_true, bindings_cv(path, "-s 4", 5)
+    folds = liblinear_folds(len(y), 5)
+    frame = result.to_frame()
+    for k in range(5):
+        mine = folds == k
+        row = frame.iloc[k]
+        assert row["accuracy"] == pytest.approx(metrics.accuracy_score(y[mine], pred[mine]))
+        assert row["macro_f1"] == pytest.approx(
+            metrics.f1_score(y[mine], pred[mine], average="macro", zero_division=0)
+        )
+    summary = svmeval.summarize(result)
+    report = json.loads(svmeval.render(summary, format="json"))
+    assert report["parameters"]["solver_name"] == "MCSVM_CS"
+    assert report["figures"]["mcc"] == pytest.approx(metrics.matthews_corrcoef(y, pred))
+
+
+@pytest.mark.parametrize(
+    "keyword,value",
+    [("repeat", 2), ("groups", [0, 1] * 135), ("jobs", 2), ("keep_decision_values", True)],
+)
+def test_what_liblinears_cv_does_not_do_is_refused_by_name(files, keyword, value):
+    import svmeval
+
+    with pytest.raises(svmeval.ArgumentError, match=keyword):
+        svmeval.cross_validate(str(files["heart"]), svmeval.LinearParams(), 5, **{keyword: value})
+
+
+def test_other_runs_refuse_a_linear_configuration_in_words(files):
+    import svmeval
+
+    with pytest.raises(svmeval.ParameterError, match="cross_validate only"):
+        svmeval.grid_search(str(files["heart"]), svmeval.LinearParams())
+
+
+@pytest.mark.parametrize(
+    "params,message",
+    [
+        ({"solver_type": 8}, "unknown solver type"),
+        ({"C": float("nan")}, "C is not a finite number"),
+        ({"weight": ((2**40, 1.0),)}, "is not a C int"),
+        ({"weight": ((1, float("inf")),)}, "not a finite number"),
+        ({"solver_type": 21, "nu": 1.5}, "nu <= 0 or nu > 1"),
+        ({"regularize_bias": 2}, "regularize_bias"),
+    ],
+)
+def test_values_c_cannot_take_are_refused_before_liblinear(files, params, message):
+    import svmeval
+
+    with pytest.raises(svmeval.ParameterError, match=message):
+        svmeval.cross_validate(str(files["heart"]), svmeval.LinearParams(**params), 5)

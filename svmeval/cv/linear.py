@@ -29,9 +29,12 @@ def liblinear_version() -> int:
     return int(_liblinear.library().version)
 
 
-def cross_validate_linear(dataset, params: LinearParams, folds: int = 5, *, quiet: bool = True):
+def cross_validate_linear(
+    dataset, params: LinearParams, folds: int = 5, *, seed: int = 1, quiet: bool = True
+):
     """LIBLINEAR's ``train -v folds`` on ``dataset`` (a :class:`~svmeval.io.data.Dataset` or a
-    file name): its own ``cross_validation`` after ``srand(1)``, every row's prediction.
+    file name): its own ``cross_validation`` after ``srand(seed)`` (``train``'s process draws
+    as after ``srand(1)``), every row's prediction.
 
     Returns a :class:`~svmeval.cv.results.CVResult` (``params`` a :class:`LinearParams`;
     no decision values). Raises :class:`~svmeval.errors.ParameterError` with LIBLINEAR's own
@@ -67,9 +70,9 @@ def cross_validate_linear(dataset, params: LinearParams, folds: int = 5, *, quie
         if message:
             raise ParameterError(message.decode())
         c.set_print(c.print_null if quiet else c.print_stderr)
-        c.srand(1)  # a fresh train process's rand()
+        c.srand(seed)  # 1: a fresh train process's rand()
         plan = libsvm_folds(dataset.y, nr_fold, stratified=False, rand=c.rand)
-        c.srand(1)
+        c.srand(seed)
         c.cross_validation(
             problem.address, _address(param), nr_fold, target.ctypes.data_as(_c_double_p())
         )
@@ -83,7 +86,7 @@ def cross_validate_linear(dataset, params: LinearParams, folds: int = 5, *, quie
         labels=labels,
         params=params,
         n_folds=plan.n_folds,
-        seed=1,
+        seed=seed,
         folds=plan,
         data_name=dataset.name,
         configuration=params.flags(),
