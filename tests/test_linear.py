@@ -700,3 +700,27 @@ def test_values_c_cannot_take_are_refused_before_liblinear(files, params, messag
 
     with pytest.raises(svmeval.ParameterError, match=message):
         svmeval.cross_validate(str(files["heart"]), svmeval.LinearParams(**params), 5)
+
+
+def test_the_commands_page_shows_its_whole_usage():
+    from pathlib import Path
+
+    from svmeval.cli.linear import USAGE
+
+    page = (Path(__file__).parents[1] / "docs" / "commands" / "svmeval-linear.md").read_text()
+    assert USAGE.rstrip() in page
+
+
+def test_search_with_more_folds_than_rows_warns_as_train(liblinear_train, tmp_path):
+    small = tmp_path / "small"
+    small.write_text(
+        "".join(f"{1 if i % 3 else -1} 1:{i / 10} 2:{(i * 7) % 5}\n" for i in range(9))
+    )
+    train = subprocess.run(
+        [str(liblinear_train), "-C", "-s", "2", "-v", "20", str(small)],
+        capture_output=True,
+        check=True,
+    )
+    done = run("linear", ["-C", "-s", "2", "-v", "20", small], text=False)
+    assert (search_stdout(done.stdout), done.stderr) == (train.stdout, train.stderr)
+    assert train.stderr.startswith(b"WARNING: # folds > # data.")

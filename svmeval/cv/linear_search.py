@@ -30,6 +30,11 @@ SEARCHED = (0, 2, 11)
 #: LIBLINEAR's largest C: classifiers, then L2-loss SVR
 MAX_C = {0: 1024.0, 2: 1024.0, 11: 1048576.0}
 P_STEPS = 20
+#: what find_parameters writes on stderr (fprintf) where the folds outnumber the rows
+LEAVE_ONE_OUT = (
+    b"WARNING: # folds > # data. Will use # folds = # data instead "
+    b"(i.e., leave-one-out cross validation)\n"
+)
 
 
 @dataclass(frozen=True)
@@ -93,6 +98,10 @@ def search_c_linear(
         if message:
             raise ParameterError(message.decode())
         c.set_print(c.print_null)  # LIBLINEAR silences training during the search
+        if nr_fold > l:  # find_parameters' own warning, on stderr as it writes it
+            from svmeval.cv.c_library import write_message
+
+            write_message(LEAVE_ONE_OUT)
         c.srand(1)
         plan = libsvm_folds(dataset.y, nr_fold, stratified=False, rand=c.rand)
         search = _Search(c, problem, param, plan, params, labels, dataset)
