@@ -724,3 +724,18 @@ def test_search_with_more_folds_than_rows_warns_as_train(liblinear_train, tmp_pa
     done = run("linear", ["-C", "-s", "2", "-v", "20", small], text=False)
     assert (search_stdout(done.stdout), done.stderr) == (train.stdout, train.stderr)
     assert train.stderr.startswith(b"WARNING: # folds > # data.")
+
+
+def test_a_linear_run_records_liblinears_version(files):
+    import svmeval
+    from svmeval.report.html import render_html
+
+    number = ctypes.c_int.in_dll(ll_c.liblinear, "liblinear_version").value  # the bindings'
+    shown = f"{number // 100}.{number % 100:02d}"
+    result = svmeval.cross_validate(str(files["heart"]), svmeval.LinearParams(), 5)
+    assert result.provenance.liblinear_version == shown
+    assert result.provenance.to_dict()["liblinear_version"] == shown
+    page = render_html(svmeval.summarize(result))
+    assert f'<th scope="row">LIBLINEAR</th><td>{shown}</td>' in page
+    libsvm_run = svmeval.cross_validate(str(files["heart"]), "-c 2", 5)
+    assert "liblinear_version" not in libsvm_run.provenance.to_dict()  # as before

@@ -43,6 +43,7 @@ def cross_validate_linear(
     """
     from svmeval.cv import _liblinear
     from svmeval.cv.folds import check_folds, check_samples, group_classes, libsvm_folds
+    from svmeval.cv.provenance import note_dataset, note_liblinear
     from svmeval.cv.results import CVResult
     from svmeval.io.data import Dataset, read_dataset
 
@@ -62,6 +63,8 @@ def cross_validate_linear(
         else np.array([], dtype=np.float64)
     )
     c = _liblinear.library()
+    note_dataset(dataset)
+    note_liblinear(c.version)
     problem = _liblinear.LinearProblem(dataset, params.bias)
     param, kept = _liblinear.make_parameter(params)
     target = np.empty(l, dtype=np.float64)
