@@ -739,3 +739,42 @@ def test_a_linear_run_records_liblinears_version(files):
     assert f'<th scope="row">LIBLINEAR</th><td>{shown}</td>' in page
     libsvm_run = svmeval.cross_validate(str(files["heart"]), "-c 2", 5)
     assert "liblinear_version" not in libsvm_run.provenance.to_dict()  # as before
+
+
+def test_ctrl_c_leaves_a_long_liblinear_call_at_once(files, monkeypatch):
+    """A Ctrl-C during LIBLINEAR's cross_validation (C code: the interrupt cannot stop it)
+    reaches the caller while the call still runs; the next run waits for the call to end."""
+    import signal
+    import threading
+
+    from svmeval.cv import _liblinear, schedule
+
+    c = _liblinear.library()
+    entered, release = threading.Event(), threading.Event()
+    fallback = []
+
+    def uninterruptible(*args):  # as a C call: a KeyboardInterrupt waits until it returns
+        entered.set()
+        while not release.is_set():
+            try:
+                release.wait()
+            except KeyboardInterrupt:
+                pass
+
+    def interrupt(main: int) -> None:
+        if entered.wait(60):
+            signal.pthread_kill(main, signal.SIGINT)
+        if not release.wait(60):  # never reached the caller: end the call, the test fails
+            fallback.append(True)
+            release.set()
+
+    monkeypatch.setattr(c, "cross_validation", uninterruptible)
+    helper = threading.Thread(target=interrupt, args=(threading.get_ident(),))
+    helper.start()
+    with pytest.raises(KeyboardInterrupt):
+        cross_validate_linear(str(files["heart"]), LinearParams(), 5)
+    assert not release.is_set() and not fallback  # left while the call was still running
+    release.set()
+    helper.join(60)
+    schedule.wait_abandoned()  # returns once the call has ended
+    assert not fallback

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from svmeval.cv import schedule, waits
 from svmeval.errors import ParameterError, SvmevalError
 from svmeval.params import LinearParams
 
@@ -68,6 +69,7 @@ def cross_validate_linear(
     problem = _liblinear.LinearProblem(dataset, params.bias)
     param, kept = _liblinear.make_parameter(params)
     target = np.empty(l, dtype=np.float64)
+    schedule.wait_abandoned()  # an interrupted run's call may still be drawing from rand()
     with _liblinear.STATE_LOCK:
         message = c.check_parameter(problem.address, _address(param))
         if message:
@@ -76,8 +78,10 @@ def cross_validate_linear(
         c.srand(seed)  # 1: a fresh train process's rand()
         plan = libsvm_folds(dataset.y, nr_fold, stratified=False, rand=c.rand)
         c.srand(seed)
-        c.cross_validation(
-            problem.address, _address(param), nr_fold, target.ctypes.data_as(_c_double_p())
+        _in_helper_thread(
+            c.cross_validation,
+            (problem.address, _address(param), nr_fold, target.ctypes.data_as(_c_double_p())),
+            (problem, param, kept, target),
         )
     del kept
     return CVResult(
@@ -95,6 +99,33 @@ def cross_validate_linear(
         configuration=params.flags(),
         classes=dataset.classes,
     )
+
+
+def _in_helper_thread(function, args: tuple, alive: tuple) -> None:
+    """``function(*args)`` (a long C call) on a helper thread while this one waits
+    :data:`~svmeval.cv.waits.WAIT_STEP` at a time: a Ctrl-C raises KeyboardInterrupt here at
+    once, the call goes on with ``alive`` (the memory it uses) held, and the next run waits for
+    it (:func:`svmeval.cv.schedule.left_running`)."""
+    import threading
+    from concurrent.futures import Future
+
+    done: Future = Future()
+
+    def run() -> None:
+        try:
+            function(*args)
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+            done.set_exception(exc)
+        else:
+            done.set_result(alive)
+
+    threading.Thread(target=run, name="svmeval-liblinear", daemon=True).start()
+    try:
+        waits.wait_all([done])
+    except BaseException:
+        schedule.left_running(done)
+        raise
+    done.result()
 
 
 def _address(struct) -> int:
