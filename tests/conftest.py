@@ -53,6 +53,7 @@ ORACLES = {
     "mlxtend": "mlxtend",
     "scikit_posthocs": "scikit-posthocs",
     "statsmodels": "statsmodels",
+    "liblinear.liblinearutil": "liblinear-official",  # the linear extra: LIBLINEAR's bindings
 }
 REQUIRE_ORACLES = os.environ.get("SVMEVAL_REQUIRE_ORACLES", "") not in ("", "0")
 
