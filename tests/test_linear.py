@@ -10,6 +10,7 @@ written out here from linear.cpp (every fold); scikit-learn's metrics on the pre
 from __future__ import annotations
 
 import ctypes
+import math
 import subprocess
 
 import numpy as np
@@ -778,3 +779,61 @@ def test_ctrl_c_leaves_a_long_liblinear_call_at_once(files, monkeypatch):
     helper.join(60)
     schedule.wait_abandoned()  # returns once the call has ended
     assert not fallback
+
+
+def test_search_picture_draws_scikit_learns_figures_of_every_c(files):
+    metrics = pytest.importorskip("sklearn.metrics")
+    pytest.importorskip("matplotlib")
+    from svmeval.cv.linear_search import search_c_linear
+    from svmeval.report.linear_plot import draw_search
+    from svmeval.summary import summarize
+
+    path = files["iris"]
+    search = search_c_linear(str(path), params_of("-s 0"), 5)
+    figures = [summarize(s.result, per_fold=False).figures for s in search.steps]
+    fig = draw_search(search, figures)
+    lines = {line.get_label(): line for line in fig.axes[0].get_lines()}
+    y = np.array(ll.svm_read_problem(str(path))[0])
+    chain = bindings_warm_chain(path, "-s 0", 5, search.steps)
+    np.testing.assert_allclose(
+        lines["mcc"].get_ydata(), [metrics.matthews_corrcoef(y, p) for p in chain], rtol=1e-12
+    )
+    np.testing.assert_allclose(
+        lines["accuracy"].get_xdata(), [math.log2(s.C) for s in search.steps], rtol=1e-12
+    )
+
+
+def test_search_picture_file_and_without_matplotlib_one_line(files, tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    done = run("linear", ["-C", "-s", "0", "-q", "--plot", "c.png", files["iris"]], cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == ""
+    assert (tmp_path / "c.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    from svmeval.report import linear_plot
+    from svmeval.report.plot import PlotUnavailable
+
+    def missing():
+        raise PlotUnavailable("no matplotlib")
+
+    monkeypatch.setattr(linear_plot, "figure_class", missing)
+    done = run("linear", ["-C", "-s", "0", "-q", "--plot", "d.png", files["iris"]], cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.startswith("Doing parameter search")
+    assert done.stderr.count("\n") == 1 and "matplotlib is not installed" in done.stderr
+    assert not (tmp_path / "d.png").exists()
+
+
+@pytest.mark.parametrize(
+    "args,line",
+    [
+        (
+            ["-C", "--plot", "c.txt"],
+            "svmeval-linear: c.txt: the picture's name must end in .png, .svg, .pdf",
+        ),
+        (
+            ["-v", "5", "--plot", "c.png"],
+            "svmeval-linear: --plot goes with -C (the figures of every C)",
+        ),
+    ],
+)
+def test_bad_plot_options_before_any_work(files, tmp_path, args, line):
+    done = run("linear", [*args, files["heart"]], cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", line + "\n")

@@ -66,6 +66,8 @@ options svmeval adds:
 --format FORMAT : the report as text (default), json or csv (-C: text or json)
 --criterion NAME : with -C, the best C by this figure too (svmeval-grid's
 \t--criterion names, e.g. macro_f1, mcc)
+--plot FILE : with -C, the figures of every C drawn against log2(C) (PNG,
+\tSVG or PDF by the name's suffix; needs matplotlib)
 --help : show this help
 --version : show svmeval's version
 model_file: accepted as train accepts it, and never written (-v trains no
@@ -91,6 +93,7 @@ class LinearOptions:
     format: str = "text"
     search: bool = False
     criterion: str | None = None
+    plot: str | None = None
     solver_given: bool = False
 
 
@@ -101,7 +104,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
     values: dict = {}
     weight: list = []
     flags: dict = {"regularize_bias": 1, "quiet": False, "full": False, "format": "text"}
-    flags.update(search=False, criterion=None)
+    flags.update(search=False, criterion=None, plot=None)
     nr_fold = None
     files: list[str] = []
     i = 0
@@ -116,7 +119,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
             flags["search"] = True
             continue
         name, eq, inline = arg.partition("=")
-        takes = name in ("--format", "--criterion")
+        takes = name in ("--format", "--criterion", "--plot")
         takes = takes or (not eq and (arg in _VALUED or arg == "-v"))
         takes = takes or (arg[:2] == "-w" and len(arg) > 2)
         if takes:
@@ -132,6 +135,13 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
                 flags["format"] = text
             elif name == "--criterion":
                 flags["criterion"] = _criterion(text)
+            elif name == "--plot":
+                if text == "":
+                    raise OptionError("option --plot: the value is empty")
+                from svmeval.report.plot import check_path
+
+                check_path(text)  # its suffix, before any work
+                flags["plot"] = text
             elif arg == "-v":
                 nr_fold = parse_c_int("-v", text)
                 if nr_fold < 2:
@@ -159,6 +169,8 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
         )
     if flags["criterion"] is not None:
         raise OptionError("--criterion goes with -C (the best C by that figure)")
+    if flags["plot"] is not None:
+        raise OptionError("--plot goes with -C (the figures of every C)")
     return LinearOptions(
         data_file=files[0],
         values=values,
@@ -199,7 +211,10 @@ def _criterion(text: str) -> str:
 
 
 def files_of(o: LinearOptions) -> tuple[list, list]:
-    return [("the report", output.STDOUT)], [("the data", o.data_file)]
+    outputs = [("the report", output.STDOUT)]
+    if o.plot is not None:
+        outputs.append(("--plot", o.plot))
+    return outputs, [("the data", o.data_file)]
 
 
 def run(o: LinearOptions) -> int:

@@ -48,6 +48,8 @@ def search_report(o, dataset, params) -> str:
         for step in search.steps
     ]
     best = _best(search, figures, o.criterion, regression)
+    if o.plot is not None:
+        _draw(o, search, figures, best)
     if o.format == "json":
         return _json(o, search, figures, best)
     out = [f"Doing parameter search with {o.nr_fold}-fold cross validation.\n"]
@@ -77,6 +79,28 @@ def search_report(o, dataset, params) -> str:
         where = f"C = {step.C:g}" + (f", p = {step.p:g}" if regression else "")
         out.append(f"\nbest by {o.criterion}: {where} ({o.criterion} = {_value(value)})\n")
     return "".join(out)
+
+
+def _draw(o, search, figures, best) -> None:
+    """--plot FILE: the picture, or one line saying how to install matplotlib (the run
+    still succeeds)."""
+    import os
+
+    from svmeval.cli import runner
+    from svmeval.report.linear_plot import write_search_plot
+    from svmeval.report.plot import PlotUnavailable
+
+    try:
+        write_search_plot(
+            o.plot,
+            search,
+            figures,
+            criterion=o.criterion,
+            best=best,
+            title=f"{os.path.basename(o.data_file)}: ",
+        )
+    except PlotUnavailable:
+        runner.no_picture("svmeval-linear")
 
 
 def _best(search, figures, criterion, regression):
