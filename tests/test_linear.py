@@ -837,3 +837,24 @@ def test_search_picture_file_and_without_matplotlib_one_line(files, tmp_path, mo
 def test_bad_plot_options_before_any_work(files, tmp_path, args, line):
     done = run("linear", [*args, files["heart"]], cwd=tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (1, "", line + "\n")
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        "3 1:1\n3 1:2\n3 1:1.5\n3 2:1\n3 2:0.5\n",  # one class: LIBLINEAR's model has one label
+        "1 1:0\n-1 1:0\n1 2:0\n-1 2:0\n1 1:0\n-1 1:0\n",  # every value 0: calc_start_C's 1/0
+    ],
+)
+@pytest.mark.parametrize("solver", ["0", "2"])
+def test_search_edge_data_as_train_C(liblinear_train, tmp_path, rows, solver):
+    path = tmp_path / "edge"
+    path.write_text(rows)
+    train = subprocess.run(
+        [str(liblinear_train), "-C", "-s", solver, "-v", "2", str(path)],
+        capture_output=True,
+        check=True,
+    )
+    done = run("linear", ["-C", "-s", solver, "-v", "2", path], text=False)
+    assert done.returncode == 0, done.stderr
+    assert (search_stdout(done.stdout), done.stderr) == (train.stdout, train.stderr)

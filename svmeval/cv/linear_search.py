@@ -298,9 +298,9 @@ class _Search:
             dec[where] += weights[feature] * value[:, None]
         if regression:
             return dec[:, 0]
-        if nr_w == 1:
+        if nr_class == 2:
             return np.where(dec[:, 0] > 0, label[0], label[1])
-        return label[np.argmax(dec, axis=1)]
+        return label[np.argmax(dec, axis=1)]  # the first largest; one class: its label
 
     def _result(self, y_pred, C: float, p: float):
         from svmeval.cv.results import CVResult
