@@ -20,11 +20,12 @@ $(VENV)/.base: $(DEPS)
 	@$(PIP) -e . $(LOGGED)
 	@touch $@
 
-# the extras: test (pytest, the oracles), dev (ruff, mypy, pre-commit), plot, dask, frame, docs
+# the extras: test (pytest, the oracles), dev (ruff, mypy, pre-commit), plot, dask, frame, docs,
+# linear (LIBLINEAR's bindings)
 # (docs: Python >= 3.11 only; its test fails with a reason there and skips on 3.10)
 $(VENV)/.test: $(VENV)/.base
 	@echo "Installing the test dependencies and extras into $(VENV) (pip's log: $(PIPLOG))"
-	@$(PIP) -e '.[test,dev,plot,dask,frame,docs]' $(LOGGED)
+	@$(PIP) -e '.[test,dev,plot,dask,frame,docs,linear]' $(LOGGED)
 	@touch $@
 
 # the demo's venv: svmeval with the plot extra (matplotlib), so that the README's examples

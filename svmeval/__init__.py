@@ -38,6 +38,7 @@ _LAZY = {
     "Dataset": "svmeval.io.data",
     "read_dataset": "svmeval.io.data",
     "SvmParams": "svmeval.params",
+    "LinearParams": "svmeval.params",
     # runs
     "cross_validate": "svmeval.cv.engine",
     "cross_validate_multilabel": "svmeval.cv.multilabel",
@@ -91,6 +92,7 @@ __all__ = [
     "DataFormatError",
     "Dataset",
     "GridResult",
+    "LinearParams",
     "McNemarResult",
     "MultilabelCVResult",
     "NestedResult",
@@ -138,7 +140,7 @@ if TYPE_CHECKING:  # the real names and signatures, for type checkers: at run ti
         SvmevalError,
     )
     from svmeval.io.data import Dataset, read_dataset
-    from svmeval.params import SvmParams
+    from svmeval.params import LinearParams, SvmParams
     from svmeval.report import render, to_dict, to_frame
     from svmeval.report.pictures import plot
     from svmeval.stats.significance import McNemarResult, TTestResult

@@ -20,6 +20,7 @@ EXTRAS = {
     "plot": ("matplotlib>=3.5",),
     "frame": ("pandas>=1.5",),
     "dask": ("dask>=2023.1", "distributed>=2023.1"),
+    "linear": ("liblinear-official>=2.50,<2.51",),
 }
 
 

@@ -1,4 +1,5 @@
-"""LIBSVM training parameters: svm-train's options, defaults and meaning, as a plain value."""
+"""Training parameters: LIBSVM's (svm-train's options, defaults and meaning) and LIBLINEAR's, each as a
+plain value."""
 
 from __future__ import annotations
 
@@ -239,3 +240,138 @@ def params_flags(parameters: dict) -> str:
     for cls, weight in parameters.get("weight", ()):
         out.append(f"-w{cls:g} {weight:g}")
     return " ".join(out)
+
+
+# --- LIBLINEAR's configuration -------------------------------------------------------------
+#: LIBLINEAR 2.50's solvers (``-s``): number -> its name in ``linear.h``
+SOLVERS = {
+    0: "L2R_LR",
+    1: "L2R_L2LOSS_SVC_DUAL",
+    2: "L2R_L2LOSS_SVC",
+    3: "L2R_L1LOSS_SVC_DUAL",
+    4: "MCSVM_CS",
+    5: "L1R_L2LOSS_SVC",
+    6: "L1R_LR",
+    7: "L2R_LR_DUAL",
+    11: "L2R_L2LOSS_SVR",
+    12: "L2R_L2LOSS_SVR_DUAL",
+    13: "L2R_L1LOSS_SVR_DUAL",
+    21: "ONECLASS_SVM",
+}
+CLASSIFIERS = frozenset(range(8))
+REGRESSORS = frozenset((11, 12, 13))
+ONE_CLASS = 21
+
+#: ``train``'s default tolerance ``-e`` per solver (train.c's parse_command_line)
+DEFAULT_EPS = {
+    0: 0.01,
+    2: 0.01,
+    11: 0.0001,
+    1: 0.1,
+    3: 0.1,
+    4: 0.1,
+    7: 0.1,
+    5: 0.01,
+    6: 0.01,
+    12: 0.1,
+    13: 0.1,
+    21: 0.01,
+}
+
+
+@dataclass(frozen=True)
+class LinearParams:
+    """LIBLINEAR's ``struct parameter`` and the bias of its problem, with ``train``'s defaults.
+
+    ``eps`` None: the solver's default (``train``'s table). ``bias`` < 0: no bias feature
+    (``-B``). ``regularize_bias`` 0: ``-R``. ``weight``: the ``-wi`` pairs ``(label, factor)``
+    in command-line order.
+
+    Examples
+    --------
+    >>> p = LinearParams(solver_type=0, C=4.0, bias=1.0)
+    >>> p.flags(), p.resolved_eps, p.is_classification
+    ('-s 0 -c 4 -B 1', 0.01, True)
+    """
+
+    solver_type: int = 1
+    C: float = 1.0
+    p: float = 0.1
+    nu: float = 0.5
+    eps: float | None = None
+    bias: float = -1.0
+    regularize_bias: int = 1
+    weight: tuple = ()
+
+    @property
+    def resolved_eps(self) -> float:
+        if self.eps is not None:
+            return self.eps
+        return DEFAULT_EPS.get(self.solver_type, math.inf)
+
+    @property
+    def is_classification(self) -> bool:
+        return self.solver_type in CLASSIFIERS
+
+    @property
+    def is_regression(self) -> bool:
+        return self.solver_type in REGRESSORS
+
+    def as_dict(self) -> dict:
+        """JSON-friendly form, with the solver also named."""
+        return {
+            "library": "liblinear",
+            "solver_type": self.solver_type,
+            "solver_name": SOLVERS.get(self.solver_type, "unknown"),
+            "C": self.C,
+            "p": self.p,
+            "nu": self.nu,
+            "eps": self.resolved_eps,
+            "bias": self.bias,
+            "regularize_bias": self.regularize_bias,
+            "weight": [[label, w] for label, w in self.weight],
+        }
+
+    def flags(self) -> str:
+        """``train``'s options that give this configuration (defaults left out)."""
+        d = LinearParams()
+        out = []
+        for flag, value, default in (
+            ("-s", self.solver_type, d.solver_type),
+            ("-c", self.C, d.C),
+            ("-p", self.p, d.p),
+            ("-n", self.nu, d.nu),
+            ("-e", self.eps, None),
+            ("-B", self.bias, d.bias),
+        ):
+            if value != default:
+                out.append(f"{flag} {value:g}")
+        if not self.regularize_bias:
+            out.append("-R")
+        out += [f"-w{label} {w:g}" for label, w in self.weight]
+        return " ".join(out)
+
+    def check(self) -> None:
+        """Refuse what LIBLINEAR's C code cannot take safely, before C sees it: a solver it
+        does not know (its own message), a value that is not finite, and ``nu`` outside
+        (0, 1] for the one-class solver (LIBLINEAR checks none, and writes past an array for
+        nu > 1)."""
+        if self.solver_type not in SOLVERS:
+            raise ParameterError("unknown solver type")
+        for name in ("C", "p", "nu", "bias"):
+            if not math.isfinite(getattr(self, name)):
+                raise ParameterError(f"{name} is not a finite number")
+        if not math.isfinite(self.resolved_eps):
+            raise ParameterError("eps is not a finite number")
+        if self.solver_type == ONE_CLASS and not 0 < self.nu <= 1:
+            raise ParameterError("nu <= 0 or nu > 1")
+        if self.regularize_bias not in (0, 1):
+            raise ParameterError("regularize_bias is 1 (the default) or 0 (-R)")
+        for pair in self.weight:
+            if not (isinstance(pair, tuple) and len(pair) == 2):
+                raise ParameterError("weight holds (label, factor) pairs")
+            label, factor = pair
+            if not isinstance(label, int) or not INT_MIN <= label <= INT_MAX:
+                raise ParameterError(f"weight label {label!r} is not a C int")
+            if not isinstance(factor, (int, float)) or not math.isfinite(factor):
+                raise ParameterError(f"weight factor {factor!r} is not a finite number")

@@ -44,6 +44,7 @@ COMMANDS = {
     "grid": ("svmeval-grid", "svmeval.cli.grid"),
     "compare": ("svmeval-compare", "svmeval.cli.compare"),
     "store": ("svmeval-store", "svmeval.cli.store"),
+    "linear": ("svmeval-linear", "svmeval.cli.linear"),
 }
 #: the same commands as a child process runs them
 PROCESS = {
@@ -51,6 +52,7 @@ PROCESS = {
     "grid": ["-m", "svmeval.cli", "grid"],
     "compare": ["-m", "svmeval.cli", "compare"],
     "store": ["-m", "svmeval.cli", "store"],
+    "linear": ["-m", "svmeval.cli", "linear"],
 }
 
 _LOCK = threading.Lock()  # one call at a time: descriptors 0-2 are the process's

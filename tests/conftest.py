@@ -53,6 +53,7 @@ ORACLES = {
     "mlxtend": "mlxtend",
     "scikit_posthocs": "scikit-posthocs",
     "statsmodels": "statsmodels",
+    "liblinear.liblinearutil": "liblinear-official",  # the linear extra: LIBLINEAR's bindings
 }
 REQUIRE_ORACLES = os.environ.get("SVMEVAL_REQUIRE_ORACLES", "") not in ("", "0")
 
@@ -258,6 +259,28 @@ def patched_svm_train(tmp_path_factory):
     finally:
         sys.path.remove(str(ROOT / "scripts"))
     return build_patched_svm_train(Path(source), tmp_path_factory.mktemp("libsvm"))
+
+
+@pytest.fixture(scope="session")
+def liblinear_train(tmp_path_factory):
+    """LIBLINEAR's ``train`` (scripts/liblinear_train.py), built from the LIBLINEAR source
+    that ``SVMEVAL_LIBLINEAR_SOURCE`` names (a source tree, or a git repository of it); the
+    test skips without it, or where it cannot be built (no compiler)."""
+    source = os.environ.get("SVMEVAL_LIBLINEAR_SOURCE")
+    if not source:
+        pytest.skip(
+            "SVMEVAL_LIBLINEAR_SOURCE is not set (LIBLINEAR's source tree or a git "
+            "repository of it, to build its train command from)"
+        )
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from liblinear_train import BuildError, build_liblinear_train
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    try:
+        return build_liblinear_train(Path(source), tmp_path_factory.mktemp("liblinear"))
+    except BuildError as exc:
+        pytest.skip(str(exc))
 
 
 def linear_kernel_file(directory: Path) -> Path:

@@ -133,8 +133,9 @@ ARGUMENTS: dict[str, Argument] = {
     ),
     "params": _check(
         check_configuration,
-        "None, an SvmParams or svm-train's options",
-        'a configuration: svm-train\'s options ("-c 8 -g 0.05") or an SvmParams',
+        "None, an SvmParams or svm-train's options (cross_validate: a LinearParams too)",
+        'a configuration: svm-train\'s options ("-c 8 -g 0.05") or an SvmParams; '
+        "cross_validate also takes LIBLINEAR's, a LinearParams",
         "None (svm-train's defaults)",
     ),
     "a": _check(

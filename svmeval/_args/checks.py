@@ -359,7 +359,7 @@ def check_configuration(value, name: str = "params") -> None:
         except OptionError as exc:
             raise OptionError(f"{name} {value!r}: {exc}") from None
         return
-    if value is None or type(value).__name__ == "SvmParams":
+    if value is None or type(value).__name__ in ("SvmParams", "LinearParams"):
         return
     message = (
         "must be a svmeval SvmParams or svm-train's options (a string such as '-c 8 -g 0.05'), "

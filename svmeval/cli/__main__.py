@@ -1,6 +1,7 @@
-"""The commands' launcher: ``svmeval``, ``svmeval-grid``, ``svmeval-compare`` and
-``svmeval-store`` own their process from here, and only they do; ``python -m svmeval.cli
-COMMAND ARGS`` runs one of them (``svmeval``, ``grid``, ``compare`` or ``store``).
+"""The commands' launcher: ``svmeval``, ``svmeval-grid``, ``svmeval-compare``,
+``svmeval-store`` and ``svmeval-linear`` own their process from here, and only they do;
+``python -m svmeval.cli COMMAND ARGS`` runs one of them (``svmeval``, ``grid``, ``compare``,
+``store`` or ``linear``).
 
 It is the package's ``__main__`` module of the commands: run as a command and imported by
 the commands' entries alone (the console scripts' ``svmeval_launch``, ``python -m
@@ -196,6 +197,11 @@ def store_main() -> None:
     _run("svmeval-store", "svmeval.cli.store")
 
 
+def linear_main() -> None:
+    """``svmeval-linear`` and ``python -m svmeval.cli linear``."""
+    _run("svmeval-linear", "svmeval.cli.linear")
+
+
 def _run(prog: str, module: str) -> None:
     """Run a command line (``module``'s ``main``) and exit with its status.
 
@@ -256,12 +262,18 @@ def _run(prog: str, module: str) -> None:
 
 
 #: ``python -m svmeval.cli COMMAND``: the command's entry
-_COMMANDS = {"svmeval": main, "grid": grid_main, "compare": compare_main, "store": store_main}
+_COMMANDS = {
+    "svmeval": main,
+    "grid": grid_main,
+    "compare": compare_main,
+    "store": store_main,
+    "linear": linear_main,
+}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in _COMMANDS:
         sys.stderr.write(
-            "usage: python -m svmeval.cli {svmeval,grid,compare,store} [options] ...\n"
+            "usage: python -m svmeval.cli {svmeval,grid,compare,store,linear} [options] ...\n"
         )
         sys.exit(1)
     _COMMANDS[sys.argv.pop(1)]()

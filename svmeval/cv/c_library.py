@@ -85,11 +85,12 @@ def parameter(fields: dict, weight=()) -> tuple[Parameter, tuple]:
     return struct, (labels, factors)
 
 
-def library_file() -> str | None:
+def library_file(package: str = "libsvm") -> str | None:
     """The shared library the official bindings load (``libsvm/clib.cp*``, in the first
-    ``libsvm`` package on ``sys.path``), or None where it is not found so."""
+    ``libsvm`` package on ``sys.path``; ``package="liblinear"``: LIBLINEAR's, as
+    ``liblinear-official`` loads it), or None where it is not found so."""
     for entry in sys.path:
-        folder = os.path.join(entry or os.curdir, "libsvm")
+        folder = os.path.join(entry or os.curdir, package)
         if not os.path.isfile(os.path.join(folder, "__init__.py")):
             continue
         try:

@@ -73,6 +73,11 @@ def as_params(params, name: str = "params") -> SvmParams:
             return SvmParams.parse(params)
         except OptionError as exc:
             raise OptionError(f"{name} {params!r}: {exc}") from None
+    if type(params).__name__ == "LinearParams":
+        raise ParameterError(
+            f"{name}: a LinearParams (LIBLINEAR) is taken by cross_validate only; this run "
+            "takes an SvmParams or svm-train's options"
+        )
     if not isinstance(params, SvmParams):
         raise ParameterError(
             f"{name} must be a svmeval SvmParams or svm-train's options "

@@ -34,7 +34,7 @@ from svmeval.cv.schedule import run_tasks
 from svmeval.cv.stored import FoldByFold  # noqa: F401 - nested CV's outer loop, with a store
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import Dataset, DataSource
-from svmeval.params import Configuration, SvmParams
+from svmeval.params import Configuration, LinearParams, SvmParams
 from svmeval.store import StoreLike
 
 
@@ -78,7 +78,7 @@ def prepare(
 @checked
 def cross_validate(
     data: DataSource,
-    params: Configuration = None,
+    params: Configuration | LinearParams = None,
     folds: int = 5,
     *,
     groups: FoldAssignment | None = None,
@@ -107,9 +107,12 @@ def cross_validate(
         The data: a :class:`Dataset`, a LIBSVM-format file name (read first) or arrays in
         memory, ``(X, y)`` as :meth:`Dataset.from_arrays` takes them (column j is feature
         j + 1). One label a sample (multi-label data: :func:`cross_validate_multilabel`).
-    params : SvmParams or str, optional
+    params : SvmParams or str or LinearParams, optional
         The configuration: :class:`SvmParams` or svm-train's training options
         (``"-c 8 -g 0.05"``); default svm-train's defaults. gamma 0 is 1/num_features.
+        A :class:`LinearParams` runs LIBLINEAR's own cross-validation instead (its
+        ``train -v k``: its unstratified folds after ``srand(seed)``; the ``linear`` extra),
+        with ``folds``, ``seed`` and ``quiet`` only.
     folds : int, default 5
         k, at least 2; more folds than samples is leave-one-out (``result.n_folds`` tells the
         folds drawn). With ``groups``: k folds of whole groups (the number of groups:
@@ -187,6 +190,8 @@ def cross_validate(
     from svmeval.params import given_configuration
 
     given = params
+    if isinstance(params, LinearParams):  # LIBLINEAR's train -v (the linear extra)
+        return _liblinear_cv(call, checks.as_dataset(data, "data"), data)
     params = checks.as_params(params, "params")
     dataset = checks.as_dataset(data, "data", precomputed=checks.uses_precomputed([params]))
     data = checks.classes_for(dataset, data, [params])
@@ -214,6 +219,39 @@ def cross_validate(
         repeat_results=tuple(
             replace(r, configuration=configuration) for r in result.repeat_results
         ),
+    )
+
+
+#: cross_validate's arguments a LIBLINEAR configuration leaves at their defaults
+_NOT_LIBLINEAR = {
+    "groups": None,
+    "given_folds": None,
+    "repeat": 1,
+    "jobs": None,
+    "client": None,
+    "progress": None,
+    "keep_decision_values": False,
+    "keep_repeats": False,
+    "store": None,
+}
+
+
+def _liblinear_cv(call: dict, dataset, data) -> CVResult:
+    """cross_validate of a :class:`~svmeval.params.LinearParams`: LIBLINEAR's own
+    cross-validation after ``srand(seed)`` (:func:`svmeval.cv.linear.cross_validate_linear`)."""
+    from svmeval.cv import checks
+    from svmeval.cv.linear import cross_validate_linear
+    from svmeval.errors import ArgumentError
+
+    for name, default in _NOT_LIBLINEAR.items():
+        if call[name] is not default and call[name] != default:
+            raise ArgumentError(
+                name, "does not apply to a LinearParams (LIBLINEAR's own cross-validation)"
+            )
+    params = call["params"]
+    dataset = checks.classes_for(dataset, data, [params])
+    return cross_validate_linear(
+        dataset, params, call["folds"], seed=call["seed"], quiet=call["quiet"]
     )
 
 

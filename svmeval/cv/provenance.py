@@ -62,6 +62,8 @@ class Provenance:
     svmeval_version: str
     libsvm_version: str
     data: tuple = ()
+    #: LIBLINEAR's version (``"2.50"``) where the run used LIBLINEAR (a LinearParams)
+    liblinear_version: str = "not used"
 
     def to_dict(self) -> dict:
         """The record as plain JSON types."""
@@ -71,6 +73,11 @@ class Provenance:
             "seconds": self.seconds,
             "svmeval_version": self.svmeval_version,
             "libsvm_version": self.libsvm_version,
+            **(
+                {}
+                if self.liblinear_version == "not used"
+                else {"liblinear_version": self.liblinear_version}
+            ),
             "data": [
                 {
                     "name": d.name,
@@ -81,6 +88,19 @@ class Provenance:
                 for d in self.data
             ],
         }
+
+
+def note_liblinear(version: int) -> None:
+    """Note that the run in progress used LIBLINEAR (its ``liblinear_version``, 250 for
+    2.50); nothing when no run is recording."""
+    noted = _NOTED.get()
+    if noted is not None:
+        noted.append(_Liblinear(version))
+
+
+class _Liblinear:
+    def __init__(self, version: int):
+        self.version = version
 
 
 def note_dataset(dataset) -> None:
@@ -182,10 +202,15 @@ def recorded(func):
             seconds = time.perf_counter() - start
         finally:
             _NOTED.reset(token)
+        linear = [n for n in noted if isinstance(n, _Liblinear)]
+        noted = [n for n in noted if not isinstance(n, _Liblinear)]
         for dataset in noted:  # a run inside a run: the outer one used them too
             note_dataset(dataset)
         call = describe_call(func.__name__, signature, args, kwargs)
         record = make_record(call, started, seconds, noted)
+        if linear:
+            number = linear[0].version
+            record = replace(record, liblinear_version=f"{number // 100}.{number % 100:02d}")
         return replace(result, provenance=record)
 
     return run

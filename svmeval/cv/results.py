@@ -20,7 +20,7 @@ from svmeval._args import checked
 from svmeval._classes import class_code, named
 from svmeval._shown import brief_repr
 from svmeval.errors import SvmevalError
-from svmeval.params import SvmParams, params_flags
+from svmeval.params import LinearParams, SvmParams, params_flags
 
 if TYPE_CHECKING:
     from svmeval.cv.folds import Folds
@@ -81,7 +81,7 @@ class CVResult:
     decision_values: np.ndarray | None
     probabilities: np.ndarray | None
     labels: np.ndarray
-    params: SvmParams
+    params: SvmParams | LinearParams
     n_folds: int
     seed: int
     folds: Folds = field(repr=False)
@@ -211,7 +211,7 @@ class MultilabelCVResult:
     fold: np.ndarray
     n_folds: int
     seed: int
-    params: SvmParams
+    params: SvmParams | LinearParams
     probabilities: np.ndarray | None = None
     constant: np.ndarray | None = None
     folds: Folds | None = field(default=None, repr=False)

@@ -323,6 +323,8 @@ def _provenance(result, command: str | None) -> str:
     if record is not None:
         row("svmeval", record.svmeval_version)
         row("LIBSVM", record.libsvm_version)
+        if getattr(record, "liblinear_version", "not used") != "not used":
+            row("LIBLINEAR", record.liblinear_version)
     else:
         row("svmeval", f"{__version__} (rendering; the run's own is not recorded)")
     if command:

@@ -1,0 +1,281 @@
+"""svmeval-linear: a drop-in for LIBLINEAR's ``train -v n``, with svmeval's per-class report.
+
+Every option of LIBLINEAR 2.50's ``train`` with its meaning and default (train.c's
+``parse_command_line``, the tolerance ``-e`` per solver), read as svmeval reads svm-train's
+(the whole value as C's ``atoi``/``strtod`` reads it, each integer within its C ``int``, each
+number finite). The cross-validation is LIBLINEAR's own (:mod:`svmeval.cv.linear`): its first
+line is ``train -v n``'s, byte for byte; two-class data get the per-class lines of
+``svmeval``'s drop-in after it (+1 positive), more classes, ``--full`` and the other formats
+svmeval's whole report.
+
+LIBLINEAR's own words where ``train`` has them (``n-fold cross validation: n must >= 2``,
+``ERROR: C <= 0`` from its ``check_parameter``); svmeval's one line where it has none. Nothing
+reaches LIBLINEAR's C code that it cannot take: an unknown solver is refused with its own
+``unknown solver type`` before any call, ``-n`` outside (0, 1] with ``-s 21`` (LIBLINEAR
+writes past an array for nu > 1) with svmeval's line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from svmeval.cli import runner
+from svmeval.errors import OptionError, SvmevalError
+from svmeval.io import output
+from svmeval.io.svm_train_syntax import parse_c_double, parse_c_int, weight_label
+
+PROG = "svmeval-linear"
+
+USAGE = f"""\
+Usage: {PROG} [options] training_set_file [model_file]
+Runs LIBLINEAR's own cross-validation (as its train -v n) and reports its line
+and every per-class figure. options (as LIBLINEAR's train):
+-s type : set type of solver (default 1)
+  for multi-class classification
+\t 0 -- L2-regularized logistic regression (primal)
+\t 1 -- L2-regularized L2-loss support vector classification (dual)
+\t 2 -- L2-regularized L2-loss support vector classification (primal)
+\t 3 -- L2-regularized L1-loss support vector classification (dual)
+\t 4 -- support vector classification by Crammer and Singer
+\t 5 -- L1-regularized L2-loss support vector classification
+\t 6 -- L1-regularized logistic regression
+\t 7 -- L2-regularized logistic regression (dual)
+  for regression
+\t11 -- L2-regularized L2-loss support vector regression (primal)
+\t12 -- L2-regularized L2-loss support vector regression (dual)
+\t13 -- L2-regularized L1-loss support vector regression (dual)
+  for outlier detection
+\t21 -- one-class support vector machine (dual)
+-c cost : set the parameter C (default 1)
+-p epsilon : set the epsilon in loss function of SVR (default 0.1)
+-n nu : set the parameter nu of one-class SVM (default 0.5)
+-e epsilon : set tolerance of termination criterion (default 0.01 for -s 0,
+\t2, 5, 6 and 21; 0.0001 for -s 11; 0.1 for -s 1, 3, 4, 7, 12 and 13)
+-B bias : if bias >= 0, instance x becomes [x; bias]; if < 0, no bias term
+\tadded (default -1)
+-R : not regularize the bias; must with -B 1 to have the bias (for -s 0, 2,
+\t5, 6, 11)
+-wi weight : weights adjust the parameter C of class i
+-v n : n-fold cross validation mode (needed without -C)
+-C : find parameters (C for -s 0, 2 and C, p for -s 11; 5 folds unless -v;
+\t-s 2 unless -s): LIBLINEAR's warm-started search, then every C's figures
+-q : quiet mode (no outputs)
+options svmeval adds:
+--full : svmeval's whole report (per-class table, averages, confusion matrix,
+\tevery figure) for two classes too
+--format FORMAT : the report as text (default), json or csv (-C: text or json)
+--criterion NAME : with -C, the best C by this figure too (svmeval-grid's
+\t--criterion names, e.g. macro_f1, mcc)
+--plot FILE : with -C, the figures of every C drawn against log2(C) (PNG,
+\tSVG or PDF by the name's suffix; needs matplotlib)
+--help : show this help
+--version : show svmeval's version
+model_file: accepted as train accepts it, and never written (-v trains no
+model).
+"""
+
+#: train's options that take a value: flag -> LinearParams' field
+_VALUED = {"-s": "solver_type", "-c": "C", "-p": "p", "-n": "nu", "-e": "eps", "-B": "bias"}
+_FORMATS = ("text", "json", "csv")
+
+
+@dataclass(frozen=True)
+class LinearOptions:
+    """One svmeval-linear command line."""
+
+    data_file: str = ""
+    values: dict = field(default_factory=dict)
+    weight: tuple = ()
+    regularize_bias: int = 1
+    nr_fold: int | None = None
+    quiet: bool = False
+    full: bool = False
+    format: str = "text"
+    search: bool = False
+    criterion: str | None = None
+    plot: str | None = None
+    solver_given: bool = False
+
+
+def parse_linear_args(argv: list[str]) -> LinearOptions | None:
+    """The command line (None: ``--help``); every problem is an :class:`OptionError`."""
+    if "--help" in argv:
+        return None
+    values: dict = {}
+    weight: list = []
+    flags: dict = {"regularize_bias": 1, "quiet": False, "full": False, "format": "text"}
+    flags.update(search=False, criterion=None, plot=None)
+    nr_fold = None
+    files: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        if arg in ("--full", "-q", "-R"):
+            key = {"--full": "full", "-q": "quiet", "-R": "regularize_bias"}[arg]
+            flags[key] = 0 if arg == "-R" else True
+            continue
+        if arg == "-C":
+            flags["search"] = True
+            continue
+        name, eq, inline = arg.partition("=")
+        takes = name in ("--format", "--criterion", "--plot")
+        takes = takes or (not eq and (arg in _VALUED or arg == "-v"))
+        takes = takes or (arg[:2] == "-w" and len(arg) > 2)
+        if takes:
+            if eq:
+                text = inline
+            elif i < len(argv):
+                text, i = argv[i], i + 1
+            else:
+                raise OptionError(f"option {name} needs a value")
+            if name == "--format":
+                if text not in _FORMATS:
+                    raise OptionError(f"--format {runner.printable(text)}: text, json or csv")
+                flags["format"] = text
+            elif name == "--criterion":
+                flags["criterion"] = _criterion(text)
+            elif name == "--plot":
+                if text == "":
+                    raise OptionError("option --plot: the value is empty")
+                from svmeval.report.plot import check_path
+
+                check_path(text)  # its suffix, before any work
+                flags["plot"] = text
+            elif arg == "-v":
+                nr_fold = parse_c_int("-v", text)
+                if nr_fold < 2:
+                    raise OptionError("n-fold cross validation: n must >= 2")
+            elif arg[:2] == "-w":
+                weight.append((weight_label(arg), parse_c_double(arg, text)))
+            elif arg == "-s":
+                values["solver_type"] = parse_c_int(arg, text)
+            else:
+                values[_VALUED[arg]] = parse_c_double(arg, text)
+        elif arg.startswith("-") and arg != "-":
+            raise OptionError(f"unknown option: {runner.printable(arg)}")
+        else:
+            files.append(arg)
+    if not files:
+        raise OptionError("no data file (Usage: svmeval-linear [options] training_set_file)")
+    if len(files) > 2:
+        raise OptionError(f"one data file and at most one model file, not {len(files)} file names")
+    if flags["search"]:
+        return _search_options(files[0], values, weight, nr_fold, flags)
+    if nr_fold is None:
+        raise OptionError(
+            "-v n is needed: svmeval-linear reports LIBLINEAR's n-fold cross-validation "
+            "(train without -v trains and saves a model)"
+        )
+    if flags["criterion"] is not None:
+        raise OptionError("--criterion goes with -C (the best C by that figure)")
+    if flags["plot"] is not None:
+        raise OptionError("--plot goes with -C (the figures of every C)")
+    return LinearOptions(
+        data_file=files[0],
+        values=values,
+        weight=tuple(weight),
+        nr_fold=nr_fold,
+        solver_given="solver_type" in values,
+        **flags,
+    )
+
+
+def _search_options(data_file, values, weight, nr_fold, flags) -> LinearOptions:
+    """-C as train takes it: 5 folds unless -v; -s 2 unless -s (said on stderr, as train
+    says it, when the run starts); -s 0, 2 or 11 only."""
+    solver = values.get("solver_type")
+    if solver is not None and solver not in (0, 2, 11):
+        raise OptionError("Warm-start parameter search only available for -s 0, -s 2 and -s 11")
+    if flags["format"] == "csv":
+        raise OptionError("--format csv: -C's report is text or json")
+    return LinearOptions(
+        data_file=data_file,
+        values={"solver_type": 2, **values},
+        weight=tuple(weight),
+        nr_fold=5 if nr_fold is None else nr_fold,
+        solver_given=solver is not None,
+        **flags,
+    )
+
+
+def _criterion(text: str) -> str:
+    from svmeval.metrics.figures import FIGURES
+
+    if text not in FIGURES:
+        raise OptionError(
+            f"--criterion {runner.printable(text)}: not a figure's name "
+            "(svmeval-grid --help lists them)"
+        )
+    return text
+
+
+def files_of(o: LinearOptions) -> tuple[list, list]:
+    outputs = [("the report", output.STDOUT)]
+    if o.plot is not None:
+        outputs.append(("--plot", o.plot))
+    return outputs, [("the data", o.data_file)]
+
+
+def run(o: LinearOptions) -> int:
+    from svmeval.cv.linear import LinearParams, cross_validate_linear
+
+    params = LinearParams(**o.values, regularize_bias=o.regularize_bias, weight=o.weight)
+    if params.solver_type == 21 and not 0 < params.nu <= 1:  # LIBLINEAR checks none
+        raise SvmevalError("-n: nu must be in (0, 1] for -s 21 (one-class SVM)")
+    if o.search and not o.solver_given:
+        runner.say_on_stderr("Solver not specified. Using -s 2")
+    dataset = runner.read_single_label(o.data_file, PROG)
+    assert o.nr_fold is not None
+    if o.search:
+        from svmeval.cli.linear_report import search_report
+
+        text = search_report(o, dataset, params)
+        output.write_outputs([(output.resolve(output.STDOUT, "the report"), text)])
+        return 0
+    result = cross_validate_linear(dataset, params, o.nr_fold, quiet=o.quiet)
+    lines = _two_class_lines(o, result)
+    if lines is not None:
+        text = lines
+    else:
+        from svmeval.summary import summarize
+
+        summary = summarize(result, meta={"data_file": o.data_file, "library": "liblinear"})
+        text = runner.render_report(summary, o.format, full=o.full)
+    output.write_outputs([(output.resolve(output.STDOUT, "the report"), text)])
+    if text.startswith("Cross Validation Accuracy") and not o.full:
+        from svmeval.cli.dropin import no_label_one
+
+        note = no_label_one(sorted(set(result.y_true.tolist())))
+        if note is not None and result.params.is_classification:
+            runner.say_on_stderr(note.replace("svmeval:", f"{PROG}:", 1))
+    return 0
+
+
+def _two_class_lines(o: LinearOptions, result) -> str | None:
+    """LIBLINEAR's accuracy line and the drop-in's per-class lines (+1 positive), for a
+    classifier's two classes in text without --full; None where the whole report is due."""
+    if o.format != "text" or o.full or not result.params.is_classification:
+        return None
+    from svmeval.metrics.two_class import svm_train_classes
+    from svmeval.report.svm_train import accuracy_lines
+
+    labels, correct, classes = svm_train_classes(result.y_true, result.y_pred)
+    if len(labels) != 2:
+        return None
+    return accuracy_lines(100.0 * correct / len(result.y_true), classes)
+
+
+COMMAND = runner.Command(PROG, USAGE, parse_linear_args, files_of, run, name="linear")
+
+
+def main(argv: list[str] | None = None) -> int:
+    import sys
+
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:  # as train: its usage line, and where every option is; exit status 1
+        return runner.fail(
+            f"Usage: {PROG} [options] training_set_file [model_file]\n"
+            f"Try '{PROG} --help' for every option."
+        )
+    return runner.main(COMMAND, argv)
