@@ -68,6 +68,9 @@ class Batch:
     #: the kernel parameters a group on the features may switch to, measured by its first
     #: training (:mod:`svmeval.cv.probe`; None: no switch)
     probe: SvmParams | None = None
+    #: preprocessing learned inside each fold (:class:`~svmeval.cv.preprocessed.FoldTransform`;
+    #: None: the folds train on the data's features)
+    transform: object = None
 
     @property
     def total_folds(self) -> int:
@@ -136,6 +139,7 @@ def evaluate(
     labels: Sequence[np.ndarray] | None = None,
     warn_folds: bool = True,
     fold_source=None,
+    preprocessing=None,
 ) -> None:
     """Cross-validate every candidate on every seed's folds: ``finish(unit, result)`` for each
     (:class:`Unit`, :class:`~svmeval.cv.plan.CVResult`), in the calling thread, any order.
@@ -161,8 +165,15 @@ def evaluate(
     LIBSVM's leave-one-out warning (more folds than samples) is given for each seed's first
     label vector (False: never; a run that gave it already). ``fold_source``: a
     :class:`~svmeval.cv.given.FoldSource` whose folds every unit uses instead of LIBSVM's
-    (given folds, or groups kept whole: assigned anew for each seed).
+    (given folds, or groups kept whole: assigned anew for each seed). ``preprocessing``: a
+    :class:`~svmeval.preprocess.Preprocessing` learned on each fold's training rows
+    (:mod:`svmeval.cv.preprocessed`; no kernel is then shared, each fold's features differ).
     """
+    transform = None
+    if preprocessing is not None:
+        from svmeval.cv.preprocessed import FoldTransform
+
+        transform, share = FoldTransform(dataset, preprocessing), False
     memory = memory_mb or shared_kernel.DEFAULT_MEMORY_MB
     costs = list(costs) if costs is not None else [0.0] * len(candidates)
     drawn: dict = {}
@@ -190,7 +201,7 @@ def evaluate(
         store = current()
     if store is not None:
         units, finish, on_fold = _with_store(
-            store, dataset, problem, nr_fold, keep_decision_values, units, finish
+            store, dataset, problem, nr_fold, keep_decision_values, units, finish, transform
         )
     in_order = tuple(u for u in units if u.params.probability)
     rest = [u for u in units if not u.params.probability]
@@ -205,7 +216,8 @@ def evaluate(
         memory,
         on_fold,
         None if release is None else tuple(sorted(units, key=release.place)),
-        _probe(problem, dataset, groups, share, memory, nr_fold),
+        None if transform is not None else _probe(problem, dataset, groups, share, memory, nr_fold),
+        transform,
     )
     if not units:
         return
@@ -237,14 +249,23 @@ def _schedule(problem, dataset, units: list, share, memory_mb: float) -> list:
     return first + [u for _, group in groups for u in group]
 
 
-def _with_store(store, dataset, problem, nr_fold, keep_decision_values, units, finish):
+def _with_store(
+    store, dataset, problem, nr_fold, keep_decision_values, units, finish, transform=None
+):
     """The units left to compute (each with its stored folds), a ``finish`` that writes
     what a unit's folds did not write, and the executors' ``on_fold``; the units found whole
     are finished here, from the store."""
     from svmeval.cv.plan import CVPlan
     from svmeval.cv.stored import StoreUse, missing
 
-    use = StoreUse(store, dataset, problem, nr_fold, keep_decision_values)
+    use = StoreUse(
+        store,
+        dataset,
+        problem,
+        nr_fold,
+        keep_decision_values,
+        preprocessing=None if transform is None else transform.key(),
+    )
     use.prefetch(units)
     left = []
     for u in units:
