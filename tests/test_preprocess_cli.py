@@ -86,6 +86,19 @@ def test_bad_options_one_line_exit_1(args, message):
     assert out.stderr.startswith(message) and out.stderr.count("\n") == 1, out.stderr
 
 
+def test_feature_index_0_is_refused_before_any_fold(tmp_path):
+    (tmp_path / "zero").write_text("1 0:1 2:3\n-1 0:2 2:4\n1 0:3 2:5\n-1 0:1 2:1\n")
+    for flag in ("--scale", "--select"):
+        out = svmeval(
+            "-q", "-v", 2, flag, *(["1"] if flag == "--select" else []), "zero", cwd=tmp_path
+        )
+        assert out.returncode == 1 and out.stdout == ""
+        assert (
+            out.stderr
+            == f"svmeval: {flag} zero has feature index 0: svm-scale and fselect.py start at 1\n"
+        )
+
+
 def test_scale_without_cross_validation_is_refused(tmp_path):
     out = svmeval("--scale", data_set("svmguide1"), tmp_path / "m", cwd=tmp_path)
     assert out.returncode == 1 and "only with -v k" in out.stderr

@@ -21,6 +21,17 @@ __all__ = [
 
 PREPROCESS_OPTIONS = (
     Option(
+        ("--leak",),
+        "",
+        "leak",
+        "flag",
+        "with --scale or --select: also run the same configuration on the same folds\n"
+        "\twith the preprocessing learned on the whole file first (svm-scale of the whole\n"
+        "\tfile, as tools/easy.py; fselect.py's ranking of it); report both figures, their\n"
+        "\tdifference and the corrected resampled t-test over the folds",
+        commands=frozenset({SVMEVAL}),
+    ),
+    Option(
         ("--scale",),
         "",
         "scale",
@@ -91,6 +102,8 @@ def check_preprocessing(options) -> None:
     """--scale, --scale-x, --scale-y and --select: what they go with."""
     used = preprocessing_flags(options)
     if not used:
+        if options.leak:
+            raise OptionError("--leak measures what --scale or --select avoids: give one")
         return
     named = ", ".join(used)
     others = [
@@ -101,6 +114,15 @@ def check_preprocessing(options) -> None:
             ("--dask", options.dask is not None),
             ("--permutations", options.permutations is not None),
             ("--threshold", options.threshold is not None),
+            (
+                "--format csv/html (--leak: text or json)",
+                options.leak and options.format not in ("text", "json"),
+            ),
+            (
+                "--predictions/--folds/--output/--plot (--leak)",
+                options.leak
+                and any((options.predictions, options.folds_file, options.output, options.plot)),
+            ),
         )
         if value
     ]
@@ -122,3 +144,23 @@ def with_selection(options, result, report: str) -> str:
 
     gap = "" if report.endswith("\n\n") else "\n"
     return report + gap + selection_lines(result)
+
+
+def run_leak(options, dataset, nr_fold: int, sources: dict) -> str:
+    """--leak's report: :func:`~svmeval.workflows.leak.leak_check` of the command line."""
+    from svmeval.report import render
+    from svmeval.workflows.leak import leak_check
+
+    result = leak_check(
+        dataset,
+        options.params,
+        nr_fold,
+        scale=scale_spec(options),
+        select=options.select,
+        **sources,
+        seed=options.seed,
+        repeat=options.repeat,
+        jobs=options.jobs,
+        quiet=options.quiet,
+    )
+    return render(result, format=options.format, digits=options.digits)

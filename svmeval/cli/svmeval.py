@@ -15,6 +15,7 @@ from svmeval.cli.options import SVMEVAL, TABLE_FORMATS
 from svmeval.cli.preprocess_options import (
     check_preprocessing,
     preprocessing_flags,
+    run_leak,
     scale_spec,
     with_selection,
 )
@@ -57,6 +58,7 @@ class Options:
     scale_x: tuple | None = None
     scale_y: tuple | None = None
     select: int | None = None
+    leak: bool = False
     score: str | None = None
     multilabel: bool = False
     format: str = "text"
@@ -240,6 +242,9 @@ def run(options: Options) -> int:
     if not options.cross_validation:
         return train(options, dataset)
     nr_fold, sources = fold_sources(options, dataset.n_samples)
+    if options.leak:
+        emit(options, run_leak(options, dataset, nr_fold, sources))
+        return 0
     result = engine.cross_validate(
         dataset,
         options.params,

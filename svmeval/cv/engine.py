@@ -370,7 +370,10 @@ def preprocessing_of(scale, select, dataset, candidates, client=None):
     if client is not None:
         raise ArgumentError(argument, "runs on this machine only, not on a Dask cluster")
     if len(dataset.indices) and int(dataset.indices.min()) < 1:
-        raise ArgumentError(argument, "feature index 0: svm-scale and fselect.py start at 1")
+        raise ArgumentError(
+            argument,
+            f"{show_path(dataset.name)} has feature index 0: svm-scale and fselect.py start at 1",
+        )
     for params in candidates:
         if params.kernel_type == PRECOMPUTED:
             raise ArgumentError(argument, "a precomputed kernel (-t 4) has no features to scale")
