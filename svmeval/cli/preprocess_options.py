@@ -6,18 +6,22 @@ with ``--select`` ends with.
 
 from __future__ import annotations
 
-from svmeval.cli.option import SVMEVAL, Option
+from svmeval.cli.option import GRID, SVMEVAL, Option
 from svmeval.cli.values import parse_limits
 from svmeval.errors import OptionError
 from svmeval.params import INT_MAX
 
 __all__ = [
     "PREPROCESS_OPTIONS",
+    "check_grid_preprocessing",
     "check_preprocessing",
     "preprocessing_flags",
     "scale_spec",
     "with_selection",
 ]
+
+#: the commands that take the preprocessing options (--leak: svmeval's)
+_BOTH = frozenset({SVMEVAL, GRID})
 
 PREPROCESS_OPTIONS = (
     Option(
@@ -38,7 +42,7 @@ PREPROCESS_OPTIONS = (
         "flag",
         "scale inside the folds as svm-scale -l -1 -u 1: each fold's training rows on\n"
         "\ttheir own ranges (svm-scale -s), its test rows with those factors (-r)",
-        commands=frozenset({SVMEVAL}),
+        commands=_BOTH,
     ),
     Option(
         ("--scale-x",),
@@ -46,7 +50,7 @@ PREPROCESS_OPTIONS = (
         "scale_x",
         "str",
         "as --scale, to [L, U] (svm-scale's -l L -u U; --scale-x 0,1 keeps sparse rows\n\tsparse)",
-        commands=frozenset({SVMEVAL}),
+        commands=_BOTH,
         read=parse_limits,
     ),
     Option(
@@ -56,7 +60,7 @@ PREPROCESS_OPTIONS = (
         "str",
         "regression (-s 3, -s 4): also scale the targets to [L, U] on each training\n"
         "\tfold (svm-scale's -y L U); predictions are reported in the data's units",
-        commands=frozenset({SVMEVAL}),
+        commands=_BOTH,
         read=parse_limits,
     ),
     Option(
@@ -65,10 +69,10 @@ PREPROCESS_OPTIONS = (
         "select",
         "int",
         "keep the K features of highest F-score (LIBSVM's tools/fselect.py), ranked on\n"
-        "\teach training fold after any scaling; the report gives how often each\n"
-        "\tfeature was kept (C-SVC, nu-SVC)",
+        "\teach training fold after any scaling (svmeval's report then says how often\n"
+        "\teach feature was kept; C-SVC, nu-SVC)",
         range=(1, INT_MAX, None),
-        commands=frozenset({SVMEVAL}),
+        commands=_BOTH,
     ),
 )
 
@@ -144,6 +148,31 @@ def with_selection(options, result, report: str) -> str:
 
     gap = "" if report.endswith("\n\n") else "\n"
     return report + gap + selection_lines(result)
+
+
+def check_grid_preprocessing(o) -> None:
+    """svmeval-grid's --scale, --scale-x, --scale-y and --select: what they go with."""
+    used = preprocessing_flags(o)
+    if not used:
+        return
+    named = ", ".join(used)
+    others = [
+        flag
+        for flag, value in (
+            ("--nested", o.nested is not None),
+            ("--refit", o.refit is not None),
+            ("--dask", o.dask is not None),
+        )
+        if value
+    ]
+    if others:
+        raise OptionError(f"{named}: not with {', '.join(others)}")
+    if o.params.kernel_type == 4:
+        raise OptionError(f"{named}: a precomputed kernel (-t 4) has no features to scale")
+    if o.scale_y and not o.params.is_regression:
+        raise OptionError("--scale-y scales regression targets: only with -s 3 or -s 4")
+    if o.select and not o.params.is_classification:
+        raise OptionError("--select ranks features by F-score over classes: -s 0 or -s 1 only")
 
 
 def run_leak(options, dataset, nr_fold: int, sources: dict) -> str:
