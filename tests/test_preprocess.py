@@ -145,7 +145,13 @@ def test_range_text_round_trip():
 
 @pytest.mark.parametrize(
     "spec",
-    [dict(lower=1, upper=1), dict(lower=2, upper=1), dict(lower=float("nan")), dict(y=(1, 0))],
+    [
+        dict(lower=1, upper=1),
+        dict(lower=2, upper=1),
+        dict(lower=float("nan")),
+        dict(y=(1, 0)),
+        dict(lower=-1e308, upper=1e308),
+    ],
 )
 def test_bad_limits_are_refused(spec):
     with pytest.raises(InvalidParameterError, match="scale"):

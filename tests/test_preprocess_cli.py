@@ -73,6 +73,7 @@ def test_limits_y_and_selection_reach_the_run(tmp_path):
         (["--scale-x", "1,0"], "svmeval: --scale-x: '1,0': the lower limit must be below"),
         (["--scale-x", "0"], "svmeval: --scale-x: '0' is not lower,upper (two numbers)"),
         (["--scale-x", "a,1"], "svmeval: option --scale-x: 'a' is not a number"),
+        (["--scale-x", "-1e308,1e308"], "svmeval: --scale-x: '-1e308,1e308': the range's width"),
         (["--scale-y", "0,1"], "svmeval: --scale-y scales regression targets"),
         (["-s", "3", "--select", "2"], "svmeval: --select ranks features by F-score"),
         (["--select", "0"], "svmeval: option --select: '0' is out of range"),

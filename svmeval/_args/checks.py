@@ -70,7 +70,7 @@ def check_scale(value, name: str = "scale") -> None:
     if isinstance(value, (tuple, list)) and len(value) == 2:
         if all(is_number(v) and not isinstance(v, bool) for v in value):
             lower, upper = float(value[0]), float(value[1])
-            if math.isfinite(lower) and math.isfinite(upper) and upper > lower:
+            if math.isfinite(upper - lower) and upper > lower:
                 return
             _fail(name, f"needs finite lower < upper, got {tuple(value)!r}")
     _fail(name, f"must be True, (lower, upper) or a ScaleSpec, got {value!r}")

@@ -7,6 +7,8 @@ svmeval-compare. Each raises :class:`~svmeval.errors.OptionError` naming the fla
 
 from __future__ import annotations
 
+import math
+
 from svmeval.errors import OptionError
 from svmeval.params import INT_MAX, INT_MIN, parse_c_double, parse_c_int, shown  # noqa: F401
 
@@ -118,4 +120,6 @@ def parse_limits(flag: str, text: str) -> tuple[float, float]:
     lower, upper = (parse_c_double(flag, part) for part in parts)
     if not upper > lower:
         raise OptionError(f"{flag}: {shown(text)}: the lower limit must be below the upper one")
+    if not math.isfinite(upper - lower):
+        raise OptionError(f"{flag}: {shown(text)}: the range's width is not a finite number")
     return lower, upper

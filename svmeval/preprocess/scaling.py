@@ -47,7 +47,7 @@ class ScaleSpec:
         lower, upper = _number(self.lower, "scale lower"), _number(self.upper, "scale upper")
         object.__setattr__(self, "lower", lower)
         object.__setattr__(self, "upper", upper)
-        if not upper > lower:
+        if not upper > lower or not math.isfinite(upper - lower):
             raise InvalidParameterError(
                 "scale", f"inconsistent lower/upper specification: {lower:g}, {upper:g}"
             )
@@ -55,7 +55,7 @@ class ScaleSpec:
             if isinstance(self.y, (str, bytes)) or len(self.y) != 2:
                 raise InvalidParameterError("scale", f"y must be (lower, upper), got {self.y!r}")
             y_lower, y_upper = (_number(v, "scale y") for v in self.y)
-            if not y_upper > y_lower:
+            if not y_upper > y_lower or not math.isfinite(y_upper - y_lower):
                 raise InvalidParameterError(
                     "scale",
                     f"inconsistent y lower/upper specification: {y_lower:g}, {y_upper:g}",
