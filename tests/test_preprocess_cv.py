@@ -54,12 +54,15 @@ def fselect_top(labels, rows, k):
 
 
 def edge_file(tmp_path: Path) -> Path:
-    """parkinsons (unscaled) with a feature of one value in every row (30: 2.5), a sparse
-    feature (31: 4 in every third row, absent elsewhere) and one only in a few rows (32)."""
+    """parkinsons (unscaled) with, past its last feature m, a feature of one value in every
+    row (m + 1: 2.5), a sparse feature (m + 2: 4 in every third row, absent elsewhere) and
+    one only in a few rows (m + 3)."""
     lines = data_set("parkinsons").read_text().splitlines()
+    m = max(int(p.split(":")[0]) for line in lines for p in line.split()[1:])
     out = []
     for i, line in enumerate(lines):
-        extra = " 30:2.5" + (" 31:4" if i % 3 == 0 else "") + (" 32:-1.5" if i % 50 == 7 else "")
+        extra = f" {m + 1}:2.5" + (f" {m + 2}:4" if i % 3 == 0 else "")
+        extra += f" {m + 3}:-1.5" if i % 50 == 7 else ""
         out.append(line.rstrip() + extra + "\n")
     path = tmp_path / "parkinsons_edges"
     path.write_text("".join(out))
