@@ -212,3 +212,13 @@ def test_the_store_keys_the_preprocessing(tmp_path):
         again = cross_validate(path, "-c 2", store=s, scale=True, select=2)
         assert (s.reused, s.computed) == (5, 0)
     assert again.selected is not None and again.preprocessing == "scale -l -1 -u 1; select 2"
+
+
+def test_to_dict_names_the_preprocessing_only_where_there_is_one():
+    path = str(data_set("svmguide1"))
+    plain = cross_validate(path, "-c 2").to_dict()
+    assert "preprocessing" not in plain and "selected" not in plain
+    run = cross_validate(path, "-c 2", scale=True, select=2)
+    out = run.to_dict()
+    assert out["preprocessing"] == "scale -l -1 -u 1; select 2"
+    assert out["selected"] == [f.tolist() for f in run.selected] and len(out["selected"]) == 5

@@ -146,6 +146,10 @@ class CVResult:
         if self.classes is not None:
             for key in ("labels", "y_true", "y_pred"):
                 out[key] = tables.plain(named(getattr(self, key), self.classes, json=True))
+        if self.preprocessing:  # learned inside the folds (a run without it: no such keys)
+            out["preprocessing"] = self.preprocessing
+        if self.selected:
+            out["selected"] = [np.asarray(f).tolist() for f in self.selected]
         return out
 
     @checked
