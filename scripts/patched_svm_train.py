@@ -6,7 +6,9 @@ compiles it (``g++ -O3``, no OpenMP).
 
 Shared by ``scripts/bench_dropin.py`` and the tests that compare bytes with the binary
 (``tests/test_dropin_labels.py``, which build it from the source tree named by
-``SVMEVAL_LIBSVM_SOURCE`` and skip, saying so, without it).
+``SVMEVAL_LIBSVM_SOURCE`` and skip, saying so, without it). :func:`build_svm_scale` builds
+LIBSVM's own ``svm-scale`` from the same source, unchanged (``tests/test_preprocess.py``
+checks svmeval's scaling inside the folds against it).
 
 Usage: python scripts/patched_svm_train.py LIBSVM_SOURCE OUT_DIR
        (builds OUT_DIR/svm-train-patched; LIBSVM_SOURCE: a source tree, or a git repository of
@@ -23,7 +25,13 @@ import sys
 import tarfile
 from pathlib import Path
 
-__all__ = ["ACCURACY_LINE", "PATCH", "build_patched_svm_train", "libsvm_sources"]
+__all__ = [
+    "ACCURACY_LINE",
+    "PATCH",
+    "build_patched_svm_train",
+    "build_svm_scale",
+    "libsvm_sources",
+]
 
 #: the per-class lines, inserted after svm-train's "Cross Validation Accuracy" line
 PATCH = r"""
@@ -58,7 +66,7 @@ PATCH = r"""
 
 ACCURACY_LINE = 'printf("Cross Validation Accuracy = %g%%\\n",100.0*total_correct/prob.l);'
 
-SOURCES = ("svm.cpp", "svm.h", "svm-train.c", "tools/grid.py")
+SOURCES = ("svm.cpp", "svm.h", "svm-train.c", "svm-scale.c", "tools/grid.py")
 
 
 class BuildError(Exception):
@@ -104,6 +112,19 @@ def build_patched_svm_train(src: Path, work: Path) -> Path:
     except (OSError, subprocess.CalledProcessError) as exc:
         raise BuildError(f"compiling LIBSVM's svm-train with {cxx} failed: {exc}") from exc
     return work / "svm-train-patched"
+
+
+def build_svm_scale(src: Path, work: Path) -> Path:
+    """LIBSVM's svm-scale, unchanged, built in ``work`` from the LIBSVM source at ``src`` as
+    LIBSVM's Makefile builds it (``gcc -O3``)."""
+    libsvm_sources(src, work)
+    cc = os.environ.get("CC", "gcc")
+    flags = ["-Wall", "-Wconversion", "-O3", "-fPIC"]  # LIBSVM's Makefile
+    try:
+        subprocess.run([cc, *flags, "svm-scale.c", "-o", "svm-scale"], cwd=work, check=True)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise BuildError(f"compiling LIBSVM's svm-scale with {cc} failed: {exc}") from exc
+    return work / "svm-scale"
 
 
 if __name__ == "__main__":

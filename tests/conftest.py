@@ -147,6 +147,7 @@ STAND_INS = {
     "letter.scale": "wine.scale",
     "satimage.scale": "wine.scale",
     "housing_scale": "diabetes.scale",  # regression
+    "parkinsons": "breast_cancer.scale",  # two-class, unscaled
 }
 
 
@@ -281,6 +282,28 @@ def liblinear_train(tmp_path_factory):
         return build_liblinear_train(Path(source), tmp_path_factory.mktemp("liblinear"))
     except BuildError as exc:
         pytest.skip(str(exc))
+
+
+@pytest.fixture(scope="session")
+def svm_scale(tmp_path_factory):
+    """LIBSVM's own svm-scale (scripts/patched_svm_train.py's :func:`build_svm_scale`), built
+    from the LIBSVM source that ``SVMEVAL_LIBSVM_SOURCE`` names; the test skips without it or
+    where it cannot be built."""
+    source = os.environ.get("SVMEVAL_LIBSVM_SOURCE")
+    if not source:
+        pytest.skip(
+            "SVMEVAL_LIBSVM_SOURCE is not set (LIBSVM's source tree or a git repository of "
+            "it, to build svm-scale from)"
+        )
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from patched_svm_train import BuildError, build_svm_scale
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    try:
+        return build_svm_scale(Path(source), tmp_path_factory.mktemp("svm-scale"))
+    except BuildError as exc:
+        pytest.skip(f"svm-scale could not be built: {exc}")
 
 
 def linear_kernel_file(directory: Path) -> Path:

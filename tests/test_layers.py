@@ -2,7 +2,8 @@
 and no module imports itself through others (no cycle).
 
     L0  svmeval, errors, params, io/, _args, _constraints, _tables, _version, progress, store/
-    L1  metrics/ (y_true, y_pred -> figures) and stats/ (per-fold values -> inference)
+    L1  metrics/ (y_true, y_pred -> figures), stats/ (per-fold values -> inference) and
+        preprocess/ (svm-scale's scaling, fselect.py's selection, learned on given rows)
     L2  cv/: the only code that knows LIBSVM
     L3  summary/: a CV result -> Summary
     L4  workflows/: grid search, nested CV, comparisons
@@ -45,6 +46,7 @@ LAYERS = {
     "svmeval.store": 0,
     "svmeval.metrics": 1,
     "svmeval.stats": 1,
+    "svmeval.preprocess": 1,
     "svmeval.cv": 2,
     "svmeval.summary": 3,
     "svmeval.workflows": 4,

@@ -55,7 +55,9 @@ from svmeval._args.checks import (
     check_repeat,
     check_resume,
     check_rope,
+    check_scale,
     check_seed,
+    check_select,
     check_store,
     check_weight_range,
 )
@@ -183,6 +185,19 @@ ARGUMENTS: dict[str, Argument] = {
         "an int from 1",
         "R, the number of repetitions (a count)",
         "1; 10 for compare and benchmark",
+    ),
+    # preprocessing inside the folds
+    "scale": _check(
+        check_scale,
+        "None, a bool, (lower, upper) or a ScaleSpec",
+        "svm-scale learned on each training fold (True: -l -1 -u 1)",
+        "None",
+    ),
+    "select": _check(
+        check_select,
+        "None or an int from 1",
+        "K features of highest F-score (fselect.py) kept, ranked on each training fold",
+        "None",
     ),
     # the figures
     "criterion": _check(

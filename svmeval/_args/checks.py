@@ -60,6 +60,33 @@ def check_seed(value, name: str = "seed") -> int:
     return int(value.__index__())
 
 
+def check_scale(value, name: str = "scale") -> None:
+    """``scale``: None or False (none), True (svm-scale's -l -1 -u 1), (lower, upper) with
+    finite lower < upper, or a ScaleSpec (checked when made)."""
+    if value is None or isinstance(value, bool):
+        return
+    if type(value).__name__ == "ScaleSpec" and hasattr(value, "lower"):
+        return
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        if all(is_number(v) and not isinstance(v, bool) for v in value):
+            lower, upper = float(value[0]), float(value[1])
+            if math.isfinite(upper - lower) and upper > lower:
+                return
+            _fail(name, f"needs finite lower < upper, got {tuple(value)!r}")
+    _fail(name, f"must be True, (lower, upper) or a ScaleSpec, got {value!r}")
+
+
+def check_select(value, name: str = "select") -> None:
+    """``select``: None, or K, the features kept (an int from 1 to C's INT_MAX)."""
+    if value is None:
+        return
+    if not is_integer(value):
+        _fail(name, f"must be None or an integer, got {value!r}")
+    number = int(value.__index__())
+    if not 1 <= number <= INT_MAX:
+        _fail(name, f"must be from 1 to {INT_MAX}, got {number}")
+
+
 def check_repeat(value, name: str = "repeat") -> int:
     """The repetitions of a cross-validation: an integer from 1 to C's INT_MAX."""
     if not is_integer(value):

@@ -18,6 +18,7 @@ from typing import TextIO
 from svmeval.cli import runner
 from svmeval.cli.fold_options import check_fold_options, fold_inputs, fold_sources
 from svmeval.cli.options import GRID
+from svmeval.cli.preprocess_options import check_grid_preprocessing, scale_spec
 from svmeval.cli.scan import asks_for_help, scan
 from svmeval.cli.usage import usage_text
 from svmeval.cli.values import GROUP_FOLDS
@@ -63,6 +64,10 @@ class GridOptions:
     groups: str | None = None  # --groups FILE
     given_folds: str | None = None  # --given-folds FILE
     format: str = "text"
+    scale: bool = False  # --scale, --scale-x L,U, --scale-y L,U, --select K: inside the folds
+    scale_x: tuple | None = None
+    scale_y: tuple | None = None
+    select: int | None = None
 
 
 #: --results FILE: the format by the file's suffix
@@ -136,6 +141,7 @@ def _check(o: GridOptions, given: dict) -> GridOptions:
             f"--results {show_path(o.results)}: the file name must end in .csv, .json or .html"
         )
     check_fold_options(o)
+    check_grid_preprocessing(o)
     if o.nested is not None and o.nr_fold == GROUP_FOLDS:
         raise OptionError("-v groups: not with --nested (give the inner grids' -v k)")
     if o.nested is None:
@@ -250,6 +256,8 @@ def run(o: GridOptions) -> int:
             on_cell=on_cell,
             progress=progress,
             client=o.dask,
+            scale=scale_spec(o),
+            select=o.select,
         )
     finally:
         out.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 from svmeval.cli.fold_options import FOLD_OPTIONS
 from svmeval.cli.grid_options import GRID_PY_OPTIONS
 from svmeval.cli.option import COMPARE, GRID, SVMEVAL, Option
+from svmeval.cli.preprocess_options import PREPROCESS_OPTIONS
 from svmeval.cli.values import (
     parse_choice,
     parse_dask_address,
@@ -259,6 +260,7 @@ LONG_OPTIONS = (
         commands=_SVMEVAL_GRID,
     ),
     *FOLD_OPTIONS,
+    *PREPROCESS_OPTIONS,
     Option(
         ("--score",),
         "PREDICTIONS_FILE",

@@ -57,6 +57,8 @@ FLAGS = {
     "log2g": "-log2g",
     "log2p": "--log2p",
     "log2w": "-log2w",
+    "scale": "--scale",
+    "select": "--select",
 }
 
 

@@ -12,6 +12,13 @@ from dataclasses import dataclass, field, replace
 from svmeval.cli import analyses, runner
 from svmeval.cli.fold_options import check_fold_options, fold_inputs, fold_sources
 from svmeval.cli.options import SVMEVAL, TABLE_FORMATS
+from svmeval.cli.preprocess_options import (
+    check_preprocessing,
+    preprocessing_flags,
+    run_leak,
+    scale_spec,
+    with_selection,
+)
 from svmeval.cli.scan import asks_for_help, scan
 from svmeval.cli.usage import usage_text
 from svmeval.cli.values import GROUP_FOLDS
@@ -47,6 +54,11 @@ class Options:
     folds_file: str | None = None
     groups: str | None = None  # --groups FILE
     given_folds: str | None = None  # --given-folds FILE
+    scale: bool = False  # --scale, --scale-x L,U, --scale-y L,U, --select K: inside the folds
+    scale_x: tuple | None = None
+    scale_y: tuple | None = None
+    select: int | None = None
+    leak: bool = False
     score: str | None = None
     multilabel: bool = False
     format: str = "text"
@@ -96,7 +108,7 @@ def _only_with_cv(options: Options) -> list[str]:
             ("--plot", options.plot),
         )
         if value
-    ]
+    ] + preprocessing_flags(options)
 
 
 def _check(options: Options, positional: list[str]) -> Options:
@@ -122,6 +134,7 @@ def _check(options: Options, positional: list[str]) -> Options:
             "no --folds, no --dask"
         )
     _check_fold_sources(options)
+    check_preprocessing(options)
     if options.format in TABLE_FORMATS:
         raise OptionError(
             f"--format {options.format}: svmeval-compare's benchmark table only "
@@ -229,6 +242,9 @@ def run(options: Options) -> int:
     if not options.cross_validation:
         return train(options, dataset)
     nr_fold, sources = fold_sources(options, dataset.n_samples)
+    if options.leak:
+        emit(options, run_leak(options, dataset, nr_fold, sources))
+        return 0
     result = engine.cross_validate(
         dataset,
         options.params,
@@ -245,6 +261,8 @@ def run(options: Options) -> int:
                 total=options.repeat * min(nr_fold, dataset.n_samples),  # 0/N at once
             )
         ),
+        scale=scale_spec(options),
+        select=options.select,
     )
     predictions = None
     if options.predictions:
@@ -253,7 +271,7 @@ def run(options: Options) -> int:
         predictions = format_predictions(result)
     lines = svm_train_report(options, result)
     if lines is not None:
-        emit(options, lines, predictions=predictions, folds=result)
+        emit(options, with_selection(options, result, lines), predictions=predictions, folds=result)
         note_no_label_one(options, sorted(set(result.y_true.tolist())))
         return 0
     from svmeval.summary import summarize
@@ -272,7 +290,12 @@ def run(options: Options) -> int:
         from svmeval.report import plot
 
         arrays = plot.result_arrays(result)
-    emit(options, _report(options, summary, arrays), predictions=predictions, folds=result)
+    emit(
+        options,
+        with_selection(options, result, _report(options, summary, arrays)),
+        predictions=predictions,
+        folds=result,
+    )
     if summary.is_binary:
         note_no_label_one(options, summary.classification.labels.tolist())
     draw(options, summary, arrays)

@@ -7,6 +7,8 @@ svmeval-compare. Each raises :class:`~svmeval.errors.OptionError` naming the fla
 
 from __future__ import annotations
 
+import math
+
 from svmeval.errors import OptionError
 from svmeval.params import INT_MAX, INT_MIN, parse_c_double, parse_c_int, shown  # noqa: F401
 
@@ -107,3 +109,17 @@ def parse_nonnegative(flag: str, text: str, unit: str = "") -> float:
 def parse_megabytes(flag: str, text: str) -> float:
     """A memory budget in MB: a number >= 0."""
     return parse_nonnegative(flag, text, " MB")
+
+
+def parse_limits(flag: str, text: str) -> tuple[float, float]:
+    """``L,U``: two numbers (each read as C's ``strtod``, svm-scale's ``atof``, strictly)
+    with L < U: svm-scale's ``-l L -u U`` (or ``-y L U``)."""
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise OptionError(f"{flag}: {shown(text)} is not lower,upper (two numbers)")
+    lower, upper = (parse_c_double(flag, part) for part in parts)
+    if not upper > lower:
+        raise OptionError(f"{flag}: {shown(text)}: the lower limit must be below the upper one")
+    if not math.isfinite(upper - lower):
+        raise OptionError(f"{flag}: {shown(text)}: the range's width is not a finite number")
+    return lower, upper

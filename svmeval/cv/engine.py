@@ -34,8 +34,11 @@ from svmeval.cv.schedule import run_tasks
 from svmeval.cv.stored import FoldByFold  # noqa: F401 - nested CV's outer loop, with a store
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import Dataset, DataSource
-from svmeval.params import Configuration, LinearParams, SvmParams
+from svmeval.params import PRECOMPUTED, Configuration, LinearParams, SvmParams
 from svmeval.store import StoreLike
+
+#: what ``scale=`` takes: None or False, True, (lower, upper), or a ScaleSpec
+ScaleLike = object
 
 
 def c_state(func):
@@ -92,6 +95,8 @@ def cross_validate(
     keep_decision_values: bool = False,
     keep_repeats: bool = False,
     store: StoreLike | None = None,
+    scale: ScaleLike = None,
+    select: int | None = None,
 ) -> CVResult:
     """k-fold cross-validation exactly as LIBSVM's ``svm-train -v k``, every prediction kept.
 
@@ -154,6 +159,17 @@ def cross_validate(
         A results store (:func:`svmeval.open_store`; a file name is opened, and created if
         missing): the folds it holds are taken from it, the others computed and written to it
         one by one as they end. The result is the same as without a store.
+    scale : bool or (float, float) or ScaleSpec, optional
+        Scale inside the folds, as svm-scale: each fold's training rows as ``svm-scale -l
+        lower -u upper -s range`` scales them, its test rows as ``svm-scale -r range`` (the
+        training rows' factors), each value as svm-train reads svm-scale's ``%g`` back. True:
+        svm-scale's defaults, -1 and 1; a :class:`~svmeval.preprocess.ScaleSpec` for ``-y``
+        (regression targets; predictions are given back in the data's units) or full
+        precision (:doc:`/guide/preprocessing`).
+    select : int, optional
+        Keep the K features of highest F-score (``tools/fselect.py``'s), ranked on each fold's
+        training rows (after scaling), ties by feature index. C-SVC and nu-SVC only.
+        ``result.selected`` holds each fold's features.
 
     Returns
     -------
@@ -196,6 +212,7 @@ def cross_validate(
     dataset = checks.as_dataset(data, "data", precomputed=checks.uses_precomputed([params]))
     data = checks.classes_for(dataset, data, [params])
     source = fold_source(groups, given_folds, len(data.y) if data.y is not None else None)
+    preprocessing = preprocessing_of(scale, select, data, [params], client)
     with opened(store, "cross_validate", (cross_validate, call)) as counts:
         result = run_cv(
             data,
@@ -211,6 +228,7 @@ def cross_validate(
             keep_repeats=keep_repeats,
             store=counts,
             fold_source=source,
+            preprocessing=preprocessing,
         )
     configuration = given_configuration(given, params)
     return replace(
@@ -275,6 +293,7 @@ def run_cv(
     store=None,
     warn_folds: bool = True,
     fold_source=None,
+    preprocessing=None,
 ) -> CVResult:
     """:func:`cross_validate` with the engine's own arguments: ``y`` (labels replacing the
     data set's), ``problem`` (the data's LIBSVM problem, if built), ``share`` (whether the folds
@@ -285,7 +304,9 @@ def run_cv(
     ``store`` (the run's :class:`~svmeval.cv.stored.StoreCounts`), ``warn_folds`` (False:
     LIBSVM's leave-one-out warning, more folds than samples, is not given: a run of several
     cross-validations that gave it already), ``fold_source`` (a
-    :class:`~svmeval.cv.given.FoldSource`: folds given or grouped instead of LIBSVM's)."""
+    :class:`~svmeval.cv.given.FoldSource`: folds given or grouped instead of LIBSVM's),
+    ``preprocessing`` (a :class:`~svmeval.preprocess.Preprocessing` learned inside each fold,
+    :func:`preprocessing_of`)."""
     nr_fold, seed, repeat = check_folds(nr_fold), check_seed(seed), check_repeat(repeat)
     check_execution(jobs, client)
     problem, params = prepare(dataset, params, y=y, quiet=quiet, problem=problem)
@@ -306,6 +327,7 @@ def run_cv(
         store,
         warn_folds,
         fold_source,
+        preprocessing,
     )
 
 
@@ -324,6 +346,7 @@ def _repetitions(
     store=None,
     warn_folds: bool = True,
     fold_source=None,
+    preprocessing=None,
 ) -> CVResult:
     """One candidate over every seed's folds: the first repetition's result, with the others'
     figures (and, with ``keep_repeats``, their results) in repetition order."""
@@ -352,9 +375,15 @@ def _repetitions(
             store=store,
             warn_folds=warn_folds,
             fold_source=fold_source,
+            preprocessing=preprocessing,
         )
+    selected = None
+    if preprocessing is not None and preprocessing.select is not None:
+        selected = selected_features(dataset, problem.y, first[0].folds, preprocessing)
     return replace(
         first[0],
+        preprocessing="" if preprocessing is None else preprocessing.key(),
+        selected=selected,
         repeats=tuple(x for _, x in sorted(repeats, key=lambda t: t[0])),
         repeat_results=tuple(
             replace(x, classes=getattr(dataset, "classes", None))
@@ -392,6 +421,44 @@ def run_configurations(
             fold_source=source,
         )
     return runs
+
+
+def preprocessing_of(scale, select, dataset, candidates, client=None):
+    """The :class:`~svmeval.preprocess.Preprocessing` of a run's ``scale=`` and ``select=``
+    (None: neither), checked against the data and the configurations before any fold."""
+    from svmeval.errors import ArgumentError
+    from svmeval.preprocess import Preprocessing
+
+    preprocessing = Preprocessing.of(scale, select)
+    if preprocessing is None:
+        return None
+    argument = "scale" if preprocessing.scale is not None else "select"
+    if client is not None:
+        raise ArgumentError(argument, "runs on this machine only, not on a Dask cluster")
+    if len(dataset.indices) and int(dataset.indices.min()) < 1:
+        raise ArgumentError(
+            argument,
+            f"{show_path(dataset.name)} has feature index 0: svm-scale and fselect.py start at 1",
+        )
+    for params in candidates:
+        if params.kernel_type == PRECOMPUTED:
+            raise ArgumentError(argument, "a precomputed kernel (-t 4) has no features to scale")
+        scale_y = preprocessing.scale is not None and preprocessing.scale.y is not None
+        if scale_y and not params.is_regression:
+            raise ArgumentError("scale", "y scaling applies to regression (-s 3, -s 4) only")
+        if preprocessing.select is not None and not params.is_classification:
+            raise ArgumentError("select", "F-scores need classes: C-SVC and nu-SVC only")
+    return preprocessing
+
+
+def selected_features(dataset, y, folds, preprocessing) -> tuple:
+    """The features each fold's training rows select (ascending indices), fold by fold."""
+    return tuple(
+        preprocessing.fit(
+            dataset.indptr, dataset.indices, dataset.values, y, folds.train(i)
+        ).features
+        for i in range(folds.n_folds)
+    )
 
 
 def repetition_seeds(seed: int, repeat: int) -> list[int]:

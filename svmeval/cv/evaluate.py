@@ -68,6 +68,9 @@ class Batch:
     #: the kernel parameters a group on the features may switch to, measured by its first
     #: training (:mod:`svmeval.cv.probe`; None: no switch)
     probe: SvmParams | None = None
+    #: preprocessing learned inside each fold (:class:`~svmeval.cv.preprocessed.FoldTransform`;
+    #: None: the folds train on the data's features)
+    transform: object = None
 
     @property
     def total_folds(self) -> int:
@@ -136,6 +139,7 @@ def evaluate(
     labels: Sequence[np.ndarray] | None = None,
     warn_folds: bool = True,
     fold_source=None,
+    preprocessing=None,
 ) -> None:
     """Cross-validate every candidate on every seed's folds: ``finish(unit, result)`` for each
     (:class:`Unit`, :class:`~svmeval.cv.plan.CVResult`), in the calling thread, any order.
@@ -161,9 +165,24 @@ def evaluate(
     LIBSVM's leave-one-out warning (more folds than samples) is given for each seed's first
     label vector (False: never; a run that gave it already). ``fold_source``: a
     :class:`~svmeval.cv.given.FoldSource` whose folds every unit uses instead of LIBSVM's
-    (given folds, or groups kept whole: assigned anew for each seed).
+    (given folds, or groups kept whole: assigned anew for each seed). ``preprocessing``: a
+    :class:`~svmeval.preprocess.Preprocessing` learned on each fold's training rows
+    (:mod:`svmeval.cv.preprocessed`; no kernel is then shared, each fold's features differ).
     """
     memory = memory_mb or shared_kernel.DEFAULT_MEMORY_MB
+    transform = None
+    if preprocessing is not None:
+        from svmeval.cv.preprocessed import FoldTransform
+
+        transform = FoldTransform(
+            dataset,
+            preprocessing,
+            share_kernels=_fold_kernels_pay(
+                dataset, preprocessing, candidates, nr_fold, share, memory
+            ),
+            memory_mb=memory,
+        )
+        share = False  # no kernel of the whole data: each fold's rows differ
     costs = list(costs) if costs is not None else [0.0] * len(candidates)
     drawn: dict = {}
     units = []
@@ -181,7 +200,8 @@ def evaluate(
                 units.append(Unit(c, r, params, seed, drawn[key], costs[c], y=y, relabel=v))
     release = None
     if ordered:  # every unit's place, the stored ones' too: they pass through it as well
-        release = Release(_schedule(problem, dataset, units, share, memory), finish)
+        by_kernel = transform is not None and transform.share_kernels
+        release = Release(_schedule(problem, dataset, units, share, memory, by_kernel), finish)
         finish = release
     on_fold = None
     if store is None:
@@ -190,7 +210,7 @@ def evaluate(
         store = current()
     if store is not None:
         units, finish, on_fold = _with_store(
-            store, dataset, problem, nr_fold, keep_decision_values, units, finish
+            store, dataset, problem, nr_fold, keep_decision_values, units, finish, transform
         )
     in_order = tuple(u for u in units if u.params.probability)
     rest = [u for u in units if not u.params.probability]
@@ -205,7 +225,8 @@ def evaluate(
         memory,
         on_fold,
         None if release is None else tuple(sorted(units, key=release.place)),
-        _probe(problem, dataset, groups, share, memory, nr_fold),
+        None if transform is not None else _probe(problem, dataset, groups, share, memory, nr_fold),
+        transform,
     )
     if not units:
         return
@@ -222,13 +243,63 @@ def evaluate(
         store.writer.flush()  # fails or is interrupted, the run's end writes what it can)
 
 
-def _schedule(problem, dataset, units: list, share, memory_mb: float) -> list:
+def _fold_kernels_pay(dataset, preprocessing, candidates, n_folds: int, share, memory_mb: float):
+    """Whether the units of one fold and one kernel (a grid's C values of one gamma) share
+    the fold's kernel matrix, with preprocessing inside the folds: never where one kernel's
+    matrices of every fold do not fit ``memory_mb`` at once (an ordered run then runs its
+    units kernel by kernel, :func:`_schedule`), else
+    where ``share`` is True, or (None) where two C values or more share a kernel and a
+    kernel value costs clearly more than a lookup (:func:`~svmeval.cv.kernel.lookup_pays`)."""
+    if share is False or not candidates:
+        return False
+    n_rows = len(dataset.indptr) - 1
+    counts: dict = {}
+    for params in candidates:
+        key = shared_kernel.kernel_key(params)
+        counts[key] = counts.get(key, 0) + 1
+    one = shared_kernel.matrix_bytes(n_rows, candidates[0].kernel_type)
+    if one * n_folds > memory_mb * 2**20:  # one kernel's folds at once (run kernel by kernel)
+        return False
+    if share is True:
+        return True
+    # measured (scripts/bench_preprocess.py, dna, a 3 x 3 grid): one matrix per fold and
+    # gamma for 3 C values took 0.56x the time of the features; it does not pay on so few
+    # features that a kernel value costs about a lookup
+    per_row = _stored_after(dataset, preprocessing) / max(1, n_rows)
+    return max(counts.values()) >= 2 and shared_kernel.lookup_pays(
+        n_rows, per_row, max(1, dataset.n_features), candidates[0].kernel_type
+    )
+
+
+def _stored_after(dataset, preprocessing) -> int:
+    """About how many values a fold's preprocessed rows store: every feature where scaling
+    maps an absent 0 away from 0 (a lower limit other than 0), a K/num_features share of them
+    with selection."""
+    n_rows, width = len(dataset.indptr) - 1, max(1, dataset.n_features)
+    stored = len(dataset.indices)
+    scale = preprocessing.scale
+    if scale is not None and scale.lower != 0:
+        stored = n_rows * width
+    if preprocessing.select is not None:
+        stored = int(stored * min(1.0, preprocessing.select / width))
+    return stored
+
+
+def _schedule(
+    problem, dataset, units: list, share, memory_mb: float, by_kernel: bool = False
+) -> list:
     """An ordered run's schedule: the units in their order (``-b 1`` ones first, run before
     the others), or kernel group by kernel group (each group's units in their order, the
     groups by their first unit) when the shared kernels do not all fit the memory budget at
-    once."""
+    once; ``by_kernel``: kernel group by kernel group always (with preprocessing inside the
+    folds, each fold's kernel matrices are kept for one kernel's units)."""
     first = [u for u in units if u.params.probability]
     rest = [u for u in units if not u.params.probability]
+    if by_kernel:
+        keyed: dict = {}
+        for u in rest:
+            keyed.setdefault(shared_kernel.kernel_key(u.params), []).append(u)
+        return first + [u for group in keyed.values() for u in group]
     groups = _groups(problem, dataset, rest, share, memory_mb)
     shared = [params for params, _ in groups if params is not None]
     total = sum(shared_kernel.matrix_bytes(problem.n_samples, p.kernel_type) for p in shared)
@@ -237,14 +308,23 @@ def _schedule(problem, dataset, units: list, share, memory_mb: float) -> list:
     return first + [u for _, group in groups for u in group]
 
 
-def _with_store(store, dataset, problem, nr_fold, keep_decision_values, units, finish):
+def _with_store(
+    store, dataset, problem, nr_fold, keep_decision_values, units, finish, transform=None
+):
     """The units left to compute (each with its stored folds), a ``finish`` that writes
     what a unit's folds did not write, and the executors' ``on_fold``; the units found whole
     are finished here, from the store."""
     from svmeval.cv.plan import CVPlan
     from svmeval.cv.stored import StoreUse, missing
 
-    use = StoreUse(store, dataset, problem, nr_fold, keep_decision_values)
+    use = StoreUse(
+        store,
+        dataset,
+        problem,
+        nr_fold,
+        keep_decision_values,
+        preprocessing=None if transform is None else transform.key(),
+    )
     use.prefetch(units)
     left = []
     for u in units:

@@ -111,6 +111,7 @@ class LocalExecutor:
                     batch.keep_decision_values,
                     run,
                     folds=given_folds(unit),
+                    transform=batch.transform,
                 ),
             )
         if not batch.groups:
@@ -140,6 +141,7 @@ class LocalExecutor:
                     stored=u.stored,
                     probe=probe,
                     probe_labels=u.y,
+                    transform=batch.transform,
                 )
                 kernels[u] = kernel
                 key = place.get(u, (rank, seq))

@@ -100,8 +100,12 @@ class CVPlan:
         stored: dict | None = None,
         probe=None,
         probe_labels: np.ndarray | None = None,
+        transform=None,
     ):
         self.problem, self.params, self.folds, self.seed = problem, params, folds, seed
+        #: a :class:`~svmeval.cv.preprocessed.FoldTransform`: each fold trains and predicts
+        #: on the rows as its training rows' preprocessing makes them (None: the features)
+        self.transform = transform
         #: a :class:`~svmeval.cv.probe.KernelProbe` deciding whether the tasks that start
         #: after the first training train on its shared kernel (with the labels
         #: ``probe_labels``, None: the kernel's) instead of the features (None: never)
@@ -133,6 +137,9 @@ class CVPlan:
         """Fold ``i``'s tasks: the fold, or with three classes or more (C-SVC, nu-SVC, no
         ``-b 1``) its one-vs-one pairs (:mod:`svmeval.cv.pairs`)."""
         label = self.message_label(i)
+        if self.transform is not None:  # one svm_train call on the fold's own rows
+            size = len(self.folds.train(i))
+            return [Task(partial(self._fold, i), size, self.useful_threads(size), i, label)]
         if self.classification and not self.probability and len(self.labels) > 2:
             from svmeval.cv import pairs
 
@@ -167,6 +174,15 @@ class CVPlan:
         """Train fold ``i`` and predict its test rows (LIBSVM on ``omp_threads`` threads)."""
         _libsvm.set_omp_threads(omp_threads)
         train = self.folds.train(i)
+        if self.transform is not None:
+            rows, fitted = self.transform.problem(train, self.problem.y)
+            params = self.params
+            kernel = self.transform.kernel(train, self.problem.y, rows, params)
+            if kernel is not None:  # the fold's kernel, shared by the units of this fold
+                rows, params = kernel.cv_problem, kernel.train_params(params)
+            model = _model.Model(rows.subset(train), params)
+            output = self.predict_rows(model, self.folds.test(i), omp_threads, rows)
+            return self.transform.restore(output, fitted)
         problem, params = self.training_source(len(train), self.params)
         model = _model.Model(problem.subset(train), params)
         if problem is self.problem:
@@ -506,6 +522,7 @@ def in_order(
     run=None,
     *,
     folds: Folds | None = None,
+    transform=None,
 ) -> CVResult:
     """A whole cross-validation, its folds one after another right after ``srand(seed)`` and
     the fold draw, as svm-train's: what ``-b 1`` needs (its training draws from C ``rand()``).
@@ -515,7 +532,14 @@ def in_order(
         folds = draw_folds(problem.y, nr_fold, seed, params, warn=False)  # given when first drawn
     else:
         _libsvm.srand(seed)
-    plan = CVPlan(problem, params, folds, seed, keep_decision_values=keep_decision_values)
+    plan = CVPlan(
+        problem,
+        params,
+        folds,
+        seed,
+        keep_decision_values=keep_decision_values,
+        transform=transform,
+    )
     if run is None:
         pending = list(plan.tasks)
         while pending:

@@ -92,10 +92,28 @@ class CVResult:
     configuration: str = ""
     provenance: Provenance | None = field(default=None, repr=False)
     classes: tuple | None = None
+    #: what each fold learned on its training rows: "" (nothing), else the preprocessing's
+    #: svm-scale options and the K selected (``scale -l -1 -u 1; select 10``)
+    preprocessing: str = ""
+    #: with ``select``: each fold's selected features (ascending indices), fold by fold
+    selected: tuple | None = field(default=None, repr=False)
 
     @property
     def n_samples(self) -> int:
         return len(self.y_true)
+
+    @property
+    def selection_frequency(self) -> dict:
+        """With ``select``: each feature selected by some fold -> the fraction of folds that
+        selected it, most often selected first (ties by index); else an empty dict."""
+        if not self.selected:
+            return {}
+        counts: dict = {}
+        for features in self.selected:
+            for f in np.asarray(features).tolist():
+                counts[f] = counts.get(f, 0) + 1
+        n = len(self.selected)
+        return {f: counts[f] / n for f in sorted(counts, key=lambda f: (-counts[f], f))}
 
     @property
     def true_classes(self) -> np.ndarray:
@@ -128,6 +146,10 @@ class CVResult:
         if self.classes is not None:
             for key in ("labels", "y_true", "y_pred"):
                 out[key] = tables.plain(named(getattr(self, key), self.classes, json=True))
+        if self.preprocessing:  # learned inside the folds (a run without it: no such keys)
+            out["preprocessing"] = self.preprocessing
+        if self.selected:
+            out["selected"] = [np.asarray(f).tolist() for f in self.selected]
         return out
 
     @checked

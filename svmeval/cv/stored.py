@@ -253,6 +253,7 @@ class StoreUse:
         keep_dv: bool,
         kind: str = "cv-fold",
         data_digest: str | None = None,
+        preprocessing: str | None = None,
     ):
         from svmeval.cv import _libsvm
         from svmeval.store import RESULTS_VERSION
@@ -269,6 +270,8 @@ class StoreUse:
             "libsvm": int(_libsvm.libsvm_version()),
             "results": RESULTS_VERSION,
         }
+        if preprocessing:  # learned inside each fold (a key without it: the data as read)
+            self.common["preprocessing"] = preprocessing
         self.data_name = str(getattr(dataset, "name", ""))
         self._labels = libsvm_label_order(y)
         self._label_set = set(self._labels.tolist())  # NaN in no set: a NaN prediction fails

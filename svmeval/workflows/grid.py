@@ -22,7 +22,6 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
-from svmeval._args.checks import check_weight_range
 from svmeval._classes import class_code
 from svmeval._shown import brief_repr
 from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
@@ -31,10 +30,12 @@ from svmeval.cv.provenance import Provenance, recorded
 from svmeval.cv.waits import stopping
 from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource
-from svmeval.params import C_SVC, EPSILON_SVR, Configuration, SvmParams
+from svmeval.params import Configuration, SvmParams
 from svmeval.store import StoreLike
 from svmeval.summary.data import summary_rows
 from svmeval.workflows import grid_rules as rules
+from svmeval.workflows.grid_cells import check_weight_label
+from svmeval.workflows.grid_cells import job_order_checked as _order
 from svmeval.workflows.grid_rules import Cell, cell_params
 
 
@@ -278,6 +279,8 @@ def grid_search(
     on_finish: Callable | None = None,
     share: bool | None = None,
     store: StoreLike | None = None,
+    scale=None,
+    select: int | None = None,
 ) -> GridResult:
     """Search C and gamma (and epsilon-SVR's epsilon) as LIBSVM's grid.py does, by any figure.
 
@@ -352,6 +355,11 @@ def grid_search(
         A results store (:func:`svmeval.open_store`; a file name is opened, and created if
         missing): every fold it holds is taken from it, the others are computed and written
         to it one by one as they end. The result is the same as without a store.
+    scale, select : optional
+        Preprocessing learned inside each fold, as :func:`cross_validate` takes them
+        (svm-scale's scaling, fselect.py's top K features): every cell's folds are
+        preprocessed on their own training rows (each fold's rows made once for all the
+        cells; no kernel is shared between folds). :doc:`/guide/preprocessing`.
 
     Returns
     -------
@@ -409,6 +417,8 @@ def _search(
     progress,
     jobs,
     client,
+    scale=None,
+    select=None,
 ) -> GridResult:
     head = getattr(resume, "head", None)  # an -out file's cells in the file's order
     grid = _checked_grid(
@@ -428,6 +438,8 @@ def _search(
         kernel_memory=kernel_memory,
         jobs=jobs,
         client=client,
+        scale=scale,
+        select=select,
     )
     percent = grid.criterion == "accuracy"  # grid.py's rates: accuracy in percent
     resumed = {c: CellResult(c, v, resumed=True, percent=percent) for c, v in grid.resume.items()}
@@ -493,6 +505,8 @@ def _checked_grid(
     kernel_memory,
     jobs,
     client,
+    scale=None,
+    select=None,
 ) -> SimpleNamespace:
     """Every argument of a grid search checked, before any output is created or any fold
     trained: the run's settings, the data, the cells in grid.py's order and their candidates,
@@ -523,6 +537,9 @@ def _checked_grid(
     kind = checks.kind_of(checks.single_label(dataset, "the grid search"), params)
     figure = checks.check_criterion(criterion, kind, params)
     problem, base, candidates = _candidates(dataset, params, order)
+    from svmeval.cv.engine import preprocessing_of
+
+    preprocessing = preprocessing_of(scale, select, dataset, candidates, client)
     pos_label = class_code(pos_label, dataset.classes)
     if base.is_classification:  # the summaries of the cells would refuse it, too late
         from svmeval.cv.checks import check_pos_label
@@ -553,6 +570,7 @@ def _checked_grid(
         base=base,
         by_cell=dict(zip(order, candidates)),
         pos_label=pos_label,
+        preprocessing=preprocessing,
     )
 
 
@@ -615,47 +633,8 @@ def _evaluate_cells(
                 memory_mb=kernel_memory,
                 ordered=True,
                 fold_source=grid.fold_source,
+                preprocessing=grid.preprocessing,
             )
-
-
-def _order(params: SvmParams, log2c, log2g, log2p, log2w=None) -> list:
-    """The cells in grid.py's job order, every range checked."""
-    log2c = None if log2c is None else rules.check_range("log2c", log2c)
-    log2g = None if log2g is None else rules.check_range("log2g", log2g)
-    if log2p is not None:
-        log2p = rules.check_range("log2p", log2p)
-        if params.svm_type != EPSILON_SVR:
-            raise ArgumentError("log2p", "searches epsilon-SVR's epsilon: it needs -s 3")
-    if log2w is not None:
-        log2w = check_weight_range(log2w)
-        label = log2w[0]
-        if params.svm_type != C_SVC:
-            raise ArgumentError(
-                "log2w",
-                "searches the weight of a class of C-SVC (-s 0): LIBSVM's nu-SVC, one-class "
-                "and regression solvers take no class weight",
-            )
-        fixed = [w for k, w in params.weight if k == label]
-        if fixed:
-            raise ArgumentError(
-                "log2w",
-                f"searches the weight of class {label}, which the configuration fixes too "
-                f"(-w{label} {fixed[0]:g}): leave one of them out",
-            )
-    return rules.job_order(log2c, log2g, log2p, log2w)
-
-
-def check_weight_label(dataset, label: int) -> None:
-    """The class ``label`` whose weight is searched must be one of the data's classes
-    (LIBSVM's classes are the labels cast to C ``int``; a weight of a class the data lack
-    would only draw a warning from LIBSVM, and every cell would be the same)."""
-    classes = sorted({int(v) for v in np.unique(np.asarray(dataset.y))})
-    if label not in classes:
-        raise ArgumentError(
-            "log2w",
-            f"names class {label}, which the data lack (their labels: "
-            f"{', '.join(map(str, classes))})",
-        )
 
 
 def _candidates(dataset, params: SvmParams, order: list):

@@ -1,0 +1,195 @@
+"""The options of preprocessing learned inside the folds (``--scale``, ``--scale-x L,U``,
+``--scale-y L,U``, ``--select K``), which :mod:`svmeval.cli.options` adds to its table: what
+they go with, the :class:`~svmeval.preprocess.ScaleSpec` they ask for, and the block a report
+with ``--select`` ends with.
+"""
+
+from __future__ import annotations
+
+from svmeval.cli.option import GRID, SVMEVAL, Option
+from svmeval.cli.values import parse_limits
+from svmeval.errors import OptionError
+from svmeval.params import INT_MAX
+
+__all__ = [
+    "PREPROCESS_OPTIONS",
+    "check_grid_preprocessing",
+    "check_preprocessing",
+    "preprocessing_flags",
+    "scale_spec",
+    "with_selection",
+]
+
+#: the commands that take the preprocessing options (--leak: svmeval's)
+_BOTH = frozenset({SVMEVAL, GRID})
+
+PREPROCESS_OPTIONS = (
+    Option(
+        ("--leak",),
+        "",
+        "leak",
+        "flag",
+        "with --scale or --select: also run the same configuration on the same folds\n"
+        "\twith the preprocessing learned on the whole file first (svm-scale of the whole\n"
+        "\tfile, as tools/easy.py; fselect.py's ranking of it); report both figures, their\n"
+        "\tdifference and the corrected resampled t-test over the folds",
+        commands=frozenset({SVMEVAL}),
+    ),
+    Option(
+        ("--scale",),
+        "",
+        "scale",
+        "flag",
+        "scale inside the folds as svm-scale -l -1 -u 1: each fold's training rows on\n"
+        "\ttheir own ranges (svm-scale -s), its test rows with those factors (-r)",
+        commands=_BOTH,
+    ),
+    Option(
+        ("--scale-x",),
+        "L,U",
+        "scale_x",
+        "str",
+        "as --scale, to [L, U] (svm-scale's -l L -u U; --scale-x 0,1 keeps sparse rows\n\tsparse)",
+        commands=_BOTH,
+        read=parse_limits,
+    ),
+    Option(
+        ("--scale-y",),
+        "L,U",
+        "scale_y",
+        "str",
+        "regression (-s 3, -s 4): also scale the targets to [L, U] on each training\n"
+        "\tfold (svm-scale's -y L U); predictions are reported in the data's units",
+        commands=_BOTH,
+        read=parse_limits,
+    ),
+    Option(
+        ("--select",),
+        "K",
+        "select",
+        "int",
+        "keep the K features of highest F-score (LIBSVM's tools/fselect.py), ranked on\n"
+        "\teach training fold after any scaling (svmeval's report then says how often\n"
+        "\teach feature was kept; C-SVC, nu-SVC)",
+        range=(1, INT_MAX, None),
+        commands=_BOTH,
+    ),
+)
+
+
+def preprocessing_flags(options) -> list[str]:
+    """The preprocessing flags a command line gives."""
+    return [
+        flag
+        for flag, value in (
+            ("--scale", options.scale),
+            ("--scale-x", options.scale_x),
+            ("--scale-y", options.scale_y),
+            ("--select", options.select),
+        )
+        if value
+    ]
+
+
+def scale_spec(options):
+    """The :class:`~svmeval.preprocess.ScaleSpec` of --scale, --scale-x and --scale-y (None:
+    no scaling)."""
+    if not (options.scale or options.scale_x or options.scale_y):
+        return None
+    from svmeval.preprocess import ScaleSpec
+
+    lower, upper = options.scale_x or (-1.0, 1.0)
+    return ScaleSpec(lower, upper, y=options.scale_y)
+
+
+def check_preprocessing(options) -> None:
+    """--scale, --scale-x, --scale-y and --select: what they go with."""
+    used = preprocessing_flags(options)
+    if not used:
+        if options.leak:
+            raise OptionError("--leak measures what --scale or --select avoids: give one")
+        return
+    named = ", ".join(used)
+    others = [
+        flag
+        for flag, value in (
+            ("--score", options.score is not None),
+            ("--multilabel", options.multilabel),
+            ("--dask", options.dask is not None),
+            ("--permutations", options.permutations is not None),
+            ("--threshold", options.threshold is not None),
+            (
+                "--format csv/html (--leak: text or json)",
+                options.leak and options.format not in ("text", "json"),
+            ),
+            (
+                "--predictions/--folds/--output/--plot (--leak)",
+                options.leak
+                and any((options.predictions, options.folds_file, options.output, options.plot)),
+            ),
+        )
+        if value
+    ]
+    if others:
+        raise OptionError(f"{named}: not with {', '.join(others)}")
+    if options.params.kernel_type == 4:
+        raise OptionError(f"{named}: a precomputed kernel (-t 4) has no features to scale")
+    if options.scale_y and not options.params.is_regression:
+        raise OptionError("--scale-y scales regression targets: only with -s 3 or -s 4")
+    if options.select and not options.params.is_classification:
+        raise OptionError("--select ranks features by F-score over classes: -s 0 or -s 1 only")
+
+
+def with_selection(options, result, report: str) -> str:
+    """``report``, followed in text by how many folds kept each feature (--select)."""
+    if options.format != "text" or not result.selected:
+        return report
+    from svmeval.report.preprocessing import selection_lines
+
+    gap = "" if report.endswith("\n\n") else "\n"
+    return report + gap + selection_lines(result)
+
+
+def check_grid_preprocessing(o) -> None:
+    """svmeval-grid's --scale, --scale-x, --scale-y and --select: what they go with."""
+    used = preprocessing_flags(o)
+    if not used:
+        return
+    named = ", ".join(used)
+    others = [
+        flag
+        for flag, value in (
+            ("--nested", o.nested is not None),
+            ("--refit", o.refit is not None),
+            ("--dask", o.dask is not None),
+        )
+        if value
+    ]
+    if others:
+        raise OptionError(f"{named}: not with {', '.join(others)}")
+    if o.params.kernel_type == 4:
+        raise OptionError(f"{named}: a precomputed kernel (-t 4) has no features to scale")
+    if o.scale_y and not o.params.is_regression:
+        raise OptionError("--scale-y scales regression targets: only with -s 3 or -s 4")
+    if o.select and not o.params.is_classification:
+        raise OptionError("--select ranks features by F-score over classes: -s 0 or -s 1 only")
+
+
+def run_leak(options, dataset, nr_fold: int, sources: dict) -> str:
+    """--leak's report: :func:`~svmeval.workflows.leak.leak_check` of the command line."""
+    from svmeval.report import render
+    from svmeval.workflows.leak import leak_check
+
+    result = leak_check(
+        dataset,
+        options.params,
+        nr_fold,
+        scale=scale_spec(options),
+        select=options.select,
+        **sources,
+        seed=options.seed,
+        repeat=options.repeat,
+        jobs=options.jobs,
+        quiet=options.quiet,
+    )
+    return render(result, format=options.format, digits=options.digits)

@@ -1,0 +1,26 @@
+"""The features a run with ``select`` kept: how many folds kept each (their ranking was
+learned on each fold's training rows)."""
+
+from __future__ import annotations
+
+__all__ = ["selection_lines"]
+
+
+def selection_lines(result, width: int = 80) -> str:
+    """The text block of a :class:`~svmeval.cv.results.CVResult` run with ``select``: the
+    features kept by some fold as ``feature:folds``, most often kept first, wrapped within
+    ``width`` columns ("" without selection)."""
+    if not result.selected:
+        return ""
+    n = len(result.selected)
+    frequency = result.selection_frequency
+    head = f"Features kept by the folds' F-score ranking (feature:folds of {n}):"
+    items = [f"{f}:{round(share * n)}" for f, share in frequency.items()]
+    lines, line = [head], " "
+    for item in items:
+        if len(line) + 1 + len(item) > width:
+            lines.append(line)
+            line = " "
+        line += " " + item
+    lines.append(line)
+    return "\n".join(lines) + "\n"
