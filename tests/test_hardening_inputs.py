@@ -640,7 +640,14 @@ def test_every_declared_option_parses(tmp_path):
     SVMEVAL_OPTIONS = tuple(o for o in LONG_OPTIONS if "svmeval" in o.commands)
     values = {"int": "2", "double": "0.5", "str": "text"}
     # an option that qualifies another comes with it (each refused alone, tested elsewhere)
-    NEEDS = {"criterion": ["--permutations", "9"], "bootstrap": ["--ci", "0.9"]}
+    NEEDS = {
+        "criterion": ["--permutations", "9"],
+        "bootstrap": ["--ci", "0.9"],
+        "leak": ["--scale"],
+        "scale_y": ["-s", "3"],
+    }
+    # options whose value is a pair: given "0,1", parsed (0.0, 1.0)
+    PAIRS = {"scale_x", "scale_y"}
     for option in SVM_TRAIN_OPTIONS + SVMEVAL_OPTIONS:
         if option.field in (
             "help",
@@ -658,6 +665,7 @@ def test_every_declared_option_parses(tmp_path):
             continue  # each checked with its own rules elsewhere
         flag = "-w1" if option.flags == ("-wi",) else option.flags[0]
         text = "local:1" if option.field == "dask" else values.get(option.kind)
+        text = "0,1" if option.field in PAIRS else text
         args = [flag] + ([] if option.kind == "flag" else [text])
         options = parse_args(args + NEEDS.get(option.field, []) + ["-v", "5", "data"])
         target = options.params if option.svm else options
@@ -665,6 +673,8 @@ def test_every_declared_option_parses(tmp_path):
             assert options.params.weight == ((1, 0.5),)
         elif option.field == "nr_fold":
             continue
+        elif option.field in PAIRS:
+            assert getattr(target, option.field) == (0.0, 1.0), flag
         else:
             expected = {"int": 2, "double": 0.5, "str": text, "flag": True}[option.kind]
             assert getattr(target, option.field) == expected, flag

@@ -46,7 +46,7 @@ def missing_message() -> str:
 
     return (
         "LIBLINEAR's official bindings (liblinear-official) are not installed: "
-        f"pip install 'svmeval[linear]', or {install_command('linear')}"
+        f"{install_command('linear')}"
     )
 
 

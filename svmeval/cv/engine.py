@@ -35,10 +35,8 @@ from svmeval.cv.stored import FoldByFold  # noqa: F401 - nested CV's outer loop,
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import Dataset, DataSource
 from svmeval.params import PRECOMPUTED, Configuration, LinearParams, SvmParams
+from svmeval.preprocess import ScaleLike
 from svmeval.store import StoreLike
-
-#: what ``scale=`` takes: None or False, True, (lower, upper), or a ScaleSpec
-ScaleLike = object
 
 
 def c_state(func):

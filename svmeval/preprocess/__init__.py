@@ -14,6 +14,7 @@ import numpy as np
 
 from svmeval.preprocess.scaling import (
     ScaleFactors,
+    ScaleLike,
     ScaleSpec,
     as_scale_spec,
     fit_scale,
@@ -35,6 +36,7 @@ __all__ = [
     "Preprocessing",
     "ScaleFactors",
     "ScaleSpec",
+    "ScaleLike",
     "as_scale_spec",
     "check_select",
     "f_scores",

@@ -84,6 +84,11 @@ def _number(value, name: str) -> float:
     return number
 
 
+#: what a run's ``scale=`` takes: None or False (no scaling), True (svm-scale's defaults),
+#: ``(lower, upper)`` or a :class:`ScaleSpec`
+ScaleLike = bool | tuple[float, float] | ScaleSpec | None
+
+
 def as_scale_spec(value) -> ScaleSpec | None:
     """``scale=`` as the run functions take it: None or False (no scaling), True
     (svm-scale's defaults, ``-l -1 -u 1``), ``(lower, upper)`` or a :class:`ScaleSpec`."""

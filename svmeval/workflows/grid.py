@@ -31,6 +31,7 @@ from svmeval.cv.waits import stopping
 from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration, SvmParams
+from svmeval.preprocess import ScaleLike
 from svmeval.store import StoreLike
 from svmeval.summary.data import summary_rows
 from svmeval.workflows import grid_rules as rules
@@ -279,7 +280,7 @@ def grid_search(
     on_finish: Callable | None = None,
     share: bool | None = None,
     store: StoreLike | None = None,
-    scale=None,
+    scale: ScaleLike = None,
     select: int | None = None,
 ) -> GridResult:
     """Search C and gamma (and epsilon-SVR's epsilon) as LIBSVM's grid.py does, by any figure.
