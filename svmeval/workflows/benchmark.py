@@ -209,7 +209,7 @@ def benchmark(
     call = (benchmark, dict(locals()))
     from svmeval.cv import checks
     from svmeval.cv.engine import c_state, repetition_seeds
-    from svmeval.cv.stored import opened
+    from svmeval.cv.store_use import opened
 
     names, params = _configurations(configurations)
     _check_configurations(params)

@@ -34,7 +34,7 @@ import numpy as np
 from svmeval import _tables as tables
 from svmeval._args import checked
 from svmeval._classes import class_code
-from svmeval._shown import brief_repr
+from svmeval._repr import brief_repr
 from svmeval.cv import checks
 from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import Provenance, recorded
@@ -367,7 +367,7 @@ def nested_cv(
     """
     arguments = dict(locals())
     from svmeval.cv import engine
-    from svmeval.cv.stored import opened
+    from svmeval.cv.store_use import opened
 
     with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
         stack.enter_context(
