@@ -294,9 +294,9 @@ def _compare(
         client=client,
         criterion=criterion,
     )
-    dataset, (params_a, params_b) = checks.check_data(data, "a comparison", a=a, b=b)
+    dataset, (params_a, params_b) = checks.as_dataset_and_params(data, "a comparison", a=a, b=b)
     pos_label = class_code(pos_label, dataset.classes)
-    labels = cast(np.ndarray, dataset.y)  # one label a sample: check_data refused others
+    labels = cast(np.ndarray, dataset.y)  # one label a sample: the door refused others
     figure = checks.check_criterion(
         criterion or checks.default_criterion(params_a),
         checks.common_kind(labels, (params_a, params_b)),

@@ -522,7 +522,7 @@ def _checked_grid(
         client=client,
         criterion=criterion,
     )
-    dataset, (params,) = checks.check_data(data, "the grid search", params=params)
+    dataset, (params,) = checks.as_dataset_and_params(data, "the grid search", params=params)
     from svmeval.cv.given import fold_source
 
     source = fold_source(groups, given_folds, dataset.n_samples)

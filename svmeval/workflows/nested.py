@@ -408,7 +408,9 @@ def _nested_cv(
     run = checks.check_run(
         folds, seed, repeat=repeat, inner_folds=inner_folds, jobs=jobs, criterion=criterion
     )
-    dataset, (params,) = checks.check_data(data, "nested cross-validation", params=params)
+    dataset, (params,) = checks.as_dataset_and_params(
+        data, "nested cross-validation", params=params
+    )
     pos_label = class_code(pos_label, dataset.classes)
     nr_fold, inner_folds, seed, repeat = run.folds, run.inner_folds, run.seed, run.repeat
     if log2w is not None:  # the whole data's classes, before any inner grid

@@ -292,7 +292,7 @@ def _permutation_test(
 
     n_permutations = _check_permutations(permutations)
     run = checks.check_run(folds, seed, jobs=jobs)
-    dataset, (config,) = checks.check_data(data, "a permutation test", params=params)
+    dataset, (config,) = checks.as_dataset_and_params(data, "a permutation test", params=params)
     pos_label = class_code(pos_label, dataset.classes)
     if config.probability:
         raise ArgumentError(

@@ -473,7 +473,7 @@ def _tune(
     run = checks.check_run(
         folds, seed, repeat=repeat, inner_folds=inner_folds, jobs=jobs, client=client
     )
-    dataset, (config,) = checks.check_data(data, "a threshold tuning", params=params)
+    dataset, (config,) = checks.as_dataset_and_params(data, "a threshold tuning", params=params)
     positive, negative = _check_classes(dataset, config, parsed, pos_label)
     if client is not None:  # connected (its workers checked) once every argument is checked
         from svmeval.cv import cluster
