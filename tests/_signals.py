@@ -11,7 +11,7 @@ import pytest
 #: the longest any event of these tests is waited for: reached, a test fails instead of hanging
 LIMIT = 60.0
 #: a Ctrl-C must become a KeyboardInterrupt within this (seconds): svmeval's wait step
-#: (svmeval.cv.waits.WAIT_STEP, 0.1 s), plus 0.4 s for the machine to schedule the threads
+#: (svmeval.cv.bounded_waits.WAIT_STEP, 0.1 s), plus 0.4 s for the machine to schedule the threads
 #: (two busy loops on two cores included)
 BOUND = 0.5
 

@@ -290,7 +290,7 @@ def _svmeval_state():
     it was after."""
     from svmeval import progress
     from svmeval.cv import messages
-    from svmeval.io import output, targets
+    from svmeval.io import destinations, output
 
     saved_interrupts = output.INTERRUPTS
     saved_closed = set(output.CLOSED_STREAMS)
@@ -304,7 +304,7 @@ def _svmeval_state():
         output.CLOSED_STREAMS.clear()
         output.CLOSED_STREAMS.update(saved_closed)
         progress._ON_SCREEN[0] = saved_screen
-        targets.remove_temporaries()
+        destinations.remove_temporaries()
         libsvm = sys.modules.get("svmeval.cv._libsvm")
         if libsvm is not None and messages.QUIET[0] != saved_quiet:
             libsvm.set_quiet(saved_quiet)

@@ -356,8 +356,8 @@ def test_ctrl_c_as_a_temporary_file_is_made_leaves_none(tmp_path, where):
     out.mkdir()
     done = python(f"""
         import signal, sys
-        from svmeval.io import output, targets
-        made = targets.new_temp
+        from svmeval.io import destinations, output
+        made = destinations.new_temp
         calls = []
 
         def new_temp(*args, **kwargs):
@@ -367,7 +367,7 @@ def test_ctrl_c_as_a_temporary_file_is_made_leaves_none(tmp_path, where):
                 signal.raise_signal(signal.SIGINT)  # raised here: the name never returned
             return tmp
 
-        targets.new_temp = output.new_temp = new_temp
+        destinations.new_temp = output.new_temp = new_temp
         sys.argv = ["svmeval", "-q", "-v", "5", "-o", {str(out / "r")!r}, {str(SMALL)!r}]
         from svmeval_launch import main
         main()

@@ -39,7 +39,7 @@ LAYERS = {
     "svmeval.params": 0,
     "svmeval.io": 0,
     "svmeval._tables": 0,
-    "svmeval._shown": 0,
+    "svmeval._repr": 0,
     "svmeval._extras": 0,
     "svmeval._classes": 0,
     "svmeval.progress": 0,

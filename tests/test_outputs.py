@@ -498,12 +498,12 @@ def test_ctrl_c_at_any_system_call_of_a_temporary_file_leaves_none(
     """In any process (no command's handler, no clean-up at exit): a KeyboardInterrupt just
     after a temporary file is made, closed or written comes out of the call, and no temporary
     file is left behind, the output not written."""
-    from svmeval.io import targets
+    from svmeval.io import destinations
 
     interrupting = _InterruptedAfter(name, n)
-    monkeypatch.setattr(targets, "os", interrupting)
+    monkeypatch.setattr(destinations, "os", interrupting)
     monkeypatch.setattr(output, "os", interrupting)
-    before = set(targets.TEMPORARIES)
+    before = set(destinations.TEMPORARIES)
     with pytest.raises(KeyboardInterrupt):
         if writer == "write_outputs":
             output.write_outputs([(str(tmp_path / "r"), "report")])
@@ -512,4 +512,4 @@ def test_ctrl_c_at_any_system_call_of_a_temporary_file_leaves_none(
                 Path(tmp).write_text("model")
     assert interrupting.calls == n
     assert listing(tmp_path) == []
-    assert targets.TEMPORARIES == before
+    assert destinations.TEMPORARIES == before

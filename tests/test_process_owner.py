@@ -112,7 +112,7 @@ SCRIPT = f"""
 import os, signal, sys
 import svmeval
 from svmeval import cross_validate, grid_search
-from svmeval.io import targets
+from svmeval.io import destinations
 
 
 def state():
@@ -147,7 +147,7 @@ for name, run in runs.items():
         run()
         print(name, "not interrupted", flush=True)
     except KeyboardInterrupt:
-        print(name, "KeyboardInterrupt", *state(), sorted(targets.TEMPORARIES), flush=True)
+        print(name, "KeyboardInterrupt", *state(), sorted(destinations.TEMPORARIES), flush=True)
 print("after", *state(), sorted(os.listdir(".")), flush=True)
 calls.clear()
 cross_validate({str(SMALL)!r}, "-c 1", 5, progress=progress)

@@ -12,7 +12,7 @@ from _signals import BOUND, LIMIT, sigint_when
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from svmeval.cv import schedule, waits
+from svmeval.cv import bounded_waits, schedule
 from svmeval.cv.schedule import run_tasks
 
 from conftest import data_sets
@@ -321,13 +321,13 @@ def test_every_bounded_wait_is_interrupted_within_the_bound(kind):
         if kind == "call":
 
             def wait():
-                waits.call(blocked, on_abandoned=abandoned.append)
+                bounded_waits.call(blocked, on_abandoned=abandoned.append)
         elif kind == "join":
             thread = threading.Thread(target=blocked)
             thread.start()
 
             def wait():
-                waits.join(thread)
+                bounded_waits.join(thread)
         elif kind == "hold":
             lock = threading.RLock()
 
@@ -338,14 +338,14 @@ def test_every_bounded_wait_is_interrupted_within_the_bound(kind):
             threading.Thread(target=holder).start()
 
             def wait():
-                with waits.hold(lock):
+                with bounded_waits.hold(lock):
                     pass
         else:
             pool = ThreadPoolExecutor(1)
             future = pool.submit(blocked)
 
             def wait():
-                waits.wait_all([future])
+                bounded_waits.wait_all([future])
 
         delays.append(sigint_when(ready, release, wait))
         release.set()
@@ -360,9 +360,9 @@ def test_every_bounded_wait_is_interrupted_within_the_bound(kind):
 
 
 def test_call_returns_the_value_and_raises_the_error_of_the_call():
-    assert waits.call(lambda a, b=0: a + b, 2, b=3) == 5
+    assert bounded_waits.call(lambda a, b=0: a + b, 2, b=3) == 5
     with pytest.raises(ValueError, match="from the helper"):
-        waits.call(lambda: int("from the helper"))
+        bounded_waits.call(lambda: int("from the helper"))
 
 
 @pytest.mark.parametrize("jobs", [1, 2, 3])

@@ -262,12 +262,12 @@ def test_a_rerun_reads_its_stored_folds_a_window_at_a_time(tmp_path, monkeypatch
     keys, across units of 10 folds and two configurations of the same parameters (the same
     keys twice), every fold is read and the result is the fresh run's."""
     from svmeval import compare, open_store
-    from svmeval.cv import stored
+    from svmeval.cv import store_use
 
     path = tmp_path / "runs.db"
     args = (WINE, "-c 1", "-c 1")
     fresh = compare(*args, folds=10, repeat=4, store=path)
-    monkeypatch.setattr(stored, "WINDOW", 7)
+    monkeypatch.setattr(store_use, "WINDOW", 7)
     statements: list = []
     with open_store(path) as store:
         store._conn.set_trace_callback(statements.append)  # type: ignore[union-attr]

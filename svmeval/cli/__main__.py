@@ -122,9 +122,9 @@ _PROG = ["svmeval"]
 
 
 def _interrupted() -> None:
-    targets = sys.modules.get("svmeval.io.targets")
-    if targets is not None:  # temporary files made, not yet renamed or removed
-        targets.remove_temporaries()
+    destinations = sys.modules.get("svmeval.io.destinations")
+    if destinations is not None:  # temporary files made, not yet renamed or removed
+        destinations.remove_temporaries()
     line = f"{_PROG[0]}: interrupted"
     runner = sys.modules.get("svmeval.cli.runner")
     if runner is not None:  # and how to continue, where the run kept its work

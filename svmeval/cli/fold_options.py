@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from svmeval.cli.option import COMPARE, GRID, SVMEVAL, Option
+from svmeval.cli.option_type import COMPARE, GRID, SVMEVAL, Option
 from svmeval.cli.values import GROUP_FOLDS
 from svmeval.errors import OptionError, SvmevalError, show_path
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from svmeval.cli.option import GRID, Option
+from svmeval.cli.option_type import GRID, Option
 from svmeval.cli.values import parse_log2_range
 
 __all__ = ["GRID_PY_OPTIONS"]

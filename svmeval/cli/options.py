@@ -1,6 +1,6 @@
 """Every option of svmeval, svmeval-grid and svmeval-compare, declared once.
 
-An :class:`~svmeval.cli.option.Option` says its flag(s), its value (kind, range or reader), where it lands, its help
+An :class:`~svmeval.cli.option_type.Option` says its flag(s), its value (kind, range or reader), where it lands, its help
 line, its default as each command's usage shows it, and the commands that take it. The usage
 texts (:func:`usage_text`) and the parser (:func:`scan`) are made from these declarations, and
 every value is read with svm-train's C rules (:mod:`svmeval.cli.values`): the same text means
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from svmeval.cli.fold_options import FOLD_OPTIONS
 from svmeval.cli.grid_options import GRID_PY_OPTIONS
-from svmeval.cli.option import COMPARE, GRID, SVMEVAL, Option
+from svmeval.cli.option_type import COMPARE, GRID, SVMEVAL, Option
 from svmeval.cli.preprocess_options import PREPROCESS_OPTIONS
 from svmeval.cli.values import (
     parse_choice,

@@ -6,7 +6,7 @@ with ``--select`` ends with.
 
 from __future__ import annotations
 
-from svmeval.cli.option import GRID, SVMEVAL, Option
+from svmeval.cli.option_type import GRID, SVMEVAL, Option
 from svmeval.cli.values import parse_limits
 from svmeval.errors import OptionError
 from svmeval.params import INT_MAX

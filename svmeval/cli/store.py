@@ -23,7 +23,7 @@ import textwrap
 from dataclasses import dataclass, replace
 
 from svmeval.cli import runner
-from svmeval.cli.option import COLUMNS
+from svmeval.cli.option_type import COLUMNS
 from svmeval.cli.options import STORE
 from svmeval.errors import OptionError, SvmevalError
 from svmeval.io import output
@@ -312,7 +312,7 @@ _OUTPUTS = (
 
 def export(o: StoreOptions) -> int:
     """Run ``o.export``'s command line again on the store alone, its report to stdout."""
-    from svmeval.cv.stored import reuse_only
+    from svmeval.cv.store_use import reuse_only
     from svmeval.store import Store, StoreError
 
     path = os.path.abspath(o.path)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from svmeval.cli.option import COLUMNS
+from svmeval.cli.option_type import COLUMNS
 from svmeval.cli.options import (
     GRID,
     GRID_PY_OPTIONS,

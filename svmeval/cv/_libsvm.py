@@ -26,7 +26,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from svmeval.cv import _bindings, c_library, messages, schedule, waits
+from svmeval.cv import _bindings, bounded_waits, c_library, messages, schedule
 from svmeval.errors import ParameterError, SvmevalError
 from svmeval.params import DEFAULTS, SvmParams
 
@@ -149,7 +149,7 @@ def c_state(func):
     @functools.wraps(func)
     def holding(*args, **kwargs):
         schedule.wait_abandoned()
-        with waits.hold(_STATE_LOCK):  # WAIT_STEP at a time
+        with bounded_waits.hold(_STATE_LOCK):  # WAIT_STEP at a time
             _c()
             return func(*args, **kwargs)
 
@@ -246,7 +246,7 @@ def folds_warning(nr_fold: int, l: int) -> str:
     captured, and what it wrote is returned. Each of its ``l`` trainings is then a few passes
     over ``l`` pointers: 15 ms for 1,000 rows, 0.3 s for 4,000, far less than the
     leave-one-out run it announces. The call runs on a helper thread while this one waits
-    :data:`~svmeval.cv.waits.WAIT_STEP` at a time: a Ctrl-C leaves at once (standard error
+    :data:`~svmeval.cv.bounded_waits.WAIT_STEP` at a time: a Ctrl-C leaves at once (standard error
     given back), and the next run waits for the call to end. It draws ``l`` times from C
     ``rand()``: seed after it.
     """
@@ -287,7 +287,7 @@ def folds_warning(nr_fold: int, l: int) -> str:
         stack.callback(os.dup2, saved, 2)
         try:
             threading.Thread(target=run, name="svmeval-folds-warning", daemon=True).start()
-            waits.wait_all([done])
+            bounded_waits.wait_all([done])
         except BaseException:  # a Ctrl-C: the call goes on, and the next run waits for it
             schedule.left_running(done)
             raise

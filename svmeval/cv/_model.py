@@ -10,7 +10,7 @@ from ctypes import byref, c_int, c_long, c_void_p
 
 import numpy as np
 
-from svmeval.cv import _kernel, schedule, waits
+from svmeval.cv import _kernel, bounded_waits, schedule
 from svmeval.cv._libsvm import Parameter, Problem, _c, set_omp_threads
 from svmeval.errors import SvmevalError
 from svmeval.io import output
@@ -126,7 +126,7 @@ class Model:
             t.start()
         work(0)
         for t in workers:
-            waits.join(t)
+            bounded_waits.join(t)
         if errors:
             raise errors[0]
         pred = np.concatenate([p[0] for p in parts])

@@ -304,7 +304,9 @@ def check_run(
     return RunArguments(number, first, times, inner, known)
 
 
-def check_data(data, what: str, name: str = "data", **params) -> tuple[Dataset, list[SvmParams]]:
+def as_dataset_and_params(
+    data, what: str, name: str = "data", **params
+) -> tuple[Dataset, list[SvmParams]]:
     """A run's configurations (each further keyword argument, read by :func:`as_params` under
     its keyword) and data set (:func:`as_dataset`, named ``name``; a precomputed kernel's rows
     checked where a configuration is ``-t 4``), then one label per sample

@@ -18,7 +18,7 @@ and a worker that steals one computes that kernel too.
 task that runs its folds in order after ``srand(seed)``, as the local run does.
 
 The client's blocking calls and the loop over a run's results run on helper threads while the
-caller waits a step at a time (:mod:`svmeval.cv.waits`): a Ctrl-C is acted on within it.
+caller waits a step at a time (:mod:`svmeval.cv.bounded_waits`): a Ctrl-C is acted on within it.
 
 Only this module imports dask; nothing imports it without ``--dask`` or a client.
 """
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from svmeval._args import checks as arg_checks
 from svmeval._version import __version__
-from svmeval.cv.waits import call, in_steps
+from svmeval.cv.bounded_waits import call, in_steps
 from svmeval.cv.workers import forget, worker_version
 from svmeval.errors import ArgumentError, SvmevalError
 

@@ -31,7 +31,7 @@ from svmeval.cv.plan import (  # noqa: F401
 )
 from svmeval.cv.provenance import recorded
 from svmeval.cv.schedule import run_tasks
-from svmeval.cv.stored import FoldByFold  # noqa: F401 - nested CV's outer loop, with a store
+from svmeval.cv.store_use import FoldByFold  # noqa: F401 - nested CV's outer loop, with a store
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import Dataset, DataSource
 from svmeval.params import PRECOMPUTED, Configuration, LinearParams, SvmParams
@@ -200,7 +200,7 @@ def cross_validate(
     call = dict(locals())
     from svmeval.cv import checks
     from svmeval.cv.given import fold_source
-    from svmeval.cv.stored import opened
+    from svmeval.cv.store_use import opened
     from svmeval.params import given_configuration
 
     given = params
@@ -299,7 +299,7 @@ def run_cv(
     where the cost model says it pays, before the run or from its first training
     (:mod:`svmeval.cv.probe`), True always, False never; never with ``-b 1``, a
     precomputed kernel or matrices over :data:`~svmeval.cv.kernel.DEFAULT_MEMORY_MB`),
-    ``store`` (the run's :class:`~svmeval.cv.stored.StoreCounts`), ``warn_folds`` (False:
+    ``store`` (the run's :class:`~svmeval.cv.store_use.StoreCounts`), ``warn_folds`` (False:
     LIBSVM's leave-one-out warning, more folds than samples, is not given: a run of several
     cross-validations that gave it already), ``fold_source`` (a
     :class:`~svmeval.cv.given.FoldSource`: folds given or grouped instead of LIBSVM's),

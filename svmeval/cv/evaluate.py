@@ -144,11 +144,11 @@ def evaluate(
     """Cross-validate every candidate on every seed's folds: ``finish(unit, result)`` for each
     (:class:`Unit`, :class:`~svmeval.cv.plan.CVResult`), in the calling thread, any order.
 
-    ``store``: the run's :class:`~svmeval.cv.stored.StoreCounts` (None: the store of the run
-    in progress in this thread, :func:`~svmeval.cv.stored.current`, if any).
+    ``store``: the run's :class:`~svmeval.cv.store_use.StoreCounts` (None: the store of the run
+    in progress in this thread, :func:`~svmeval.cv.store_use.current`, if any).
     Its units are looked up first: a unit whose folds are all stored is finished from them
     without training, the folds it lacks are the only ones computed, and every fold computed
-    is written as it ends (:mod:`svmeval.cv.stored`).
+    is written as it ends (:mod:`svmeval.cv.store_use`).
 
     ``candidates``: resolved, checked parameters (:func:`~svmeval.cv.engine.prepare`) of
     ``problem`` (``dataset``'s LIBSVM problem; the executor may send ``dataset`` elsewhere).
@@ -205,7 +205,7 @@ def evaluate(
         finish = release
     on_fold = None
     if store is None:
-        from svmeval.cv.stored import current
+        from svmeval.cv.store_use import current
 
         store = current()
     if store is not None:
@@ -234,7 +234,7 @@ def evaluate(
         executor.run(batch, finish, FoldCount(batch.total_folds, progress))
     except KeyboardInterrupt:
         if release is not None:
-            from svmeval.cv.waits import stopping_run
+            from svmeval.cv.bounded_waits import stopping_run
 
             with stopping_run():
                 release.flush()  # every unit done before the interrupt is passed on
@@ -315,7 +315,7 @@ def _with_store(
     what a unit's folds did not write, and the executors' ``on_fold``; the units found whole
     are finished here, from the store."""
     from svmeval.cv.plan import CVPlan
-    from svmeval.cv.stored import StoreUse, missing
+    from svmeval.cv.store_use import StoreUse, missing
 
     use = StoreUse(
         store,

@@ -22,10 +22,10 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from svmeval.cv.bounded_waits import stopping_run
 from svmeval.cv.plan import CVPlan, in_order, relabelled
 from svmeval.cv.schedule import run_tasks
 from svmeval.cv.task import FollowUps, folds_done
-from svmeval.cv.waits import stopping_run
 
 
 @contextlib.contextmanager

@@ -28,6 +28,7 @@ import numpy as np
 
 from svmeval.cv import _kernel
 from svmeval.cv._libsvm import NODE, Problem
+from svmeval.cv.bounded_waits import join
 from svmeval.cv.schedule import (
     LOOKUP_NS,
     OPENMP_COLUMN_US,
@@ -36,7 +37,6 @@ from svmeval.cv.schedule import (
     available_cores,
     column_threads,
 )
-from svmeval.cv.waits import join
 from svmeval.params import LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID, SvmParams
 
 _lib = ctypes.CDLL(_kernel.__file__)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from svmeval.cv import schedule, waits
+from svmeval.cv import bounded_waits, schedule
 from svmeval.errors import ParameterError, SvmevalError
 from svmeval.params import LinearParams
 
@@ -103,7 +103,7 @@ def cross_validate_linear(
 
 def _in_helper_thread(function, args: tuple, alive: tuple) -> None:
     """``function(*args)`` (a long C call) on a helper thread while this one waits
-    :data:`~svmeval.cv.waits.WAIT_STEP` at a time: a Ctrl-C raises KeyboardInterrupt here at
+    :data:`~svmeval.cv.bounded_waits.WAIT_STEP` at a time: a Ctrl-C raises KeyboardInterrupt here at
     once, the call goes on with ``alive`` (the memory it uses) held, and the next run waits for
     it (:func:`svmeval.cv.schedule.left_running`)."""
     import threading
@@ -121,7 +121,7 @@ def _in_helper_thread(function, args: tuple, alive: tuple) -> None:
 
     threading.Thread(target=run, name="svmeval-liblinear", daemon=True).start()
     try:
-        waits.wait_all([done])
+        bounded_waits.wait_all([done])
     except BaseException:
         schedule.left_running(done)
         raise

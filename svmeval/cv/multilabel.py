@@ -159,7 +159,7 @@ def cross_validate_multilabel(
     >>> sorted(summarize(result).figures)[:3]
     ['hamming_loss', 'lrap', 'macro_f1']
     """
-    from svmeval.cv.stored import opened
+    from svmeval.cv.store_use import opened
 
     call = (cross_validate_multilabel, dict(locals()))
     with opened(store, "cross_validate_multilabel", call) as counts:
@@ -290,7 +290,7 @@ class _Stored:
         self.probability = bool(params.probability)
         if counts is None:
             return
-        from svmeval.cv.stored import FoldsUnit, StoreUse
+        from svmeval.cv.store_use import FoldsUnit, StoreUse
 
         digest = dataset.digest()
         self.unit = FoldsUnit(params, seed, folds)
@@ -310,7 +310,7 @@ class _Stored:
                 use.written.clear()
         for use, found in zip(self.uses, self.found):
             use.reused(self.unit, len(found))
-        from svmeval.cv.stored import missing
+        from svmeval.cv.store_use import missing
 
         missing(counts, sum(folds.n_folds - len(f) for f in self.found))
 

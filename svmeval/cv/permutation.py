@@ -11,7 +11,7 @@ Each permutation is a unit of the evaluation core (:func:`~svmeval.cv.evaluate.e
 its labels :attr:`~svmeval.cv.evaluate.Unit.y`): it runs on the one executor protocol (this
 machine's threads or a Dask cluster, the same results) and, where a results store is in use,
 its folds are stored under a key that holds its permuted labels' digest and the seed
-(:mod:`svmeval.cv.stored`), and taken from there on a rerun.
+(:mod:`svmeval.cv.store_use`), and taken from there on a rerun.
 
 The kernel depends on the features only: with a kernel LIBSVM can take precomputed (linear,
 polynomial, RBF, sigmoid) that fits the memory budget it is computed once

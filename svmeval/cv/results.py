@@ -18,7 +18,7 @@ import numpy as np
 from svmeval import _tables as tables
 from svmeval._args import checked
 from svmeval._classes import class_code, named
-from svmeval._shown import brief_repr
+from svmeval._repr import brief_repr
 from svmeval.errors import SvmevalError
 from svmeval.params import LinearParams, SvmParams, params_flags
 

@@ -35,7 +35,8 @@ they have ended they are "abandoned"; the next run waits for them (:func:`wait_a
 before it touches C's global state.
 
 The calling thread only waits, and never more than a step at a time
-(:mod:`svmeval.cv.waits`): a Ctrl-C is acted on within :data:`~svmeval.cv.waits.WAIT_STEP`.
+(:mod:`svmeval.cv.bounded_waits`): a Ctrl-C is acted on within
+:data:`~svmeval.cv.bounded_waits.WAIT_STEP`.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from svmeval.cv.bounded_waits import join, wait_all, wait_any
 from svmeval.cv.cost import (  # noqa: F401 - the cost model, named here as before
     INLINE_ROWS,
     LOOKUP_NS,
@@ -57,7 +59,6 @@ from svmeval.cv.cost import (  # noqa: F401 - the cost model, named here as befo
     small_run,
 )
 from svmeval.cv.task import FollowUps
-from svmeval.cv.waits import join, wait_all, wait_any
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor

@@ -1,4 +1,4 @@
-"""Output files: written whole, or not at all, where :mod:`svmeval.io.targets` checked.
+"""Output files: written whole, or not at all, where :mod:`svmeval.io.destinations` checked.
 
 :func:`write_outputs` writes a run's outputs: every regular file to its temporary first, then
 the streams, then every rename, so that a failure anywhere leaves none of them changed (a
@@ -21,8 +21,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
-from svmeval.io.stderr_lock import STDERR_LOCK  # noqa: F401 - named here for its users
-from svmeval.io.targets import (  # noqa: F401 - the checks, named here for the writers' callers
+from svmeval.io.destinations import (  # noqa: F401 - the checks, named here for the writers' callers
     CLOSED_STREAMS,
     STDOUT,
     OutputError,
@@ -36,6 +35,7 @@ from svmeval.io.targets import (  # noqa: F401 - the checks, named here for the 
     renamed_temp,
     resolve,
 )
+from svmeval.io.stderr_lock import STDERR_LOCK  # noqa: F401 - named here for its users
 
 __all__ = [
     "CLOSED_STREAMS",
@@ -106,7 +106,7 @@ class _Staged:
     """One output on its way: its temporary file (regular files) or its bytes (streams).
 
     ``made``: the record of the temporary files of the call that stages it (every one named
-    there before it is made, see :func:`~svmeval.io.targets.new_temp`), which that call removes
+    there before it is made, see :func:`~svmeval.io.destinations.new_temp`), which that call removes
     at its end, however it ends: a KeyboardInterrupt at any instant leaves none behind.
     """
 

@@ -10,11 +10,11 @@
 * :mod:`~svmeval.metrics.regression`: svm-train's mean squared error and squared correlation;
 * the functions named as scikit-learn's (:data:`SKLEARN_CONTRACT`) follow scikit-learn's
   contract (arguments, defaults, answers, exceptions, warnings as
-  :class:`UndefinedMetricWarning`): :mod:`~svmeval.metrics.setwise` (precision, recall, F),
+  :class:`UndefinedMetricWarning`): :mod:`~svmeval.metrics.precision_recall` (precision, recall, F),
   :mod:`~svmeval.metrics.agreement` (accuracy, balanced accuracy, kappa, MCC, confusion
   matrix), :mod:`~svmeval.metrics.areas` and :mod:`~svmeval.metrics.curves` (ROC AUC, average
   precision, their curves), :mod:`~svmeval.metrics.label_ranking`; input rules in
-  :mod:`~svmeval.metrics.targets`.  svmeval's own figures above keep an undefined value
+  :mod:`~svmeval.metrics.target_types`.  svmeval's own figures above keep an undefined value
   undefined (NaN) where these return scikit-learn's replacement.
 """
 
@@ -50,6 +50,13 @@ if TYPE_CHECKING:  # the names as their modules define them, for type checkers
         evaluate_multilabel,
         label_sets_to_indicator,
     )
+    from svmeval.metrics.precision_recall import (
+        f1_score,
+        fbeta_score,
+        precision_recall_fscore_support,
+        precision_score,
+        recall_score,
+    )
     from svmeval.metrics.ranking import (
         average_precision,
         coverage,
@@ -63,13 +70,6 @@ if TYPE_CHECKING:  # the names as their modules define them, for type checkers
         roc_auc,
     )
     from svmeval.metrics.regression import RegressionReport, regression_report
-    from svmeval.metrics.setwise import (
-        f1_score,
-        fbeta_score,
-        precision_recall_fscore_support,
-        precision_score,
-        recall_score,
-    )
     from svmeval.metrics.undefined import UndefinedMetricWarning
     from svmeval.metrics.validation import InvalidParameterError
 
@@ -117,11 +117,11 @@ _LAZY = {
     "roc_auc": "svmeval.metrics.ranking",
     "RegressionReport": "svmeval.metrics.regression",
     "regression_report": "svmeval.metrics.regression",
-    "f1_score": "svmeval.metrics.setwise",
-    "fbeta_score": "svmeval.metrics.setwise",
-    "precision_recall_fscore_support": "svmeval.metrics.setwise",
-    "precision_score": "svmeval.metrics.setwise",
-    "recall_score": "svmeval.metrics.setwise",
+    "f1_score": "svmeval.metrics.precision_recall",
+    "fbeta_score": "svmeval.metrics.precision_recall",
+    "precision_recall_fscore_support": "svmeval.metrics.precision_recall",
+    "precision_score": "svmeval.metrics.precision_recall",
+    "recall_score": "svmeval.metrics.precision_recall",
     "UndefinedMetricWarning": "svmeval.metrics.undefined",
     "InvalidParameterError": "svmeval.metrics.validation",
 }

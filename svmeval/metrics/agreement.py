@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 
 from svmeval.metrics.counting import confusion_counts
-from svmeval.metrics.targets import as_array, check_array, check_orderable, check_targets
+from svmeval.metrics.target_types import as_array, check_array, check_orderable, check_targets
 from svmeval.metrics.undefined import warn_undefined
 from svmeval.metrics.validation import Interval, StrOptions, validate_params
 

@@ -17,7 +17,7 @@ from itertools import combinations
 import numpy as np
 
 from svmeval.metrics.curves import binary_average_precision, binary_roc_auc
-from svmeval.metrics.targets import (
+from svmeval.metrics.target_types import (
     as_array,
     check_array,
     check_consistent_length,

@@ -12,7 +12,7 @@ predictions.
 
 These are svmeval's own figures: an undefined value stays undefined (NaN) here, and
 ``zero_division`` says only how it enters the averages.  The functions named as scikit-learn's
-(:func:`~svmeval.metrics.setwise.precision_score`, ...,
+(:func:`~svmeval.metrics.precision_recall.precision_score`, ...,
 :func:`~svmeval.metrics.agreement.accuracy_score`, ...) follow scikit-learn's contract instead.
 Definitions, 0/0 behaviour and references of every measure are in
 :data:`svmeval.metrics.measures.METRICS`.
@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from svmeval._shown import brief_repr
+from svmeval._repr import brief_repr
 from svmeval.metrics.averaging import AVERAGES, Average, average_all
 from svmeval.metrics.measures import (
     AVERAGED_MEASURES,

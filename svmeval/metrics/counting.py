@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from svmeval.metrics.targets import Targets
+from svmeval.metrics.target_types import Targets
 
 __all__ = ["confusion_counts", "label_counts"]
 

@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 
-from svmeval.metrics.targets import (
+from svmeval.metrics.target_types import (
     as_array,
     assert_all_finite,
     check_consistent_length,

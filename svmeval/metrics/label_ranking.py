@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from svmeval.metrics.rankstats import rank_stats
-from svmeval.metrics.targets import check_array, check_consistent_length, type_of_target
+from svmeval.metrics.target_types import check_array, check_consistent_length, type_of_target
 from svmeval.metrics.validation import validate_params
 
 __all__ = ["coverage_error", "label_ranking_average_precision_score", "label_ranking_loss"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from svmeval._shown import brief_repr
+from svmeval._repr import brief_repr
 from svmeval.metrics.ranking import (
     label_ranking_average_precision,
     ovr_average_precision,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from svmeval._shown import brief_repr
+from svmeval._repr import brief_repr
 from svmeval.errors import SvmevalError
 from svmeval.metrics.figures import FIGURES
 

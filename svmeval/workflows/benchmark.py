@@ -209,7 +209,7 @@ def benchmark(
     call = (benchmark, dict(locals()))
     from svmeval.cv import checks
     from svmeval.cv.engine import c_state, repetition_seeds
-    from svmeval.cv.stored import opened
+    from svmeval.cv.store_use import opened
 
     names, params = _configurations(configurations)
     _check_configurations(params)
@@ -282,7 +282,9 @@ def _checked_datasets(datasets, folds: int, params: list, criterion, pos_label) 
     from svmeval.cv.checks import check_pos_label
 
     checked = [
-        checks.classes_for(checks.check_data(ds, "a benchmark", "datasets")[0], ds, params)
+        checks.classes_for(
+            checks.as_dataset_and_params(ds, "a benchmark", "datasets")[0], ds, params
+        )
         for ds in _sequence(datasets)
     ]
     seen = [ds.name for ds in checked]

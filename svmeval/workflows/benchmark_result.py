@@ -14,7 +14,7 @@ from typing import ClassVar
 import numpy as np
 
 from svmeval import _tables as tables
-from svmeval._shown import brief_repr
+from svmeval._repr import brief_repr
 from svmeval.cv.provenance import Provenance
 from svmeval.errors import SvmevalError
 from svmeval.metrics.figures import FIGURES

@@ -21,7 +21,7 @@ import numpy as np
 from svmeval import _tables as tables
 from svmeval._args import checked
 from svmeval._classes import class_code
-from svmeval._shown import brief_repr
+from svmeval._repr import brief_repr
 from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import ArgumentError, SvmevalError
@@ -241,7 +241,7 @@ def compare(
     >>> round(c.mean_a, 4), round(c.ttest.p, 4)
     (0.9613, 0.2254)
     """
-    from svmeval.cv.stored import opened
+    from svmeval.cv.store_use import opened
 
     with opened(store, "compare", (compare, dict(locals()))):
         return _compare(
@@ -294,9 +294,9 @@ def _compare(
         client=client,
         criterion=criterion,
     )
-    dataset, (params_a, params_b) = checks.check_data(data, "a comparison", a=a, b=b)
+    dataset, (params_a, params_b) = checks.as_dataset_and_params(data, "a comparison", a=a, b=b)
     pos_label = class_code(pos_label, dataset.classes)
-    labels = cast(np.ndarray, dataset.y)  # one label a sample: check_data refused others
+    labels = cast(np.ndarray, dataset.y)  # one label a sample: the door refused others
     figure = checks.check_criterion(
         criterion or checks.default_criterion(params_a),
         checks.common_kind(labels, (params_a, params_b)),

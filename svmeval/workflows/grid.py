@@ -23,11 +23,11 @@ import numpy as np
 from svmeval import _tables as tables
 from svmeval._args import checked
 from svmeval._classes import class_code
-from svmeval._shown import brief_repr
+from svmeval._repr import brief_repr
+from svmeval.cv.bounded_waits import stopping
 from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
 from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import Provenance, recorded
-from svmeval.cv.waits import stopping
 from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration, SvmParams
@@ -388,7 +388,7 @@ def grid_search(
     """
     arguments = dict(locals())
     from svmeval.cv import engine
-    from svmeval.cv.stored import opened
+    from svmeval.cv.store_use import opened
 
     with opened(arguments.pop("store"), "grid_search", (grid_search, dict(arguments))):
         return engine.c_state(_search)(**arguments)
@@ -523,7 +523,7 @@ def _checked_grid(
         client=client,
         criterion=criterion,
     )
-    dataset, (params,) = checks.check_data(data, "the grid search", params=params)
+    dataset, (params,) = checks.as_dataset_and_params(data, "the grid search", params=params)
     from svmeval.cv.given import fold_source
 
     source = fold_source(groups, given_folds, dataset.n_samples)

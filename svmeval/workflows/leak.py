@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from svmeval._args import checked
-from svmeval._shown import brief_repr
+from svmeval._repr import brief_repr
 from svmeval.cv.given import FoldAssignment
 from svmeval.errors import ArgumentError
 from svmeval.io.data import Dataset, DataSource

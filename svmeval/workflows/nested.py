@@ -34,7 +34,7 @@ import numpy as np
 from svmeval import _tables as tables
 from svmeval._args import checked
 from svmeval._classes import class_code
-from svmeval._shown import brief_repr
+from svmeval._repr import brief_repr
 from svmeval.cv import checks
 from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import Provenance, recorded
@@ -367,7 +367,7 @@ def nested_cv(
     """
     arguments = dict(locals())
     from svmeval.cv import engine
-    from svmeval.cv.stored import opened
+    from svmeval.cv.store_use import opened
 
     with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
         stack.enter_context(
@@ -408,7 +408,9 @@ def _nested_cv(
     run = checks.check_run(
         folds, seed, repeat=repeat, inner_folds=inner_folds, jobs=jobs, criterion=criterion
     )
-    dataset, (params,) = checks.check_data(data, "nested cross-validation", params=params)
+    dataset, (params,) = checks.as_dataset_and_params(
+        data, "nested cross-validation", params=params
+    )
     pos_label = class_code(pos_label, dataset.classes)
     nr_fold, inner_folds, seed, repeat = run.folds, run.inner_folds, run.seed, run.repeat
     if log2w is not None:  # the whole data's classes, before any inner grid

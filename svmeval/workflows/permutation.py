@@ -30,7 +30,7 @@ import numpy as np
 from svmeval import _tables as tables
 from svmeval._args import checked
 from svmeval._classes import class_code
-from svmeval._shown import brief_repr
+from svmeval._repr import brief_repr
 from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import ArgumentError, SvmevalError
@@ -263,7 +263,7 @@ def permutation_test(
     """
     arguments = dict(locals())
     from svmeval.cv import engine
-    from svmeval.cv.stored import opened
+    from svmeval.cv.store_use import opened
 
     with opened(arguments.pop("store"), "permutation_test", (permutation_test, dict(arguments))):
         return engine.c_state(_permutation_test)(**arguments)
@@ -292,7 +292,7 @@ def _permutation_test(
 
     n_permutations = _check_permutations(permutations)
     run = checks.check_run(folds, seed, jobs=jobs)
-    dataset, (config,) = checks.check_data(data, "a permutation test", params=params)
+    dataset, (config,) = checks.as_dataset_and_params(data, "a permutation test", params=params)
     pos_label = class_code(pos_label, dataset.classes)
     if config.probability:
         raise ArgumentError(

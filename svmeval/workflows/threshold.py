@@ -40,7 +40,7 @@ import numpy as np
 from svmeval import _tables as tables
 from svmeval._args import checked
 from svmeval._classes import class_code, json_class
-from svmeval._shown import brief_repr
+from svmeval._repr import brief_repr
 from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.cv.results import CVResult
@@ -438,7 +438,7 @@ def tune_threshold(
     parsed = parse_criterion(criterion)
     arguments = dict(locals())
     from svmeval.cv import engine
-    from svmeval.cv.stored import opened
+    from svmeval.cv.store_use import opened
 
     with contextlib.ExitStack() as stack:  # a cluster connected once for every CV
         counts = stack.enter_context(
@@ -473,7 +473,7 @@ def _tune(
     run = checks.check_run(
         folds, seed, repeat=repeat, inner_folds=inner_folds, jobs=jobs, client=client
     )
-    dataset, (config,) = checks.check_data(data, "a threshold tuning", params=params)
+    dataset, (config,) = checks.as_dataset_and_params(data, "a threshold tuning", params=params)
     positive, negative = _check_classes(dataset, config, parsed, pos_label)
     if client is not None:  # connected (its workers checked) once every argument is checked
         from svmeval.cv import cluster

@@ -19,7 +19,7 @@ import warnings
 import numpy as np
 
 from svmeval.metrics.counting import label_counts
-from svmeval.metrics.targets import (
+from svmeval.metrics.target_types import (
     check_consistent_length,
     check_orderable,
     check_sample_weight,

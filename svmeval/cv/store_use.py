@@ -42,8 +42,8 @@ from typing import Any
 import numpy as np
 
 from svmeval.cv import plan
+from svmeval.cv.bounded_waits import flag
 from svmeval.cv.plan import FoldOutput, libsvm_label_order
-from svmeval.cv.waits import flag
 
 __all__ = ["StoreCounts", "StoreUse", "current", "opened"]
 
@@ -133,7 +133,7 @@ class _Writer:
         thread, self._thread = self._thread, None
         if thread is not None:
             self._queue.put(None)
-            from svmeval.cv.waits import WAIT_STEP, join
+            from svmeval.cv.bounded_waits import WAIT_STEP, join
 
             if limit is None:
                 join(thread)
