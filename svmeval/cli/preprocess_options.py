@@ -160,7 +160,6 @@ def check_grid_preprocessing(o) -> None:
     others = [
         flag
         for flag, value in (
-            ("--nested", o.nested is not None),
             ("--refit", o.refit is not None),
             ("--dask", o.dask is not None),
         )
