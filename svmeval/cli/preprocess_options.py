@@ -17,6 +17,7 @@ __all__ = [
     "check_grid_preprocessing",
     "check_preprocessing",
     "preprocessing_flags",
+    "preprocessing_key",
     "scale_spec",
     "with_selection",
 ]
@@ -101,6 +102,15 @@ def scale_spec(options):
 
     lower, upper = options.scale_x or (-1.0, 1.0)
     return ScaleSpec(lower, upper, y=options.scale_y)
+
+
+def preprocessing_key(options) -> str:
+    """What a command line's preprocessing options learn inside the folds, as a results
+    store's key and a ``-out`` file's line hold it ("" for none)."""
+    from svmeval.preprocess import Preprocessing
+
+    learned = Preprocessing.of(scale_spec(options), options.select)
+    return "" if learned is None else learned.key()
 
 
 def check_preprocessing(options) -> None:
