@@ -14,7 +14,7 @@ from scipy import stats
 from svmeval import benchmark, compare, cross_validate
 
 import commands
-from conftest import data_set
+from conftest import data_set, data_sets
 
 A, B = "-c 1", "-c 8 -g 0.5"
 
@@ -85,7 +85,7 @@ def test_the_store_keys_the_preprocessing(tmp_path):
 
 
 def test_benchmark_folds_are_cross_validate_with_the_preprocessing():
-    paths = [str(data_set("heart_scale")), str(data_set("svmguide1"))]
+    paths = [str(p) for p in data_sets("heart_scale", "iris.scale")]
     b = benchmark(paths, {"a": A, "b": B}, folds=3, repeat=2, scale=(0, 1), select=2)
     for i, path in enumerate(paths):
         for j, options in enumerate((A, B)):
