@@ -72,7 +72,7 @@ def test_the_command_prints_the_cells(tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--scale", "--nested", "3"], "svmeval-grid: --scale: not with --nested"),
+        (["--scale", "--dask", "tcp://x:1"], "svmeval-grid: --scale: not with --dask"),
         (["--select", "2", "--refit", "m"], "svmeval-grid: --select: not with --refit"),
         (["--scale-y", "0,1"], "svmeval-grid: --scale-y scales regression targets"),
         (["--leak", "--scale"], "svmeval-grid: "),
@@ -100,3 +100,53 @@ def test_shared_fold_kernels_are_made_once_per_fold_and_gamma(monkeypatch):
         str(data_set("parkinsons")), log2c=(1, 5, 2), log2g=(-1, -3, -2), scale=True, share=True
     )
     assert sorted(made) == sorted([0.5] * 5 + [0.125] * 5)
+
+
+RESUME = ["-log2c", "1,5,2", "-log2g", "1,1,1", "-png", "null"]
+
+
+def _grid(tmp_path, *args):
+    return commands.run("grid", [*RESUME, *args, str(data_set("svmguide1"))], cwd=tmp_path)
+
+
+def test_resume_takes_only_the_cells_of_the_same_preprocessing(tmp_path):
+    """A -out file of a search with --scale records it; resuming from it takes the same
+    options, and a plain search (or another scaling) is refused in one line."""
+    first = commands.run(
+        "grid",
+        ["-log2c", "1,3,2", "-log2g", "1,1,1", "-png", "null", "-out", "g.out", "--scale"]
+        + [str(data_set("svmguide1"))],
+        cwd=tmp_path,
+    )
+    assert first.returncode == 0, first.stderr
+    before = (tmp_path / "g.out").read_bytes()
+    assert before.startswith(b"# svmeval-grid preprocessing scale -l -1 -u 1\n")
+    for extra, said in (([], "a search without preprocessing"), (["--scale-x", "0,1"], "0 -u 1")):
+        out = _grid(tmp_path, "-out", "g.out", "-resume", "g.out", *extra)
+        assert out.returncode == 1 and out.stdout == "", out.stderr
+        assert out.stderr.count("\n") == 1 and said in out.stderr, out.stderr
+        assert "holds cells that learned scale -l -1 -u 1" in out.stderr
+        assert (tmp_path / "g.out").read_bytes() == before
+    out = _grid(tmp_path, "-out", "g.out", "-resume", "g.out", "--scale")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("[resumed]") == 2 and out.stdout.count("[local]") == 1
+    whole = grid_search(str(data_set("svmguide1")), log2c=(1, 5, 2), log2g=(1, 1, 1), scale=True)
+    c, g, rate = out.stdout.splitlines()[-1].split()
+    assert float(rate) == pytest.approx(whole.best.rate, abs=1e-4)
+    text = (tmp_path / "g.out").read_text()
+    assert text.count("# svmeval-grid preprocessing") == 1 and text.count("rate=") == 3
+
+
+def test_a_plain_out_file_is_not_resumed_with_preprocessing(tmp_path):
+    plain = _grid(tmp_path, "-log2c", "1,1,1", "-out", "plain.out")
+    assert plain.returncode == 0, plain.stderr
+    before = (tmp_path / "plain.out").read_bytes()
+    assert not before.startswith(b"#")  # grid.py's file, byte for byte as before
+    out = _grid(tmp_path, "-out", "plain.out", "-resume", "plain.out", "--select", "2")
+    assert out.returncode == 1 and out.stderr.count("\n") == 1, out.stderr
+    assert "holds plain cells; a search learning select 2 cannot take them" in out.stderr
+    # nor appended to: an -out file other than the one resumed from is checked too
+    (tmp_path / "empty.out").write_text("")
+    out = _grid(tmp_path, "-out", "plain.out", "-resume", "empty.out", "--scale")
+    assert out.returncode == 1 and "plain.out: holds plain cells" in out.stderr, out.stderr
+    assert (tmp_path / "plain.out").read_bytes() == before

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from svmeval.cli import runner
+from svmeval.cli.preprocess_options import scale_spec
 from svmeval.errors import OptionError
 from svmeval.io import output
 from svmeval.progress import make_progress
@@ -143,6 +144,8 @@ def run_benchmark_line(o, command: runner.Command) -> int:
         jobs=o.jobs,
         client=o.dask,
         confidence_level=o.confidence,
+        scale=scale_spec(o),
+        select=o.select,
         rope=o.rope,
         draws=o.draws,
         test=o.test,

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from svmeval.cli import runner
 from svmeval.cli.fold_options import check_fold_options, fold_inputs, fold_sources
 from svmeval.cli.options import COMPARE, TABLE_FORMATS, TRAINING
+from svmeval.cli.preprocess_options import check_compare_preprocessing, scale_spec
 from svmeval.cli.scan import MisplacedOption, asks_for_help, scan
 from svmeval.cli.usage import usage_text
 from svmeval.errors import OptionError, ParameterError, show_path
@@ -67,6 +68,10 @@ class CompareOptions:
     # several data files: each one's --groups and --given-folds, in order ("-": none)
     groups_files: tuple = ()
     given_folds_files: tuple = ()
+    scale: bool = False  # --scale, --scale-x L,U, --scale-y L,U, --select K: inside the folds
+    scale_x: tuple | None = None
+    scale_y: tuple | None = None
+    select: int | None = None
 
     @property
     def benchmark(self) -> bool:
@@ -104,7 +109,9 @@ def parse_compare_args(argv: list[str]) -> CompareOptions | None:
             raise OptionError("--mcnemar needs PREDICTIONS_A PREDICTIONS_B data_file")
         if {"rope", "test", "plot"} & set(values) or values.get("format") in TABLE_FORMATS:
             raise OptionError("--rope, --test, --plot, --format markdown|latex: not with --mcnemar")
-        return CompareOptions(files=files, **values)
+        o = CompareOptions(files=files, **values)
+        check_compare_preprocessing(o)
+        return o
     if head.rest is None or not head.rest or "--" not in head.rest:
         raise OptionError("give the data file, then -- A's svm-train options -- B's")
     if not files:
@@ -130,6 +137,7 @@ def parse_compare_args(argv: list[str]) -> CompareOptions | None:
     )
     if o.given_folds is not None and "repeat" not in o.given:
         o = replace(o, repeat=1)  # given folds: one cross-validation of each configuration
+    check_compare_preprocessing(o)
     if o.benchmark:
         from svmeval.cli.benchmark import check_benchmark, check_fold_files
 
@@ -242,6 +250,8 @@ def run(o: CompareOptions) -> int:
             client=o.dask,
             rope=o.rope,
             progress=bar,
+            scale=scale_spec(o),
+            select=o.select,
         )
         runner.end_bar_line()
     text = runner.render_report(result, o.format)

@@ -18,7 +18,11 @@ from typing import TextIO
 from svmeval.cli import runner
 from svmeval.cli.fold_options import check_fold_options, fold_inputs, fold_sources
 from svmeval.cli.options import GRID
-from svmeval.cli.preprocess_options import check_grid_preprocessing, scale_spec
+from svmeval.cli.preprocess_options import (
+    check_grid_preprocessing,
+    preprocessing_key,
+    scale_spec,
+)
 from svmeval.cli.scan import asks_for_help, scan
 from svmeval.cli.usage import usage_text
 from svmeval.cli.values import GROUP_FOLDS
@@ -202,10 +206,15 @@ def run(o: GridOptions) -> int:
     criterion = o.criterion or default_criterion(o.params)  # as the options were checked
     targets = {t.what: t for t in runner.check_files(COMMAND, o)}
     weight = None if o.log2w is None else o.log2w[0]
-    resume = rules.read_resume(o.resume, criterion, weight) if o.resume else {}
+    learned = preprocessing_key(o)
+    resume = rules.read_resume(o.resume, criterion, weight, learned) if o.resume else {}
+    if o.resume and o.out and not _same_file(o.resume, o.out) and os.path.isfile(o.out):
+        text = rules.read_out_text(o.out)  # the file appended to: the same preprocessing
+        rules.check_learned(o.out, text, rules.parse_out(text), learned)
     dataset = runner.read_single_label(o.dataset, PROG)
     nr_fold, sources = fold_sources(o, dataset.n_samples, default=5)
     out = _OutFile(targets.get("-out"), append=bool(o.resume), criterion=criterion)
+    out.learned = learned
     runner.on_interrupt(lambda: _how_to_resume(o, out))
 
     lines = o.format != "html"  # grid.py's lines, or the page alone on standard output
@@ -327,6 +336,7 @@ class _OutFile:
         self.fh: TextIO | None = None
         self.marked = False  # the order line written
         self.cells = 0  # cells written
+        self.learned = ""  # the preprocessing learned inside the folds (its line)
 
     def write_cell(self, r) -> None:
         """The ``-out`` line of a cell's result ``r``, after the order line if ``r`` is the
@@ -353,6 +363,9 @@ class _OutFile:
             self.fh = fh
             if fh.seekable() and fh.tell() == 0 or not self.append:
                 self.write(rules.criterion_line(self.criterion))
+                self.write(rules.preprocessing_line(self.learned))
+            elif self.learned and rules.out_preprocessing(rules.read_out_text(path)) is None:
+                self.write(rules.preprocessing_line(self.learned))
         except OSError as exc:
             raise self._error(exc) from None
 

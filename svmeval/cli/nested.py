@@ -15,6 +15,7 @@ from dataclasses import replace
 from svmeval.cli import runner
 from svmeval.cli.fold_options import fold_inputs, fold_sources
 from svmeval.cli.options import TABLE_FORMATS
+from svmeval.cli.preprocess_options import scale_spec
 from svmeval.errors import OptionError
 from svmeval.io import output
 from svmeval.progress import make_progress
@@ -109,6 +110,8 @@ def run_nested(o, command: runner.Command) -> int:
         kernel_memory=o.kernel_memory or None,
         share=False if o.kernel_memory == 0 else None,
         progress=bar,
+        scale=scale_spec(o),
+        select=o.select,
     )
     text = runner.render_report(result, o.format)
     runner.end_bar_line()

@@ -6,22 +6,24 @@ with ``--select`` ends with.
 
 from __future__ import annotations
 
-from svmeval.cli.option_type import GRID, SVMEVAL, Option
+from svmeval.cli.option_type import ALL, SVMEVAL, Option
 from svmeval.cli.values import parse_limits
 from svmeval.errors import OptionError
 from svmeval.params import INT_MAX
 
 __all__ = [
     "PREPROCESS_OPTIONS",
+    "check_compare_preprocessing",
     "check_grid_preprocessing",
     "check_preprocessing",
     "preprocessing_flags",
+    "preprocessing_key",
     "scale_spec",
     "with_selection",
 ]
 
-#: the commands that take the preprocessing options (--leak: svmeval's)
-_BOTH = frozenset({SVMEVAL, GRID})
+#: the commands that take the preprocessing options (--leak: svmeval's alone)
+_EVERY = ALL
 
 PREPROCESS_OPTIONS = (
     Option(
@@ -42,7 +44,7 @@ PREPROCESS_OPTIONS = (
         "flag",
         "scale inside the folds as svm-scale -l -1 -u 1: each fold's training rows on\n"
         "\ttheir own ranges (svm-scale -s), its test rows with those factors (-r)",
-        commands=_BOTH,
+        commands=_EVERY,
     ),
     Option(
         ("--scale-x",),
@@ -50,7 +52,7 @@ PREPROCESS_OPTIONS = (
         "scale_x",
         "str",
         "as --scale, to [L, U] (svm-scale's -l L -u U; --scale-x 0,1 keeps sparse rows\n\tsparse)",
-        commands=_BOTH,
+        commands=_EVERY,
         read=parse_limits,
     ),
     Option(
@@ -60,7 +62,7 @@ PREPROCESS_OPTIONS = (
         "str",
         "regression (-s 3, -s 4): also scale the targets to [L, U] on each training\n"
         "\tfold (svm-scale's -y L U); predictions are reported in the data's units",
-        commands=_BOTH,
+        commands=_EVERY,
         read=parse_limits,
     ),
     Option(
@@ -72,7 +74,7 @@ PREPROCESS_OPTIONS = (
         "\teach training fold after any scaling (svmeval's report then says how often\n"
         "\teach feature was kept; C-SVC, nu-SVC)",
         range=(1, INT_MAX, None),
-        commands=_BOTH,
+        commands=_EVERY,
     ),
 )
 
@@ -100,6 +102,15 @@ def scale_spec(options):
 
     lower, upper = options.scale_x or (-1.0, 1.0)
     return ScaleSpec(lower, upper, y=options.scale_y)
+
+
+def preprocessing_key(options) -> str:
+    """What a command line's preprocessing options learn inside the folds, as a results
+    store's key and a ``-out`` file's line hold it ("" for none)."""
+    from svmeval.preprocess import Preprocessing
+
+    learned = Preprocessing.of(scale_spec(options), options.select)
+    return "" if learned is None else learned.key()
 
 
 def check_preprocessing(options) -> None:
@@ -159,7 +170,6 @@ def check_grid_preprocessing(o) -> None:
     others = [
         flag
         for flag, value in (
-            ("--nested", o.nested is not None),
             ("--refit", o.refit is not None),
             ("--dask", o.dask is not None),
         )
@@ -172,6 +182,24 @@ def check_grid_preprocessing(o) -> None:
     if o.scale_y and not o.params.is_regression:
         raise OptionError("--scale-y scales regression targets: only with -s 3 or -s 4")
     if o.select and not o.params.is_classification:
+        raise OptionError("--select ranks features by F-score over classes: -s 0 or -s 1 only")
+
+
+def check_compare_preprocessing(o) -> None:
+    """svmeval-compare's --scale, --scale-x, --scale-y and --select: what they go with (every
+    configuration's folds learn the same preprocessing)."""
+    used = preprocessing_flags(o)
+    if not used:
+        return
+    named = ", ".join(used)
+    if o.mcnemar or o.dask is not None:
+        raise OptionError(f"{named}: not with {'--mcnemar' if o.mcnemar else '--dask'}")
+    params = o.params or (o.params_a, o.params_b)
+    if any(p.kernel_type == 4 for p in params):
+        raise OptionError(f"{named}: a precomputed kernel (-t 4) has no features to scale")
+    if o.scale_y and not all(p.is_regression for p in params):
+        raise OptionError("--scale-y scales regression targets: only with -s 3 or -s 4")
+    if o.select and not all(p.is_classification for p in params):
         raise OptionError("--select ranks features by F-score over classes: -s 0 or -s 1 only")
 
 

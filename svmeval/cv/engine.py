@@ -393,12 +393,21 @@ def _repetitions(
 
 
 def run_configurations(
-    dataset, params: list, nr_fold, seeds, jobs, client, progress=None, source=None
+    dataset,
+    params: list,
+    nr_fold,
+    seeds,
+    jobs,
+    client,
+    progress=None,
+    source=None,
+    preprocessing=None,
 ) -> list[list]:
     """Every configuration's cross-validations on every seed's folds of one data set (the
     evaluation core's candidates x R seeds, run at once: compare's and a benchmark's runs), the
     data set checked at the run's door: one list of CV results per configuration,
-    repetition-major."""
+    repetition-major. ``preprocessing``: learned on each fold's training rows, for every
+    configuration alike (each fold's rows made once for all of them)."""
     problem, first = prepare(dataset, params[0])
     resolved = [first] + [prepare(dataset, p, problem=problem)[1] for p in params[1:]]
     runs: list[list] = [[None] * len(seeds) for _ in params]
@@ -417,7 +426,11 @@ def run_configurations(
             finish=finish,
             progress=progress,
             fold_source=source,
+            preprocessing=preprocessing,
         )
+    if preprocessing is not None:
+        key = preprocessing.key()
+        runs = [[replace(r, preprocessing=key) for r in rs] for rs in runs]
     return runs
 
 

@@ -482,9 +482,14 @@ class FoldByFold:
     caller holds C's global state (:func:`~svmeval.cv.engine.c_state`) for the whole run.
     """
 
-    def __init__(self, problem, params: SvmParams, nr_fold: int, seed: int, *, source=None):
+    def __init__(
+        self, problem, params: SvmParams, nr_fold: int, seed: int, *, source=None, transform=None
+    ):
         self.problem, self.seed, self.nr_fold = problem, seed, nr_fold
         self.folds = draw_folds(problem.y, nr_fold, seed, params, source=source)
+        #: a :class:`~svmeval.cv.preprocessed.FoldTransform`: each fold trains and predicts
+        #: on the rows as its training rows' preprocessing makes them (None: the features)
+        self.transform = transform
         self._plan = CVPlan(problem, params, self.folds, seed)
 
     @property
@@ -499,7 +504,9 @@ class FoldByFold:
     def compute_fold(self, i: int, params: SvmParams, omp_threads: int) -> FoldOutput:
         """Fold ``i``'s test rows as a model of ``params`` trained on its training rows
         predicts them."""
-        one = CVPlan(self.problem, params, self.folds, self.seed, collect=False)
+        one = CVPlan(
+            self.problem, params, self.folds, self.seed, collect=False, transform=self.transform
+        )
         if params.probability:  # -b 1 training draws from rand(): as a fresh svm-train
             _libsvm.srand(self.seed)
         return one.fold_output(i, omp_threads)

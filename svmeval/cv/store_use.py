@@ -530,15 +530,19 @@ class FoldsUnit:
         self.params, self.seed, self.folds = params, seed, folds
 
 
-def outer_fold(dataset, problem, folds, nr_fold: int, params, seed: int, i: int, compute):
+def outer_fold(
+    dataset, problem, folds, nr_fold: int, params, seed: int, i: int, compute, preprocessing=None
+):
     """A nested CV's outer fold ``i`` trained with the inner grid's choice ``params``: from the
     run's store where it holds it, else ``compute()`` (a FoldOutput), written there. Its
     key's kind is ``nested-outer-fold``: a ``-b 1`` outer fold trains right after its own
-    ``srand(seed)``, not after the folds before it."""
+    ``srand(seed)``, not after the folds before it. ``preprocessing``: the key of what the
+    fold learns on its training rows (None: nothing)."""
     counts = current()
     if counts is None:
         return compute()
-    use = StoreUse(counts, dataset, problem, nr_fold, False, kind="nested-outer-fold")
+    kind, learned = "nested-outer-fold", preprocessing
+    use = StoreUse(counts, dataset, problem, nr_fold, False, kind=kind, preprocessing=learned)
     unit = FoldsUnit(params, seed, folds)
     found = use.find_fold(unit, i)
     if found is not None:
@@ -556,8 +560,8 @@ class FoldByFold(plan.FoldByFold):
     store: with ``dataset`` (the data of ``problem``), a fold is taken from the store where
     it holds it, and written there once trained (:func:`outer_fold`)."""
 
-    def __init__(self, problem, params, nr_fold: int, seed: int, *, dataset=None, source=None):
-        super().__init__(problem, params, nr_fold, seed, source=source)
+    def __init__(self, problem, params, nr_fold: int, seed: int, *, dataset=None, **kwargs):
+        super().__init__(problem, params, nr_fold, seed, **kwargs)  # source=, transform=
         self.dataset = dataset
 
     def run_fold(self, i: int, params, omp_threads: int) -> None:
@@ -573,5 +577,6 @@ class FoldByFold(plan.FoldByFold):
             self.seed,
             i,
             lambda: self.compute_fold(i, params, omp_threads),
+            None if self.transform is None else self.transform.key(),
         )
         self.store(i, output)

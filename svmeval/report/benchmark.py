@@ -205,9 +205,15 @@ def _folds_lines(bench) -> list[str]:
 
 
 def _text(bench, digits: int) -> str:
+    learned = getattr(bench, "preprocessing", "")
     out = (
         [_title(bench)]
         + _folds_lines(bench)
+        + (
+            wrap(f"Every configuration learned on each fold's training rows: {learned}")
+            if learned
+            else []
+        )
         + [""]
         + _text_table(bench, digits)
         + ["(* the best mean of the row)", ""]

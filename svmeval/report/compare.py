@@ -69,6 +69,7 @@ def _text(c) -> str:
         ),
         f"A: {c.options_a or '(svm-train defaults)'}",
         f"B: {c.options_b or '(svm-train defaults)'}",
+        *_preprocessing_lines(c),
         "",
         f"{_figure_title(c.criterion)} ({direction}) over {n} folds:",
         f"{'':>8}{'mean':>10}{'sd':>10}",
@@ -100,6 +101,13 @@ def _text(c) -> str:
     return "\n".join(fit(out)) + "\n"
 
 
+def _preprocessing_lines(c) -> list[str]:
+    """The preprocessing both configurations learned inside each fold (none: no line)."""
+    if not getattr(c, "preprocessing", ""):
+        return []
+    return wrap(f"A and B learned on each fold's training rows: {c.preprocessing}")
+
+
 def _bayesian_sentence(c) -> str:
     b = c.bayesian
     better_b, better_a = (b.p_right, b.p_left) if c.greater_is_better else (b.p_left, b.p_right)
@@ -128,6 +136,7 @@ def _csv_rows(c):
         ("run", "criterion", c.criterion),
         ("run", "n_folds", c.n_folds),
         ("run", "repeat", c.repeat),
+        *((("run", "preprocessing", c.preprocessing),) if c.preprocessing else ()),
         ("a", "options", c.options_a),
         ("a", "mean", c.mean_a),
         ("a", "sd", c.sd_a),

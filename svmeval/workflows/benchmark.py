@@ -85,6 +85,7 @@ def _fold_table(
     client=None,
     progress=None,
     source=None,
+    preprocessing=None,
 ) -> tuple[list, list]:
     """The criterion on every fold of every configuration on ``dataset``: one list per
     configuration, repetition-major (the evaluation core runs them all at once); and each
@@ -92,7 +93,9 @@ def _fold_table(
     from svmeval.cv.engine import run_configurations
     from svmeval.workflows.compare import _fold_values
 
-    runs = run_configurations(dataset, params, nr_fold, seeds, jobs, client, progress, source)
+    runs = run_configurations(
+        dataset, params, nr_fold, seeds, jobs, client, progress, source, preprocessing
+    )
     sizes = [int(v) for run in runs[0] for v in np.bincount(run.fold, minlength=run.n_folds)]
     return [_fold_values(r, criterion, pos_label, zero_division) for r in runs], sizes
 
@@ -121,6 +124,8 @@ def benchmark(
     client=None,
     progress: Callable[[int, int], None] | None = None,
     store: StoreLike | None = None,
+    scale=None,
+    select: int | None = None,
 ) -> Benchmark:
     """Compare configurations over many data sets, with the tests papers report.
 
@@ -184,6 +189,11 @@ def benchmark(
         missing): every fold it holds is taken from it, the others are computed and written
         to it one by one as they end. The result is the same as without a store: adding a
         configuration or a data set to a stored benchmark computes only their folds.
+    scale, select : optional
+        Preprocessing learned inside each fold, as :func:`cross_validate` takes them
+        (svm-scale's scaling, fselect.py's top K features): every configuration's folds
+        are preprocessed on their own training rows, on the same folds
+        (:doc:`/guide/preprocessing`).
 
     Returns
     -------
@@ -208,7 +218,7 @@ def benchmark(
     """
     call = (benchmark, dict(locals()))
     from svmeval.cv import checks
-    from svmeval.cv.engine import c_state, repetition_seeds
+    from svmeval.cv.engine import c_state, preprocessing_of, repetition_seeds
     from svmeval.cv.store_use import opened
 
     names, params = _configurations(configurations)
@@ -229,6 +239,7 @@ def benchmark(
         raise SvmevalError(f"rope must be a finite number >= 0, got {rope!r}")
     check_draws(draws)
     checked, criterion = _checked_datasets(datasets, run.folds, params, criterion, pos_label)
+    preprocessing = [preprocessing_of(scale, select, ds, params, client) for ds in checked]
     seeds = repetition_seeds(run.seed, run.repeat)
     sources = _fold_sources(checked, groups, given_folds, run.folds, seeds, params[0])
     table = c_state(_fold_table)  # C's rand() and print hook held per data set
@@ -252,6 +263,7 @@ def benchmark(
                 client,
                 None if progress is None else functools.partial(count.of_set, i),
                 sources[i],
+                preprocessing[i],
             )
             count.end_set(i)
             values.append(fold_values)
@@ -271,6 +283,7 @@ def benchmark(
         draws=draws,
         draw_seed=run.seed,
         fold_sources=tuple(_source_words(s) for s in sources),
+        preprocessing=preprocessing[0].key() if preprocessing[0] is not None else "",
     )
 
 

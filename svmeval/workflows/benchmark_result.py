@@ -123,6 +123,8 @@ class Benchmark:
     #: per data set, where its folds came from when they are not LIBSVM's: "grouped (N
     #: groups)" or "given" ("" or left out: LIBSVM's)
     fold_sources: tuple = ()
+    #: what each fold learned on its training rows, every configuration alike ("": nothing)
+    preprocessing: str = ""
 
     def __post_init__(self):
         v = np.array(self.values, dtype=np.float64)
@@ -383,6 +385,8 @@ class Benchmark:
             "pairs": [_pair_dict(p) for p in self.pairs],
             "verdict": self.verdict.to_dict(),
         }
+        if self.preprocessing:  # learned inside the folds (without it: no such key)
+            out["preprocessing"] = self.preprocessing
         if any(self.fold_sources):  # the folds of a data set that are not LIBSVM's
             out["fold_sources"] = {
                 name: kind for name, kind in zip(self.datasets, self.fold_sources) if kind

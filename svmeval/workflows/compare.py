@@ -85,6 +85,8 @@ class Comparison:
     fold_sizes: tuple = ()  # each fold's test samples, repetition-major as folds_a
     #: where the folds came from when they are not LIBSVM's: "grouped (N groups)" or "given"
     fold_source: str = ""
+    #: what each fold learned on its training rows for both configurations ("": nothing)
+    preprocessing: str = ""
     provenance: Provenance | None = field(default=None, repr=False)  # how it was made
 
     @property
@@ -172,6 +174,8 @@ def compare(
     client=None,
     progress: Callable[[int, int], None] | None = None,
     store: StoreLike | None = None,
+    scale=None,
+    select: int | None = None,
 ) -> Comparison:
     """Compare two LIBSVM configurations on one data set, on the same repeated folds.
 
@@ -222,6 +226,11 @@ def compare(
         A results store (:func:`svmeval.open_store`; a file name is opened, and created if
         missing): every fold it holds is taken from it, the others are computed and written
         to it one by one as they end. The result is the same as without a store.
+    scale, select : optional
+        Preprocessing learned inside each fold, as :func:`cross_validate` takes them
+        (svm-scale's scaling, fselect.py's top K features): A's and B's folds alike are
+        preprocessed on their own training rows, on the same folds
+        (:doc:`/guide/preprocessing`).
 
     Returns
     -------
@@ -261,6 +270,8 @@ def compare(
             jobs=jobs,
             client=client,
             progress=progress,
+            scale=scale,
+            select=select,
         )
 
 
@@ -282,6 +293,8 @@ def _compare(
     jobs,
     client,
     progress,
+    scale=None,
+    select=None,
 ) -> Comparison:
     from svmeval.cv import checks, engine
 
@@ -295,6 +308,7 @@ def _compare(
         criterion=criterion,
     )
     dataset, (params_a, params_b) = checks.as_dataset_and_params(data, "a comparison", a=a, b=b)
+    preprocessing = engine.preprocessing_of(scale, select, dataset, [params_a, params_b], client)
     pos_label = class_code(pos_label, dataset.classes)
     labels = cast(np.ndarray, dataset.y)  # one label a sample: the door refused others
     figure = checks.check_criterion(
@@ -320,6 +334,7 @@ def _compare(
         client,
         progress,
         source,
+        preprocessing,
     )
     return _comparison(
         runs_a,
@@ -400,6 +415,7 @@ def _comparison(
             int(v) for run in runs_a for v in np.bincount(run.fold, minlength=run.n_folds)
         ),
         fold_source=source,
+        preprocessing=first.preprocessing,
     )
 
 
@@ -423,6 +439,7 @@ def _comparison_object(c) -> dict:
         "seeds": list(c.seeds),
         "n_samples": c.n_samples,
         **({"fold_source": c.fold_source} if c.fold_source else {}),
+        **({"preprocessing": c.preprocessing} if c.preprocessing else {}),
         "a": {
             "options": c.options_a,
             "mean": tables.finite(c.mean_a),

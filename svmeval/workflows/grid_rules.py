@@ -395,6 +395,23 @@ def criterion_line(criterion: str) -> str:
     return "" if criterion == GRID_PY_CRITERION else f"{CRITERION_LINE}{criterion}\n"
 
 
+PREPROCESSING_LINE = "# svmeval-grid preprocessing "
+
+
+def preprocessing_line(learned: str) -> str:
+    """The line that records a search's preprocessing inside the folds in its ``-out`` file
+    (``learned``: :meth:`~svmeval.preprocess.Preprocessing.key`; "" for none: no line)."""
+    return f"{PREPROCESSING_LINE}{learned}\n" if learned else ""
+
+
+def out_preprocessing(text: str) -> str | None:
+    """The preprocessing a ``-out`` file's text records (None where it records none)."""
+    for line in text.split("\n")[:-1]:
+        if line.startswith(PREPROCESSING_LINE):
+            return line[len(PREPROCESSING_LINE) :].strip()
+    return None
+
+
 _NUMBER = r"[-+]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|nan|inf)"
 _FIELDS = {
     name: re.compile(rf"(?<![A-Za-z0-9_]){name}=({_NUMBER})")
@@ -468,13 +485,17 @@ def read_out(path: str) -> OutCells:
     return parse_out(read_out_text(path))
 
 
-def read_resume(path: str, criterion: str, weight: int | None = None) -> OutCells:
+def read_resume(
+    path: str, criterion: str, weight: int | None = None, learned: str = ""
+) -> OutCells:
     """The cells of a ``-out`` file to resume a search of ``criterion`` from; a file that
     records another criterion is refused (its values are not comparable), and so is a file
     of another weight axis than the search's (``weight``: the class whose weight it
-    searches, None for none; :func:`check_resume_shape`)."""
+    searches, None for none; :func:`check_resume_shape`), and one whose cells learned
+    another preprocessing inside the folds (``learned``, "" for none) or none."""
     text = read_out_text(path)
     cells = parse_out(text)
+    check_learned(path, text, cells, learned)
     recorded = out_criterion(text)
     if cells and recorded != criterion:
         raise SvmevalError(
@@ -490,6 +511,21 @@ def read_resume(path: str, criterion: str, weight: int | None = None) -> OutCell
             f"{show_path(path)}: {problem} (resume {hint}, or from another -out file)"
         )
     return cells
+
+
+def check_learned(path: str, text: str, cells, learned: str) -> None:
+    """Refuses a ``-out`` file (``text``, its ``cells``) whose cells learned another
+    preprocessing inside the folds than ``learned`` ("" for none), or none where the search
+    learns one: a plain search's cells are never mixed with those of a search with
+    preprocessing, nor the reverse."""
+    recorded = out_preprocessing(text)
+    if (cells or recorded is not None) and (recorded or "") != learned:
+        had = f"cells that learned {recorded} inside the folds" if recorded else "plain cells"
+        now = f"learning {learned}" if learned else "without preprocessing"
+        raise SvmevalError(
+            f"{show_path(path)}: holds {had}; a search {now} cannot take them "
+            "(give the same options, or another -out file)"
+        )
 
 
 def _weights_of(label: int | None) -> str:

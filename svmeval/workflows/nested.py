@@ -226,6 +226,7 @@ class NestedResult:
             "inner_folds": self.inner_folds,
             "seed": self.seed,
             "repeat": self.repeat,
+            **({"preprocessing": self.outer.preprocessing} if self.outer.preprocessing else {}),
             "folds": folds,
             "spread": spread,
         }
@@ -298,6 +299,8 @@ def nested_cv(
     kernel_memory: float | None = None,
     share: bool | None = None,
     store: StoreLike | None = None,
+    scale=None,
+    select: int | None = None,
 ) -> NestedResult:
     """Nested cross-validation: an honest estimate of the model :func:`grid_search` tunes.
 
@@ -344,6 +347,11 @@ def nested_cv(
         missing): every fold it holds is taken from it, the inner grids' folds and the outer
         folds' final models alike; the others are computed and written to it one by one as
         they end. The result is the same as without a store.
+    scale, select : optional
+        Preprocessing learned inside the folds, as :func:`cross_validate` takes them
+        (svm-scale's scaling, fselect.py's top K features): every inner fold on its own
+        training rows (inner training rows of the outer training set), and the chosen cell's
+        outer model on the outer training rows (:doc:`/guide/preprocessing`).
 
     Returns
     -------
@@ -399,6 +407,8 @@ def _nested_cv(
     share,
     progress,
     _stack,
+    scale=None,
+    select=None,
 ) -> NestedResult:
     from svmeval.cv import engine
     from svmeval.params import given_configuration
@@ -414,10 +424,9 @@ def _nested_cv(
     pos_label = class_code(pos_label, dataset.classes)
     nr_fold, inner_folds, seed, repeat = run.folds, run.inner_folds, run.seed, run.repeat
     if log2w is not None:  # the whole data's classes, before any inner grid
-        from svmeval.workflows.grid import _order, check_weight_label
-
-        check_weight_label(dataset, _order(params, log2c, log2g, log2p, log2w)[0].w_label)
+        _check_weight_label(dataset, params, log2c, log2g, log2p, log2w)
     problem, base = engine.prepare(dataset, params)
+    transform = _outer_transform(scale, select, dataset, base, client)
     criterion = criterion or checks.default_criterion(base)
     figure = checks.check_criterion(criterion, checks.kind_of(problem.y, base), base)
     if client is not None:
@@ -438,13 +447,14 @@ def _nested_cv(
         share=share,
         client=client,
     )
+    grid.update(scale=scale, select=select)  # every inner fold learns it on its own rows
     from svmeval.cv.given import fold_source
 
     source = fold_source(groups, given_folds, dataset.n_samples)
     seeds = engine.repetition_seeds(seed, repeat)
-    plans = [  # every outer fold drawn and checked before any trains
-        engine.FoldByFold(problem, base, nr_fold, s, dataset=dataset, source=source) for s in seeds
-    ]
+    outer = dict(dataset=dataset, source=source, transform=transform)
+    # every outer fold drawn and checked before any trains
+    plans = [engine.FoldByFold(problem, base, nr_fold, s, **outer) for s in seeds]
     inner_groups = _inner_groups(source, plans, inner_folds)
     done, total = 0, 0
     results, folds = [], []
@@ -464,6 +474,7 @@ def _nested_cv(
         results[0],
         repeats=tuple(engine.repetition(x) for x in results[1:]),
         data_name=getattr(dataset, "name", ""),
+        preprocessing="" if transform is None else transform.key(),
     )
     return NestedResult(
         outer=first,
@@ -475,6 +486,26 @@ def _nested_cv(
         pos_label=pos_label,
         zero_division=zero_division,
     )
+
+
+def _check_weight_label(dataset, params, log2c, log2g, log2p, log2w) -> None:
+    """The class whose weight the inner grids search: one of the whole data's classes."""
+    from svmeval.workflows.grid import _order, check_weight_label
+
+    check_weight_label(dataset, _order(params, log2c, log2g, log2p, log2w)[0].w_label)
+
+
+def _outer_transform(scale, select, dataset, base, client):
+    """The outer models' preprocessing, learned on each outer training set (a
+    :class:`~svmeval.cv.preprocessed.FoldTransform`), or None; checked before any fold."""
+    from svmeval.cv import engine
+
+    preprocessing = engine.preprocessing_of(scale, select, dataset, [base], client)
+    if preprocessing is None:
+        return None
+    from svmeval.cv.preprocessed import FoldTransform
+
+    return FoldTransform(dataset, preprocessing)
 
 
 def _inner_groups(source, plans, inner_folds: int):
@@ -547,6 +578,8 @@ def chosen_text(result: NestedResult) -> str:
         f"inner folds, seed {result.seed}"
         + (f", {result.repeat} repetitions" if result.repeat > 1 else "")
     ]
+    if result.outer.preprocessing:  # every inner fold and outer model learned it on its rows
+        lines.append(f"Learned on each fold's training rows: {result.outer.preprocessing}")
     lines.append("  ".join(h.rjust(w) for h, w in zip(head, widths)))
     lines.extend("  ".join(v.rjust(w) for v, w in zip(row, widths)) for row in rows)
     for axis, s in result.spread().items():
