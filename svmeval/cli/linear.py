@@ -68,6 +68,8 @@ options svmeval adds:
 \t--criterion names, e.g. macro_f1, mcc)
 --plot FILE : with -C, the figures of every C drawn against log2(C) (PNG,
 \tSVG or PDF by the name's suffix; needs matplotlib)
+--store FILE : keep the folds' results in the results store FILE (SQLite,
+	created if missing) and take them from it when it holds them (-v only)
 --help : show this help
 --version : show svmeval's version
 model_file: accepted as train accepts it, and never written (-v trains no
@@ -95,6 +97,7 @@ class LinearOptions:
     criterion: str | None = None
     plot: str | None = None
     solver_given: bool = False
+    store: str | None = None
 
 
 def parse_linear_args(argv: list[str]) -> LinearOptions | None:
@@ -104,7 +107,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
     values: dict = {}
     weight: list = []
     flags: dict = {"regularize_bias": 1, "quiet": False, "full": False, "format": "text"}
-    flags.update(search=False, criterion=None, plot=None)
+    flags.update(search=False, criterion=None, plot=None, store=None)
     nr_fold = None
     files: list[str] = []
     i = 0
@@ -119,7 +122,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
             flags["search"] = True
             continue
         name, eq, inline = arg.partition("=")
-        takes = name in ("--format", "--criterion", "--plot")
+        takes = name in ("--format", "--criterion", "--plot", "--store")
         takes = takes or (not eq and (arg in _VALUED or arg == "-v"))
         takes = takes or (arg[:2] == "-w" and len(arg) > 2)
         if takes:
@@ -142,6 +145,10 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
 
                 check_path(text)  # its suffix, before any work
                 flags["plot"] = text
+            elif name == "--store":
+                if text == "":
+                    raise OptionError("option --store: the value is empty")
+                flags["store"] = text
             elif arg == "-v":
                 nr_fold = parse_c_int("-v", text)
                 if nr_fold < 2:
@@ -189,6 +196,8 @@ def _search_options(data_file, values, weight, nr_fold, flags) -> LinearOptions:
         raise OptionError("Warm-start parameter search only available for -s 0, -s 2 and -s 11")
     if flags["format"] == "csv":
         raise OptionError("--format csv: -C's report is text or json")
+    if flags["store"] is not None:
+        raise OptionError("--store keeps the folds of a cross-validation: only with -v n")
     return LinearOptions(
         data_file=data_file,
         values={"solver_type": 2, **values},
@@ -233,7 +242,9 @@ def run(o: LinearOptions) -> int:
         text = search_report(o, dataset, params)
         output.write_outputs([(output.resolve(output.STDOUT, "the report"), text)])
         return 0
-    result = cross_validate_linear(dataset, params, o.nr_fold, quiet=o.quiet)
+    from svmeval.cv.stored import current
+
+    result = cross_validate_linear(dataset, params, o.nr_fold, quiet=o.quiet, store=current())
     lines = _two_class_lines(o, result)
     if lines is not None:
         text = lines

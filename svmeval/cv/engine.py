@@ -117,7 +117,7 @@ def cross_validate(
         (``"-c 8 -g 0.05"``); default svm-train's defaults. gamma 0 is 1/num_features.
         A :class:`LinearParams` runs LIBLINEAR's own cross-validation instead (its
         ``train -v k``: its unstratified folds after ``srand(seed)``; the ``linear`` extra),
-        with ``folds``, ``seed`` and ``quiet`` only.
+        with ``folds``, ``seed``, ``quiet`` and ``store`` only.
     folds : int, default 5
         k, at least 2; more folds than samples is leave-one-out (``result.n_folds`` tells the
         folds drawn). With ``groups``: k folds of whole groups (the number of groups:
@@ -250,7 +250,6 @@ _NOT_LIBLINEAR = {
     "progress": None,
     "keep_decision_values": False,
     "keep_repeats": False,
-    "store": None,
 }
 
 
@@ -266,11 +265,14 @@ def _liblinear_cv(call: dict, dataset, data) -> CVResult:
             raise ArgumentError(
                 name, "does not apply to a LinearParams (LIBLINEAR's own cross-validation)"
             )
+    from svmeval.cv.stored import opened
+
     params = call["params"]
     dataset = checks.classes_for(dataset, data, [params])
-    return cross_validate_linear(
-        dataset, params, call["folds"], seed=call["seed"], quiet=call["quiet"]
-    )
+    with opened(call["store"], "cross_validate", (cross_validate, call)) as counts:
+        return cross_validate_linear(
+            dataset, params, call["folds"], seed=call["seed"], quiet=call["quiet"], store=counts
+        )
 
 
 @_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
