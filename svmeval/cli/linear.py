@@ -208,6 +208,53 @@ def _search_options(data_file, values, weight, nr_fold, flags) -> LinearOptions:
     )
 
 
+#: the word that starts a LIBLINEAR configuration among svmeval-compare's configurations
+PREFIX = "linear:"
+
+
+def linear_configuration(tokens, which: str):
+    """The :class:`~svmeval.params.LinearParams` of LIBLINEAR's ``train`` training options
+    (``-s -c -p -n -e -B -R -wi``, read as svmeval-linear reads them): svmeval-compare's
+    configuration ``which`` given as ``linear: OPTIONS``."""
+    from svmeval.params import LinearParams
+
+    values: dict = {}
+    weight: list = []
+    regularize_bias = 1
+    tokens = list(tokens)
+    i = 0
+    while i < len(tokens):
+        arg = tokens[i]
+        i += 1
+        if arg == "-R":
+            regularize_bias = 0
+            continue
+        if arg in _VALUED or (arg[:2] == "-w" and len(arg) > 2):
+            if i >= len(tokens):
+                raise OptionError(f"{which} options (linear:): option {arg} needs a value")
+            text, i = tokens[i], i + 1
+            try:
+                if arg[:2] == "-w":
+                    weight.append((weight_label(arg), parse_c_double(arg, text)))
+                elif arg == "-s":
+                    values["solver_type"] = parse_c_int(arg, text)
+                else:
+                    values[_VALUED[arg]] = parse_c_double(arg, text)
+            except OptionError as exc:
+                raise OptionError(f"{which} options (linear:): {exc}") from None
+            continue
+        raise OptionError(
+            f"{which} options (linear:): {runner.printable(arg)} is not one of LIBLINEAR's "
+            "training options (-s, -c, -p, -n, -e, -B, -R, -wi)"
+        )
+    params = LinearParams(**values, regularize_bias=regularize_bias, weight=tuple(weight))
+    try:
+        params.check()
+    except SvmevalError as exc:
+        raise OptionError(f"{which} options (linear:): {exc}") from None
+    return params
+
+
 def _criterion(text: str) -> str:
     from svmeval.metrics.figures import FIGURES
 
