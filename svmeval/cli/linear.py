@@ -68,6 +68,8 @@ options svmeval adds:
 \t--criterion names, e.g. macro_f1, mcc)
 --plot FILE : with -C, the figures of every C drawn against log2(C) (PNG,
 \tSVG or PDF by the name's suffix; needs matplotlib)
+--repeat R : repeat the cross-validation R times (seeds 1..R, as svmeval
+	--repeat) and report svmeval's whole report with mean +- sd (-v only)
 --store FILE : keep the folds' results in the results store FILE (SQLite,
 	created if missing) and take them from it when it holds them (-v only)
 --help : show this help
@@ -98,6 +100,7 @@ class LinearOptions:
     plot: str | None = None
     solver_given: bool = False
     store: str | None = None
+    repeat: int = 1
 
 
 def parse_linear_args(argv: list[str]) -> LinearOptions | None:
@@ -107,7 +110,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
     values: dict = {}
     weight: list = []
     flags: dict = {"regularize_bias": 1, "quiet": False, "full": False, "format": "text"}
-    flags.update(search=False, criterion=None, plot=None, store=None)
+    flags.update(search=False, criterion=None, plot=None, store=None, repeat=1)
     nr_fold = None
     files: list[str] = []
     i = 0
@@ -122,7 +125,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
             flags["search"] = True
             continue
         name, eq, inline = arg.partition("=")
-        takes = name in ("--format", "--criterion", "--plot", "--store")
+        takes = name in ("--format", "--criterion", "--plot", "--store", "--repeat")
         takes = takes or (not eq and (arg in _VALUED or arg == "-v"))
         takes = takes or (arg[:2] == "-w" and len(arg) > 2)
         if takes:
@@ -145,6 +148,10 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
 
                 check_path(text)  # its suffix, before any work
                 flags["plot"] = text
+            elif name == "--repeat":
+                from svmeval.cli.options import SVMEVAL, options_of
+
+                flags["repeat"] = options_of(SVMEVAL)["--repeat"].value(name, text)
             elif name == "--store":
                 if text == "":
                     raise OptionError("option --store: the value is empty")
@@ -198,6 +205,8 @@ def _search_options(data_file, values, weight, nr_fold, flags) -> LinearOptions:
         raise OptionError("--format csv: -C's report is text or json")
     if flags["store"] is not None:
         raise OptionError("--store keeps the folds of a cross-validation: only with -v n")
+    if flags["repeat"] != 1:
+        raise OptionError("--repeat repeats a cross-validation: only with -v n")
     return LinearOptions(
         data_file=data_file,
         values={"solver_type": 2, **values},
@@ -289,9 +298,14 @@ def run(o: LinearOptions) -> int:
         text = search_report(o, dataset, params)
         output.write_outputs([(output.resolve(output.STDOUT, "the report"), text)])
         return 0
-    from svmeval.cv.stored import current
+    if o.repeat == 1:
+        from svmeval.cv.stored import current
 
-    result = cross_validate_linear(dataset, params, o.nr_fold, quiet=o.quiet, store=current())
+        result = cross_validate_linear(dataset, params, o.nr_fold, quiet=o.quiet, store=current())
+    else:
+        from svmeval.cv.engine import cross_validate
+
+        result = cross_validate(dataset, params, o.nr_fold, repeat=o.repeat, quiet=o.quiet)
     lines = _two_class_lines(o, result)
     if lines is not None:
         text = lines
@@ -301,7 +315,7 @@ def run(o: LinearOptions) -> int:
         summary = summarize(result, meta={"data_file": o.data_file, "library": "liblinear"})
         text = runner.render_report(summary, o.format, full=o.full)
     output.write_outputs([(output.resolve(output.STDOUT, "the report"), text)])
-    if text.startswith("Cross Validation Accuracy") and not o.full:
+    if text.startswith("Cross Validation Accuracy") and not o.full and o.repeat == 1:
         from svmeval.cli.dropin import no_label_one
 
         note = no_label_one(sorted(set(result.y_true.tolist())))
@@ -313,7 +327,7 @@ def run(o: LinearOptions) -> int:
 def _two_class_lines(o: LinearOptions, result) -> str | None:
     """LIBLINEAR's accuracy line and the drop-in's per-class lines (+1 positive), for a
     classifier's two classes in text without --full; None where the whole report is due."""
-    if o.format != "text" or o.full or not result.params.is_classification:
+    if o.format != "text" or o.full or o.repeat != 1 or not result.params.is_classification:
         return None
     from svmeval.metrics.two_class import svm_train_classes
     from svmeval.report.svm_train import accuracy_lines

@@ -117,7 +117,8 @@ def cross_validate(
         (``"-c 8 -g 0.05"``); default svm-train's defaults. gamma 0 is 1/num_features.
         A :class:`LinearParams` runs LIBLINEAR's own cross-validation instead (its
         ``train -v k``: its unstratified folds after ``srand(seed)``; the ``linear`` extra),
-        with ``folds``, ``seed``, ``quiet`` and ``store`` only.
+        with ``folds``, ``seed``, ``repeat`` (seeds ``seed``, ``seed + 1``, ...),
+        ``keep_repeats``, ``quiet`` and ``store`` only.
     folds : int, default 5
         k, at least 2; more folds than samples is leave-one-out (``result.n_folds`` tells the
         folds drawn). With ``groups``: k folds of whole groups (the number of groups:
@@ -244,12 +245,10 @@ def cross_validate(
 _NOT_LIBLINEAR = {
     "groups": None,
     "given_folds": None,
-    "repeat": 1,
     "jobs": None,
     "client": None,
     "progress": None,
     "keep_decision_values": False,
-    "keep_repeats": False,
 }
 
 
@@ -269,10 +268,23 @@ def _liblinear_cv(call: dict, dataset, data) -> CVResult:
 
     params = call["params"]
     dataset = checks.classes_for(dataset, data, [params])
+    seeds = repetition_seeds(call["seed"], call["repeat"])
     with opened(call["store"], "cross_validate", (cross_validate, call)) as counts:
-        return cross_validate_linear(
-            dataset, params, call["folds"], seed=call["seed"], quiet=call["quiet"], store=counts
-        )
+        runs = [
+            cross_validate_linear(
+                dataset, params, call["folds"], seed=s, quiet=call["quiet"], store=counts
+            )
+            for s in seeds
+        ]
+    if len(runs) == 1:
+        return runs[0]
+    from svmeval.cv.plan import repetition
+
+    return replace(
+        runs[0],
+        repeats=tuple(repetition(r) for r in runs[1:]),
+        repeat_results=tuple(runs[1:]) if call["keep_repeats"] else (),
+    )
 
 
 @_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
