@@ -170,3 +170,18 @@ def test_bad_store_options_are_one_line(heart, args, line):
     )
     assert out.returncode == 1 and out.stderr.strip().endswith(line), out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_svmeval_store_lists_liblinear_units_with_liblinears_version(heart, tmp_path):
+    from liblinear import liblinear as ll_module
+
+    store = tmp_path / "runs.sqlite"
+    svmeval.cross_validate(heart, svmeval.LinearParams(solver_type=2), 5, store=store)
+    svmeval.cross_validate(heart, "-t 0", 5, store=store)
+    from libsvm import svm as libsvm_module
+
+    listing = run("store", [str(store)]).stdout
+    version = ctypes.c_int.in_dll(ll_module.liblinear, "liblinear_version").value
+    libsvm_version = ctypes.c_int.in_dll(libsvm_module.libsvm, "libsvm_version").value
+    assert "linear: -s 2 -v 5 --seed 1: 5 units," in listing
+    assert f"LIBLINEAR {version}\n" in listing and f"LIBSVM {libsvm_version}\n" in listing
