@@ -669,7 +669,7 @@ def test_a_linear_result_s_frame_and_reports_are_scikit_learns(files):
 
 @pytest.mark.parametrize(
     "keyword,value",
-    [("repeat", 2), ("groups", [0, 1] * 135), ("jobs", 2), ("keep_decision_values", True)],
+    [("groups", [0, 1] * 135), ("jobs", 2), ("keep_decision_values", True)],
 )
 def test_what_liblinears_cv_does_not_do_is_refused_by_name(files, keyword, value):
     import svmeval

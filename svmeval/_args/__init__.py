@@ -142,13 +142,13 @@ ARGUMENTS: dict[str, Argument] = {
     ),
     "a": _check(
         check_configuration,
-        "None, an SvmParams or svm-train's options",
-        "configuration A of a comparison",
+        "None, an SvmParams or svm-train's options (compare: a LinearParams too)",
+        "configuration A of a comparison (compare: A or B may be LIBLINEAR's, a LinearParams)",
     ),
     "b": _check(
         check_configuration,
-        "None, an SvmParams or svm-train's options",
-        "configuration B of a comparison",
+        "None, an SvmParams or svm-train's options (compare: a LinearParams too)",
+        "configuration B of a comparison (compare: A or B may be LIBLINEAR's, a LinearParams)",
     ),
     "configurations": _check(
         check_configurations,

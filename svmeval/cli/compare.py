@@ -135,6 +135,7 @@ def parse_compare_args(argv: list[str]) -> CompareOptions | None:
         given_folds_files=tuple(head.every.get("given_folds", ())),
         **values,
     )
+    _check_linear(o)
     if o.given_folds is not None and "repeat" not in o.given:
         o = replace(o, repeat=1)  # given folds: one cross-validation of each configuration
     check_compare_preprocessing(o)
@@ -147,6 +148,26 @@ def parse_compare_args(argv: list[str]) -> CompareOptions | None:
             raise OptionError(f"{flag}: given more than once for one data file")
     check_fold_options(o)
     return o
+
+
+def _check_linear(o: CompareOptions) -> None:
+    """A LIBLINEAR configuration (``linear:``) is compared with one LIBSVM configuration, on
+    one data file: not with another LIBLINEAR one, nor in a benchmark."""
+    from svmeval.params import LinearParams
+
+    linear = [isinstance(p, LinearParams) for p in o.params]
+    if not any(linear):
+        return
+    if o.benchmark:
+        raise OptionError(
+            "a LIBLINEAR configuration (linear:) is compared with one LIBSVM configuration, "
+            "on one data file (not with --test, --plot, --format markdown|latex)"
+        )
+    if all(linear):
+        raise OptionError(
+            "A and B are both LIBLINEAR's (linear:): a comparison takes LIBLINEAR against "
+            "LIBSVM (svmeval-linear runs LIBLINEAR alone)"
+        )
 
 
 def _letter(i: int) -> str:
@@ -170,7 +191,13 @@ def _split(rest: list) -> tuple:
 
 def training_params(tokens, which: str) -> SvmParams:
     """The :class:`~svmeval.params.SvmParams` of svm-train's training options (no file
-    names, no -v, no svmeval options: those go before the first ``--``)."""
+    names, no -v, no svmeval options: those go before the first ``--``); for options that
+    start with ``linear:``, the :class:`~svmeval.params.LinearParams` of LIBLINEAR's
+    training options after it (:func:`svmeval.cli.linear.linear_configuration`)."""
+    from svmeval.cli.linear import PREFIX, linear_configuration
+
+    if tokens and tokens[0] == PREFIX:
+        return linear_configuration(tokens[1:], which)
     try:
         found = scan(list(tokens), TRAINING)
     except MisplacedOption as exc:
@@ -236,8 +263,8 @@ def run(o: CompareOptions) -> int:
         bar = runner.show_bar(make_progress(enabled="quiet" not in o.given, total=folds))
         result = compare(
             dataset,
-            " ".join(o.a),  # the options as given: the report shows them so
-            " ".join(o.b),
+            _given(o.a, o.params_a),  # the options as given: the report shows them so
+            _given(o.b, o.params_b),
             nr_fold,
             **sources,
             repeat=o.repeat,
@@ -258,6 +285,14 @@ def run(o: CompareOptions) -> int:
     targets = runner.check_files(COMMAND, o)  # again: the files may have changed meanwhile
     output.write_outputs([(targets[0], text)])
     return 0
+
+
+def _given(tokens: tuple, params):
+    """A configuration for :func:`~svmeval.workflows.compare.compare`: svm-train's options as
+    given, or a LIBLINEAR configuration's LinearParams."""
+    from svmeval.params import LinearParams
+
+    return params if isinstance(params, LinearParams) else " ".join(tokens)
 
 
 COMMAND = runner.Command(PROG, USAGE, parse_compare_args, files_of, run, name=COMPARE)

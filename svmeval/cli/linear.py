@@ -68,6 +68,10 @@ options svmeval adds:
 \t--criterion names, e.g. macro_f1, mcc)
 --plot FILE : with -C, the figures of every C drawn against log2(C) (PNG,
 \tSVG or PDF by the name's suffix; needs matplotlib)
+--repeat R : repeat the cross-validation R times (seeds 1..R, as svmeval
+	--repeat) and report svmeval's whole report with mean +- sd (-v only)
+--store FILE : keep the folds' results in the results store FILE (SQLite,
+	created if missing) and take them from it when it holds them (-v only)
 --help : show this help
 --version : show svmeval's version
 model_file: accepted as train accepts it, and never written (-v trains no
@@ -95,6 +99,8 @@ class LinearOptions:
     criterion: str | None = None
     plot: str | None = None
     solver_given: bool = False
+    store: str | None = None
+    repeat: int = 1
 
 
 def parse_linear_args(argv: list[str]) -> LinearOptions | None:
@@ -104,7 +110,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
     values: dict = {}
     weight: list = []
     flags: dict = {"regularize_bias": 1, "quiet": False, "full": False, "format": "text"}
-    flags.update(search=False, criterion=None, plot=None)
+    flags.update(search=False, criterion=None, plot=None, store=None, repeat=1)
     nr_fold = None
     files: list[str] = []
     i = 0
@@ -119,7 +125,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
             flags["search"] = True
             continue
         name, eq, inline = arg.partition("=")
-        takes = name in ("--format", "--criterion", "--plot")
+        takes = name in ("--format", "--criterion", "--plot", "--store", "--repeat")
         takes = takes or (not eq and (arg in _VALUED or arg == "-v"))
         takes = takes or (arg[:2] == "-w" and len(arg) > 2)
         if takes:
@@ -142,6 +148,14 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
 
                 check_path(text)  # its suffix, before any work
                 flags["plot"] = text
+            elif name == "--repeat":
+                from svmeval.cli.options import SVMEVAL, options_of
+
+                flags["repeat"] = options_of(SVMEVAL)["--repeat"].value(name, text)
+            elif name == "--store":
+                if text == "":
+                    raise OptionError("option --store: the value is empty")
+                flags["store"] = text
             elif arg == "-v":
                 nr_fold = parse_c_int("-v", text)
                 if nr_fold < 2:
@@ -189,6 +203,10 @@ def _search_options(data_file, values, weight, nr_fold, flags) -> LinearOptions:
         raise OptionError("Warm-start parameter search only available for -s 0, -s 2 and -s 11")
     if flags["format"] == "csv":
         raise OptionError("--format csv: -C's report is text or json")
+    if flags["store"] is not None:
+        raise OptionError("--store keeps the folds of a cross-validation: only with -v n")
+    if flags["repeat"] != 1:
+        raise OptionError("--repeat repeats a cross-validation: only with -v n")
     return LinearOptions(
         data_file=data_file,
         values={"solver_type": 2, **values},
@@ -197,6 +215,53 @@ def _search_options(data_file, values, weight, nr_fold, flags) -> LinearOptions:
         solver_given=solver is not None,
         **flags,
     )
+
+
+#: the word that starts a LIBLINEAR configuration among svmeval-compare's configurations
+PREFIX = "linear:"
+
+
+def linear_configuration(tokens, which: str):
+    """The :class:`~svmeval.params.LinearParams` of LIBLINEAR's ``train`` training options
+    (``-s -c -p -n -e -B -R -wi``, read as svmeval-linear reads them): svmeval-compare's
+    configuration ``which`` given as ``linear: OPTIONS``."""
+    from svmeval.params import LinearParams
+
+    values: dict = {}
+    weight: list = []
+    regularize_bias = 1
+    tokens = list(tokens)
+    i = 0
+    while i < len(tokens):
+        arg = tokens[i]
+        i += 1
+        if arg == "-R":
+            regularize_bias = 0
+            continue
+        if arg in _VALUED or (arg[:2] == "-w" and len(arg) > 2):
+            if i >= len(tokens):
+                raise OptionError(f"{which} options (linear:): option {arg} needs a value")
+            text, i = tokens[i], i + 1
+            try:
+                if arg[:2] == "-w":
+                    weight.append((weight_label(arg), parse_c_double(arg, text)))
+                elif arg == "-s":
+                    values["solver_type"] = parse_c_int(arg, text)
+                else:
+                    values[_VALUED[arg]] = parse_c_double(arg, text)
+            except OptionError as exc:
+                raise OptionError(f"{which} options (linear:): {exc}") from None
+            continue
+        raise OptionError(
+            f"{which} options (linear:): {runner.printable(arg)} is not one of LIBLINEAR's "
+            "training options (-s, -c, -p, -n, -e, -B, -R, -wi)"
+        )
+    params = LinearParams(**values, regularize_bias=regularize_bias, weight=tuple(weight))
+    try:
+        params.check()
+    except SvmevalError as exc:
+        raise OptionError(f"{which} options (linear:): {exc}") from None
+    return params
 
 
 def _criterion(text: str) -> str:
@@ -233,7 +298,14 @@ def run(o: LinearOptions) -> int:
         text = search_report(o, dataset, params)
         output.write_outputs([(output.resolve(output.STDOUT, "the report"), text)])
         return 0
-    result = cross_validate_linear(dataset, params, o.nr_fold, quiet=o.quiet)
+    if o.repeat == 1:
+        from svmeval.cv.store_use import current
+
+        result = cross_validate_linear(dataset, params, o.nr_fold, quiet=o.quiet, store=current())
+    else:
+        from svmeval.cv.engine import cross_validate
+
+        result = cross_validate(dataset, params, o.nr_fold, repeat=o.repeat, quiet=o.quiet)
     lines = _two_class_lines(o, result)
     if lines is not None:
         text = lines
@@ -243,7 +315,7 @@ def run(o: LinearOptions) -> int:
         summary = summarize(result, meta={"data_file": o.data_file, "library": "liblinear"})
         text = runner.render_report(summary, o.format, full=o.full)
     output.write_outputs([(output.resolve(output.STDOUT, "the report"), text)])
-    if text.startswith("Cross Validation Accuracy") and not o.full:
+    if text.startswith("Cross Validation Accuracy") and not o.full and o.repeat == 1:
         from svmeval.cli.dropin import no_label_one
 
         note = no_label_one(sorted(set(result.y_true.tolist())))
@@ -255,7 +327,7 @@ def run(o: LinearOptions) -> int:
 def _two_class_lines(o: LinearOptions, result) -> str | None:
     """LIBLINEAR's accuracy line and the drop-in's per-class lines (+1 positive), for a
     classifier's two classes in text without --full; None where the whole report is due."""
-    if o.format != "text" or o.full or not result.params.is_classification:
+    if o.format != "text" or o.full or o.repeat != 1 or not result.params.is_classification:
         return None
     from svmeval.metrics.two_class import svm_train_classes
     from svmeval.report.svm_train import accuracy_lines

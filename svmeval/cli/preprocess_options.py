@@ -9,7 +9,7 @@ from __future__ import annotations
 from svmeval.cli.option_type import ALL, SVMEVAL, Option
 from svmeval.cli.values import parse_limits
 from svmeval.errors import OptionError
-from svmeval.params import INT_MAX
+from svmeval.params import INT_MAX, SvmParams
 
 __all__ = [
     "PREPROCESS_OPTIONS",
@@ -195,6 +195,10 @@ def check_compare_preprocessing(o) -> None:
     if o.mcnemar or o.dask is not None:
         raise OptionError(f"{named}: not with {'--mcnemar' if o.mcnemar else '--dask'}")
     params = o.params or (o.params_a, o.params_b)
+    if any(not isinstance(p, SvmParams) for p in params):  # a linear: configuration
+        raise OptionError(
+            f"{named}: learned inside LIBSVM's folds only, not with a LIBLINEAR configuration"
+        )
     if any(p.kernel_type == 4 for p in params):
         raise OptionError(f"{named}: a precomputed kernel (-t 4) has no features to scale")
     if o.scale_y and not all(p.is_regression for p in params):

@@ -174,7 +174,7 @@ def _text(listing: dict, runs_only: bool) -> str:
                 p(u["kind"]),
                 f"{p(u['configuration']) or '(defaults)'} -v {u['n_folds']} --seed {u['seed']}: "
                 f"{_count(u['folds'], 'unit')},",
-                f"{u['seconds']:.3g} s, svmeval {p(u['svmeval'])}, LIBSVM {p(u['libsvm'])}",
+                f"{u['seconds']:.3g} s, svmeval {p(u['svmeval'])}, {_library(u)}",
             )
     lines.append("runs (number, started, ended, units reused and computed, command):")
     for r in listing["runs"]:
@@ -360,6 +360,13 @@ def export(o: StoreOptions) -> int:
     finally:
         os.chdir(here)
     return status
+
+
+def _library(u: dict) -> str:
+    """The library and version that computed a configuration's units: LIBLINEAR's for its
+    units (kind ``liblinear-cv-fold``), else LIBSVM's."""
+    name = "LIBLINEAR" if u["kind"] == "liblinear-cv-fold" else "LIBSVM"
+    return f"{name} {runner.printable(u['libsvm'])}"
 
 
 def _check_datasets(run_: dict, number: int) -> None:

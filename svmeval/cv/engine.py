@@ -115,7 +115,8 @@ def cross_validate(
         (``"-c 8 -g 0.05"``); default svm-train's defaults. gamma 0 is 1/num_features.
         A :class:`LinearParams` runs LIBLINEAR's own cross-validation instead (its
         ``train -v k``: its unstratified folds after ``srand(seed)``; the ``linear`` extra),
-        with ``folds``, ``seed`` and ``quiet`` only.
+        with ``folds``, ``seed``, ``repeat`` (seeds ``seed``, ``seed + 1``, ...),
+        ``keep_repeats``, ``quiet`` and ``store`` only.
     folds : int, default 5
         k, at least 2; more folds than samples is leave-one-out (``result.n_folds`` tells the
         folds drawn). With ``groups``: k folds of whole groups (the number of groups:
@@ -242,13 +243,10 @@ def cross_validate(
 _NOT_LIBLINEAR = {
     "groups": None,
     "given_folds": None,
-    "repeat": 1,
     "jobs": None,
     "client": None,
     "progress": None,
     "keep_decision_values": False,
-    "keep_repeats": False,
-    "store": None,
 }
 
 
@@ -264,10 +262,26 @@ def _liblinear_cv(call: dict, dataset, data) -> CVResult:
             raise ArgumentError(
                 name, "does not apply to a LinearParams (LIBLINEAR's own cross-validation)"
             )
+    from svmeval.cv.store_use import opened
+
     params = call["params"]
     dataset = checks.classes_for(dataset, data, [params])
-    return cross_validate_linear(
-        dataset, params, call["folds"], seed=call["seed"], quiet=call["quiet"]
+    seeds = repetition_seeds(call["seed"], call["repeat"])
+    with opened(call["store"], "cross_validate", (cross_validate, call)) as counts:
+        runs = [
+            cross_validate_linear(
+                dataset, params, call["folds"], seed=s, quiet=call["quiet"], store=counts
+            )
+            for s in seeds
+        ]
+    if len(runs) == 1:
+        return runs[0]
+    from svmeval.cv.plan import repetition
+
+    return replace(
+        runs[0],
+        repeats=tuple(repetition(r) for r in runs[1:]),
+        repeat_results=tuple(runs[1:]) if call["keep_repeats"] else (),
     )
 
 

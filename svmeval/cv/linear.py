@@ -14,6 +14,8 @@ summary and report takes it as it takes LIBSVM's.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from svmeval.cv import bounded_waits, schedule
@@ -31,7 +33,13 @@ def liblinear_version() -> int:
 
 
 def cross_validate_linear(
-    dataset, params: LinearParams, folds: int = 5, *, seed: int = 1, quiet: bool = True
+    dataset,
+    params: LinearParams,
+    folds: int = 5,
+    *,
+    seed: int = 1,
+    quiet: bool = True,
+    store=None,
 ):
     """LIBLINEAR's ``train -v folds`` on ``dataset`` (a :class:`~svmeval.io.data.Dataset` or a
     file name): its own ``cross_validation`` after ``srand(seed)`` (``train``'s process draws
@@ -41,6 +49,10 @@ def cross_validate_linear(
     no decision values). Raises :class:`~svmeval.errors.ParameterError` with LIBLINEAR's own
     message where ``check_parameter`` objects, and :class:`~svmeval.errors.SvmevalError` where
     LIBLINEAR's bindings are not installed.
+
+    ``store``: the run's results store (a :class:`~svmeval.cv.store_use.StoreCounts`, None:
+    none): the folds are taken from it where it holds them all, else computed and written
+    to it (:mod:`svmeval.cv.linear_store`).
     """
     from svmeval.cv import _liblinear
     from svmeval.cv.folds import check_folds, check_samples, group_classes, libsvm_folds
@@ -77,12 +89,28 @@ def cross_validate_linear(
         c.set_print(c.print_null if quiet else c.print_stderr)
         c.srand(seed)  # 1: a fresh train process's rand()
         plan = libsvm_folds(dataset.y, nr_fold, stratified=False, rand=c.rand)
-        c.srand(seed)
-        _in_helper_thread(
-            c.cross_validation,
-            (problem.address, _address(param), nr_fold, target.ctypes.data_as(_c_double_p())),
-            (problem, param, kept, target),
-        )
+        use = found = None
+        if store is not None:
+            from svmeval.cv.linear_store import LinearStoreUse
+
+            use = LinearStoreUse(store, dataset, params, (nr_fold, seed), c.version, plan, labels)
+            found = use.find()
+        if found is not None:
+            target = found
+        else:
+            if use is not None:
+                from svmeval.cv.store_use import missing
+
+                missing(store, plan.n_folds)
+            start = time.perf_counter()
+            c.srand(seed)
+            _in_helper_thread(
+                c.cross_validation,
+                (problem.address, _address(param), nr_fold, target.ctypes.data_as(_c_double_p())),
+                (problem, param, kept, target),
+            )
+            if use is not None:
+                use.write(target, time.perf_counter() - start)
     del kept
     return CVResult(
         y_true=np.array(dataset.y, dtype=np.float64),

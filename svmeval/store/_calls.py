@@ -9,7 +9,7 @@ What is kept of each argument (those left at their default are left out):
   ``{"arrays": N}`` for ``(X, y)`` of ``N`` samples; a sequence of them for ``datasets``;
 * a configuration: ``{"options": TEXT}``, svm-train's options as given or, for an
   ``SvmParams``, its exact options (every number as Python's ``repr``, so read back it is the
-  same double); ``configurations``: ``{"names": [...] or null, "options": [...]}``;
+  same double); for a ``LinearParams``, ``linear:`` and LIBLINEAR's train's exact options; ``configurations``: ``{"names": [...] or null, "options": [...]}``;
 * any other value that is JSON (a number, a string, a bool, None, a sequence of them) as it
   is; one that is not (a callable, a mapping of a grid's cells) as ``{"unrecorded": TYPE}``.
 
@@ -151,12 +151,34 @@ def _options(config) -> str | None:
         return " ".join(str(t) for t in config)
     plain = config.as_dict()
     default = type(config)().as_dict()
+    if plain.get("library") == "liblinear":
+        return _linear_options(config)
     out = []
     for flag, name in _FLAGS:
         value = plain.get(name)
         if value is not None and value != default.get(name):
             out.append(f"-{flag} {_number(value)}")
     for label, weight in plain.get("weight", ()):
+        out.append(f"-w{_number(label)} {_number(weight)}")
+    return " ".join(out)
+
+
+#: LIBLINEAR's train: flag -> LinearParams' field
+_LINEAR_FLAGS = (("s", "solver_type"), ("c", "C"), ("p", "p"), ("n", "nu"), ("e", "eps"))
+
+
+def _linear_options(config) -> str:
+    """A LIBLINEAR configuration as ``linear:`` and train's options, exact (every number as
+    Python's ``repr``)."""
+    default = type(config)()
+    out = ["linear:"]
+    for flag, name in (*_LINEAR_FLAGS, ("B", "bias")):
+        value = getattr(config, name)
+        if value is not None and value != getattr(default, name):
+            out.append(f"-{flag} {_number(value)}")
+    if not config.regularize_bias:
+        out.append("-R")
+    for label, weight in config.weight:
         out.append(f"-w{_number(label)} {_number(weight)}")
     return " ".join(out)
 

@@ -68,7 +68,8 @@ def now() -> str:
 def encode_unit(key: str, fields: dict, arrays: dict, seconds: float, run: int | None) -> tuple:
     """The row of table ``units`` for one unit, its columns in the order ``key, kind, data,
     data_name, configuration, n_folds, seed, fold, fields, arrays, payload, digest, seconds,
-    created, run, svmeval, libsvm`` (an array None is left out)."""
+    created, run, svmeval, libsvm`` (an array None is left out; ``libsvm``: the version of the
+    library that computed it, LIBLINEAR's for a LIBLINEAR unit)."""
     import json
 
     listed, parts = [], []
@@ -96,7 +97,7 @@ def encode_unit(key: str, fields: dict, arrays: dict, seconds: float, run: int |
         now(),
         run,
         __version__,
-        str(fields.get("libsvm", "")),
+        str(fields.get("libsvm", fields.get("liblinear", ""))),  # the library's version
     )
 
 

@@ -26,7 +26,7 @@ from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import ArgumentError, SvmevalError
 from svmeval.io.data import DataSource
-from svmeval.params import Configuration, SvmParams
+from svmeval.params import Configuration, LinearParams, SvmParams
 from svmeval.stats.significance import (
     McNemarResult,
     TTestResult,
@@ -298,6 +298,11 @@ def _compare(
 ) -> Comparison:
     from svmeval.cv import checks, engine
 
+    linear = [isinstance(p, LinearParams) for p in (a, b)]
+    if all(linear):
+        raise ArgumentError(
+            "b", "two LIBLINEAR configurations: a comparison takes LIBLINEAR against LIBSVM"
+        )
     run = checks.check_run(
         folds,
         seed,
@@ -307,6 +312,28 @@ def _compare(
         client=client,
         criterion=criterion,
     )
+    scaled = scale is not None and scale is not False
+    if any(linear) and (scaled or select is not None):
+        raise ArgumentError(
+            "scale" if scaled else "select",
+            "is learned inside LIBSVM's folds only: not with a LIBLINEAR configuration",
+        )
+    if any(linear):
+        return _compare_linear(
+            data,
+            (a, b),
+            run,
+            groups=groups,
+            given_folds=given_folds,
+            criterion=criterion,
+            confidence_level=confidence_level,
+            rope=rope,
+            pos_label=pos_label,
+            zero_division=zero_division,
+            jobs=jobs,
+            client=client,
+            progress=progress,
+        )
     dataset, (params_a, params_b) = checks.as_dataset_and_params(data, "a comparison", a=a, b=b)
     preprocessing = engine.preprocessing_of(scale, select, dataset, [params_a, params_b], client)
     pos_label = class_code(pos_label, dataset.classes)
@@ -348,6 +375,73 @@ def _compare(
         options_b=_shown(b, params_b),
         rope=rope,
     )
+
+
+def _compare_linear(data, configurations, run, *, groups, given_folds, **arguments) -> Comparison:
+    """A LIBSVM configuration against a LIBLINEAR one (either side): the LIBSVM side's
+    cross-validations as :func:`compare` runs them, and on each one's folds the LIBLINEAR
+    side trained fold by fold (:func:`svmeval.cv.linear_folds.linear_on_folds`)."""
+    from svmeval.cv import checks, engine
+    from svmeval.cv.given import fold_source
+    from svmeval.cv.linear_folds import check_linear, linear_on_folds
+
+    side = 0 if isinstance(configurations[1], LinearParams) else 1  # the LIBSVM side
+    name = "ab"[side]
+    linear = configurations[1 - side]
+    linear.check()
+    dataset, (params,) = checks.as_dataset_and_params(
+        data, "a comparison", **{name: configurations[side]}
+    )
+    pos_label = class_code(arguments["pos_label"], dataset.classes)
+    labels = cast(np.ndarray, dataset.y)
+    if linear.solver_type == 21:
+        raise SvmevalError("one-class SVMs (-s 21) cannot be compared")
+    kind = checks.common_kind(labels, (params,))
+    if linear.is_regression != params.is_regression:
+        raise SvmevalError("A and B must both be classifiers or both regressions")
+    figure = checks.check_criterion(
+        arguments["criterion"] or checks.default_criterion(params), kind, (params,)
+    )
+    if params.is_classification:
+        checks.check_pos_label(labels, pos_label)
+    check_linear(dataset, linear)  # LIBLINEAR's check_parameter, before any fold
+    source = fold_source(groups, given_folds, dataset.n_samples)
+    if source is not None and not source.grouped and run.repeat != 1:
+        raise ArgumentError(
+            "repeat", "must be 1 with given_folds: every repetition would have the same folds"
+        )
+    (runs,) = engine.run_configurations(
+        dataset,
+        [params],
+        run.folds,
+        engine.repetition_seeds(run.seed, run.repeat),
+        arguments["jobs"],
+        arguments["client"],
+        arguments["progress"],
+        source,
+    )
+    other = [linear_on_folds(dataset, linear, r) for r in runs]
+    pair = (runs, other) if side == 0 else (other, runs)
+    shown = (_shown(configurations[side], params), _linear_shown(linear))
+    if side == 1:
+        shown = shown[::-1]
+    return _comparison(
+        *pair,
+        figure,
+        pos_label=pos_label,
+        zero_division=arguments["zero_division"],
+        confidence=arguments["confidence_level"],
+        data_name=getattr(dataset, "name", ""),
+        options_a=shown[0],
+        options_b=shown[1],
+        rope=arguments["rope"],
+    )
+
+
+def _linear_shown(params: LinearParams) -> str:
+    """A LIBLINEAR configuration in reports: ``linear:`` and its train options."""
+    flags = params.flags()
+    return f"linear: {flags}" if flags else "linear:"
 
 
 def _shown(config, params: SvmParams) -> str:

@@ -1,0 +1,187 @@
+"""A LIBLINEAR cross-validation in the results store: reused with the same predictions, never
+taken for a LIBSVM unit or another LIBLINEAR's.
+
+Oracles: the official bindings' ``cross_validation`` after ``srand(seed)`` (every prediction,
+run here); the store's own tables read with sqlite3 (what was written, what was reused).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import sqlite3
+
+import numpy as np
+import pytest
+
+from commands import run
+from conftest import data_set
+
+pytest.importorskip("liblinear.liblinearutil", reason="LIBLINEAR's bindings (the linear extra)")
+
+from liblinear import liblinear as ll_c  # noqa: E402
+from liblinear import liblinearutil as ll  # noqa: E402
+
+import svmeval  # noqa: E402
+
+LIBC = ctypes.CDLL(None)
+LIBC.srand.argtypes, LIBC.rand.restype = [ctypes.c_uint], ctypes.c_int
+
+
+def bindings_cv(path, options: str, nr_fold: int, seed: int = 1) -> np.ndarray:
+    y, x = ll.svm_read_problem(str(path))
+    param = ll.parameter(options + " -q")
+    prob = ll.problem(y, x, bias=param.bias)
+    target = (ctypes.c_double * len(y))()
+    LIBC.srand(seed)
+    ll_c.liblinear.cross_validation(prob, param, nr_fold, target)
+    return np.array(target[:])
+
+
+def units(path) -> list[tuple[str, str]]:
+    """(kind, configuration) of every unit the store holds."""
+    with sqlite3.connect(path) as db:
+        return sorted(db.execute("SELECT kind, configuration FROM units").fetchall())
+
+
+def counts(path) -> list[tuple[int, int]]:
+    """(reused, computed) of every run the store recorded, in order."""
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT reused, computed FROM runs ORDER BY id").fetchall()
+
+
+@pytest.fixture
+def heart():
+    return str(data_set("heart_scale"))
+
+
+# (train's options, the LinearParams, the call as the store records it: train's order)
+@pytest.mark.parametrize(
+    "options,params,recorded",
+    [
+        ("-s 1", {}, "linear:"),
+        ("-s 0 -B 1 -c 4", {"solver_type": 0, "bias": 1.0, "C": 4.0}, "linear: -s 0 -c 4 -B 1"),
+    ],
+)
+def test_a_second_run_reuses_every_fold_with_the_same_predictions(
+    heart, tmp_path, options, params, recorded
+):
+    store = tmp_path / "runs.sqlite"
+    p = svmeval.LinearParams(**params)
+    first = svmeval.cross_validate(heart, p, 5, seed=3, store=store)
+    assert counts(store) == [(0, 5)]
+    assert units(store) == [("liblinear-cv-fold", f"linear: {p.flags()}".rstrip())] * 5
+    second = svmeval.cross_validate(heart, p, 5, seed=3, store=store)
+    assert counts(store) == [(0, 5), (5, 0)]
+    with sqlite3.connect(store) as db:  # the run's call names LIBLINEAR's options
+        call = db.execute("SELECT call FROM runs ORDER BY id").fetchone()[0]
+    assert f'"options": "{recorded}"' in call
+    oracle = bindings_cv(heart, options, 5, seed=3)
+    np.testing.assert_array_equal(first.y_pred, oracle)
+    np.testing.assert_array_equal(second.y_pred, oracle)
+    np.testing.assert_array_equal(second.fold, first.fold)
+
+
+def test_another_seed_folds_or_configuration_is_computed_anew(heart, tmp_path):
+    store = tmp_path / "runs.sqlite"
+    svmeval.cross_validate(heart, svmeval.LinearParams(), 5, store=store)
+    other = svmeval.cross_validate(heart, svmeval.LinearParams(), 5, seed=2, store=store)
+    np.testing.assert_array_equal(other.y_pred, bindings_cv(heart, "-s 1", 5, seed=2))
+    svmeval.cross_validate(heart, svmeval.LinearParams(), 3, store=store)
+    svmeval.cross_validate(heart, svmeval.LinearParams(C=2.0), 5, store=store)
+    assert [computed for _, computed in counts(store)] == [5, 5, 3, 5]
+
+
+def test_a_libsvm_run_of_the_same_data_does_not_reuse_it(heart, tmp_path):
+    store = tmp_path / "runs.sqlite"
+    svmeval.cross_validate(heart, svmeval.LinearParams(), 5, store=store)
+    # LIBSVM's linear kernel, its folds of the same seed: a unit of its own kind
+    svm = svmeval.cross_validate(heart, "-t 0", 5, store=store)
+    assert counts(store)[1] == (0, 5)
+    kinds = [kind for kind, _ in units(store)]
+    assert kinds.count("liblinear-cv-fold") == 5 and len(kinds) == 10
+    from libsvm import svm as libsvm_c  # LIBSVM's own cross-validation, the oracle
+    from libsvm import svmutil
+
+    y, x = svmutil.svm_read_problem(heart)
+    target = (ctypes.c_double * len(y))()
+    LIBC.srand(1)
+    libsvm_c.libsvm.svm_cross_validation(
+        svmutil.svm_problem(y, x), svmutil.svm_parameter("-t 0 -q"), 5, target
+    )
+    np.testing.assert_array_equal(svm.y_pred, np.array(target[:]))
+    # and the LIBLINEAR run again reuses its own units only
+    svmeval.cross_validate(heart, svmeval.LinearParams(), 5, store=store)
+    assert counts(store)[2] == (5, 0)
+
+
+def test_another_liblinear_version_does_not_reuse_it(heart, tmp_path, monkeypatch):
+    from svmeval.cv import _liblinear
+
+    store = tmp_path / "runs.sqlite"
+    svmeval.cross_validate(heart, svmeval.LinearParams(), 5, store=store)
+    c = _liblinear.library()
+    monkeypatch.setattr(c, "version", c.version + 1)
+    again = svmeval.cross_validate(heart, svmeval.LinearParams(), 5, store=store)
+    assert counts(store)[1] == (0, 5)
+    np.testing.assert_array_equal(again.y_pred, bindings_cv(heart, "-s 1", 5))
+
+
+def test_a_damaged_unit_is_refused_never_used(heart, tmp_path):
+    store = tmp_path / "runs.sqlite"
+    svmeval.cross_validate(heart, svmeval.LinearParams(), 5, store=store)
+    with sqlite3.connect(store) as db:
+        key, arrays = db.execute("SELECT key, arrays FROM units LIMIT 1").fetchone()
+        payload = np.full(54, 5.0).tobytes()  # a class heart_scale has not
+        from svmeval.store._units import payload_digest
+
+        db.execute(
+            "UPDATE units SET payload = ?, digest = ? WHERE key = ?",
+            (payload, payload_digest(arrays, payload), key),
+        )
+    with pytest.raises(svmeval.StoreError, match="damaged store"):
+        svmeval.cross_validate(heart, svmeval.LinearParams(), 5, store=store)
+
+
+def test_svmeval_linear_store_gives_the_same_bytes_and_reuses(heart, tmp_path):
+    store = tmp_path / "runs.sqlite"
+    args = ["-s", "2", "-v", "5", "--store", str(store), heart]
+    first = run("linear", args)
+    second = run("linear", args)
+    assert first.returncode == second.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    assert counts(store) == [(0, 5), (5, 0)]
+    plain = run("linear", ["-s", "2", "-v", "5", heart])
+    assert plain.stdout == first.stdout
+    accuracy = np.mean(bindings_cv(heart, "-s 2", 5) == svmeval.read_dataset(heart).y)
+    assert first.stdout.startswith(f"Cross Validation Accuracy = {100 * accuracy:g}%")
+
+
+@pytest.mark.parametrize(
+    "args,line",
+    [
+        (["--store"], "option --store needs a value"),
+        (["--store", ""], "option --store: the value is empty"),
+    ],
+)
+def test_bad_store_options_are_one_line(heart, args, line):
+    out = run(
+        "linear",
+        ["-v", "5", *args, heart] if args[-1:] != ["--store"] else ["-v", "5", heart, *args],
+    )
+    assert out.returncode == 1 and out.stderr.strip().endswith(line), out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_svmeval_store_lists_liblinear_units_with_liblinears_version(heart, tmp_path):
+    from liblinear import liblinear as ll_module
+
+    store = tmp_path / "runs.sqlite"
+    svmeval.cross_validate(heart, svmeval.LinearParams(solver_type=2), 5, store=store)
+    svmeval.cross_validate(heart, "-t 0", 5, store=store)
+    from libsvm import svm as libsvm_module
+
+    listing = run("store", [str(store)]).stdout
+    version = ctypes.c_int.in_dll(ll_module.liblinear, "liblinear_version").value
+    libsvm_version = ctypes.c_int.in_dll(libsvm_module.libsvm, "libsvm_version").value
+    assert "linear: -s 2 -v 5 --seed 1: 5 units," in listing
+    assert f"LIBLINEAR {version}\n" in listing and f"LIBSVM {libsvm_version}\n" in listing
