@@ -57,6 +57,7 @@ from svmeval.cv.provenance import recorded
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration
+from svmeval.preprocess import ScaleLike
 from svmeval.stats.rank_tests import clean_level
 from svmeval.store import StoreLike
 from svmeval.workflows.benchmark_result import TESTS, Benchmark, DatasetTest, Pair, check_draws
@@ -124,7 +125,7 @@ def benchmark(
     client=None,
     progress: Callable[[int, int], None] | None = None,
     store: StoreLike | None = None,
-    scale=None,
+    scale: ScaleLike = None,
     select: int | None = None,
 ) -> Benchmark:
     """Compare configurations over many data sets, with the tests papers report.

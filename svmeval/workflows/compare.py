@@ -27,6 +27,7 @@ from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import ArgumentError, SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration, LinearParams, SvmParams
+from svmeval.preprocess import ScaleLike
 from svmeval.stats.significance import (
     McNemarResult,
     TTestResult,
@@ -174,7 +175,7 @@ def compare(
     client=None,
     progress: Callable[[int, int], None] | None = None,
     store: StoreLike | None = None,
-    scale=None,
+    scale: ScaleLike = None,
     select: int | None = None,
 ) -> Comparison:
     """Compare two LIBSVM configurations on one data set, on the same repeated folds.

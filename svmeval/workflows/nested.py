@@ -42,6 +42,7 @@ from svmeval.cv.results import CVResult
 from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource, rows_of
 from svmeval.params import Configuration, SvmParams
+from svmeval.preprocess import ScaleLike
 from svmeval.store import StoreLike
 from svmeval.summary.data import summary_rows
 from svmeval.workflows import grid_rules as rules
@@ -299,7 +300,7 @@ def nested_cv(
     kernel_memory: float | None = None,
     share: bool | None = None,
     store: StoreLike | None = None,
-    scale=None,
+    scale: ScaleLike = None,
     select: int | None = None,
 ) -> NestedResult:
     """Nested cross-validation: an honest estimate of the model :func:`grid_search` tunes.
@@ -433,20 +434,9 @@ def _nested_cv(
         from svmeval.cv import cluster
 
         client = _stack.enter_context(cluster.client_for(client))
-    grid = dict(
-        log2c=log2c,
-        log2g=log2g,
-        log2p=log2p,
-        log2w=log2w,
-        folds=inner_folds,
-        criterion=criterion,
-        pos_label=pos_label,
-        zero_division=zero_division,
-        jobs=jobs,
-        kernel_memory=kernel_memory,
-        share=share,
-        client=client,
-    )
+    grid = dict(log2c=log2c, log2g=log2g, log2p=log2p, log2w=log2w, folds=inner_folds)
+    grid.update(criterion=criterion, pos_label=pos_label, zero_division=zero_division)
+    grid.update(jobs=jobs, kernel_memory=kernel_memory, share=share, client=client)
     grid.update(scale=scale, select=select)  # every inner fold learns it on its own rows
     from svmeval.cv.given import fold_source
 
