@@ -102,7 +102,9 @@ def test_feature_index_0_is_refused_before_any_fold(tmp_path):
 
 def test_scale_without_cross_validation_is_refused(tmp_path):
     out = svmeval("--scale", data_set("svmguide1"), tmp_path / "m", cwd=tmp_path)
-    assert out.returncode == 1 and "only with -v k" in out.stderr
+    assert (out.returncode, out.stdout) == (1, "")
+    # learned on training folds: --score (a model's predictions) is not offered either
+    assert out.stderr == "svmeval: --scale: only with -v k (cross-validation)\n"
     assert not (tmp_path / "m").exists()
 
 

@@ -108,7 +108,7 @@ def _only_with_cv(options: Options) -> list[str]:
             ("--plot", options.plot),
         )
         if value
-    ] + preprocessing_flags(options)
+    ]
 
 
 def _check(options: Options, positional: list[str]) -> Options:
@@ -126,6 +126,9 @@ def _check(options: Options, positional: list[str]) -> Options:
         used = _only_with_cv(options)
         if used:
             raise OptionError(f"{', '.join(used)}: only with -v k (cross-validation) or --score")
+        learned = preprocessing_flags(options)  # learned on training folds: no --score either
+        if learned:
+            raise OptionError(f"{', '.join(learned)}: only with -v k (cross-validation)")
     if options.score is not None and (
         options.cross_validation or options.predictions or options.dask or options.folds_file
     ):
