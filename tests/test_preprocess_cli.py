@@ -137,3 +137,66 @@ def test_selection_frequencies_are_reported(tmp_path):
             counts[feature] = counts.get(feature, 0) + 1
     block = out.stdout.split("(feature:folds of 5):\n")[1].split()
     assert sorted(block) == sorted(f"{f}:{c}" for f, c in counts.items())
+
+
+def numpy_top(path, train, k):
+    """fselect.py's F-score (cal_Fscore), with numpy on the rows ``train`` of ``path`` (an
+    absent feature counts 0): SB / (1e-12 + SW) over the classes; the top ``k`` by F-score
+    descending, ties by index ascending."""
+    lines = path.read_text().splitlines()
+    y = np.array([float(line.split()[0]) for line in lines])[train]
+    pairs = [[p.split(":") for p in line.split()[1:]] for line in lines]
+    width = max(int(i) for row in pairs for i, _ in row) + 1
+    x = np.zeros((len(lines), width))
+    for r, row in enumerate(pairs):
+        for i, v in row:
+            x[r, int(i)] = float(v)
+    x = x[train]
+    mean = x.mean(axis=0)
+    sb = np.zeros(width)
+    sw = np.full(width, 1e-12)
+    for c in np.unique(y):
+        xc = x[y == c]
+        sb += len(xc) * (xc.mean(axis=0) - mean) ** 2
+        sw += (xc**2).sum(axis=0) - xc.sum(axis=0) ** 2 / len(xc)
+    order = np.argsort(-(sb / sw)[1:], kind="stable") + 1
+    return sorted(order[:k].tolist())
+
+
+@pytest.mark.parametrize("name", ["svmguide1", "iris.scale"])
+def test_json_gives_each_folds_selected_features(tmp_path, name):
+    """--format json ends with "selected": per fold (the folds --folds writes), the top 2 of
+    fselect.py's F-score on that fold's training rows, recomputed here with numpy; the folds
+    per feature count as the text block's."""
+    import json
+
+    path = data_set(name)
+    out = svmeval("-q", "-v", 5, "--select", 2, "--format", "json", "--folds", tmp_path / "f", path)
+    assert (out.returncode, out.stderr) == (0, "")
+    report = json.loads(out.stdout)
+    fold = np.array([int(v) for v in (tmp_path / "f").read_text().split()])
+    expected = [numpy_top(path, fold != k, 2) for k in range(1, 6)]
+    assert report["selected"] == expected
+    assert list(report)[-1] == "selected"
+    text = svmeval("-q", "-v", 5, "--select", 2, path).stdout
+    counts: dict = {}
+    for features in expected:
+        for f in features:
+            counts[f] = counts.get(f, 0) + 1
+    block = text.split("(feature:folds of 5):\n")[1].split()
+    assert sorted(block) == sorted(f"{f}:{c}" for f, c in counts.items())
+
+
+def test_json_without_selection_has_no_new_key():
+    """Without --select (or with --scale alone) the JSON report is the same object, key for
+    key, as a run with it less "selected", and its bytes are json's own indent=2 layout."""
+    import json
+
+    path = data_set("svmguide1")
+    selected = json.loads(svmeval("-q", "-v", 5, "--select", 2, "--format", "json", path).stdout)
+    for extra in ([], ["--scale"]):
+        out = svmeval("-q", "-v", 5, *extra, "--format", "json", path)
+        plain = json.loads(out.stdout)
+        assert "selected" not in plain
+        assert list(plain) == [key for key in selected if key != "selected"]
+        assert out.stdout == json.dumps(plain, indent=2) + "\n"

@@ -72,7 +72,8 @@ PREPROCESS_OPTIONS = (
         "int",
         "keep the K features of highest F-score (LIBSVM's tools/fselect.py), ranked on\n"
         "\teach training fold after any scaling (svmeval's report then says how often\n"
-        "\teach feature was kept; C-SVC, nu-SVC)",
+        '\teach feature was kept; --format json: "selected", each fold\'s features;\n'
+        "\tC-SVC, nu-SVC)",
         range=(1, INT_MAX, None),
         commands=_EVERY,
     ),
@@ -152,10 +153,14 @@ def check_preprocessing(options) -> None:
 
 
 def with_selection(options, result, report: str) -> str:
-    """``report``, followed in text by how many folds kept each feature (--select)."""
-    if options.format != "text" or not result.selected:
+    """``report``, followed in text by how many folds kept each feature (--select); in JSON
+    with each fold's kept features as ``"selected"``, the key ``CVResult.to_dict()`` gives."""
+    if options.format not in ("text", "json") or not result.selected:
         return report
-    from svmeval.report.preprocessing import selection_lines
+    from svmeval.report.preprocessing import selection_json, selection_lines
+
+    if options.format == "json":
+        return selection_json(report, result)
 
     gap = "" if report.endswith("\n\n") else "\n"
     return report + gap + selection_lines(result)

@@ -3,7 +3,9 @@ learned on each fold's training rows)."""
 
 from __future__ import annotations
 
-__all__ = ["selection_lines"]
+import json
+
+__all__ = ["selection_json", "selection_lines"]
 
 
 def selection_lines(result, width: int = 80) -> str:
@@ -24,3 +26,15 @@ def selection_lines(result, width: int = 80) -> str:
         line += " " + item
     lines.append(line)
     return "\n".join(lines) + "\n"
+
+
+def selection_json(report: str, result) -> str:
+    """The JSON ``report`` (one object, ``indent=2``) with ``"selected"`` last, each fold's
+    kept features as :meth:`~svmeval.cv.results.CVResult.to_dict` gives them; ``report``
+    unchanged without selection."""
+    if not result.selected:
+        return report
+    selected = [[int(f) for f in features] for features in result.selected]
+    body = json.dumps({"selected": selected}, indent=2)  # '{\n  "selected": ...\n}'
+    head = report.rstrip("\n")  # ends with the object's closing "\n}"
+    return head[: -len("\n}")] + ",\n" + body[len("{\n") :] + "\n"
