@@ -346,6 +346,8 @@ class OptionsDirective(SphinxDirective):
                 takes.get(f) is opt or (f == "-wi" and takes.get("-w") is opt) for f in opt.flags
             )
         ]
+        for path in sorted(Path(o.__file__).parent.glob("*.py")):  # the option table's modules:
+            self.env.note_dependency(str(path))  # one changed, this page is read again
         program = o.PROGRAMS[command]
         lines = [f".. program:: {program}", ""]
         documented = self.env.domaindata.setdefault("svmeval_options", {}).setdefault(program, {})
@@ -419,6 +421,9 @@ class FiguresDirective(SphinxDirective):
     has_content = False
 
     def run(self):
+        from svmeval.metrics import figures
+
+        self.env.note_dependency(figures.__file__)  # the registry changed: this page again
         kinds = ("binary", "multiclass", "regression", "multilabel")
         lines = [
             ".. list-table::",
