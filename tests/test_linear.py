@@ -669,13 +669,28 @@ def test_a_linear_result_s_frame_and_reports_are_scikit_learns(files):
 
 @pytest.mark.parametrize(
     "keyword,value",
-    [("groups", [0, 1] * 135), ("jobs", 2), ("keep_decision_values", True)],
+    [
+        ("groups", [0, 1] * 135),
+        ("jobs", 2),
+        ("keep_decision_values", True),
+        ("scale", True),  # learned inside LIBSVM's folds only: never silently left out
+        ("scale", (0, 1)),
+        ("select", 3),
+    ],
 )
 def test_what_liblinears_cv_does_not_do_is_refused_by_name(files, keyword, value):
     import svmeval
 
     with pytest.raises(svmeval.ArgumentError, match=keyword):
         svmeval.cross_validate(str(files["heart"]), svmeval.LinearParams(), 5, **{keyword: value})
+
+
+def test_scale_false_asks_nothing_of_a_liblinear_run(files):
+    import svmeval
+
+    asked = svmeval.cross_validate(str(files["heart"]), svmeval.LinearParams(), 5, scale=False)
+    plain = svmeval.cross_validate(str(files["heart"]), svmeval.LinearParams(), 5)
+    assert (asked.y_pred == plain.y_pred).all()
 
 
 def test_other_runs_refuse_a_linear_configuration_in_words(files):

@@ -247,6 +247,8 @@ _NOT_LIBLINEAR = {
     "client": None,
     "progress": None,
     "keep_decision_values": False,
+    "scale": None,  # learned inside LIBSVM's folds only (scale=False: none asked, taken)
+    "select": None,
 }
 
 
@@ -258,6 +260,8 @@ def _liblinear_cv(call: dict, dataset, data) -> CVResult:
     from svmeval.errors import ArgumentError
 
     for name, default in _NOT_LIBLINEAR.items():
+        if name == "scale" and call[name] is False:
+            continue
         if call[name] is not default and call[name] != default:
             raise ArgumentError(
                 name, "does not apply to a LinearParams (LIBLINEAR's own cross-validation)"
