@@ -243,23 +243,39 @@ def libsvm_folds_warning(capfd, nr_fold: int, l: int) -> str:
         _libsvm.set_quiet(True)  # svmeval's hook back (each run sets its own again)
 
 
+def _built_from_source(variable, library, program, script, builder, folder, failed=None):
+    """``builder`` of ``scripts/script.py`` run on the source tree (or git repository) that
+    the environment variable ``variable`` names, into ``folder()``; the test skips without
+    it, and, where ``failed`` says how, when it cannot be built (no compiler)."""
+    source = os.environ.get(variable)
+    if not source:
+        pytest.skip(
+            f"{variable} is not set ({library}'s source tree or a git repository of it, to "
+            f"build {program} from)"
+        )
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        module = __import__(script)
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    try:
+        return getattr(module, builder)(Path(source), folder())
+    except module.BuildError as exc:
+        if failed is None:
+            raise
+        pytest.skip(failed.format(exc))
+
+
 @pytest.fixture(scope="session")
 def patched_svm_train(tmp_path_factory):
     """The patched svm-train (scripts/patched_svm_train.py), built from the LIBSVM source that
     ``SVMEVAL_LIBSVM_SOURCE`` names (a source tree, or a git repository of it); the test skips
     without it."""
-    source = os.environ.get("SVMEVAL_LIBSVM_SOURCE")
-    if not source:
-        pytest.skip(
-            "SVMEVAL_LIBSVM_SOURCE is not set (LIBSVM's source tree or a git repository of "
-            "it, to build the patched svm-train from)"
-        )
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        from patched_svm_train import build_patched_svm_train
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-    return build_patched_svm_train(Path(source), tmp_path_factory.mktemp("libsvm"))
+    folder = lambda: tmp_path_factory.mktemp("libsvm")  # noqa: E731 - made once needed
+    return _built_from_source(
+        "SVMEVAL_LIBSVM_SOURCE", "LIBSVM", "the patched svm-train", "patched_svm_train",
+        "build_patched_svm_train", folder,
+    )  # fmt: skip
 
 
 @pytest.fixture(scope="session")
@@ -267,21 +283,11 @@ def liblinear_train(tmp_path_factory):
     """LIBLINEAR's ``train`` (scripts/liblinear_train.py), built from the LIBLINEAR source
     that ``SVMEVAL_LIBLINEAR_SOURCE`` names (a source tree, or a git repository of it); the
     test skips without it, or where it cannot be built (no compiler)."""
-    source = os.environ.get("SVMEVAL_LIBLINEAR_SOURCE")
-    if not source:
-        pytest.skip(
-            "SVMEVAL_LIBLINEAR_SOURCE is not set (LIBLINEAR's source tree or a git "
-            "repository of it, to build its train command from)"
-        )
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        from liblinear_train import BuildError, build_liblinear_train
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-    try:
-        return build_liblinear_train(Path(source), tmp_path_factory.mktemp("liblinear"))
-    except BuildError as exc:
-        pytest.skip(str(exc))
+    folder = lambda: tmp_path_factory.mktemp("liblinear")  # noqa: E731 - made once needed
+    return _built_from_source(
+        "SVMEVAL_LIBLINEAR_SOURCE", "LIBLINEAR", "its train command", "liblinear_train",
+        "build_liblinear_train", folder, failed="{}",
+    )  # fmt: skip
 
 
 @pytest.fixture(scope="session")
@@ -289,21 +295,11 @@ def svm_scale(tmp_path_factory):
     """LIBSVM's own svm-scale (scripts/patched_svm_train.py's :func:`build_svm_scale`), built
     from the LIBSVM source that ``SVMEVAL_LIBSVM_SOURCE`` names; the test skips without it or
     where it cannot be built."""
-    source = os.environ.get("SVMEVAL_LIBSVM_SOURCE")
-    if not source:
-        pytest.skip(
-            "SVMEVAL_LIBSVM_SOURCE is not set (LIBSVM's source tree or a git repository of "
-            "it, to build svm-scale from)"
-        )
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        from patched_svm_train import BuildError, build_svm_scale
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-    try:
-        return build_svm_scale(Path(source), tmp_path_factory.mktemp("svm-scale"))
-    except BuildError as exc:
-        pytest.skip(f"svm-scale could not be built: {exc}")
+    folder = lambda: tmp_path_factory.mktemp("svm-scale")  # noqa: E731 - made once needed
+    return _built_from_source(
+        "SVMEVAL_LIBSVM_SOURCE", "LIBSVM", "svm-scale", "patched_svm_train", "build_svm_scale",
+        folder, failed="svm-scale could not be built: {}",
+    )  # fmt: skip
 
 
 def linear_kernel_file(directory: Path) -> Path:

@@ -91,7 +91,7 @@ class LinearOptions:
     values: dict = field(default_factory=dict)
     weight: tuple = ()
     regularize_bias: int = 1
-    nr_fold: int | None = None
+    nr_fold: int = 5  # -v n; -C without -v: 5, as train
     quiet: bool = False
     full: bool = False
     format: str = "text"
@@ -291,7 +291,6 @@ def run(o: LinearOptions) -> int:
     if o.search and not o.solver_given:
         runner.say_on_stderr("Solver not specified. Using -s 2")
     dataset = runner.read_single_label(o.data_file, PROG)
-    assert o.nr_fold is not None
     if o.search:
         from svmeval.cli.linear_report import search_report
 

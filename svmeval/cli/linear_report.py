@@ -119,13 +119,9 @@ def _best(search, figures, criterion, regression):
             "cross-validation keeps no decision values)"
         )
     sign = 1.0 if FIGURES[criterion].greater_is_better else -1.0
-    best_index = None
-    for i, v in enumerate(values):
-        if math.isnan(v):
-            continue
-        if best_index is None or sign * v > sign * values[best_index]:
-            best_index = i
-    assert best_index is not None
+    # the first of the best defined values (at least one is defined: checked above)
+    defined = [i for i, v in enumerate(values) if not math.isnan(v)]
+    best_index = max(defined, key=lambda i: (sign * values[i], -i))
     return search.steps[best_index], values[best_index]
 
 
