@@ -7,6 +7,7 @@ renders) and its picture (:func:`draw`)."""
 from __future__ import annotations
 
 from svmeval.cli import runner
+from svmeval.cli.preprocess_options import scale_spec
 from svmeval.errors import ArgumentError, OptionError, SvmevalError, show_path
 from svmeval.progress import make_progress
 
@@ -89,6 +90,8 @@ def _permutations(options, dataset):
         jobs=options.jobs,
         client=options.dask,
         progress=runner.show_bar(make_progress(enabled=not options.quiet, unit="permutations")),
+        scale=scale_spec(options),
+        select=options.select,
     )
 
 
@@ -115,6 +118,8 @@ def _threshold(options, dataset):
             progress=runner.show_bar(
                 make_progress(enabled=not options.quiet, unit="cross-validations")
             ),
+            scale=scale_spec(options),
+            select=options.select,
         )
     except ArgumentError as exc:  # the library's criterion and params: this command's words
         if exc.argument == "criterion":

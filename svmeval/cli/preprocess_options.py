@@ -128,8 +128,8 @@ def check_preprocessing(options) -> None:
             ("--score", options.score is not None),
             ("--multilabel", options.multilabel),
             ("--dask", options.dask is not None),
-            ("--permutations", options.permutations is not None),
-            ("--threshold", options.threshold is not None),
+            ("--permutations (--leak)", options.leak and options.permutations is not None),
+            ("--threshold (--leak)", options.leak and options.threshold is not None),
             (
                 "--format csv/html (--leak: text or json)",
                 options.leak and options.format not in ("text", "json"),

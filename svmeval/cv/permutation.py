@@ -103,6 +103,7 @@ def permuted_cvs(
     progress: Callable[[int, int], None] | None = None,
     total: int | None = None,
     fold_source=None,
+    preprocessing=None,
 ) -> bool:
     """The cross-validation of the labels ``problem.y[order]`` for each ``order`` of
     ``orders`` (an iterable of index arrays; ``params`` resolved and checked, no ``-b 1``),
@@ -111,14 +112,18 @@ def permuted_cvs(
     with ``keep=True``; default this machine's threads); returns whether they shared one
     kernel. ``progress(done, total)`` counts the cross-validations ended (``total``: how many
     ``orders`` holds, where known). ``fold_source``: folds given or grouped instead of
-    LIBSVM's (groups: assigned for each permutation's own labels)."""
+    LIBSVM's (groups: assigned for each permutation's own labels). ``preprocessing``: a
+    :class:`~svmeval.preprocess.Preprocessing` learned on each fold's training rows of every
+    cross-validation (each permutation's folds their own rows: no kernel shared)."""
     import contextlib
     import itertools
 
     from svmeval.cv.evaluate import evaluate
     from svmeval.cv.executors import executor_for
 
-    share = shares_kernel(problem.n_samples, params, memory_mb)
+    # with preprocessing each fold's rows are its own: one kernel a fold would serve one
+    # training (a permutation's folds differ from the others')
+    share = preprocessing is None and shares_kernel(problem.n_samples, params, memory_mb)
     done = [0]
     with contextlib.ExitStack() as stack:
         if executor is None:
@@ -150,6 +155,7 @@ def permuted_cvs(
                 labels=labels,
                 warn_folds=first == 0,
                 fold_source=fold_source,
+                preprocessing=preprocessing,
             )
             first += len(chunk)
     return share

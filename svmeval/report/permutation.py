@@ -50,6 +50,11 @@ def render(test, format: str = "text", digits: int = 4) -> str:
         f"  null distribution: mean {num(test.null_mean)}, sd {num(test.null_sd)}",
         "  quantiles: " + ", ".join(f"{100 * k:g}% {num(v)}" for k, v in q.items()),
     ]
+    if getattr(test, "preprocessing", ""):  # each CV's folds learned it, permutations too
+        lines += wrap(
+            f"  learned on each fold's training rows, in every cross-validation: "
+            f"{test.preprocessing}"
+        )
     if test.degenerate:  # one value: p can only say on which side of it the figure lies
         lines += wrap(
             f"  the test cannot tell anything here: every permutation gave {f.title} "

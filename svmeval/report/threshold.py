@@ -107,6 +107,11 @@ def _text(result, digits: int) -> str:
         f"threshold on the CV {source} of class {pos}: a sample is {pos} where its "
         f"{source} is at least the threshold, else {show_class(result.negative, classes)}"
     )
+    if result.cv.preprocessing:  # the outer folds and every inner CV's learned it
+        lines += wrap(
+            "learned on each fold's training rows, outer and inner cross-validations alike: "
+            + result.cv.preprocessing
+        )
     lines += _table(heads, rows)
     lines.append("")
     lines += wrap(

@@ -37,6 +37,7 @@ from svmeval.errors import ArgumentError, SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.metrics.figures import FIGURES
 from svmeval.params import Configuration
+from svmeval.preprocess import ScaleLike
 from svmeval.store import StoreLike
 
 __all__ = ["MAX_PERMUTATIONS", "QUANTILES", "PermutationTest", "permutation_test"]
@@ -80,6 +81,9 @@ class PermutationTest:
     #: with groups or given folds: the folds and how the labels were permuted ("": LIBSVM's
     #: folds of each permutation, labels permuted over every row)
     design: str = ""
+    #: what every cross-validation learned on each fold's training rows ("": nothing;
+    #: :meth:`svmeval.preprocess.Preprocessing.key`)
+    preprocessing: str = ""
 
     @property
     def greater_is_better(self) -> bool:
@@ -147,6 +151,7 @@ class PermutationTest:
                 "null_quantiles": {f"{q:g}": v for q, v in self.quantiles.items()},
                 "shared_kernel": self.shared_kernel,
                 **({"design": self.design} if self.design else {}),
+                **({"preprocessing": self.preprocessing} if self.preprocessing else {}),
                 "permuted": self.permuted.tolist(),
             }
         )
@@ -206,6 +211,8 @@ def permutation_test(
     client=None,
     progress: Callable[[int, int], None] | None = None,
     store: StoreLike | None = None,
+    scale: ScaleLike = None,
+    select: int | None = None,
 ) -> PermutationTest:
     """Is the cross-validated figure better than chance? A permutation test.
 
@@ -248,6 +255,12 @@ def permutation_test(
         the seed, taken from the store where it holds them, else computed and written there.
         The data's own run is the plain cross-validation's units. The result is the same as
         without a store.
+    scale, select : optional
+        Preprocessing learned inside the folds, as :func:`cross_validate` takes them
+        (svm-scale's scaling, fselect.py's top K features): the data's cross-validation and
+        every permutation's learn it on each fold's own training rows (the F-scores from
+        the permuted labels), so the null distribution is that of the whole pipeline
+        (:doc:`/guide/preprocessing`).
 
     Returns
     -------
@@ -284,9 +297,11 @@ def _permutation_test(
     jobs,
     client,
     progress,
+    scale,
+    select,
 ) -> PermutationTest:
     from svmeval.cv import checks
-    from svmeval.cv.engine import prepare
+    from svmeval.cv.engine import prepare, preprocessing_of
     from svmeval.cv.executors import executor_for
     from svmeval.cv.permutation import group_orders, permutation_orders, permuted_cvs
 
@@ -308,6 +323,7 @@ def _permutation_test(
 
         check_pos_label(y, pos_label, None)
     problem, resolved = prepare(dataset, config)
+    preprocessing = preprocessing_of(scale, select, dataset, [resolved])
     from svmeval.cv.given import fold_source
 
     source = fold_source(groups, given_folds, dataset.n_samples)
@@ -339,6 +355,7 @@ def _permutation_test(
             progress=progress,
             total=n_permutations + 1,
             fold_source=source,
+            preprocessing=preprocessing,
         )
     if math.isnan(values[0]):
         raise SvmevalError(f"{criterion} is undefined on the data's cross-validation")
@@ -352,6 +369,7 @@ def _permutation_test(
         options=resolved.flags(),
         shared_kernel=shared,
         design=_design(source, design),
+        preprocessing="" if preprocessing is None else preprocessing.key(),
     )
 
 

@@ -47,6 +47,7 @@ from svmeval.cv.results import CVResult
 from svmeval.errors import ArgumentError, DataFormatError, SvmevalError, show_label
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration
+from svmeval.preprocess import ScaleLike
 from svmeval.store import StoreLike
 from svmeval.workflows.threshold_rules import (
     COUNTS,
@@ -214,6 +215,7 @@ class TunedThreshold:
                 "negative": json_class(self.negative, self.cv.classes),
                 "score_source": self.score_source,
                 "rule": "positive when the score is at least the threshold",
+                **({"preprocessing": self.cv.preprocessing} if self.cv.preprocessing else {}),
                 **self._points(),
                 "repeat": self.repeat,
                 "repeat_results": [
@@ -361,6 +363,8 @@ def tune_threshold(
     client=None,
     progress: Callable[[int, int], None] | None = None,
     store: StoreLike | None = None,
+    scale: ScaleLike = None,
+    select: int | None = None,
 ) -> TunedThreshold:
     """Tune the decision threshold of two-class data, and estimate the tuned model honestly.
 
@@ -412,6 +416,11 @@ def tune_threshold(
         then each inner one).
     store : str or os.PathLike or Store, optional
         A results store: the folds it holds are reused, the others written as they end.
+    scale, select : optional
+        Preprocessing learned inside the folds, as :func:`cross_validate` takes them
+        (svm-scale's scaling, fselect.py's top K features): the outer cross-validation and
+        every inner one learn it on each of their folds' training rows alone
+        (:doc:`/guide/preprocessing`).
 
     Returns
     -------
@@ -465,9 +474,11 @@ def _tune(
     progress,
     counts,
     _stack,
+    scale,
+    select,
 ) -> TunedThreshold:
     from svmeval.cv import checks
-    from svmeval.cv.engine import repetition_seeds, run_cv
+    from svmeval.cv.engine import preprocessing_of, repetition_seeds, run_cv
     from svmeval.params import given_configuration
 
     run = checks.check_run(
@@ -475,6 +486,7 @@ def _tune(
     )
     dataset, (config,) = checks.as_dataset_and_params(data, "a threshold tuning", params=params)
     positive, negative = _check_classes(dataset, config, parsed, pos_label)
+    preprocessing = preprocessing_of(scale, select, dataset, [config])
     if client is not None:  # connected (its workers checked) once every argument is checked
         from svmeval.cv import cluster
 
@@ -506,6 +518,7 @@ def _tune(
             store=counts,
             warn_folds=not warned[0],
             fold_source=folds_from,
+            preprocessing=preprocessing,
         )
         warned[0] = warned[0] or k > result.n_samples
         return result
