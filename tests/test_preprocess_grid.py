@@ -73,7 +73,6 @@ def test_the_command_prints_the_cells(tmp_path):
     "args, message",
     [
         (["--scale", "--dask", "tcp://x:1"], "svmeval-grid: --scale: not with --dask"),
-        (["--select", "2", "--refit", "m"], "svmeval-grid: --select: not with --refit"),
         (["--scale-y", "0,1"], "svmeval-grid: --scale-y scales regression targets"),
         (["--leak", "--scale"], "svmeval-grid: "),
     ],

@@ -20,6 +20,7 @@ from svmeval.cli.fold_options import check_fold_options, fold_inputs, fold_sourc
 from svmeval.cli.options import GRID
 from svmeval.cli.preprocess_options import (
     check_grid_preprocessing,
+    preprocessing_flags,
     preprocessing_key,
     scale_spec,
 )
@@ -176,10 +177,23 @@ def files_of(o: GridOptions) -> tuple[list, list]:
         )
         if path
     ]
+    outputs += refit_side_files(o)
     inputs = [("the data set", o.dataset)] + fold_inputs(o)
     if o.resume and not (o.out and _same_file(o.resume, o.out)):
         inputs.append(("the -resume file", o.resume))
     return outputs, inputs
+
+
+def refit_side_files(o: GridOptions) -> list[tuple[str, str]]:
+    """``(what, path)`` of the files --refit's model comes with when it is trained on
+    preprocessed rows (--scale: MODEL.range; --select: MODEL.features), none otherwise."""
+    if o.refit is None or not preprocessing_flags(o):
+        return []
+    from svmeval.cv.preprocessed import side_files
+    from svmeval.preprocess import Preprocessing
+
+    learned = Preprocessing.of(scale_spec(o), o.select)
+    return [(f"--refit's {what[4:]}", path) for what, path in side_files(o.refit, learned)]
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -296,6 +310,8 @@ def _how_to_resume(o: GridOptions, out: _OutFile) -> str | None:
 def _write_after(o: GridOptions, targets: dict, result, dataset) -> None:
     """The picture, the results and the model: all written, or none."""
     wanted = [flag for flag in ("-png", "--results", "--refit") if flag in targets]
+    if "--refit" in wanted:  # the model's range and features files, with it or not at all
+        wanted += [what for what, _ in refit_side_files(o)]
     if "-png" in wanted and importlib.util.find_spec("matplotlib") is None:
         runner.no_picture(PROG, f"-png {show_path(o.png)}")
         wanted.remove("-png")
@@ -312,9 +328,11 @@ def _write_after(o: GridOptions, targets: dict, result, dataset) -> None:
             with open(where["--results"], "w", encoding="utf-8") as fh:
                 fh.write(runner.render_report(result, kind))
         if "--refit" in where:
-            from svmeval.cv.engine import train_and_save
+            from svmeval.cv.engine import preprocessing_of, save_model_files
 
-            train_and_save(dataset, result.best_params, where["--refit"], seed=o.seed)
+            learned = preprocessing_of(scale_spec(o), o.select, dataset, [result.best_params])
+            paths = [where["--refit"]] + [where[what] for what, _ in refit_side_files(o)]
+            save_model_files(dataset, result.best_params, paths, seed=o.seed, preprocessing=learned)
 
 
 class _OutFile:

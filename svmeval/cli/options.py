@@ -437,7 +437,10 @@ LONG_OPTIONS = (
         "MODEL_FILE",
         "refit",
         "str",
-        "train on the whole data at the best cell and save the model as svm-train",
+        "train on the whole data at the best cell and save the model as svm-train;\n"
+        "\twith --scale, the whole file's svm-scale range file beside it as\n"
+        "\tMODEL_FILE.range (svm-scale -r reads it), with --select the features kept\n"
+        "\tas MODEL_FILE.features (one index a line)",
         commands=frozenset({GRID}),
     ),
     Option(

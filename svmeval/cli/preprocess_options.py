@@ -172,14 +172,7 @@ def check_grid_preprocessing(o) -> None:
     if not used:
         return
     named = ", ".join(used)
-    others = [
-        flag
-        for flag, value in (
-            ("--refit", o.refit is not None),
-            ("--dask", o.dask is not None),
-        )
-        if value
-    ]
+    others = [flag for flag, value in (("--dask", o.dask is not None),) if value]
     if others:
         raise OptionError(f"{named}: not with {', '.join(others)}")
     if o.params.kernel_type == 4:

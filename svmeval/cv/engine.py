@@ -518,6 +518,8 @@ def train_and_save(
     *,
     seed: int = 1,
     quiet: bool = True,
+    scale: ScaleLike = None,
+    select: int | None = None,
 ) -> None:
     """svm-train without ``-v``: train on every sample and save the model file svm-train
     writes (``svm-predict`` reads it).
@@ -536,6 +538,15 @@ def train_and_save(
         svm-train.
     quiet : bool, default True
         Silence LIBSVM's training messages.
+    scale, select : optional
+        Preprocessing learned on every sample first, as :func:`cross_validate` takes them
+        (svm-scale's scaling, fselect.py's top K features), the model trained on the rows
+        it makes. The model file then comes with what it needs beside it: with ``scale``,
+        ``MODEL.range``, the range file ``svm-scale -s`` writes (``svm-scale -r
+        MODEL.range`` scales the rows the model predicts; with ``-y``, its predictions are
+        scaled targets, the range file's ``y`` lines map them back); with ``select``,
+        ``MODEL.features``, the features kept (one index a line, ascending: the rows the
+        model predicts keep only those, after scaling). All are written, or none.
 
     Examples
     --------
@@ -549,19 +560,36 @@ def train_and_save(
     from svmeval.cv import checks
 
     params = checks.as_params(params)
-    return _train_and_save(
-        checks.as_dataset(data, precomputed=checks.uses_precomputed([params])),
-        params,
-        os.fspath(model_file),
-        seed=seed,
-        quiet=quiet,
-    )
+    dataset = checks.as_dataset(data, precomputed=checks.uses_precomputed([params]))
+    model_file = os.fspath(model_file)
+    if scale is None and select is None:
+        return save_model_files(dataset, params, [model_file], seed=seed, quiet=quiet)
+    from svmeval.cv.preprocessed import side_files
+    from svmeval.io import output
+
+    preprocessing = preprocessing_of(scale, select, dataset, [params])
+    paths = [model_file] + [path for _, path in side_files(model_file, preprocessing)]
+    if len(set(map(os.path.abspath, paths))) < len(paths):  # pragma: no cover - suffixes
+        raise SvmevalError(f"{show_path(model_file)}: its side files would overwrite it")
+    with output.atomic_paths(paths, "the model file") as temporary:
+        save_model_files(
+            dataset, params, temporary, seed=seed, quiet=quiet, preprocessing=preprocessing
+        )
 
 
 @_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
-def _train_and_save(
-    dataset, params: SvmParams, model_file: str, *, seed: int = 1, quiet: bool = True
+def save_model_files(
+    dataset,
+    params: SvmParams,
+    paths: list[str],
+    *,
+    seed: int = 1,
+    quiet: bool = True,
+    preprocessing=None,
 ) -> None:
+    """The model trained on ``dataset`` saved to ``paths[0]``; with ``preprocessing``
+    (learned on every row first), the texts of its side files
+    (:func:`svmeval.cv.preprocessed.side_files`) to the other paths."""
     seed = check_seed(seed)
     if isinstance(dataset, Dataset) and dataset.y is None:
         raise SvmevalError(
@@ -569,9 +597,18 @@ def _train_and_save(
             "sample (cross_validate_multilabel evaluates multi-label data)"
         )
     problem, params = prepare(dataset, params, quiet=quiet)
+    texts: list[str] = []
+    if preprocessing is not None:
+        from svmeval.cv.preprocessed import side_texts, whole_problem
+
+        problem, fitted = whole_problem(dataset, problem, preprocessing)
+        texts = side_texts(fitted)
     _libsvm.srand(seed)
     models = []
     # trained on a worker thread while the calling thread waits: a Ctrl-C is acted on at once,
     # not when LIBSVM returns (the training's OpenMP threads as the caller's would be)
     run_tasks([lambda _share: models.append(_model.Model(problem, params))], jobs=1)
-    models[0].save(model_file)
+    models[0].save(paths[0])
+    for path, text in zip(paths[1:], texts):
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)

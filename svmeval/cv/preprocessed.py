@@ -128,3 +128,41 @@ class FoldTransform:
             y_pred=factors.inverse_y(output.y_pred),
             decision_values=None if dv is None else factors.inverse_y(dv),
         )
+
+
+#: what a model trained on preprocessed rows is saved with, beside it: svm-scale's range
+#: file (``svm-scale -r MODEL.range`` scales the rows it predicts) and the features kept
+RANGE_SUFFIX, FEATURES_SUFFIX = ".range", ".features"
+
+
+def side_files(model_file: str, preprocessing) -> list[tuple[str, str]]:
+    """``(what, path)`` of the files written beside ``model_file`` when the model is trained
+    on rows preprocessed by ``preprocessing`` (none without it)."""
+    if preprocessing is None:
+        return []
+    files = []
+    if preprocessing.scale is not None:
+        files.append(("the range file", model_file + RANGE_SUFFIX))
+    if preprocessing.select is not None:
+        files.append(("the features file", model_file + FEATURES_SUFFIX))
+    return files
+
+
+def side_texts(fitted) -> list[str]:
+    """The texts of :func:`side_files`, in that order: the range file as ``svm-scale -s``
+    writes it, and the features kept, one index a line, ascending."""
+    texts = []
+    if fitted.factors is not None:
+        texts.append(fitted.factors.range_text())
+    if fitted.features is not None:
+        texts.append("".join(f"{int(i)}\n" for i in fitted.features))
+    return texts
+
+
+def whole_problem(dataset, problem, preprocessing):
+    """``(problem, fitted)``: every row of ``dataset`` (its LIBSVM ``problem``'s labels) as
+    ``preprocessing`` learned on all of them makes it, and what it learned."""
+    fitted = preprocessing.fit(dataset.indptr, dataset.indices, dataset.values, problem.y)
+    indptr, indices, values = fitted.transform(dataset.indptr, dataset.indices, dataset.values)
+    rows = _libsvm.Problem.from_csr(fitted.transform_y(problem.y), indptr, indices, values)
+    return rows, fitted
