@@ -119,7 +119,6 @@ def test_the_command_reports_the_scaled_comparison(tmp_path):
 @pytest.mark.parametrize(
     "args, b, message",
     [
-        (["--scale", "--dask", "tcp://x:1"], "-c 2", "svmeval-compare: --scale: not with --dask"),
         (["--select", "2"], "-s 3", "svmeval-compare: --select ranks features"),
         (["--scale-y", "0,1"], "-c 2", "svmeval-compare: --scale-y scales regression"),
         (["--scale", "--mcnemar"], None, "svmeval-compare: --scale: not with --mcnemar"),

@@ -72,7 +72,6 @@ def test_the_command_prints_the_cells(tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--scale", "--dask", "tcp://x:1"], "svmeval-grid: --scale: not with --dask"),
         (["--scale-y", "0,1"], "svmeval-grid: --scale-y scales regression targets"),
         (["--leak", "--scale"], "svmeval-grid: "),
     ],

@@ -127,7 +127,6 @@ def check_preprocessing(options) -> None:
         for flag, value in (
             ("--score", options.score is not None),
             ("--multilabel", options.multilabel),
-            ("--dask", options.dask is not None),
             ("--permutations (--leak)", options.leak and options.permutations is not None),
             ("--threshold (--leak)", options.leak and options.threshold is not None),
             (
@@ -172,9 +171,6 @@ def check_grid_preprocessing(o) -> None:
     if not used:
         return
     named = ", ".join(used)
-    others = [flag for flag, value in (("--dask", o.dask is not None),) if value]
-    if others:
-        raise OptionError(f"{named}: not with {', '.join(others)}")
     if o.params.kernel_type == 4:
         raise OptionError(f"{named}: a precomputed kernel (-t 4) has no features to scale")
     if o.scale_y and not o.params.is_regression:
@@ -190,8 +186,8 @@ def check_compare_preprocessing(o) -> None:
     if not used:
         return
     named = ", ".join(used)
-    if o.mcnemar or o.dask is not None:
-        raise OptionError(f"{named}: not with {'--mcnemar' if o.mcnemar else '--dask'}")
+    if o.mcnemar:  # no folds are run
+        raise OptionError(f"{named}: not with --mcnemar")
     params = o.params or (o.params_a, o.params_b)
     if any(not isinstance(p, SvmParams) for p in params):  # a linear: configuration
         raise OptionError(

@@ -211,7 +211,7 @@ def cross_validate(
     dataset = checks.as_dataset(data, "data", precomputed=checks.uses_precomputed([params]))
     data = checks.classes_for(dataset, data, [params])
     source = fold_source(groups, given_folds, len(data.y) if data.y is not None else None)
-    preprocessing = preprocessing_of(scale, select, data, [params], client)
+    preprocessing = preprocessing_of(scale, select, data, [params])
     with opened(store, "cross_validate", (cross_validate, call)) as counts:
         result = run_cv(
             data,
@@ -452,7 +452,7 @@ def run_configurations(
     return runs
 
 
-def preprocessing_of(scale, select, dataset, candidates, client=None):
+def preprocessing_of(scale, select, dataset, candidates):
     """The :class:`~svmeval.preprocess.Preprocessing` of a run's ``scale=`` and ``select=``
     (None: neither), checked against the data and the configurations before any fold."""
     from svmeval.errors import ArgumentError
@@ -462,8 +462,6 @@ def preprocessing_of(scale, select, dataset, candidates, client=None):
     if preprocessing is None:
         return None
     argument = "scale" if preprocessing.scale is not None else "select"
-    if client is not None:
-        raise ArgumentError(argument, "runs on this machine only, not on a Dask cluster")
     if len(dataset.indices) and int(dataset.indices.min()) < 1:
         raise ArgumentError(
             argument,

@@ -459,10 +459,13 @@ class DaskExecutor:
 
         data = session.data(batch.dataset)
         keep = batch.keep_decision_values
+        learned = _learned(batch)  # () without preprocessing: the tasks' arguments unchanged
         jobs = [
             cluster.Job(
                 workers.cv_task,
-                data + (u.params, batch.nr_fold, u.seed, keep) + _whole_cv(u),
+                data
+                + (u.params, batch.nr_fold, u.seed, keep)
+                + (_whole_cv(u) if not learned else (u.y, given_folds(u)) + learned),
                 (u, None),
                 priority=u.cost,
             )
@@ -495,8 +498,8 @@ class DaskExecutor:
                     priority = (len(ranked) - rank) * 1e6 + u.cost
                     where = rank if place else None
                 priority = first.get(u, priority)
-                if u.y is not None:
-                    extra = (extra or (None, 0.0)) + _labels(u)
+                if u.y is not None or learned:
+                    extra = (extra or (None, 0.0)) + (u.y,) + learned
                 for part in pieces:
                     part = tuple(i for i in part if i not in u.stored)
                     if not part:
@@ -512,6 +515,16 @@ class DaskExecutor:
                         )
                     )
         return jobs
+
+
+def _learned(batch) -> tuple:
+    """A task's last argument with preprocessing inside the folds: what a worker makes its
+    :class:`~svmeval.cv.preprocessed.FoldTransform` of (:func:`~svmeval.cv.workers.worker_transform`),
+    as the client's; () without."""
+    t = batch.transform
+    if t is None:
+        return ()
+    return ((t.preprocessing, t.share_kernels, t.memory / 2**20),)
 
 
 def _labels(unit) -> tuple:

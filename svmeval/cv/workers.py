@@ -33,6 +33,30 @@ _quiet_set: list[bool] = []
 _stats = {"problems": 0, "kernels": 0}
 #: problems kept at once by a worker (runs of several clients sharing a cluster)
 KEEP_PROBLEMS = 4
+#: run token -> the run's FoldTransform (preprocessing inside the folds: each fold's rows
+#: made once on this worker for the tasks of that fold it runs)
+_transforms: OrderedDict[str, object] = OrderedDict()
+
+
+def worker_transform(token: str, dataset, learned: tuple):
+    """The :class:`~svmeval.cv.preprocessed.FoldTransform` of a run whose folds learn
+    ``learned`` = ``(preprocessing, share_kernels, memory_mb)`` (the client's), made once per
+    worker process and run."""
+    from svmeval.cv.preprocessed import FoldTransform
+
+    with _worker_lock:
+        transform = _transforms.get(token)
+        if transform is None:
+            preprocessing, share, memory_mb = learned
+            transform = FoldTransform(
+                dataset, preprocessing, share_kernels=share, memory_mb=memory_mb
+            )
+            _transforms[token] = transform
+            while len(_transforms) > KEEP_PROBLEMS:
+                _transforms.popitem(last=False)
+        else:
+            _transforms.move_to_end(token)
+    return transform
 
 
 def worker_stats() -> dict:
@@ -45,6 +69,7 @@ def forget(token: str) -> None:
     """Drop what this worker keeps for the run ``token`` (sent by the client at the end)."""
     with _worker_lock:
         _problems.pop(token, None)
+        _transforms.pop(token, None)
         for key in [k for k in _kernels if k[0] == token]:
             del _kernels[key]
 
@@ -106,11 +131,14 @@ def fold_task(
     kernel_params=None,
     memory_mb: float = 0.0,
     labels=None,
+    learned=None,
 ) -> list:
     """On a worker: the folds ``fold_numbers`` of the CV of ``params`` over ``folds``, in that
     order; their :class:`~svmeval.cv.plan.FoldOutput`\\ s. With ``kernel_params`` the folds
     train on that kernel shared (``params`` then has LIBSVM's precomputed kernel); with
-    ``labels``, on those labels instead of the data's (a permutation's)."""
+    ``labels``, on those labels instead of the data's (a permutation's); with ``learned``
+    (:func:`worker_transform`'s), on each fold's rows as its training rows' preprocessing
+    makes them, as the local run does."""
     from svmeval.cv.plan import CVPlan, relabelled
 
     problem = worker_problem(token, dataset)
@@ -123,6 +151,7 @@ def fold_task(
         0,
         keep_decision_values=keep_decision_values,
         collect=False,
+        transform=None if learned is None else worker_transform(token, dataset, learned),
     )
     return [plan.fold_output(i, 1) for i in fold_numbers]
 
@@ -136,14 +165,17 @@ def cv_task(
     keep_decision_values: bool,
     labels=None,
     folds=None,
+    learned=None,
 ):
     """On a worker: a whole cross-validation, folds in order after ``srand(seed)`` (``-b 1``),
-    on ``labels`` where given (a permutation's), on ``folds`` where they are not LIBSVM's."""
+    on ``labels`` where given (a permutation's), on ``folds`` where they are not LIBSVM's,
+    with ``learned`` (:func:`worker_transform`'s) learned inside each fold."""
     from svmeval.cv import _libsvm
     from svmeval.cv.plan import in_order, relabelled
 
     problem = relabelled(worker_problem(token, dataset), labels)
+    transform = None if learned is None else worker_transform(token, dataset, learned)
     # C's rand() drawn by this task alone, its folds on one OpenMP thread each
     return _libsvm.c_state(in_order)(
-        problem, params, nr_fold, seed, keep_decision_values, folds=folds
+        problem, params, nr_fold, seed, keep_decision_values, folds=folds, transform=transform
     )

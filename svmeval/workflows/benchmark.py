@@ -240,7 +240,7 @@ def benchmark(
         raise SvmevalError(f"rope must be a finite number >= 0, got {rope!r}")
     check_draws(draws)
     checked, criterion = _checked_datasets(datasets, run.folds, params, criterion, pos_label)
-    preprocessing = [preprocessing_of(scale, select, ds, params, client) for ds in checked]
+    preprocessing = [preprocessing_of(scale, select, ds, params) for ds in checked]
     seeds = repetition_seeds(run.seed, run.repeat)
     sources = _fold_sources(checked, groups, given_folds, run.folds, seeds, params[0])
     table = c_state(_fold_table)  # C's rand() and print hook held per data set

@@ -336,7 +336,7 @@ def _compare(
             progress=progress,
         )
     dataset, (params_a, params_b) = checks.as_dataset_and_params(data, "a comparison", a=a, b=b)
-    preprocessing = engine.preprocessing_of(scale, select, dataset, [params_a, params_b], client)
+    preprocessing = engine.preprocessing_of(scale, select, dataset, [params_a, params_b])
     pos_label = class_code(pos_label, dataset.classes)
     labels = cast(np.ndarray, dataset.y)  # one label a sample: the door refused others
     figure = checks.check_criterion(

@@ -540,7 +540,7 @@ def _checked_grid(
     problem, base, candidates = _candidates(dataset, params, order)
     from svmeval.cv.engine import preprocessing_of
 
-    preprocessing = preprocessing_of(scale, select, dataset, candidates, client)
+    preprocessing = preprocessing_of(scale, select, dataset, candidates)
     pos_label = class_code(pos_label, dataset.classes)
     if base.is_classification:  # the summaries of the cells would refuse it, too late
         from svmeval.cv.checks import check_pos_label

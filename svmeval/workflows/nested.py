@@ -427,7 +427,7 @@ def _nested_cv(
     if log2w is not None:  # the whole data's classes, before any inner grid
         _check_weight_label(dataset, params, log2c, log2g, log2p, log2w)
     problem, base = engine.prepare(dataset, params)
-    transform = _outer_transform(scale, select, dataset, base, client)
+    transform = _outer_transform(scale, select, dataset, base)
     criterion = criterion or checks.default_criterion(base)
     figure = checks.check_criterion(criterion, checks.kind_of(problem.y, base), base)
     if client is not None:
@@ -485,12 +485,12 @@ def _check_weight_label(dataset, params, log2c, log2g, log2p, log2w) -> None:
     check_weight_label(dataset, _order(params, log2c, log2g, log2p, log2w)[0].w_label)
 
 
-def _outer_transform(scale, select, dataset, base, client):
+def _outer_transform(scale, select, dataset, base):
     """The outer models' preprocessing, learned on each outer training set (a
     :class:`~svmeval.cv.preprocessed.FoldTransform`), or None; checked before any fold."""
     from svmeval.cv import engine
 
-    preprocessing = engine.preprocessing_of(scale, select, dataset, [base], client)
+    preprocessing = engine.preprocessing_of(scale, select, dataset, [base])
     if preprocessing is None:
         return None
     from svmeval.cv.preprocessed import FoldTransform
