@@ -14,7 +14,7 @@ from test_preprocess_cv import K, hand_pipeline
 from svmeval import grid_search
 
 import commands
-from conftest import data_set
+from conftest import LOCAL, data_set
 
 
 @pytest.mark.parametrize("share", [None, True])
@@ -83,21 +83,69 @@ def test_bad_options(tmp_path, args, message):
 
 
 def test_shared_fold_kernels_are_made_once_per_fold_and_gamma(monkeypatch):
-    """With share=True a grid computes one kernel matrix per fold and gamma, not per cell."""
-    from svmeval.cv import kernel
+    """With share=True a grid computes one kernel matrix per fold and gamma, not per cell,
+    and (RBF) each fold's distances once for every gamma; other kernels one matrix per fold
+    and kernel parameters from the features."""
+    from svmeval.cv import kernel, preprocessed
 
-    made = []
-    real = kernel.SharedKernel.__init__
+    made, distances, shared = [], [], []
 
-    def counting(self, features, params, **kwargs):
-        made.append(params.gamma)
-        real(self, features, params, **kwargs)
+    def counting(cls, log, what):
+        real = cls.__init__
 
-    monkeypatch.setattr(kernel.SharedKernel, "__init__", counting)
-    grid_search(
-        str(data_set("parkinsons")), log2c=(1, 5, 2), log2g=(-1, -3, -2), scale=True, share=True
-    )
+        def init(self, first, second, **kwargs):
+            log.append(what(first, second))
+            real(self, first, second, **kwargs)
+
+        monkeypatch.setattr(cls, "__init__", init)
+
+    counting(preprocessed.FoldKernel, made, lambda d, gamma: gamma)
+    counting(preprocessed.FoldDistances, distances, lambda rows, train: len(train))
+    counting(kernel.SharedKernel, shared, lambda rows, params: params.coef0)
+    path = str(data_set("parkinsons"))
+    grid_search(path, log2c=(1, 5, 2), log2g=(-1, -3, -2), scale=True, share=True)
     assert sorted(made) == sorted([0.5] * 5 + [0.125] * 5)
+    assert len(distances) == 5 and not shared
+    grid_search(path, "-t 1 -d 2", log2c=(1, 3, 2), log2g=(-1, -3, -2), scale=True, share=True)
+    assert len(shared) == 10 and len(made) == 10
+
+
+@pytest.mark.parametrize("name", ["parkinsons", "wine.scale", "a9a"])
+def test_fold_kernels_give_the_features_bits(name):
+    """Every cell's predictions and decision values trained on each fold's shared kernel
+    (its distances kept for every gamma) are those of LIBSVM trained on the fold's
+    preprocessed features, bit for bit (LIBSVM's folds, two classes and three, sparse rows
+    kept sparse by --scale-x 0,1 and rows made dense by -1,1)."""
+    from svmeval.cv import engine
+    from svmeval.cv.evaluate import evaluate
+    from svmeval.cv.executors import executor_for
+    from svmeval.io.data import read_dataset, rows_of
+    from svmeval.params import SvmParams
+    from svmeval.preprocess import Preprocessing, ScaleSpec
+
+    path = data_set(name) if name != "wine.scale" else LOCAL / name
+    dataset = read_dataset(str(path))
+    if dataset.n_samples > 600:
+        dataset = rows_of(dataset, np.arange(600))
+    candidates = [SvmParams.parse(f"-c {c} -g {g}") for g in (0.5, 0.03125) for c in (1, 8)]
+    problem, _ = engine.prepare(dataset, candidates[0])
+    candidates = [engine.prepare(dataset, p, problem=problem)[1] for p in candidates]
+    for lower in (0.0, -1.0):
+        learned = Preprocessing(ScaleSpec(lower, 1.0), 20 if name == "a9a" else None)
+        runs = {}
+        for share in (True, False):
+            got: dict = {}
+            with executor_for(2) as executor:
+                evaluate(
+                    dataset, problem, candidates, [3], 4, executor=executor,
+                    finish=lambda u, r, got=got: got.__setitem__(u.candidate, r),
+                    share=share, preprocessing=learned, keep_decision_values=True,
+                )  # fmt: skip
+            runs[share] = got
+        for c in range(len(candidates)):
+            shared, features = runs[True][c], runs[False][c]
+            assert np.array_equal(shared.y_pred, features.y_pred)
+            assert np.array_equal(shared.decision_values, features.decision_values)
 
 
 RESUME = ["-log2c", "1,5,2", "-log2g", "1,1,1", "-png", "null"]

@@ -300,6 +300,111 @@ svmeval_kernel_fill(const svmeval_node *const *x, long n, int kernel_type, int d
     free(dense);
 }
 
+/*
+ * One fold's RBF distances, for every gamma of a grid: the part of LIBSVM's arithmetic that does
+ * not depend on gamma, kept so that each gamma's matrix is exp(-gamma * d) of it, the value
+ * svmeval_kernel_fill computes, bit for bit (the same d, then the same product and exp).
+ *   dtrain[a * ntr + b] = x_square[i] + x_square[j] - 2 * dot(x_i, x_j), i = train[a], j = train[b]
+ *     (kernel_function's, for training; computed for b >= a and mirrored);
+ *   dpred[t * ntr + b] = squared_distance(x_i, x_j), i = test[t], j = train[b] (k_function's, for
+ *     predicting a test row against a support vector, which is a training row).
+ * The dot products take the scattered path and the squared distances the dense one under the
+ * conditions svmeval_kernel_fill uses (the same sums, bit for bit, as its comment shows).
+ * Returns 0 where memory for the scattered rows cannot be had (nothing is then written).
+ */
+#define MIRROR_BLOCK 64
+
+int
+svmeval_fold_distances(const svmeval_node *const *x, long n, const long *train, long ntr,
+                       const long *test, long nte, const double *x_square, double *dtrain,
+                       double *dpred)
+{
+    long top = 0, stored = 0;
+    int finite = scan_rows(x, n, &top, &stored) && top < SCATTER_MAX_INDEX;
+    const long dims = top + 1;
+    double *dense = finite ? calloc((size_t)dims, sizeof(double)) : NULL;
+    if (finite && !dense)
+        return 0;
+    for (long a = 0; a < ntr; a++) {
+        const svmeval_node *xi = x[train[a]];
+        const double sq_i = x_square[train[a]];
+        if (dense)
+            scatter(dense, xi);
+        for (long b = a; b < ntr; b++) {
+            const svmeval_node *xj = x[train[b]];
+            double d = dense ? dot_scattered(dense, xj) : dot(xi, xj);
+            dtrain[a * ntr + b] = sq_i + x_square[train[b]] - 2 * d;
+        }
+        if (dense)
+            unscatter(dense, xi);
+    }
+    /* the lower triangle mirrored block by block (each block's reads and writes in cache) */
+    for (long a0 = 0; a0 < ntr; a0 += MIRROR_BLOCK)
+        for (long b0 = 0; b0 <= a0; b0 += MIRROR_BLOCK)
+            for (long a = a0; a < a0 + MIRROR_BLOCK && a < ntr; a++)
+                for (long b = b0; b < b0 + MIRROR_BLOCK && b < a; b++)
+                    dtrain[a * ntr + b] = dtrain[b * ntr + a];
+    free(dense);
+    dense = NULL;
+    if (finite && n > 0 && top <= DENSE_FACTOR * (stored / n + 1) &&
+        (ntr + 1) * dims * (long)sizeof(double) <= DENSE_MAX_BYTES) {
+        dense = calloc((size_t)((ntr + 1) * dims), sizeof(double));
+        if (!dense)
+            return 0;
+        for (long b = 0; b < ntr; b++)
+            scatter(dense + b * dims, x[train[b]]);
+    }
+    double *row = dense ? dense + ntr * dims : NULL; /* the test row, scattered */
+    for (long t = 0; t < nte; t++) {
+        const svmeval_node *xi = x[test[t]];
+        if (row)
+            scatter(row, xi);
+        for (long b = 0; b < ntr; b++)
+            dpred[t * ntr + b] = row ? squared_distance_dense(row, dense + b * dims, dims)
+                                     : squared_distance(xi, x[train[b]]);
+        if (row)
+            unscatter(row, xi);
+    }
+    free(dense);
+    return 1;
+}
+
+/*
+ * One gamma's matrix of a fold, in the precomputed layout (n rows of n + 2 nodes, every row's
+ * serial node and terminator written): training row i = train[a] holds exp(-gamma * dtrain) at
+ * each training row's serial, test row i = test[t] exp(-gamma * dpred) at each training row's
+ * serial; nothing else of a row is ever read (training looks up training rows' serials only, a
+ * test row is predicted against support vectors, which are training rows).
+ */
+void
+svmeval_fold_fill(long n, const long *train, long ntr, const long *test, long nte,
+                  const double *dtrain, const double *dpred, double gamma, svmeval_node *out)
+{
+    const long width = n + 2;
+    for (long i = 0; i < n; i++) {
+        svmeval_node *row = out + i * width;
+        row[0].index = 0;
+        row[0].value = (double)(i + 1);
+        row[n + 1].index = -1;
+        row[n + 1].value = 0;
+    }
+    for (long a = 0; a < ntr; a++) { /* row by row: K(i, j) and K(j, i) are the same bits */
+        svmeval_node *row = out + train[a] * width;
+        const double *d = dtrain + a * ntr;
+        for (long b = 0; b < ntr; b++) {
+            row[1 + train[b]].index = (int)(train[b] + 1);
+            row[1 + train[b]].value = exp(-gamma * d[b]);
+        }
+    }
+    for (long t = 0; t < nte; t++) {
+        svmeval_node *row = out + test[t] * width;
+        for (long b = 0; b < ntr; b++) {
+            row[1 + train[b]].index = (int)(train[b] + 1);
+            row[1 + train[b]].value = exp(-gamma * dpred[t * ntr + b]);
+        }
+    }
+}
+
 /* One kernel value, for tests: LIBSVM's training (prediction = 0) or prediction arithmetic. */
 double
 svmeval_kernel_value(const svmeval_node *xi, const svmeval_node *xj, int kernel_type, int degree,

@@ -62,6 +62,80 @@ _value = _lib.svmeval_kernel_value
 _value.restype = c_double
 _value.argtypes = [c_void_p, c_void_p, c_int, c_int, c_double, c_double, c_int]
 
+_fold_distances = _lib.svmeval_fold_distances
+_fold_distances.restype = c_int
+_fold_distances.argtypes = [
+    c_void_p,
+    c_long,
+    c_void_p,
+    c_long,
+    c_void_p,
+    c_long,
+    c_void_p,
+    c_void_p,
+    c_void_p,
+]
+_fold_fill = _lib.svmeval_fold_fill
+_fold_fill.restype = None
+_fold_fill.argtypes = [
+    c_long,
+    c_void_p,
+    c_long,
+    c_void_p,
+    c_long,
+    c_void_p,
+    c_void_p,
+    c_double,
+    c_void_p,
+]
+
+
+def fold_distances(rows: Problem, train: np.ndarray, test: np.ndarray) -> tuple:
+    """``(dtrain, dpred)`` of a fold (``_kernel.c``'s ``svmeval_fold_distances``): the RBF
+    training arithmetic's ``x_square[i] + x_square[j] - 2 dot`` of every two ``train`` rows
+    and the prediction arithmetic's squared distance of every ``test`` row to every ``train``
+    row, computed from ``rows`` (every row's features)."""
+    n, n_train, n_test = rows.n_samples, len(train), len(test)
+    x_square = np.empty(n, dtype=np.float64)
+    _x_square(rows.rows.ctypes.data, n, x_square.ctypes.data)
+    dtrain = np.empty((n_train, n_train), dtype=np.float64)
+    dpred = np.empty((n_test, n_train), dtype=np.float64)
+    done = _fold_distances(
+        rows.rows.ctypes.data,
+        n,
+        train.ctypes.data,
+        n_train,
+        test.ctypes.data,
+        n_test,
+        x_square.ctypes.data,
+        dtrain.ctypes.data,
+        dpred.ctypes.data,
+    )
+    if not done:
+        raise MemoryError("no memory for a fold's scattered rows")
+    return dtrain, dpred
+
+
+def fold_fill(distances, gamma: float) -> np.ndarray:
+    """One gamma's precomputed-kernel matrix of a fold from its distances
+    (:class:`~svmeval.cv.preprocessed.FoldDistances`; ``_kernel.c``'s ``svmeval_fold_fill``)."""
+    n = distances.rows.n_samples
+    nodes = np.zeros(n * (n + 2), dtype=NODE)
+    train, test = distances.train, distances.test
+    _fold_fill(
+        n,
+        train.ctypes.data,
+        len(train),
+        test.ctypes.data,
+        len(test),
+        distances.dtrain.ctypes.data,
+        distances.dpred.ctypes.data,
+        gamma,
+        nodes.ctypes.data,
+    )
+    return nodes
+
+
 #: kernels the shared matrix reproduces (everything but an already precomputed kernel)
 SHAREABLE = (LINEAR, POLY, RBF, SIGMOID)
 

@@ -9,7 +9,12 @@ trains on the features, fold by fold: no kernel is shared between folds (each fo
 differ), and a multiclass fold trains in one ``svm_train`` call. Where several units train
 on one fold with the same kernel parameters (a grid's C values for one gamma), the fold's
 kernel matrix is computed once from the fold's rows and shared by them
-(:meth:`FoldTransform.kernel`, LIBSVM's own arithmetic: the predictions do not change).
+(:meth:`FoldTransform.kernel`, LIBSVM's own arithmetic: the predictions do not change). For
+the RBF kernel, what does not depend on gamma is computed once per fold for every gamma
+(:class:`FoldDistances`: the training rows' ``x_square[i] + x_square[j] - 2 dot``, the test
+rows' squared distances to them), and each gamma's matrix is ``exp(-gamma d)`` of it, only
+where a fold reads it (:class:`FoldKernel`: training rows against training rows, test rows
+against training rows).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from dataclasses import replace
 import numpy as np
 
 from svmeval.cv import _libsvm
+from svmeval.params import RBF
 
 #: the folds' problems a run keeps at once (a grid's cells train on the same folds one cell
 #: after another: each fold's rows are made once while its cells run)
@@ -39,7 +45,8 @@ class FoldTransform:
         #: whether the units of one fold and one kernel share its matrix (within memory_mb)
         self.share_kernels, self.memory = share_kernels, memory_mb * 2**20
         self._kept: OrderedDict = OrderedDict()  # key -> (problem, fitted, train, y)
-        self._kernels: OrderedDict = OrderedDict()  # (key, kernel key) -> (kernel, train, y)
+        self._kernels: OrderedDict = OrderedDict()  # (key, kernel key) -> (kernel, y)
+        self._fold_distances: OrderedDict = OrderedDict()  # key -> (FoldDistances, y)
         self._lock = threading.Lock()
         self._building: dict = {}  # key -> lock: a second unit waits for the first's rows
 
@@ -85,28 +92,67 @@ class FoldTransform:
 
         if not self.share_kernels or params.probability or params.kernel_type not in SHAREABLE:
             return None
+        if params.kernel_type == RBF:  # from the fold's distances, made once for every gamma
+            distances = self._distances(train, y, rows)
+            if distances is not None:
+                key = (train.tobytes(), id(y), kernel_key(params))
+                return self._kept_kernel(key, y, lambda: FoldKernel(distances, params.gamma))
         key = (train.tobytes(), id(y), kernel_key(params))
+        return self._kept_kernel(key, y, lambda: SharedKernel(rows, params, threads=1))
+
+    def _kept_kernel(self, key, y, make):
+        """The kernel kept under ``key`` (the fold's and the kernel's), else ``make()``'s,
+        kept (least recently used dropped past the memory budget)."""
         with self._lock:
             found = self._kernels.get(key)
-            if found is not None and found[2] is y:
+            if found is not None and found[1] is y:
                 self._kernels.move_to_end(key)
                 return found[0]
             building = self._building.setdefault(key, threading.Lock())
         with building:
             with self._lock:
                 found = self._kernels.get(key)
-                if found is not None and found[2] is y:
+                if found is not None and found[1] is y:
                     return found[0]
-            kernel = SharedKernel(rows, params, threads=1)
+            kernel = make()
             with self._lock:
-                self._kernels[key] = (kernel, train, y)
+                self._kernels[key] = (kernel, y)
                 while (
                     len(self._kernels) > 1
-                    and sum(k.nbytes for k, _, _ in self._kernels.values()) > self.memory
+                    and sum(k.nbytes for k, _ in self._kernels.values()) > self.memory
                 ):
                     self._kernels.popitem(last=False)  # its units hold it while they train
                 self._building.pop(key, None)
         return kernel
+
+    def _distances(self, train: np.ndarray, y: np.ndarray, rows):
+        """The fold's :class:`FoldDistances` (RBF), made once and kept with its rows
+        (:data:`KEEP_FOLDS`); None where they do not fit the memory budget."""
+        key = (train.tobytes(), id(y))
+        with self._lock:
+            found = self._fold_distances.get(key)
+            if found is not None and found[1] is y:
+                self._fold_distances.move_to_end(key)
+                return found[0]
+            building = self._building.setdefault(("distances",) + key, threading.Lock())
+        with building:
+            with self._lock:
+                found = self._fold_distances.get(key)
+                if found is not None and found[1] is y:
+                    return found[0]
+            budget = self.memory / 2  # the folds' distances kept within half the budget
+            if 8 * rows.n_samples * len(train) > budget:
+                return None
+            distances = FoldDistances(rows, train)
+            with self._lock:
+                self._fold_distances[key] = (distances, y)
+                kept = self._fold_distances
+                while len(kept) > 1 and (
+                    len(kept) > KEEP_FOLDS or sum(d.nbytes for d, _ in kept.values()) > budget
+                ):
+                    kept.popitem(last=False)  # its units hold it while they use it
+                self._building.pop(("distances",) + key, None)
+        return distances
 
     def _make(self, train: np.ndarray, y: np.ndarray):
         fitted = self.fit(train, y)
@@ -128,6 +174,60 @@ class FoldTransform:
             y_pred=factors.inverse_y(output.y_pred),
             decision_values=None if dv is None else factors.inverse_y(dv),
         )
+
+
+class FoldDistances:
+    """What an RBF kernel of one fold computes whatever gamma is, with LIBSVM's arithmetic
+    (``_kernel.c``'s ``svmeval_fold_distances``): ``x_square[i] + x_square[j] - 2 dot(x_i,
+    x_j)`` of every two training rows, and the squared distance of every test row to every
+    training row (``k_function``'s sum); :class:`FoldKernel` makes each gamma's matrix from
+    them. ``rows``: the fold's problem (every row as its training rows' preprocessing makes
+    it); ``train``: its training rows, in LIBSVM's order."""
+
+    def __init__(self, rows, train: np.ndarray):
+        from svmeval.cv.kernel import fold_distances
+
+        n = rows.n_samples
+        self.rows = rows
+        self.train = np.ascontiguousarray(train, dtype=np.int64)
+        in_train = np.zeros(n, dtype=bool)
+        in_train[self.train] = True
+        self.test = np.flatnonzero(~in_train).astype(np.int64)
+        self.dtrain, self.dpred = fold_distances(rows, self.train, self.test)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.dtrain.nbytes + self.dpred.nbytes)
+
+
+class FoldKernel:
+    """One gamma's RBF kernel of one fold, from its :class:`FoldDistances`: one matrix in
+    LIBSVM's precomputed layout whose training rows hold the training arithmetic's values and
+    whose test rows the prediction arithmetic's (each row read only where a training row's
+    serial points): ``cv_problem`` trains a fold (``subset(train)``) and predicts its test
+    rows (``rows``), as :class:`~svmeval.cv.kernel.SharedKernel`'s does, with the same values
+    bit for bit."""
+
+    def __init__(self, distances: FoldDistances, gamma: float):
+        from svmeval.cv.kernel import fold_fill
+
+        self.nodes = fold_fill(distances, gamma)
+        n = distances.rows.n_samples
+        width = (n + 2) * self.nodes.itemsize
+        addresses = np.uintp(self.nodes.ctypes.data) + np.arange(n, dtype=np.uintp) * np.uintp(
+            width
+        )
+        self.cv_problem = _libsvm.Problem(distances.rows.y, addresses, self.nodes)
+
+    @staticmethod
+    def train_params(params):
+        from svmeval.cv.kernel import SharedKernel
+
+        return SharedKernel.train_params(params)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.nodes.nbytes)
 
 
 #: what a model trained on preprocessed rows is saved with, beside it: svm-scale's range
