@@ -100,12 +100,11 @@ def test_feature_index_0_is_refused_before_any_fold(tmp_path):
         )
 
 
-def test_scale_without_cross_validation_is_refused(tmp_path):
-    out = svmeval("--scale", data_set("svmguide1"), tmp_path / "m", cwd=tmp_path)
+def test_leak_without_cross_validation_is_refused(tmp_path):
+    out = svmeval("--scale", "--leak", data_set("svmguide1"), tmp_path / "m", cwd=tmp_path)
     assert (out.returncode, out.stdout) == (1, "")
-    # learned on training folds: --score (a model's predictions) is not offered either
-    assert out.stderr == "svmeval: --scale: only with -v k (cross-validation)\n"
-    assert not (tmp_path / "m").exists()
+    assert out.stderr == "svmeval: --leak: only with -v k (cross-validation)\n"
+    assert not list(tmp_path.iterdir())
 
 
 def test_help_lists_the_options_within_80_columns():

@@ -179,3 +179,24 @@ def test_predictions_of_the_saved_model_on_rows_scaled_by_its_range(tmp_path):
     again, _, _ = svmutil.svm_predict(labels, scaled, trained, "-q")
     assert pred == again and accuracy > 80
     assert np.mean(np.array(pred) == np.array(labels)) == pytest.approx(accuracy / 100)
+
+
+def test_training_without_cross_validation_writes_the_range_file(tmp_path):
+    """svmeval --scale DATA MODEL (svm-train's way, no -v): the model of the whole file
+    scaled, with its range and features files: train_and_save's, itself checked above."""
+    path = data_set("parkinsons")
+    out = commands.run(
+        "svmeval", ["-q", "--scale-x", "0,1", "--select", "3", str(path), "m"], cwd=tmp_path
+    )
+    assert (out.returncode, out.stdout, out.stderr) == (0, "", "")
+    library = tmp_path / "lib"
+    library.mkdir()
+    train_and_save(str(path), None, library / "m", scale=(0, 1), select=3)
+    for name in ("m", "m.range", "m.features"):
+        assert (tmp_path / name).read_bytes() == (library / name).read_bytes(), name
+    (tmp_path / "m.range").unlink()
+    (tmp_path / "m.range").mkdir()  # the range file cannot be written: no model either
+    (tmp_path / "m").unlink()
+    out = commands.run("svmeval", ["-q", "--scale", str(path), "m"], cwd=tmp_path)
+    assert (out.returncode, out.stdout) == (1, "") and out.stderr.count("\n") == 1
+    assert not (tmp_path / "m").exists()

@@ -43,7 +43,9 @@ PREPROCESS_OPTIONS = (
         "scale",
         "flag",
         "scale inside the folds as svm-scale -l -1 -u 1: each fold's training rows on\n"
-        "\ttheir own ranges (svm-scale -s), its test rows with those factors (-r)",
+        "\ttheir own ranges (svm-scale -s), its test rows with those factors (-r);\n"
+        "\tsvmeval without -v trains on the whole file scaled and writes its range file\n"
+        "\tbeside the model as MODEL.range (--select: MODEL.features, the features kept)",
         commands=_EVERY,
     ),
     Option(

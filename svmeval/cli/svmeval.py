@@ -14,7 +14,6 @@ from svmeval.cli.fold_options import check_fold_options, fold_inputs, fold_sourc
 from svmeval.cli.options import SVMEVAL, TABLE_FORMATS
 from svmeval.cli.preprocess_options import (
     check_preprocessing,
-    preprocessing_flags,
     run_leak,
     scale_spec,
     with_selection,
@@ -126,9 +125,8 @@ def _check(options: Options, positional: list[str]) -> Options:
         used = _only_with_cv(options)
         if used:
             raise OptionError(f"{', '.join(used)}: only with -v k (cross-validation) or --score")
-        learned = preprocessing_flags(options)  # learned on training folds: no --score either
-        if learned:
-            raise OptionError(f"{', '.join(learned)}: only with -v k (cross-validation)")
+        if options.leak:  # the model is trained on the whole file: nothing to compare
+            raise OptionError("--leak: only with -v k (cross-validation)")
     if options.score is not None and (
         options.cross_validation or options.predictions or options.dask or options.folds_file
     ):
@@ -209,7 +207,13 @@ def outputs_of(options: Options) -> tuple[list[tuple[str, str]], list[tuple[str,
     if options.score is not None:
         inputs.append(("the predictions file", options.score))
     if options.score is None and not options.cross_validation:
-        return [("the model file", options.model_file)], inputs
+        from svmeval.cv.preprocessed import side_files
+        from svmeval.preprocess import Preprocessing
+
+        learned = Preprocessing.of(scale_spec(options), options.select)
+        return [("the model file", options.model_file)] + [
+            (what, path) for what, path in side_files(options.model_file, learned)
+        ], inputs
     outputs = []
     if options.predictions:
         outputs.append(("--predictions", options.predictions))
@@ -413,7 +417,13 @@ def train(options: Options, dataset) -> int:
     from svmeval.cv import engine
 
     engine.train_and_save(
-        dataset, options.params, options.model_file, seed=options.seed, quiet=options.quiet
+        dataset,
+        options.params,
+        options.model_file,
+        seed=options.seed,
+        quiet=options.quiet,
+        scale=scale_spec(options),
+        select=options.select,
     )
     return 0
 
