@@ -329,7 +329,7 @@ def linear_kernel_file(directory: Path) -> Path:
 @pytest.fixture
 def built(monkeypatch):
     """The SharedKernels a run builds (cross-validation, a grid search), in a list."""
-    from svmeval.cv import kernel as shared_kernel
+    from svmeval.cv.run import kernel as shared_kernel
 
     made = []
 

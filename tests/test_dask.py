@@ -26,7 +26,8 @@ from conftest import ROOT, data_set, libsvm_cv
 
 distributed = pytest.importorskip("distributed")
 
-from svmeval.cv import _libsvm, cluster, engine, workers  # noqa: E402
+from svmeval.cv import _libsvm, engine  # noqa: E402
+from svmeval.cv.run import cluster, workers
 from svmeval.io.data import Dataset, read_dataset  # noqa: E402
 from svmeval.params import SvmParams  # noqa: E402
 from svmeval.workflows import grid_rules as rules

@@ -131,7 +131,7 @@ def test_the_patch_lines_on_the_light_path_and_the_full_command(tmp_path, positi
 
     light = svmeval("-q", "-v", "5", path, importtime=True)
     modules = imported(light.stderr)
-    assert "svmeval.cv.light" in modules and "numpy" not in modules  # served light
+    assert "svmeval.cv.run.light" in modules and "numpy" not in modules  # served light
     assert light.returncode == 0
     assert light.stdout == expected
     assert [line for line in light.stderr.splitlines(True) if "import time:" not in line] == (

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from svmeval.cli import dropin
-from svmeval.cv import light
+from svmeval.cv.run import light
 from svmeval.errors import OptionError
 from svmeval.params import _FIELD_OF_FLAG, _INT_FIELDS, SvmParams, parse_c_double, parse_c_int
 
@@ -73,7 +73,7 @@ def test_reference_bytes_without_numpy(name, args, tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout == shared_file("reference", name).read_bytes()
     modules = imported(done.stderr)
-    assert "svmeval.cv.light" in modules  # served light
+    assert "svmeval.cv.run.light" in modules  # served light
     assert not {m for m in modules if m.split(".")[0] in ("numpy", "scipy", "libsvm")}
     assert "svmeval.summary" not in modules
 
@@ -162,7 +162,7 @@ def test_a_report_into_a_regular_file_is_the_full_commands(tmp_path):
             timeout=120,
         )
     assert done.returncode == 0
-    assert "svmeval.cv.light" not in imported(done.stderr)
+    assert "svmeval.cv.run.light" not in imported(done.stderr)
     assert out.read_bytes() == run(["-q", "-v", "5", SMALL]).stdout
 
 
@@ -265,7 +265,7 @@ def test_a_small_two_class_file_without_numpy(tmp_path):
     full = run(["--digits", "4", "-q", "-v", "5", SMALL], cwd=tmp_path)
     assert (lit.returncode, lit.stdout) == (0, full.stdout)
     modules = imported(lit.stderr)
-    assert "svmeval.cv.light" in modules
+    assert "svmeval.cv.run.light" in modules
     assert not {m for m in modules if m.split(".")[0] in ("numpy", "scipy", "libsvm")}
     assert lit.stdout.startswith(b"Cross Validation Accuracy = ")
 
@@ -309,5 +309,5 @@ def test_messages_and_bar_on_a_terminal_as_the_full_command(tmp_path):
     assert timeless(light_run) == timeless(full_run)
     assert b"fold 5/5:" in light_run[2] and b"5/5 folds" in light_run[2]
     _, _, err = run_on_terminal(["-X", "importtime", "-m", "svmeval", "-v", "5", SMALL])
-    assert b"svmeval.cv.light" in err
+    assert b"svmeval.cv.run.light" in err
     assert b"| numpy" not in err

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from svmeval.cv.engine import cross_validate
-from svmeval.cv.folds import group_classes
+from svmeval.cv.plan.folds import group_classes
 from svmeval.io.data import read_dataset
 from svmeval.params import SvmParams
 

@@ -1,4 +1,4 @@
-"""The library's argument checks: one place (svmeval.cv.checks), the same rule and message for
+"""The library's argument checks: one place (svmeval.cv.plan.checks), the same rule and message for
 cross_validate, grid_search and compare; their visible signatures; no import cycle; a run's
 data checked once, at its door.
 
@@ -222,7 +222,9 @@ def test_no_import_cycle_in_svmeval():
     graph = _import_graph(function_bodies=False)
     assert _cycle(graph) is None, " -> ".join(_cycle(graph))
     everywhere = _import_graph()
-    assert {"svmeval.cv.evaluate", "svmeval.cv.executors"} <= set(everywhere["svmeval.cv.engine"])
+    assert {"svmeval.cv.run.evaluate", "svmeval.cv.run.executors"} <= set(
+        everywhere["svmeval.cv.engine"]
+    )
     cv = {
         name: {m for m in deps if m.startswith("svmeval.cv")}
         for name, deps in everywhere.items()

@@ -1,5 +1,5 @@
 """A cross-validation that measures its first training and switches the tasks not yet started
-to a shared kernel where that pays (svmeval.cv.probe): whatever it decides, every result is
+to a shared kernel where that pays (svmeval.cv.run.probe): whatever it decides, every result is
 LIBSVM's own svm_cross_validation's (the oracle, run in the test) and bit-identical to training
 every fold on the features."""
 
@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from test_engine_shared import FIELDS, params_of, same
 
-from svmeval.cv import kernel as shared_kernel
-from svmeval.cv import probe
 from svmeval.cv.engine import run_cv as cross_validate
+from svmeval.cv.run import kernel as shared_kernel
+from svmeval.cv.run import probe
 from svmeval.io.data import read_dataset
 from svmeval.params import PRECOMPUTED, SvmParams
 

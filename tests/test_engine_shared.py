@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from svmeval.cli.svmeval import parse_args
-from svmeval.cv import kernel as shared_kernel
 from svmeval.cv.engine import prepare, repetition_seeds
 from svmeval.cv.engine import run_cv as cross_validate
-from svmeval.cv.kernel import plan_sharing
+from svmeval.cv.run import kernel as shared_kernel
+from svmeval.cv.run.kernel import plan_sharing
 from svmeval.io.data import read_dataset
 from svmeval.params import PRECOMPUTED
 
@@ -250,7 +250,7 @@ def test_command_line_shares_on_its_own(built, tmp_path):
 
 
 def test_cost_model_for_single_and_repeated_cross_validations():
-    """Calibrated on measured runs (svmeval/cv/kernel.py): one 5-fold RBF cross-validation
+    """Calibrated on measured runs (svmeval/cv/run/kernel.py): one 5-fold RBF cross-validation
     never shares, one of 10 folds only with over 50 features a row (easy data such as mushrooms
     ran 2-3x slower on a shared kernel); repetitions of sparse data and a default grid do."""
     rbf, linear = params_of("-g 0.1"), params_of("-t 0")

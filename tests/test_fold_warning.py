@@ -84,7 +84,7 @@ def test_the_command_warns_in_libsvms_words(tmp_path, capfd, quiet):
             for line in light.stderr.splitlines()
             if line.startswith("import time:") and "|" in line
         }
-        assert "svmeval.cv.light" in modules and "numpy" not in modules  # served light
+        assert "svmeval.cv.run.light" in modules and "numpy" not in modules  # served light
         assert without_importtime(light.stderr) == full.stderr == warning
     else:
         assert without_importtime(light.stderr).startswith(warning)

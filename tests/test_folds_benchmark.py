@@ -105,7 +105,7 @@ def test_a_stored_benchmark_keys_its_units_by_the_folds(tmp_path, drawn):  # noq
     ],
 )
 def test_bad_groups_and_given_folds_refused_before_any_fold(kwargs, words, monkeypatch):
-    from svmeval.cv import evaluate
+    from svmeval.cv.run import evaluate
 
     def never(*args, **kwargs):  # pragma: no cover - the check comes first
         raise AssertionError("a fold ran")

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from test_folds_given import libsvm_fold_by_fold
 
 from svmeval import cross_validate, open_store, read_dataset
-from svmeval.cv.given import grouped_assignment
+from svmeval.cv.plan.given import grouped_assignment
 from svmeval.errors import ArgumentError, DataFormatError
 
 from conftest import DATA, HAVE_SHARED, data_set

@@ -14,7 +14,8 @@ import pytest
 from test_folds_given import libsvm_fold_by_fold
 
 from svmeval import compare, grid_search, nested_cv, read_dataset, tune_threshold
-from svmeval.cv import evaluate, plan
+from svmeval.cv.plan import cv_plan
+from svmeval.cv.run import evaluate
 
 from conftest import data_set
 
@@ -23,14 +24,14 @@ from conftest import data_set
 def drawn(monkeypatch):
     """Every fold draw of a run: (labels, folds, source)."""
     seen = []
-    original = plan.draw_folds
+    original = cv_plan.draw_folds
 
     def record(y, nr_fold, seed, params, *, warn=None, source=None):
         folds = original(y, nr_fold, seed, params, warn=warn, source=source)
         seen.append((np.asarray(y), folds, source))
         return folds
 
-    monkeypatch.setattr(plan, "draw_folds", record)
+    monkeypatch.setattr(cv_plan, "draw_folds", record)
     monkeypatch.setattr(evaluate, "draw_folds", record)
     return seen
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from svmeval.cv import executors
+from svmeval.cv.run import executors
 from svmeval.workflows import grid_rules as rules
 from svmeval.workflows.grid import grid_search
 

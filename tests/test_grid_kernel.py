@@ -11,8 +11,8 @@ import pytest
 
 from svmeval.cli.svmeval import parse_args
 from svmeval.cv import _libsvm, engine
-from svmeval.cv.folds import libsvm_folds
-from svmeval.cv.kernel import SharedKernel, kernel_value, matrix_bytes, plan_sharing
+from svmeval.cv.plan.folds import libsvm_folds
+from svmeval.cv.run.kernel import SharedKernel, kernel_value, matrix_bytes, plan_sharing
 from svmeval.cv.schedule import run_tasks
 from svmeval.io.data import read_dataset
 

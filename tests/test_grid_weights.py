@@ -150,7 +150,7 @@ def test_the_weight_alone_is_a_line_of_cells_in_the_ranges_order(tmp_path):
 def test_kernels_are_shared_across_weights_and_give_the_same_cells(monkeypatch):
     """The weight does not change the kernel: one matrix per gamma serves every C and weight
     (three kernels for 27 cells); the cells are those computed without any shared matrix."""
-    from svmeval.cv import kernel
+    from svmeval.cv.run import kernel
 
     made = []
 
@@ -220,7 +220,7 @@ def test_weight_cells_run_gamma_by_gamma_and_a_cut_file_resumes_to_the_same_best
     out of the search's order (the -out lines get the order line); the file cut after any of
     its lines and resumed ends on the whole search's best cell, which is grid.py's rule over
     the cells in the search's order."""
-    from svmeval.cv.kernel import matrix_bytes
+    from svmeval.cv.run.kernel import matrix_bytes
     from svmeval.io.data import read_dataset
     from svmeval.params import RBF
 
@@ -319,7 +319,7 @@ def test_the_library_refuses_resumed_cells_of_another_weight_axis():
 )
 @pytest.mark.parametrize("run", [grid_search, nested_cv])
 def test_bad_weight_arguments_are_typed_errors_before_any_fold(run, options, log2w, message):
-    from svmeval.cv import executors
+    from svmeval.cv.run import executors
 
     path = data_set("heart_scale")
     with executors.recording() as record:

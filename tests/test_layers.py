@@ -65,6 +65,8 @@ def module_name(path: Path) -> str:
 
 
 MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+#: the C extension modules (``svmeval.cv._kernel``): modules too, that import nothing of svmeval
+EXTENSIONS = {module_name(p) for p in sorted(PACKAGE.rglob("*.c"))}
 
 
 def group(module: str) -> str:
@@ -170,6 +172,44 @@ def cycles(graph: dict) -> list:
 def test_no_import_cycle_anywhere():
     """Every import counts, deferred ones included."""
     assert cycles(GRAPH) == []
+
+
+#: cv/'s stages, in the order the imports may go: a run's entries (cv/engine.py,
+#: cv/multilabel.py) use all three, run/ takes the plan and fills what a run gives back,
+#: plan/ draws the folds into that result's types, collect/ is plain data and knows neither;
+#: the core at cv/'s root (LIBSVM's and LIBLINEAR's C, threads, bounded waits) imports none
+CV_STAGES = ("svmeval.cv.collect", "svmeval.cv.plan", "svmeval.cv.run")
+
+
+def cv_stage(module: str) -> str | None:
+    """The stage of cv/ ``module`` is in (None: the root's core or entries, or outside cv/)."""
+    return next((s for s in CV_STAGES if module == s or module.startswith(s + ".")), None)
+
+
+@pytest.mark.parametrize("stage", CV_STAGES)
+def test_cv_stages_import_only_earlier_stages(stage):
+    """plan -> run -> collect, readable from cv/'s folders: collect/ imports nothing of plan/
+    or run/, plan/ nothing of run/, and the core at cv/'s root nothing of any stage."""
+    later = set(CV_STAGES[CV_STAGES.index(stage) + 1 :])
+    found = {
+        module: sorted(t for t in GRAPH[module] if cv_stage(t) in later)
+        for module in MODULES
+        if cv_stage(module) == stage
+    }
+    assert {m: t for m, t in found.items() if t} == {}
+
+
+def test_the_core_of_cv_imports_no_stage():
+    root = [
+        m
+        for m in MODULES
+        if m.startswith("svmeval.cv.")
+        and cv_stage(m) is None
+        and m not in ("svmeval.cv.engine", "svmeval.cv.multilabel")
+    ]
+    assert root, "cv/ has a core at its root"
+    found = {m: sorted(t for t in GRAPH[m] if cv_stage(t)) for m in root}
+    assert {m: t for m, t in found.items() if t} == {}
 
 
 #: within the foundation (L0), what a group does not import: the metrics, the statistics and
@@ -303,7 +343,11 @@ def test_scoring_loads_no_part_of_the_engine():
         timeout=120,
     )
     loaded = json.loads(done.stdout)
-    assert [m for m in loaded if m.startswith("svmeval.cv")] == ["svmeval.cv", "svmeval.cv.results"]
+    assert [m for m in loaded if m.startswith("svmeval.cv")] == [
+        "svmeval.cv",
+        "svmeval.cv.collect",
+        "svmeval.cv.collect.results",
+    ]
     done = subprocess.run(
         [
             sys.executable,
@@ -326,6 +370,8 @@ def _private(name: str) -> bool:
 
 def package_of(module: str) -> str:
     """The package a module belongs to: itself for a package's __init__, else its parent."""
+    if module in EXTENSIONS:
+        return module.rsplit(".", 1)[0]
     return module if MODULES[module].name == "__init__.py" else module.rsplit(".", 1)[0]
 
 
@@ -373,7 +419,7 @@ def private_uses(path: Path, package: str) -> list[str]:
                 continue
             for alias in node.names:
                 sub = f"{source}.{alias.name}"
-                if sub in MODULES:  # a module
+                if sub in MODULES or sub in EXTENSIONS:  # a module
                     modules[alias.asname or alias.name] = sub
                     if foreign(sub, package):
                         found.append(f"from {source} import {alias.name}")
@@ -406,7 +452,7 @@ def test_the_privacy_scan_sees_private_modules_names_and_attributes(tmp_path):
         "from svmeval.cv import _libsvm, engine\n"
         "import svmeval.cv._libsvm\n"
         "from svmeval.workflows.compare import _fold_values, compare\n"
-        "from svmeval.cv import checks\n"
+        "from svmeval.cv.plan import checks\n"
         "def f():\n    return checks._integer, checks.check_folds, engine.run_cv\n"
     )
     assert private_uses(probe, "svmeval.workflows") == [
@@ -414,7 +460,7 @@ def test_the_privacy_scan_sees_private_modules_names_and_attributes(tmp_path):
         "from svmeval.cv import _libsvm",
         "import svmeval.cv._libsvm",
     ]
-    assert private_uses(probe, "svmeval.cv") == [
+    assert private_uses(probe, "svmeval.cv.plan") == [
         "from svmeval.workflows.compare import _fold_values"
     ]
     probe.write_text("from svmeval import _tables\nfrom svmeval.progress import _x\n")

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from svmeval.cv import c_library, light
+from svmeval.cv import c_library
+from svmeval.cv.run import light
 from svmeval.io import svm_train_syntax
 from svmeval.params import SvmParams
 
@@ -126,5 +127,9 @@ def test_a_light_call_imports_the_core(tmp_path):
         for line in done.stderr.decode().splitlines()
         if line.startswith("import time:") and "|" in line
     }
-    assert {"svmeval.cv.light", "svmeval.cv.c_library", "svmeval.io.svm_train_syntax"} <= modules
+    assert {
+        "svmeval.cv.run.light",
+        "svmeval.cv.c_library",
+        "svmeval.io.svm_train_syntax",
+    } <= modules
     assert not {m for m in modules if m.split(".")[0] in ("numpy", "libsvm", "dataclasses")}

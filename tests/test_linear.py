@@ -1,4 +1,4 @@
-"""svmeval-linear and svmeval.cv.linear: LIBLINEAR's ``train -v n`` with svmeval's report.
+"""svmeval-linear and svmeval.cv.run.linear: LIBLINEAR's ``train -v n`` with svmeval's report.
 
 Oracles: LIBLINEAR's ``train`` binary built from LIBLINEAR's source (``SVMEVAL_LIBLINEAR_SOURCE``,
 else those tests skip), its first line(s) byte for byte; the official bindings'
@@ -24,7 +24,7 @@ pytest.importorskip("liblinear.liblinearutil", reason="LIBLINEAR's bindings (the
 from liblinear import liblinear as ll_c  # noqa: E402
 from liblinear import liblinearutil as ll  # noqa: E402
 
-from svmeval.cv.linear import LinearParams, cross_validate_linear  # noqa: E402
+from svmeval.cv.run.linear import LinearParams, cross_validate_linear  # noqa: E402
 
 LIBC = ctypes.CDLL(None)
 LIBC.srand.argtypes, LIBC.rand.restype = [ctypes.c_uint], ctypes.c_int
@@ -530,7 +530,7 @@ def bindings_warm_chain(path, options: str, nr_fold: int, steps):
     [("heart", "-s 2"), ("iris", "-s 0"), ("heart", "-s 0 -B 1"), ("housing", "-s 11")],
 )
 def test_every_steps_predictions_are_liblinears_warm_started(files, name, options):
-    from svmeval.cv.linear_search import search_c_linear
+    from svmeval.cv.run.linear_search import search_c_linear
 
     path = files[name]
     search = search_c_linear(str(path), params_of(options), 3)
@@ -543,7 +543,7 @@ def test_every_steps_predictions_are_liblinears_warm_started(files, name, option
 
 
 def test_search_first_step_is_the_bindings_cross_validation(files):
-    from svmeval.cv.linear_search import search_c_linear
+    from svmeval.cv.run.linear_search import search_c_linear
 
     search = search_c_linear(str(files["heart"]), params_of("-s 2"), 5)
     first = search.steps[0]
@@ -799,7 +799,7 @@ def test_ctrl_c_leaves_a_long_liblinear_call_at_once(files, monkeypatch):
 def test_search_picture_draws_scikit_learns_figures_of_every_c(files):
     metrics = pytest.importorskip("sklearn.metrics")
     pytest.importorskip("matplotlib")
-    from svmeval.cv.linear_search import search_c_linear
+    from svmeval.cv.run.linear_search import search_c_linear
     from svmeval.report.linear_plot import draw_search
     from svmeval.summary import summarize
 

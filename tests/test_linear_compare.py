@@ -63,7 +63,7 @@ def test_the_liblinear_side_is_the_bindings_on_libsvms_folds(heart, options):
     k, seeds = 5, (1, 2, 3)
     linear = params_of(options)
     c = svmeval.compare(heart, "-t 0", linear, k, repeat=len(seeds))
-    from svmeval.cv.linear_folds import linear_on_folds
+    from svmeval.cv.run.linear_folds import linear_on_folds
 
     dataset = svmeval.read_dataset(heart)
     y = dataset.y

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from svmeval.cv import _libsvm
-from svmeval.cv.folds import libsvm_folds
 from svmeval.cv.multilabel import MultilabelCVResult, cross_validate_multilabel
+from svmeval.cv.plan.folds import libsvm_folds
 from svmeval.errors import DataFormatError, ParameterError, SvmevalError
 from svmeval.io.data import read_dataset
 from svmeval.io.label_sets import dataset_indicator, dataset_label_sets

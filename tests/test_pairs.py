@@ -1,4 +1,4 @@
-"""Multiclass folds trained pair by pair (svmeval.cv.pairs) against LIBSVM itself: predictions
+"""Multiclass folds trained pair by pair (svmeval.cv.plan.pairs) against LIBSVM itself: predictions
 against svm_cross_validation after srand(1), decision values against models the official
 bindings train fold by fold (svm_train on the fold's rows, svm_predict_values on its test
 rows), for several sets, kernels, svm types, class weights, k = 2, 5, 10 and any number of jobs;
@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 
 from svmeval.cli.svmeval import parse_args
-from svmeval.cv import _libsvm, pairs
+from svmeval.cv import _libsvm
 from svmeval.cv.engine import cross_validate, run_cv
-from svmeval.cv.plan import CVPlan, draw_folds
+from svmeval.cv.plan import pairs
+from svmeval.cv.plan.cv_plan import CVPlan, draw_folds
 from svmeval.io.data import read_dataset
 from svmeval.summary import summarize
 
@@ -204,10 +205,10 @@ def test_precomputed_multiclass_kernel(tmp_path, options):
 def test_a_folds_prediction_in_parts_is_libsvms(tmp_path, monkeypatch, parts, jobs):
     """A fold's last pair leaves its prediction as tasks over parts of the test rows: any
     number of parts, on any number of jobs, predicts every row as svm_cross_validation."""
-    from svmeval.cv import plan
+    from svmeval.cv.plan import cv_plan
 
-    monkeypatch.setattr(plan, "PREDICT_PARTS", parts)
-    monkeypatch.setattr(plan, "PREDICT_PART_ROWS", 1)
+    monkeypatch.setattr(cv_plan, "PREDICT_PARTS", parts)
+    monkeypatch.setattr(cv_plan, "PREDICT_PART_ROWS", 1)
     options = "-s 0 -c 4"
     path = subset(tmp_path, "satimage.scale", 400)
     result = run_cv(read_dataset(path), params_of(options), 5, jobs=jobs, keep_decision_values=True)
@@ -220,7 +221,8 @@ def test_prediction_parts_follow_the_cores_and_the_test_rows(monkeypatch):
     """As many parts as cores, none under PREDICT_PART_ROWS rows (one for a small fold). The
     least rows of a part is set to an eighth of the fold's test rows, so that any data set (a
     small stand-in too) has room for 4 parts and more."""
-    from svmeval.cv import plan, schedule
+    from svmeval.cv import schedule
+    from svmeval.cv.plan import cv_plan
     from svmeval.cv.task import FollowUps
 
     ds = read_dataset(data_set("satimage.scale"))
@@ -228,10 +230,10 @@ def test_prediction_parts_follow_the_cores_and_the_test_rows(monkeypatch):
     params = params_of("-s 0").resolved(ds.n_features)
     folds = draw_folds(problem.y, 5, 1, params)
     test_rows = len(folds.test(0))
-    monkeypatch.setattr(plan, "PREDICT_PART_ROWS", test_rows // 8)
+    monkeypatch.setattr(cv_plan, "PREDICT_PART_ROWS", test_rows // 8)
     cv = CVPlan(problem, params, folds, 1)
     fold_pairs = len(cv.labels) * (len(cv.labels) - 1) // 2
-    for cores, expected in [(1, 1), (4, 4), (64, test_rows // plan.PREDICT_PART_ROWS)]:
+    for cores, expected in [(1, 1), (4, 4), (64, test_rows // cv_plan.PREDICT_PART_ROWS)]:
         with schedule.cores_limited(cores):
             results = [task(1) for task in cv.tasks[:fold_pairs]]  # fold 0, alone
         assert results[:-1] == [0] * (fold_pairs - 1)

@@ -14,7 +14,7 @@ import pytest
 from svmeval import ArgumentError, PermutationTest, permutation_test, render
 from svmeval.cv import _libsvm
 from svmeval.cv.engine import prepare
-from svmeval.cv.permutation import permuted_cvs
+from svmeval.cv.run.permutation import permuted_cvs
 from svmeval.io.data import read_dataset
 from svmeval.params import SvmParams
 
@@ -192,7 +192,7 @@ def test_command_line_plot_writes_the_picture(tmp_path):
 
 
 def test_chunks_of_permutations_change_nothing(monkeypatch):
-    from svmeval.cv import permutation
+    from svmeval.cv.run import permutation
 
     path = str(LOCAL / "wine.scale")
     whole = permutation_test(path, folds=3, permutations=5, seed=6)
@@ -235,7 +235,7 @@ def test_a_dask_cluster_gives_the_local_result_computing_the_kernel_once_per_wor
     """The permutations on a local Dask cluster (two worker processes): the local run's
     figures, and each worker computed the kernel at most once over every chunk."""
     pytest.importorskip("distributed")
-    from svmeval.cv import cluster, permutation, workers
+    from svmeval.cv.run import cluster, permutation, workers
 
     path = str(LOCAL / "breast_cancer.scale")
     local = permutation_test(path, "-g 0.5", folds=4, permutations=7, seed=3, jobs=2)

@@ -86,7 +86,7 @@ def test_bad_options(tmp_path, args, message):
 
 def test_shared_fold_kernels_are_made_once_per_fold_and_gamma(monkeypatch):
     """With share=True a grid computes one kernel matrix per fold and gamma, not per cell."""
-    from svmeval.cv import kernel
+    from svmeval.cv.run import kernel
 
     made = []
     real = kernel.SharedKernel.__init__

@@ -236,11 +236,12 @@ def test_a_run_stopped_by_ctrl_c_reports_no_progress_after_it(monkeypatch):
     back until the run stops (as cells done ahead of an earlier one are), and the interrupt
     comes as the last fold ends."""
     from svmeval import grid_search
-    from svmeval.cv import evaluate, plan
+    from svmeval.cv.plan import cv_plan
+    from svmeval.cv.run import evaluate
 
     total = 4 * 5  # four cells of five folds
     stored: list = []
-    store = plan.CVPlan.store
+    store = cv_plan.CVPlan.store
 
     def store_then_interrupt(self, i, out):
         store(self, i, out)
@@ -258,7 +259,7 @@ def test_a_run_stopped_by_ctrl_c_reports_no_progress_after_it(monkeypatch):
         flushed.append(len(self.done))
         flush(self)
 
-    monkeypatch.setattr(plan.CVPlan, "store", store_then_interrupt)
+    monkeypatch.setattr(cv_plan.CVPlan, "store", store_then_interrupt)
     monkeypatch.setattr(evaluate.Release, "__call__", hold)
     monkeypatch.setattr(evaluate.Release, "flush", recorded_flush)
     calls: list = []

@@ -262,7 +262,7 @@ def test_a_rerun_reads_its_stored_folds_a_window_at_a_time(tmp_path, monkeypatch
     keys, across units of 10 folds and two configurations of the same parameters (the same
     keys twice), every fold is read and the result is the fresh run's."""
     from svmeval import compare, open_store
-    from svmeval.cv import store_use
+    from svmeval.cv.run import store_use
 
     path = tmp_path / "runs.db"
     args = (WINE, "-c 1", "-c 1")

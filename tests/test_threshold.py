@@ -546,7 +546,7 @@ def test_a_dask_cluster_gives_the_local_result():
     """Every outer and inner cross-validation on a local Dask cluster (two worker processes,
     connected once): the local run's result, repetitions and store included."""
     pytest.importorskip("distributed")
-    from svmeval.cv import cluster
+    from svmeval.cv.run import cluster
 
     kwargs = dict(folds=4, inner_folds=3, seed=5, repeat=2, criterion="cost:1,4")
     local = tune_threshold(HEART, "-c 2", **kwargs, jobs=2)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from svmeval import _version
-from svmeval.cv import cluster, workers
+from svmeval.cv.run import cluster, workers
 
 from conftest import ROOT
 

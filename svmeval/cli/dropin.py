@@ -5,7 +5,7 @@ configuration.
 Such a call prints svm-train's lines (the accuracy line, each class's precision, recall and
 F1). :func:`serve` answers it with the standard library, the C reader, svm-train's option
 syntax (:mod:`svmeval.io.svm_train_syntax`, the parser the full command reads the same options
-with), LIBSVM's library through the engine's ctypes core (:mod:`svmeval.cv.light`, the
+with), LIBSVM's library through the engine's ctypes core (:mod:`svmeval.cv.run.light`, the
 engine's light mode), the two-class counts and the lines: no numpy, no option table, no
 summary. This module only decides whether to serve a call. Every other command line, and every call the light mode
 does not serve, gets None and runs as the full command (:mod:`svmeval.cli.svmeval`), which
@@ -125,7 +125,7 @@ def serve(argv: list[str], interrupts=()) -> int | None:
         return None
     if raw.y is None or len(set(memoryview(raw.y).cast("d").tolist())) != 2:
         return None  # one class, or more: the full report
-    from svmeval.cv.light import cross_validate_plain
+    from svmeval.cv.run.light import cross_validate_plain
 
     def progress():  # the full command's bar (a terminal, without -q), made once served
         from svmeval.progress import make_progress

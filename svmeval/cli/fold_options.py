@@ -55,7 +55,7 @@ def fold_sources(o, n_rows: int, default: int = 0) -> tuple[int, dict]:
     it is the command's ``default`` (-v left out)."""
     if o.groups is None and o.given_folds is None:
         return o.nr_fold, {}
-    from svmeval.cv.given import fold_source
+    from svmeval.cv.plan.given import fold_source
 
     source = fold_source(o.groups, o.given_folds, n_rows)
     if source is None:  # pragma: no cover - one of them is given

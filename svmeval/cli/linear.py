@@ -3,7 +3,7 @@
 Every option of LIBLINEAR 2.50's ``train`` with its meaning and default (train.c's
 ``parse_command_line``, the tolerance ``-e`` per solver), read as svmeval reads svm-train's
 (the whole value as C's ``atoi``/``strtod`` reads it, each integer within its C ``int``, each
-number finite). The cross-validation is LIBLINEAR's own (:mod:`svmeval.cv.linear`): its first
+number finite). The cross-validation is LIBLINEAR's own (:mod:`svmeval.cv.run.linear`): its first
 line is ``train -v n``'s, byte for byte; two-class data get the per-class lines of
 ``svmeval``'s drop-in after it (+1 positive), more classes, ``--full`` and the other formats
 svmeval's whole report.
@@ -283,7 +283,7 @@ def files_of(o: LinearOptions) -> tuple[list, list]:
 
 
 def run(o: LinearOptions) -> int:
-    from svmeval.cv.linear import LinearParams, cross_validate_linear
+    from svmeval.cv.run.linear import LinearParams, cross_validate_linear
 
     params = LinearParams(**o.values, regularize_bias=o.regularize_bias, weight=o.weight)
     if params.solver_type == 21 and not 0 < params.nu <= 1:  # LIBLINEAR checks none
@@ -298,7 +298,7 @@ def run(o: LinearOptions) -> int:
         output.write_outputs([(output.resolve(output.STDOUT, "the report"), text)])
         return 0
     if o.repeat == 1:
-        from svmeval.cv.store_use import current
+        from svmeval.cv.run.store_use import current
 
         result = cross_validate_linear(dataset, params, o.nr_fold, quiet=o.quiet, store=current())
     else:

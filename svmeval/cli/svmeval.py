@@ -466,7 +466,7 @@ def _recorded(options: Options, summary, dataset, function: str, began: tuple):
     predictions file, when the scoring began and how long it took."""
     if options.format != "html" or not began:
         return summary
-    from svmeval.cv.provenance import make_record
+    from svmeval.cv.collect.provenance import make_record
 
     call = f"{function}(labels of {options.data_file!r}, predictions of {options.score!r})"
     seconds = time.perf_counter() - began[1]

@@ -209,7 +209,7 @@ def _to_stderr(message: bytes) -> None:
 
 @contextlib.contextmanager
 def pair_training():
-    """Train one pair of a multiclass fold in this thread (:mod:`svmeval.cv.pairs`)."""
+    """Train one pair of a multiclass fold in this thread (:mod:`svmeval.cv.plan.pairs`)."""
     _thread.pair = True
     try:
         yield

@@ -1,7 +1,7 @@
 """The cost model behind the threads a run gets, in plain numbers (no import beyond Python's
 own): whether a training's OpenMP threads pay, and which cross-validations are small enough to
 run on the calling thread with one OpenMP thread. :mod:`svmeval.cv.schedule` runs tasks by it;
-:mod:`svmeval.cv.light` takes by it the runs it serves.
+:mod:`svmeval.cv.run.light` takes by it the runs it serves.
 
 A small run takes milliseconds. A worker thread per fold and an OpenMP team per fold cost about
 as much as the folds themselves, and where the command is one of many processes started by a

@@ -1,8 +1,8 @@
 """Cross-validation as svm-train runs it, and svm-train without ``-v``.
 
-:func:`cross_validate` (:func:`run_cv` with the engine's own arguments) is the evaluation core's (:mod:`svmeval.cv.evaluate`) one candidate
+:func:`cross_validate` (:func:`run_cv` with the engine's own arguments) is the evaluation core's (:mod:`svmeval.cv.run.evaluate`) one candidate
 over R seeds: LIBSVM's own folds after ``srand(seed)``, each fold's training set in LIBSVM's
-order and the same predict call (:class:`~svmeval.cv.plan.CVPlan`), so predictions are
+order and the same predict call (:class:`~svmeval.cv.plan.cv_plan.CVPlan`), so predictions are
 bit-identical to LIBSVM's ``svm_cross_validation``, with what LIBSVM throws away kept: decision
 values, probabilities, the fold of each sample. Results do not depend on ``jobs`` or ``client``.
 """
@@ -17,21 +17,27 @@ import numpy as np
 
 from svmeval._args import checked
 from svmeval.cv import _libsvm, _model
-from svmeval.cv.checks import check_execution, check_folds, check_inputs, check_repeat, check_seed
-from svmeval.cv.evaluate import evaluate
-from svmeval.cv.executors import executor_for
-from svmeval.cv.folds import libsvm_folds  # noqa: F401 - where the tests draw LIBSVM's folds
-from svmeval.cv.given import FoldAssignment
-from svmeval.cv.plan import (  # noqa: F401
+from svmeval.cv.collect.provenance import recorded
+from svmeval.cv.plan.checks import (
+    check_execution,
+    check_folds,
+    check_inputs,
+    check_repeat,
+    check_seed,
+)
+from svmeval.cv.plan.cv_plan import (  # noqa: F401
     CVPlan,
     CVResult,
     FoldOutput,
     Repetition,
     repetition,
 )
-from svmeval.cv.provenance import recorded
+from svmeval.cv.plan.folds import libsvm_folds  # noqa: F401 - where the tests draw LIBSVM's folds
+from svmeval.cv.plan.given import FoldAssignment
+from svmeval.cv.run.evaluate import evaluate
+from svmeval.cv.run.executors import executor_for
+from svmeval.cv.run.store_use import FoldByFold  # noqa: F401 - nested CV's outer loop, with a store
 from svmeval.cv.schedule import run_tasks
-from svmeval.cv.store_use import FoldByFold  # noqa: F401 - nested CV's outer loop, with a store
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import Dataset, DataSource
 from svmeval.params import PRECOMPUTED, Configuration, LinearParams, SvmParams
@@ -60,7 +66,7 @@ def prepare(
 ):
     """Check everything before LIBSVM sees it; return ``(problem, resolved params)``.
 
-    ``dataset`` checked at the run's door (:func:`~svmeval.cv.checks.as_dataset`, a precomputed
+    ``dataset`` checked at the run's door (:func:`~svmeval.cv.plan.checks.as_dataset`, a precomputed
     kernel's rows included); gamma 0 becomes 1/num_features as in svm-train;
     svm_check_parameter's objections raise :class:`ParameterError`.
     """
@@ -199,9 +205,9 @@ def cross_validate(
     0.9684
     """
     call = dict(locals())
-    from svmeval.cv import checks
-    from svmeval.cv.given import fold_source
-    from svmeval.cv.store_use import opened
+    from svmeval.cv.plan import checks
+    from svmeval.cv.plan.given import fold_source
+    from svmeval.cv.run.store_use import opened
     from svmeval.params import given_configuration
 
     given = params
@@ -254,9 +260,9 @@ _NOT_LIBLINEAR = {
 
 def _liblinear_cv(call: dict, dataset, data) -> CVResult:
     """cross_validate of a :class:`~svmeval.params.LinearParams`: LIBLINEAR's own
-    cross-validation after ``srand(seed)`` (:func:`svmeval.cv.linear.cross_validate_linear`)."""
-    from svmeval.cv import checks
-    from svmeval.cv.linear import cross_validate_linear
+    cross-validation after ``srand(seed)`` (:func:`svmeval.cv.run.linear.cross_validate_linear`)."""
+    from svmeval.cv.plan import checks
+    from svmeval.cv.run.linear import cross_validate_linear
     from svmeval.errors import ArgumentError
 
     for name, default in _NOT_LIBLINEAR.items():
@@ -266,7 +272,7 @@ def _liblinear_cv(call: dict, dataset, data) -> CVResult:
             raise ArgumentError(
                 name, "does not apply to a LinearParams (LIBLINEAR's own cross-validation)"
             )
-    from svmeval.cv.store_use import opened
+    from svmeval.cv.run.store_use import opened
 
     params = call["params"]
     dataset = checks.classes_for(dataset, data, [params])
@@ -280,7 +286,7 @@ def _liblinear_cv(call: dict, dataset, data) -> CVResult:
         ]
     if len(runs) == 1:
         return runs[0]
-    from svmeval.cv.plan import repetition
+    from svmeval.cv.plan.cv_plan import repetition
 
     return replace(
         runs[0],
@@ -313,14 +319,14 @@ def run_cv(
 ) -> CVResult:
     """:func:`cross_validate` with the engine's own arguments: ``y`` (labels replacing the
     data set's), ``problem`` (the data's LIBSVM problem, if built), ``share`` (whether the folds
-    train on one kernel matrix computed once, :class:`~svmeval.cv.kernel.SharedKernel`: None
+    train on one kernel matrix computed once, :class:`~svmeval.cv.run.kernel.SharedKernel`: None
     where the cost model says it pays, before the run or from its first training
-    (:mod:`svmeval.cv.probe`), True always, False never; never with ``-b 1``, a
-    precomputed kernel or matrices over :data:`~svmeval.cv.kernel.DEFAULT_MEMORY_MB`),
-    ``store`` (the run's :class:`~svmeval.cv.store_use.StoreCounts`), ``warn_folds`` (False:
+    (:mod:`svmeval.cv.run.probe`), True always, False never; never with ``-b 1``, a
+    precomputed kernel or matrices over :data:`~svmeval.cv.run.kernel.DEFAULT_MEMORY_MB`),
+    ``store`` (the run's :class:`~svmeval.cv.run.store_use.StoreCounts`), ``warn_folds`` (False:
     LIBSVM's leave-one-out warning, more folds than samples, is not given: a run of several
     cross-validations that gave it already), ``fold_source`` (a
-    :class:`~svmeval.cv.given.FoldSource`: folds given or grouped instead of LIBSVM's),
+    :class:`~svmeval.cv.plan.given.FoldSource`: folds given or grouped instead of LIBSVM's),
     ``preprocessing`` (a :class:`~svmeval.preprocess.Preprocessing` learned inside each fold,
     :func:`preprocessing_of`)."""
     nr_fold, seed, repeat = check_folds(nr_fold), check_seed(seed), check_repeat(repeat)
@@ -546,7 +552,7 @@ def train_and_save(
     >>> model.read_text().splitlines()[:2]
     ['svm_type c_svc', 'kernel_type rbf']
     """
-    from svmeval.cv import checks
+    from svmeval.cv.plan import checks
 
     params = checks.as_params(params)
     return _train_and_save(

@@ -10,7 +10,7 @@ label other folds; one common split is what makes per-sample figures (samples F1
 accuracy, the ranking figures) the figures of one cross-validation. Within a fold, each label's
 training set is ``perm[:begin] + perm[end:]`` (LIBSVM's order), trained and predicted as in
 :class:`svmeval.cv.engine.CVPlan`. ``groups=`` or ``given_folds=`` replace LIBSVM's folds
-for every label (:mod:`svmeval.cv.given`; each fold's training rows in ascending order): grouped
+for every label (:mod:`svmeval.cv.plan.given`; each fold's training rows in ascending order): grouped
 folds balance the label sets, each row's set of labels counted as its class.
 
 Scores. A sample's score for a label is its SVM's decision value. For a {-1,+1} problem LIBSVM
@@ -43,13 +43,12 @@ import numpy as np
 
 from svmeval._args import checked
 from svmeval.cv import _libsvm
-from svmeval.cv.checks import check_execution, check_folds, check_seed
+from svmeval.cv.collect.provenance import recorded
+from svmeval.cv.collect.results import Folds, MultilabelCVResult
 from svmeval.cv.engine import prepare
-from svmeval.cv.folds import Folds
-from svmeval.cv.given import FoldAssignment
-from svmeval.cv.plan import CVPlan, seeded_folds
-from svmeval.cv.provenance import recorded
-from svmeval.cv.results import MultilabelCVResult
+from svmeval.cv.plan.checks import check_execution, check_folds, check_seed
+from svmeval.cv.plan.cv_plan import CVPlan, seeded_folds
+from svmeval.cv.plan.given import FoldAssignment
 from svmeval.cv.schedule import run_tasks
 from svmeval.cv.task import Task, folds_done
 from svmeval.errors import ArgumentError, ParameterError, SvmevalError, show_label, show_path
@@ -159,7 +158,7 @@ def cross_validate_multilabel(
     >>> sorted(summarize(result).figures)[:3]
     ['hamming_loss', 'lrap', 'macro_f1']
     """
-    from svmeval.cv.store_use import opened
+    from svmeval.cv.run.store_use import opened
 
     call = (cross_validate_multilabel, dict(locals()))
     with opened(store, "cross_validate_multilabel", call) as counts:
@@ -171,7 +170,7 @@ def cross_validate_multilabel(
 def _multilabel(
     data, params, folds, seed, jobs, progress, quiet, counts, groups=None, given_folds=None
 ) -> MultilabelCVResult:
-    from svmeval.cv.checks import as_dataset, as_params, uses_precomputed
+    from svmeval.cv.plan.checks import as_dataset, as_params, uses_precomputed
     from svmeval.params import given_configuration
 
     given = params
@@ -238,7 +237,7 @@ def _folds(Y_true: np.ndarray, nr_fold: int, seed: int, groups, given_folds) -> 
     """The folds every label uses: LIBSVM's unstratified folds after ``srand(seed)``, or
     those of ``groups`` (each row's label set counted as its class) or ``given_folds``,
     read and checked before any task."""
-    from svmeval.cv.given import fold_source
+    from svmeval.cv.plan.given import fold_source
 
     n = len(Y_true)
     source = fold_source(groups, given_folds, n)
@@ -290,7 +289,7 @@ class _Stored:
         self.probability = bool(params.probability)
         if counts is None:
             return
-        from svmeval.cv.store_use import FoldsUnit, StoreUse
+        from svmeval.cv.run.store_use import FoldsUnit, StoreUse
 
         digest = dataset.digest()
         self.unit = FoldsUnit(params, seed, folds)
@@ -310,7 +309,7 @@ class _Stored:
                 use.written.clear()
         for use, found in zip(self.uses, self.found):
             use.reused(self.unit, len(found))
-        from svmeval.cv.store_use import missing
+        from svmeval.cv.run.store_use import missing
 
         missing(counts, sum(folds.n_folds - len(f) for f in self.found))
 

@@ -52,8 +52,8 @@ import numpy as np
 
 from svmeval._args import checked
 from svmeval._classes import class_code
-from svmeval.cv.given import FoldAssignment
-from svmeval.cv.provenance import recorded
+from svmeval.cv.collect.provenance import recorded
+from svmeval.cv.plan.given import FoldAssignment
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration
@@ -218,9 +218,9 @@ def benchmark(
     | data set | rbf | rbf C=8 | linear |
     """
     call = (benchmark, dict(locals()))
-    from svmeval.cv import checks
     from svmeval.cv.engine import c_state, preprocessing_of, repetition_seeds
-    from svmeval.cv.store_use import opened
+    from svmeval.cv.plan import checks
+    from svmeval.cv.run.store_use import opened
 
     names, params = _configurations(configurations)
     _check_configurations(params)
@@ -292,8 +292,8 @@ def _checked_datasets(datasets, folds: int, params: list, criterion, pos_label) 
     """``(data sets, criterion)``: every data set read and checked before any work (one name
     each, the same folds on each, the criterion and pos_label fit for each), and the criterion
     (the configurations' default where None)."""
-    from svmeval.cv import checks
-    from svmeval.cv.checks import check_pos_label
+    from svmeval.cv.plan import checks
+    from svmeval.cv.plan.checks import check_pos_label
 
     checked = [
         checks.classes_for(
@@ -368,10 +368,10 @@ def _per_dataset(value, argument: str, names: list) -> list:
 
 
 def _fold_sources(checked: list, groups, given_folds, folds: int, seeds: list, params) -> list:
-    """Each data set's :class:`~svmeval.cv.given.FoldSource` (None: LIBSVM's folds), read
+    """Each data set's :class:`~svmeval.cv.plan.given.FoldSource` (None: LIBSVM's folds), read
     and checked before any work: the files, their rows, k against the groups or the folds
     given, and every repetition's folds (no fold whose training side lacks a class)."""
-    from svmeval.cv.given import fold_source
+    from svmeval.cv.plan.given import fold_source
     from svmeval.errors import ArgumentError
 
     names = [ds.name for ds in checked]
@@ -454,7 +454,7 @@ def _sequence(datasets) -> list:
 
 def _configurations(configurations) -> tuple[list, list]:
     """``(names, SvmParams)`` of a mapping name -> configuration or a sequence of them."""
-    from svmeval.cv import checks
+    from svmeval.cv.plan import checks
 
     if isinstance(configurations, Mapping):
         items = list(configurations.items())

@@ -35,10 +35,10 @@ from svmeval import _tables as tables
 from svmeval._args import checked
 from svmeval._classes import class_code
 from svmeval._repr import brief_repr
-from svmeval.cv import checks
-from svmeval.cv.given import FoldAssignment
-from svmeval.cv.provenance import Provenance, recorded
-from svmeval.cv.results import CVResult
+from svmeval.cv.collect.provenance import Provenance, recorded
+from svmeval.cv.collect.results import CVResult
+from svmeval.cv.plan import checks
+from svmeval.cv.plan.given import FoldAssignment
 from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource, rows_of
 from svmeval.params import Configuration, SvmParams
@@ -376,7 +376,7 @@ def nested_cv(
     """
     arguments = dict(locals())
     from svmeval.cv import engine
-    from svmeval.cv.store_use import opened
+    from svmeval.cv.run.store_use import opened
 
     with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
         stack.enter_context(
@@ -431,14 +431,14 @@ def _nested_cv(
     criterion = criterion or checks.default_criterion(base)
     figure = checks.check_criterion(criterion, checks.kind_of(problem.y, base), base)
     if client is not None:
-        from svmeval.cv import cluster
+        from svmeval.cv.run import cluster
 
         client = _stack.enter_context(cluster.client_for(client))
     grid = dict(log2c=log2c, log2g=log2g, log2p=log2p, log2w=log2w, folds=inner_folds)
     grid.update(criterion=criterion, pos_label=pos_label, zero_division=zero_division)
     grid.update(jobs=jobs, kernel_memory=kernel_memory, share=share, client=client)
     grid.update(scale=scale, select=select)  # every inner fold learns it on its own rows
-    from svmeval.cv.given import fold_source
+    from svmeval.cv.plan.given import fold_source
 
     source = fold_source(groups, given_folds, dataset.n_samples)
     seeds = engine.repetition_seeds(seed, repeat)
@@ -487,13 +487,13 @@ def _check_weight_label(dataset, params, log2c, log2g, log2p, log2w) -> None:
 
 def _outer_transform(scale, select, dataset, base, client):
     """The outer models' preprocessing, learned on each outer training set (a
-    :class:`~svmeval.cv.preprocessed.FoldTransform`), or None; checked before any fold."""
+    :class:`~svmeval.cv.run.preprocessed.FoldTransform`), or None; checked before any fold."""
     from svmeval.cv import engine
 
     preprocessing = engine.preprocessing_of(scale, select, dataset, [base], client)
     if preprocessing is None:
         return None
-    from svmeval.cv.preprocessed import FoldTransform
+    from svmeval.cv.run.preprocessed import FoldTransform
 
     return FoldTransform(dataset, preprocessing)
 

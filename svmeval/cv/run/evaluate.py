@@ -3,8 +3,8 @@
 A cross-validation is 1 candidate x R seeds, the grid N candidates x 1 seed, a comparison
 2 candidates x R seeds. :func:`evaluate` draws each seed's folds once (C ``rand()`` after
 ``srand(seed)``, as svm-train), decides which candidates train on a shared kernel (by
-(kernel, gamma) key, where :func:`~svmeval.cv.kernel.plan_sharing` says it pays) and hands the
-units to an executor (:mod:`svmeval.cv.executors`: local threads or a Dask cluster), which
+(kernel, gamma) key, where :func:`~svmeval.cv.run.kernel.plan_sharing` says it pays) and hands the
+units to an executor (:mod:`svmeval.cv.run.executors`: local threads or a Dask cluster), which
 calls ``finish(unit, result)`` in the calling thread as each unit's last fold ends. A unit's
 result never depends on the executor, the number of jobs or the order in which folds end.
 
@@ -23,9 +23,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from svmeval.cv import _libsvm
-from svmeval.cv import kernel as shared_kernel
-from svmeval.cv.folds import Folds
-from svmeval.cv.plan import draw_folds, relabelled
+from svmeval.cv.collect.results import Folds
+from svmeval.cv.plan.cv_plan import draw_folds, relabelled
+from svmeval.cv.run import kernel as shared_kernel
 from svmeval.params import SvmParams
 
 
@@ -66,9 +66,9 @@ class Batch:
     #: the units in the order they are scheduled, one after another (None: the costliest first)
     order: tuple | None = None
     #: the kernel parameters a group on the features may switch to, measured by its first
-    #: training (:mod:`svmeval.cv.probe`; None: no switch)
+    #: training (:mod:`svmeval.cv.run.probe`; None: no switch)
     probe: SvmParams | None = None
-    #: preprocessing learned inside each fold (:class:`~svmeval.cv.preprocessed.FoldTransform`;
+    #: preprocessing learned inside each fold (:class:`~svmeval.cv.run.preprocessed.FoldTransform`;
     #: None: the folds train on the data's features)
     transform: object = None
 
@@ -142,13 +142,13 @@ def evaluate(
     preprocessing=None,
 ) -> None:
     """Cross-validate every candidate on every seed's folds: ``finish(unit, result)`` for each
-    (:class:`Unit`, :class:`~svmeval.cv.plan.CVResult`), in the calling thread, any order.
+    (:class:`Unit`, :class:`~svmeval.cv.plan.cv_plan.CVResult`), in the calling thread, any order.
 
-    ``store``: the run's :class:`~svmeval.cv.store_use.StoreCounts` (None: the store of the run
-    in progress in this thread, :func:`~svmeval.cv.store_use.current`, if any).
+    ``store``: the run's :class:`~svmeval.cv.run.store_use.StoreCounts` (None: the store of the run
+    in progress in this thread, :func:`~svmeval.cv.run.store_use.current`, if any).
     Its units are looked up first: a unit whose folds are all stored is finished from them
     without training, the folds it lacks are the only ones computed, and every fold computed
-    is written as it ends (:mod:`svmeval.cv.store_use`).
+    is written as it ends (:mod:`svmeval.cv.run.store_use`).
 
     ``candidates``: resolved, checked parameters (:func:`~svmeval.cv.engine.prepare`) of
     ``problem`` (``dataset``'s LIBSVM problem; the executor may send ``dataset`` elsewhere).
@@ -164,15 +164,15 @@ def evaluate(
     own labels after ``srand(seed)`` (:attr:`Unit.y`, :attr:`Unit.relabel`). ``warn_folds``:
     LIBSVM's leave-one-out warning (more folds than samples) is given for each seed's first
     label vector (False: never; a run that gave it already). ``fold_source``: a
-    :class:`~svmeval.cv.given.FoldSource` whose folds every unit uses instead of LIBSVM's
+    :class:`~svmeval.cv.plan.given.FoldSource` whose folds every unit uses instead of LIBSVM's
     (given folds, or groups kept whole: assigned anew for each seed). ``preprocessing``: a
     :class:`~svmeval.preprocess.Preprocessing` learned on each fold's training rows
-    (:mod:`svmeval.cv.preprocessed`; no kernel is then shared, each fold's features differ).
+    (:mod:`svmeval.cv.run.preprocessed`; no kernel is then shared, each fold's features differ).
     """
     memory = memory_mb or shared_kernel.DEFAULT_MEMORY_MB
     transform = None
     if preprocessing is not None:
-        from svmeval.cv.preprocessed import FoldTransform
+        from svmeval.cv.run.preprocessed import FoldTransform
 
         transform = FoldTransform(
             dataset,
@@ -205,7 +205,7 @@ def evaluate(
         finish = release
     on_fold = None
     if store is None:
-        from svmeval.cv.store_use import current
+        from svmeval.cv.run.store_use import current
 
         store = current()
     if store is not None:
@@ -249,7 +249,7 @@ def _fold_kernels_pay(dataset, preprocessing, candidates, n_folds: int, share, m
     matrices of every fold do not fit ``memory_mb`` at once (an ordered run then runs its
     units kernel by kernel, :func:`_schedule`), else
     where ``share`` is True, or (None) where two C values or more share a kernel and a
-    kernel value costs clearly more than a lookup (:func:`~svmeval.cv.kernel.lookup_pays`)."""
+    kernel value costs clearly more than a lookup (:func:`~svmeval.cv.run.kernel.lookup_pays`)."""
     if share is False or not candidates:
         return False
     n_rows = len(dataset.indptr) - 1
@@ -314,8 +314,8 @@ def _with_store(
     """The units left to compute (each with its stored folds), a ``finish`` that writes
     what a unit's folds did not write, and the executors' ``on_fold``; the units found whole
     are finished here, from the store."""
-    from svmeval.cv.plan import CVPlan
-    from svmeval.cv.store_use import StoreUse, missing
+    from svmeval.cv.plan.cv_plan import CVPlan
+    from svmeval.cv.run.store_use import StoreUse, missing
 
     use = StoreUse(
         store,
@@ -388,10 +388,11 @@ def _groups(problem, dataset, units: list, share: bool | None, memory_mb: float)
 
 def _probe(problem, dataset, groups: tuple, share, memory_mb: float, nr_fold: int):
     """The kernel parameters a run on the features may switch to once its first training is
-    measured (:func:`svmeval.cv.probe.probe_params`), or None."""
+    measured (:func:`svmeval.cv.run.probe.probe_params`), or None."""
     if len(groups) != 1 or groups[0][0] is not None:
         return None
-    from svmeval.cv import cost, probe
+    from svmeval.cv import cost
+    from svmeval.cv.run import probe
 
     n, nonzeros = problem.n_samples, len(dataset.indices)
     return probe.probe_params(

@@ -18,8 +18,8 @@ import numpy as np
 
 from svmeval._args.checks import check_folds
 from svmeval.cv import _libsvm, _model, messages
-from svmeval.cv.folds import Folds, check_samples, group_classes, libsvm_folds
-from svmeval.cv.results import CVResult, Repetition
+from svmeval.cv.collect.results import CVResult, Folds, Repetition
+from svmeval.cv.plan.folds import check_samples, group_classes, libsvm_folds
 from svmeval.cv.task import FollowUps, Task
 from svmeval.metrics.ovo import class_scores
 from svmeval.params import SvmParams
@@ -103,10 +103,10 @@ class CVPlan:
         transform=None,
     ):
         self.problem, self.params, self.folds, self.seed = problem, params, folds, seed
-        #: a :class:`~svmeval.cv.preprocessed.FoldTransform`: each fold trains and predicts
+        #: a :class:`~svmeval.cv.run.preprocessed.FoldTransform`: each fold trains and predicts
         #: on the rows as its training rows' preprocessing makes them (None: the features)
         self.transform = transform
-        #: a :class:`~svmeval.cv.probe.KernelProbe` deciding whether the tasks that start
+        #: a :class:`~svmeval.cv.run.probe.KernelProbe` deciding whether the tasks that start
         #: after the first training train on its shared kernel (with the labels
         #: ``probe_labels``, None: the kernel's) instead of the features (None: never)
         self.probe, self._probe_labels = probe, probe_labels
@@ -135,13 +135,13 @@ class CVPlan:
 
     def _fold_tasks(self, i: int) -> list:
         """Fold ``i``'s tasks: the fold, or with three classes or more (C-SVC, nu-SVC, no
-        ``-b 1``) its one-vs-one pairs (:mod:`svmeval.cv.pairs`)."""
+        ``-b 1``) its one-vs-one pairs (:mod:`svmeval.cv.plan.pairs`)."""
         label = self.message_label(i)
         if self.transform is not None:  # one svm_train call on the fold's own rows
             size = len(self.folds.train(i))
             return [Task(partial(self._fold, i), size, self.useful_threads(size), i, label)]
         if self.classification and not self.probability and len(self.labels) > 2:
-            from svmeval.cv import pairs
+            from svmeval.cv.plan import pairs
 
             if not pairs.ENABLED or len(self.labels) > pairs.MAX_CLASSES:
                 size = len(self.folds.train(i))
@@ -162,7 +162,7 @@ class CVPlan:
 
     def useful_threads(self, train_rows: int) -> int:
         """The OpenMP threads a training on ``train_rows`` rows of this problem puts to use."""
-        from svmeval.cv.kernel import useful_threads
+        from svmeval.cv.schedule import useful_threads
 
         return useful_threads(self.problem, self.params, train_rows)
 
@@ -443,7 +443,7 @@ def draw_folds(
 ) -> Folds:
     """The folds svm_cross_validation draws after ``srand(seed)`` (C ``rand()`` left where
     LIBSVM leaves it: ``-b 1`` training goes on drawing from it); ``warn`` as
-    :func:`seeded_folds`'; ``source``: a :class:`~svmeval.cv.given.FoldSource` whose folds are
+    :func:`seeded_folds`'; ``source``: a :class:`~svmeval.cv.plan.given.FoldSource` whose folds are
     used instead (C ``rand()`` seeded all the same)."""
     if source is not None:
         _libsvm.srand(seed)
@@ -487,7 +487,7 @@ class FoldByFold:
     ):
         self.problem, self.seed, self.nr_fold = problem, seed, nr_fold
         self.folds = draw_folds(problem.y, nr_fold, seed, params, source=source)
-        #: a :class:`~svmeval.cv.preprocessed.FoldTransform`: each fold trains and predicts
+        #: a :class:`~svmeval.cv.run.preprocessed.FoldTransform`: each fold trains and predicts
         #: on the rows as its training rows' preprocessing makes them (None: the features)
         self.transform = transform
         self._plan = CVPlan(problem, params, self.folds, seed)

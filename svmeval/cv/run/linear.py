@@ -8,7 +8,7 @@ solvers shuffle their coordinates): the folds must run one after another in one 
 ``rand()`` is seeded with 1, the folds are drawn as LIBLINEAR draws them (to know which fold
 tested each row), ``rand()`` is seeded with 1 again and LIBLINEAR's own ``cross_validation``
 runs on the whole problem: its predictions are ``train -v k``'s, byte for byte. The result is
-a :class:`~svmeval.cv.results.CVResult` whose ``params`` is a :class:`LinearParams`: every
+a :class:`~svmeval.cv.collect.results.CVResult` whose ``params`` is a :class:`LinearParams`: every
 summary and report takes it as it takes LIBSVM's.
 """
 
@@ -45,19 +45,19 @@ def cross_validate_linear(
     file name): its own ``cross_validation`` after ``srand(seed)`` (``train``'s process draws
     as after ``srand(1)``), every row's prediction.
 
-    Returns a :class:`~svmeval.cv.results.CVResult` (``params`` a :class:`LinearParams`;
+    Returns a :class:`~svmeval.cv.collect.results.CVResult` (``params`` a :class:`LinearParams`;
     no decision values). Raises :class:`~svmeval.errors.ParameterError` with LIBLINEAR's own
     message where ``check_parameter`` objects, and :class:`~svmeval.errors.SvmevalError` where
     LIBLINEAR's bindings are not installed.
 
-    ``store``: the run's results store (a :class:`~svmeval.cv.store_use.StoreCounts`, None:
+    ``store``: the run's results store (a :class:`~svmeval.cv.run.store_use.StoreCounts`, None:
     none): the folds are taken from it where it holds them all, else computed and written
-    to it (:mod:`svmeval.cv.linear_store`).
+    to it (:mod:`svmeval.cv.run.linear_store`).
     """
     from svmeval.cv import _liblinear
-    from svmeval.cv.folds import check_folds, check_samples, group_classes, libsvm_folds
-    from svmeval.cv.provenance import note_dataset, note_liblinear
-    from svmeval.cv.results import CVResult
+    from svmeval.cv.collect.provenance import note_dataset, note_liblinear
+    from svmeval.cv.collect.results import CVResult
+    from svmeval.cv.plan.folds import check_folds, check_samples, group_classes, libsvm_folds
     from svmeval.io.data import Dataset, read_dataset
 
     nr_fold = check_folds(folds)
@@ -91,7 +91,7 @@ def cross_validate_linear(
         plan = libsvm_folds(dataset.y, nr_fold, stratified=False, rand=c.rand)
         use = found = None
         if store is not None:
-            from svmeval.cv.linear_store import LinearStoreUse
+            from svmeval.cv.run.linear_store import LinearStoreUse
 
             use = LinearStoreUse(store, dataset, params, (nr_fold, seed), c.version, plan, labels)
             found = use.find()
@@ -99,7 +99,7 @@ def cross_validate_linear(
             target = found
         else:
             if use is not None:
-                from svmeval.cv.store_use import missing
+                from svmeval.cv.run.store_use import missing
 
                 missing(store, plan.n_folds)
             start = time.perf_counter()

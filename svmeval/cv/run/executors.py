@@ -1,10 +1,10 @@
-"""The two executors of the evaluation core (:mod:`svmeval.cv.evaluate`): one protocol,
+"""The two executors of the evaluation core (:mod:`svmeval.cv.run.evaluate`): one protocol,
 ``run(batch, finish, count)``, on local threads or on a Dask cluster.
 
-Both run a :class:`~svmeval.cv.evaluate.Batch` the same way: its ``-b 1`` units each as one
+Both run a :class:`~svmeval.cv.run.evaluate.Batch` the same way: its ``-b 1`` units each as one
 task whose folds run in order right after ``srand(seed)``, every other unit's folds as
 independent tasks, the costliest first, a shared kernel computed once per group; each unit's
-folds are stored into its :class:`~svmeval.cv.plan.CVPlan` and ``finish(unit, result)`` is
+folds are stored into its :class:`~svmeval.cv.plan.cv_plan.CVPlan` and ``finish(unit, result)`` is
 called in the calling thread when its last fold is in. Results are identical on both.
 
 An executor made with ``keep=True`` runs several batches on the same data (a permutation
@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from svmeval.cv.bounded_waits import stopping_run
-from svmeval.cv.plan import CVPlan, in_order, relabelled
+from svmeval.cv.plan.cv_plan import CVPlan, in_order, relabelled
 from svmeval.cv.schedule import run_tasks
 from svmeval.cv.task import FollowUps, folds_done
 
@@ -41,7 +41,7 @@ def executor_for(jobs: int | None = None, client=None, *, keep: bool = False) ->
         finally:
             local.close()
         return
-    from svmeval.cv import cluster
+    from svmeval.cv.run import cluster
 
     with cluster.client_for(client) as ready:
         remote = DaskExecutor(ready, keep=keep)
@@ -84,7 +84,7 @@ class LocalExecutor:
     def _kernel(self, batch, kernel_params, budget):
         """The group's shared kernel: a new one, or the one kept for the batch's problem;
         and whether it is kept."""
-        from svmeval.cv.kernel import SharedKernel, kernel_key
+        from svmeval.cv.run.kernel import SharedKernel, kernel_key
 
         if self._kept is None:
             return SharedKernel(batch.problem, kernel_params, lazy=True, budget=budget), False
@@ -158,9 +158,9 @@ class LocalExecutor:
     @staticmethod
     def _probe(batch, budget):
         """A run on the features that switches to a shared kernel where its first training
-        says it pays (:mod:`svmeval.cv.probe`)."""
-        from svmeval.cv.kernel import SharedKernel
-        from svmeval.cv.probe import KernelProbe
+        says it pays (:mod:`svmeval.cv.run.probe`)."""
+        from svmeval.cv.run.kernel import SharedKernel
+        from svmeval.cv.run.probe import KernelProbe
 
         problem, n = batch.problem, batch.problem.n_samples
         return KernelProbe(
@@ -257,7 +257,7 @@ class _Budget:
 
 def _smallest_first(group: list) -> list:
     """The group's tasks with its smallest one scheduled first: the first training to end
-    decides a probe's switch (:mod:`svmeval.cv.probe`), the sooner the more tasks it serves."""
+    decides a probe's switch (:mod:`svmeval.cv.run.probe`), the sooner the more tasks it serves."""
     if not group:
         return group
     k = min(range(len(group)), key=lambda j: (group[j][2].size, group[j][0]))
@@ -385,7 +385,7 @@ def _Counted(
 
 
 class DaskExecutor:
-    """Fold tasks on a Dask cluster (:mod:`svmeval.cv.cluster`): the data and each seed's
+    """Fold tasks on a Dask cluster (:mod:`svmeval.cv.run.cluster`): the data and each seed's
     folds go to every worker once; a shared kernel's tasks prefer one worker (when there are
     at least as many kernels as workers), which computes it once. With ``keep``, one session
     (the data sent once, the kernels the workers keep) serves every batch until
@@ -405,7 +405,7 @@ class DaskExecutor:
             session.__exit__(interrupted, None, None)
 
     def run(self, batch, finish: Callable, count) -> None:
-        from svmeval.cv import cluster
+        from svmeval.cv.run import cluster
 
         if not self.keep:
             with cluster.Session(self.client) as session:
@@ -454,8 +454,8 @@ class DaskExecutor:
 
     @staticmethod
     def _jobs(batch, session) -> list:
-        from svmeval.cv import cluster, workers
-        from svmeval.cv.kernel import SharedKernel
+        from svmeval.cv.run import cluster, workers
+        from svmeval.cv.run.kernel import SharedKernel
 
         data = session.data(batch.dataset)
         keep = batch.keep_decision_values
@@ -520,7 +520,7 @@ def _labels(unit) -> tuple:
 
 
 def _whole_cv(unit) -> tuple:
-    """A whole cross-validation's last arguments (:func:`~svmeval.cv.workers.cv_task`):
+    """A whole cross-validation's last arguments (:func:`~svmeval.cv.run.workers.cv_task`):
     the unit's own labels, and its folds where they are not LIBSVM's."""
     folds = given_folds(unit)
     return _labels(unit) if folds is None else (unit.y, folds)

@@ -1,4 +1,4 @@
-"""What runs on a Dask worker for svmeval's cluster runs (:mod:`svmeval.cv.cluster`).
+"""What runs on a Dask worker for svmeval's cluster runs (:mod:`svmeval.cv.run.cluster`).
 
 A worker process keeps, per run (its token), the LIBSVM problem of the data and the shared
 kernels it computed, until the run's client says it is done (:func:`forget`); at most a few
@@ -14,7 +14,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from svmeval.cv.kernel import SharedKernel
+    from svmeval.cv.run.kernel import SharedKernel
 
 
 def worker_version() -> tuple[str, str]:
@@ -73,7 +73,7 @@ def worker_kernel(token: str, dataset, params, memory_mb: float):
     """The shared kernel of ``params`` (the cell's own kernel parameters) on a run's data,
     computed once per worker (on the task's one thread) and kept while it fits ``memory_mb``
     with the others this worker holds (least recently used dropped first)."""
-    from svmeval.cv.kernel import SharedKernel, kernel_key
+    from svmeval.cv.run.kernel import SharedKernel, kernel_key
 
     problem = worker_problem(token, dataset)
     key = (token, kernel_key(params))
@@ -108,10 +108,10 @@ def fold_task(
     labels=None,
 ) -> list:
     """On a worker: the folds ``fold_numbers`` of the CV of ``params`` over ``folds``, in that
-    order; their :class:`~svmeval.cv.plan.FoldOutput`\\ s. With ``kernel_params`` the folds
+    order; their :class:`~svmeval.cv.plan.cv_plan.FoldOutput`\\ s. With ``kernel_params`` the folds
     train on that kernel shared (``params`` then has LIBSVM's precomputed kernel); with
     ``labels``, on those labels instead of the data's (a permutation's)."""
-    from svmeval.cv.plan import CVPlan, relabelled
+    from svmeval.cv.plan.cv_plan import CVPlan, relabelled
 
     problem = worker_problem(token, dataset)
     if kernel_params is not None:
@@ -140,7 +140,7 @@ def cv_task(
     """On a worker: a whole cross-validation, folds in order after ``srand(seed)`` (``-b 1``),
     on ``labels`` where given (a permutation's), on ``folds`` where they are not LIBSVM's."""
     from svmeval.cv import _libsvm
-    from svmeval.cv.plan import in_order, relabelled
+    from svmeval.cv.plan.cv_plan import in_order, relabelled
 
     problem = relabelled(worker_problem(token, dataset), labels)
     # C's rand() drawn by this task alone, its folds on one OpenMP thread each

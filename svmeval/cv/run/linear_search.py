@@ -70,7 +70,7 @@ def search_c_linear(
     ``dataset`` (a :class:`~svmeval.io.data.Dataset` or a file name), every C's predictions
     kept. ``params.solver_type`` must be 0, 2 or 11."""
     from svmeval.cv import _liblinear
-    from svmeval.cv.folds import check_folds, check_samples, group_classes, libsvm_folds
+    from svmeval.cv.plan.folds import check_folds, check_samples, group_classes, libsvm_folds
     from svmeval.io.data import Dataset, read_dataset
 
     nr_fold = check_folds(folds)
@@ -303,7 +303,7 @@ class _Search:
         return label[np.argmax(dec, axis=1)]  # the first largest; one class: its label
 
     def _result(self, y_pred, C: float, p: float):
-        from svmeval.cv.results import CVResult
+        from svmeval.cv.collect.results import CVResult
 
         params = replace(self.params, C=C, p=p)
         return CVResult(

@@ -1,4 +1,4 @@
-"""The LocalCluster of ``--dask local[:N]`` (:func:`svmeval.cv.cluster.connect` starts it):
+"""The LocalCluster of ``--dask local[:N]`` (:func:`svmeval.cv.run.cluster.connect` starts it):
 single-threaded worker processes on this machine, with svmeval's settings, this process's
 environment left as it was."""
 

@@ -7,49 +7,13 @@ boundaries as ``svm_cross_validation``, so every prediction can be bit-identical
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 
 from svmeval._args.checks import check_folds  # the argument's own check, declared once
+from svmeval.cv.collect.results import Folds
 from svmeval.errors import SvmevalError, show_label
 from svmeval.params import INT_MAX, INT_MIN  # C int, the type LIBSVM casts class labels to
-
-
-@dataclass(frozen=True)
-class Folds:
-    """``perm`` and ``fold_start`` as svm_cross_validation builds them.
-
-    Fold ``i`` tests samples ``perm[fold_start[i]:fold_start[i+1]]`` and trains on
-    ``perm[:fold_start[i]]`` followed by ``perm[fold_start[i+1]:]``, in that order.
-    """
-
-    perm: np.ndarray
-    fold_start: np.ndarray
-    stratified: bool
-    #: where folds that are not LIBSVM's come from (a :class:`~svmeval.cv.given.FoldSource`;
-    #: None: LIBSVM's seeded draw). Such folds train on their rows in ascending row order.
-    source: object = None
-
-    @property
-    def n_folds(self) -> int:
-        return len(self.fold_start) - 1
-
-    def test(self, i: int) -> np.ndarray:
-        return self.perm[self.fold_start[i] : self.fold_start[i + 1]]
-
-    def train(self, i: int) -> np.ndarray:
-        rows = np.concatenate(
-            (self.perm[: self.fold_start[i]], self.perm[self.fold_start[i + 1] :])
-        )
-        return rows if self.source is None else np.sort(rows)
-
-    def fold_of(self) -> np.ndarray:
-        """The fold that tests each sample (input order)."""
-        fold = np.empty(len(self.perm), dtype=np.int64)
-        for i in range(self.n_folds):
-            fold[self.test(i)] = i
-        return fold
 
 
 def group_classes(y: np.ndarray):
@@ -113,7 +77,7 @@ def libsvm_folds(
 
     ``stratified``: C-SVC or nu-SVC. LIBSVM stratifies only when ``nr_fold < l``; with
     ``nr_fold > l`` it runs leave-one-out, after a warning of its own that
-    :func:`svmeval.cv.plan.seeded_folds` gives.
+    :func:`svmeval.cv.plan.cv_plan.seeded_folds` gives.
     """
     l = len(y)
     nr_fold = check_folds(nr_fold)

@@ -2,7 +2,7 @@
 are scaled (``svm-scale -s``) and their features selected (fselect.py's F-score) on those
 rows alone, and its test rows with the same factors and features (``svm-scale -r``).
 
-:class:`FoldTransform` is what a :class:`~svmeval.cv.plan.CVPlan` asks for each fold: the
+:class:`FoldTransform` is what a :class:`~svmeval.cv.plan.cv_plan.CVPlan` asks for each fold: the
 data's LIBSVM problem as that fold's training rows make it (every row scaled with the fold's
 factors, only the fold's features kept; with ``-y``, the targets scaled too). A run with it
 trains on the features, fold by fold: no kernel is shared between folds (each fold's features
@@ -81,7 +81,7 @@ class FoldTransform:
         :meth:`problem`), made once and kept for the units of the same fold and kernel
         (least recently used dropped past the memory budget); None where the units train on
         the features."""
-        from svmeval.cv.kernel import SHAREABLE, SharedKernel, kernel_key
+        from svmeval.cv.run.kernel import SHAREABLE, SharedKernel, kernel_key
 
         if not self.share_kernels or params.probability or params.kernel_type not in SHAREABLE:
             return None

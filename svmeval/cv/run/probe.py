@@ -1,10 +1,10 @@
 """A shared kernel decided by the run itself, from its first trained fold.
 
-Whether a kernel computed once (:mod:`svmeval.cv.kernel`) pays for one cross-validation turns
+Whether a kernel computed once (:mod:`svmeval.cv.run.kernel`) pays for one cross-validation turns
 on a figure no one knows before training: how many kernel columns LIBSVM computes, which grows
 with the support vectors. It is 0.07 of the rows on mushrooms (an easy problem: a shared
 matrix there costs 2-3x the run) and over half on dna (where sharing takes the run to 0.47x),
-so the cost model of :func:`~svmeval.cv.kernel.plan_sharing` assumes few columns and shares
+so the cost model of :func:`~svmeval.cv.run.kernel.plan_sharing` assumes few columns and shares
 no single cross-validation.
 
 :class:`KernelProbe` lets the run measure it. Its first tasks train on the features; when the
@@ -19,14 +19,14 @@ Only local runs whose tasks share one kernel probe (:func:`probe_params` says wh
 ``-b 1``, an already precomputed kernel, a kernel over the memory budget or over a quarter of
 the memory available when the run starts (:data:`MEMORY_SHARE`: the run did not ask for a
 kernel), features on which a lookup is not clearly cheaper than a value
-(:func:`~svmeval.cv.kernel.lookup_pays`), or a run small enough to stay on the calling thread.
+(:func:`~svmeval.cv.run.kernel.lookup_pays`), or a run small enough to stay on the calling thread.
 """
 
 from __future__ import annotations
 
 import threading
 
-from svmeval.cv import kernel as shared_kernel
+from svmeval.cv.run import kernel as shared_kernel
 from svmeval.params import SvmParams
 
 __all__ = [
@@ -113,7 +113,7 @@ def switch_pays(
     """Whether trainings on the features, of ``left_square`` squared training rows in all,
     computing ``columns_fraction`` of their kernel columns, would cost at least :data:`GAIN`
     times the shared matrices of ``n_rows`` rows (a triangle each) and the lookups that
-    replace those values (:func:`~svmeval.cv.kernel.plan_sharing`'s units; the predictions
+    replace those values (:func:`~svmeval.cv.run.kernel.plan_sharing`'s units; the predictions
     left out, a cautious figure)."""
     value = shared_kernel.value_cost(per_row)
     own = columns_fraction * left_square * value
@@ -124,7 +124,7 @@ def switch_pays(
 
 class KernelProbe:
     """The decision of one group of units: train on the features or on a shared kernel, a lazy
-    :class:`~svmeval.cv.kernel.SharedKernel` that ``make_kernel()`` builds once sharing is
+    :class:`~svmeval.cv.run.kernel.SharedKernel` that ``make_kernel()`` builds once sharing is
     decided (:attr:`kernel`; nothing is built otherwise); :meth:`count` the training rows of
     each of the group's tasks before they start (a task not started by the decision is one
     that may switch)."""

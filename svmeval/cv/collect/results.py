@@ -23,13 +23,48 @@ from svmeval.errors import SvmevalError
 from svmeval.params import LinearParams, SvmParams, params_flags
 
 if TYPE_CHECKING:
-    from svmeval.cv.folds import Folds
-    from svmeval.cv.provenance import Provenance
+    from svmeval.cv.collect.provenance import Provenance
     from svmeval.metrics.classification import ConfusionCounts
     from svmeval.metrics.regression import RegressionReport
     from svmeval.metrics.scores import ClassRanking
 
 __all__ = ["CVResult", "MultilabelCVResult", "Repetition"]
+
+
+@dataclass(frozen=True)
+class Folds:
+    """``perm`` and ``fold_start`` as svm_cross_validation builds them.
+
+    Fold ``i`` tests samples ``perm[fold_start[i]:fold_start[i+1]]`` and trains on
+    ``perm[:fold_start[i]]`` followed by ``perm[fold_start[i+1]:]``, in that order.
+    """
+
+    perm: np.ndarray
+    fold_start: np.ndarray
+    stratified: bool
+    #: where folds that are not LIBSVM's come from (a :class:`~svmeval.cv.plan.given.FoldSource`;
+    #: None: LIBSVM's seeded draw). Such folds train on their rows in ascending row order.
+    source: object = None
+
+    @property
+    def n_folds(self) -> int:
+        return len(self.fold_start) - 1
+
+    def test(self, i: int) -> np.ndarray:
+        return self.perm[self.fold_start[i] : self.fold_start[i + 1]]
+
+    def train(self, i: int) -> np.ndarray:
+        rows = np.concatenate(
+            (self.perm[: self.fold_start[i]], self.perm[self.fold_start[i + 1] :])
+        )
+        return rows if self.source is None else np.sort(rows)
+
+    def fold_of(self) -> np.ndarray:
+        """The fold that tests each sample (input order)."""
+        fold = np.empty(len(self.perm), dtype=np.int64)
+        for i in range(self.n_folds):
+            fold[self.test(i)] = i
+        return fold
 
 
 @dataclass(frozen=True, eq=False)

@@ -3,7 +3,7 @@
 A :class:`FoldSource` is read and checked before any work (:func:`fold_source`): a file of
 one fold id (1..k, the format ``svmeval --folds FILE`` writes) or one group id (any text) per
 data row, an array of fold or group ids, or scikit-learn's ``(train, test)`` index pairs.
-:meth:`FoldSource.folds` gives the :class:`~svmeval.cv.folds.Folds` of a seed: the given
+:meth:`FoldSource.folds` gives the :class:`~svmeval.cv.collect.results.Folds` of a seed: the given
 folds as they are, or groups assigned to k folds so that no group is split, the classes are
 balanced across folds as well as the groups allow, and the fold sizes too
 (:func:`grouped_assignment`). Every fold of such folds trains on its training rows in
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from svmeval.cv.folds import Folds
+from svmeval.cv.collect.results import Folds
 from svmeval.errors import ArgumentError, DataFormatError, SvmevalError, show_path
 
 GIVEN, GROUPS = "given", "groups"

@@ -11,9 +11,9 @@ fold plan, drawn by LIBSVM's rule; folds given or grouped add the digest of ever
 and their kind), the fold's number, whether the one-vs-one decision values
 are kept, LIBSVM's version and the version of svmeval's results
 (:data:`~svmeval.store.RESULTS_VERSION`). Its value is the fold's test rows' output
-(:class:`~svmeval.cv.plan.FoldOutput`) and its training time.
+(:class:`~svmeval.cv.plan.cv_plan.FoldOutput`) and its training time.
 
-:func:`~svmeval.cv.evaluate.evaluate` is the one place every run goes through: it asks
+:func:`~svmeval.cv.run.evaluate.evaluate` is the one place every run goes through: it asks
 :meth:`StoreUse.find` for each unit's folds before the executor runs anything, hands units
 whose folds are all stored straight to ``finish``, lets the executor compute only the missing
 folds of the others, and writes every fold computed (:meth:`StoreUse.write`), each in its own
@@ -41,9 +41,9 @@ from typing import Any
 
 import numpy as np
 
-from svmeval.cv import plan
 from svmeval.cv.bounded_waits import flag
-from svmeval.cv.plan import FoldOutput, libsvm_label_order
+from svmeval.cv.plan import cv_plan
+from svmeval.cv.plan.cv_plan import FoldOutput, libsvm_label_order
 
 __all__ = ["StoreCounts", "StoreUse", "current", "opened"]
 
@@ -190,7 +190,7 @@ def missing(counts, n: int) -> None:
 
 def current() -> StoreCounts | None:
     """The store of the run in progress in this thread (None: none, or a run without one):
-    what :func:`~svmeval.cv.evaluate.evaluate` uses when it is not given one."""
+    what :func:`~svmeval.cv.run.evaluate.evaluate` uses when it is not given one."""
     active = _active()
     return active[-1] if active else None
 
@@ -521,7 +521,7 @@ class StoreUse:
 
 
 class FoldsUnit:
-    """A unit's parameters, seed and folds, where no :class:`~svmeval.cv.evaluate.Unit` is
+    """A unit's parameters, seed and folds, where no :class:`~svmeval.cv.run.evaluate.Unit` is
     made (a nested CV's outer fold, a label of a multi-label CV)."""
 
     __slots__ = ("params", "seed", "folds")
@@ -555,8 +555,8 @@ def outer_fold(
     return output
 
 
-class FoldByFold(plan.FoldByFold):
-    """:class:`svmeval.cv.plan.FoldByFold` (a nested CV's outer loop) with the run's results
+class FoldByFold(cv_plan.FoldByFold):
+    """:class:`svmeval.cv.plan.cv_plan.FoldByFold` (a nested CV's outer loop) with the run's results
     store: with ``dataset`` (the data of ``problem``), a fold is taken from the store where
     it holds it, and written there once trained (:func:`outer_fold`)."""
 

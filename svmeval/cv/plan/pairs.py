@@ -33,7 +33,7 @@ from functools import partial
 import numpy as np
 
 from svmeval.cv import _libsvm, _model, messages
-from svmeval.cv.folds import group_classes
+from svmeval.cv.plan.folds import group_classes
 from svmeval.cv.task import FollowUps, Task
 from svmeval.io import output
 
@@ -47,7 +47,7 @@ MAX_CLASSES = 64
 
 
 class PairedFold:
-    """Fold ``i`` of ``plan`` (a :class:`~svmeval.cv.plan.CVPlan`) as one task per pair."""
+    """Fold ``i`` of ``plan`` (a :class:`~svmeval.cv.plan.cv_plan.CVPlan`) as one task per pair."""
 
     def __init__(self, plan, i: int):
         self.plan, self.i = plan, i

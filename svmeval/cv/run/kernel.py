@@ -35,7 +35,6 @@ from svmeval.cv.schedule import (
     VALUE_NS,
     VALUE_NS_PER_NONZERO,
     available_cores,
-    column_threads,
 )
 from svmeval.params import LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID, SvmParams
 
@@ -144,7 +143,7 @@ class SharedKernel:
         self.problem: Problem | None = None
         self.test_rows: np.ndarray | None = None
         self._budget = budget  # take(nbytes) before computing, give(nbytes) on release
-        #: what :class:`~svmeval.cv.plan.CVPlan` takes as its problem (with
+        #: what :class:`~svmeval.cv.plan.cv_plan.CVPlan` takes as its problem (with
         #: :meth:`train_params`): folds train on the training matrix, predict from the other
         self.cv_problem = _CVProblem(self, features.y)
         if not lazy:
@@ -355,7 +354,7 @@ def fill_cost(per_row: float, n_features: int, kernel_type: int) -> float:
 #: (8.9 / 7.5), and still errs on easy problems: mushrooms -t 0 -v 10 is shared (estimated
 #: 1.6x, measured 1.6 / 3.4). What the prior cannot know a run measures: a cross-validation on
 #: the features switches to a shared kernel after its first training where the support
-#: vectors say it pays (:mod:`svmeval.cv.probe`). These figures predate the matrices' faster
+#: vectors say it pays (:mod:`svmeval.cv.run.probe`). These figures predate the matrices' faster
 #: fill (:func:`fill_cost`), which this prior leaves out: a cautious side.
 _COLUMNS_FRACTION = 0.12
 
@@ -452,12 +451,3 @@ def lookup_pays(n_rows: int, per_row: float, n_features: int, kernel_type: int) 
 #: the kernel's cost model for OpenMP threads (svmeval.cv.schedule.column_threads)
 _LOOKUP_NS, _VALUE_NS, _VALUE_NS_PER_NONZERO = LOOKUP_NS, VALUE_NS, VALUE_NS_PER_NONZERO
 _OPENMP_COLUMN_US = OPENMP_COLUMN_US
-
-
-def useful_threads(problem, params: SvmParams, train_rows: int) -> int:
-    """The OpenMP threads a training on ``train_rows`` rows of ``problem`` puts to use: every
-    core where a kernel column is costly, else one."""
-    nodes = getattr(problem, "_nodes", None)
-    n = max(1, problem.n_samples)
-    per_row = (len(nodes) - n) / n if nodes is not None else 0.0
-    return column_threads(train_rows, per_row, lookup=params.kernel_type == PRECOMPUTED)

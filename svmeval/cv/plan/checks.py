@@ -26,7 +26,7 @@ from svmeval._args.checks import (  # noqa: F401 - the checks of every argument,
     check_resume,
     check_seed,
 )
-from svmeval.cv.provenance import note_dataset
+from svmeval.cv.collect.provenance import note_dataset
 from svmeval.errors import (
     ArgumentError,
     DataFormatError,

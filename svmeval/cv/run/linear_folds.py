@@ -2,7 +2,7 @@
 
 LIBLINEAR's ``cross_validation`` draws its own folds (an unstratified shuffle), LIBSVM's are
 stratified for classifiers: a comparison of the two needs one set of folds for both. Here the
-folds are the LIBSVM run's (svmeval's seeded folds, :func:`svmeval.cv.folds.libsvm_folds`, or
+folds are the LIBSVM run's (svmeval's seeded folds, :func:`svmeval.cv.plan.folds.libsvm_folds`, or
 the folds given or grouped), and LIBLINEAR trains each fold as its ``train`` trains a problem:
 after ``srand(seed)`` (the run's seed), fold after fold, each on its training rows in
 LIBSVM's order (``perm[:begin] + perm[end:]``), with LIBLINEAR's own ``train`` and
@@ -21,7 +21,7 @@ def check_linear(dataset, params) -> None:
     """Refuse ``params`` on ``dataset`` as LIBLINEAR's ``check_parameter`` refuses it (a
     :class:`~svmeval.errors.ParameterError` with its message), before any fold is trained."""
     from svmeval.cv import _liblinear
-    from svmeval.cv.linear import _address
+    from svmeval.cv.run.linear import _address
     from svmeval.errors import ParameterError
 
     params.check()
@@ -36,13 +36,13 @@ def check_linear(dataset, params) -> None:
 
 def linear_on_folds(dataset, params, run):
     """LIBLINEAR's predictions of ``params`` (a :class:`~svmeval.params.LinearParams`) on the
-    folds of ``run`` (a LIBSVM :class:`~svmeval.cv.results.CVResult` of ``dataset``): a
-    :class:`~svmeval.cv.results.CVResult` with ``run``'s folds, seed and labels."""
+    folds of ``run`` (a LIBSVM :class:`~svmeval.cv.collect.results.CVResult` of ``dataset``): a
+    :class:`~svmeval.cv.collect.results.CVResult` with ``run``'s folds, seed and labels."""
     from dataclasses import replace
 
     from svmeval.cv import _liblinear, schedule
-    from svmeval.cv.linear import _address
-    from svmeval.cv.provenance import note_liblinear
+    from svmeval.cv.collect.provenance import note_liblinear
+    from svmeval.cv.run.linear import _address
     from svmeval.errors import ParameterError
 
     params.check()

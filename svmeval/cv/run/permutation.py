@@ -2,20 +2,20 @@
 
 Permutation p (1..N) is ``numpy.random.default_rng(seed)``'s p-th ``permutation(n)`` of the
 samples' labels, drawn one after another. Its folds are LIBSVM's, drawn from the permuted
-labels after ``srand(seed)`` (:func:`~svmeval.cv.plan.draw_folds`), and its folds train and
-predict as :class:`~svmeval.cv.plan.CVPlan` does: each permutation's predictions are
+labels after ``srand(seed)`` (:func:`~svmeval.cv.plan.cv_plan.draw_folds`), and its folds train and
+predict as :class:`~svmeval.cv.plan.cv_plan.CVPlan` does: each permutation's predictions are
 ``svm_cross_validation``'s after ``srand(seed)`` on a problem with the permuted labels,
 that is ``svm-train -v k`` of a file with those labels.
 
-Each permutation is a unit of the evaluation core (:func:`~svmeval.cv.evaluate.evaluate`,
-its labels :attr:`~svmeval.cv.evaluate.Unit.y`): it runs on the one executor protocol (this
+Each permutation is a unit of the evaluation core (:func:`~svmeval.cv.run.evaluate.evaluate`,
+its labels :attr:`~svmeval.cv.run.evaluate.Unit.y`): it runs on the one executor protocol (this
 machine's threads or a Dask cluster, the same results) and, where a results store is in use,
 its folds are stored under a key that holds its permuted labels' digest and the seed
-(:mod:`svmeval.cv.store_use`), and taken from there on a rerun.
+(:mod:`svmeval.cv.run.store_use`), and taken from there on a rerun.
 
 The kernel depends on the features only: with a kernel LIBSVM can take precomputed (linear,
 polynomial, RBF, sigmoid) that fits the memory budget it is computed once
-(:class:`~svmeval.cv.kernel.SharedKernel`; on a cluster once per worker) and every fold of
+(:class:`~svmeval.cv.run.kernel.SharedKernel`; on a cluster once per worker) and every fold of
 every permutation trains on it, its labels given with the fold's rows. Memory is one kernel
 matrix, not N: the permutations run :data:`CHUNK` at a time (one batch of the executor, which
 keeps the kernel from one batch to the next), each result handed to ``finish`` and dropped.
@@ -28,8 +28,8 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from svmeval.cv.kernel import DEFAULT_MEMORY_MB, SHAREABLE, matrix_bytes
-from svmeval.cv.results import CVResult
+from svmeval.cv.collect.results import CVResult
+from svmeval.cv.run.kernel import DEFAULT_MEMORY_MB, SHAREABLE, matrix_bytes
 from svmeval.params import SvmParams
 
 __all__ = ["CHUNK", "group_orders", "permutation_orders", "permuted_cvs", "shares_kernel"]
@@ -107,7 +107,7 @@ def permuted_cvs(
     """The cross-validation of the labels ``problem.y[order]`` for each ``order`` of
     ``orders`` (an iterable of index arrays; ``params`` resolved and checked, no ``-b 1``),
     handed to ``finish(p, result)`` (p: the order's place, any order within a chunk) on
-    ``executor`` (one that keeps its kernels: :func:`~svmeval.cv.executors.executor_for`
+    ``executor`` (one that keeps its kernels: :func:`~svmeval.cv.run.executors.executor_for`
     with ``keep=True``; default this machine's threads); returns whether they shared one
     kernel. ``progress(done, total)`` counts the cross-validations ended (``total``: how many
     ``orders`` holds, where known). ``fold_source``: folds given or grouped instead of
@@ -115,8 +115,8 @@ def permuted_cvs(
     import contextlib
     import itertools
 
-    from svmeval.cv.evaluate import evaluate
-    from svmeval.cv.executors import executor_for
+    from svmeval.cv.run.evaluate import evaluate
+    from svmeval.cv.run.executors import executor_for
 
     share = shares_kernel(problem.n_samples, params, memory_mb)
     done = [0]

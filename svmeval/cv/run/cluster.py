@@ -1,6 +1,6 @@
 """svmeval's fold tasks on a Dask distributed cluster (``--dask ADDRESS``, ``client=``).
 
-This module is the client side (:mod:`svmeval.cv.workers` holds what runs on a worker). It
+This module is the client side (:mod:`svmeval.cv.run.workers` holds what runs on a worker). It
 draws the folds (C ``rand()`` after ``srand(seed)``, as locally), checks every
 parameter, and sends tasks that carry only a fold number, the parameters and two references: the
 data set, scattered to every worker once, and the folds (one small array per seed). A worker runs
@@ -10,7 +10,7 @@ the local run would: results are bit-identical to a local run whatever the order
 finish or the worker that ran them (a task that a dead worker lost is rerun by Dask).
 
 Each worker builds the LIBSVM problem of a scattered data set once, and a shared kernel
-(:class:`~svmeval.cv.kernel.SharedKernel`) once per gamma it runs tasks of: the tasks of one
+(:class:`~svmeval.cv.run.kernel.SharedKernel`) once per gamma it runs tasks of: the tasks of one
 gamma prefer one worker (loose restrictions, so Dask's work stealing still balances the load),
 and a worker that steals one computes that kernel too.
 
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from svmeval._args import checks as arg_checks
 from svmeval._version import __version__
 from svmeval.cv.bounded_waits import call, in_steps
-from svmeval.cv.workers import forget, worker_version
+from svmeval.cv.run.workers import forget, worker_version
 from svmeval.errors import ArgumentError, SvmevalError
 
 
@@ -111,7 +111,7 @@ def connect(address: str, *, worker_timeout: float = WORKER_TIMEOUT) -> Iterator
 
     cluster = None
     if kind == "local":
-        from svmeval.cv.local_cluster import new_cluster
+        from svmeval.cv.run.local_cluster import new_cluster
 
         try:
             # interrupted, the start goes on in the background and what it opened is closed
