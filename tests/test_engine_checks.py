@@ -234,7 +234,7 @@ def test_no_import_cycle_in_svmeval():
 
 
 def test_every_cv_module_imports_alone():
-    names = sorted(_module(p) for p in (PACKAGE / "cv").glob("*.py"))
+    names = sorted(_module(p) for p in (PACKAGE / "cv").rglob("*.py"))
     code = (
         "import importlib, sys\n"
         "name = sys.argv[1]\n"

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "svmeval"
 SMALL = ROOT / "data" / "breast_cancer.scale"
 SOURCES = sorted(PACKAGE.rglob("*.py"))
-LIGHT_PATH = [PACKAGE / "cli" / "dropin.py", PACKAGE / "cv" / "light.py"]
+LIGHT_PATH = [PACKAGE / "cli" / "dropin.py", PACKAGE / "cv" / "run" / "light.py"]
 
 
 def tree(path: Path) -> ast.Module:

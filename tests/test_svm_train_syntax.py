@@ -16,7 +16,7 @@ from svmeval.params import SvmParams
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "svmeval"
 SOURCES = sorted(PACKAGE.rglob("*.py"))
-LIGHT_PATH = [PACKAGE / "cli" / "dropin.py", PACKAGE / "cv" / "light.py"]
+LIGHT_PATH = [PACKAGE / "cli" / "dropin.py", PACKAGE / "cv" / "run" / "light.py"]
 SVM_TRAIN_FLAGS = {"-s", "-t", "-d", "-g", "-r", "-c", "-n", "-p", "-m", "-e", "-h", "-b"}
 
 
