@@ -8,6 +8,7 @@ resolution of the default gamma (1 / number of features)."""
 
 from __future__ import annotations
 
+import ast
 import warnings
 from pathlib import Path
 
@@ -153,3 +154,80 @@ def test_no_public_function_has_a_private_twin_with_other_argument_names():
     import svmeval.workflows.compare as module
 
     assert not hasattr(module, "run_compare")
+
+
+PACKAGE = ROOT / "svmeval"
+
+
+def retired_names(source: str, path: Path) -> list[str]:
+    """Where ``path`` names an idea by a retired word instead of the public one: ``nr_fold``
+    (LIBSVM's C name for k, the public ``folds``) anywhere but the command lines' options'
+    field that svm-train's ``-v`` sets (an attribute, a keyword, a field of an options class of
+    svmeval/cli/), and ``n_repeats`` (the old name of ``repeat``) anywhere but the definition
+    of the public property that keeps it."""
+    tree = ast.parse(source)
+    cli = path.relative_to(PACKAGE).parts[0] == "cli"
+    allowed = set()  # nodes where the retired word is in its place
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for statement in node.body:
+                if isinstance(statement, ast.AnnAssign) and cli:
+                    allowed.add(id(statement.target))
+                if isinstance(statement, ast.FunctionDef) and statement.name == "n_repeats":
+                    allowed.add(id(statement))
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in allowed:
+            continue
+        name = (
+            node.id
+            if isinstance(node, ast.Name)
+            else node.arg
+            if isinstance(node, (ast.arg, ast.keyword))
+            else node.attr
+            if isinstance(node, ast.Attribute)
+            else node.name
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            else None
+        )
+        if name == "nr_fold" and not (cli and isinstance(node, (ast.Attribute, ast.keyword))):
+            found.append(f"line {node.lineno}: nr_fold")
+        elif name == "n_repeats":
+            found.append(f"line {node.lineno}: n_repeats")
+    return sorted(found, key=lambda line: (int(line.split(":")[0].split()[1]), line))
+
+
+@pytest.mark.parametrize(
+    "path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_the_package_speaks_the_public_words_inside(path):
+    """Inside the package too, k is ``folds`` (not LIBSVM's ``nr_fold``) and the count of
+    repetitions ``repeat`` (not ``n_repeats``)."""
+    assert retired_names(path.read_text(encoding="utf-8"), path) == []
+
+
+def test_the_scan_sees_retired_names():
+    """The scan above can fail: each retired word in a place that is not its own is seen."""
+    source = (
+        "def f(nr_fold, folds):\n"
+        "    k = nr_fold\n"
+        "    return g(nr_fold=k), result.n_repeats, o.nr_fold\n"
+        "class R:\n"
+        "    @property\n"
+        "    def n_repeats(self):\n"
+        "        return self.repeat\n"
+    )
+    inside_cv = retired_names(source, PACKAGE / "cv" / "probe.py")
+    assert inside_cv == [
+        "line 1: nr_fold",
+        "line 2: nr_fold",
+        "line 3: n_repeats",
+        "line 3: nr_fold",
+        "line 3: nr_fold",
+    ]
+    # on the command lines, the options' field keeps svm-train's name (o.nr_fold, nr_fold=)
+    assert retired_names(source, PACKAGE / "cli" / "probe.py") == [
+        "line 1: nr_fold",
+        "line 2: nr_fold",
+        "line 3: n_repeats",
+    ]

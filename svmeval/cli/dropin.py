@@ -60,11 +60,11 @@ def _c_double(text: str) -> float | None:
 
 
 def parse(argv: list[str]):
-    """``(params, nr_fold, quiet, data_file)`` of a command line the light path serves, else
+    """``(params, folds, quiet, data_file)`` of a command line the light path serves, else
     None. Each option is read by svm-train's syntax (the full command's parser); this only
     decides what it serves: each option once, ``-v k`` with k >= 2, one data file."""
     params: dict = {}
-    nr_fold: int | None = None
+    folds: int | None = None
     quiet = False
     files: list[str] = []
     i = 0
@@ -74,10 +74,10 @@ def parse(argv: list[str]):
             i += 1
             if token == "-q" and not quiet:
                 quiet = True
-            elif token == "-v" and nr_fold is None and i < len(argv):
-                nr_fold = parse_c_int(token, argv[i])
+            elif token == "-v" and folds is None and i < len(argv):
+                folds = parse_c_int(token, argv[i])
                 i += 1
-                if nr_fold < 2:
+                if folds < 2:
                     return None
             elif token in FLAGS and FLAGS[token][0] not in params and i < len(argv):
                 field, value = read_option(token, argv[i])
@@ -89,9 +89,9 @@ def parse(argv: list[str]):
                 files.append(token)
     except OptionError:  # a value svm-train's syntax refuses: the full command says why
         return None
-    if nr_fold is None or not files:
+    if folds is None or not files:
         return None
-    return params, nr_fold, quiet, files[0]
+    return params, folds, quiet, files[0]
 
 
 def _served_streams(data_file: str) -> bool:
@@ -113,7 +113,7 @@ def serve(argv: list[str], interrupts=()) -> int | None:
     parsed = parse(argv)
     if parsed is None:
         return None
-    params, nr_fold, quiet, data_file = parsed
+    params, folds, quiet, data_file = parsed
     if not _served_streams(data_file):
         return None
     from svmeval.errors import SvmevalError
@@ -130,10 +130,10 @@ def serve(argv: list[str], interrupts=()) -> int | None:
     def progress():  # the full command's bar (a terminal, without -q), made once served
         from svmeval.progress import make_progress
 
-        return make_progress(enabled=not quiet, total=min(nr_fold, raw.n_samples))
+        return make_progress(enabled=not quiet, total=min(folds, raw.n_samples))
 
     done = cross_validate_plain(
-        raw, params, nr_fold, quiet=quiet, progress=progress, interrupts=interrupts
+        raw, params, folds, quiet=quiet, progress=progress, interrupts=interrupts
     )
     if done is None:
         return None

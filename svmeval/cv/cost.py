@@ -39,9 +39,9 @@ def one_thread(train_rows: int, nonzeros_per_row: float, *, lookup: bool = False
     return train_rows * value_ns < OPENMP_COLUMN_US * 1000
 
 
-def small_run(n_samples: int, nr_fold: int, nonzeros_per_row: float) -> bool:
+def small_run(n_samples: int, folds: int, nonzeros_per_row: float) -> bool:
     """Whether a k-fold cross-validation of ``n_samples`` rows is one that runs on the calling
     thread with one OpenMP thread (:func:`svmeval.cv.schedule.runs_inline` of its folds): no fold trains on more
     rows than there are, and the folds together train on (k - 1) x n rows."""
-    folds = min(nr_fold, n_samples)
-    return one_thread(n_samples, nonzeros_per_row) and (folds - 1) * n_samples <= INLINE_ROWS
+    drawn = min(folds, n_samples)
+    return one_thread(n_samples, nonzeros_per_row) and (drawn - 1) * n_samples <= INLINE_ROWS

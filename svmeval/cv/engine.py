@@ -299,7 +299,7 @@ def _liblinear_cv(call: dict, dataset, data) -> CVResult:
 def run_cv(
     dataset,
     params: SvmParams,
-    nr_fold: int,
+    folds: int,
     *,
     seed: int = 1,
     repeat: int = 1,
@@ -329,7 +329,7 @@ def run_cv(
     :class:`~svmeval.cv.plan.given.FoldSource`: folds given or grouped instead of LIBSVM's),
     ``preprocessing`` (a :class:`~svmeval.preprocess.Preprocessing` learned inside each fold,
     :func:`preprocessing_of`)."""
-    nr_fold, seed, repeat = check_folds(nr_fold), check_seed(seed), check_repeat(repeat)
+    folds, seed, repeat = check_folds(folds), check_seed(seed), check_repeat(repeat)
     check_execution(jobs, client)
     problem, params = prepare(dataset, params, y=y, quiet=quiet, problem=problem)
     if client is not None and y is not None:
@@ -338,7 +338,7 @@ def run_cv(
         dataset,
         problem,
         params,
-        nr_fold,
+        folds,
         repetition_seeds(seed, repeat),
         keep_decision_values,
         keep_repeats,
@@ -357,7 +357,7 @@ def _repetitions(
     dataset,
     problem,
     params: SvmParams,
-    nr_fold: int,
+    folds: int,
     seeds: list[int],
     keep_decision_values: bool,
     keep_repeats: bool,
@@ -388,7 +388,7 @@ def _repetitions(
             problem,
             [params],
             seeds,
-            nr_fold,
+            folds,
             executor=executor,
             finish=finish,
             keep_decision_values=keep_decision_values,
@@ -419,7 +419,7 @@ def _repetitions(
 def run_configurations(
     dataset,
     params: list,
-    nr_fold,
+    folds,
     seeds,
     jobs,
     client,
@@ -445,7 +445,7 @@ def run_configurations(
             problem,
             resolved,
             seeds,
-            nr_fold,
+            folds,
             executor=executor,
             finish=finish,
             progress=progress,

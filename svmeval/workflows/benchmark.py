@@ -77,7 +77,7 @@ def _check_configurations(params: list) -> None:
 def _fold_table(
     dataset,
     params: list,
-    nr_fold: int,
+    folds: int,
     seeds: list,
     criterion: str,
     pos_label,
@@ -95,7 +95,7 @@ def _fold_table(
     from svmeval.workflows.compare import _fold_values
 
     runs = run_configurations(
-        dataset, params, nr_fold, seeds, jobs, client, progress, source, preprocessing
+        dataset, params, folds, seeds, jobs, client, progress, source, preprocessing
     )
     sizes = [int(v) for run in runs[0] for v in np.bincount(run.fold, minlength=run.n_folds)]
     return [_fold_values(r, criterion, pos_label, zero_division) for r in runs], sizes

@@ -1,6 +1,6 @@
 """Is B really better than A? Two LIBSVM configurations on the same repeated cross-validation.
 
-``compare(dataset, params_a, params_b, nr_fold=10, repeat=10, criterion=...)`` runs R
+``compare(dataset, params_a, params_b, folds=10, repeat=10, criterion=...)`` runs R
 repetitions of k-fold cross-validation of both configurations on the same seeded folds (seeds
 ``seed`` .. , as :func:`svmeval.cv.cross_validate`), takes the chosen figure of every fold, and
 tests the R x k paired differences B - A with the corrected resampled t-test (Nadeau & Bengio
@@ -474,7 +474,7 @@ def _comparison(
         )
     first = runs_a[0]
     source = _fold_source(first)  # the folds' words, from the run before its tests
-    n_folds = first.n_folds  # the folds drawn: leave-one-out when nr_fold exceeds the rows
+    n_folds = first.n_folds  # the folds drawn: leave-one-out when folds exceeds the rows
     sizes = np.bincount(first.fold, minlength=n_folds)
     n = len(first.y_true)
     ratio = float(sizes.mean() / (n - sizes.mean()))  # n_test / n_train = 1 / (k - 1)

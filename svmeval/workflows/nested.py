@@ -423,7 +423,7 @@ def _nested_cv(
         data, "nested cross-validation", params=params
     )
     pos_label = class_code(pos_label, dataset.classes)
-    nr_fold, inner_folds, seed, repeat = run.folds, run.inner_folds, run.seed, run.repeat
+    folds, inner_folds, seed, repeat = run.folds, run.inner_folds, run.seed, run.repeat
     if log2w is not None:  # the whole data's classes, before any inner grid
         _check_weight_label(dataset, params, log2c, log2g, log2p, log2w)
     problem, base = engine.prepare(dataset, params)
@@ -444,15 +444,15 @@ def _nested_cv(
     seeds = engine.repetition_seeds(seed, repeat)
     outer = dict(dataset=dataset, source=source, transform=transform)
     # every outer fold drawn and checked before any trains
-    plans = [engine.FoldByFold(problem, base, nr_fold, s, **outer) for s in seeds]
+    plans = [engine.FoldByFold(problem, base, folds, s, **outer) for s in seeds]
     inner_groups = _inner_groups(source, plans, inner_folds)
     done, total = 0, 0
-    results, folds = [], []
+    results, fold_results = [], []
     for r, (s, plan) in enumerate(zip(seeds, plans)):
         total = total or plan.n_folds * repeat
         for i in range(plan.n_folds):
             fold = _outer_fold(dataset, params, plan, r, i, s, grid, jobs, inner_groups)
-            folds.append(fold)
+            fold_results.append(fold)
             done += 1
             if progress is not None:
                 progress(done, total)
@@ -468,7 +468,7 @@ def _nested_cv(
     )
     return NestedResult(
         outer=first,
-        folds=tuple(folds),
+        folds=tuple(fold_results),
         criterion=criterion,
         greater_is_better=figure.greater_is_better,
         inner_folds=inner_folds,
@@ -505,7 +505,7 @@ def _inner_groups(source, plans, inner_folds: int):
         return None
     for plan in plans:
         for i in range(plan.n_folds):
-            have = len(np.unique(source.codes[plan.folds.train(i)]))
+            have = len(np.unique(source.codes[plan.assignment.train(i)]))
             if have < inner_folds:
                 raise ArgumentError(
                     "inner_folds",
@@ -524,7 +524,7 @@ def _outer_fold(
     from svmeval.cv.schedule import available_cores
     from svmeval.workflows.grid import grid_search
 
-    folds = plan.folds
+    folds = plan.assignment
     train, test = folds.train(i), folds.test(i)
     groups = None if inner_groups is None else inner_groups[train].tolist()
     inner = grid_search(rows_of(dataset, train), params, seed=seed, groups=groups, **grid)

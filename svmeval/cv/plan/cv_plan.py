@@ -439,7 +439,7 @@ def relabelled(problem, y: np.ndarray | None):
 
 
 def draw_folds(
-    y: np.ndarray, nr_fold: int, seed: int, params: SvmParams, *, warn=None, source=None
+    y: np.ndarray, folds: int, seed: int, params: SvmParams, *, warn=None, source=None
 ) -> Folds:
     """The folds svm_cross_validation draws after ``srand(seed)`` (C ``rand()`` left where
     LIBSVM leaves it: ``-b 1`` training goes on drawing from it); ``warn`` as
@@ -447,13 +447,13 @@ def draw_folds(
     used instead (C ``rand()`` seeded all the same)."""
     if source is not None:
         _libsvm.srand(seed)
-        folds = source.folds(y, nr_fold, seed, params.is_classification)
-        source.check_training(y, params.is_classification, folds)
-        return folds
-    return seeded_folds(y, nr_fold, seed, stratified=params.is_classification, warn=warn)
+        assignment = source.folds(y, folds, seed, params.is_classification)
+        source.check_training(y, params.is_classification, assignment)
+        return assignment
+    return seeded_folds(y, folds, seed, stratified=params.is_classification, warn=warn)
 
 
-def seeded_folds(y: np.ndarray, nr_fold: int, seed: int, *, stratified: bool, warn=None) -> Folds:
+def seeded_folds(y: np.ndarray, folds: int, seed: int, *, stratified: bool, warn=None) -> Folds:
     """LIBSVM's folds of labels ``y`` after ``srand(seed)`` (:func:`libsvm_folds`).
 
     With more folds than samples LIBSVM runs leave-one-out and says so first: its own text
@@ -461,13 +461,13 @@ def seeded_folds(y: np.ndarray, nr_fold: int, seed: int, *, stratified: bool, wa
     function of one string; None: standard error; False: it is not asked for, a run that
     gave it already).
     """
-    nr_fold = check_folds(nr_fold)
+    folds = check_folds(folds)
     check_samples(len(y))
-    if nr_fold > len(y) and warn is not False:
-        text = _libsvm.folds_warning(nr_fold, len(y))
+    if folds > len(y) and warn is not False:
+        text = _libsvm.folds_warning(folds, len(y))
         (sys.stderr.write if warn is None else warn)(text)
     _libsvm.srand(seed)
-    return libsvm_folds(y, nr_fold, stratified=stratified, rand=_libsvm.rand_function())
+    return libsvm_folds(y, folds, stratified=stratified, rand=_libsvm.rand_function())
 
 
 class FoldByFold:
@@ -483,18 +483,18 @@ class FoldByFold:
     """
 
     def __init__(
-        self, problem, params: SvmParams, nr_fold: int, seed: int, *, source=None, transform=None
+        self, problem, params: SvmParams, folds: int, seed: int, *, source=None, transform=None
     ):
-        self.problem, self.seed, self.nr_fold = problem, seed, nr_fold
-        self.folds = draw_folds(problem.y, nr_fold, seed, params, source=source)
+        self.problem, self.seed, self.folds = problem, seed, folds
+        self.assignment = draw_folds(problem.y, folds, seed, params, source=source)
         #: a :class:`~svmeval.cv.run.preprocessed.FoldTransform`: each fold trains and predicts
         #: on the rows as its training rows' preprocessing makes them (None: the features)
         self.transform = transform
-        self._plan = CVPlan(problem, params, self.folds, seed)
+        self._plan = CVPlan(problem, params, self.assignment, seed)
 
     @property
     def n_folds(self) -> int:
-        return self.folds.n_folds
+        return self.assignment.n_folds
 
     def run_fold(self, i: int, params: SvmParams, omp_threads: int) -> None:
         """Train fold ``i`` with ``params`` (LIBSVM on ``omp_threads`` threads) and store its
@@ -505,7 +505,12 @@ class FoldByFold:
         """Fold ``i``'s test rows as a model of ``params`` trained on its training rows
         predicts them."""
         one = CVPlan(
-            self.problem, params, self.folds, self.seed, collect=False, transform=self.transform
+            self.problem,
+            params,
+            self.assignment,
+            self.seed,
+            collect=False,
+            transform=self.transform,
         )
         if params.probability:  # -b 1 training draws from rand(): as a fresh svm-train
             _libsvm.srand(self.seed)
@@ -523,26 +528,28 @@ class FoldByFold:
 def in_order(
     problem,
     params: SvmParams,
-    nr_fold: int,
+    folds: int,
     seed: int,
     keep_decision_values: bool,
     run=None,
     *,
-    folds: Folds | None = None,
+    assignment: Folds | None = None,
     transform=None,
 ) -> CVResult:
     """A whole cross-validation, its folds one after another right after ``srand(seed)`` and
     the fold draw, as svm-train's: what ``-b 1`` needs (its training draws from C ``rand()``).
     ``run(tasks)`` runs the fold tasks in order (default: here, on one OpenMP thread).
-    ``folds``: folds that are not LIBSVM's (none drawn; C ``rand()`` seeded all the same)."""
-    if folds is None:
-        folds = draw_folds(problem.y, nr_fold, seed, params, warn=False)  # given when first drawn
+    ``assignment``: folds that are not LIBSVM's (none drawn; C ``rand()`` seeded all the same)."""
+    if assignment is None:
+        assignment = draw_folds(
+            problem.y, folds, seed, params, warn=False
+        )  # given when first drawn
     else:
         _libsvm.srand(seed)
     plan = CVPlan(
         problem,
         params,
-        folds,
+        assignment,
         seed,
         keep_decision_values=keep_decision_values,
         transform=transform,

@@ -70,20 +70,18 @@ def check_samples(l: int) -> None:
         raise SvmevalError(f"cross-validation needs at least 2 samples; the data have {l}")
 
 
-def libsvm_folds(
-    y: np.ndarray, nr_fold: int, *, stratified: bool, rand: Callable[[], int]
-) -> Folds:
+def libsvm_folds(y: np.ndarray, folds: int, *, stratified: bool, rand: Callable[[], int]) -> Folds:
     """The folds svm_cross_validation draws, consuming ``rand()`` exactly as it does.
 
-    ``stratified``: C-SVC or nu-SVC. LIBSVM stratifies only when ``nr_fold < l``; with
-    ``nr_fold > l`` it runs leave-one-out, after a warning of its own that
+    ``stratified``: C-SVC or nu-SVC. LIBSVM stratifies only when ``folds < l``; with
+    ``folds > l`` it runs leave-one-out, after a warning of its own that
     :func:`svmeval.cv.plan.cv_plan.seeded_folds` gives.
     """
     l = len(y)
-    nr_fold = check_folds(nr_fold)
+    folds = check_folds(folds)
     check_samples(l)
-    nr_fold = min(nr_fold, l)
-    if stratified and nr_fold < l:
+    folds = min(folds, l)
+    if stratified and folds < l:
         labels, start, count, perm = group_classes(y)
         index = perm.tolist()
         for c in range(len(labels)):
@@ -92,16 +90,16 @@ def libsvm_folds(
                 j = i + rand() % (n - i)
                 index[s + j], index[s + i] = index[s + i], index[s + j]
         fold_count = [
-            sum((i + 1) * int(n) // nr_fold - i * int(n) // nr_fold for n in count)
-            for i in range(nr_fold)
+            sum((i + 1) * int(n) // folds - i * int(n) // folds for n in count)
+            for i in range(folds)
         ]
         fold_start = np.concatenate(([0], np.cumsum(fold_count))).astype(np.int64)
         out = np.empty(l, dtype=np.int64)
         pos = fold_start[:-1].copy()
         for c in range(len(labels)):
             s, n = int(start[c]), int(count[c])
-            for i in range(nr_fold):
-                begin, end = s + i * n // nr_fold, s + (i + 1) * n // nr_fold
+            for i in range(folds):
+                begin, end = s + i * n // folds, s + (i + 1) * n // folds
                 out[pos[i] : pos[i] + end - begin] = index[begin:end]
                 pos[i] += end - begin
         return Folds(out, fold_start, True)
@@ -109,5 +107,5 @@ def libsvm_folds(
     for i in range(l):
         j = i + rand() % (l - i)
         perm[i], perm[j] = perm[j], perm[i]
-    fold_start = np.array([i * l // nr_fold for i in range(nr_fold + 1)], dtype=np.int64)
+    fold_start = np.array([i * l // folds for i in range(folds + 1)], dtype=np.int64)
     return Folds(np.array(perm, dtype=np.int64), fold_start, False)

@@ -71,20 +71,20 @@ class FoldSource:
             self.argument, f"has {self.n_rows} entries; the data have {n} rows (one a row)"
         )
 
-    def folds(self, y: np.ndarray, nr_fold: int, seed: int, classification: bool) -> Folds:
-        """The folds of this source for ``nr_fold`` folds and ``seed`` (given folds: as
+    def folds(self, y: np.ndarray, folds: int, seed: int, classification: bool) -> Folds:
+        """The folds of this source for ``folds`` folds and ``seed`` (given folds: as
         given, whatever both are)."""
         self.check_rows(len(y))
         if self.kind == GIVEN:
             fold = self.codes
         else:
-            if nr_fold > self.n_groups:
+            if folds > self.n_groups:
                 raise ArgumentError(
                     self.argument,
-                    f"{nr_fold} folds need at least {nr_fold} groups; there are {self.n_groups}",
+                    f"{folds} folds need at least {folds} groups; there are {self.n_groups}",
                 )
             classes = _class_codes(y) if classification else np.zeros(len(y), dtype=np.int64)
-            fold = grouped_assignment(self.codes, classes, nr_fold, seed)
+            fold = grouped_assignment(self.codes, classes, folds, seed)
         return folds_of(fold, self)
 
     def check_training(self, y: np.ndarray, classification: bool, folds: Folds) -> None:

@@ -55,7 +55,7 @@ class Batch:
 
     problem: object
     dataset: object
-    nr_fold: int
+    folds: int
     in_order: tuple
     groups: tuple  # ((kernel params or None, (Unit, ...)), ...)
     keep_decision_values: bool = False
@@ -125,7 +125,7 @@ def evaluate(
     problem,
     candidates: Sequence[SvmParams],
     seeds: Sequence[int],
-    nr_fold: int,
+    folds: int,
     *,
     executor,
     finish: Callable,
@@ -178,7 +178,7 @@ def evaluate(
             dataset,
             preprocessing,
             share_kernels=_fold_kernels_pay(
-                dataset, preprocessing, candidates, nr_fold, share, memory
+                dataset, preprocessing, candidates, folds, share, memory
             ),
             memory_mb=memory,
         )
@@ -194,9 +194,7 @@ def evaluate(
                 if key not in drawn:
                     warn = None if warn_folds and v == 0 else False  # once a seed
                     own = problem.y if y is None else y
-                    drawn[key] = draw_folds(
-                        own, nr_fold, seed, params, warn=warn, source=fold_source
-                    )
+                    drawn[key] = draw_folds(own, folds, seed, params, warn=warn, source=fold_source)
                 units.append(Unit(c, r, params, seed, drawn[key], costs[c], y=y, relabel=v))
     release = None
     if ordered:  # every unit's place, the stored ones' too: they pass through it as well
@@ -210,7 +208,7 @@ def evaluate(
         store = current()
     if store is not None:
         units, finish, on_fold = _with_store(
-            store, dataset, problem, nr_fold, keep_decision_values, units, finish, transform
+            store, dataset, problem, folds, keep_decision_values, units, finish, transform
         )
     in_order = tuple(u for u in units if u.params.probability)
     rest = [u for u in units if not u.params.probability]
@@ -218,14 +216,14 @@ def evaluate(
     batch = Batch(
         problem,
         dataset,
-        nr_fold,
+        folds,
         in_order,
         groups,
         keep_decision_values,
         memory,
         on_fold,
         None if release is None else tuple(sorted(units, key=release.place)),
-        None if transform is not None else _probe(problem, dataset, groups, share, memory, nr_fold),
+        None if transform is not None else _probe(problem, dataset, groups, share, memory, folds),
         transform,
     )
     if not units:
@@ -309,7 +307,7 @@ def _schedule(
 
 
 def _with_store(
-    store, dataset, problem, nr_fold, keep_decision_values, units, finish, transform=None
+    store, dataset, problem, folds, keep_decision_values, units, finish, transform=None
 ):
     """The units left to compute (each with its stored folds), a ``finish`` that writes
     what a unit's folds did not write, and the executors' ``on_fold``; the units found whole
@@ -321,7 +319,7 @@ def _with_store(
         store,
         dataset,
         problem,
-        nr_fold,
+        folds,
         keep_decision_values,
         preprocessing=None if transform is None else transform.key(),
     )
@@ -386,7 +384,7 @@ def _groups(problem, dataset, units: list, share: bool | None, memory_mb: float)
     return tuple((group[0].params, tuple(group)) for group in groups.values())
 
 
-def _probe(problem, dataset, groups: tuple, share, memory_mb: float, nr_fold: int):
+def _probe(problem, dataset, groups: tuple, share, memory_mb: float, folds: int):
     """The kernel parameters a run on the features may switch to once its first training is
     measured (:func:`svmeval.cv.run.probe.probe_params`), or None."""
     if len(groups) != 1 or groups[0][0] is not None:
@@ -402,7 +400,7 @@ def _probe(problem, dataset, groups: tuple, share, memory_mb: float, nr_fold: in
         list(groups[0][1]),
         share,
         memory_mb,
-        cost.small_run(n, nr_fold, nonzeros / max(1, n)),
+        cost.small_run(n, folds, nonzeros / max(1, n)),
     )
 
 

@@ -106,11 +106,11 @@ class LocalExecutor:
                 in_order(
                     relabelled(batch.problem, unit.y),
                     unit.params,
-                    batch.nr_fold,
+                    batch.folds,
                     unit.seed,
                     batch.keep_decision_values,
                     run,
-                    folds=given_folds(unit),
+                    assignment=given_folds(unit),
                     transform=batch.transform,
                 ),
             )
@@ -462,7 +462,7 @@ class DaskExecutor:
         jobs = [
             cluster.Job(
                 workers.cv_task,
-                data + (u.params, batch.nr_fold, u.seed, keep) + _whole_cv(u),
+                data + (u.params, batch.folds, u.seed, keep) + _whole_cv(u),
                 (u, None),
                 priority=u.cost,
             )

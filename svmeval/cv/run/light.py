@@ -108,7 +108,7 @@ class _Messages:
 
 
 def cross_validate_plain(
-    raw, params: dict, nr_fold: int, *, quiet: bool = True, progress=None, interrupts=()
+    raw, params: dict, folds: int, *, quiet: bool = True, progress=None, interrupts=()
 ):
     """LIBSVM's own k-fold cross-validation of ``raw`` (:class:`svmeval.io.raw.RawArrays`)
     with ``params`` (``struct svm_parameter``'s fields: :data:`DEFAULTS` updated; gamma 0 is
@@ -131,9 +131,9 @@ def cross_validate_plain(
     if p["probability"] and not quiet:
         return None
     n = raw.n_samples
-    if nr_fold < 2 or (nr_fold > n and not quiet):  # LIBSVM warns on stderr: no bar there
+    if folds < 2 or (folds > n and not quiet):  # LIBSVM warns on stderr: no bar there
         return None
-    if not small_run(n, nr_fold, len(raw.indices) / 4 / n):
+    if not small_run(n, folds, len(raw.indices) / 4 / n):
         return None
     y = _labels(raw)
     if y is None or len(set(y)) < 2:
@@ -159,13 +159,13 @@ def cross_validate_plain(
         hook = c_library.print_nothing()
     else:
         bar = progress() if progress is not None else None
-        messages = _Messages(nr_fold, bar, interrupts)
+        messages = _Messages(folds, bar, interrupts)
         hook = PRINT(messages)
     c.set_print(hook)
     c_library.c_runtime().srand(1)  # svm-train's folds: a fresh process draws as after srand(1)
     target = (c_double * n)()
     c.cross_validation(
-        ctypes.addressof(problem), ctypes.addressof(parameter), nr_fold, ctypes.addressof(target)
+        ctypes.addressof(problem), ctypes.addressof(parameter), folds, ctypes.addressof(target)
     )
     if messages is not None:
         messages.flush()

@@ -60,7 +60,7 @@ def cross_validate_linear(
     from svmeval.cv.plan.folds import check_folds, check_samples, group_classes, libsvm_folds
     from svmeval.io.data import Dataset, read_dataset
 
-    nr_fold = check_folds(folds)
+    folds = check_folds(folds)
     if not isinstance(params, LinearParams):
         raise SvmevalError("params: a LinearParams is needed")
     params.check()
@@ -88,12 +88,12 @@ def cross_validate_linear(
             raise ParameterError(message.decode())
         c.set_print(c.print_null if quiet else c.print_stderr)
         c.srand(seed)  # 1: a fresh train process's rand()
-        plan = libsvm_folds(dataset.y, nr_fold, stratified=False, rand=c.rand)
+        plan = libsvm_folds(dataset.y, folds, stratified=False, rand=c.rand)
         use = found = None
         if store is not None:
             from svmeval.cv.run.linear_store import LinearStoreUse
 
-            use = LinearStoreUse(store, dataset, params, (nr_fold, seed), c.version, plan, labels)
+            use = LinearStoreUse(store, dataset, params, (folds, seed), c.version, plan, labels)
             found = use.find()
         if found is not None:
             target = found
@@ -106,7 +106,7 @@ def cross_validate_linear(
             c.srand(seed)
             _in_helper_thread(
                 c.cross_validation,
-                (problem.address, _address(param), nr_fold, target.ctypes.data_as(_c_double_p())),
+                (problem.address, _address(param), folds, target.ctypes.data_as(_c_double_p())),
                 (problem, param, kept, target),
             )
             if use is not None:

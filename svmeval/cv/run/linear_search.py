@@ -73,7 +73,7 @@ def search_c_linear(
     from svmeval.cv.plan.folds import check_folds, check_samples, group_classes, libsvm_folds
     from svmeval.io.data import Dataset, read_dataset
 
-    nr_fold = check_folds(folds)
+    folds = check_folds(folds)
     if not isinstance(params, LinearParams):
         raise SvmevalError("params: a LinearParams is needed")
     params.check()
@@ -98,12 +98,12 @@ def search_c_linear(
         if message:
             raise ParameterError(message.decode())
         c.set_print(c.print_null)  # LIBLINEAR silences training during the search
-        if nr_fold > l:  # find_parameters' own warning, on stderr as it writes it
+        if folds > l:  # find_parameters' own warning, on stderr as it writes it
             from svmeval.cv.c_library import write_message
 
             write_message(LEAVE_ONE_OUT)
         c.srand(1)
-        plan = libsvm_folds(dataset.y, nr_fold, stratified=False, rand=c.rand)
+        plan = libsvm_folds(dataset.y, folds, stratified=False, rand=c.rand)
         search = _Search(c, problem, param, plan, params, labels, dataset)
         max_xtx = _max_squared_norm(dataset, params.bias)
         if params.solver_type != 11:

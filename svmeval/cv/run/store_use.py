@@ -249,7 +249,7 @@ class StoreUse:
         counts: StoreCounts,
         dataset,
         problem,
-        nr_fold: int,
+        folds: int,
         keep_dv: bool,
         kind: str = "cv-fold",
         data_digest: str | None = None,
@@ -259,13 +259,13 @@ class StoreUse:
         from svmeval.store import RESULTS_VERSION
 
         self.counts, self.store = counts, counts.store
-        self.problem, self.nr_fold, self.keep_dv = problem, nr_fold, bool(keep_dv)
+        self.problem, self.folds, self.keep_dv = problem, folds, bool(keep_dv)
         y = np.ascontiguousarray(problem.y, dtype="<f8")
         self.common = {
             "unit": kind,
             "data": data_digest or dataset.digest(),
             "labels": hashlib.sha256(y.tobytes()).hexdigest(),
-            "n_folds": int(nr_fold),
+            "n_folds": int(folds),
             "keep_decision_values": self.keep_dv,
             "libsvm": int(_libsvm.libsvm_version()),
             "results": RESULTS_VERSION,
@@ -531,7 +531,7 @@ class FoldsUnit:
 
 
 def outer_fold(
-    dataset, problem, folds, nr_fold: int, params, seed: int, i: int, compute, preprocessing=None
+    dataset, problem, assignment, folds: int, params, seed: int, i: int, compute, preprocessing=None
 ):
     """A nested CV's outer fold ``i`` trained with the inner grid's choice ``params``: from the
     run's store where it holds it, else ``compute()`` (a FoldOutput), written there. Its
@@ -542,8 +542,8 @@ def outer_fold(
     if counts is None:
         return compute()
     kind, learned = "nested-outer-fold", preprocessing
-    use = StoreUse(counts, dataset, problem, nr_fold, False, kind=kind, preprocessing=learned)
-    unit = FoldsUnit(params, seed, folds)
+    use = StoreUse(counts, dataset, problem, folds, False, kind=kind, preprocessing=learned)
+    unit = FoldsUnit(params, seed, assignment)
     found = use.find_fold(unit, i)
     if found is not None:
         use.reused(unit, 1)
@@ -560,8 +560,8 @@ class FoldByFold(cv_plan.FoldByFold):
     store: with ``dataset`` (the data of ``problem``), a fold is taken from the store where
     it holds it, and written there once trained (:func:`outer_fold`)."""
 
-    def __init__(self, problem, params, nr_fold: int, seed: int, *, dataset=None, **kwargs):
-        super().__init__(problem, params, nr_fold, seed, **kwargs)  # source=, transform=
+    def __init__(self, problem, params, folds: int, seed: int, *, dataset=None, **kwargs):
+        super().__init__(problem, params, folds, seed, **kwargs)  # source=, transform=
         self.dataset = dataset
 
     def run_fold(self, i: int, params, omp_threads: int) -> None:
@@ -571,8 +571,8 @@ class FoldByFold(cv_plan.FoldByFold):
         output = outer_fold(
             self.dataset,
             self.problem,
+            self.assignment,
             self.folds,
-            self.nr_fold,
             params,
             self.seed,
             i,

@@ -131,19 +131,19 @@ def cv_task(
     token: str,
     dataset,
     params,
-    nr_fold: int,
+    folds: int,
     seed: int,
     keep_decision_values: bool,
     labels=None,
-    folds=None,
+    assignment=None,
 ):
     """On a worker: a whole cross-validation, folds in order after ``srand(seed)`` (``-b 1``),
-    on ``labels`` where given (a permutation's), on ``folds`` where they are not LIBSVM's."""
+    on ``labels`` where given (a permutation's), on ``assignment`` where its folds are not LIBSVM's."""
     from svmeval.cv import _libsvm
     from svmeval.cv.plan.cv_plan import in_order, relabelled
 
     problem = relabelled(worker_problem(token, dataset), labels)
     # C's rand() drawn by this task alone, its folds on one OpenMP thread each
     return _libsvm.c_state(in_order)(
-        problem, params, nr_fold, seed, keep_decision_values, folds=folds
+        problem, params, folds, seed, keep_decision_values, assignment=assignment
     )
