@@ -298,7 +298,7 @@ def run(o: LinearOptions) -> int:
         output.write_outputs([(output.resolve(output.STDOUT, "the report"), text)])
         return 0
     if o.repeat == 1:
-        from svmeval.cv.run.store_use import current
+        from svmeval.cv.run.store_session import current
 
         result = cross_validate_linear(dataset, params, o.nr_fold, quiet=o.quiet, store=current())
     else:

@@ -158,7 +158,7 @@ def cross_validate_multilabel(
     >>> sorted(summarize(result).figures)[:3]
     ['hamming_loss', 'lrap', 'macro_f1']
     """
-    from svmeval.cv.run.store_use import opened
+    from svmeval.cv.run.store_session import opened
 
     call = (cross_validate_multilabel, dict(locals()))
     with opened(store, "cross_validate_multilabel", call) as counts:
@@ -309,7 +309,7 @@ class _Stored:
                 use.written.clear()
         for use, found in zip(self.uses, self.found):
             use.reused(self.unit, len(found))
-        from svmeval.cv.run.store_use import missing
+        from svmeval.cv.run.store_session import missing
 
         missing(counts, sum(assignment.n_folds - len(f) for f in self.found))
 

@@ -218,9 +218,11 @@ def benchmark(
     | data set | rbf | rbf C=8 | linear |
     """
     call = (benchmark, dict(locals()))
-    from svmeval.cv.engine import c_state, preprocessing_of, repetition_seeds
+    from svmeval.cv.engine import c_state
     from svmeval.cv.plan import checks
-    from svmeval.cv.run.store_use import opened
+    from svmeval.cv.plan.cv_plan import repetition_seeds
+    from svmeval.cv.run.preprocessed import preprocessing_of
+    from svmeval.cv.run.store_session import opened
 
     names, params = _configurations(configurations)
     _check_configurations(params)

@@ -251,7 +251,7 @@ def compare(
     >>> round(c.mean_a, 4), round(c.ttest.p, 4)
     (0.9613, 0.2254)
     """
-    from svmeval.cv.run.store_use import opened
+    from svmeval.cv.run.store_session import opened
 
     with opened(store, "compare", (compare, dict(locals()))):
         return _compare(

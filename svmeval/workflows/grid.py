@@ -388,7 +388,7 @@ def grid_search(
     """
     arguments = dict(locals())
     from svmeval.cv import engine
-    from svmeval.cv.run.store_use import opened
+    from svmeval.cv.run.store_session import opened
 
     with opened(arguments.pop("store"), "grid_search", (grid_search, dict(arguments))):
         return engine.c_state(_search)(**arguments)
@@ -538,7 +538,7 @@ def _checked_grid(
     kind = checks.kind_of(checks.single_label(dataset, "the grid search"), params)
     figure = checks.check_criterion(criterion, kind, params)
     problem, base, candidates = _candidates(dataset, params, order)
-    from svmeval.cv.engine import preprocessing_of
+    from svmeval.cv.run.preprocessed import preprocessing_of
 
     preprocessing = preprocessing_of(scale, select, dataset, candidates, client)
     pos_label = class_code(pos_label, dataset.classes)

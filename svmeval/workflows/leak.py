@@ -128,8 +128,9 @@ def leak_check(
     to the data's units with the whole file's factors. Arguments as
     :func:`~svmeval.cross_validate`'s.
     """
-    from svmeval.cv.engine import cross_validate, preprocessing_of
+    from svmeval.cv.engine import cross_validate
     from svmeval.cv.plan import checks
+    from svmeval.cv.run.preprocessed import preprocessing_of
 
     dataset = checks.as_dataset(data, "data")
     configuration = checks.as_params(params, "params")

@@ -376,7 +376,7 @@ def nested_cv(
     """
     arguments = dict(locals())
     from svmeval.cv import engine
-    from svmeval.cv.run.store_use import opened
+    from svmeval.cv.run.store_session import opened
 
     with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
         stack.enter_context(

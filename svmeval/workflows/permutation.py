@@ -263,7 +263,7 @@ def permutation_test(
     """
     arguments = dict(locals())
     from svmeval.cv import engine
-    from svmeval.cv.run.store_use import opened
+    from svmeval.cv.run.store_session import opened
 
     with opened(arguments.pop("store"), "permutation_test", (permutation_test, dict(arguments))):
         return engine.c_state(_permutation_test)(**arguments)

@@ -438,7 +438,7 @@ def tune_threshold(
     parsed = parse_criterion(criterion)
     arguments = dict(locals())
     from svmeval.cv import engine
-    from svmeval.cv.run.store_use import opened
+    from svmeval.cv.run.store_session import opened
 
     with contextlib.ExitStack() as stack:  # a cluster connected once for every CV
         counts = stack.enter_context(
@@ -466,8 +466,9 @@ def _tune(
     counts,
     _stack,
 ) -> TunedThreshold:
-    from svmeval.cv.engine import repetition_seeds, run_cv
+    from svmeval.cv.engine import run_cv
     from svmeval.cv.plan import checks
+    from svmeval.cv.plan.cv_plan import repetition_seeds
     from svmeval.params import given_configuration
 
     run = checks.check_run(

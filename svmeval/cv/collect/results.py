@@ -314,6 +314,56 @@ class MultilabelCVResult:
         return tables.frame(_fold_rows(self, 0, figures, self.data_name))
 
 
+def repetition(result: CVResult) -> Repetition:
+    """What the figures of ``result`` need when it is a further repetition: its counts and
+    its scores' ranking figures (:class:`Repetition`)."""
+    from svmeval.metrics.classification import ConfusionCounts
+    from svmeval.metrics.regression import regression_report
+    from svmeval.metrics.scores import class_ranking
+
+    if result.params.is_regression:
+        return Repetition(
+            seed=result.seed,
+            confusion=None,
+            regression=regression_report(result.y_true, result.y_pred),
+            ranking=None,
+            y_pred=result.y_pred,
+        )
+    counts = ConfusionCounts().update(result.y_true, result.y_pred)
+    scored, source = _ranking_scores(result)
+    return Repetition(
+        seed=result.seed,
+        confusion=counts,
+        regression=None,
+        ranking=class_ranking(result.y_true, scored, result.labels, source=source),
+        y_pred=result.y_pred,
+        probability=_probability_figures(result),
+    )
+
+
+def _probability_figures(result: CVResult) -> dict | None:
+    """The figures of a repetition's -b 1 probabilities, for each class as the positive one
+    (two classes) or for None (more)."""
+    from svmeval.metrics.probabilities import probability_figures
+
+    if result.probabilities is None or not result.params.is_classification:
+        return None
+    labels = result.labels
+    positives = list(labels) if len(labels) == 2 else [None]
+    out = {}
+    for positive in positives:
+        key = None if positive is None else float(positive)
+        out[key] = probability_figures(result.y_true, result.probabilities, labels, key)
+    return out if all(out.values()) else None
+
+
+def _ranking_scores(result: CVResult):
+    """(class scores in LIBSVM's label order, their source): probabilities with -b 1."""
+    if result.probabilities is not None:
+        return result.probabilities, "probabilities"
+    return result.scores, "decision values"
+
+
 def _named_array(values: np.ndarray, classes: tuple | None) -> np.ndarray:
     if classes is None:
         return values

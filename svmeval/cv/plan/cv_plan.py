@@ -18,7 +18,7 @@ import numpy as np
 
 from svmeval._args.checks import check_folds
 from svmeval.cv import _libsvm, _model, messages
-from svmeval.cv.collect.results import CVResult, Folds, Repetition
+from svmeval.cv.collect.results import CVResult, Folds
 from svmeval.cv.plan.folds import check_samples, group_classes, libsvm_folds
 from svmeval.cv.task import FollowUps, Task
 from svmeval.metrics.ovo import class_scores
@@ -362,56 +362,6 @@ class CVPlan:
         )
 
 
-def repetition(result: CVResult) -> Repetition:
-    """What the figures of ``result`` need when it is a further repetition: its counts and
-    its scores' ranking figures (:class:`Repetition`)."""
-    from svmeval.metrics.classification import ConfusionCounts
-    from svmeval.metrics.regression import regression_report
-    from svmeval.metrics.scores import class_ranking
-
-    if result.params.is_regression:
-        return Repetition(
-            seed=result.seed,
-            confusion=None,
-            regression=regression_report(result.y_true, result.y_pred),
-            ranking=None,
-            y_pred=result.y_pred,
-        )
-    counts = ConfusionCounts().update(result.y_true, result.y_pred)
-    scored, source = _ranking_scores(result)
-    return Repetition(
-        seed=result.seed,
-        confusion=counts,
-        regression=None,
-        ranking=class_ranking(result.y_true, scored, result.labels, source=source),
-        y_pred=result.y_pred,
-        probability=_probability_figures(result),
-    )
-
-
-def _probability_figures(result: CVResult) -> dict | None:
-    """The figures of a repetition's -b 1 probabilities, for each class as the positive one
-    (two classes) or for None (more)."""
-    from svmeval.metrics.probabilities import probability_figures
-
-    if result.probabilities is None or not result.params.is_classification:
-        return None
-    labels = result.labels
-    positives = list(labels) if len(labels) == 2 else [None]
-    out = {}
-    for positive in positives:
-        key = None if positive is None else float(positive)
-        out[key] = probability_figures(result.y_true, result.probabilities, labels, key)
-    return out if all(out.values()) else None
-
-
-def _ranking_scores(result: CVResult):
-    """(class scores in LIBSVM's label order, their source): probabilities with -b 1."""
-    if result.probabilities is not None:
-        return result.probabilities, "probabilities"
-    return result.scores, "decision values"
-
-
 class Relabelled:
     """A problem as :class:`CVPlan` uses one, with other labels ``y`` (a permutation of the
     data's): a fold's training problem takes its rows' labels from ``y``; the rows (features,
@@ -563,3 +513,23 @@ def in_order(
     else:
         run(plan.tasks)
     return plan.result()
+
+
+def repetition_seeds(seed: int, repeat: int) -> list[int]:
+    """The C ``srand`` seeds of ``repeat`` repetitions starting at ``seed`` (svm-train's folds
+    for the first).
+
+    Repetition r uses ``seed + r`` modulo 2^32 (C ``srand`` takes an unsigned int), skipping a
+    value that seeds ``rand()`` as one already used: glibc's ``srand(0)`` is ``srand(1)``, so
+    ``--seed 0 --repeat 3`` uses 0, 2, 3. Every repetition thus draws different folds.
+    """
+    seeds: list[int] = []
+    used: set[int] = set()
+    s = seed
+    while len(seeds) < repeat:
+        c = s % 2**32
+        if (c or 1) not in used:
+            used.add(c or 1)
+            seeds.append(c)
+        s += 1
+    return seeds

@@ -144,8 +144,8 @@ def evaluate(
     """Cross-validate every candidate on every seed's folds: ``finish(unit, result)`` for each
     (:class:`Unit`, :class:`~svmeval.cv.plan.cv_plan.CVResult`), in the calling thread, any order.
 
-    ``store``: the run's :class:`~svmeval.cv.run.store_use.StoreCounts` (None: the store of the run
-    in progress in this thread, :func:`~svmeval.cv.run.store_use.current`, if any).
+    ``store``: the run's :class:`~svmeval.cv.run.store_session.StoreCounts` (None: the store of the run
+    in progress in this thread, :func:`~svmeval.cv.run.store_session.current`, if any).
     Its units are looked up first: a unit whose folds are all stored is finished from them
     without training, the folds it lacks are the only ones computed, and every fold computed
     is written as it ends (:mod:`svmeval.cv.run.store_use`).
@@ -203,7 +203,7 @@ def evaluate(
         finish = release
     on_fold = None
     if store is None:
-        from svmeval.cv.run.store_use import current
+        from svmeval.cv.run.store_session import current
 
         store = current()
     if store is not None:
@@ -313,7 +313,8 @@ def _with_store(
     what a unit's folds did not write, and the executors' ``on_fold``; the units found whole
     are finished here, from the store."""
     from svmeval.cv.plan.cv_plan import CVPlan
-    from svmeval.cv.run.store_use import StoreUse, missing
+    from svmeval.cv.run.store_session import missing
+    from svmeval.cv.run.store_use import StoreUse
 
     use = StoreUse(
         store,

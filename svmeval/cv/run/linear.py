@@ -15,12 +15,17 @@ summary and report takes it as it takes LIBSVM's.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from svmeval.cv import bounded_waits, schedule
 from svmeval.errors import ParameterError, SvmevalError
 from svmeval.params import LinearParams
+
+if TYPE_CHECKING:
+    from svmeval.cv.collect.results import CVResult
 
 __all__ = ["LinearParams", "cross_validate_linear", "liblinear_version"]
 
@@ -50,7 +55,7 @@ def cross_validate_linear(
     message where ``check_parameter`` objects, and :class:`~svmeval.errors.SvmevalError` where
     LIBLINEAR's bindings are not installed.
 
-    ``store``: the run's results store (a :class:`~svmeval.cv.run.store_use.StoreCounts`, None:
+    ``store``: the run's results store (a :class:`~svmeval.cv.run.store_session.StoreCounts`, None:
     none): the folds are taken from it where it holds them all, else computed and written
     to it (:mod:`svmeval.cv.run.linear_store`).
     """
@@ -99,7 +104,7 @@ def cross_validate_linear(
             target = found
         else:
             if use is not None:
-                from svmeval.cv.run.store_use import missing
+                from svmeval.cv.run.store_session import missing
 
                 missing(store, plan.n_folds)
             start = time.perf_counter()
@@ -166,3 +171,54 @@ def _c_double_p():
     import ctypes
 
     return ctypes.POINTER(ctypes.c_double)
+
+
+#: cross_validate's arguments a LIBLINEAR configuration leaves at their defaults
+_NOT_LIBLINEAR = {
+    "groups": None,
+    "given_folds": None,
+    "jobs": None,
+    "client": None,
+    "progress": None,
+    "keep_decision_values": False,
+    "scale": None,  # learned inside LIBSVM's folds only (scale=False: none asked, taken)
+    "select": None,
+}
+
+
+def cross_validate_call(call: dict, dataset, data, entry) -> CVResult:
+    """cross_validate of a :class:`~svmeval.params.LinearParams`: LIBLINEAR's own
+    cross-validation after ``srand(seed)`` (:func:`cross_validate_linear`) for each
+    repetition; ``call``: cross_validate's arguments, ``entry``: cross_validate itself (the
+    run's provenance names it)."""
+    from svmeval.cv.collect.results import repetition
+    from svmeval.cv.plan import checks
+    from svmeval.cv.plan.cv_plan import repetition_seeds
+    from svmeval.errors import ArgumentError
+
+    for name, default in _NOT_LIBLINEAR.items():
+        if name == "scale" and call[name] is False:
+            continue
+        if call[name] is not default and call[name] != default:
+            raise ArgumentError(
+                name, "does not apply to a LinearParams (LIBLINEAR's own cross-validation)"
+            )
+    from svmeval.cv.run.store_session import opened
+
+    params = call["params"]
+    dataset = checks.classes_for(dataset, data, [params])
+    seeds = repetition_seeds(call["seed"], call["repeat"])
+    with opened(call["store"], "cross_validate", (entry, call)) as counts:
+        runs = [
+            cross_validate_linear(
+                dataset, params, call["folds"], seed=s, quiet=call["quiet"], store=counts
+            )
+            for s in seeds
+        ]
+    if len(runs) == 1:
+        return runs[0]
+    return replace(
+        runs[0],
+        repeats=tuple(repetition(r) for r in runs[1:]),
+        repeat_results=tuple(runs[1:]) if call["keep_repeats"] else (),
+    )

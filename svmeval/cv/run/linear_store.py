@@ -26,7 +26,7 @@ UNIT_KIND = "liblinear-cv-fold"
 
 class LinearStoreUse:
     """One LIBLINEAR cross-validation's use of the run's store (``counts``: a
-    :class:`~svmeval.cv.run.store_use.StoreCounts`): its folds' keys, found or written. ``folds``:
+    :class:`~svmeval.cv.run.store_session.StoreCounts`): its folds' keys, found or written. ``folds``:
     the folds asked for and the seed; ``plan``: the folds drawn; ``labels``: the classes."""
 
     def __init__(self, counts, dataset, params, folds: tuple[int, int], version: int, plan, labels):

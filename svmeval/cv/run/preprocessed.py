@@ -21,6 +21,8 @@ from dataclasses import replace
 import numpy as np
 
 from svmeval.cv import _libsvm
+from svmeval.errors import show_path
+from svmeval.params import PRECOMPUTED
 
 #: the folds' problems a run keeps at once (a grid's cells train on the same folds one cell
 #: after another: each fold's rows are made once while its cells run)
@@ -128,3 +130,41 @@ class FoldTransform:
             y_pred=factors.inverse_y(output.y_pred),
             decision_values=None if dv is None else factors.inverse_y(dv),
         )
+
+
+def preprocessing_of(scale, select, dataset, candidates, client=None):
+    """The :class:`~svmeval.preprocess.Preprocessing` of a run's ``scale=`` and ``select=``
+    (None: neither), checked against the data and the configurations before any fold."""
+    from svmeval.errors import ArgumentError
+    from svmeval.preprocess import Preprocessing
+
+    preprocessing = Preprocessing.of(scale, select)
+    if preprocessing is None:
+        return None
+    argument = "scale" if preprocessing.scale is not None else "select"
+    if client is not None:
+        raise ArgumentError(argument, "runs on this machine only, not on a Dask cluster")
+    if len(dataset.indices) and int(dataset.indices.min()) < 1:
+        raise ArgumentError(
+            argument,
+            f"{show_path(dataset.name)} has feature index 0: svm-scale and fselect.py start at 1",
+        )
+    for params in candidates:
+        if params.kernel_type == PRECOMPUTED:
+            raise ArgumentError(argument, "a precomputed kernel (-t 4) has no features to scale")
+        scale_y = preprocessing.scale is not None and preprocessing.scale.y is not None
+        if scale_y and not params.is_regression:
+            raise ArgumentError("scale", "y scaling applies to regression (-s 3, -s 4) only")
+        if preprocessing.select is not None and not params.is_classification:
+            raise ArgumentError("select", "F-scores need classes: C-SVC and nu-SVC only")
+    return preprocessing
+
+
+def selected_features(dataset, y, folds, preprocessing) -> tuple:
+    """The features each fold's training rows select (ascending indices), fold by fold."""
+    return tuple(
+        preprocessing.fit(
+            dataset.indptr, dataset.indices, dataset.values, y, folds.train(i)
+        ).features
+        for i in range(folds.n_folds)
+    )
