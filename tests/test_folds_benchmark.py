@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +16,7 @@ from test_folds_workflows import _whole, drawn  # noqa: F401 - the fixture
 
 from svmeval import ArgumentError, SvmevalError, benchmark, read_dataset, render
 
+import commands
 from conftest import LOCAL, data_set
 
 OPTIONS = {"A": "-c 1", "B": "-c 8 -g 0.05"}
@@ -122,10 +121,7 @@ def test_bad_groups_and_given_folds_refused_before_any_fold(kwargs, words, monke
 
 
 def _compare(args, cwd) -> subprocess.CompletedProcess:
-    exe = str(Path(sys.executable).parent / "svmeval-compare")
-    return subprocess.run(
-        [exe, "-q", *args], capture_output=True, text=True, timeout=300, cwd=cwd, check=False
-    )
+    return commands.run("compare", ["-q", *args], cwd=cwd)
 
 
 def test_the_command_takes_one_groups_file_per_data_file_in_order(tmp_path):

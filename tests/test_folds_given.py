@@ -5,15 +5,13 @@ refused before any work."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
 from svmeval import cross_validate, read_dataset
 from svmeval.errors import ArgumentError, DataFormatError, SvmevalError
 
+import commands
 from conftest import data_set
 
 libsvm_svm = pytest.importorskip("libsvm.svm")
@@ -85,13 +83,7 @@ def test_a_run_read_back_from_its_own_folds_file_is_the_same_run(tmp_path):
 
 
 def _svmeval(*args, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", "svmeval", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=300,
-    )
+    return commands.run("svmeval", args, cwd=cwd)
 
 
 def test_the_command_reads_back_its_own_folds(tmp_path):

@@ -5,9 +5,6 @@ fold, the store's key, and bad group files refused before any work."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -18,6 +15,7 @@ from svmeval import cross_validate, open_store, read_dataset
 from svmeval.cv.given import grouped_assignment
 from svmeval.errors import ArgumentError, DataFormatError
 
+import commands
 from conftest import DATA, HAVE_SHARED, data_set
 
 model_selection = pytest.importorskip("sklearn.model_selection")
@@ -109,12 +107,7 @@ def test_grouped_run_keeps_groups_whole_and_is_libsvm_on_each_fold():
 
 
 def _svmeval(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "svmeval", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return commands.run("svmeval", args)
 
 
 def test_leave_one_group_out_is_scikit_learns_folds_and_libsvms_training(tmp_path):

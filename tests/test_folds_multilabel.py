@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +17,8 @@ from svmeval.cv.multilabel import cross_validate_multilabel
 from svmeval.io.data import read_dataset
 from svmeval.io.label_sets import dataset_indicator
 from svmeval.report.multilabel import render
+
+import commands
 
 svmutil = pytest.importorskip("libsvm.svmutil")
 
@@ -120,10 +120,7 @@ def test_bad_groups_and_folds_refused_before_any_task(yeast, kwargs, words, monk
 
 
 def _svmeval(args, cwd) -> subprocess.CompletedProcess:
-    exe = str(Path(sys.executable).parent / "svmeval")
-    return subprocess.run(
-        [exe, "-q", "--multilabel", *args], capture_output=True, text=True, timeout=300, cwd=cwd
-    )
+    return commands.run("svmeval", ["-q", "--multilabel", *args], cwd=cwd)
 
 
 def test_the_command_takes_groups_and_refuses_a_short_file_before_any_output(yeast, tmp_path):

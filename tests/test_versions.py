@@ -21,23 +21,15 @@ import pytest
 from svmeval import _version
 from svmeval.cv import cluster, workers
 
+import commands
 from conftest import ROOT
 
-MODULES = {
-    "svmeval": ["svmeval"],
-    "svmeval-grid": ["svmeval.cli", "grid"],
-    "svmeval-compare": ["svmeval.cli", "compare"],
-}
+#: each program, and the command of tests/commands.py that runs it in this process
+MODULES = {"svmeval": "svmeval", "svmeval-grid": "grid", "svmeval-compare": "compare"}
 
 
 def run(prog: str, *args: str, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", *MODULES[prog], *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        **kwargs,
-    )
+    return commands.run(MODULES[prog], args, **kwargs)
 
 
 # --- --version ----------------------------------------------------------------------------------
