@@ -17,10 +17,13 @@ from pathlib import Path
 
 import pytest
 
+import commands
 from conftest import LOCAL
 
 RECORDED = Path(__file__).resolve().parent / "grid_py"
 DATA = LOCAL / "wine.scale"
+#: svmeval-grid as a command line; run_grid runs it in this process (tests/commands.py)
+GRID = [sys.executable, "-m", "svmeval.cli", "grid"]
 
 
 def cases() -> list:
@@ -42,16 +45,19 @@ def run_grid(program: list, tmp_path: Path, options: list, resume: str) -> tuple
     if resume:  # a file of tests/grid_py, or a path
         out.write_bytes((resume if isinstance(resume, Path) else RECORDED / resume).read_bytes())
         args += ["-resume", out.name]
-    done = subprocess.run(
-        [*args, *options, DATA.name], cwd=tmp_path, capture_output=True, text=True, timeout=300
-    )
+    if program == GRID:  # svmeval-grid's lines: the command in this process
+        done = commands.run("grid", [*args[len(GRID) :], *options, DATA.name], cwd=tmp_path)
+    else:
+        done = subprocess.run(
+            [*args, *options, DATA.name], cwd=tmp_path, capture_output=True, text=True, timeout=300
+        )
     assert done.returncode == 0 and done.stderr == "", done.stderr
     return done.stdout, out.read_text()
 
 
 @pytest.mark.parametrize("name,options,resume", cases())
 def test_grid_lines_and_out_file_byte_identical_to_grid_py(tmp_path, name, options, resume):
-    stdout, out = run_grid([sys.executable, "-m", "svmeval.cli", "grid"], tmp_path, options, resume)
+    stdout, out = run_grid(GRID, tmp_path, options, resume)
     assert stdout == (RECORDED / f"{name}.stdout").read_text()
     assert out == (RECORDED / f"{name}.out").read_text()
 
@@ -84,14 +90,12 @@ def test_resume_of_an_interrupted_out_file_gives_the_whole_answer(tmp_path):
     leaves a prefix of the whole run's file; resuming from it (grid.py's rule: the file's
     cells first, in its order) ends on the whole run's best, ties included (wine's grid has
     cells of equal rates), and completes the file to the whole run's file."""
-    whole, whole_out = run_grid([sys.executable, "-m", "svmeval.cli", "grid"], tmp_path, [], "")
+    whole, whole_out = run_grid(GRID, tmp_path, [], "")
     lines = whole_out.splitlines(keepends=True)
     rates = [line.rsplit("=", 1)[1] for line in lines]
     assert len(set(rates)) < len(rates)  # ties to break
     for k in (1, 17, 60):
         (tmp_path / f"prefix{k}").write_text("".join(lines[:k]))
-        stdout, out = run_grid(
-            [sys.executable, "-m", "svmeval.cli", "grid"], tmp_path, [], tmp_path / f"prefix{k}"
-        )
+        stdout, out = run_grid(GRID, tmp_path, [], tmp_path / f"prefix{k}")
         assert stdout.splitlines()[-1] == whole.splitlines()[-1]
         assert out == whole_out

@@ -6,25 +6,24 @@ grid.py's and svm-train's usages (``    "null" -- ...``, ``\\t0 -- C-SVC``) keep
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
 
+import commands
+
+#: each program, and the command of tests/commands.py that runs it in this process
 COMMANDS = {
-    "svmeval": ["-m", "svmeval"],
-    "svmeval-grid": ["-m", "svmeval.cli", "grid"],
-    "svmeval-compare": ["-m", "svmeval.cli", "compare"],
-    "svmeval-store": ["-m", "svmeval.cli", "store"],
+    "svmeval": "svmeval",
+    "svmeval-grid": "grid",
+    "svmeval-compare": "compare",
+    "svmeval-store": "store",
 }
 COLUMNS = 80
 LIST_ITEM = re.compile(r"^\s+\S+\s+--\s")  # a line of a usage's list: "  VALUE -- what"
 
 
 def help_text(command: str) -> str:
-    done = subprocess.run(
-        [sys.executable, *COMMANDS[command], "--help"], capture_output=True, text=True
-    )
+    done = commands.run(COMMANDS[command], ["--help"])
     assert done.returncode == 0 and done.stderr == "", done.stderr
     return done.stdout
 
