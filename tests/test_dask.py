@@ -32,6 +32,9 @@ from svmeval.params import SvmParams  # noqa: E402
 from svmeval.workflows import grid_rules as rules
 from svmeval.workflows.grid import grid_search  # noqa: E402
 
+#: a local Dask cluster's workers are child processes
+pytestmark = pytest.mark.process
+
 SMALL = ["-log2c", "-1,5,2", "-log2g", "-7,1,2"]  # 4 x 5 cells
 
 
