@@ -18,6 +18,7 @@ import pytest
 from svmeval.errors import DataFormatError
 from svmeval.io.data import read_dataset
 
+import commands
 from conftest import HAVE_SHARED, LOCAL, libsvm_cv, shared_file
 
 CSV = (
@@ -136,13 +137,8 @@ def test_every_command_says_it_and_writes_nothing(tmp_path, command, header):
     tail = ["--", "--", "-c", "2"] if command == "compare" else []
     out = tmp_path / "report.txt"
     report = ["-out", str(out)] if command == "grid" else ["-o", str(out)]
-    done = subprocess.run(
-        [sys.executable, "-m", module, *args, *report, str(path), *tail],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=120,
-    )
+    name = args.pop(0) if module == "svmeval.cli" else "svmeval"  # the command, in-process
+    done = commands.run(name, [*args, *report, str(path), *tail], cwd=tmp_path)
     prog = {"grid": "svmeval-grid", "compare": "svmeval-compare"}.get(command, "svmeval")
     assert done.returncode == 1, done.stderr
     assert done.stderr == f"{prog}: {path}:1: {CSV}\n"
@@ -248,12 +244,7 @@ def test_labels_the_two_readers_take_differently_are_refused(tmp_path, label, ot
 
 def test_multilabel_command_refuses_a_non_integer_label(tmp_path):
     path = write(tmp_path, b"0.5,1 1:0.1\n1 1:0.2\n0.5 1:0.3\n1 1:0.4\n", "ml")
-    done = subprocess.run(
-        [sys.executable, "-m", "svmeval", "-q", "--multilabel", "-v", "2", str(path)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = commands.run("svmeval", ["-q", "--multilabel", "-v", "2", str(path)])
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr == (
         f'svmeval: {path}:1: label set "0.5,1": label "0.5" is not an integer (multi-label labels are '
