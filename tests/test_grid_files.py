@@ -15,6 +15,7 @@ import sys
 
 import pytest
 
+import commands
 from conftest import ROOT
 
 tomllib = pytest.importorskip("tomllib")
@@ -27,7 +28,9 @@ NO_MATPLOTLIB = (
 )
 
 
-def grid(*args, cwd, python_args=("-m", "svmeval.cli", "grid")):
+def grid(*args, cwd, python_args=None):
+    if python_args is None:  # nothing only a child process shows: the command in-process
+        return commands.run("grid", args, cwd=cwd)
     return subprocess.run(
         [sys.executable, *python_args, *map(str, args)], cwd=cwd, capture_output=True, text=True
     )
@@ -130,12 +133,7 @@ def test_a_data_file_error_carries_the_program_prefix_of_every_error(tmp_path, c
     bad = tmp_path / "bad"
     bad.write_text("1 1:0.5\nx 1:0.25\n")
     tail = ["--", "-c", "1", "--", "-c", "2"] if command[-1] == "compare" else []
-    done = subprocess.run(
-        [sys.executable, *command, *args, str(bad), *tail],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-    )
+    done = commands.run(command[-1], [*args, str(bad), *tail], cwd=tmp_path)
     prog = {"svmeval": "svmeval", "grid": "svmeval-grid", "compare": "svmeval-compare"}
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr == f'{prog[command[-1]]}: {bad}:2: label "x" is not a number\n'
