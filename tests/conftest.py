@@ -32,6 +32,13 @@ from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# The test modules live in folders that mirror svmeval/ (tests/io/, tests/cv/, ...; tests/rules/
+# for the project's rules); this folder holds the helpers they share (this module, commands.py,
+# _signals.py). A module imports another's helpers by its name, from any folder.
+for _folder in sorted(p.parent for p in Path(__file__).resolve().parent.glob("*/test_*.py")):
+    if str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
+
 # No verdict may depend on the machine's load: Hypothesis's default 200 ms deadline per example
 # and its "too slow" health check both fail a correct test on a busy machine (an example of a
 # metrics property took 287 ms once beside other jobs, 19 ms when repeated). A test that must
@@ -169,6 +176,17 @@ def _reaching(node: ast.AST, tainted: set[str], kind: str = "shared") -> bool:
     return KINDS[kind](node) or bool(_loads(node) & tainted)
 
 
+@functools.cache
+def _test_module_file(name: str, near: Path) -> Path | None:
+    """The file of the test module ``name``: beside ``near``, else in its folder under
+    tests/; None for a module that is not a test module."""
+    if not name.startswith("test_"):
+        return None
+    if (near / f"{name}.py").is_file():
+        return near / f"{name}.py"
+    return next(iter(sorted((ROOT / "tests").rglob(f"{name}.py"))), None)
+
+
 #: the modules whose bindings are being read (a module that imports from one that imports it)
 _READING: set[Path] = set()
 
@@ -188,8 +206,8 @@ def bindings(path: Path, kind: str) -> frozenset[str]:
         if isinstance(stmt, ast.ImportFrom) and stmt.module == "conftest" and kind == "shared":
             tainted |= {a.asname or a.name for a in stmt.names if a.name in SHARED_NAMES}
         elif isinstance(stmt, ast.ImportFrom) and stmt.module and stmt.level == 0:
-            other = path.parent / f"{stmt.module}.py"
-            if stmt.module.startswith("test_") and other.is_file() and other not in _READING:
+            other = _test_module_file(stmt.module, path.parent)
+            if other is not None and other not in _READING:
                 _READING.add(path)
                 try:
                     reached = bindings(other, kind)
