@@ -82,7 +82,7 @@ _LAZY = {
     "ArgumentError": "svmeval.errors",
 }
 
-#: every name of _LAZY, and the version (tests/test_lazy_import.py holds them together)
+#: every name of _LAZY, and the version (tests/rules/test_lazy_import.py holds them together)
 __all__ = [
     "ArgumentError",
     "Benchmark",

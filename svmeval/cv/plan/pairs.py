@@ -15,7 +15,7 @@ one the multiclass loop solves). Its alphas and rho are kept; when the fold's la
 the multiclass model is assembled as ``svm_train`` assembles it, in memory laid out as LIBSVM's
 ``struct svm_model``, and the fold's test rows are predicted by LIBSVM's own
 ``svm_predict_values`` on it: predictions and decision values are LIBSVM's, bit for bit
-(tests/test_pairs.py checks them against ``svm_cross_validation``).
+(tests/cv/test_pairs.py checks them against ``svm_cross_validation``).
 
 A pair's result is its support vectors' positions and coefficients (12 bytes each) and rho; a
 fold keeps its pairs' results only until it is predicted.

@@ -12,8 +12,8 @@ predicted from a second matrix computed with LIBSVM's prediction arithmetic (``k
 differs from training only for the RBF kernel, so other kernels use one matrix for both).
 
 Training on these matrices with ``-t 4`` gives the same models, predictions and decision values,
-bit for bit, as training on the features (tests/test_grid_kernel.py proves it per kernel and svm
-type for the grid, tests/test_engine_shared.py for plain cross-validation). :func:`plan_sharing`
+bit for bit, as training on the features (tests/cv/test_grid_kernel.py proves it per kernel and svm
+type for the grid, tests/cv/test_engine_shared.py for plain cross-validation). :func:`plan_sharing`
 says when it pays (a cost model) and fits the memory budget.
 """
 

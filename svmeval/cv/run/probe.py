@@ -13,7 +13,7 @@ fraction: every support vector's column was computed) go into the same cost mode
 tasks not yet started, and if sharing pays clearly (:data:`GAIN`) those train on a shared
 kernel (``-t 4``), the threads of the first of them computing it together. Nothing else
 changes: a model trained on the shared kernel is the one trained on the features, bit for bit
-(tests/test_engine_shared.py), so which tasks trained on which does not show in any result.
+(tests/cv/test_engine_shared.py), so which tasks trained on which does not show in any result.
 
 Only local runs whose tasks share one kernel probe (:func:`probe_params` says which): not
 ``-b 1``, an already precomputed kernel, a kernel over the memory budget or over a quarter of
