@@ -189,7 +189,7 @@ def refit_side_files(o: GridOptions) -> list[tuple[str, str]]:
     preprocessed rows (--scale: MODEL.range; --select: MODEL.features), none otherwise."""
     if o.refit is None or not preprocessing_flags(o):
         return []
-    from svmeval.cv.preprocessed import side_files
+    from svmeval.cv.run.preprocessed import side_files
     from svmeval.preprocess import Preprocessing
 
     learned = Preprocessing.of(scale_spec(o), o.select)
@@ -226,7 +226,7 @@ def run(o: GridOptions) -> int:
         text = rules.read_out_text(o.out)  # the file appended to: the same preprocessing
         rules.check_learned(o.out, text, rules.parse_out(text), learned)
     dataset = runner.read_single_label(o.dataset, PROG)
-    nr_fold, sources = fold_sources(o, dataset.n_samples, default=5)
+    folds, sources = fold_sources(o, dataset.n_samples, default=5)
     out = _OutFile(targets.get("-out"), append=bool(o.resume), criterion=criterion)
     out.learned = learned
     runner.on_interrupt(lambda: _how_to_resume(o, out))
@@ -266,7 +266,7 @@ def run(o: GridOptions) -> int:
             log2g=o.log2g,
             log2p=o.log2p,
             log2w=o.log2w,
-            folds=nr_fold,
+            folds=folds,
             **sources,
             criterion=o.criterion,
             seed=o.seed,
