@@ -31,7 +31,9 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
     int index;
@@ -370,17 +372,53 @@ svmeval_fold_distances(const svmeval_node *const *x, long n, const long *train, 
 }
 
 /*
+ * exp(-gamma * d) with the last values remembered by d's bits: a grid's data often has few
+ * distinct distances (binary features: whole numbers), and exp of the same d is the same bits.
+ * ``minus_gamma`` is -gamma (negation is exact: the product is -gamma * d's, bit for bit). An
+ * entry never matches before it is set (NaN compares unequal); +0 and -0 compare equal and both
+ * give exp(+-0) = 1.
+ */
+#define EXP_CACHE 4096
+
+typedef struct {
+    double d, value;
+} svmeval_exp_entry;
+
+static double
+remembered_exp(svmeval_exp_entry *cache, double minus_gamma, double d)
+{
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    svmeval_exp_entry *e = cache + ((bits ^ (bits >> 23) ^ (bits >> 47)) & (EXP_CACHE - 1));
+    if (e->d == d)
+        return e->value;
+    e->d = d;
+    e->value = exp(minus_gamma * d);
+    return e->value;
+}
+
+/*
  * One gamma's matrix of a fold, in the precomputed layout (n rows of n + 2 nodes, every row's
  * serial node and terminator written): training row i = train[a] holds exp(-gamma * dtrain) at
  * each training row's serial, test row i = test[t] exp(-gamma * dpred) at each training row's
- * serial; nothing else of a row is ever read (training looks up training rows' serials only, a
+ * serial, written in row-number order (``by_row``: the positions in ``train`` sorted by row
+ * number, so that each row is written front to back); nothing else of a row is ever read (training looks up training rows' serials only, a
  * test row is predicted against support vectors, which are training rows).
  */
-void
-svmeval_fold_fill(long n, const long *train, long ntr, const long *test, long nte,
-                  const double *dtrain, const double *dpred, double gamma, svmeval_node *out)
+int
+svmeval_fold_fill(long n, const long *train, const long *by_row, long ntr, const long *test,
+                  long nte, const double *dtrain, const double *dpred, double gamma,
+                  svmeval_node *out)
 {
     const long width = n + 2;
+    const double minus_gamma = -gamma;
+    svmeval_exp_entry *cache = malloc(EXP_CACHE * sizeof *cache);
+    if (!cache)
+        return 0;
+    for (long k = 0; k < EXP_CACHE; k++) {
+        cache[k].d = NAN;
+        cache[k].value = 0;
+    }
     for (long i = 0; i < n; i++) {
         svmeval_node *row = out + i * width;
         row[0].index = 0;
@@ -391,18 +429,22 @@ svmeval_fold_fill(long n, const long *train, long ntr, const long *test, long nt
     for (long a = 0; a < ntr; a++) { /* row by row: K(i, j) and K(j, i) are the same bits */
         svmeval_node *row = out + train[a] * width;
         const double *d = dtrain + a * ntr;
-        for (long b = 0; b < ntr; b++) {
+        for (long k = 0; k < ntr; k++) { /* by_row: the training rows by row number */
+            const long b = by_row[k];
             row[1 + train[b]].index = (int)(train[b] + 1);
-            row[1 + train[b]].value = exp(-gamma * d[b]);
+            row[1 + train[b]].value = remembered_exp(cache, minus_gamma, d[b]);
         }
     }
     for (long t = 0; t < nte; t++) {
         svmeval_node *row = out + test[t] * width;
-        for (long b = 0; b < ntr; b++) {
+        for (long k = 0; k < ntr; k++) {
+            const long b = by_row[k];
             row[1 + train[b]].index = (int)(train[b] + 1);
-            row[1 + train[b]].value = exp(-gamma * dpred[t * ntr + b]);
+            row[1 + train[b]].value = remembered_exp(cache, minus_gamma, dpred[t * ntr + b]);
         }
     }
+    free(cache);
+    return 1;
 }
 
 /* One kernel value, for tests: LIBSVM's training (prediction = 0) or prediction arithmetic. */

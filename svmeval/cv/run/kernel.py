@@ -75,9 +75,10 @@ _fold_distances.argtypes = [
     c_void_p,
 ]
 _fold_fill = _lib.svmeval_fold_fill
-_fold_fill.restype = None
+_fold_fill.restype = c_int
 _fold_fill.argtypes = [
     c_long,
+    c_void_p,
     c_void_p,
     c_long,
     c_void_p,
@@ -121,9 +122,11 @@ def fold_fill(distances, gamma: float) -> np.ndarray:
     n = distances.rows.n_samples
     nodes = np.zeros(n * (n + 2), dtype=NODE)
     train, test = distances.train, distances.test
-    _fold_fill(
+    by_row = np.argsort(train, kind="stable").astype(np.int64)
+    done = _fold_fill(
         n,
         train.ctypes.data,
+        by_row.ctypes.data,
         len(train),
         test.ctypes.data,
         len(test),
@@ -132,6 +135,8 @@ def fold_fill(distances, gamma: float) -> np.ndarray:
         gamma,
         nodes.ctypes.data,
     )
+    if not done:
+        raise MemoryError("no memory for a fold's kernel values")
     return nodes
 
 
