@@ -195,7 +195,7 @@ ARGUMENTS: dict[str, Argument] = {
     ),
     "select": _check(
         check_select,
-        "None or an int from 1",
+        "None, an int from 1, a list of them (a search) or 'fselect'",
         "K features of highest F-score (fselect.py) kept, ranked on each training fold",
         "None",
     ),

@@ -71,7 +71,7 @@ class CompareOptions:
     scale: bool = False  # --scale, --scale-x L,U, --scale-y L,U, --select K: inside the folds
     scale_x: tuple | None = None
     scale_y: tuple | None = None
-    select: int | None = None
+    select: int | tuple[int, ...] | str | None = None
 
     @property
     def benchmark(self) -> bool:

@@ -496,16 +496,24 @@ class FoldByFold:
     def n_folds(self) -> int:
         return self.folds.n_folds
 
-    def run_fold(self, i: int, params: SvmParams, omp_threads: int) -> None:
+    def run_fold(self, i: int, params: SvmParams, omp_threads: int, transform=None) -> None:
         """Train fold ``i`` with ``params`` (LIBSVM on ``omp_threads`` threads) and store its
-        test rows' predictions."""
-        self._plan.store(i, self.compute_fold(i, params, omp_threads))
+        test rows' predictions (``transform``: this fold's preprocessing, where it is not the
+        run's: the size its inner search chose)."""
+        self._plan.store(i, self.compute_fold(i, params, omp_threads, transform))
 
-    def compute_fold(self, i: int, params: SvmParams, omp_threads: int) -> FoldOutput:
+    def compute_fold(
+        self, i: int, params: SvmParams, omp_threads: int, transform=None
+    ) -> FoldOutput:
         """Fold ``i``'s test rows as a model of ``params`` trained on its training rows
         predicts them."""
         one = CVPlan(
-            self.problem, params, self.folds, self.seed, collect=False, transform=self.transform
+            self.problem,
+            params,
+            self.folds,
+            self.seed,
+            collect=False,
+            transform=self.transform if transform is None else transform,
         )
         if params.probability:  # -b 1 training draws from rand(): as a fresh svm-train
             _libsvm.srand(self.seed)

@@ -564,10 +564,11 @@ class FoldByFold(plan.FoldByFold):
         super().__init__(problem, params, nr_fold, seed, **kwargs)  # source=, transform=
         self.dataset = dataset
 
-    def run_fold(self, i: int, params, omp_threads: int) -> None:
+    def run_fold(self, i: int, params, omp_threads: int, transform=None) -> None:
         if self.dataset is None:
-            super().run_fold(i, params, omp_threads)
+            super().run_fold(i, params, omp_threads, transform)
             return
+        learned = self.transform if transform is None else transform
         output = outer_fold(
             self.dataset,
             self.problem,
@@ -576,7 +577,7 @@ class FoldByFold(plan.FoldByFold):
             params,
             self.seed,
             i,
-            lambda: self.compute_fold(i, params, omp_threads),
-            None if self.transform is None else self.transform.key(),
+            lambda: self.compute_fold(i, params, omp_threads, transform),
+            None if learned is None else learned.key(),
         )
         self.store(i, output)
