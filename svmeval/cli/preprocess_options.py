@@ -34,7 +34,9 @@ PREPROCESS_OPTIONS = (
         "with --scale or --select: also run the same configuration on the same folds\n"
         "\twith the preprocessing learned on the whole file first (svm-scale of the whole\n"
         "\tfile, as tools/easy.py; fselect.py's ranking of it); report both figures, their\n"
-        "\tdifference and the corrected resampled t-test over the folds",
+        "\tdifference and the corrected resampled t-test over the folds; with --select\n"
+        "\tK1,K2,...: fselect.py's figure (the whole file ranked, the best size by CV)\n"
+        "\tbeside nested CV's (each outer training set ranks and chooses its own)",
         commands=frozenset({SVMEVAL}),
     ),
     Option(

@@ -499,7 +499,7 @@ def _learned(transform, select) -> str:
     if not isinstance(sizes, (tuple, str)):
         return learned
     shown = sizes if isinstance(sizes, str) else ",".join(map(str, sizes))
-    chosen = f"select {shown} (each outer fold's size chosen by its inner search)"
+    chosen = f"select {shown} (each outer fold's choice)"
     return f"{learned}; {chosen}" if learned else chosen
 
 
