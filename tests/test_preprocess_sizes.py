@@ -404,3 +404,14 @@ def test_the_picture_is_the_best_size_s(tmp_path):
     alone = grid_search(str(data_set("heart_scale")), log2c=None, log2g=None, select=[3, 9])
     line = draw_grid(alone).axes[0]
     assert line.get_xlabel().startswith("select")
+
+
+def test_fselect_s_empty_list_is_refused_in_one_line(tmp_path):
+    # every feature the same in every row: F-score 0, fselect.py's list is empty
+    (tmp_path / "flat").write_text("".join(f"{(-1) ** i} 1:1 2:0.5\n" for i in range(20)))
+    for command, args in (("grid", []), ("svmeval", ["-v", "5", "--leak"])):
+        out = commands.run(command, [*args, "--select", "fselect", "flat"], cwd=tmp_path)
+        assert out.returncode == 1 and out.stdout == ""
+        assert "--select fselect: fselect.py's list of sizes is empty" in out.stderr
+        assert len(out.stderr.splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["flat"]

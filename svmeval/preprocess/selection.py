@@ -50,8 +50,8 @@ FSELECT_MAX_SIZES = 8
 
 #: why a search cannot take fselect.py's list of sizes of some data
 EMPTY_FSELECT = (
-    "fselect.py's list of sizes is empty: fewer than 2 features of the data have an "
-    "F-score of 1e-20 or more"
+    "fselect: fselect.py's list of sizes is empty (fewer than 2 features of the data have "
+    "an F-score of 1e-20 or more)"
 )
 
 
