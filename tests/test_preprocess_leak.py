@@ -230,3 +230,15 @@ def test_bad_sizes_in_the_leak_check(tmp_path, value, message):
     out = commands.run("svmeval", ["-v", "5", "--leak", "--select", value, path], cwd=tmp_path)
     assert out.returncode == 1 and out.stdout == ""
     assert out.stderr.startswith(message) and len(out.stderr.splitlines()) == 1
+
+
+def test_sizes_after_scaling_rank_the_scaled_whole_file():
+    """With scaling, each size's whole-file run is the whole file scaled then ranked: the
+    single-K whole-file run (checked against svm-scale's binary above) of that size."""
+    path = str(data_set("parkinsons"))
+    check = leak_check(path, "-c 2 -g 0.1", 5, scale=True, select=[3, 8])
+    for k, rate in zip(check.sizes, check.whole_file_rates):
+        one = leak_check(path, "-c 2 -g 0.1", 5, scale=True, select=k).whole_file
+        correct = np.count_nonzero(one.y_true == one.y_pred)
+        assert rate == float(f"{100.0 * correct / len(one.y_true):g}")
+    assert render(check).startswith("Feature selection, sizes 3,8, after scale -l -1 -u 1 (")

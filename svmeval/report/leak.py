@@ -48,9 +48,11 @@ def _sizes_lines(result, digits: int) -> list:
     chosen = Counter(result.honest_sizes)
     counts = ", ".join(f"{k} ({m} fold{'s' if m > 1 else ''})" for k, m in sorted(chosen.items()))
     rates = [f"{k}: {rate:g}%" for k, rate in zip(result.sizes, result.whole_file_rates)]
+    learned = result.honest.preprocessing or ""
+    scaled = f", after {learned.split('; ')[0]}" if learned.startswith("scale") else ""
     lines = [
         *textwrap.wrap(
-            f"Feature selection, sizes {sizes} ({c}, the mean of {n} folds)",
+            f"Feature selection, sizes {sizes}{scaled} ({c}, the mean of {n} folds)",
             80,
             subsequent_indent="  ",
             break_on_hyphens=False,
