@@ -24,7 +24,7 @@ import numpy as np
 
 from svmeval._args import checked
 from svmeval._repr import brief_repr
-from svmeval.cv.given import FoldAssignment
+from svmeval.cv.plan.given import FoldAssignment
 from svmeval.errors import ArgumentError
 from svmeval.io.data import Dataset, DataSource
 from svmeval.params import Configuration
@@ -164,8 +164,9 @@ def leak_check(
     figure), the honest one :func:`~svmeval.nested_cv`'s with the size searched by each
     inner cross-validation (``folds`` inner folds) and the configuration's C and gamma.
     """
-    from svmeval.cv import checks
-    from svmeval.cv.engine import cross_validate, preprocessing_of
+    from svmeval.cv.engine import cross_validate
+    from svmeval.cv.plan import checks
+    from svmeval.cv.run.preprocessed import preprocessing_of
     from svmeval.preprocess import check_sizes
 
     dataset = checks.as_dataset(data, "data")
