@@ -260,7 +260,8 @@ SOLVERS = {
 }
 CLASSIFIERS = frozenset(range(8))
 REGRESSORS = frozenset((11, 12, 13))
-ONE_CLASS = 21
+#: LIBLINEAR's one-class solver (``-s 21``; LIBSVM's one-class SVM is :data:`ONE_CLASS`, 2)
+LINEAR_ONE_CLASS = 21
 
 #: ``train``'s default tolerance ``-e`` per solver (train.c's parse_command_line)
 DEFAULT_EPS = {
@@ -363,7 +364,7 @@ class LinearParams:
                 raise ParameterError(f"{name} is not a finite number")
         if not math.isfinite(self.resolved_eps):
             raise ParameterError("eps is not a finite number")
-        if self.solver_type == ONE_CLASS and not 0 < self.nu <= 1:
+        if self.solver_type == LINEAR_ONE_CLASS and not 0 < self.nu <= 1:
             raise ParameterError("nu <= 0 or nu > 1")
         if self.regularize_bias not in (0, 1):
             raise ParameterError("regularize_bias is 1 (the default) or 0 (-R)")

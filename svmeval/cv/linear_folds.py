@@ -8,13 +8,18 @@ after ``srand(seed)`` (the run's seed), fold after fold, each on its training ro
 LIBSVM's order (``perm[:begin] + perm[end:]``), with LIBLINEAR's own ``train`` and
 ``predict`` through the library of the official bindings; every test row is predicted by its
 fold's model.
+
+Without a LIBSVM run (:func:`linear_seeded`: a benchmark, a permutation test, two LIBLINEAR
+configurations on given folds), the folds are the ones svmeval draws for LIBSVM: after
+``srand(seed)``, LIBSVM's draw (stratified for LIBLINEAR's classifiers, as for C-SVC), or the
+folds given or grouped; LIBLINEAR then trains them as above.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["check_linear", "linear_on_folds"]
+__all__ = ["check_linear", "linear_on_folds", "linear_seeded"]
 
 
 def check_linear(dataset, params) -> None:
@@ -40,34 +45,7 @@ def linear_on_folds(dataset, params, run):
     :class:`~svmeval.cv.results.CVResult` with ``run``'s folds, seed and labels."""
     from dataclasses import replace
 
-    from svmeval.cv import _liblinear, schedule
-    from svmeval.cv.linear import _address
-    from svmeval.cv.provenance import note_liblinear
-    from svmeval.errors import ParameterError
-
-    params.check()
-    c = _liblinear.library()
-    note_liblinear(c.version)
-    problem = _liblinear.LinearProblem(dataset, params.bias)
-    param, kept = _liblinear.make_parameter(params)
-    folds = run.folds
-    target = np.empty(problem.n_samples, dtype=np.float64)
-    schedule.wait_abandoned()  # an interrupted run's call may still be drawing from rand()
-    with _liblinear.STATE_LOCK:
-        message = c.check_parameter(problem.address, _address(param))
-        if message:
-            raise ParameterError(message.decode())
-        c.set_print(c.print_null)
-        c.srand(run.seed)
-        for i in range(folds.n_folds):
-            sub = problem.subset(folds.train(i))
-            model = c.train(sub.address, _address(param))
-            try:
-                for row in folds.test(i):
-                    target[row] = c.predict(model, int(problem.rows[row]))
-            finally:
-                c.free_model(_pointer_to(model))
-    del kept
+    target = _predict_folds(dataset, params, run.folds, run.seed)
     return replace(
         run,
         y_pred=target,
@@ -80,6 +58,84 @@ def linear_on_folds(dataset, params, run):
         repeats=(),
         provenance=None,
     )
+
+
+def linear_seeded(dataset, params, nr_fold: int, seed: int, source=None, y=None):
+    """LIBLINEAR's predictions of ``params`` on svmeval's folds of ``dataset`` for ``seed``:
+    LIBSVM's draw after ``srand(seed)`` (stratified for classifiers), or the folds of
+    ``source`` (a :class:`~svmeval.cv.given.FoldSource`); ``y``: the labels to train and
+    test on (a permutation's; None: the data's). A :class:`~svmeval.cv.results.CVResult`."""
+    from svmeval.cv import _liblinear
+    from svmeval.cv.folds import group_classes, libsvm_folds
+    from svmeval.cv.results import CVResult
+
+    y = np.asarray(dataset.y if y is None else y, dtype=np.float64)
+    c = _liblinear.library()
+    classifier = params.is_classification
+    with _liblinear.STATE_LOCK:
+        c.srand(seed)
+        if source is not None:
+            folds = source.folds(y, nr_fold, seed, classifier)
+            source.check_training(y, classifier, folds)
+        else:
+            folds = libsvm_folds(y, nr_fold, stratified=classifier, rand=c.rand)
+    target = _predict_folds(dataset, params, folds, seed, y)
+    labels = (
+        group_classes(y)[0].astype(np.float64) if classifier else np.array([], dtype=np.float64)
+    )
+    return CVResult(
+        y_true=np.array(y, dtype=np.float64),
+        y_pred=target,
+        fold=folds.fold_of(),
+        decision_values=None,
+        probabilities=None,
+        labels=labels,
+        params=params,
+        n_folds=folds.n_folds,
+        seed=seed,
+        folds=folds,
+        data_name=dataset.name,
+        configuration=params.flags(),
+        classes=dataset.classes,
+    )
+
+
+def _predict_folds(dataset, params, folds, seed: int, y=None) -> np.ndarray:
+    """Every row's prediction by its fold's model: LIBLINEAR's ``train`` on the fold's
+    training rows (in :meth:`~svmeval.cv.folds.Folds.train`'s order) after ``srand(seed)``,
+    fold after fold, then ``predict``; ``y`` the labels (None: the data's)."""
+    from svmeval.cv import _liblinear, schedule
+    from svmeval.cv.linear import _address
+    from svmeval.cv.provenance import note_liblinear
+    from svmeval.errors import ParameterError
+
+    params.check()
+    c = _liblinear.library()
+    note_liblinear(c.version)
+    if y is not None:
+        from dataclasses import replace
+
+        dataset = replace(dataset, y=np.asarray(y, dtype=np.float64))
+    problem = _liblinear.LinearProblem(dataset, params.bias)
+    param, kept = _liblinear.make_parameter(params)
+    target = np.empty(problem.n_samples, dtype=np.float64)
+    schedule.wait_abandoned()  # an interrupted run's call may still be drawing from rand()
+    with _liblinear.STATE_LOCK:
+        message = c.check_parameter(problem.address, _address(param))
+        if message:
+            raise ParameterError(message.decode())
+        c.set_print(c.print_null)
+        c.srand(seed)
+        for i in range(folds.n_folds):
+            sub = problem.subset(folds.train(i))
+            model = c.train(sub.address, _address(param))
+            try:
+                for row in folds.test(i):
+                    target[row] = c.predict(model, int(problem.rows[row]))
+            finally:
+                c.free_model(_pointer_to(model))
+    del kept
+    return target
 
 
 def _pointer_to(model):

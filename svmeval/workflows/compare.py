@@ -300,10 +300,6 @@ def _compare(
     from svmeval.cv import checks, engine
 
     linear = [isinstance(p, LinearParams) for p in (a, b)]
-    if all(linear):
-        raise ArgumentError(
-            "b", "two LIBLINEAR configurations: a comparison takes LIBLINEAR against LIBSVM"
-        )
     run = checks.check_run(
         folds,
         seed,
@@ -318,6 +314,21 @@ def _compare(
         raise ArgumentError(
             "scale" if scaled else "select",
             "is learned inside LIBSVM's folds only: not with a LIBLINEAR configuration",
+        )
+    if all(linear):
+        return _compare_two_linear(
+            data,
+            (a, b),
+            run,
+            groups=groups,
+            given_folds=given_folds,
+            criterion=criterion,
+            confidence_level=confidence_level,
+            rope=rope,
+            pos_label=pos_label,
+            zero_division=zero_division,
+            jobs=jobs,
+            client=client,
         )
     if any(linear):
         return _compare_linear(
@@ -435,6 +446,68 @@ def _compare_linear(data, configurations, run, *, groups, given_folds, **argumen
         data_name=getattr(dataset, "name", ""),
         options_a=shown[0],
         options_b=shown[1],
+        rope=arguments["rope"],
+    )
+
+
+def _compare_two_linear(data, configurations, run, *, groups, given_folds, **arguments):
+    """Two LIBLINEAR configurations: each repetition's folds LIBLINEAR's own (``train -v``'s
+    shuffle after ``srand(seed)``, the same for both), each side LIBLINEAR's own
+    cross-validation on them (:func:`svmeval.cv.linear.cross_validate_linear`); with
+    ``groups`` or ``given_folds``, those folds, LIBLINEAR trained fold by fold on them
+    (:func:`svmeval.cv.linear_folds.linear_seeded`)."""
+    from svmeval.cv import checks, engine
+    from svmeval.cv.given import fold_source
+    from svmeval.cv.linear import cross_validate_linear
+    from svmeval.cv.linear_folds import check_linear, linear_seeded
+
+    if arguments["client"] is not None:
+        raise ArgumentError(
+            "client",
+            "does not apply to two LIBLINEAR configurations (LIBLINEAR's cross-validation "
+            "runs its folds one after another in this process)",
+        )
+    for params in configurations:
+        params.check()
+    dataset = checks.as_dataset(data, "data")
+    labels = checks.single_label(dataset, "a comparison")
+    dataset = checks.classes_for(dataset, data, list(configurations))
+    labels = cast(np.ndarray, dataset.y)
+    pos_label = class_code(arguments["pos_label"], dataset.classes)
+    kind = checks.common_kind(labels, configurations)
+    a = configurations[0]
+    figure = checks.check_criterion(
+        arguments["criterion"] or checks.default_criterion(a), kind, configurations
+    )
+    if a.is_classification:
+        checks.check_pos_label(labels, pos_label)
+    for params in configurations:
+        check_linear(dataset, params)  # LIBLINEAR's check_parameter, before any fold
+    source = fold_source(groups, given_folds, dataset.n_samples)
+    if source is not None and not source.grouped and run.repeat != 1:
+        raise ArgumentError(
+            "repeat", "must be 1 with given_folds: every repetition would have the same folds"
+        )
+    seeds = engine.repetition_seeds(run.seed, run.repeat)
+    if source is None:
+        runs = [
+            [cross_validate_linear(dataset, p, run.folds, seed=s) for s in seeds]
+            for p in configurations
+        ]
+    else:
+        runs = [
+            [linear_seeded(dataset, p, run.folds, s, source) for s in seeds] for p in configurations
+        ]
+    return _comparison(
+        runs[0],
+        runs[1],
+        figure,
+        pos_label=pos_label,
+        zero_division=arguments["zero_division"],
+        confidence=arguments["confidence_level"],
+        data_name=getattr(dataset, "name", ""),
+        options_a=_linear_shown(configurations[0]),
+        options_b=_linear_shown(configurations[1]),
         rope=arguments["rope"],
     )
 
