@@ -269,6 +269,9 @@ def test_svmeval_compare_refuses_dask_with_two_linear_configurations(heart):
             lambda p: svmeval.permutation_test(p, LinearParams(), 3, client="local"),
             "client",
         ),
+        (lambda p: svmeval.tune_threshold(p, LinearParams(), 3, client="local"), "client"),
+        (lambda p: svmeval.tune_threshold(p, LinearParams(solver_type=11), 3), "params"),
+        (lambda p: svmeval.tune_threshold(p, LinearParams(solver_type=21), 3), "params"),
     ],
 )
 def test_what_does_not_apply_to_liblinear_is_named(heart, call, argument):
@@ -297,3 +300,84 @@ def test_what_does_not_apply_to_liblinear_is_named(heart, call, argument):
 def test_bad_liblinear_configurations_are_refused_before_any_fold(heart, call, words):
     with pytest.raises(svmeval.SvmevalError, match=words):
         call(heart[0])
+
+
+def decision_values_on_libsvm_folds(y, x, options, svm, seed, labels):
+    """The bindings' decision values on a LIBSVM run's folds: a rows x ``labels`` matrix
+    (two classes: d towards the model's first class, -d towards the other)."""
+    param = ll.parameter(options + " -q")
+    out = np.full((len(y), len(labels)), np.nan)
+    place = {float(v): k for k, v in enumerate(labels)}
+    LIBC.srand(seed)
+    for i in range(svm.n_folds):
+        train = libsvm_training_order(svm, i)
+        test = np.flatnonzero(svm.fold == i)
+        prob = ll.problem([y[r] for r in train], [x[r] for r in train], bias=param.bias)
+        model = ll.train(prob, param)
+        _, _, values = ll.predict([y[r] for r in test], [x[r] for r in test], model, "-q")
+        columns = [place[float(v)] for v in model.get_labels()]
+        values = np.array(values)
+        if len(columns) == 2 and values.shape[1] == 1:
+            out[np.ix_(test, columns)] = np.column_stack((values[:, 0], -values[:, 0]))
+        else:
+            out[np.ix_(test, columns)] = values
+    return out
+
+
+def test_tune_threshold_of_a_liblinear_configuration(heart):
+    path, y, x = heart
+    k = 4
+    t = svmeval.tune_threshold(path, LinearParams(solver_type=2), k, criterion="f1")
+    svm = svmeval.cross_validate(path, "-t 0", k, seed=1)  # svmeval's folds of seed 1
+    np.testing.assert_array_equal(svm.y_pred, libsvm_cv(path, "-t 0", k, 1))
+    labels = t.cv.labels
+    scores = decision_values_on_libsvm_folds(y, x, "-s 2", svm, 1, labels)
+    np.testing.assert_allclose(t.cv.scores, scores, rtol=1e-12)
+    pos = t.positive
+    s = scores[:, list(labels).index(pos)]
+    # the tuned threshold: the best F1 (scikit-learn) over the midpoints of the scores
+    distinct = np.unique(s)
+    candidates = np.concatenate(([-np.inf], (distinct[1:] + distinct[:-1]) / 2, [np.inf]))
+    f1 = [sk_metrics.f1_score(y == pos, s >= c, zero_division=0) for c in candidates]
+    assert t.value == pytest.approx(max(f1), rel=1e-12)
+    tuned = np.where(s >= t.threshold, pos, t.negative)
+    assert t.tuned["f1"] == pytest.approx(sk_metrics.f1_score(y, tuned, pos_label=pos), rel=1e-12)
+    own = on_libsvm_folds(y, x, "-s 2", svm, 1)
+    assert t.libsvm["f1"] == pytest.approx(sk_metrics.f1_score(y, own, pos_label=pos), rel=1e-12)
+    assert "LIBLINEAR's own" in svmeval.render(t)
+
+
+def test_benchmark_ranks_liblinear_by_its_decision_values(heart):
+    """A ranking criterion takes LIBLINEAR's decision values: ROC AUC of each fold against
+    scikit-learn's on the bindings' values; three classes: the one-vs-rest values."""
+    path, y, x = heart
+    k = 3
+    b = svmeval.benchmark(
+        [path], [LinearParams(solver_type=2), LinearParams(solver_type=0)], k, criterion="roc_auc"
+    )
+    svm = svmeval.cross_validate(path, "-t 0", k, seed=1)
+    labels = svm.labels
+    pos = 1.0
+    for j, options in enumerate(("-s 2", "-s 0")):
+        scores = decision_values_on_libsvm_folds(y, x, options, svm, 1, labels)
+        s = scores[:, list(labels).index(pos)]
+        want = [
+            sk_metrics.roc_auc_score(y[svm.fold == i] == pos, s[svm.fold == i]) for i in range(k)
+        ]
+        assert b.values[0, j, :k] == pytest.approx(want, rel=1e-12)
+
+
+def test_permutation_test_of_multiclass_liblinear_scores():
+    wine = str(ROOT / "data" / "wine.scale")
+    y, x = ll.svm_read_problem(wine)
+    y = np.array(y)
+    t = svmeval.permutation_test(
+        wine, LinearParams(solver_type=4), 3, permutations=2, criterion="macro_roc_auc"
+    )
+    svm = svmeval.cross_validate(wine, "-t 0", 3, seed=1)
+    np.testing.assert_array_equal(svm.y_pred, libsvm_cv(wine, "-t 0", 3, 1))
+    scores = decision_values_on_libsvm_folds(y, x, "-s 4", svm, 1, svm.labels)
+    want = np.mean(
+        [sk_metrics.roc_auc_score(y == c, scores[:, j]) for j, c in enumerate(svm.labels)]
+    )
+    assert t.observed == pytest.approx(want, rel=1e-12)

@@ -64,7 +64,10 @@ def linear_seeded(dataset, params, nr_fold: int, seed: int, source=None, y=None)
     """LIBLINEAR's predictions of ``params`` on svmeval's folds of ``dataset`` for ``seed``:
     LIBSVM's draw after ``srand(seed)`` (stratified for classifiers), or the folds of
     ``source`` (a :class:`~svmeval.cv.given.FoldSource`); ``y``: the labels to train and
-    test on (a permutation's; None: the data's). A :class:`~svmeval.cv.results.CVResult`."""
+    test on (a permutation's; None: the data's). A :class:`~svmeval.cv.results.CVResult`
+    whose ``scores`` (classifiers) are LIBLINEAR's decision values: for two classes ``d``
+    towards the model's first class and ``-d`` towards the other, for more each class's
+    one-vs-rest value (NaN for a class a fold's model lacks)."""
     from svmeval.cv import _liblinear
     from svmeval.cv.folds import group_classes, libsvm_folds
     from svmeval.cv.results import CVResult
@@ -79,10 +82,11 @@ def linear_seeded(dataset, params, nr_fold: int, seed: int, source=None, y=None)
             source.check_training(y, classifier, folds)
         else:
             folds = libsvm_folds(y, nr_fold, stratified=classifier, rand=c.rand)
-    target = _predict_folds(dataset, params, folds, seed, y)
     labels = (
         group_classes(y)[0].astype(np.float64) if classifier else np.array([], dtype=np.float64)
     )
+    scores = np.full((len(y), len(labels)), np.nan) if classifier else None
+    target = _predict_folds(dataset, params, folds, seed, y, scores, labels)
     return CVResult(
         y_true=np.array(y, dtype=np.float64),
         y_pred=target,
@@ -97,13 +101,15 @@ def linear_seeded(dataset, params, nr_fold: int, seed: int, source=None, y=None)
         data_name=dataset.name,
         configuration=params.flags(),
         classes=dataset.classes,
+        scores=scores,
     )
 
 
-def _predict_folds(dataset, params, folds, seed: int, y=None) -> np.ndarray:
+def _predict_folds(dataset, params, folds, seed: int, y=None, scores=None, labels=None):
     """Every row's prediction by its fold's model: LIBLINEAR's ``train`` on the fold's
     training rows (in :meth:`~svmeval.cv.folds.Folds.train`'s order) after ``srand(seed)``,
-    fold after fold, then ``predict``; ``y`` the labels (None: the data's)."""
+    fold after fold, then ``predict``; ``y`` the labels (None: the data's). ``scores``
+    (rows x ``labels``), where given, receives each test row's decision values."""
     from svmeval.cv import _liblinear, schedule
     from svmeval.cv.linear import _address
     from svmeval.cv.provenance import note_liblinear
@@ -119,6 +125,8 @@ def _predict_folds(dataset, params, folds, seed: int, y=None) -> np.ndarray:
     problem = _liblinear.LinearProblem(dataset, params.bias)
     param, kept = _liblinear.make_parameter(params)
     target = np.empty(problem.n_samples, dtype=np.float64)
+    values = np.zeros(max(len(labels) if labels is not None else 0, 2), dtype=np.float64)
+    out = values.ctypes.data
     schedule.wait_abandoned()  # an interrupted run's call may still be drawing from rand()
     with _liblinear.STATE_LOCK:
         message = c.check_parameter(problem.address, _address(param))
@@ -130,12 +138,33 @@ def _predict_folds(dataset, params, folds, seed: int, y=None) -> np.ndarray:
             sub = problem.subset(folds.train(i))
             model = c.train(sub.address, _address(param))
             try:
+                if scores is None:
+                    for row in folds.test(i):
+                        target[row] = c.predict(model, int(problem.rows[row]))
+                    continue
+                columns, pair = _score_columns(model.contents, labels, params.solver_type)
                 for row in folds.test(i):
-                    target[row] = c.predict(model, int(problem.rows[row]))
+                    target[row] = c.predict_values(model, int(problem.rows[row]), out)
+                    if pair:
+                        scores[row, columns] = (values[0], -values[0])
+                    else:
+                        scores[row, columns] = values[: len(columns)]
             finally:
                 c.free_model(_pointer_to(model))
     del kept
     return target
+
+
+def _score_columns(model, labels, solver_type: int) -> tuple[list, bool]:
+    """``(columns, pair)``: the columns of ``labels`` that a fold's model's decision values
+    go to, in the model's class order, and whether it gives one value for two classes
+    (``d`` towards its first class: linear.cpp's ``nr_w`` 1, every solver but
+    Crammer-Singer's)."""
+    nr_class = int(model.nr_class)
+    model_labels = [float(model.label[j]) for j in range(nr_class)]
+    place = {float(v): k for k, v in enumerate(labels)}
+    columns = [place[v] for v in model_labels]
+    return columns, nr_class == 2 and solver_type != 4
 
 
 def _pointer_to(model):
