@@ -304,6 +304,15 @@ class LinearParams:
     regularize_bias: int = 1
     weight: tuple = ()
 
+    def __post_init__(self) -> None:
+        # C's doubles: C=4 and C=4.0 are one configuration (one store key, one report)
+        for name in ("C", "p", "nu", "eps", "bias"):
+            value = getattr(self, name)
+            if isinstance(value, int) and not isinstance(value, bool):
+                object.__setattr__(self, name, float(value))
+        if isinstance(self.weight, (tuple, list)):
+            object.__setattr__(self, "weight", tuple(_float_factor(w) for w in self.weight))
+
     @property
     def resolved_eps(self) -> float:
         if self.eps is not None:
@@ -376,3 +385,20 @@ class LinearParams:
                 raise ParameterError(f"weight label {label!r} is not a C int")
             if not isinstance(factor, (int, float)) or not math.isfinite(factor):
                 raise ParameterError(f"weight factor {factor!r} is not a finite number")
+
+
+def linear_configuration(params: LinearParams) -> str:
+    """A LIBLINEAR configuration as reports, tables and a results store name it: ``linear:``
+    and LIBLINEAR's train options (``linear: -s 2 -c 4``; ``linear:`` for its defaults), never
+    mistaken for svm-train's (whose ``-s 2`` is a one-class SVM)."""
+    flags = params.flags()
+    return f"linear: {flags}" if flags else "linear:"
+
+
+def _float_factor(pair):
+    """A ``-wi`` pair with an int factor made a double (anything else left for check())."""
+    if isinstance(pair, tuple) and len(pair) == 2:
+        label, factor = pair
+        if isinstance(factor, int) and not isinstance(factor, bool):
+            return (label, float(factor))
+    return pair

@@ -20,7 +20,7 @@ import numpy as np
 
 from svmeval.cv import bounded_waits, schedule
 from svmeval.errors import ParameterError, SvmevalError
-from svmeval.params import LinearParams
+from svmeval.params import LinearParams, linear_configuration
 
 __all__ = ["LinearParams", "cross_validate_linear", "liblinear_version"]
 
@@ -124,7 +124,7 @@ def cross_validate_linear(
         seed=seed,
         folds=plan,
         data_name=dataset.name,
-        configuration=params.flags(),
+        configuration=linear_configuration(params),
         classes=dataset.classes,
     )
 

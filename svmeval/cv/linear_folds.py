@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from svmeval.params import linear_configuration
+
 __all__ = ["check_linear", "linear_on_folds", "linear_seeded"]
 
 
@@ -53,7 +55,7 @@ def linear_on_folds(dataset, params, run):
         probabilities=None,
         scores=None,
         params=params,
-        configuration=params.flags(),
+        configuration=linear_configuration(params),
         repeat_results=(),
         repeats=(),
         provenance=None,
@@ -99,7 +101,7 @@ def linear_seeded(dataset, params, nr_fold: int, seed: int, source=None, y=None)
         seed=seed,
         folds=folds,
         data_name=dataset.name,
-        configuration=params.flags(),
+        configuration=linear_configuration(params),
         classes=dataset.classes,
         scores=scores,
     )

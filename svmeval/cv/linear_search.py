@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from svmeval.errors import ParameterError, SvmevalError
-from svmeval.params import LinearParams
+from svmeval.params import LinearParams, linear_configuration
 
 __all__ = ["LinearSearch", "LinearStep", "search_c_linear"]
 
@@ -318,6 +318,6 @@ class _Search:
             seed=1,
             folds=self.plan,
             data_name=self.dataset.name,
-            configuration=params.flags(),
+            configuration=linear_configuration(params),
             classes=self.dataset.classes,
         )

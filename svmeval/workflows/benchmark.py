@@ -56,7 +56,7 @@ from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import recorded
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
-from svmeval.params import Configuration, LinearParams, SvmParams
+from svmeval.params import Configuration, LinearParams, SvmParams, linear_configuration
 from svmeval.preprocess import ScaleLike
 from svmeval.stats.rank_tests import clean_level
 from svmeval.store import StoreLike
@@ -510,7 +510,7 @@ def _configurations(configurations) -> tuple[list, list]:
             p = checks.as_params(config, "configuration")
         if name is None:
             if isinstance(config, LinearParams):
-                name = " ".join(("linear:", p.flags())).strip()
+                name = linear_configuration(config)
             else:
                 name = " ".join(config.split()) if isinstance(config, str) else p.flags()
             name = name or "defaults"

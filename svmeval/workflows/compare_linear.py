@@ -13,7 +13,7 @@ import numpy as np
 
 from svmeval._classes import class_code
 from svmeval.errors import ArgumentError, SvmevalError
-from svmeval.params import LinearParams, SvmParams
+from svmeval.params import LinearParams, SvmParams, linear_configuration
 
 __all__ = ["LinearRuns", "linear_runs", "linear_shown", "shown"]
 
@@ -151,8 +151,7 @@ def _two_linear(data, configurations, run, *, groups, given_folds, **arguments) 
 
 def linear_shown(params: LinearParams) -> str:
     """A LIBLINEAR configuration in reports: ``linear:`` and its train options."""
-    flags = params.flags()
-    return f"linear: {flags}" if flags else "linear:"
+    return linear_configuration(params)
 
 
 def shown(config, params: SvmParams) -> str:

@@ -36,7 +36,7 @@ from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import ArgumentError, SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.metrics.figures import FIGURES
-from svmeval.params import Configuration, LinearParams
+from svmeval.params import Configuration, LinearParams, linear_configuration
 from svmeval.store import StoreLike
 
 __all__ = ["MAX_PERMUTATIONS", "QUANTILES", "PermutationTest", "permutation_test"]
@@ -430,7 +430,6 @@ def _permutation_linear(
             progress(p + 1, n_permutations + 1)
     if math.isnan(values[0]):
         raise SvmevalError(f"{criterion} is undefined on the data's cross-validation")
-    flags = params.flags()
     return PermutationTest(
         criterion=criterion,
         observed=float(values[0]),
@@ -438,7 +437,7 @@ def _permutation_linear(
         n_folds=n_folds,
         seed=run.seed,
         data_name=dataset.name,
-        options=f"linear: {flags}" if flags else "linear:",
+        options=linear_configuration(params),
         shared_kernel=False,
         design=_design(source, design),
     )

@@ -46,7 +46,7 @@ from svmeval.cv.provenance import Provenance, recorded
 from svmeval.cv.results import CVResult
 from svmeval.errors import ArgumentError, DataFormatError, SvmevalError, show_label
 from svmeval.io.data import DataSource
-from svmeval.params import Configuration, LinearParams, SvmParams
+from svmeval.params import Configuration, LinearParams, SvmParams, linear_configuration
 from svmeval.store import StoreLike
 from svmeval.workflows.threshold_rules import (
     COUNTS,
@@ -492,7 +492,7 @@ def _tune(
 
         client = _stack.enter_context(cluster.client_for(client))
     if isinstance(config, LinearParams):
-        configuration = " ".join(("linear:", config.flags())).strip()
+        configuration = linear_configuration(config)
     else:
         configuration = given_configuration(params, config)
     warned = [False]  # LIBSVM's leave-one-out warning: once a run, not once a CV
