@@ -698,8 +698,9 @@ def test_scale_false_asks_nothing_of_a_liblinear_run(files):
 def test_other_runs_refuse_a_linear_configuration_in_words(files):
     import svmeval
 
-    with pytest.raises(svmeval.ParameterError, match="cross_validate only"):
-        svmeval.grid_search(str(files["heart"]), svmeval.LinearParams())
+    with pytest.raises(svmeval.ParameterError, match="not taken by this run") as caught:
+        svmeval.nested_cv(str(files["heart"]), svmeval.LinearParams())
+    assert "grid_search" in str(caught.value) and "\n" not in str(caught.value)
 
 
 @pytest.mark.parametrize(

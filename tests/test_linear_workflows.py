@@ -381,3 +381,84 @@ def test_permutation_test_of_multiclass_liblinear_scores():
         [sk_metrics.roc_auc_score(y == c, scores[:, j]) for j, c in enumerate(svm.labels)]
     )
     assert t.observed == pytest.approx(want, rel=1e-12)
+
+
+def warm_started_predictions(y, x, options: str, k: int, Cs) -> list:
+    """Each C's predictions of LIBLINEAR's warm-started search, written out here with the
+    bindings: LIBLINEAR's shuffle after srand(1), each fold trained at each C from its weights
+    at the C before (param.init_sol), then predicted (primal solvers: no rand() in training)."""
+    fold = liblinear_folds(len(y), k, 1)
+    previous: list = [None] * k
+    out = []
+    for C in Cs:
+        pred = np.full(len(y), np.nan)
+        for i in range(k):
+            train = np.flatnonzero(fold != i)  # linear.cpp's order: the shuffle's, kept below
+            param = ll.parameter(f"{options} -c {C!r} -q")
+            if previous[i] is not None:
+                init = (ctypes.c_double * len(previous[i]))(*previous[i])
+                param.init_sol = ctypes.cast(init, ctypes.POINTER(ctypes.c_double))
+            prob = ll.problem([y[r] for r in train], [x[r] for r in train])
+            model = ll.train(prob, param)
+            previous[i] = [model.w[j] for j in range(model.nr_feature)]
+            test = np.flatnonzero(fold == i)
+            pred[test] = ll.predict([y[r] for r in test], [x[r] for r in test], model, "-q")[0]
+        out.append(pred)
+    return out
+
+
+def test_grid_search_of_a_linear_configuration_is_liblinears_search(heart):
+    path, y, x = heart
+    g = svmeval.grid_search(path, LinearParams(solver_type=2), 5)
+    Cs = [r.cell.C for r in g.cells]
+    assert all(r.cell.log2g is None and r.cell.gamma is None for r in g.cells)
+    assert Cs == [Cs[0] * 2**i for i in range(len(Cs))] and Cs[-1] <= 1024
+    # LIBLINEAR's own search (the bindings' train -C): its best C and rate
+    LIBC.srand(1)  # train's process: the search's shuffle after srand(1)
+    best_C, _, best_rate = ll.train(ll.problem(list(y), x), "-C -s 2 -v 5 -q")
+    assert g.best.cell.C == best_C
+    assert g.best.value == pytest.approx(best_rate, abs=1e-6)
+    assert g.best_params == LinearParams(solver_type=2, C=best_C)
+
+
+def test_grid_search_of_a_linear_configuration_by_another_criterion(heart):
+    path, y, x = heart
+    g = svmeval.grid_search(path, LinearParams(solver_type=0), 5, criterion="mcc")
+    Cs = [r.cell.C for r in g.cells]
+    predictions = warm_started_predictions(y, x, "-s 0", 5, Cs)
+    mcc = [sk_metrics.matthews_corrcoef(y, p) for p in predictions]
+    assert [r.value for r in g.cells] == pytest.approx(mcc, rel=1e-9)
+    accuracy = [sk_metrics.accuracy_score(y, p) for p in predictions]
+    assert [r.figures["accuracy"] for r in g.cells] == pytest.approx(accuracy, rel=1e-12)
+    assert g.best.cell.C == Cs[int(np.argmax(mcc))]  # the first best: the smallest C
+    frame = g.to_frame()
+    want = {f"linear: -s 0 -c {C:g}" if C != 1 else "linear: -s 0" for C in Cs}  # -c 1: default
+    assert set(frame["configuration"]) == want
+    text = svmeval.render(g)
+    assert text.splitlines()[0] == f"log2c={math.log2(Cs[0])} rate={mcc[0]:g}"
+
+
+@pytest.mark.parametrize(
+    "kwargs, argument",
+    [
+        ({"log2g": (1, -3, -2)}, "log2g"),
+        ({"log2c": (1, 3, 1)}, "log2c"),
+        ({"log2p": (-1, 1, 1)}, "log2p"),
+        ({"groups": [0, 1] * 135}, "groups"),
+        ({"scale": True}, "scale"),
+        ({"client": "local"}, "client"),
+        ({"store": "x.sqlite"}, "store"),
+    ],
+)
+def test_grid_search_names_what_does_not_apply_to_liblinear(heart, kwargs, argument, tmp_path):
+    with pytest.raises(svmeval.ArgumentError) as caught:
+        svmeval.grid_search(heart[0], LinearParams(solver_type=2), 5, **kwargs)
+    assert caught.value.argument == argument
+    assert "LinearParams" in str(caught.value) and "\n" not in str(caught.value)
+    assert not (tmp_path / "x.sqlite").exists()
+
+
+@pytest.mark.parametrize("solver", [1, 11])
+def test_grid_search_takes_liblinears_searched_classifiers(heart, solver):
+    with pytest.raises(svmeval.ArgumentError, match="-s 0 and -s 2"):
+        svmeval.grid_search(heart[0], LinearParams(solver_type=solver), 5)

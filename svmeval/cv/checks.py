@@ -83,8 +83,9 @@ def as_params(params, name: str = "params") -> SvmParams:
             raise OptionError(f"{name} {params!r}: {exc}") from None
     if type(params).__name__ == "LinearParams":
         raise ParameterError(
-            f"{name}: a LinearParams (LIBLINEAR) is taken by cross_validate only; this run "
-            "takes an SvmParams or svm-train's options"
+            f"{name}: a LinearParams (LIBLINEAR) is not taken by this run, which takes an "
+            "SvmParams or svm-train's options (LIBLINEAR's: cross_validate, compare, "
+            "benchmark, grid_search, permutation_test, tune_threshold)"
         )
     if not isinstance(params, SvmParams):
         raise ParameterError(
@@ -193,7 +194,7 @@ def check_pos_label(y, pos_label, data_name: str | None = None) -> None:
 
 
 # --- the kind of a run and the criteria that fit it -------------------------------------------
-def kind_of(y: np.ndarray, params: SvmParams) -> str:
+def kind_of(y: np.ndarray, params: SvmParams | LinearParams) -> str:
     """The figure kind of a run: regression for -s 3 / -s 4, else binary or multiclass."""
     if params.is_regression:
         return "regression"

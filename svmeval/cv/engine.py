@@ -252,6 +252,16 @@ _NOT_LIBLINEAR = {
 }
 
 
+_LIBLINEAR_OWN = "does not apply to a LinearParams (LIBLINEAR's own cross-validation)"
+_NOT_LIBLINEAR_WHY = {
+    "client": (
+        "does not apply to a LinearParams: LIBLINEAR's cross-validation is one C call whose "
+        "folds train one after another on this process's rand() (its dual solvers draw "
+        "from it), so it runs here, not on Dask workers"
+    ),
+}
+
+
 def _liblinear_cv(call: dict, dataset, data) -> CVResult:
     """cross_validate of a :class:`~svmeval.params.LinearParams`: LIBLINEAR's own
     cross-validation after ``srand(seed)`` (:func:`svmeval.cv.linear.cross_validate_linear`)."""
@@ -263,9 +273,7 @@ def _liblinear_cv(call: dict, dataset, data) -> CVResult:
         if name == "scale" and call[name] is False:
             continue
         if call[name] is not default and call[name] != default:
-            raise ArgumentError(
-                name, "does not apply to a LinearParams (LIBLINEAR's own cross-validation)"
-            )
+            raise ArgumentError(name, _NOT_LIBLINEAR_WHY.get(name, _LIBLINEAR_OWN))
     from svmeval.cv.store_use import opened
 
     params = call["params"]

@@ -64,11 +64,12 @@ class LinearSearch:
 
 
 def search_c_linear(
-    dataset, params: LinearParams, folds: int = 5, *, start_C=None, start_p=None
+    dataset, params: LinearParams, folds: int = 5, *, start_C=None, start_p=None, seed: int = 1
 ) -> LinearSearch:
     """LIBLINEAR's ``train -C -v folds`` (``-c start_C``, ``-p start_p`` where given) on
     ``dataset`` (a :class:`~svmeval.io.data.Dataset` or a file name), every C's predictions
-    kept. ``params.solver_type`` must be 0, 2 or 11."""
+    kept. ``params.solver_type`` must be 0, 2 or 11. ``seed``: C ``rand()``'s seed (1:
+    ``train``'s own)."""
     from svmeval.cv import _liblinear
     from svmeval.cv.folds import check_folds, check_samples, group_classes, libsvm_folds
     from svmeval.io.data import Dataset, read_dataset
@@ -102,9 +103,10 @@ def search_c_linear(
             from svmeval.cv.c_library import write_message
 
             write_message(LEAVE_ONE_OUT)
-        c.srand(1)
+        c.srand(seed)
         plan = libsvm_folds(dataset.y, nr_fold, stratified=False, rand=c.rand)
         search = _Search(c, problem, param, plan, params, labels, dataset)
+        search.seed = seed
         max_xtx = _max_squared_norm(dataset, params.bias)
         if params.solver_type != 11:
             start = start_C if start_C is not None and start_C > 0 else None
@@ -231,6 +233,7 @@ class _Search:
         self.y = problem.y
         self.steps: list = []
         self.lines: list = []
+        self.seed = 1
 
     def find_c(self, start_C: float, max_C: float, p: float) -> tuple[float, float]:
         c, param = self.c, self.param
@@ -315,7 +318,7 @@ class _Search:
             labels=self.labels,
             params=params,
             n_folds=self.plan.n_folds,
-            seed=1,
+            seed=self.seed,
             folds=self.plan,
             data_name=self.dataset.name,
             configuration=linear_configuration(params),

@@ -30,7 +30,7 @@ from svmeval.cv.given import FoldAssignment
 from svmeval.cv.provenance import Provenance, recorded
 from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource
-from svmeval.params import Configuration, SvmParams
+from svmeval.params import Configuration, LinearParams, SvmParams, linear_configuration
 from svmeval.preprocess import ScaleLike
 from svmeval.store import StoreLike
 from svmeval.summary.data import summary_rows
@@ -125,15 +125,17 @@ class GridResult:
     kind: str
     n_folds: int
     seed: int
-    params: SvmParams
+    #: the configuration searched: LIBSVM's, or LIBLINEAR's (a search of C alone)
+    params: SvmParams | LinearParams
     data_name: str = ""
     provenance: Provenance | None = field(default=None, repr=False)
     #: where the folds came from when they are not LIBSVM's: "grouped (N groups)", "given"
     fold_source: str = ""
 
     @property
-    def best_params(self) -> SvmParams:
-        """The full LIBSVM parameters of the best cell (for a final model)."""
+    def best_params(self) -> SvmParams | LinearParams:
+        """The full parameters of the best cell (for a final model): LIBSVM's, or LIBLINEAR's
+        for a search of a LinearParams."""
         return cell_params(self.params, self.best.cell)
 
     @property
@@ -178,7 +180,7 @@ class GridResult:
             }
             if self.weight_label is not None:
                 cell.update(log2w=c.log2w, w=c.w, w_label=c.w_label)
-            flags = cell_params(self.params, c).flags()
+            flags = _configuration(cell_params(self.params, c))
             if r.summary is None:
                 rows.append(
                     {
@@ -197,6 +199,13 @@ class GridResult:
                 figures = {k: row.pop(k) for k in list(row) if k not in tables.KEYS}
                 rows.append({**row, **cell, **figures})
         return tables.frame(rows)
+
+
+def _configuration(params) -> str:
+    """A cell's configuration in tables: svm-train's flags, or ``linear:`` and LIBLINEAR's."""
+    if isinstance(params, LinearParams):
+        return linear_configuration(params)
+    return params.flags()
 
 
 def _cell_object(r) -> dict:
@@ -390,6 +399,11 @@ def grid_search(
     from svmeval.cv import engine
     from svmeval.cv.store_use import opened
 
+    if isinstance(params, LinearParams):  # LIBLINEAR's warm-started search of C
+        from svmeval.workflows.grid_linear import check_linear_grid, linear_grid
+
+        check_linear_grid(params, arguments)
+        return linear_grid(arguments, CellResult, GridResult)
     with opened(arguments.pop("store"), "grid_search", (grid_search, dict(arguments))):
         return engine.c_state(_search)(**arguments)
 
