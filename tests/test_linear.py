@@ -699,7 +699,7 @@ def test_other_runs_refuse_a_linear_configuration_in_words(files):
     import svmeval
 
     with pytest.raises(svmeval.ParameterError, match="not taken by this run") as caught:
-        svmeval.nested_cv(str(files["heart"]), svmeval.LinearParams())
+        svmeval.cross_validate_multilabel(str(files["heart"]), svmeval.LinearParams())
     assert "grid_search" in str(caught.value) and "\n" not in str(caught.value)
 
 

@@ -462,3 +462,45 @@ def test_grid_search_names_what_does_not_apply_to_liblinear(heart, kwargs, argum
 def test_grid_search_takes_liblinears_searched_classifiers(heart, solver):
     with pytest.raises(svmeval.ArgumentError, match="-s 0 and -s 2"):
         svmeval.grid_search(heart[0], LinearParams(solver_type=solver), 5)
+
+
+def test_nested_cv_of_a_linear_configuration(heart):
+    """Outer folds: svmeval's (a LIBSVM run's of the seed); inner: LIBLINEAR's own search
+    (the bindings' train -C after srand(seed)) on the outer training rows, in their order;
+    the chosen C trained there after srand(seed) predicts the outer test rows."""
+    path, y, x = heart
+    k, inner, seed = 4, 3, 2
+    n = svmeval.nested_cv(path, LinearParams(solver_type=2), k, inner_folds=inner, seed=seed)
+    svm = svmeval.cross_validate(path, "-t 0", k, seed=seed)
+    np.testing.assert_array_equal(svm.y_pred, libsvm_cv(path, "-t 0", k, seed))
+    want = np.full(len(y), np.nan)
+    for i in range(k):
+        train = svm.folds.train(i)
+        test = np.flatnonzero(svm.fold == i)
+        LIBC.srand(seed)
+        prob = ll.problem([y[r] for r in train], [x[r] for r in train])
+        best_C, _, rate = ll.train(prob, f"-C -s 2 -v {inner} -q")
+        assert n.folds[i].params == LinearParams(solver_type=2, C=best_C)
+        assert n.folds[i].value == pytest.approx(rate, abs=1e-6)
+        LIBC.srand(seed)
+        model = ll.train(prob, f"-s 2 -c {best_C!r} -q")
+        want[test] = ll.predict([y[r] for r in test], [x[r] for r in test], model, "-q")[0]
+    np.testing.assert_array_equal(n.outer.y_pred, want)
+    assert n.summary().figures["accuracy"] == pytest.approx(
+        sk_metrics.accuracy_score(y, want), rel=1e-12
+    )
+    assert "log2c" in svmeval.render(n)
+
+
+@pytest.mark.parametrize(
+    "kwargs, argument",
+    [
+        ({"log2g": (1, -3, -2)}, "log2g"),
+        ({"jobs": 2}, "jobs"),
+        ({"groups": [0, 1] * 135}, "groups"),
+    ],
+)
+def test_nested_cv_names_what_does_not_apply_to_liblinear(heart, kwargs, argument):
+    with pytest.raises(svmeval.ArgumentError) as caught:
+        svmeval.nested_cv(heart[0], LinearParams(solver_type=2), 3, **kwargs)
+    assert caught.value.argument == argument

@@ -136,9 +136,9 @@ ARGUMENTS: dict[str, Argument] = {
     "params": _check(
         check_configuration,
         "None, an SvmParams or svm-train's options (a LinearParams too: cross_validate, "
-        "grid_search, permutation_test, tune_threshold)",
+        "grid_search, nested_cv, permutation_test, tune_threshold)",
         'a configuration: svm-train\'s options ("-c 8 -g 0.05") or an SvmParams; '
-        "cross_validate, grid_search, permutation_test and tune_threshold also take "
+        "cross_validate, grid_search, nested_cv, permutation_test and tune_threshold also take "
         "LIBLINEAR's, a LinearParams",
         "None (svm-train's defaults)",
     ),

@@ -85,7 +85,7 @@ def as_params(params, name: str = "params") -> SvmParams:
         raise ParameterError(
             f"{name}: a LinearParams (LIBLINEAR) is not taken by this run, which takes an "
             "SvmParams or svm-train's options (LIBLINEAR's: cross_validate, compare, "
-            "benchmark, grid_search, permutation_test, tune_threshold)"
+            "benchmark, grid_search, nested_cv, permutation_test, tune_threshold)"
         )
     if not isinstance(params, SvmParams):
         raise ParameterError(

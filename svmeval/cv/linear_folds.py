@@ -21,7 +21,7 @@ import numpy as np
 
 from svmeval.params import linear_configuration
 
-__all__ = ["check_linear", "linear_on_folds", "linear_seeded"]
+__all__ = ["check_linear", "linear_fold", "linear_on_folds", "linear_seeded", "seeded_plan"]
 
 
 def check_linear(dataset, params) -> None:
@@ -105,6 +105,54 @@ def linear_seeded(dataset, params, nr_fold: int, seed: int, source=None, y=None)
         classes=dataset.classes,
         scores=scores,
     )
+
+
+def seeded_plan(dataset, params, nr_fold: int, seed: int):
+    """svmeval's folds of ``dataset`` for ``seed`` (LIBSVM's draw after ``srand(seed)``,
+    stratified for classifiers), drawn from C ``rand()`` as LIBLINEAR's runs here share it."""
+    from svmeval.cv import _liblinear
+    from svmeval.cv.folds import libsvm_folds
+
+    c = _liblinear.library()
+    with _liblinear.STATE_LOCK:
+        c.srand(seed)
+        return libsvm_folds(
+            np.asarray(dataset.y, dtype=np.float64),
+            nr_fold,
+            stratified=params.is_classification,
+            rand=c.rand,
+        )
+
+
+def linear_fold(dataset, params, train, test, seed: int, target, scores=None, labels=None):
+    """One fold: LIBLINEAR's ``train`` of ``params`` on rows ``train`` (in that order) after
+    ``srand(seed)``, its predictions of rows ``test`` written into ``target`` (and their
+    decision values into ``scores``, columns ``labels``, where given)."""
+    from svmeval.cv.folds import Folds
+
+    one = Folds(
+        perm=np.concatenate((np.asarray(test), np.asarray(train))).astype(np.int64),
+        fold_start=np.array([0, len(test), len(test)], dtype=np.int64),
+        stratified=False,
+    )
+    values = None if scores is None else np.full_like(scores, np.nan)
+    found = _predict_folds(dataset, params, _FirstFold(one), seed, None, values, labels)
+    target[test] = found[test]
+    if scores is not None and values is not None:
+        scores[test] = values[test]
+
+
+class _FirstFold:
+    """The first fold of ``folds`` alone (its training rows: the others, in their order)."""
+
+    def __init__(self, folds):
+        self.folds, self.n_folds = folds, 1
+
+    def train(self, i: int) -> np.ndarray:
+        return self.folds.train(i)
+
+    def test(self, i: int) -> np.ndarray:
+        return self.folds.test(i)
 
 
 def _predict_folds(dataset, params, folds, seed: int, y=None, scores=None, labels=None):

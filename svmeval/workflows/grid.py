@@ -304,9 +304,11 @@ def grid_search(
     data : Dataset or str or os.PathLike or (X, y)
         The data (a file name is read first; arrays in memory as
         :meth:`Dataset.from_arrays` takes them); one label a sample.
-    params : SvmParams or str, optional
+    params : SvmParams or str or LinearParams, optional
         The other LIBSVM parameters (C, gamma and p are replaced per cell), as
-        :class:`SvmParams` or svm-train's options; default svm-train's.
+        :class:`SvmParams` or svm-train's options; default svm-train's. A
+        :class:`LinearParams` (``-s 0`` or ``-s 2``) is searched by LIBLINEAR's own
+        warm-started search of C (:doc:`/guide/large_data`).
     folds : int, default 5
         k of every cell's k-fold cross-validation (grid.py's ``-v``, default 5). With
         ``groups``: k folds of whole groups; not used with ``given_folds``.
