@@ -195,6 +195,7 @@ def test_permutation_test_of_a_liblinear_configuration(heart):
     beyond = sum(v >= values[0] for v in values[1:])
     assert t.p == pytest.approx((1 + beyond) / (n + 1))
     assert t.options == "linear: -s 2"
+    assert "LIBLINEAR's train learns each fold" in svmeval.render(t)
 
 
 def test_compare_two_liblinear_configurations_on_liblinears_own_folds(heart):
