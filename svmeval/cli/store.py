@@ -313,7 +313,7 @@ _OUTPUTS = (
 
 def export(o: StoreOptions) -> int:
     """Run ``o.export``'s command line again on the store alone, its report to stdout."""
-    from svmeval.cv.store_use import reuse_only
+    from svmeval.cv.run.store_session import reuse_only
     from svmeval.store import Store, StoreError
 
     path = os.path.abspath(o.path)
@@ -371,7 +371,7 @@ def _library_key(u: dict) -> dict:
     return {("liblinear" if k == "libsvm" else k): v for k, v in u.items()}
 
 
-#: the kind of a LIBLINEAR cross-validation's units (svmeval.cv.linear_store.UNIT_KIND)
+#: the kind of a LIBLINEAR cross-validation's units (svmeval.cv.run.linear_store.UNIT_KIND)
 _LIBLINEAR_KIND = "liblinear-cv-fold"
 
 

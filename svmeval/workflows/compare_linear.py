@@ -42,10 +42,11 @@ def linear_runs(data, configurations, run, **arguments) -> LinearRuns:
 def _one_linear(data, configurations, run, *, groups, given_folds, **arguments) -> LinearRuns:
     """A LIBSVM configuration against a LIBLINEAR one (either side): the LIBSVM side's
     cross-validations as :func:`compare` runs them, and on each one's folds the LIBLINEAR
-    side trained fold by fold (:func:`svmeval.cv.linear_folds.linear_on_folds`)."""
-    from svmeval.cv import checks, engine
-    from svmeval.cv.given import fold_source
-    from svmeval.cv.linear_folds import check_linear, linear_on_folds
+    side trained fold by fold (:func:`svmeval.cv.run.linear_folds.linear_on_folds`)."""
+    from svmeval.cv import engine
+    from svmeval.cv.plan import checks
+    from svmeval.cv.plan.given import fold_source
+    from svmeval.cv.run.linear_folds import check_linear, linear_on_folds
 
     side = 0 if isinstance(configurations[1], LinearParams) else 1  # the LIBSVM side
     name = "ab"[side]
@@ -93,13 +94,14 @@ def _one_linear(data, configurations, run, *, groups, given_folds, **arguments) 
 def _two_linear(data, configurations, run, *, groups, given_folds, **arguments) -> LinearRuns:
     """Two LIBLINEAR configurations: each repetition's folds LIBLINEAR's own (``train -v``'s
     shuffle after ``srand(seed)``, the same for both), each side LIBLINEAR's own
-    cross-validation on them (:func:`svmeval.cv.linear.cross_validate_linear`); with
+    cross-validation on them (:func:`svmeval.cv.run.linear.cross_validate_linear`); with
     ``groups`` or ``given_folds``, those folds, LIBLINEAR trained fold by fold on them
-    (:func:`svmeval.cv.linear_folds.linear_seeded`)."""
-    from svmeval.cv import checks, engine
-    from svmeval.cv.given import fold_source
-    from svmeval.cv.linear import cross_validate_linear
-    from svmeval.cv.linear_folds import check_linear, linear_seeded
+    (:func:`svmeval.cv.run.linear_folds.linear_seeded`)."""
+    from svmeval.cv import engine
+    from svmeval.cv.plan import checks
+    from svmeval.cv.plan.given import fold_source
+    from svmeval.cv.run.linear import cross_validate_linear
+    from svmeval.cv.run.linear_folds import check_linear, linear_seeded
 
     if arguments["client"] is not None:
         raise ArgumentError(

@@ -1,6 +1,6 @@
 """A parameter search of a LIBLINEAR configuration (:class:`~svmeval.params.LinearParams`):
 LIBLINEAR's own warm-started search over C (``train -C``, solvers 0 and 2;
-:func:`svmeval.cv.linear_search.search_c_linear`), every C's predictions kept, the best C
+:func:`svmeval.cv.run.linear_search.search_c_linear`), every C's predictions kept, the best C
 chosen by any criterion, as a :class:`~svmeval.workflows.grid.GridResult` over log2 C (gamma
 absent) that renders as every grid search does.
 
@@ -44,7 +44,7 @@ _NOT_TAKEN = {
 
 def check_linear_grid(params: LinearParams, arguments: dict) -> None:
     """Refuse, by name, what a LIBLINEAR search does not take, before any data are read."""
-    from svmeval.cv.linear_search import SEARCHED
+    from svmeval.cv.run.linear_search import SEARCHED
     from svmeval.workflows import grid_rules as rules
 
     for name, default in _NOT_TAKEN.items():
@@ -90,8 +90,8 @@ def linear_grid(arguments: dict, cell_type, grid_type):
     from dataclasses import replace
 
     from svmeval._classes import class_code
-    from svmeval.cv import checks
-    from svmeval.cv.linear_search import search_c_linear
+    from svmeval.cv.plan import checks
+    from svmeval.cv.run.linear_search import search_c_linear
     from svmeval.workflows import grid_rules as rules
 
     data, params, folds = arguments["data"], arguments["params"], arguments["folds"]

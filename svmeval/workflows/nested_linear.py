@@ -38,10 +38,11 @@ def linear_nested(arguments: dict, fold_type, result_type):
     :func:`check_linear_nested`): a ``result_type`` (NestedResult) of ``fold_type`` folds
     (OuterFold), the types nested.py defines."""
     from svmeval._classes import class_code
-    from svmeval.cv import checks, engine
-    from svmeval.cv.folds import group_classes
-    from svmeval.cv.linear_folds import check_linear, linear_fold, seeded_plan
-    from svmeval.cv.results import CVResult
+    from svmeval.cv import engine
+    from svmeval.cv.collect.results import CVResult
+    from svmeval.cv.plan import checks
+    from svmeval.cv.plan.folds import group_classes
+    from svmeval.cv.run.linear_folds import check_linear, linear_fold, seeded_plan
     from svmeval.io.data import rows_of
     from svmeval.workflows.grid import grid_search
 
