@@ -109,7 +109,7 @@ def linear_grid(arguments: dict, cell_type, grid_type):
     pos_label = class_code(pos_label, dataset.classes)
     if params.is_classification:
         checks.check_pos_label(dataset.y, pos_label)
-    search = search_c_linear(dataset, params, run.folds, seed=run.seed)
+    search = search_c_linear(dataset, params, run.folds, seed=run.seed, keep_scores=True)
     percent = criterion == "accuracy"
     cells = []
     for k, step in enumerate(search.steps):

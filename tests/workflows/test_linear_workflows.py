@@ -384,7 +384,7 @@ def test_permutation_test_of_multiclass_liblinear_scores():
     assert t.observed == pytest.approx(want, rel=1e-12)
 
 
-def warm_started_predictions(y, x, options: str, k: int, Cs) -> list:
+def warm_started_predictions(y, x, options: str, k: int, Cs, values=None) -> list:
     """Each C's predictions of LIBLINEAR's warm-started search, written out here with the
     bindings: LIBLINEAR's shuffle after srand(1), each fold trained at each C from its weights
     at the C before (param.init_sol), then predicted (primal solvers: no rand() in training)."""
@@ -403,7 +403,13 @@ def warm_started_predictions(y, x, options: str, k: int, Cs) -> list:
             model = ll.train(prob, param)
             previous[i] = [model.w[j] for j in range(model.nr_feature)]
             test = np.flatnonzero(fold == i)
-            pred[test] = ll.predict([y[r] for r in test], [x[r] for r in test], model, "-q")[0]
+            labels, _, dec = ll.predict([y[r] for r in test], [x[r] for r in test], model, "-q")
+            pred[test] = labels
+            if values is not None:  # two classes: d towards the model's first class
+                first = float(model.get_labels()[0])
+                values.setdefault(C, np.full(len(y), np.nan))[test] = [
+                    v[0] if first == 1.0 else -v[0] for v in dec
+                ]
         out.append(pred)
     return out
 
@@ -505,3 +511,16 @@ def test_nested_cv_names_what_does_not_apply_to_liblinear(heart, kwargs, argumen
     with pytest.raises(svmeval.ArgumentError) as caught:
         svmeval.nested_cv(heart[0], LinearParams(solver_type=2), 3, **kwargs)
     assert caught.value.argument == argument
+
+
+def test_grid_search_of_a_linear_configuration_by_roc_auc(heart):
+    """A ranking criterion takes each C's warm-started decision values (the positive class's
+    column), against scikit-learn's ROC AUC on the bindings' values."""
+    path, y, x = heart
+    g = svmeval.grid_search(path, LinearParams(solver_type=0), 4, criterion="roc_auc")
+    Cs = [r.cell.C for r in g.cells]
+    values: dict = {}
+    warm_started_predictions(y, x, "-s 0", 4, Cs, values)
+    auc = [sk_metrics.roc_auc_score(y == 1, values[C]) for C in Cs]
+    assert [r.value for r in g.cells] == pytest.approx(auc, rel=1e-9)
+    assert g.best.cell.C == Cs[int(np.argmax(auc))]
