@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from commands import run
-from conftest import data_set
+from conftest import ROOT, data_set
 
 pytest.importorskip("liblinear.liblinearutil", reason="LIBLINEAR's bindings (the linear extra)")
 
@@ -251,3 +251,41 @@ def test_svmeval_store_json_names_liblinears_version_liblinear(heart, tmp_path):
     assert linear["liblinear"] == str(version) and "libsvm" not in linear
     assert libsvm["libsvm"] == str(libsvm_version) and "liblinear" not in libsvm
     assert linear["configuration"] == "linear: -s 2"
+
+
+def test_python_runs_with_liblinear_configurations_are_exported_by_svmeval_compare(heart, tmp_path):
+    """benchmark and compare calls with LinearParams are listed and exported as the
+    svmeval-compare lines (linear: ...) that make them."""
+    wine = str(ROOT / "data" / "wine.scale")
+    store = tmp_path / "runs.sqlite"
+    svmeval.benchmark(
+        [heart, wine], {"a": "-c 1", "b": svmeval.LinearParams(solver_type=2)}, 3, repeat=1,
+        store=store,
+    )  # fmt: skip
+    svmeval.compare(
+        heart, svmeval.LinearParams(solver_type=2), svmeval.LinearParams(solver_type=0), 3,
+        repeat=1, store=store,
+    )  # fmt: skip
+    listing = run("store", ["--runs", str(store)]).stdout.replace("\n      ", " ")
+    bench = ["-v", "3", "--repeat", "1", heart, wine, "--", "-c", "1", "--", "linear:", "-s", "2"]
+    pair = [
+        "-v",
+        "3",
+        "--repeat",
+        "1",
+        heart,
+        "--",
+        "linear:",
+        "-s",
+        "2",
+        "--",
+        "linear:",
+        "-s",
+        "0",
+    ]
+    assert f"as svmeval-compare {' '.join(bench)}" in listing
+    assert f"as svmeval-compare {' '.join(pair)}" in listing
+    for number, argv in (("1", bench), ("2", pair)):
+        exported = run("store", ["--export", number, str(store)])
+        assert exported.returncode == 0, exported.stderr
+        assert exported.stdout == run("compare", argv).stdout
