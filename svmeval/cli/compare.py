@@ -151,22 +151,16 @@ def parse_compare_args(argv: list[str]) -> CompareOptions | None:
 
 
 def _check_linear(o: CompareOptions) -> None:
-    """A LIBLINEAR configuration (``linear:``) is compared with one LIBSVM configuration, on
-    one data file: not with another LIBLINEAR one, nor in a benchmark."""
+    """LIBLINEAR configurations (``linear:``): with LIBSVM's or with each other, on one data
+    file or in a benchmark; not on a Dask cluster when both sides are LIBLINEAR's (its
+    folds run in this process)."""
     from svmeval.params import LinearParams
 
     linear = [isinstance(p, LinearParams) for p in o.params]
-    if not any(linear):
-        return
-    if o.benchmark:
+    if all(linear) and o.dask is not None:
         raise OptionError(
-            "a LIBLINEAR configuration (linear:) is compared with one LIBSVM configuration, "
-            "on one data file (not with --test, --plot, --format markdown|latex)"
-        )
-    if all(linear):
-        raise OptionError(
-            "A and B are both LIBLINEAR's (linear:): a comparison takes LIBLINEAR against "
-            "LIBSVM (svmeval-linear runs LIBLINEAR alone)"
+            "--dask: not with two LIBLINEAR configurations (linear:): LIBLINEAR's folds "
+            "run in this process"
         )
 
 

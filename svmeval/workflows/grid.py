@@ -30,7 +30,7 @@ from svmeval.cv.plan.checks import CriterionError, check_criterion, default_crit
 from svmeval.cv.plan.given import FoldAssignment
 from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource
-from svmeval.params import Configuration, SvmParams
+from svmeval.params import Configuration, LinearParams, SvmParams, linear_configuration
 from svmeval.preprocess import ScaleLike
 from svmeval.store import StoreLike
 from svmeval.summary.data import summary_rows
@@ -125,15 +125,17 @@ class GridResult:
     kind: str
     n_folds: int
     seed: int
-    params: SvmParams
+    #: the configuration searched: LIBSVM's, or LIBLINEAR's (a search of C alone)
+    params: SvmParams | LinearParams
     data_name: str = ""
     provenance: Provenance | None = field(default=None, repr=False)
     #: where the folds came from when they are not LIBSVM's: "grouped (N groups)", "given"
     fold_source: str = ""
 
     @property
-    def best_params(self) -> SvmParams:
-        """The full LIBSVM parameters of the best cell (for a final model)."""
+    def best_params(self) -> SvmParams | LinearParams:
+        """The full parameters of the best cell (for a final model): LIBSVM's, or LIBLINEAR's
+        for a search of a LinearParams."""
         return cell_params(self.params, self.best.cell)
 
     @property
@@ -185,7 +187,7 @@ class GridResult:
                 cell.update(log2w=c.log2w, w=c.w, w_label=c.w_label)
             if self.best_select is not None:
                 cell.update(select=c.select)
-            flags = cell_params(self.params, c).flags()
+            flags = _configuration(cell_params(self.params, c))
             if r.summary is None:
                 rows.append(
                     {
@@ -204,6 +206,13 @@ class GridResult:
                 figures = {k: row.pop(k) for k in list(row) if k not in tables.KEYS}
                 rows.append({**row, **cell, **figures})
         return tables.frame(rows)
+
+
+def _configuration(params) -> str:
+    """A cell's configuration in tables: svm-train's flags, or ``linear:`` and LIBLINEAR's."""
+    if isinstance(params, LinearParams):
+        return linear_configuration(params)
+    return params.flags()
 
 
 def _cell_object(r) -> dict:
@@ -307,9 +316,11 @@ def grid_search(
     data : Dataset or str or os.PathLike or (X, y)
         The data (a file name is read first; arrays in memory as
         :meth:`Dataset.from_arrays` takes them); one label a sample.
-    params : SvmParams or str, optional
+    params : SvmParams or str or LinearParams, optional
         The other LIBSVM parameters (C, gamma and p are replaced per cell), as
-        :class:`SvmParams` or svm-train's options; default svm-train's.
+        :class:`SvmParams` or svm-train's options; default svm-train's. A
+        :class:`LinearParams` (``-s 0`` or ``-s 2``) is searched by LIBLINEAR's own
+        warm-started search of C (:doc:`/guide/large_data`).
     folds : int, default 5
         k of every cell's k-fold cross-validation (grid.py's ``-v``, default 5). With
         ``groups``: k folds of whole groups; not used with ``given_folds``.
@@ -408,6 +419,11 @@ def grid_search(
     from svmeval.cv import engine
     from svmeval.cv.run.store_session import opened
 
+    if isinstance(params, LinearParams):  # LIBLINEAR's warm-started search of C
+        from svmeval.workflows.grid_linear import check_linear_grid, linear_grid
+
+        check_linear_grid(params, arguments)
+        return linear_grid(arguments, CellResult, GridResult)
     with opened(arguments.pop("store"), "grid_search", (grid_search, dict(arguments))):
         return engine.c_state(_search)(**arguments)
 

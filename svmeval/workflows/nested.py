@@ -41,7 +41,7 @@ from svmeval.cv.plan import checks
 from svmeval.cv.plan.given import FoldAssignment
 from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource, rows_of
-from svmeval.params import Configuration, SvmParams
+from svmeval.params import Configuration, LinearParams, SvmParams
 from svmeval.preprocess import ScaleLike
 from svmeval.store import StoreLike
 from svmeval.summary.data import summary_rows
@@ -62,7 +62,7 @@ class OuterFold:
     ``repetition`` (0-based) and ``fold`` (0-based, LIBSVM's fold order) name it; ``seed`` is
     its repetition's C ``srand`` seed; ``cell`` the chosen :class:`~svmeval.workflows.grid.Cell`,
     ``value`` its inner criterion value (a fraction, as every figure), ``rate`` that value as
-    the inner grid compared it (accuracy in percent, as grid.py's), ``params`` the full LIBSVM parameters trained on the
+    the inner grid compared it (accuracy in percent, as grid.py's), ``params`` the full parameters (LIBSVM's, or LIBLINEAR's) trained on the
     outer training set, ``grid`` the whole inner :class:`~svmeval.workflows.grid.GridResult`;
     ``train_rows`` / ``test_rows``: sample indices (input order numbering), training rows in
     LIBSVM's order.
@@ -76,7 +76,7 @@ class OuterFold:
     cell: rules.Cell
     value: float
     rate: float
-    params: SvmParams
+    params: SvmParams | LinearParams
     grid: GridResult
     train_rows: np.ndarray
     test_rows: np.ndarray
@@ -317,9 +317,10 @@ def nested_cv(
     data : Dataset or str or os.PathLike or (X, y)
         The data (a file name is read first; arrays in memory as
         :meth:`Dataset.from_arrays` takes them); one label a sample.
-    params : SvmParams or str, optional
+    params : SvmParams or str or LinearParams, optional
         The other LIBSVM parameters (C, gamma, p and the searched class weight chosen per
-        outer fold); default svm-train's.
+        outer fold); default svm-train's. A :class:`LinearParams` (``-s 0`` or ``-s 2``) is
+        tuned by LIBLINEAR's own search of C in each outer fold (:doc:`/guide/nested_cv`).
     folds : int, default 5
         The outer folds.
     groups : array-like or str or os.PathLike, optional
@@ -383,6 +384,11 @@ def nested_cv(
     from svmeval.cv import engine
     from svmeval.cv.run.store_session import opened
 
+    if isinstance(params, LinearParams):  # LIBLINEAR's warm-started search inside each fold
+        from svmeval.workflows.nested_linear import check_linear_nested, linear_nested
+
+        check_linear_nested(params, arguments)
+        return linear_nested(arguments, OuterFold, NestedResult)
     with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
         stack.enter_context(
             opened(arguments.pop("store"), "nested_cv", (nested_cv, dict(arguments)))

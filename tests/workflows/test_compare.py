@@ -423,3 +423,15 @@ def test_a_criterion_of_the_probabilities_is_scikit_learns_on_every_fold(small, 
                     else sk_metrics.brier_score_loss(y == 1.0, p[:, positive])
                 )
         assert values == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.parametrize("one_class", ["-s 2", "-s 2 -n 0.3"])
+def test_a_one_class_svm_is_refused_before_any_fold(small, one_class):
+    # LIBSVM's one-class SVM (svm_type 2) predicts inlier/outlier, not the data's classes:
+    # no figure of the labels compares it
+    with pytest.raises(Exception, match=r"one-class SVMs \(-s 2\) cannot be compared"):
+        compare(small, one_class, "-c 1", 3)
+    from svmeval import benchmark
+
+    with pytest.raises(Exception, match=r"one-class SVMs \(-s 2\) cannot be compared"):
+        benchmark([small], {"a": "-c 1", "b": one_class}, 3, repeat=1)

@@ -161,6 +161,11 @@ def preprocessing_of(scale, select, dataset, candidates, client=None):
             f"{show_path(dataset.name)} has feature index 0: svm-scale and fselect.py start at 1",
         )
     for params in candidates:
+        if type(params).__name__ == "LinearParams":
+            raise ArgumentError(
+                argument,
+                "is learned inside LIBSVM's folds only: not with a LIBLINEAR configuration",
+            )
         if params.kernel_type == PRECOMPUTED:
             raise ArgumentError(argument, "a precomputed kernel (-t 4) has no features to scale")
         scale_y = preprocessing.scale is not None and preprocessing.scale.y is not None
