@@ -292,7 +292,7 @@ def test_importing_a_layer_loads_nothing_above_it(package):
 
 
 def test_scoring_loads_no_part_of_the_engine():
-    """``import svmeval.summary`` (to score predictions from anywhere) loads of cv/ only the
+    """``import svmeval.summary`` (to score predictions from anywhere) loads of cv/ at most the
     result types, never LIBSVM nor the C kernel."""
     done = subprocess.run(
         [sys.executable, "-c", LOADED, "svmeval.summary"],
@@ -303,7 +303,7 @@ def test_scoring_loads_no_part_of_the_engine():
         timeout=120,
     )
     loaded = json.loads(done.stdout)
-    assert [m for m in loaded if m.startswith("svmeval.cv")] == ["svmeval.cv", "svmeval.cv.results"]
+    assert {m for m in loaded if m.startswith("svmeval.cv")} <= {"svmeval.cv", "svmeval.cv.results"}
     done = subprocess.run(
         [
             sys.executable,

@@ -288,3 +288,91 @@ def test_a_reused_comparison_loads_neither_numpy_ma_nor_scipy(tmp_path):
     assert [
         m for m in modules if m.split(".")[:2] == ["numpy", "ma"] or m.startswith("scipy")
     ] == []
+
+
+#: what a comparison or a benchmark taken whole from its store never needs: LIBSVM's bindings
+#: (and ctypes.util's subprocess, tempfile, shutil they import), the Bayesian and 5x2cv tests
+#: (not asked for), the figures of other kinds (multi-label, scores, probabilities,
+#: regression), LIBLINEAR's command line, the CSV writer, logging (nothing set it up), numpy.ma
+#: and SciPy
+NOT_REUSED = (
+    "libsvm",
+    "subprocess",
+    "tempfile",
+    "logging",
+    "csv",
+    "concurrent.futures",
+    "svmeval.cli.linear",
+    "svmeval.stats.bayesian",
+    "svmeval.stats.five_by_two",
+    "svmeval.summary.multilabel",
+    "svmeval.metrics.multilabel",
+    "svmeval.metrics.scores",
+    "svmeval.metrics.ranking",
+    "svmeval.metrics.probabilities",
+    "svmeval.metrics.regression",
+    "numpy.ma",
+    "scipy",
+)
+
+
+def loaded_of(modules: list[str], names) -> list[str]:
+    return [m for m in modules if any(m == n or m.startswith(n + ".") for n in names)]
+
+
+@pytest.mark.parametrize(
+    "sets",
+    [["breast_cancer.scale"], ["breast_cancer.scale", "wine.scale"]],
+    ids=["compare", "benchmark"],
+)
+def test_a_reused_run_loads_none_of_what_only_computing_needs(tmp_path, sets):
+    """svmeval-compare taken whole from its store (compare's report for one data set, the
+    benchmark's for two) prints the computing run's report, byte for byte, without importing
+    LIBSVM's bindings or any module of :data:`NOT_REUSED`; the computing run does load the
+    bindings (what the check would see)."""
+    root = Path(__file__).resolve().parents[1] / "data"
+    args = ["-q", "-v", "5", "--repeat", "3", "--store", str(tmp_path / "runs.db")]
+    args += [str(root / name) for name in sets] + ["--", "-c", "1", "--", "-c", "8"]
+    runs = []
+    for name in ("first", "again"):
+        seen = tmp_path / f"{name}.json"
+        done = subprocess.run(
+            [sys.executable, "-c", COMPARE_RUN, *args],
+            capture_output=True,
+            text=True,
+            env=dict(os.environ, SEEN=str(seen)),
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        runs.append((done.stdout, done.stderr, json.loads(seen.read_text())["modules"]))
+    (first, _, computing), (again, stderr, reused) = runs
+    assert again == first
+    assert f"{30 * len(sets)} units reused, 0 computed" in stderr
+    assert "libsvm.svm" in computing
+    assert loaded_of(reused, NOT_REUSED) == []
+
+
+#: a benchmark through the library in a fresh process, with a store: the LIBSVM version its
+#: provenance records, and whether LIBSVM's bindings were imported
+STORED_BENCHMARK = """
+import json, sys
+from svmeval import benchmark
+b = benchmark(sys.argv[2:], ["-c 1", "-c 8"], folds=5, repeat=2, store=sys.argv[1])
+print(json.dumps([b.provenance.libsvm_version, "libsvm.svm" in sys.modules, b.values.tolist()]))
+"""
+
+
+def test_a_reused_run_records_the_libsvm_version_it_keys_its_units_with(tmp_path):
+    """A run taken whole from its store opens LIBSVM's library for its version (the units'
+    key holds it) without the bindings' module, and its provenance records that version, as
+    the run that computed the units did: the version libsvm-official's package states."""
+    from importlib.metadata import version
+
+    root = Path(__file__).resolve().parents[1] / "data"
+    argv = [sys.executable, "-c", STORED_BENCHMARK, str(tmp_path / "runs.db")]
+    argv += [str(root / "breast_cancer.scale"), str(root / "wine.scale")]
+    seen = [json.loads(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)]
+    seen.append(json.loads(subprocess.run(argv, capture_output=True, text=True, check=True).stdout))
+    expected = ".".join(version("libsvm-official").split(".")[:2])
+    assert [s[:2] for s in seen] == [[expected, True], [expected, False]]
+    assert seen[1][2] == seen[0][2]

@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import logging
 import os
 import queue
+import sys
 import threading
 import time
 from typing import Any
@@ -49,7 +49,8 @@ __all__ = ["StoreCounts", "StoreUse", "current", "opened"]
 
 _ARRAYS = ("y_pred", "decision_values", "scores", "probabilities")
 
-log = logging.getLogger("svmeval.store")
+#: the logger of the run's count line (INFO), where the program has set up logging
+LOGGER = "svmeval.store"
 
 
 class StoreCounts:
@@ -234,10 +235,19 @@ def opened(store, command: str = "", call=None):
         counts.writer.flush()
         if not counts.reuse_only and not store.read_only:
             store.end_run(counts.begin(), counts.reused, counts.computed)
-        log.info("svmeval: %s", counts.line())
+        _log_counts(counts)
     finally:
         if own:
             store.close()
+
+
+def _log_counts(counts) -> None:
+    """The run's count line, at INFO, to :data:`LOGGER`: where the logging package was never
+    imported, nothing was set up to show it (Python's default shows WARNING and above), and
+    it is not imported for it."""
+    logging = sys.modules.get("logging")
+    if logging is not None:
+        logging.getLogger(LOGGER).info("svmeval: %s", counts.line())
 
 
 class StoreUse:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -18,13 +18,6 @@ from svmeval._repr import brief_repr
 from svmeval.cv.provenance import Provenance
 from svmeval.errors import SvmevalError
 from svmeval.metrics.figures import FIGURES
-from svmeval.stats.bayesian import (
-    BayesianResult,
-    SignedRankResult,
-    correlated_ttest,
-    signed_rank_test,
-)
-from svmeval.stats.five_by_two import FiveByTwoResult, five_by_two
 from svmeval.stats.rank_tests import (
     FriedmanResult,
     WilcoxonResult,
@@ -38,6 +31,10 @@ from svmeval.stats.rank_tests import (
 )
 from svmeval.stats.significance import TTestResult, corrected_resampled_ttest
 from svmeval.workflows.verdict import Verdict, benchmark_verdict
+
+if TYPE_CHECKING:  # imported where a test runs them: a benchmark without them loads neither
+    from svmeval.stats.bayesian import BayesianResult, SignedRankResult
+    from svmeval.stats.five_by_two import FiveByTwoResult
 
 __all__ = ["TESTS", "Benchmark", "DatasetTest", "Pair", "check_draws"]
 
@@ -266,6 +263,8 @@ class Benchmark:
                     f"{self.criterion} is undefined on a fold of {name}: the "
                     "5x2cv tests need every fold"
                 )
+            from svmeval.stats.five_by_two import five_by_two
+
             fxt = five_by_two(d.reshape(5, 2))
             p, outcome = fxt.p_t, self._outcome(float(d.mean()), fxt.p_t)
         elif len(d) < 2:
@@ -274,6 +273,8 @@ class Benchmark:
             ttest = corrected_resampled_ttest(d, 1.0 / (self.n_folds - 1))
             p, outcome = ttest.p, self._outcome(ttest.mean, ttest.p)
         if self.rope is not None and len(d) >= 2:
+            from svmeval.stats.bayesian import correlated_ttest
+
             bayes = correlated_ttest(d, self.n_folds, rope=self.rope)
         return DatasetTest(name, len(d), p, outcome, ttest=ttest, five_by_two=fxt, bayesian=bayes)
 
@@ -296,6 +297,8 @@ class Benchmark:
             outcomes = [t.outcome for t in tests]
             signed = None
             if self.rope is not None and len(self.datasets) >= 2:
+                from svmeval.stats.bayesian import signed_rank_test
+
                 signed = signed_rank_test(
                     self.mean[:, a],
                     self.mean[:, b],
