@@ -376,3 +376,74 @@ def test_a_reused_run_records_the_libsvm_version_it_keys_its_units_with(tmp_path
     expected = ".".join(version("libsvm-official").split(".")[:2])
     assert [s[:2] for s in seen] == [[expected, True], [expected, False]]
     assert seen[1][2] == seen[0][2]
+
+
+#: runs a command as its console script does, recording the OpenBLAS setting in the
+#: environment at the moment numpy is imported
+BLAS_AT_NUMPY = """
+import os, runpy, sys
+class Watch:
+    def find_spec(self, name, path=None, target=None):
+        if name == "numpy":
+            sys.stderr.write("at numpy: %r\\n" % os.environ.get("OPENBLAS_THREAD_TIMEOUT"))
+            sys.meta_path.remove(self)
+        return None
+sys.meta_path.insert(0, Watch())
+sys.argv = ["svmeval.cli", *sys.argv[1:]]
+runpy.run_module("svmeval.cli", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.parametrize("user", [None, "20"])
+def test_a_command_lets_openblas_threads_sleep_unless_the_user_set_it(tmp_path, user):
+    """numpy's OpenBLAS reads OPENBLAS_THREAD_TIMEOUT as numpy is imported: a command sets it
+    to 4 before (its threads sleep at once instead of spinning some 0.1 s each), a user's own
+    value is kept; the report is the same."""
+    data = Path(__file__).resolve().parents[1] / "data" / "wine.scale"
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
+    if user is not None:
+        env["OPENBLAS_THREAD_TIMEOUT"] = user
+    args = [
+        "compare",
+        "-q",
+        "-v",
+        "3",
+        "--repeat",
+        "1",
+        str(data),
+        "--",
+        "-c",
+        "1",
+        "--",
+        "-c",
+        "8",
+    ]
+    done = subprocess.run(
+        [sys.executable, "-c", BLAS_AT_NUMPY, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"at numpy: {user or '4'!r}\n" in done.stderr
+    from svmeval import compare, render
+
+    assert done.stdout == render(compare(str(data), "-c 1", "-c 8", folds=3, repeat=1))
+
+
+def test_the_library_sets_no_openblas_setting():
+    """Only the commands own their process: a run through the library leaves the environment
+    as it was."""
+    data = Path(__file__).resolve().parents[1] / "data" / "wine.scale"
+    code = (
+        "import os\n"
+        "from svmeval import compare\n"
+        f"compare({str(data)!r}, '-c 1', '-c 8', folds=3, repeat=1)\n"
+        "print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout == "None\n"
