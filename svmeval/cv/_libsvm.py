@@ -237,6 +237,26 @@ def rand_function():
     return _runtime().rand
 
 
+_SHUFFLE = None  # svmeval_shuffle of svmeval's C extension, see shuffle()
+
+
+def shuffle(index: np.ndarray) -> None:
+    """LIBSVM's shuffle of the fold assignment on ``index`` (a contiguous int64 array), in
+    place: for i = 0 .. n-1, index i swapped with i + rand() % (n - i), C ``rand()`` drawn n
+    times in one call of svmeval's C extension (``svmeval_shuffle``)."""
+    global _SHUFFLE
+    if index.dtype != np.int64 or not index.flags.c_contiguous or not index.flags.writeable:
+        raise SvmevalError("shuffle() takes a contiguous, writable int64 array")
+    if _SHUFFLE is None:
+        from svmeval.cv import _kernel
+
+        f = ctypes.CDLL(_kernel.__file__).svmeval_shuffle
+        f.restype, f.argtypes = None, [c_void_p, ctypes.c_int64]
+        _SHUFFLE = f
+    if len(index):
+        _SHUFFLE(index.ctypes.data, len(index))
+
+
 def set_omp_threads(n: int) -> None:
     """Set the OpenMP threads LIBSVM uses in the calling thread (no-op without OpenMP)."""
     c = _c()

@@ -467,7 +467,9 @@ def seeded_folds(y: np.ndarray, nr_fold: int, seed: int, *, stratified: bool, wa
         text = _libsvm.folds_warning(nr_fold, len(y))
         (sys.stderr.write if warn is None else warn)(text)
     _libsvm.srand(seed)
-    return libsvm_folds(y, nr_fold, stratified=stratified, rand=_libsvm.rand_function())
+    return libsvm_folds(
+        y, nr_fold, stratified=stratified, rand=_libsvm.rand_function(), shuffle=_libsvm.shuffle
+    )
 
 
 class FoldByFold:
