@@ -447,3 +447,21 @@ def test_the_library_sets_no_openblas_setting():
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert done.stdout == "None\n"
+
+
+def test_a_library_file_that_does_not_open_leaves_loading_to_the_bindings(tmp_path):
+    """Where the file found beside the bindings does not open as a library, LIBSVM is loaded
+    by the bindings' module as before: the version is theirs, and a run computes."""
+    bogus = tmp_path / "clib.cpython-bogus.so"
+    bogus.write_text("not a library")
+    code = (
+        "import ctypes, sys\n"
+        "from svmeval.cv import _libsvm, c_library\n"
+        f"c_library.library_file = lambda package='libsvm': {str(bogus)!r}\n"
+        "version = _libsvm.libsvm_version()\n"
+        "from libsvm import svm\n"
+        "print(version == ctypes.c_int.in_dll(svm.libsvm, 'libsvm_version').value)\n"
+        "from svmeval import cross_validate\n"
+        f"print(len(cross_validate({str(Path(__file__).resolve().parents[1] / 'data' / 'wine.scale')!r}, '-c 1', 3).y_pred))\n"
+    )
+    assert run_python(code).split() == ["True", "178"]

@@ -99,8 +99,10 @@ def _opened():
         with _LOAD_LOCK:
             if _OPENED is None and _C is None:
                 path = c_library.library_file()
-                if path is not None:
-                    _OPENED = _open(lambda: ctypes.CDLL(path))
+                try:
+                    _OPENED = None if path is None else _open(lambda: ctypes.CDLL(path))
+                except OSError:  # not a library here: the bindings load theirs as they can
+                    _OPENED = None
     return _OPENED
 
 
