@@ -291,7 +291,7 @@ def test_a_reused_comparison_loads_neither_numpy_ma_nor_scipy(tmp_path):
 
 
 #: what a comparison or a benchmark taken whole from its store never needs: LIBSVM's bindings
-#: (and ctypes.util's subprocess, tempfile, shutil they import), the Bayesian and 5x2cv tests
+#: (and ctypes.util's subprocess, tempfile, shutil they import), the Bayesian tests
 #: (not asked for), the figures of other kinds (multi-label, scores, probabilities,
 #: regression), LIBLINEAR's command line, the CSV writer, logging (nothing set it up), numpy.ma
 #: and SciPy
@@ -304,7 +304,6 @@ NOT_REUSED = (
     "concurrent.futures",
     "svmeval.cli.linear",
     "svmeval.stats.bayesian",
-    "svmeval.stats.five_by_two",
     "svmeval.summary.multilabel",
     "svmeval.metrics.multilabel",
     "svmeval.metrics.scores",
@@ -465,3 +464,23 @@ def test_a_library_file_that_does_not_open_leaves_loading_to_the_bindings(tmp_pa
         f"print(len(cross_validate({str(Path(__file__).resolve().parents[1] / 'data' / 'wine.scale')!r}, '-c 1', 3).y_pred))\n"
     )
     assert run_python(code).split() == ["True", "178"]
+
+
+#: imports every submodule of a package first, then reads each public name of the package
+NAMES_AFTER_SUBMODULES = """
+import importlib, json, pkgutil, sys
+package = importlib.import_module(sys.argv[1])
+for info in pkgutil.iter_modules(package.__path__):
+    importlib.import_module(f"{sys.argv[1]}.{info.name}")
+print(json.dumps([n for n in package.__all__ if hasattr(getattr(package, n), "__path__")
+                  or type(getattr(package, n)).__name__ == "module"]))
+"""
+
+
+@pytest.mark.parametrize("package", ["svmeval.stats", "svmeval.metrics", "svmeval.summary"])
+def test_a_public_name_is_never_its_submodule(package):
+    """A package's public names loaded on first use stay the objects their modules define
+    when something imported a submodule of the same name first (``svmeval.stats.five_by_two``
+    is the test, not its module)."""
+    out = run_python(NAMES_AFTER_SUBMODULES.replace("sys.argv[1]", repr(package)))
+    assert json.loads(out) == []

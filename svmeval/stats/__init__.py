@@ -10,11 +10,15 @@
 * :mod:`~svmeval.stats.distributions`: the t, F, chi-square and normal tails they use.
 
 The tests and their results are exported here (``__all__``: the API reference's list), each
-imported from its module on first use (a comparison loads neither the Bayesian tests nor
-5x2cv unless it runs them); the distributions and the helpers of the modules are internal.
+imported from its module on first use (a comparison loads no Bayesian test unless it runs
+one); the distributions and the helpers of the modules are internal.
 """
 
 from __future__ import annotations
+
+# imported here: its test is named as its module, and a name imported on first use would lose
+# to the submodule's own attribute once anything imports svmeval.stats.five_by_two
+from svmeval.stats.five_by_two import FiveByTwoResult, five_by_two
 
 TYPE_CHECKING = False  # as typing's, without importing typing
 
@@ -25,7 +29,6 @@ if TYPE_CHECKING:  # the names as their modules define them, for type checkers
         correlated_ttest,
         signed_rank_test,
     )
-    from svmeval.stats.five_by_two import FiveByTwoResult, five_by_two
     from svmeval.stats.rank_tests import (
         FriedmanResult,
         WilcoxonResult,
@@ -49,8 +52,6 @@ _LAZY = {
     "SignedRankResult": "svmeval.stats.bayesian",
     "correlated_ttest": "svmeval.stats.bayesian",
     "signed_rank_test": "svmeval.stats.bayesian",
-    "FiveByTwoResult": "svmeval.stats.five_by_two",
-    "five_by_two": "svmeval.stats.five_by_two",
     "FriedmanResult": "svmeval.stats.rank_tests",
     "WilcoxonResult": "svmeval.stats.rank_tests",
     "average_ranks": "svmeval.stats.rank_tests",

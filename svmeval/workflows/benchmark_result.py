@@ -18,6 +18,7 @@ from svmeval._repr import brief_repr
 from svmeval.cv.provenance import Provenance
 from svmeval.errors import SvmevalError
 from svmeval.metrics.figures import FIGURES
+from svmeval.stats.five_by_two import FiveByTwoResult, five_by_two
 from svmeval.stats.rank_tests import (
     FriedmanResult,
     WilcoxonResult,
@@ -32,9 +33,8 @@ from svmeval.stats.rank_tests import (
 from svmeval.stats.significance import TTestResult, corrected_resampled_ttest
 from svmeval.workflows.verdict import Verdict, benchmark_verdict
 
-if TYPE_CHECKING:  # imported where a test runs them: a benchmark without them loads neither
+if TYPE_CHECKING:  # imported where a rope asks for them: a benchmark without one loads none
     from svmeval.stats.bayesian import BayesianResult, SignedRankResult
-    from svmeval.stats.five_by_two import FiveByTwoResult
 
 __all__ = ["TESTS", "Benchmark", "DatasetTest", "Pair", "check_draws"]
 
@@ -263,8 +263,6 @@ class Benchmark:
                     f"{self.criterion} is undefined on a fold of {name}: the "
                     "5x2cv tests need every fold"
                 )
-            from svmeval.stats.five_by_two import five_by_two
-
             fxt = five_by_two(d.reshape(5, 2))
             p, outcome = fxt.p_t, self._outcome(float(d.mean()), fxt.p_t)
         elif len(d) < 2:
