@@ -63,8 +63,9 @@ test: $(VENV)/.test
 
 # a few minutes' subset (public API, layers, drop-in outputs, LIBSVM pairs), e.g. on a second
 # Python: `make quick PYTHON=python3.10 VENV=.venv-3.10`
-QUICK := tests/test_public_api.py tests/test_layers.py tests/test_lazy_import.py \
-         tests/test_dropin.py tests/test_pairs.py tests/test_versions.py
+QUICK := tests/rules/test_public_api.py tests/rules/test_layers.py \
+         tests/rules/test_lazy_import.py tests/cli/test_dropin.py tests/cv/test_pairs.py \
+         tests/rules/test_versions.py
 quick: $(VENV)/.test
 	SVMEVAL_REQUIRE_ORACLES=$(SVMEVAL_REQUIRE_ORACLES) $(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider $(QUICK)
 

@@ -122,7 +122,7 @@ def svmeval_way(path, log2c, log2g, jobs=None):
 
 def dask_way(path, log2c, log2g, address):
     from svmeval import grid_search
-    from svmeval.cv import cluster
+    from svmeval.cv.run import cluster
     from svmeval.io.data import read_dataset
 
     ds = read_dataset(path)

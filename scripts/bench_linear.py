@@ -135,7 +135,7 @@ print("Cross Validation Accuracy = %g%%" % (100.0 * np.sum(pred == y) / len(y)))
 def against_sklearn(linear: str, data, runs: int, tmp: Path) -> None:
     import numpy as np
 
-    from svmeval.cv.linear import cross_validate_linear
+    from svmeval.cv.run.linear import cross_validate_linear
     from svmeval.params import LinearParams
 
     print(f"\n{'data':<10} {'scikit-learn':>12} {'svmeval':>8} {'ratio':>6}   (wall seconds)")

@@ -48,7 +48,7 @@ def main() -> None:
     sk_n = n if sk_n is None else sk_n
     jobs = int(args[2]) if len(args) > 2 else 1
     from svmeval import cross_validate, permutation_test, read_dataset
-    from svmeval.cv.kernel import matrix_bytes
+    from svmeval.cv.run.kernel import matrix_bytes
     from svmeval.params import RBF
 
     dataset = read_dataset(path)

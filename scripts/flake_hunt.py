@@ -2,7 +2,7 @@
 beside busy loops, and count what failed. A harness, not a test.
 
 The tests hunted are those that send a signal, start a process or a cluster, or wait for a
-thread or a pipe: every test of tests/test_failures.py, test_schedule.py, test_dask.py and
+thread or a pipe: every test of tests/cli/test_failures.py, test_schedule.py, test_dask.py and
 test_time_limit.py, and each test elsewhere whose own source (or a module-level helper it calls)
 uses ``Popen``, ``send_signal``, ``pthread_kill``, ``os.kill``, ``threading.Thread``,
 ``threading.Event``, ``threading.Timer``, ``mkfifo`` or ``distributed``.

@@ -1,5 +1,5 @@
 """LIBLINEAR's ``train`` command, built from LIBLINEAR's source in a folder of its own: the
-binary svmeval-linear's output is checked against (``tests/test_linear.py``, which builds it
+binary svmeval-linear's output is checked against (``tests/cv/test_linear.py``, which builds it
 from the source named by ``SVMEVAL_LIBLINEAR_SOURCE`` and skips, saying so, without it) and
 timed against (``scripts/bench_linear.py``).
 

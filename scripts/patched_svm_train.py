@@ -5,9 +5,9 @@ of "the -1 class", every other sample, each printed with ``%g``), compiled as LI
 compiles it (``g++ -O3``, no OpenMP).
 
 Shared by ``scripts/bench_dropin.py`` and the tests that compare bytes with the binary
-(``tests/test_dropin_labels.py``, which build it from the source tree named by
+(``tests/cli/test_dropin_labels.py``, which build it from the source tree named by
 ``SVMEVAL_LIBSVM_SOURCE`` and skip, saying so, without it). :func:`build_svm_scale` builds
-LIBSVM's own ``svm-scale`` from the same source, unchanged (``tests/test_preprocess.py``
+LIBSVM's own ``svm-scale`` from the same source, unchanged (``tests/preprocess/test_preprocess.py``
 checks svmeval's scaling inside the folds against it).
 
 Usage: python scripts/patched_svm_train.py LIBSVM_SOURCE OUT_DIR

@@ -13,7 +13,7 @@ For each set (``bench_cv.py``'s, full size; 5-fold C-SVC with svm-train's defaul
    ``srand(1)``, one OpenMP thread), its CPU seconds;
 2. svmeval's cross-validation with one job on one core, every task (a fold; or a one-vs-one
    pair of a multiclass fold, and the parts of the fold's prediction that its last pair
-   leaves) recorded with its CPU seconds (``svmeval.cv.executors.recording``: on one thread a
+   leaves) recorded with its CPU seconds (``svmeval.cv.run.executors.recording``: on one thread a
    task's CPU time is its work, whatever else the machine runs); the seconds before the first
    task starts and after the last ends are the time **outside** them (drawing folds, building
    the tasks, collecting the result), which no core count shortens;
@@ -101,9 +101,9 @@ def record(path: Path, parts: int) -> tuple[list, float]:
     CPU seconds, wide)`` in start order, and the seconds outside them (before the first task
     starts and after the last ends: the gaps between tasks, one task handed to the thread
     after another, overlap with other tasks on many cores)."""
-    from svmeval.cv import plan
     from svmeval.cv.engine import cross_validate
-    from svmeval.cv.executors import recording
+    from svmeval.cv.plan import cv_plan
+    from svmeval.cv.run.executors import recording
     from svmeval.cv.schedule import cores_limited
     from svmeval.io.data import read_dataset
     from svmeval.params import SvmParams
@@ -111,7 +111,7 @@ def record(path: Path, parts: int) -> tuple[list, float]:
     ds = read_dataset(str(path))
     # a fold's prediction in as many parts as the most cores simulated (recorded on one
     # core, the parts' sum is the same work)
-    plan.PREDICT_PARTS = parts
+    cv_plan.PREDICT_PARTS = parts
     with recording() as tasks, cores_limited(1):
         start = time.perf_counter()
         cross_validate(ds, SvmParams(), 5, jobs=1)
@@ -124,7 +124,7 @@ def record(path: Path, parts: int) -> tuple[list, float]:
 
 def _wide(ds, size: int) -> bool:
     """Whether a task of ``size`` training rows of ``ds`` puts OpenMP threads to use."""
-    from svmeval.cv import kernel
+    from svmeval.cv.run import kernel
 
     per_row = len(ds.indices) / max(1, ds.n_samples)
     return (
@@ -138,7 +138,7 @@ def real_run(path: Path) -> dict:
     CPU seconds, the seconds before its first task starts and after its last ends, and how busy
     the cores were (the tasks' wall seconds over cores x wall)."""
     from svmeval.cv.engine import cross_validate
-    from svmeval.cv.executors import recording
+    from svmeval.cv.run.executors import recording
     from svmeval.io.data import read_dataset
     from svmeval.params import SvmParams
 

@@ -62,8 +62,8 @@ _LAZY = {
     "to_dict": "svmeval.report",
     "to_frame": "svmeval.report",
     # results
-    "CVResult": "svmeval.cv.results",
-    "MultilabelCVResult": "svmeval.cv.results",
+    "CVResult": "svmeval.cv.collect.results",
+    "MultilabelCVResult": "svmeval.cv.collect.results",
     "Summary": "svmeval.summary.core",
     "GridResult": "svmeval.workflows.grid",
     "CellResult": "svmeval.workflows.grid",
@@ -82,7 +82,7 @@ _LAZY = {
     "ArgumentError": "svmeval.errors",
 }
 
-#: every name of _LAZY, and the version (tests/test_lazy_import.py holds them together)
+#: every name of _LAZY, and the version (tests/rules/test_lazy_import.py holds them together)
 __all__ = [
     "ArgumentError",
     "Benchmark",
@@ -129,9 +129,9 @@ __all__ = [
 
 if TYPE_CHECKING:  # the real names and signatures, for type checkers: at run time each
     # name is imported on first use, by __getattr__ (import svmeval loads no numpy)
+    from svmeval.cv.collect.results import CVResult, MultilabelCVResult
     from svmeval.cv.engine import cross_validate, train_and_save
     from svmeval.cv.multilabel import cross_validate_multilabel
-    from svmeval.cv.results import CVResult, MultilabelCVResult
     from svmeval.errors import (
         ArgumentError,
         DataFormatError,

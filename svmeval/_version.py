@@ -4,7 +4,7 @@ apart.
 ``__version__`` changes with each release (CHANGELOG.md lists what each one changed). Two
 installs of one version can still run different code (a checkout a few commits on, a local
 edit): :func:`source_digest` tells them apart, and a Dask cluster's workers must match the
-client in both (:func:`svmeval.cv.cluster.check_workers`).
+client in both (:func:`svmeval.cv.run.cluster.check_workers`).
 """
 
 from __future__ import annotations

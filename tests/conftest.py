@@ -32,6 +32,13 @@ from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# The test modules live in folders that mirror svmeval/ (tests/io/, tests/cv/, ...; tests/rules/
+# for the project's rules); this folder holds the helpers they share (this module, commands.py,
+# _signals.py). A module imports another's helpers by its name, from any folder.
+for _folder in sorted(p.parent for p in Path(__file__).resolve().parent.glob("*/test_*.py")):
+    if str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
+
 # No verdict may depend on the machine's load: Hypothesis's default 200 ms deadline per example
 # and its "too slow" health check both fail a correct test on a busy machine (an example of a
 # metrics property took 287 ms once beside other jobs, 19 ms when repeated). A test that must
@@ -95,35 +102,237 @@ def pytest_configure(config):
 #: the names of this module through which a test reaches ../shared (see :func:`reaches_shared`)
 SHARED_NAMES = frozenset(
     {"SHARED", "DATA", "REFERENCE", "HAVE_SHARED", "shared_file", "data_set", "data_sets"}
-    | {"zero_one_data"}
+    | {"zero_one_data", "linear_kernel_file", "data_file"}
 )
+
+
+def _module_tree(path: Path) -> ast.Module | None:
+    try:
+        return ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+
+
+def _imports_shared(node: ast.AST) -> bool:
+    """Whether ``node`` holds an import of a name of :data:`SHARED_NAMES` from this module."""
+    return any(
+        isinstance(sub, ast.ImportFrom)
+        and sub.module == "conftest"
+        and any(alias.name in SHARED_NAMES for alias in sub.names)
+        for sub in ast.walk(node)
+    )
 
 
 @functools.cache
 def reaches_shared(path: Path) -> bool:
     """Whether the test module at ``path`` imports a name of :data:`SHARED_NAMES` from this
     module, anywhere in its code (inside a function too)."""
-    try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
+    tree = _module_tree(path)
+    return tree is not None and _imports_shared(tree)
+
+
+def _loads(node: ast.AST) -> set[str]:
+    return {sub.id for sub in ast.walk(node) if isinstance(sub, ast.Name)}
+
+
+def _binds(node: ast.stmt) -> set[str]:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in node.names}
+    return {
+        sub.id
+        for sub in ast.walk(node)
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del))
+    }
+
+
+#: (module, attribute) and plain names whose use starts a child process or sends a signal
+PROCESS_ATTRIBUTES = frozenset(
+    {("subprocess", name) for name in ("run", "Popen", "call", "check_call", "check_output")}
+    | {("sys", "executable"), ("os", "fork"), ("os", "kill"), ("os", "killpg")}
+)
+PROCESS_NAMES = frozenset({"run_process", "Popen", "sigint_when", "signal_when", "send_signal"})
+
+
+def _starts_process(node: ast.AST) -> bool:
+    """Whether ``node`` starts a child process or sends a signal (see :data:`PROCESS_NAMES`)."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute):
+            if sub.attr in PROCESS_NAMES or (
+                isinstance(sub.value, ast.Name) and (sub.value.id, sub.attr) in PROCESS_ATTRIBUTES
+            ):
+                return True
+        elif isinstance(sub, ast.Name) and sub.id in PROCESS_NAMES:
+            return True
+    return False
+
+
+#: what a test does, found in its module's source: kind -> whether a statement does it itself
+KINDS = {"shared": _imports_shared, "process": _starts_process}
+
+
+def _reaching(node: ast.AST, tainted: set[str], kind: str = "shared") -> bool:
+    return KINDS[kind](node) or bool(_loads(node) & tainted)
+
+
+@functools.cache
+def _test_module_file(name: str, near: Path) -> Path | None:
+    """The file of the test module ``name``: beside ``near``, else in its folder under
+    tests/; None for a module that is not a test module."""
+    if not name.startswith("test_"):
+        return None
+    if (near / f"{name}.py").is_file():
+        return near / f"{name}.py"
+    return next(iter(sorted((ROOT / "tests").rglob(f"{name}.py"))), None)
+
+
+#: the modules whose bindings are being read (a module that imports from one that imports it)
+_READING: set[Path] = set()
+
+
+@functools.cache
+def bindings(path: Path, kind: str) -> frozenset[str]:
+    """The top-level names of the test module at ``path`` that do ``kind`` (:data:`KINDS`):
+    reach ../shared (a name of :data:`SHARED_NAMES` imported from this module) or start a
+    process, themselves or by a function, fixture, class or value whose code (decorators,
+    defaults, body) uses such a name, transitively; a name imported from another test module
+    counts where it does so there."""
+    tree = _module_tree(path)
+    if tree is None:
+        return frozenset()
+    tainted: set[str] = set()
+    for stmt in tree.body:
+        if isinstance(stmt, ast.ImportFrom) and stmt.module == "conftest" and kind == "shared":
+            tainted |= {a.asname or a.name for a in stmt.names if a.name in SHARED_NAMES}
+        elif isinstance(stmt, ast.ImportFrom) and stmt.module and stmt.level == 0:
+            other = _test_module_file(stmt.module, path.parent)
+            if other is not None and other not in _READING:
+                _READING.add(path)
+                try:
+                    reached = bindings(other, kind)
+                finally:
+                    _READING.discard(path)
+                tainted |= {a.asname or a.name for a in stmt.names if a.name in reached}
+    changed = True
+    while changed:
+        changed = False
+        for stmt in tree.body:
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                continue
+            names = _binds(stmt) - tainted
+            if names and _reaching(stmt, tainted, kind):
+                tainted |= names
+                changed = True
+    return frozenset(tainted)
+
+
+def shared_bindings(path: Path) -> frozenset[str]:
+    """The top-level names of the test module at ``path`` that reach ../shared."""
+    return bindings(path, "shared")
+
+
+def _test_node(tree: ast.Module, qualname: list[str]) -> list[ast.AST] | None:
+    """The definitions of a test (its class's too), by the names of its item's path."""
+    found: list[ast.AST] = []
+    body: list[ast.stmt] = tree.body
+    for name in qualname:
+        node = next(
+            (
+                s
+                for s in body
+                if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                and s.name == name
+            ),
+            None,
+        )
+        if node is None:
+            return None
+        found.append(node)
+        body = node.body if isinstance(node, ast.ClassDef) else []
+    return found
+
+
+@functools.cache
+def _module_of(path: Path) -> ast.Module | None:
+    return _module_tree(path)
+
+
+def item_does(path: Path, qualname: list[str], fixturenames, kind: str) -> bool:
+    """Whether one test of the module at ``path`` does ``kind`` (:data:`KINDS`): its code
+    (its class's, its decorators' and parametrization's) or one of its fixtures uses a name
+    of :func:`bindings`. A test whose definition is not found counts as doing it."""
+    tainted = bindings(path, kind)
+    if not tainted:
         return False
-    return any(
-        isinstance(node, ast.ImportFrom)
-        and node.module == "conftest"
-        and any(alias.name in SHARED_NAMES for alias in node.names)
-        for node in ast.walk(tree)
-    )
+    if "pytestmark" in tainted or tainted & set(fixturenames):
+        return True
+    tree = _module_of(path)
+    nodes = _test_node(tree, qualname) if tree is not None else None
+    if nodes is None:
+        return True
+    # a class counts by its own statements (its helpers, values and decorators), its test
+    # methods each by their own code
+    for node in nodes:
+        if isinstance(node, ast.ClassDef):
+            own = [
+                s
+                for s in node.body
+                if not (
+                    isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and s.name.startswith("test")
+                )
+            ]
+            if any(_reaching(part, tainted, kind) for part in [*own, *node.decorator_list]):
+                return True
+        elif _reaching(node, tainted, kind):
+            return True
+    return False
+
+
+def item_reaches_shared(path: Path, qualname: list[str], fixturenames) -> bool:
+    """Whether one test of the module at ``path`` reaches ../shared (:func:`item_does`), or
+    takes the ``data_file`` fixture."""
+    return "data_file" in fixturenames or item_does(path, qualname, fixturenames, "shared")
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marker
 def pytest_collection_modifyitems(config, items):
-    """Mark ``shared_data`` every test whose module reaches ../shared, or that takes the
-    ``data_file`` fixture: its data or its oracle changes without ../shared."""
+    """Mark ``shared_data`` every test that reaches ../shared (:func:`item_reaches_shared`):
+    its data or its oracle changes without ../shared; and ``process`` every test that starts
+    a child process or sends a signal (:func:`item_does`)."""
     for item in items:
         path = Path(str(item.path))
         if path.name.startswith("test_") and path.parent.is_relative_to(ROOT / "tests"):
-            if reaches_shared(path) or "data_file" in getattr(item, "fixturenames", ()):
+            qualname = [n.split("[")[0] for n in item.nodeid.split("::")[1:]]
+            fixtures = getattr(item, "fixturenames", ())
+            if item_reaches_shared(path, qualname, fixtures):
                 item.add_marker(pytest.mark.shared_data)
+            if item_does(path, qualname, fixtures, "process"):
+                item.add_marker(pytest.mark.process)
+
+
+#: the test running now (its set-up, call and teardown), for :func:`_reached`
+_RUNNING: list[pytest.Item] = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    _RUNNING.append(item)
+    try:
+        yield
+    finally:
+        _RUNNING.pop()
+
+
+def _reached(what: str) -> None:
+    """A test reached ../shared through ``what``: it must be marked ``shared_data`` (else the
+    second pass of ``make test`` would not run it as a clone without ../shared does)."""
+    if _RUNNING and _RUNNING[-1].get_closest_marker("shared_data") is None:
+        raise AssertionError(
+            f"{_RUNNING[-1].nodeid} reaches ../shared ({what}) but is not marked shared_data: "
+            "reach it through a name of conftest.SHARED_NAMES that the test's code uses"
+        )
 
 
 def pytest_report_header(config):
@@ -154,6 +363,7 @@ STAND_INS = {
 def shared_file(*parts: str) -> Path:
     """A file under ../shared, or skip the test with the reason."""
     path = SHARED.joinpath(*parts)
+    _reached(f"shared_file{parts}")
     if NO_SHARED:
         pytest.skip(f"{path}: SVMEVAL_TEST_NO_SHARED is set")
     if not path.exists():
@@ -165,6 +375,7 @@ def shared_file(*parts: str) -> Path:
 
 def data_set(name: str) -> Path:
     """The shared data set ``name`` where ../shared holds it, else its stand-in in data/."""
+    _reached(f"data_set({name!r})")
     path = DATA / name
     if HAVE_SHARED and path.exists():
         return path
@@ -179,6 +390,7 @@ def data_sets(*names: str) -> list[Path]:
 def zero_one_data(directory: Path) -> Path:
     """Two-class data labelled 0/1: svmguide1 where ../shared holds it, else
     breast_cancer.scale with its -1 labels written as 0 (a file in ``directory``)."""
+    _reached("zero_one_data")
     path = DATA / "svmguide1"
     if HAVE_SHARED and path.exists():
         return path
@@ -329,7 +541,7 @@ def linear_kernel_file(directory: Path) -> Path:
 @pytest.fixture
 def built(monkeypatch):
     """The SharedKernels a run builds (cross-validation, a grid search), in a list."""
-    from svmeval.cv import kernel as shared_kernel
+    from svmeval.cv.run import kernel as shared_kernel
 
     made = []
 

@@ -42,7 +42,7 @@ def check_folds(value, name: str = "folds") -> int:
 def check_fold_assignment(value, name: str) -> None:
     """``groups`` or ``given_folds``: None, a file name or a sequence (an array, or for
     ``given_folds`` an iterable of (train, test) pairs); read and checked against the data
-    where the run has them (:mod:`svmeval.cv.given`)."""
+    where the run has them (:mod:`svmeval.cv.plan.given`)."""
     if value is None or isinstance(value, (str, os.PathLike)):
         return
     if hasattr(value, "split") and hasattr(value, "get_n_splits"):

@@ -75,11 +75,11 @@ def _permutations(options, dataset):
     from svmeval.cli.fold_options import fold_sources
     from svmeval.workflows.permutation import permutation_test
 
-    nr_fold, sources = fold_sources(options, dataset.n_samples)
+    folds, sources = fold_sources(options, dataset.n_samples)
     return permutation_test(
         dataset,
         options.params,
-        nr_fold,
+        folds,
         **sources,
         permutations=options.permutations,
         seed=options.seed,
@@ -98,12 +98,12 @@ def _threshold(options, dataset):
     from svmeval.cli.fold_options import fold_sources
     from svmeval.workflows.threshold import tune_threshold
 
-    nr_fold, sources = fold_sources(options, dataset.n_samples)
+    folds, sources = fold_sources(options, dataset.n_samples)
     try:
         return tune_threshold(
             dataset,
             options.params,
-            nr_fold,
+            folds,
             **sources,
             criterion=options.threshold,
             inner_folds=options.nr_fold if options.given_folds is None else 5,

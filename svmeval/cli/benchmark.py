@@ -125,16 +125,16 @@ def run_benchmark_line(o, command: runner.Command) -> int:
     from svmeval.workflows.benchmark import benchmark
 
     datasets = [runner.read_single_label(path, PROG) for path in o.files]
-    nr_fold, sources = _fold_plan(o, datasets)
+    folds, sources = _fold_plan(o, datasets)
     configurations = dict(zip(names_of(o.configurations), o.params))
     if len(configurations) < len(o.params):
         raise OptionError("two configurations have the same options: give each its own")
-    folds = sum(len(o.params) * o.repeat * min(nr_fold, ds.n_samples) for ds in datasets)
-    bar = runner.show_bar(make_progress(enabled="quiet" not in o.given, total=folds))
+    total = sum(len(o.params) * o.repeat * min(folds, ds.n_samples) for ds in datasets)
+    bar = runner.show_bar(make_progress(enabled="quiet" not in o.given, total=total))
     bench = benchmark(
         datasets,
         configurations,
-        nr_fold,
+        folds,
         **sources,
         repeat=o.repeat,
         seed=o.seed,

@@ -258,14 +258,14 @@ def run(o: CompareOptions) -> int:
         result = mcnemar_files(o.files[2], o.files[0], o.files[1])
     else:
         dataset = runner.read_single_label(o.files[0], PROG)
-        nr_fold, sources = fold_sources(o, dataset.n_samples, default=10)
-        folds = 2 * o.repeat * min(nr_fold, dataset.n_samples)  # drawn at once: 0/folds
-        bar = runner.show_bar(make_progress(enabled="quiet" not in o.given, total=folds))
+        folds, sources = fold_sources(o, dataset.n_samples, default=10)
+        total = 2 * o.repeat * min(folds, dataset.n_samples)  # drawn at once: 0/total
+        bar = runner.show_bar(make_progress(enabled="quiet" not in o.given, total=total))
         result = compare(
             dataset,
             _given(o.a, o.params_a),  # the options as given: the report shows them so
             _given(o.b, o.params_b),
-            nr_fold,
+            folds,
             **sources,
             repeat=o.repeat,
             seed=o.seed,

@@ -5,7 +5,7 @@ configuration.
 Such a call prints svm-train's lines (the accuracy line, each class's precision, recall and
 F1). :func:`serve` answers it with the standard library, the C reader, svm-train's option
 syntax (:mod:`svmeval.io.svm_train_syntax`, the parser the full command reads the same options
-with), LIBSVM's library through the engine's ctypes core (:mod:`svmeval.cv.light`, the
+with), LIBSVM's library through the engine's ctypes core (:mod:`svmeval.cv.run.light`, the
 engine's light mode), the two-class counts and the lines: no numpy, no option table, no
 summary. This module only decides whether to serve a call. Every other command line, and every call the light mode
 does not serve, gets None and runs as the full command (:mod:`svmeval.cli.svmeval`), which
@@ -60,11 +60,11 @@ def _c_double(text: str) -> float | None:
 
 
 def parse(argv: list[str]):
-    """``(params, nr_fold, quiet, data_file)`` of a command line the light path serves, else
+    """``(params, folds, quiet, data_file)`` of a command line the light path serves, else
     None. Each option is read by svm-train's syntax (the full command's parser); this only
     decides what it serves: each option once, ``-v k`` with k >= 2, one data file."""
     params: dict = {}
-    nr_fold: int | None = None
+    folds: int | None = None
     quiet = False
     files: list[str] = []
     i = 0
@@ -74,10 +74,10 @@ def parse(argv: list[str]):
             i += 1
             if token == "-q" and not quiet:
                 quiet = True
-            elif token == "-v" and nr_fold is None and i < len(argv):
-                nr_fold = parse_c_int(token, argv[i])
+            elif token == "-v" and folds is None and i < len(argv):
+                folds = parse_c_int(token, argv[i])
                 i += 1
-                if nr_fold < 2:
+                if folds < 2:
                     return None
             elif token in FLAGS and FLAGS[token][0] not in params and i < len(argv):
                 field, value = read_option(token, argv[i])
@@ -89,9 +89,9 @@ def parse(argv: list[str]):
                 files.append(token)
     except OptionError:  # a value svm-train's syntax refuses: the full command says why
         return None
-    if nr_fold is None or not files:
+    if folds is None or not files:
         return None
-    return params, nr_fold, quiet, files[0]
+    return params, folds, quiet, files[0]
 
 
 def _served_streams(data_file: str) -> bool:
@@ -113,7 +113,7 @@ def serve(argv: list[str], interrupts=()) -> int | None:
     parsed = parse(argv)
     if parsed is None:
         return None
-    params, nr_fold, quiet, data_file = parsed
+    params, folds, quiet, data_file = parsed
     if not _served_streams(data_file):
         return None
     from svmeval.errors import SvmevalError
@@ -125,15 +125,15 @@ def serve(argv: list[str], interrupts=()) -> int | None:
         return None
     if raw.y is None or len(set(memoryview(raw.y).cast("d").tolist())) != 2:
         return None  # one class, or more: the full report
-    from svmeval.cv.light import cross_validate_plain
+    from svmeval.cv.run.light import cross_validate_plain
 
     def progress():  # the full command's bar (a terminal, without -q), made once served
         from svmeval.progress import make_progress
 
-        return make_progress(enabled=not quiet, total=min(nr_fold, raw.n_samples))
+        return make_progress(enabled=not quiet, total=min(folds, raw.n_samples))
 
     done = cross_validate_plain(
-        raw, params, nr_fold, quiet=quiet, progress=progress, interrupts=interrupts
+        raw, params, folds, quiet=quiet, progress=progress, interrupts=interrupts
     )
     if done is None:
         return None

@@ -55,7 +55,7 @@ def fold_sources(o, n_rows: int, default: int = 0) -> tuple[int, dict]:
     it is the command's ``default`` (-v left out)."""
     if o.groups is None and o.given_folds is None:
         return o.nr_fold, {}
-    from svmeval.cv.given import fold_source
+    from svmeval.cv.plan.given import fold_source
 
     source = fold_source(o.groups, o.given_folds, n_rows)
     if source is None:  # pragma: no cover - one of them is given
@@ -66,13 +66,13 @@ def fold_sources(o, n_rows: int, default: int = 0) -> tuple[int, dict]:
                 f"{show_path(source.origin)}: {source.n_groups} folds; -v asks for {o.nr_fold}"
             )
         return source.n_groups, {"given_folds": o.given_folds}
-    nr_fold = source.n_groups if o.nr_fold == GROUP_FOLDS else o.nr_fold
-    if nr_fold > source.n_groups:
+    folds = source.n_groups if o.nr_fold == GROUP_FOLDS else o.nr_fold
+    if folds > source.n_groups:
         raise SvmevalError(
-            f"{show_path(source.origin)}: {source.n_groups} groups: -v {nr_fold} needs "
-            f"at least {nr_fold} (-v groups: one fold a group)"
+            f"{show_path(source.origin)}: {source.n_groups} groups: -v {folds} needs "
+            f"at least {folds} (-v groups: one fold a group)"
         )
-    return nr_fold, {"groups": o.groups}
+    return folds, {"groups": o.groups}
 
 
 def fold_inputs(o) -> list[tuple[str, str]]:

@@ -212,7 +212,7 @@ def run(o: GridOptions) -> int:
         text = rules.read_out_text(o.out)  # the file appended to: the same preprocessing
         rules.check_learned(o.out, text, rules.parse_out(text), learned)
     dataset = runner.read_single_label(o.dataset, PROG)
-    nr_fold, sources = fold_sources(o, dataset.n_samples, default=5)
+    folds, sources = fold_sources(o, dataset.n_samples, default=5)
     out = _OutFile(targets.get("-out"), append=bool(o.resume), criterion=criterion)
     out.learned = learned
     runner.on_interrupt(lambda: _how_to_resume(o, out))
@@ -252,7 +252,7 @@ def run(o: GridOptions) -> int:
             log2g=o.log2g,
             log2p=o.log2p,
             log2w=o.log2w,
-            folds=nr_fold,
+            folds=folds,
             **sources,
             criterion=o.criterion,
             seed=o.seed,

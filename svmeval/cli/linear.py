@@ -3,7 +3,7 @@
 Every option of LIBLINEAR 2.50's ``train`` with its meaning and default (train.c's
 ``parse_command_line``, the tolerance ``-e`` per solver), read as svmeval reads svm-train's
 (the whole value as C's ``atoi``/``strtod`` reads it, each integer within its C ``int``, each
-number finite). The cross-validation is LIBLINEAR's own (:mod:`svmeval.cv.linear`): its first
+number finite). The cross-validation is LIBLINEAR's own (:mod:`svmeval.cv.run.linear`): its first
 line is ``train -v n``'s, byte for byte; two-class data get the per-class lines of
 ``svmeval``'s drop-in after it (+1 positive), more classes, ``--full`` and the other formats
 svmeval's whole report.
@@ -112,7 +112,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
     weight: list = []
     flags: dict = {"regularize_bias": 1, "quiet": False, "full": False, "format": "text"}
     flags.update(search=False, criterion=None, plot=None, store=None, repeat=1)
-    nr_fold = None
+    folds = None
     files: list[str] = []
     i = 0
     while i < len(argv):
@@ -158,8 +158,8 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
                     raise OptionError("option --store: the value is empty")
                 flags["store"] = text
             elif arg == "-v":
-                nr_fold = parse_c_int("-v", text)
-                if nr_fold < 2:
+                folds = parse_c_int("-v", text)
+                if folds < 2:
                     raise OptionError("n-fold cross validation: n must >= 2")
             elif arg[:2] == "-w":
                 weight.append((weight_label(arg), parse_c_double(arg, text)))
@@ -176,8 +176,8 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
     if len(files) > 2:
         raise OptionError(f"one data file and at most one model file, not {len(files)} file names")
     if flags["search"]:
-        return _search_options(files[0], values, weight, nr_fold, flags)
-    if nr_fold is None:
+        return _search_options(files[0], values, weight, folds, flags)
+    if folds is None:
         raise OptionError(
             "-v n is needed: svmeval-linear reports LIBLINEAR's n-fold cross-validation "
             "(train without -v trains and saves a model)"
@@ -190,13 +190,13 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
         data_file=files[0],
         values=values,
         weight=tuple(weight),
-        nr_fold=nr_fold,
+        nr_fold=folds,
         solver_given="solver_type" in values,
         **flags,
     )
 
 
-def _search_options(data_file, values, weight, nr_fold, flags) -> LinearOptions:
+def _search_options(data_file, values, weight, folds, flags) -> LinearOptions:
     """-C as train takes it: 5 folds unless -v; -s 2 unless -s (said on stderr, as train
     says it, when the run starts); -s 0, 2 or 11 only."""
     solver = values.get("solver_type")
@@ -212,7 +212,7 @@ def _search_options(data_file, values, weight, nr_fold, flags) -> LinearOptions:
         data_file=data_file,
         values={"solver_type": 2, **values},
         weight=tuple(weight),
-        nr_fold=5 if nr_fold is None else nr_fold,
+        nr_fold=5 if folds is None else folds,
         solver_given=solver is not None,
         **flags,
     )
@@ -284,7 +284,7 @@ def files_of(o: LinearOptions) -> tuple[list, list]:
 
 
 def run(o: LinearOptions) -> int:
-    from svmeval.cv.linear import LinearParams, cross_validate_linear
+    from svmeval.cv.run.linear import LinearParams, cross_validate_linear
 
     params = LinearParams(**o.values, regularize_bias=o.regularize_bias, weight=o.weight)
     if params.solver_type == 21 and not 0 < params.nu <= 1:  # LIBLINEAR checks none
@@ -299,7 +299,7 @@ def run(o: LinearOptions) -> int:
         output.write_outputs([(output.resolve(output.STDOUT, "the report"), text)])
         return 0
     if o.repeat == 1:
-        from svmeval.cv.store_use import current
+        from svmeval.cv.run.store_session import current
 
         result = cross_validate_linear(dataset, params, o.nr_fold, quiet=o.quiet, store=current())
     else:

@@ -32,7 +32,7 @@ TITLES = {
 
 def search_report(o, dataset, params) -> str:
     """The report of ``svmeval-linear -C`` (options ``o``) on ``dataset``."""
-    from svmeval.cv.linear_search import search_c_linear
+    from svmeval.cv.run.linear_search import search_c_linear
     from svmeval.summary import summarize
 
     search = search_c_linear(

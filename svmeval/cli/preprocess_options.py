@@ -212,7 +212,7 @@ def check_compare_preprocessing(o) -> None:
         raise OptionError("--select ranks features by F-score over classes: -s 0 or -s 1 only")
 
 
-def run_leak(options, dataset, nr_fold: int, sources: dict) -> str:
+def run_leak(options, dataset, folds: int, sources: dict) -> str:
     """--leak's report: :func:`~svmeval.workflows.leak.leak_check` of the command line."""
     from svmeval.report import render
     from svmeval.workflows.leak import leak_check
@@ -220,7 +220,7 @@ def run_leak(options, dataset, nr_fold: int, sources: dict) -> str:
     result = leak_check(
         dataset,
         options.params,
-        nr_fold,
+        folds,
         scale=scale_spec(options),
         select=options.select,
         **sources,

@@ -192,11 +192,11 @@ def main(command: Command, argv: list[str] | None = None) -> int:
 def results_store(command: Command, options, path: str, argv: list[str]):
     """The results store of ``--store FILE``, opened (and checked) before any work, its file
     created only at the first fold written, and in use by every run of the command
-    (:func:`svmeval.cv.store_use.opened`): yields its counts. FILE may be none of the command's
+    (:func:`svmeval.cv.run.store_session.opened`): yields its counts. FILE may be none of the command's
     other files."""
     import shlex
 
-    from svmeval.cv.store_use import opened
+    from svmeval.cv.run.store_session import opened
 
     if path == output.STDOUT:
         raise OptionError("--store -: a store is a file, not standard input or output")

@@ -312,7 +312,7 @@ _OUTPUTS = (
 
 def export(o: StoreOptions) -> int:
     """Run ``o.export``'s command line again on the store alone, its report to stdout."""
-    from svmeval.cv.store_use import reuse_only
+    from svmeval.cv.run.store_session import reuse_only
     from svmeval.store import Store, StoreError
 
     path = os.path.abspath(o.path)

@@ -244,14 +244,14 @@ def run(options: Options) -> int:
         return 0
     if not options.cross_validation:
         return train(options, dataset)
-    nr_fold, sources = fold_sources(options, dataset.n_samples)
+    folds, sources = fold_sources(options, dataset.n_samples)
     if options.leak:
-        emit(options, run_leak(options, dataset, nr_fold, sources))
+        emit(options, run_leak(options, dataset, folds, sources))
         return 0
     result = engine.cross_validate(
         dataset,
         options.params,
-        nr_fold,
+        folds,
         **sources,
         seed=options.seed,
         repeat=options.repeat,
@@ -261,7 +261,7 @@ def run(options: Options) -> int:
         progress=runner.show_bar(
             make_progress(
                 enabled=not options.quiet,
-                total=options.repeat * min(nr_fold, dataset.n_samples),  # 0/N at once
+                total=options.repeat * min(folds, dataset.n_samples),  # 0/N at once
             )
         ),
         scale=scale_spec(options),
@@ -356,12 +356,12 @@ def run_multilabel(options: Options, dataset) -> int:
         raise SvmevalError("--multilabel needs -v k (binary-relevance cross-validation)")
     if options.repeat > 1 or options.pos_label is not None:
         raise SvmevalError("--repeat and --pos-label do not apply to --multilabel")
-    nr_fold, sources = fold_sources(options, dataset.n_samples)
+    folds, sources = fold_sources(options, dataset.n_samples)
     try:
         result = multilabel.cross_validate_multilabel(
             dataset,
             options.params,
-            nr_fold,
+            folds,
             **sources,
             seed=options.seed,
             jobs=options.jobs,
@@ -466,7 +466,7 @@ def _recorded(options: Options, summary, dataset, function: str, began: tuple):
     predictions file, when the scoring began and how long it took."""
     if options.format != "html" or not began:
         return summary
-    from svmeval.cv.provenance import make_record
+    from svmeval.cv.collect.provenance import make_record
 
     call = f"{function}(labels of {options.data_file!r}, predictions of {options.score!r})"
     seconds = time.perf_counter() - began[1]

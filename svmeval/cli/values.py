@@ -74,7 +74,7 @@ def parse_weight_range(flag: str, texts: tuple[str, str]) -> tuple:
 
 def parse_dask_address(flag: str, text: str) -> str:
     """``local[:N]`` (N from 1 to the cores) or a scheduler's ``tcp://HOST:PORT``."""
-    from svmeval.cv.cluster import ClientError, parse_address
+    from svmeval.cv.run.cluster import ClientError, parse_address
 
     try:
         parse_address(text)

@@ -1,19 +1,23 @@
 """Cross-validation: the only code that knows LIBSVM, ctypes and C's global state.
 
-Folds (LIBSVM's own, seeded) become (candidate, seed, fold) units of the evaluation core
-(:mod:`~svmeval.cv.evaluate`), an executor runs them (:mod:`~svmeval.cv.executors`: threads
-here, or a Dask cluster), and each unit's predictions and scores become a
-:class:`~svmeval.cv.results.CVResult`. Argument checks live in :mod:`~svmeval.cv.checks`.
+Read it as the flow of a run: :mod:`~svmeval.cv.plan` checks the arguments at the door and
+draws the folds as tasks, :mod:`~svmeval.cv.run` runs them as (candidate, seed, fold) units
+of the evaluation core (:mod:`~svmeval.cv.run.evaluate`) on an executor (threads here, or a
+Dask cluster), and :mod:`~svmeval.cv.collect` holds what a run gives back, a
+:class:`~svmeval.cv.collect.results.CVResult`. :mod:`~svmeval.cv.engine` and
+:mod:`~svmeval.cv.multilabel` are the entries that go through the three; beside them, the
+core every stage shares: LIBSVM's and LIBLINEAR's C libraries, the threads tasks run on and
+the bounded waits.
 
-The names below are imported on first use: ``svmeval.cv.results`` (the result types) loads no
-part of the engine.
+The names below are imported on first use: ``svmeval.cv.collect.results`` (the result types)
+loads no part of the engine.
 """
 
 from __future__ import annotations
 
 _LAZY = {
-    "CVResult": "svmeval.cv.results",
-    "MultilabelCVResult": "svmeval.cv.results",
+    "CVResult": "svmeval.cv.collect.results",
+    "MultilabelCVResult": "svmeval.cv.collect.results",
     "cross_validate": "svmeval.cv.engine",
     "train_and_save": "svmeval.cv.engine",
     "cross_validate_multilabel": "svmeval.cv.multilabel",

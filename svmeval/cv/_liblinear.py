@@ -96,7 +96,7 @@ class Model(ctypes.Structure):
 
 def make_parameter(params) -> tuple[Parameter, tuple]:
     """``(struct, kept)``: the ``struct parameter`` of a
-    :class:`~svmeval.cv.linear.LinearParams` and the weight arrays it points into."""
+    :class:`~svmeval.cv.run.linear.LinearParams` and the weight arrays it points into."""
     n = len(params.weight)
     labels = (c_int * n)(*[label for label, _ in params.weight])
     factors = (c_double * n)(*[w for _, w in params.weight])

@@ -298,7 +298,7 @@ def _to_stderr(message: bytes) -> None:
 
 @contextlib.contextmanager
 def pair_training():
-    """Train one pair of a multiclass fold in this thread (:mod:`svmeval.cv.pairs`)."""
+    """Train one pair of a multiclass fold in this thread (:mod:`svmeval.cv.plan.pairs`)."""
     _thread.pair = True
     try:
         yield
@@ -327,9 +327,9 @@ def set_quiet(quiet: bool) -> None:
             c.set_print(c.print_null if quiet else c.print_stderr)
 
 
-def folds_warning(nr_fold: int, l: int) -> str:
+def folds_warning(folds: int, l: int) -> str:
     """What the LIBSVM that runs prints on standard error when a cross-validation asks for more
-    folds than samples (``nr_fold > l``): its own text (3.37: ``WARNING: # folds (50) > # data
+    folds than samples (``folds > l``): its own text (3.37: ``WARNING: # folds (50) > # data
     (40). Will use ...``; older versions print no numbers), never a copy.
 
     LIBSVM prints it from ``svm_cross_validation`` with ``fprintf(stderr, ...)``, not through
@@ -357,7 +357,7 @@ def folds_warning(nr_fold: int, l: int) -> str:
     def run() -> None:
         try:
             set_omp_threads(1)  # this thread's: a team per prediction would cost more
-            c.cross_validation(ctypes.addressof(problem), param.address, nr_fold, target)
+            c.cross_validation(ctypes.addressof(problem), param.address, folds, target)
         finally:
             c.set_print(c.print_null if _quiet[0] else c.print_stderr)
             done.set_result((rows, labels, problem, param, target))  # alive until here

@@ -1,5 +1,5 @@
 """LIBSVM's C library through ctypes, without numpy: the one core under the engine
-(:mod:`svmeval.cv._libsvm`) and the drop-in's light mode (:mod:`svmeval.cv.light`).
+(:mod:`svmeval.cv._libsvm`) and the drop-in's light mode (:mod:`svmeval.cv.run.light`).
 
 Here, once: where LIBSVM's shared library is (the file the official bindings load), its
 structures (``svm_node``, ``svm_problem``, ``svm_parameter``) and print-hook type, its C entry

@@ -1,7 +1,7 @@
 """The cost model behind the threads a run gets, in plain numbers (no import beyond Python's
 own): whether a training's OpenMP threads pay, and which cross-validations are small enough to
 run on the calling thread with one OpenMP thread. :mod:`svmeval.cv.schedule` runs tasks by it;
-:mod:`svmeval.cv.light` takes by it the runs it serves.
+:mod:`svmeval.cv.run.light` takes by it the runs it serves.
 
 A small run takes milliseconds. A worker thread per fold and an OpenMP team per fold cost about
 as much as the folds themselves, and where the command is one of many processes started by a
@@ -39,9 +39,9 @@ def one_thread(train_rows: int, nonzeros_per_row: float, *, lookup: bool = False
     return train_rows * value_ns < OPENMP_COLUMN_US * 1000
 
 
-def small_run(n_samples: int, nr_fold: int, nonzeros_per_row: float) -> bool:
+def small_run(n_samples: int, folds: int, nonzeros_per_row: float) -> bool:
     """Whether a k-fold cross-validation of ``n_samples`` rows is one that runs on the calling
     thread with one OpenMP thread (:func:`svmeval.cv.schedule.runs_inline` of its folds): no fold trains on more
     rows than there are, and the folds together train on (k - 1) x n rows."""
-    folds = min(nr_fold, n_samples)
-    return one_thread(n_samples, nonzeros_per_row) and (folds - 1) * n_samples <= INLINE_ROWS
+    drawn = min(folds, n_samples)
+    return one_thread(n_samples, nonzeros_per_row) and (drawn - 1) * n_samples <= INLINE_ROWS

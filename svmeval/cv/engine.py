@@ -1,8 +1,8 @@
 """Cross-validation as svm-train runs it, and svm-train without ``-v``.
 
-:func:`cross_validate` (:func:`run_cv` with the engine's own arguments) is the evaluation core's (:mod:`svmeval.cv.evaluate`) one candidate
+:func:`cross_validate` (:func:`run_cv` with the engine's own arguments) is the evaluation core's (:mod:`svmeval.cv.run.evaluate`) one candidate
 over R seeds: LIBSVM's own folds after ``srand(seed)``, each fold's training set in LIBSVM's
-order and the same predict call (:class:`~svmeval.cv.plan.CVPlan`), so predictions are
+order and the same predict call (:class:`~svmeval.cv.plan.cv_plan.CVPlan`), so predictions are
 bit-identical to LIBSVM's ``svm_cross_validation``, with what LIBSVM throws away kept: decision
 values, probabilities, the fold of each sample. Results do not depend on ``jobs`` or ``client``.
 """
@@ -17,24 +17,26 @@ import numpy as np
 
 from svmeval._args import checked
 from svmeval.cv import _libsvm, _model
-from svmeval.cv.checks import check_execution, check_folds, check_inputs, check_repeat, check_seed
-from svmeval.cv.evaluate import evaluate
-from svmeval.cv.executors import executor_for
-from svmeval.cv.folds import libsvm_folds  # noqa: F401 - where the tests draw LIBSVM's folds
-from svmeval.cv.given import FoldAssignment
-from svmeval.cv.plan import (  # noqa: F401
-    CVPlan,
-    CVResult,
-    FoldOutput,
-    Repetition,
-    repetition,
+from svmeval.cv.collect.provenance import recorded
+from svmeval.cv.collect.results import CVResult, Repetition, repetition  # noqa: F401
+from svmeval.cv.plan.checks import (
+    check_execution,
+    check_folds,
+    check_inputs,
+    check_repeat,
+    check_seed,
 )
-from svmeval.cv.provenance import recorded
+from svmeval.cv.plan.cv_plan import CVPlan, FoldOutput, repetition_seeds  # noqa: F401
+from svmeval.cv.plan.folds import libsvm_folds  # noqa: F401 - where the tests draw LIBSVM's folds
+from svmeval.cv.plan.given import FoldAssignment
+from svmeval.cv.run.evaluate import evaluate
+from svmeval.cv.run.executors import executor_for
+from svmeval.cv.run.preprocessed import preprocessing_of, selected_features
+from svmeval.cv.run.store_use import FoldByFold  # noqa: F401 - nested CV's outer loop, with a store
 from svmeval.cv.schedule import run_tasks
-from svmeval.cv.store_use import FoldByFold  # noqa: F401 - nested CV's outer loop, with a store
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import Dataset, DataSource
-from svmeval.params import PRECOMPUTED, Configuration, LinearParams, SvmParams
+from svmeval.params import Configuration, LinearParams, SvmParams
 from svmeval.preprocess import ScaleLike
 from svmeval.store import StoreLike
 
@@ -60,7 +62,7 @@ def prepare(
 ):
     """Check everything before LIBSVM sees it; return ``(problem, resolved params)``.
 
-    ``dataset`` checked at the run's door (:func:`~svmeval.cv.checks.as_dataset`, a precomputed
+    ``dataset`` checked at the run's door (:func:`~svmeval.cv.plan.checks.as_dataset`, a precomputed
     kernel's rows included); gamma 0 becomes 1/num_features as in svm-train;
     svm_check_parameter's objections raise :class:`ParameterError`.
     """
@@ -199,14 +201,16 @@ def cross_validate(
     0.9684
     """
     call = dict(locals())
-    from svmeval.cv import checks
-    from svmeval.cv.given import fold_source
-    from svmeval.cv.store_use import opened
+    from svmeval.cv.plan import checks
+    from svmeval.cv.plan.given import fold_source
+    from svmeval.cv.run.store_session import opened
     from svmeval.params import given_configuration
 
     given = params
     if isinstance(params, LinearParams):  # LIBLINEAR's train -v (the linear extra)
-        return _liblinear_cv(call, checks.as_dataset(data, "data"), data)
+        from svmeval.cv.run.linear import cross_validate_call
+
+        return cross_validate_call(call, checks.as_dataset(data, "data"), data, cross_validate)
     params = checks.as_params(params, "params")
     dataset = checks.as_dataset(data, "data", precomputed=checks.uses_precomputed([params]))
     data = checks.classes_for(dataset, data, [params])
@@ -239,61 +243,11 @@ def cross_validate(
     )
 
 
-#: cross_validate's arguments a LIBLINEAR configuration leaves at their defaults
-_NOT_LIBLINEAR = {
-    "groups": None,
-    "given_folds": None,
-    "jobs": None,
-    "client": None,
-    "progress": None,
-    "keep_decision_values": False,
-    "scale": None,  # learned inside LIBSVM's folds only (scale=False: none asked, taken)
-    "select": None,
-}
-
-
-def _liblinear_cv(call: dict, dataset, data) -> CVResult:
-    """cross_validate of a :class:`~svmeval.params.LinearParams`: LIBLINEAR's own
-    cross-validation after ``srand(seed)`` (:func:`svmeval.cv.linear.cross_validate_linear`)."""
-    from svmeval.cv import checks
-    from svmeval.cv.linear import cross_validate_linear
-    from svmeval.errors import ArgumentError
-
-    for name, default in _NOT_LIBLINEAR.items():
-        if name == "scale" and call[name] is False:
-            continue
-        if call[name] is not default and call[name] != default:
-            raise ArgumentError(
-                name, "does not apply to a LinearParams (LIBLINEAR's own cross-validation)"
-            )
-    from svmeval.cv.store_use import opened
-
-    params = call["params"]
-    dataset = checks.classes_for(dataset, data, [params])
-    seeds = repetition_seeds(call["seed"], call["repeat"])
-    with opened(call["store"], "cross_validate", (cross_validate, call)) as counts:
-        runs = [
-            cross_validate_linear(
-                dataset, params, call["folds"], seed=s, quiet=call["quiet"], store=counts
-            )
-            for s in seeds
-        ]
-    if len(runs) == 1:
-        return runs[0]
-    from svmeval.cv.plan import repetition
-
-    return replace(
-        runs[0],
-        repeats=tuple(repetition(r) for r in runs[1:]),
-        repeat_results=tuple(runs[1:]) if call["keep_repeats"] else (),
-    )
-
-
 @_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
 def run_cv(
     dataset,
     params: SvmParams,
-    nr_fold: int,
+    folds: int,
     *,
     seed: int = 1,
     repeat: int = 1,
@@ -313,17 +267,17 @@ def run_cv(
 ) -> CVResult:
     """:func:`cross_validate` with the engine's own arguments: ``y`` (labels replacing the
     data set's), ``problem`` (the data's LIBSVM problem, if built), ``share`` (whether the folds
-    train on one kernel matrix computed once, :class:`~svmeval.cv.kernel.SharedKernel`: None
+    train on one kernel matrix computed once, :class:`~svmeval.cv.run.kernel.SharedKernel`: None
     where the cost model says it pays, before the run or from its first training
-    (:mod:`svmeval.cv.probe`), True always, False never; never with ``-b 1``, a
-    precomputed kernel or matrices over :data:`~svmeval.cv.kernel.DEFAULT_MEMORY_MB`),
-    ``store`` (the run's :class:`~svmeval.cv.store_use.StoreCounts`), ``warn_folds`` (False:
+    (:mod:`svmeval.cv.run.probe`), True always, False never; never with ``-b 1``, a
+    precomputed kernel or matrices over :data:`~svmeval.cv.run.kernel.DEFAULT_MEMORY_MB`),
+    ``store`` (the run's :class:`~svmeval.cv.run.store_session.StoreCounts`), ``warn_folds`` (False:
     LIBSVM's leave-one-out warning, more folds than samples, is not given: a run of several
     cross-validations that gave it already), ``fold_source`` (a
-    :class:`~svmeval.cv.given.FoldSource`: folds given or grouped instead of LIBSVM's),
+    :class:`~svmeval.cv.plan.given.FoldSource`: folds given or grouped instead of LIBSVM's),
     ``preprocessing`` (a :class:`~svmeval.preprocess.Preprocessing` learned inside each fold,
     :func:`preprocessing_of`)."""
-    nr_fold, seed, repeat = check_folds(nr_fold), check_seed(seed), check_repeat(repeat)
+    folds, seed, repeat = check_folds(folds), check_seed(seed), check_repeat(repeat)
     check_execution(jobs, client)
     problem, params = prepare(dataset, params, y=y, quiet=quiet, problem=problem)
     if client is not None and y is not None:
@@ -332,7 +286,7 @@ def run_cv(
         dataset,
         problem,
         params,
-        nr_fold,
+        folds,
         repetition_seeds(seed, repeat),
         keep_decision_values,
         keep_repeats,
@@ -351,7 +305,7 @@ def _repetitions(
     dataset,
     problem,
     params: SvmParams,
-    nr_fold: int,
+    folds: int,
     seeds: list[int],
     keep_decision_values: bool,
     keep_repeats: bool,
@@ -382,7 +336,7 @@ def _repetitions(
             problem,
             [params],
             seeds,
-            nr_fold,
+            folds,
             executor=executor,
             finish=finish,
             keep_decision_values=keep_decision_values,
@@ -413,7 +367,7 @@ def _repetitions(
 def run_configurations(
     dataset,
     params: list,
-    nr_fold,
+    folds,
     seeds,
     jobs,
     client,
@@ -439,7 +393,7 @@ def run_configurations(
             problem,
             resolved,
             seeds,
-            nr_fold,
+            folds,
             executor=executor,
             finish=finish,
             progress=progress,
@@ -450,64 +404,6 @@ def run_configurations(
         key = preprocessing.key()
         runs = [[replace(r, preprocessing=key) for r in rs] for rs in runs]
     return runs
-
-
-def preprocessing_of(scale, select, dataset, candidates, client=None):
-    """The :class:`~svmeval.preprocess.Preprocessing` of a run's ``scale=`` and ``select=``
-    (None: neither), checked against the data and the configurations before any fold."""
-    from svmeval.errors import ArgumentError
-    from svmeval.preprocess import Preprocessing
-
-    preprocessing = Preprocessing.of(scale, select)
-    if preprocessing is None:
-        return None
-    argument = "scale" if preprocessing.scale is not None else "select"
-    if client is not None:
-        raise ArgumentError(argument, "runs on this machine only, not on a Dask cluster")
-    if len(dataset.indices) and int(dataset.indices.min()) < 1:
-        raise ArgumentError(
-            argument,
-            f"{show_path(dataset.name)} has feature index 0: svm-scale and fselect.py start at 1",
-        )
-    for params in candidates:
-        if params.kernel_type == PRECOMPUTED:
-            raise ArgumentError(argument, "a precomputed kernel (-t 4) has no features to scale")
-        scale_y = preprocessing.scale is not None and preprocessing.scale.y is not None
-        if scale_y and not params.is_regression:
-            raise ArgumentError("scale", "y scaling applies to regression (-s 3, -s 4) only")
-        if preprocessing.select is not None and not params.is_classification:
-            raise ArgumentError("select", "F-scores need classes: C-SVC and nu-SVC only")
-    return preprocessing
-
-
-def selected_features(dataset, y, folds, preprocessing) -> tuple:
-    """The features each fold's training rows select (ascending indices), fold by fold."""
-    return tuple(
-        preprocessing.fit(
-            dataset.indptr, dataset.indices, dataset.values, y, folds.train(i)
-        ).features
-        for i in range(folds.n_folds)
-    )
-
-
-def repetition_seeds(seed: int, repeat: int) -> list[int]:
-    """The C ``srand`` seeds of ``repeat`` repetitions starting at ``seed`` (svm-train's folds
-    for the first).
-
-    Repetition r uses ``seed + r`` modulo 2^32 (C ``srand`` takes an unsigned int), skipping a
-    value that seeds ``rand()`` as one already used: glibc's ``srand(0)`` is ``srand(1)``, so
-    ``--seed 0 --repeat 3`` uses 0, 2, 3. Every repetition thus draws different folds.
-    """
-    seeds: list[int] = []
-    used: set[int] = set()
-    s = seed
-    while len(seeds) < repeat:
-        c = s % 2**32
-        if (c or 1) not in used:
-            used.add(c or 1)
-            seeds.append(c)
-        s += 1
-    return seeds
 
 
 @checked
@@ -546,7 +442,7 @@ def train_and_save(
     >>> model.read_text().splitlines()[:2]
     ['svm_type c_svc', 'kernel_type rbf']
     """
-    from svmeval.cv import checks
+    from svmeval.cv.plan import checks
 
     params = checks.as_params(params)
     return _train_and_save(

@@ -10,7 +10,7 @@ label other folds; one common split is what makes per-sample figures (samples F1
 accuracy, the ranking figures) the figures of one cross-validation. Within a fold, each label's
 training set is ``perm[:begin] + perm[end:]`` (LIBSVM's order), trained and predicted as in
 :class:`svmeval.cv.engine.CVPlan`. ``groups=`` or ``given_folds=`` replace LIBSVM's folds
-for every label (:mod:`svmeval.cv.given`; each fold's training rows in ascending order): grouped
+for every label (:mod:`svmeval.cv.plan.given`; each fold's training rows in ascending order): grouped
 folds balance the label sets, each row's set of labels counted as its class.
 
 Scores. A sample's score for a label is its SVM's decision value. For a {-1,+1} problem LIBSVM
@@ -43,13 +43,12 @@ import numpy as np
 
 from svmeval._args import checked
 from svmeval.cv import _libsvm
-from svmeval.cv.checks import check_execution, check_folds, check_seed
+from svmeval.cv.collect.provenance import recorded
+from svmeval.cv.collect.results import Folds, MultilabelCVResult
 from svmeval.cv.engine import prepare
-from svmeval.cv.folds import Folds
-from svmeval.cv.given import FoldAssignment
-from svmeval.cv.plan import CVPlan, seeded_folds
-from svmeval.cv.provenance import recorded
-from svmeval.cv.results import MultilabelCVResult
+from svmeval.cv.plan.checks import check_execution, check_folds, check_seed
+from svmeval.cv.plan.cv_plan import CVPlan, seeded_folds
+from svmeval.cv.plan.given import FoldAssignment
 from svmeval.cv.schedule import run_tasks
 from svmeval.cv.task import Task, folds_done
 from svmeval.errors import ArgumentError, ParameterError, SvmevalError, show_label, show_path
@@ -159,7 +158,7 @@ def cross_validate_multilabel(
     >>> sorted(summarize(result).figures)[:3]
     ['hamming_loss', 'lrap', 'macro_f1']
     """
-    from svmeval.cv.store_use import opened
+    from svmeval.cv.run.store_session import opened
 
     call = (cross_validate_multilabel, dict(locals()))
     with opened(store, "cross_validate_multilabel", call) as counts:
@@ -171,7 +170,7 @@ def cross_validate_multilabel(
 def _multilabel(
     data, params, folds, seed, jobs, progress, quiet, counts, groups=None, given_folds=None
 ) -> MultilabelCVResult:
-    from svmeval.cv.checks import as_dataset, as_params, uses_precomputed
+    from svmeval.cv.plan.checks import as_dataset, as_params, uses_precomputed
     from svmeval.params import given_configuration
 
     given = params
@@ -179,7 +178,7 @@ def _multilabel(
     dataset = as_dataset(data, multilabel=True, precomputed=uses_precomputed([params]))
     _check_multilabel(dataset)
     _check_type(params)
-    nr_fold, seed = check_folds(folds), check_seed(seed)
+    folds, seed = check_folds(folds), check_seed(seed)
     check_execution(jobs)
     Y_true, names = dataset_indicator(dataset)
     if not len(names):
@@ -191,7 +190,7 @@ def _multilabel(
     base = _libsvm.make_problem(dataset, np.zeros(n))
     plans: list[CVPlan] = []
     resolved = params
-    drawn = _folds(Y_true, nr_fold, seed, groups, given_folds)
+    drawn = _folds(Y_true, folds, seed, groups, given_folds)
     problems = []
     for j, label in enumerate(names):
         y = np.where(Y_true[:, j] == 1, 1.0, -1.0)
@@ -200,7 +199,7 @@ def _multilabel(
         except ParameterError as exc:
             raise ParameterError(f"label {show_label(label)}: {exc}") from None
         problems.append(problem)
-    stored = _Stored(counts, dataset, problems, resolved, drawn, nr_fold, seed)
+    stored = _Stored(counts, dataset, problems, resolved, drawn, folds, seed)
     for j, problem in enumerate(problems):
         plans.append(CVPlan(problem, resolved, drawn, seed, stored=stored.found[j]))
     tasks = [stored.wrap(j, task) for j, plan in enumerate(plans) for task in plan.tasks]
@@ -234,19 +233,19 @@ def _multilabel(
     )
 
 
-def _folds(Y_true: np.ndarray, nr_fold: int, seed: int, groups, given_folds) -> Folds:
+def _folds(Y_true: np.ndarray, folds: int, seed: int, groups, given_folds) -> Folds:
     """The folds every label uses: LIBSVM's unstratified folds after ``srand(seed)``, or
     those of ``groups`` (each row's label set counted as its class) or ``given_folds``,
     read and checked before any task."""
-    from svmeval.cv.given import fold_source
+    from svmeval.cv.plan.given import fold_source
 
     n = len(Y_true)
     source = fold_source(groups, given_folds, n)
     if source is None:
-        return seeded_folds(np.zeros(n), nr_fold, seed, stratified=False)
+        return seeded_folds(np.zeros(n), folds, seed, stratified=False)
     _libsvm.srand(seed)  # as for LIBSVM's folds: -b 1 goes on drawing from it
     label_sets = np.unique(Y_true, axis=0, return_inverse=True)[1].reshape(-1)
-    return source.folds(label_sets.astype(np.float64), nr_fold, seed, True)
+    return source.folds(label_sets.astype(np.float64), folds, seed, True)
 
 
 def _label_columns(plans: list, folds: Folds, probability: bool):
@@ -283,36 +282,36 @@ class _Stored:
     (``found[j]``), and each fold written as its task ends (``-b 1``: all at the end, and
     reused only all together: its tasks draw from one ``rand()`` in turn)."""
 
-    def __init__(self, counts, dataset, problems, params, folds, nr_fold, seed):
+    def __init__(self, counts, dataset, problems, params, assignment, folds, seed):
         self.found: list[dict] = [{} for _ in problems]
         self.done: queue.SimpleQueue = queue.SimpleQueue()
         self.uses: list = []
         self.probability = bool(params.probability)
         if counts is None:
             return
-        from svmeval.cv.store_use import FoldsUnit, StoreUse
+        from svmeval.cv.run.store_use import FoldsUnit, StoreUse
 
         digest = dataset.digest()
-        self.unit = FoldsUnit(params, seed, folds)
+        self.unit = FoldsUnit(params, seed, assignment)
         for j, problem in enumerate(problems):
             use = StoreUse(
-                counts, dataset, problem, nr_fold, False, "multilabel-fold", data_digest=digest
+                counts, dataset, problem, folds, False, "multilabel-fold", data_digest=digest
             )
             self.uses.append(use)
-            for i in range(folds.n_folds):
+            for i in range(assignment.n_folds):
                 out = use.find_fold(self.unit, i)
                 if out is not None:
                     self.found[j][i] = out
-        whole = all(len(f) == folds.n_folds for f in self.found)
+        whole = all(len(f) == assignment.n_folds for f in self.found)
         if self.probability and not whole:
             self.found = [{} for _ in problems]
             for use in self.uses:
                 use.written.clear()
         for use, found in zip(self.uses, self.found):
             use.reused(self.unit, len(found))
-        from svmeval.cv.store_use import missing
+        from svmeval.cv.run.store_session import missing
 
-        missing(counts, sum(folds.n_folds - len(f) for f in self.found))
+        missing(counts, sum(assignment.n_folds - len(f) for f in self.found))
 
     def wrap(self, j: int, task):
         """``task`` of label ``j``, telling when it completes its fold."""

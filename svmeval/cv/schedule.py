@@ -59,6 +59,7 @@ from svmeval.cv.cost import (  # noqa: F401 - the cost model, named here as befo
     small_run,
 )
 from svmeval.cv.task import FollowUps
+from svmeval.params import PRECOMPUTED, SvmParams
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
@@ -314,6 +315,15 @@ def column_threads(train_rows: int, nonzeros_per_row: float, *, lookup: bool = F
     """The OpenMP threads a training on ``train_rows`` rows puts to use: every core where a
     kernel column is costly, else one (:func:`svmeval.cv.cost.one_thread`)."""
     return 1 if one_thread(train_rows, nonzeros_per_row, lookup=lookup) else available_cores()
+
+
+def useful_threads(problem, params: SvmParams, train_rows: int) -> int:
+    """The OpenMP threads a training on ``train_rows`` rows of ``problem`` puts to use: every
+    core where a kernel column is costly, else one."""
+    nodes = getattr(problem, "_nodes", None)
+    n = max(1, problem.n_samples)
+    per_row = (len(nodes) - n) / n if nodes is not None else 0.0
+    return column_threads(train_rows, per_row, lookup=params.kernel_type == PRECOMPUTED)
 
 
 def runs_inline(tasks: Sequence) -> bool:

@@ -7,7 +7,7 @@ installed), every figure of the result's ``to_dict()`` as tables (each number sh
 ``digits`` decimals, its exact value in the cell's ``title``, undefined values ``n/a``), and
 the provenance of the numbers (svmeval's and LIBSVM's versions, the command line or the call,
 the seeds, each data set's SHA-256 digest and size, when the run started and how long it ran,
-from the result's :class:`~svmeval.cv.provenance.Provenance`).
+from the result's :class:`~svmeval.cv.collect.provenance.Provenance`).
 
 The page needs nothing else: no network, no other file, no script (a Content-Security-Policy
 forbids any), inline CSS, a layout that follows the window's width. Every text that comes from

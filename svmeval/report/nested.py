@@ -58,7 +58,7 @@ def render_nested(result, format: str = "text", digits: int = 4, full: bool = Fa
 # --- the view of a NestedResult (svmeval.report._views) --------------------------------------
 def _describe(result) -> tuple[str, str]:
     return f"Nested cross-validation on {result.outer.data_name or 'data'}", (
-        f"{result.n_folds} outer folds x {result.n_repeats} repetition(s), "
+        f"{result.n_folds} outer folds x {result.repeat} repetition(s), "
         f"{result.inner_folds} inner folds; criterion {result.criterion}"
     )
 

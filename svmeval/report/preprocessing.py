@@ -9,7 +9,7 @@ __all__ = ["selection_json", "selection_lines"]
 
 
 def selection_lines(result, width: int = 80) -> str:
-    """The text block of a :class:`~svmeval.cv.results.CVResult` run with ``select``: the
+    """The text block of a :class:`~svmeval.cv.collect.results.CVResult` run with ``select``: the
     features kept by some fold as ``feature:folds``, most often kept first, wrapped within
     ``width`` columns ("" without selection)."""
     if not result.selected:
@@ -30,7 +30,7 @@ def selection_lines(result, width: int = 80) -> str:
 
 def selection_json(report: str, result) -> str:
     """The JSON ``report`` (one object, ``indent=2``) with ``"selected"`` last, each fold's
-    kept features as :meth:`~svmeval.cv.results.CVResult.to_dict` gives them; ``report``
+    kept features as :meth:`~svmeval.cv.collect.results.CVResult.to_dict` gives them; ``report``
     unchanged without selection."""
     if not result.selected:
         return report

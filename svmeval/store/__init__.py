@@ -5,7 +5,7 @@ everything its result depends on (:func:`unit_key`); its value is plain numbers 
 little-endian float64 bytes, their dtype and shape checked on read) and text: a store holds
 nothing that runs code when it is read. :class:`Store` is the file; the engine asks it for each
 unit before it trains and writes each unit, in its own transaction, as it ends
-(:mod:`svmeval.cv.store_use`). This package imports only the standard library and numpy.
+(:mod:`svmeval.cv.run.store_use`). This package imports only the standard library and numpy.
 """
 
 from svmeval.store._calls import describe_call

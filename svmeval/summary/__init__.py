@@ -92,7 +92,7 @@ def summarize(
     (0.9775, 5)
     """
     from svmeval._classes import class_code
-    from svmeval.cv.results import CVResult, MultilabelCVResult
+    from svmeval.cv.collect.results import CVResult, MultilabelCVResult
     from svmeval.errors import ArgumentError, InvalidParameterError
     from svmeval.summary.intervals import check_interval_arguments, classification_intervals
     from svmeval.summary.multilabel import summarize_multilabel

@@ -13,7 +13,7 @@ from svmeval.errors import SvmevalError
 from svmeval.metrics.figures import FIGURES
 
 if TYPE_CHECKING:
-    from svmeval.cv.provenance import Provenance
+    from svmeval.cv.collect.provenance import Provenance
     from svmeval.metrics.classification import ClassificationReport
     from svmeval.metrics.multilabel import MultilabelReport
     from svmeval.metrics.regression import RegressionReport

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from svmeval.cv.results import MultilabelCVResult
+from svmeval.cv.collect.results import MultilabelCVResult
 from svmeval.errors import SvmevalError
 from svmeval.io.label_sets import check_multilabel as _check_multilabel
 from svmeval.io.label_sets import dataset_indicator

@@ -52,8 +52,8 @@ import numpy as np
 
 from svmeval._args import checked
 from svmeval._classes import class_code
-from svmeval.cv.given import FoldAssignment
-from svmeval.cv.provenance import recorded
+from svmeval.cv.collect.provenance import recorded
+from svmeval.cv.plan.given import FoldAssignment
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration
@@ -77,7 +77,7 @@ def _check_configurations(params: list) -> None:
 def _fold_table(
     dataset,
     params: list,
-    nr_fold: int,
+    folds: int,
     seeds: list,
     criterion: str,
     pos_label,
@@ -95,7 +95,7 @@ def _fold_table(
     from svmeval.workflows.compare import _fold_values
 
     runs = run_configurations(
-        dataset, params, nr_fold, seeds, jobs, client, progress, source, preprocessing
+        dataset, params, folds, seeds, jobs, client, progress, source, preprocessing
     )
     sizes = [int(v) for run in runs[0] for v in np.bincount(run.fold, minlength=run.n_folds)]
     return [_fold_values(r, criterion, pos_label, zero_division) for r in runs], sizes
@@ -218,9 +218,11 @@ def benchmark(
     | data set | rbf | rbf C=8 | linear |
     """
     call = (benchmark, dict(locals()))
-    from svmeval.cv import checks
-    from svmeval.cv.engine import c_state, preprocessing_of, repetition_seeds
-    from svmeval.cv.store_use import opened
+    from svmeval.cv.engine import c_state
+    from svmeval.cv.plan import checks
+    from svmeval.cv.plan.cv_plan import repetition_seeds
+    from svmeval.cv.run.preprocessed import preprocessing_of
+    from svmeval.cv.run.store_session import opened
 
     names, params = _configurations(configurations)
     _check_configurations(params)
@@ -292,8 +294,8 @@ def _checked_datasets(datasets, folds: int, params: list, criterion, pos_label) 
     """``(data sets, criterion)``: every data set read and checked before any work (one name
     each, the same folds on each, the criterion and pos_label fit for each), and the criterion
     (the configurations' default where None)."""
-    from svmeval.cv import checks
-    from svmeval.cv.checks import check_pos_label
+    from svmeval.cv.plan import checks
+    from svmeval.cv.plan.checks import check_pos_label
 
     checked = [
         checks.classes_for(
@@ -368,10 +370,10 @@ def _per_dataset(value, argument: str, names: list) -> list:
 
 
 def _fold_sources(checked: list, groups, given_folds, folds: int, seeds: list, params) -> list:
-    """Each data set's :class:`~svmeval.cv.given.FoldSource` (None: LIBSVM's folds), read
+    """Each data set's :class:`~svmeval.cv.plan.given.FoldSource` (None: LIBSVM's folds), read
     and checked before any work: the files, their rows, k against the groups or the folds
     given, and every repetition's folds (no fold whose training side lacks a class)."""
-    from svmeval.cv.given import fold_source
+    from svmeval.cv.plan.given import fold_source
     from svmeval.errors import ArgumentError
 
     names = [ds.name for ds in checked]
@@ -454,7 +456,7 @@ def _sequence(datasets) -> list:
 
 def _configurations(configurations) -> tuple[list, list]:
     """``(names, SvmParams)`` of a mapping name -> configuration or a sequence of them."""
-    from svmeval.cv import checks
+    from svmeval.cv.plan import checks
 
     if isinstance(configurations, Mapping):
         items = list(configurations.items())

@@ -15,7 +15,7 @@ import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._repr import brief_repr
-from svmeval.cv.provenance import Provenance
+from svmeval.cv.collect.provenance import Provenance
 from svmeval.errors import SvmevalError
 from svmeval.metrics.figures import FIGURES
 from svmeval.stats.five_by_two import FiveByTwoResult, five_by_two

@@ -1,6 +1,6 @@
 """Is B really better than A? Two LIBSVM configurations on the same repeated cross-validation.
 
-``compare(dataset, params_a, params_b, nr_fold=10, repeat=10, criterion=...)`` runs R
+``compare(dataset, params_a, params_b, folds=10, repeat=10, criterion=...)`` runs R
 repetitions of k-fold cross-validation of both configurations on the same seeded folds (seeds
 ``seed`` .. , as :func:`svmeval.cv.cross_validate`), takes the chosen figure of every fold, and
 tests the R x k paired differences B - A with the corrected resampled t-test (Nadeau & Bengio
@@ -22,8 +22,8 @@ from svmeval import _tables as tables
 from svmeval._args import checked
 from svmeval._classes import class_code
 from svmeval._repr import brief_repr
-from svmeval.cv.given import FoldAssignment
-from svmeval.cv.provenance import Provenance, recorded
+from svmeval.cv.collect.provenance import Provenance, recorded
+from svmeval.cv.plan.given import FoldAssignment, fold_source
 from svmeval.errors import ArgumentError, SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration, LinearParams, SvmParams
@@ -251,7 +251,7 @@ def compare(
     >>> round(c.mean_a, 4), round(c.ttest.p, 4)
     (0.9613, 0.2254)
     """
-    from svmeval.cv.store_use import opened
+    from svmeval.cv.run.store_session import opened
 
     with opened(store, "compare", (compare, dict(locals()))):
         return _compare(
@@ -297,7 +297,8 @@ def _compare(
     scale=None,
     select=None,
 ) -> Comparison:
-    from svmeval.cv import checks, engine
+    from svmeval.cv import engine
+    from svmeval.cv.plan import checks
 
     linear = [isinstance(p, LinearParams) for p in (a, b)]
     if all(linear):
@@ -346,8 +347,6 @@ def _compare(
     )
     if params_a.is_classification:  # before any work, not when the folds are summarized
         checks.check_pos_label(labels, pos_label)
-    from svmeval.cv.given import fold_source
-
     source = fold_source(groups, given_folds, dataset.n_samples)
     if source is not None and not source.grouped and run.repeat != 1:
         raise ArgumentError(
@@ -381,10 +380,10 @@ def _compare(
 def _compare_linear(data, configurations, run, *, groups, given_folds, **arguments) -> Comparison:
     """A LIBSVM configuration against a LIBLINEAR one (either side): the LIBSVM side's
     cross-validations as :func:`compare` runs them, and on each one's folds the LIBLINEAR
-    side trained fold by fold (:func:`svmeval.cv.linear_folds.linear_on_folds`)."""
-    from svmeval.cv import checks, engine
-    from svmeval.cv.given import fold_source
-    from svmeval.cv.linear_folds import check_linear, linear_on_folds
+    side trained fold by fold (:func:`svmeval.cv.run.linear_folds.linear_on_folds`)."""
+    from svmeval.cv import engine
+    from svmeval.cv.plan import checks
+    from svmeval.cv.run.linear_folds import check_linear, linear_on_folds
 
     side = 0 if isinstance(configurations[1], LinearParams) else 1  # the LIBSVM side
     name = "ab"[side]
@@ -475,7 +474,7 @@ def _comparison(
         )
     first = runs_a[0]
     source = _fold_source(first)  # the folds' words, from the run before its tests
-    n_folds = first.n_folds  # the folds drawn: leave-one-out when nr_fold exceeds the rows
+    n_folds = first.n_folds  # the folds drawn: leave-one-out when folds exceeds the rows
     sizes = np.bincount(first.fold, minlength=n_folds)
     n = len(first.y_true)
     ratio = float(sizes.mean() / (n - sizes.mean()))  # n_test / n_train = 1 / (k - 1)

@@ -3,8 +3,8 @@
 Each cell's figures come from exactly the CV ``svmeval -v k -c C -g G --seed S`` runs (LIBSVM's
 own folds after ``srand(seed)``, the same for every cell), so with accuracy each cell's rate is
 what grid.py with svm-train prints for it. The data are read once; every (cell, fold) is one
-task of :func:`svmeval.cv.evaluate.evaluate`, longest first. Where the cost model of
-:mod:`svmeval.cv.kernel` says it pays, the cells sharing a gamma train on one precomputed kernel
+task of :func:`svmeval.cv.run.evaluate.evaluate`, longest first. Where the cost model of
+:mod:`svmeval.cv.run.kernel` says it pays, the cells sharing a gamma train on one precomputed kernel
 (bit-identical results, computed once instead of once per cell and fold).
 """
 
@@ -25,9 +25,9 @@ from svmeval._args import checked
 from svmeval._classes import class_code
 from svmeval._repr import brief_repr
 from svmeval.cv.bounded_waits import stopping
-from svmeval.cv.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
-from svmeval.cv.given import FoldAssignment
-from svmeval.cv.provenance import Provenance, recorded
+from svmeval.cv.collect.provenance import Provenance, recorded
+from svmeval.cv.plan.checks import CriterionError, check_criterion, default_criterion, kind_of  # noqa: F401
+from svmeval.cv.plan.given import FoldAssignment
 from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration, SvmParams
@@ -388,7 +388,7 @@ def grid_search(
     """
     arguments = dict(locals())
     from svmeval.cv import engine
-    from svmeval.cv.store_use import opened
+    from svmeval.cv.run.store_session import opened
 
     with opened(arguments.pop("store"), "grid_search", (grid_search, dict(arguments))):
         return engine.c_state(_search)(**arguments)
@@ -512,7 +512,7 @@ def _checked_grid(
     """Every argument of a grid search checked, before any output is created or any fold
     trained: the run's settings, the data, the cells in grid.py's order and their candidates,
     the criterion's figure."""
-    from svmeval.cv import checks
+    from svmeval.cv.plan import checks
 
     run = checks.check_run(
         folds,
@@ -524,7 +524,7 @@ def _checked_grid(
         criterion=criterion,
     )
     dataset, (params,) = checks.as_dataset_and_params(data, "the grid search", params=params)
-    from svmeval.cv.given import fold_source
+    from svmeval.cv.plan.given import fold_source
 
     source = fold_source(groups, given_folds, dataset.n_samples)
     order = _order(params, log2c, log2g, log2p, log2w)
@@ -538,22 +538,22 @@ def _checked_grid(
     kind = checks.kind_of(checks.single_label(dataset, "the grid search"), params)
     figure = checks.check_criterion(criterion, kind, params)
     problem, base, candidates = _candidates(dataset, params, order)
-    from svmeval.cv.engine import preprocessing_of
+    from svmeval.cv.run.preprocessed import preprocessing_of
 
     preprocessing = preprocessing_of(scale, select, dataset, candidates, client)
     pos_label = class_code(pos_label, dataset.classes)
     if base.is_classification:  # the summaries of the cells would refuse it, too late
-        from svmeval.cv.checks import check_pos_label
+        from svmeval.cv.plan.checks import check_pos_label
 
         check_pos_label(dataset.y, pos_label)
     if any(c not in run.resume for c in order):
-        from svmeval.cv.folds import check_samples
+        from svmeval.cv.plan.folds import check_samples
 
         check_samples(dataset.n_samples)  # before on_start creates any output
     n_folds = min(run.folds, dataset.n_samples)  # LIBSVM's leave-one-out past the rows
     if source is not None:
         # the folds checked now, before any output: as the run draws them
-        from svmeval.cv.plan import draw_folds
+        from svmeval.cv.plan.cv_plan import draw_folds
 
         n_folds = draw_folds(problem.y, run.folds, run.seed, base, source=source).n_folds
     return SimpleNamespace(
@@ -582,7 +582,7 @@ def _finisher(grid, cells, todo, pos_label, zero_division, percent, *, on_finish
 
     def finish(unit, result) -> None:
         # the cells come in the order they were scheduled in, each as soon as it and the
-        # cells before it are finished (svmeval.cv.evaluate.Release)
+        # cells before it are finished (svmeval.cv.run.evaluate.Release)
         nonlocal done
         cell = todo[unit.candidate]
         if grid.dataset.classes is not None:  # the cell's summary names the user's classes
@@ -612,8 +612,8 @@ def _evaluate_cells(
     grid, cells, todo, finish, *, share, kernel_memory, on_start, jobs, client
 ) -> None:
     """The cells ``todo`` cross-validated on the executor; the resumed ones shown first."""
-    from svmeval.cv.evaluate import evaluate
-    from svmeval.cv.executors import executor_for
+    from svmeval.cv.run.evaluate import evaluate
+    from svmeval.cv.run.executors import executor_for
 
     # a cluster is connected (workers checked) before anything is written, and only for work
     with executor_for(jobs, client if todo else None) as executor:

@@ -15,7 +15,7 @@ import numpy as np
 
 from svmeval._args import checked
 from svmeval._repr import brief_repr
-from svmeval.cv.given import FoldAssignment
+from svmeval.cv.plan.given import FoldAssignment
 from svmeval.errors import ArgumentError
 from svmeval.io.data import Dataset, DataSource
 from svmeval.params import Configuration
@@ -128,8 +128,9 @@ def leak_check(
     to the data's units with the whole file's factors. Arguments as
     :func:`~svmeval.cross_validate`'s.
     """
-    from svmeval.cv import checks
-    from svmeval.cv.engine import cross_validate, preprocessing_of
+    from svmeval.cv.engine import cross_validate
+    from svmeval.cv.plan import checks
+    from svmeval.cv.run.preprocessed import preprocessing_of
 
     dataset = checks.as_dataset(data, "data")
     configuration = checks.as_params(params, "params")

@@ -10,7 +10,7 @@ import os
 import numpy as np
 
 from svmeval._args import checked
-from svmeval.cv.provenance import recorded
+from svmeval.cv.collect.provenance import recorded
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import DataSource
 from svmeval.stats.significance import McNemarResult, mcnemar
@@ -53,7 +53,7 @@ def mcnemar_files(
     >>> m.a_only, m.b_only, m.method, m.p < 1e-6
     (30, 0, 'chi2', True)
     """
-    from svmeval.cv import checks
+    from svmeval.cv.plan import checks
     from svmeval.io.predictions import read_predictions
 
     dataset = checks.as_dataset(data)

@@ -35,10 +35,10 @@ from svmeval import _tables as tables
 from svmeval._args import checked
 from svmeval._classes import class_code
 from svmeval._repr import brief_repr
-from svmeval.cv import checks
-from svmeval.cv.given import FoldAssignment
-from svmeval.cv.provenance import Provenance, recorded
-from svmeval.cv.results import CVResult
+from svmeval.cv.collect.provenance import Provenance, recorded
+from svmeval.cv.collect.results import CVResult
+from svmeval.cv.plan import checks
+from svmeval.cv.plan.given import FoldAssignment
 from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource, rows_of
 from svmeval.params import Configuration, SvmParams
@@ -376,7 +376,7 @@ def nested_cv(
     """
     arguments = dict(locals())
     from svmeval.cv import engine
-    from svmeval.cv.store_use import opened
+    from svmeval.cv.run.store_session import opened
 
     with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
         stack.enter_context(
@@ -423,7 +423,7 @@ def _nested_cv(
         data, "nested cross-validation", params=params
     )
     pos_label = class_code(pos_label, dataset.classes)
-    nr_fold, inner_folds, seed, repeat = run.folds, run.inner_folds, run.seed, run.repeat
+    folds, inner_folds, seed, repeat = run.folds, run.inner_folds, run.seed, run.repeat
     if log2w is not None:  # the whole data's classes, before any inner grid
         _check_weight_label(dataset, params, log2c, log2g, log2p, log2w)
     problem, base = engine.prepare(dataset, params)
@@ -431,28 +431,28 @@ def _nested_cv(
     criterion = criterion or checks.default_criterion(base)
     figure = checks.check_criterion(criterion, checks.kind_of(problem.y, base), base)
     if client is not None:
-        from svmeval.cv import cluster
+        from svmeval.cv.run import cluster
 
         client = _stack.enter_context(cluster.client_for(client))
     grid = dict(log2c=log2c, log2g=log2g, log2p=log2p, log2w=log2w, folds=inner_folds)
     grid.update(criterion=criterion, pos_label=pos_label, zero_division=zero_division)
     grid.update(jobs=jobs, kernel_memory=kernel_memory, share=share, client=client)
     grid.update(scale=scale, select=select)  # every inner fold learns it on its own rows
-    from svmeval.cv.given import fold_source
+    from svmeval.cv.plan.given import fold_source
 
     source = fold_source(groups, given_folds, dataset.n_samples)
     seeds = engine.repetition_seeds(seed, repeat)
     outer = dict(dataset=dataset, source=source, transform=transform)
     # every outer fold drawn and checked before any trains
-    plans = [engine.FoldByFold(problem, base, nr_fold, s, **outer) for s in seeds]
+    plans = [engine.FoldByFold(problem, base, folds, s, **outer) for s in seeds]
     inner_groups = _inner_groups(source, plans, inner_folds)
     done, total = 0, 0
-    results, folds = [], []
+    results, fold_results = [], []
     for r, (s, plan) in enumerate(zip(seeds, plans)):
         total = total or plan.n_folds * repeat
         for i in range(plan.n_folds):
             fold = _outer_fold(dataset, params, plan, r, i, s, grid, jobs, inner_groups)
-            folds.append(fold)
+            fold_results.append(fold)
             done += 1
             if progress is not None:
                 progress(done, total)
@@ -468,7 +468,7 @@ def _nested_cv(
     )
     return NestedResult(
         outer=first,
-        folds=tuple(folds),
+        folds=tuple(fold_results),
         criterion=criterion,
         greater_is_better=figure.greater_is_better,
         inner_folds=inner_folds,
@@ -487,13 +487,13 @@ def _check_weight_label(dataset, params, log2c, log2g, log2p, log2w) -> None:
 
 def _outer_transform(scale, select, dataset, base, client):
     """The outer models' preprocessing, learned on each outer training set (a
-    :class:`~svmeval.cv.preprocessed.FoldTransform`), or None; checked before any fold."""
+    :class:`~svmeval.cv.run.preprocessed.FoldTransform`), or None; checked before any fold."""
     from svmeval.cv import engine
 
     preprocessing = engine.preprocessing_of(scale, select, dataset, [base], client)
     if preprocessing is None:
         return None
-    from svmeval.cv.preprocessed import FoldTransform
+    from svmeval.cv.run.preprocessed import FoldTransform
 
     return FoldTransform(dataset, preprocessing)
 
@@ -505,7 +505,7 @@ def _inner_groups(source, plans, inner_folds: int):
         return None
     for plan in plans:
         for i in range(plan.n_folds):
-            have = len(np.unique(source.codes[plan.folds.train(i)]))
+            have = len(np.unique(source.codes[plan.assignment.train(i)]))
             if have < inner_folds:
                 raise ArgumentError(
                     "inner_folds",
@@ -524,7 +524,7 @@ def _outer_fold(
     from svmeval.cv.schedule import available_cores
     from svmeval.workflows.grid import grid_search
 
-    folds = plan.folds
+    folds = plan.assignment
     train, test = folds.train(i), folds.test(i)
     groups = None if inner_groups is None else inner_groups[train].tolist()
     inner = grid_search(rows_of(dataset, train), params, seed=seed, groups=groups, **grid)

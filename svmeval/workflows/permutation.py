@@ -3,7 +3,7 @@
 
 ``permutation_test(data, params, folds, permutations=N, seed=s)`` cross-validates the data
 (svm-train's folds after ``srand(s)``) and N copies of it with the labels permuted
-(:mod:`svmeval.cv.permutation`: permutation p is ``numpy.random.default_rng(s)``'s p-th
+(:mod:`svmeval.cv.run.permutation`: permutation p is ``numpy.random.default_rng(s)``'s p-th
 ``permutation(n)``; its folds LIBSVM's, drawn from the permuted labels after ``srand(s)``; one
 kernel computed for all of them; on this machine's threads or a Dask cluster, the same
 results; a results store keeps each permutation's folds, keyed by its permuted labels and the
@@ -31,8 +31,8 @@ from svmeval import _tables as tables
 from svmeval._args import checked
 from svmeval._classes import class_code
 from svmeval._repr import brief_repr
-from svmeval.cv.given import FoldAssignment
-from svmeval.cv.provenance import Provenance, recorded
+from svmeval.cv.collect.provenance import Provenance, recorded
+from svmeval.cv.plan.given import FoldAssignment
 from svmeval.errors import ArgumentError, SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.metrics.figures import FIGURES
@@ -263,7 +263,7 @@ def permutation_test(
     """
     arguments = dict(locals())
     from svmeval.cv import engine
-    from svmeval.cv.store_use import opened
+    from svmeval.cv.run.store_session import opened
 
     with opened(arguments.pop("store"), "permutation_test", (permutation_test, dict(arguments))):
         return engine.c_state(_permutation_test)(**arguments)
@@ -285,10 +285,10 @@ def _permutation_test(
     client,
     progress,
 ) -> PermutationTest:
-    from svmeval.cv import checks
     from svmeval.cv.engine import prepare
-    from svmeval.cv.executors import executor_for
-    from svmeval.cv.permutation import group_orders, permutation_orders, permuted_cvs
+    from svmeval.cv.plan import checks
+    from svmeval.cv.run.executors import executor_for
+    from svmeval.cv.run.permutation import group_orders, permutation_orders, permuted_cvs
 
     n_permutations = _check_permutations(permutations)
     run = checks.check_run(folds, seed, jobs=jobs)
@@ -304,11 +304,11 @@ def _permutation_test(
     y = checks.single_label(dataset, "a permutation test")
     checks.check_criterion(criterion, checks.common_kind(y, [config]), config)
     if config.is_classification:
-        from svmeval.cv.checks import check_pos_label
+        from svmeval.cv.plan.checks import check_pos_label
 
         check_pos_label(y, pos_label, None)
     problem, resolved = prepare(dataset, config)
-    from svmeval.cv.given import fold_source
+    from svmeval.cv.plan.given import fold_source
 
     source = fold_source(groups, given_folds, dataset.n_samples)
     identity = np.arange(problem.n_samples, dtype=np.int64)

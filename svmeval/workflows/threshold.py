@@ -41,9 +41,9 @@ from svmeval import _tables as tables
 from svmeval._args import checked
 from svmeval._classes import class_code, json_class
 from svmeval._repr import brief_repr
-from svmeval.cv.given import FoldAssignment
-from svmeval.cv.provenance import Provenance, recorded
-from svmeval.cv.results import CVResult
+from svmeval.cv.collect.provenance import Provenance, recorded
+from svmeval.cv.collect.results import CVResult
+from svmeval.cv.plan.given import FoldAssignment
 from svmeval.errors import ArgumentError, DataFormatError, SvmevalError, show_label
 from svmeval.io.data import DataSource
 from svmeval.params import Configuration
@@ -298,7 +298,7 @@ def positive_scores(result: CVResult, positive: float) -> np.ndarray:
 
 def _check_classes(dataset, config, criterion: ThresholdCriterion, pos_label):
     """(positive, negative) of two-class classification data, or an ArgumentError."""
-    from svmeval.cv import checks
+    from svmeval.cv.plan import checks
     from svmeval.metrics.two_class import positive_label
 
     if config.svm_type == 2:
@@ -438,7 +438,7 @@ def tune_threshold(
     parsed = parse_criterion(criterion)
     arguments = dict(locals())
     from svmeval.cv import engine
-    from svmeval.cv.store_use import opened
+    from svmeval.cv.run.store_session import opened
 
     with contextlib.ExitStack() as stack:  # a cluster connected once for every CV
         counts = stack.enter_context(
@@ -466,8 +466,9 @@ def _tune(
     counts,
     _stack,
 ) -> TunedThreshold:
-    from svmeval.cv import checks
-    from svmeval.cv.engine import repetition_seeds, run_cv
+    from svmeval.cv.engine import run_cv
+    from svmeval.cv.plan import checks
+    from svmeval.cv.plan.cv_plan import repetition_seeds
     from svmeval.params import given_configuration
 
     run = checks.check_run(
@@ -476,12 +477,12 @@ def _tune(
     dataset, (config,) = checks.as_dataset_and_params(data, "a threshold tuning", params=params)
     positive, negative = _check_classes(dataset, config, parsed, pos_label)
     if client is not None:  # connected (its workers checked) once every argument is checked
-        from svmeval.cv import cluster
+        from svmeval.cv.run import cluster
 
         client = _stack.enter_context(cluster.client_for(client))
     configuration = given_configuration(params, config)
     warned = [False]  # LIBSVM's leave-one-out warning: once a run, not once a CV
-    from svmeval.cv.given import fold_source
+    from svmeval.cv.plan.given import fold_source
 
     source = fold_source(groups, given_folds, dataset.n_samples)
 
@@ -491,7 +492,7 @@ def _tune(
         if train is None:
             folds_from = source
         elif source is not None and source.grouped:
-            from svmeval.cv.given import groups_source
+            from svmeval.cv.plan.given import groups_source
 
             folds_from = groups_source(source.codes[train])
         else:

@@ -1,4 +1,4 @@
-"""scikit-learn's sklearn/metrics/tests/test_ranking.py with the contract names rebound (see conftest)."""
+"""scikit-learn's sklearn/metrics/tests/stats/test_ranking.py with the contract names rebound (see conftest)."""
 
 import pytest
 

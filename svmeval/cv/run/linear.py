@@ -1,0 +1,224 @@
+"""LIBLINEAR's cross-validation: its own ``cross_validation`` through the library of the official
+bindings (``liblinear-official``, the ``linear`` extra), as LIBLINEAR's ``train -v k`` runs it.
+
+``train`` never seeds C ``rand()``: a fresh process draws as after ``srand(1)``. Its
+``cross_validation`` shuffles the rows with ``rand()`` (no stratification: every solver alike),
+cuts fold ``i`` at ``i*l/k``, and each fold's training draws from the same ``rand()`` (the dual
+solvers shuffle their coordinates): the folds must run one after another in one C call. Here
+``rand()`` is seeded with 1, the folds are drawn as LIBLINEAR draws them (to know which fold
+tested each row), ``rand()`` is seeded with 1 again and LIBLINEAR's own ``cross_validation``
+runs on the whole problem: its predictions are ``train -v k``'s, byte for byte. The result is
+a :class:`~svmeval.cv.collect.results.CVResult` whose ``params`` is a :class:`LinearParams`: every
+summary and report takes it as it takes LIBSVM's.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from svmeval.cv import bounded_waits, schedule
+from svmeval.errors import ParameterError, SvmevalError
+from svmeval.params import LinearParams
+
+if TYPE_CHECKING:
+    from svmeval.cv.collect.results import CVResult
+
+__all__ = ["LinearParams", "cross_validate_linear", "liblinear_version"]
+
+
+def liblinear_version() -> int:
+    """LIBLINEAR's own version number (``liblinear_version``: 250 for 2.50)."""
+    from svmeval.cv import _liblinear
+
+    return int(_liblinear.library().version)
+
+
+def cross_validate_linear(
+    dataset,
+    params: LinearParams,
+    folds: int = 5,
+    *,
+    seed: int = 1,
+    quiet: bool = True,
+    store=None,
+):
+    """LIBLINEAR's ``train -v folds`` on ``dataset`` (a :class:`~svmeval.io.data.Dataset` or a
+    file name): its own ``cross_validation`` after ``srand(seed)`` (``train``'s process draws
+    as after ``srand(1)``), every row's prediction.
+
+    Returns a :class:`~svmeval.cv.collect.results.CVResult` (``params`` a :class:`LinearParams`;
+    no decision values). Raises :class:`~svmeval.errors.ParameterError` with LIBLINEAR's own
+    message where ``check_parameter`` objects, and :class:`~svmeval.errors.SvmevalError` where
+    LIBLINEAR's bindings are not installed.
+
+    ``store``: the run's results store (a :class:`~svmeval.cv.run.store_session.StoreCounts`, None:
+    none): the folds are taken from it where it holds them all, else computed and written
+    to it (:mod:`svmeval.cv.run.linear_store`).
+    """
+    from svmeval.cv import _liblinear
+    from svmeval.cv.collect.provenance import note_dataset, note_liblinear
+    from svmeval.cv.collect.results import CVResult
+    from svmeval.cv.plan.folds import check_folds, check_samples, group_classes, libsvm_folds
+    from svmeval.io.data import Dataset, read_dataset
+
+    folds = check_folds(folds)
+    if not isinstance(params, LinearParams):
+        raise SvmevalError("params: a LinearParams is needed")
+    params.check()
+    if not isinstance(dataset, Dataset):
+        dataset = read_dataset(dataset)
+    if dataset.y is None:
+        raise SvmevalError("LIBLINEAR's cross-validation takes single-label data")
+    l = dataset.n_samples
+    check_samples(l)
+    labels = (
+        group_classes(dataset.y)[0].astype(np.float64)  # (int)label must fit a C int
+        if params.is_classification
+        else np.array([], dtype=np.float64)
+    )
+    c = _liblinear.library()
+    note_dataset(dataset)
+    note_liblinear(c.version)
+    problem = _liblinear.LinearProblem(dataset, params.bias)
+    param, kept = _liblinear.make_parameter(params)
+    target = np.empty(l, dtype=np.float64)
+    schedule.wait_abandoned()  # an interrupted run's call may still be drawing from rand()
+    with _liblinear.STATE_LOCK:
+        message = c.check_parameter(problem.address, _address(param))
+        if message:
+            raise ParameterError(message.decode())
+        c.set_print(c.print_null if quiet else c.print_stderr)
+        c.srand(seed)  # 1: a fresh train process's rand()
+        plan = libsvm_folds(dataset.y, folds, stratified=False, rand=c.rand)
+        use = found = None
+        if store is not None:
+            from svmeval.cv.run.linear_store import LinearStoreUse
+
+            use = LinearStoreUse(store, dataset, params, (folds, seed), c.version, plan, labels)
+            found = use.find()
+        if found is not None:
+            target = found
+        else:
+            if use is not None:
+                from svmeval.cv.run.store_session import missing
+
+                missing(store, plan.n_folds)
+            start = time.perf_counter()
+            c.srand(seed)
+            _in_helper_thread(
+                c.cross_validation,
+                (problem.address, _address(param), folds, target.ctypes.data_as(_c_double_p())),
+                (problem, param, kept, target),
+            )
+            if use is not None:
+                use.write(target, time.perf_counter() - start)
+    del kept
+    return CVResult(
+        y_true=np.array(dataset.y, dtype=np.float64),
+        y_pred=target,
+        fold=plan.fold_of(),
+        decision_values=None,
+        probabilities=None,
+        labels=labels,
+        params=params,
+        n_folds=plan.n_folds,
+        seed=seed,
+        folds=plan,
+        data_name=dataset.name,
+        configuration=params.flags(),
+        classes=dataset.classes,
+    )
+
+
+def _in_helper_thread(function, args: tuple, alive: tuple) -> None:
+    """``function(*args)`` (a long C call) on a helper thread while this one waits
+    :data:`~svmeval.cv.bounded_waits.WAIT_STEP` at a time: a Ctrl-C raises KeyboardInterrupt here at
+    once, the call goes on with ``alive`` (the memory it uses) held, and the next run waits for
+    it (:func:`svmeval.cv.schedule.left_running`)."""
+    import threading
+    from concurrent.futures import Future
+
+    done: Future = Future()
+
+    def run() -> None:
+        try:
+            function(*args)
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+            done.set_exception(exc)
+        else:
+            done.set_result(alive)
+
+    threading.Thread(target=run, name="svmeval-liblinear", daemon=True).start()
+    try:
+        bounded_waits.wait_all([done])
+    except BaseException:
+        schedule.left_running(done)
+        raise
+    done.result()
+
+
+def _address(struct) -> int:
+    import ctypes
+
+    return ctypes.addressof(struct)
+
+
+def _c_double_p():
+    import ctypes
+
+    return ctypes.POINTER(ctypes.c_double)
+
+
+#: cross_validate's arguments a LIBLINEAR configuration leaves at their defaults
+_NOT_LIBLINEAR = {
+    "groups": None,
+    "given_folds": None,
+    "jobs": None,
+    "client": None,
+    "progress": None,
+    "keep_decision_values": False,
+    "scale": None,  # learned inside LIBSVM's folds only (scale=False: none asked, taken)
+    "select": None,
+}
+
+
+def cross_validate_call(call: dict, dataset, data, entry) -> CVResult:
+    """cross_validate of a :class:`~svmeval.params.LinearParams`: LIBLINEAR's own
+    cross-validation after ``srand(seed)`` (:func:`cross_validate_linear`) for each
+    repetition; ``call``: cross_validate's arguments, ``entry``: cross_validate itself (the
+    run's provenance names it)."""
+    from svmeval.cv.collect.results import repetition
+    from svmeval.cv.plan import checks
+    from svmeval.cv.plan.cv_plan import repetition_seeds
+    from svmeval.errors import ArgumentError
+
+    for name, default in _NOT_LIBLINEAR.items():
+        if name == "scale" and call[name] is False:
+            continue
+        if call[name] is not default and call[name] != default:
+            raise ArgumentError(
+                name, "does not apply to a LinearParams (LIBLINEAR's own cross-validation)"
+            )
+    from svmeval.cv.run.store_session import opened
+
+    params = call["params"]
+    dataset = checks.classes_for(dataset, data, [params])
+    seeds = repetition_seeds(call["seed"], call["repeat"])
+    with opened(call["store"], "cross_validate", (entry, call)) as counts:
+        runs = [
+            cross_validate_linear(
+                dataset, params, call["folds"], seed=s, quiet=call["quiet"], store=counts
+            )
+            for s in seeds
+        ]
+    if len(runs) == 1:
+        return runs[0]
+    return replace(
+        runs[0],
+        repeats=tuple(repetition(r) for r in runs[1:]),
+        repeat_results=tuple(runs[1:]) if call["keep_repeats"] else (),
+    )

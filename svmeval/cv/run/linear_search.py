@@ -1,0 +1,323 @@
+"""LIBLINEAR's warm-started search over C (``train -C``, solvers 0, 2 and 11), with every
+prediction of every C kept.
+
+LIBLINEAR's ``find_parameters`` prints one rate a C and throws the predictions away. Here its
+loop (linear.cpp's ``find_parameters`` and ``find_parameter_C``, 2.50) runs step for step on
+LIBLINEAR's own ``train`` and ``predict``: the same shuffle after ``srand(1)`` (then the same
+``rand()`` stream through every training), the same first C (``calc_start_C``: the largest
+squared row norm, bias feature included, summed in row order), each fold warm-started from its
+weights at the C before, the same stop (C above the largest, or five Cs in a row where no fold's
+weights moved by more than 1e-15), and for ``-s 11`` the same 20 values of p, largest first.
+Its lines (``log2c= ... rate=...``, the best C) are computed from the predictions as LIBLINEAR
+computes them, in the same order of additions: byte for byte ``train -C``'s.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from svmeval.errors import ParameterError, SvmevalError
+from svmeval.params import LinearParams
+
+__all__ = ["LinearSearch", "LinearStep", "search_c_linear"]
+
+#: the solvers LIBLINEAR's warm-started search takes
+SEARCHED = (0, 2, 11)
+#: LIBLINEAR's largest C: classifiers, then L2-loss SVR
+MAX_C = {0: 1024.0, 2: 1024.0, 11: 1048576.0}
+P_STEPS = 20
+#: what find_parameters writes on stderr (fprintf) where the folds outnumber the rows
+LEAVE_ONE_OUT = (
+    b"WARNING: # folds > # data. Will use # folds = # data instead "
+    b"(i.e., leave-one-out cross validation)\n"
+)
+
+
+@dataclass(frozen=True)
+class LinearStep:
+    """One C of the search (and its p, for ``-s 11``): LIBLINEAR's score (the accuracy as a
+    fraction, or the mean squared error) and the cross-validation's whole result."""
+
+    C: float
+    p: float
+    score: float
+    result: object  # a CVResult
+
+
+@dataclass(frozen=True)
+class LinearSearch:
+    """The search: every step in LIBLINEAR's order, its best C (and p; -1 for classifiers)
+    and score, and ``lines``: what LIBLINEAR's print hook gets during the search (its
+    ``log2c=`` lines and ``WARNING: maximum C reached.``), in order."""
+
+    steps: tuple
+    best_C: float
+    best_p: float
+    best_score: float
+    lines: tuple
+    n_folds: int
+    params: LinearParams
+
+
+def search_c_linear(
+    dataset, params: LinearParams, folds: int = 5, *, start_C=None, start_p=None
+) -> LinearSearch:
+    """LIBLINEAR's ``train -C -v folds`` (``-c start_C``, ``-p start_p`` where given) on
+    ``dataset`` (a :class:`~svmeval.io.data.Dataset` or a file name), every C's predictions
+    kept. ``params.solver_type`` must be 0, 2 or 11."""
+    from svmeval.cv import _liblinear
+    from svmeval.cv.plan.folds import check_folds, check_samples, group_classes, libsvm_folds
+    from svmeval.io.data import Dataset, read_dataset
+
+    folds = check_folds(folds)
+    if not isinstance(params, LinearParams):
+        raise SvmevalError("params: a LinearParams is needed")
+    params.check()
+    if params.solver_type not in SEARCHED:
+        raise SvmevalError("Warm-start parameter search only available for -s 0, -s 2 and -s 11")
+    if not isinstance(dataset, Dataset):
+        dataset = read_dataset(dataset)
+    if dataset.y is None:
+        raise SvmevalError("LIBLINEAR's parameter search takes single-label data")
+    l = dataset.n_samples
+    check_samples(l)
+    labels = (
+        group_classes(dataset.y)[0].astype(np.float64)
+        if params.is_classification
+        else np.array([], dtype=np.float64)
+    )
+    c = _liblinear.library()
+    problem = _liblinear.LinearProblem(dataset, params.bias)
+    param, kept = _liblinear.make_parameter(params)
+    with _liblinear.STATE_LOCK:
+        message = c.check_parameter(problem.address, ctypes.addressof(param))
+        if message:
+            raise ParameterError(message.decode())
+        c.set_print(c.print_null)  # LIBLINEAR silences training during the search
+        if folds > l:  # find_parameters' own warning, on stderr as it writes it
+            from svmeval.cv.c_library import write_message
+
+            write_message(LEAVE_ONE_OUT)
+        c.srand(1)
+        plan = libsvm_folds(dataset.y, folds, stratified=False, rand=c.rand)
+        search = _Search(c, problem, param, plan, params, labels, dataset)
+        max_xtx = _max_squared_norm(dataset, params.bias)
+        if params.solver_type != 11:
+            start = start_C if start_C is not None and start_C > 0 else None
+            if start is None:
+                start = _start_c(params.solver_type, l, max_xtx, dataset.y, params.p)
+            best_C, best_score = search.find_c(min(start, MAX_C[0]), MAX_C[0], params.p)
+            best_p = -1.0
+        else:
+            best_C, best_p, best_score = _search_svr(search, dataset, max_xtx, start_C, start_p)
+    del kept
+    return LinearSearch(
+        steps=tuple(search.steps),
+        best_C=best_C,
+        best_p=best_p,
+        best_score=best_score,
+        lines=tuple(search.lines),
+        n_folds=plan.n_folds,
+        params=params,
+    )
+
+
+def _search_svr(search, dataset, max_xtx, start_C, start_p):
+    y = dataset.y
+    max_p = float(np.max(np.abs(y)))
+    best_C, best_p, best_score = math.nan, -1.0, math.inf
+    i = P_STEPS - 1
+    if start_p is not None and start_p > 0 and max_p > 0:
+        i = min(int(start_p / (max_p / P_STEPS)), i)
+    while i >= 0:
+        p = i * max_p / P_STEPS
+        if start_C is not None and start_C > 0:
+            start = start_C
+        else:
+            start = _start_c(11, len(y), max_xtx, y, p)
+        found_C, score = search.find_c(min(start, MAX_C[11]), MAX_C[11], p)
+        if score < best_score:
+            best_C, best_p, best_score = found_C, p, score
+        i -= 1
+    return best_C, best_p, best_score
+
+
+def _max_squared_norm(dataset, bias: float) -> float:
+    """calc_start_C's largest ``x_i . x_i``: each row's squares added in the row's order (the
+    bias feature last), as LIBLINEAR adds them."""
+    indptr = np.asarray(dataset.indptr, dtype=np.int64)
+    counts = np.diff(indptr)
+    acc = np.zeros(len(counts))
+    values = np.asarray(dataset.values, dtype=np.float64)
+    for k in range(int(counts.max()) if len(counts) else 0):
+        rows = np.flatnonzero(counts > k)
+        v = values[indptr[rows] + k]
+        acc[rows] += v * v
+    if bias >= 0:
+        acc += bias * bias
+    return float(acc.max()) if len(acc) else 0.0
+
+
+def _row_terms(dataset, bias: float, rows: np.ndarray) -> list:
+    """The features of ``rows`` by position within the row: for position k, ``(where,
+    feature, value)`` of the rows that have a k-th feature (``where``: their places in
+    ``rows``; ``feature``: its index less 1), the bias feature (index n) after the last."""
+    indptr = np.asarray(dataset.indptr, dtype=np.int64)
+    counts = indptr[rows + 1] - indptr[rows]
+    terms = []
+    for k in range(int(counts.max()) if len(counts) else 0):
+        where = np.flatnonzero(counts > k)
+        at = indptr[rows[where]] + k
+        terms.append(
+            (
+                where,
+                np.asarray(dataset.indices[at], dtype=np.int64) - 1,
+                np.asarray(dataset.values[at], dtype=np.float64),
+            )
+        )
+    if bias >= 0:
+        where = np.arange(len(rows))
+        terms.append(
+            (
+                where,
+                np.full(len(rows), dataset.n_features, dtype=np.int64),
+                np.full(len(rows), bias),
+            )
+        )
+    return terms
+
+
+def _start_c(solver: int, l: int, max_xtx: float, y, p: float) -> float:
+    """linear.cpp's calc_start_C."""
+    if solver == 0:
+        denominator = l * max_xtx
+        min_c = math.inf if denominator == 0 else 1.0 / denominator
+    elif solver == 2:
+        denominator = 2 * l * max_xtx
+        min_c = math.inf if denominator == 0 else 1.0 / denominator
+    else:
+        sum_y = loss = 0.0
+        for value in y.tolist():
+            y_abs = abs(value)
+            sum_y += y_abs
+            loss += max(y_abs - p, 0.0) * max(y_abs - p, 0.0)
+        delta2 = 0.1
+        denominator = 8 * sum_y * sum_y * max_xtx
+        if loss > 0 and denominator > 0:
+            min_c = delta2 * delta2 * loss / denominator
+        else:
+            min_c = math.inf
+    if math.isinf(min_c):
+        return math.inf
+    if min_c == 0:
+        return 0.0
+    return 2.0 ** math.floor(math.log(min_c) / math.log(2.0))
+
+
+class _Search:
+    """find_parameter_C's loop over C for one p, on LIBLINEAR's train and predict."""
+
+    def __init__(self, c, problem, param, plan, params, labels, dataset):
+        self.c, self.problem, self.param, self.plan = c, problem, param, plan
+        self.params, self.labels, self.dataset = params, labels, dataset
+        self.subs = [problem.subset(plan.train(i)) for i in range(plan.n_folds)]
+        self.tests = [plan.test(i) for i in range(plan.n_folds)]
+        self.terms = [_row_terms(dataset, params.bias, rows) for rows in self.tests]
+        self.fold = plan.fold_of()
+        self.y = problem.y
+        self.steps: list = []
+        self.lines: list = []
+
+    def find_c(self, start_C: float, max_C: float, p: float) -> tuple[float, float]:
+        c, param = self.c, self.param
+        regression = self.params.solver_type == 11
+        l = len(self.y)
+        target = np.empty(l, dtype=np.float64)
+        prev_w: list = [None] * self.plan.n_folds
+        unchanged = 0
+        best_score = math.inf if regression else 0.0
+        best_C = C = start_C
+        param.p = p
+        while C <= max_C:
+            param.C = C
+            for i, sub in enumerate(self.subs):
+                previous = prev_w[i]
+                param.init_sol = (
+                    None
+                    if previous is None
+                    else previous.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+                )
+                model = c.train(sub.address, ctypes.addressof(param))
+                m = model.contents
+                size = sub.struct.n if m.nr_class == 2 else sub.struct.n * m.nr_class
+                w = np.ctypeslib.as_array(m.w, shape=(size,)).copy()
+                if previous is not None and unchanged >= 0:
+                    d = w - previous
+                    norm = math.sqrt(float(np.cumsum(d * d)[-1])) if size else 0.0
+                    if norm > 1e-15:
+                        unchanged = -1
+                prev_w[i] = w
+                label = np.array(m.label[: m.nr_class], dtype=np.float64) if m.label else None
+                target[self.tests[i]] = self._predict(i, w, m.nr_class, label, regression)
+                c.free_model(ctypes.byref(model))
+            param.init_sol = None
+            log2c = math.log(C) / math.log(2.0) if C > 0 else -math.inf
+            if regression:
+                d = target - self.y
+                score = float(np.cumsum(d * d)[-1]) / l
+                better = score < best_score
+                self.lines.append(f"log2c={log2c:7.2f}\tp={p:7.2f}\tMean squared error={score:g}\n")
+            else:
+                score = int(np.count_nonzero(target == self.y)) / l
+                better = score > best_score
+                self.lines.append(f"log2c={log2c:7.2f}\trate={100.0 * score:g}\n")
+            if better:
+                best_C, best_score = C, score
+            self.steps.append(LinearStep(C, p, score, self._result(target.copy(), C, p)))
+            unchanged += 1
+            if unchanged == 5:
+                break
+            C = C * 2
+        if C > max_C:
+            self.lines.append("WARNING: maximum C reached.\n")
+        return best_C, best_score
+
+    def _predict(self, i: int, w, nr_class: int, label, regression: bool) -> np.ndarray:
+        """linear.cpp's predict of fold ``i``'s test rows by the model of weights ``w``: each
+        row's decision values summed over its features in their order (w times value, from 0,
+        the bias feature last), then the label of the larger, as predict_values does."""
+        rows = self.tests[i]
+        nr_w = 1 if nr_class == 2 else nr_class
+        weights = w.reshape(-1, nr_w)
+        dec = np.zeros((len(rows), nr_w))
+        for where, feature, value in self.terms[i]:
+            dec[where] += weights[feature] * value[:, None]
+        if regression:
+            return dec[:, 0]
+        if nr_class == 2:
+            return np.where(dec[:, 0] > 0, label[0], label[1])
+        return label[np.argmax(dec, axis=1)]  # the first largest; one class: its label
+
+    def _result(self, y_pred, C: float, p: float):
+        from svmeval.cv.collect.results import CVResult
+
+        params = replace(self.params, C=C, p=p)
+        return CVResult(
+            y_true=np.array(self.dataset.y, dtype=np.float64),
+            y_pred=y_pred,
+            fold=self.fold,
+            decision_values=None,
+            probabilities=None,
+            labels=self.labels,
+            params=params,
+            n_folds=self.plan.n_folds,
+            seed=1,
+            folds=self.plan,
+            data_name=self.dataset.name,
+            configuration=params.flags(),
+            classes=self.dataset.classes,
+        )

@@ -1,0 +1,108 @@
+"""A LIBLINEAR cross-validation's folds in the results store (:mod:`svmeval.store`).
+
+LIBLINEAR's ``cross_validation`` trains its folds one after another in one C call, each
+fold's training drawing from the same ``rand()``: its folds are one unit of work, reused all
+together or computed all together and written in one transaction (as a ``-b 1`` LIBSVM
+cross-validation's). Each fold is a unit of the store whose key's kind is
+``liblinear-cv-fold`` and whose fields are the data's digest and the digest of its labels,
+LIBLINEAR's parameters (:meth:`~svmeval.params.LinearParams.as_dict`, the tolerance resolved),
+LIBLINEAR's version (``liblinear``, where a LIBSVM unit has ``libsvm``), the folds asked for,
+the seed, the fold's number and the version of svmeval's results: a LIBSVM unit of the same
+data never has the same key, nor does a run of another LIBLINEAR. Its value is the fold's
+test rows' predictions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+__all__ = ["LinearStoreUse", "UNIT_KIND"]
+
+#: the key's ``unit`` field of a LIBLINEAR cross-validation's fold
+UNIT_KIND = "liblinear-cv-fold"
+
+
+class LinearStoreUse:
+    """One LIBLINEAR cross-validation's use of the run's store (``counts``: a
+    :class:`~svmeval.cv.run.store_session.StoreCounts`): its folds' keys, found or written. ``folds``:
+    the folds asked for and the seed; ``plan``: the folds drawn; ``labels``: the classes."""
+
+    def __init__(self, counts, dataset, params, folds: tuple[int, int], version: int, plan, labels):
+        from svmeval.store import RESULTS_VERSION
+
+        self.counts, self.store, self.plan = counts, counts.store, plan
+        self.params = params
+        y = np.ascontiguousarray(dataset.y, dtype="<f8")
+        self.common = {
+            "unit": UNIT_KIND,
+            "data": dataset.digest(),
+            "labels": hashlib.sha256(y.tobytes()).hexdigest(),
+            "n_folds": int(folds[0]),
+            "liblinear": int(version),
+            "results": RESULTS_VERSION,
+            "params": params.as_dict(),
+            "seed": int(folds[1]),
+        }
+        self.data_name = str(getattr(dataset, "name", ""))
+        # LIBLINEAR predicts its classes, each label as (int) made it
+        self.labels = set(labels.tolist()) if params.is_classification else None
+
+    def key(self, i: int) -> tuple[str, dict]:
+        from svmeval.store import unit_key
+
+        fields = {**self.common, "fold": int(i)}
+        return unit_key(fields), fields
+
+    def find(self) -> np.ndarray | None:
+        """Every row's stored prediction (None: a fold is not stored, and all are computed)."""
+        plan = self.plan
+        target = np.empty(len(plan.perm), dtype=np.float64)
+        keys = [self.key(i)[0] for i in range(plan.n_folds)]
+        rows = self.store.rows(keys)
+        if len(rows) < plan.n_folds:
+            return None
+        for i, key in enumerate(keys):
+            test = plan.test(i)
+            record = self.store.decode(key, rows[key], {"y_pred": (len(test),)})
+            target[test] = self._checked(key, record.arrays["y_pred"])
+        self.counts.reused += plan.n_folds
+        self.store.reused += plan.n_folds
+        return target
+
+    def _checked(self, key: str, y_pred: np.ndarray) -> np.ndarray:
+        from svmeval.store import StoreError
+
+        if self.labels is not None:
+            fits = self.labels.issuperset(y_pred.tolist())
+        else:
+            fits = bool(np.isfinite(y_pred).all())
+        if not fits:
+            raise StoreError(
+                f"{self.store.name}: damaged store: unit {key[:12]} does not fit the run "
+                "(a prediction that is not one of the data's classes, or not finite)"
+            )
+        return y_pred
+
+    def write(self, target: np.ndarray, seconds: float) -> None:
+        """Write every fold of the computed predictions ``target``, in one transaction."""
+        plan, n = self.plan, self.plan.n_folds
+        rows = []
+        for i in range(n):
+            key, fields = self.key(i)
+            fields = {**fields, "data_name": self.data_name, "configuration": self._shown()}
+            arrays = {"y_pred": np.array(target[plan.test(i)], dtype=np.float64)}
+            rows.append((key, fields, arrays, seconds / n))
+        counts = self.counts
+        run = counts.begin()
+        counts.writer.submit(
+            self.store.put_many, rows, run, (counts.reused, counts.computed + len(rows))
+        )
+        counts.computed += n
+        self.store.computed += n
+
+    def _shown(self) -> str:
+        """The configuration as the store lists it: LIBLINEAR's, said so."""
+        flags = self.params.flags()
+        return f"linear: {flags}" if flags else "linear:"
