@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from svmeval.cli import runner
 from svmeval.cli.fold_options import check_fold_options, fold_inputs, fold_sources
-from svmeval.cli.options import COMPARE, TABLE_FORMATS, TRAINING
+from svmeval.cli.options import COMPARE, LINEAR_PREFIX, TABLE_FORMATS, TRAINING
 from svmeval.cli.preprocess_options import check_compare_preprocessing, scale_spec
 from svmeval.cli.scan import MisplacedOption, asks_for_help, scan
 from svmeval.cli.usage import usage_text
@@ -188,9 +188,9 @@ def training_params(tokens, which: str) -> SvmParams:
     names, no -v, no svmeval options: those go before the first ``--``); for options that
     start with ``linear:``, the :class:`~svmeval.params.LinearParams` of LIBLINEAR's
     training options after it (:func:`svmeval.cli.linear.linear_configuration`)."""
-    from svmeval.cli.linear import PREFIX, linear_configuration
+    if tokens and tokens[0] == LINEAR_PREFIX:
+        from svmeval.cli.linear import linear_configuration
 
-    if tokens and tokens[0] == PREFIX:
         return linear_configuration(tokens[1:], which)
     try:
         found = scan(list(tokens), TRAINING)

@@ -417,7 +417,9 @@ def seeded_folds(y: np.ndarray, folds: int, seed: int, *, stratified: bool, warn
         text = _libsvm.folds_warning(folds, len(y))
         (sys.stderr.write if warn is None else warn)(text)
     _libsvm.srand(seed)
-    return libsvm_folds(y, folds, stratified=stratified, rand=_libsvm.rand_function())
+    return libsvm_folds(
+        y, folds, stratified=stratified, rand=_libsvm.rand_function(), shuffle=_libsvm.shuffle
+    )
 
 
 class FoldByFold:

@@ -232,6 +232,7 @@ def evaluate(
     )
     if not units:
         return
+    _libsvm.load()  # here, in the calling thread: a run whose folds are all stored needs none
     try:
         executor.run(batch, finish, FoldCount(batch.total_folds, progress))
     except KeyboardInterrupt:

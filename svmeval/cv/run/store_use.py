@@ -31,7 +31,6 @@ units, or use another store).
 from __future__ import annotations
 
 import hashlib
-import logging
 import time
 from typing import Any
 
@@ -44,8 +43,6 @@ from svmeval.cv.run.store_session import StoreCounts, current, missing
 __all__ = ["FoldsUnit", "StoreUse", "outer_fold"]
 
 _ARRAYS = ("y_pred", "decision_values", "scores", "probabilities")
-
-log = logging.getLogger("svmeval.store")
 
 
 #: the stored folds a run reads in one query (and holds at once, before they are checked and
