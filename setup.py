@@ -5,9 +5,10 @@ build needs:
 
 * ``svmeval.io._reader``: the LIBSVM-format parser behind ``svmeval.io.data``;
 * ``svmeval.cv._kernel``: whole kernel matrices with LIBSVM's own arithmetic (the shared kernel
-  of ``svmeval.cv.run.kernel``), and LIBSVM's ``svm_predict_values`` looped over many rows in one
-  call. It is compiled without floating-point contraction: a fused multiply-add would round
-  differently from LIBSVM's separate multiply and add.
+  of ``svmeval.cv.run.kernel``), LIBSVM's ``svm_predict_values`` looped over many rows in one
+  call, and LIBSVM's fold shuffle drawing from C ``rand()``. It is compiled without
+  floating-point contraction: a fused multiply-add would round differently from LIBSVM's
+  separate multiply and add.
 * ``svmeval.metrics._ovo``: class scores from one-vs-one decision values, any number of classes
   (``svmeval.metrics.ovo``), bit for bit the numpy formula's: also without contraction.
 """

@@ -260,7 +260,8 @@ SOLVERS = {
 }
 CLASSIFIERS = frozenset(range(8))
 REGRESSORS = frozenset((11, 12, 13))
-ONE_CLASS = 21
+#: LIBLINEAR's one-class solver (``-s 21``; LIBSVM's one-class SVM is :data:`ONE_CLASS`, 2)
+LINEAR_ONE_CLASS = 21
 
 #: ``train``'s default tolerance ``-e`` per solver (train.c's parse_command_line)
 DEFAULT_EPS = {
@@ -302,6 +303,15 @@ class LinearParams:
     bias: float = -1.0
     regularize_bias: int = 1
     weight: tuple = ()
+
+    def __post_init__(self) -> None:
+        # C's doubles: C=4 and C=4.0 are one configuration (one store key, one report)
+        for name in ("C", "p", "nu", "eps", "bias"):
+            value = getattr(self, name)
+            if isinstance(value, int) and not isinstance(value, bool):
+                object.__setattr__(self, name, float(value))
+        if isinstance(self.weight, (tuple, list)):
+            object.__setattr__(self, "weight", tuple(_float_factor(w) for w in self.weight))
 
     @property
     def resolved_eps(self) -> float:
@@ -363,7 +373,7 @@ class LinearParams:
                 raise ParameterError(f"{name} is not a finite number")
         if not math.isfinite(self.resolved_eps):
             raise ParameterError("eps is not a finite number")
-        if self.solver_type == ONE_CLASS and not 0 < self.nu <= 1:
+        if self.solver_type == LINEAR_ONE_CLASS and not 0 < self.nu <= 1:
             raise ParameterError("nu <= 0 or nu > 1")
         if self.regularize_bias not in (0, 1):
             raise ParameterError("regularize_bias is 1 (the default) or 0 (-R)")
@@ -375,3 +385,20 @@ class LinearParams:
                 raise ParameterError(f"weight label {label!r} is not a C int")
             if not isinstance(factor, (int, float)) or not math.isfinite(factor):
                 raise ParameterError(f"weight factor {factor!r} is not a finite number")
+
+
+def linear_configuration(params: LinearParams) -> str:
+    """A LIBLINEAR configuration as reports, tables and a results store name it: ``linear:``
+    and LIBLINEAR's train options (``linear: -s 2 -c 4``; ``linear:`` for its defaults), never
+    mistaken for svm-train's (whose ``-s 2`` is a one-class SVM)."""
+    flags = params.flags()
+    return f"linear: {flags}" if flags else "linear:"
+
+
+def _float_factor(pair):
+    """A ``-wi`` pair with an int factor made a double (anything else left for check())."""
+    if isinstance(pair, tuple) and len(pair) == 2:
+        label, factor = pair
+        if isinstance(factor, int) and not isinstance(factor, bool):
+            return (label, float(factor))
+    return pair

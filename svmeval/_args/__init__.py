@@ -135,25 +135,28 @@ ARGUMENTS: dict[str, Argument] = {
     ),
     "params": _check(
         check_configuration,
-        "None, an SvmParams or svm-train's options (cross_validate: a LinearParams too)",
+        "None, an SvmParams or svm-train's options (a LinearParams too: cross_validate, "
+        "grid_search, nested_cv, permutation_test, tune_threshold)",
         'a configuration: svm-train\'s options ("-c 8 -g 0.05") or an SvmParams; '
-        "cross_validate also takes LIBLINEAR's, a LinearParams",
+        "cross_validate, grid_search, nested_cv, permutation_test and tune_threshold also take "
+        "LIBLINEAR's, a LinearParams",
         "None (svm-train's defaults)",
     ),
     "a": _check(
         check_configuration,
         "None, an SvmParams or svm-train's options (compare: a LinearParams too)",
-        "configuration A of a comparison (compare: A or B may be LIBLINEAR's, a LinearParams)",
+        "configuration A of a comparison (compare: A, B or both may be LIBLINEAR's, a LinearParams)",
     ),
     "b": _check(
         check_configuration,
         "None, an SvmParams or svm-train's options (compare: a LinearParams too)",
-        "configuration B of a comparison (compare: A or B may be LIBLINEAR's, a LinearParams)",
+        "configuration B of a comparison (compare: A, B or both may be LIBLINEAR's, a LinearParams)",
     ),
     "configurations": _check(
         check_configurations,
         "a mapping name -> configuration or a sequence of configurations",
-        "the configurations of a benchmark (a mapping gives them names)",
+        "the configurations of a benchmark (a mapping gives them names; LIBLINEAR's, "
+        "LinearParams, among them)",
     ),
     # the folds
     "folds": _check(
@@ -195,7 +198,7 @@ ARGUMENTS: dict[str, Argument] = {
     ),
     "select": _check(
         check_select,
-        "None or an int from 1",
+        "None, an int from 1, a list of them (a search) or 'fselect'",
         "K features of highest F-score (fselect.py) kept, ranked on each training fold",
         "None",
     ),

@@ -77,11 +77,25 @@ def check_scale(value, name: str = "scale") -> None:
 
 
 def check_select(value, name: str = "select") -> None:
-    """``select``: None, or K, the features kept (an int from 1 to C's INT_MAX)."""
-    if value is None:
+    """``select``: None, or K, the features kept (an int from 1 to C's INT_MAX); a search
+    (grid_search, nested_cv, leak_check) also takes a list of distinct sizes, or "fselect"
+    (fselect.py's list); the runs of one configuration refuse those by name."""
+    if value is None or value == "fselect":
         return
+    if isinstance(value, (list, tuple, range)):
+        if not value:
+            _fail(name, "must not be an empty list of sizes")
+        for k in value:
+            _check_size(k, name)
+        if len(set(value)) != len(value):
+            _fail(name, "must not give a size twice")
+        return
+    _check_size(value, name)
+
+
+def _check_size(value, name: str) -> None:
     if not is_integer(value):
-        _fail(name, f"must be None or an integer, got {value!r}")
+        _fail(name, f"must be None, an integer, a list of them or 'fselect', got {value!r}")
     number = int(value.__index__())
     if not 1 <= number <= INT_MAX:
         _fail(name, f"must be from 1 to {INT_MAX}, got {number}")

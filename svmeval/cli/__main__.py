@@ -202,6 +202,22 @@ def linear_main() -> None:
     _run("svmeval-linear", "svmeval.cli.linear")
 
 
+#: OpenBLAS (numpy's BLAS) starts its worker threads as numpy is imported, and each spins
+#: 2**28 processor cycles (about 0.1 s) for work before it sleeps: CPU seconds taken from the
+#: command at every start, one thread a core, where numpy's BLAS is hardly used. 4 (2**4
+#: cycles, OpenBLAS's least) lets them sleep at once; the threads, their number and every
+#: result stay as they were. A user's own setting wins.
+BLAS_SPIN = ("OPENBLAS_THREAD_TIMEOUT", "4")
+
+
+def _short_blas_spin() -> None:
+    """Set :data:`BLAS_SPIN` for the command's process (and the processes it starts) before
+    numpy is imported, unless it is set already."""
+    name, value = BLAS_SPIN
+    if "numpy" not in sys.modules and name not in os.environ:
+        os.environ[name] = value
+
+
 def _run(prog: str, module: str) -> None:
     """Run a command line (``module``'s ``main``) and exit with its status.
 
@@ -222,6 +238,7 @@ def _run(prog: str, module: str) -> None:
         _running.append(True)
         if _sigint:
             raise KeyboardInterrupt
+        _short_blas_spin()
         closed = _reopen_closed_standard_streams()
         status: int | None = None
         if module == "svmeval.cli.svmeval" and not closed and sys.stdout is not None:

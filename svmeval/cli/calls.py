@@ -56,8 +56,14 @@ def _cross_validate(args: dict) -> tuple:
             "class scores only)"
         )
     flags = ["-v", _int(args.pop("folds", 5), "folds")]
+    options = _options(args.pop("params", None), linear=True)
+    if options[:1] == [_LINEAR]:  # LIBLINEAR's train -v: svmeval-linear, seeds 1..R
+        if args.pop("seed", 1) != 1:
+            raise NoCommand("seed: svmeval-linear draws its folds after srand(1), seed 1 only")
+        flags += _optional(args, "repeat", "--repeat", 1)
+        return "svmeval-linear", flags, options[1:], [_file(args.pop("data"))]
     flags += _optional(args, "seed", "--seed", 1) + _optional(args, "repeat", "--repeat", 1)
-    return "svmeval", flags, _options(args.pop("params", None)), [_file(args.pop("data"))]
+    return "svmeval", flags, options, [_file(args.pop("data"))]
 
 
 def _multilabel(args: dict) -> tuple:
@@ -127,7 +133,7 @@ def _comparison_flags(args: dict) -> list[str]:
 
 def _compare(args: dict) -> tuple:
     flags = _comparison_flags(args)
-    a, b = (_options(args.pop(name, None)) for name in ("a", "b"))
+    a, b = (_options(args.pop(name, None), linear=True) for name in ("a", "b"))
     return "svmeval-compare", flags, ["--", *a, "--", *b], [_file(args.pop("data"))]
 
 
@@ -149,7 +155,7 @@ def _benchmark(args: dict) -> tuple:
         )
     options = []
     for config in given:
-        options += ["--", *_options({"options": config})]
+        options += ["--", *_options({"options": config}, linear=True)]
     return "svmeval-compare", flags, options, files
 
 
@@ -215,8 +221,13 @@ def _range(value, name: str, n: int) -> str:
     return ",".join(_value(v, name) for v in value)
 
 
-def _options(config) -> list[str]:
-    """svm-train's options of a recorded configuration."""
+#: the word before LIBLINEAR's train options (svmeval-compare's, the store's)
+_LINEAR = "linear:"
+
+
+def _options(config, *, linear: bool = False) -> list[str]:
+    """svm-train's options of a recorded configuration; ``linear``: LIBLINEAR's too (``linear:``
+    and its train options, as svmeval-compare takes them)."""
     if config is None:
         return []
     options = config.get("options") if isinstance(config, dict) else None
@@ -225,6 +236,8 @@ def _options(config) -> list[str]:
     if not isinstance(options, str) or not options.isprintable():
         raise NoCommand("a configuration is not recorded as svmeval records it")
     tokens = options.split()
+    if linear and tokens[:1] == [_LINEAR]:
+        return tokens
     if tokens and not tokens[0].startswith("-"):
         raise NoCommand(f"the configuration {_said(options)} is not svm-train's options")
     return tokens

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from svmeval.cli import runner
 from svmeval.cli.fold_options import check_fold_options, fold_inputs, fold_sources
-from svmeval.cli.options import COMPARE, TABLE_FORMATS, TRAINING
+from svmeval.cli.options import COMPARE, LINEAR_PREFIX, TABLE_FORMATS, TRAINING
 from svmeval.cli.preprocess_options import check_compare_preprocessing, scale_spec
 from svmeval.cli.scan import MisplacedOption, asks_for_help, scan
 from svmeval.cli.usage import usage_text
@@ -71,7 +71,7 @@ class CompareOptions:
     scale: bool = False  # --scale, --scale-x L,U, --scale-y L,U, --select K: inside the folds
     scale_x: tuple | None = None
     scale_y: tuple | None = None
-    select: int | None = None
+    select: int | tuple[int, ...] | str | None = None
 
     @property
     def benchmark(self) -> bool:
@@ -151,22 +151,16 @@ def parse_compare_args(argv: list[str]) -> CompareOptions | None:
 
 
 def _check_linear(o: CompareOptions) -> None:
-    """A LIBLINEAR configuration (``linear:``) is compared with one LIBSVM configuration, on
-    one data file: not with another LIBLINEAR one, nor in a benchmark."""
+    """LIBLINEAR configurations (``linear:``): with LIBSVM's or with each other, on one data
+    file or in a benchmark; not on a Dask cluster when both sides are LIBLINEAR's (its
+    folds run in this process)."""
     from svmeval.params import LinearParams
 
     linear = [isinstance(p, LinearParams) for p in o.params]
-    if not any(linear):
-        return
-    if o.benchmark:
+    if all(linear) and o.dask is not None:
         raise OptionError(
-            "a LIBLINEAR configuration (linear:) is compared with one LIBSVM configuration, "
-            "on one data file (not with --test, --plot, --format markdown|latex)"
-        )
-    if all(linear):
-        raise OptionError(
-            "A and B are both LIBLINEAR's (linear:): a comparison takes LIBLINEAR against "
-            "LIBSVM (svmeval-linear runs LIBLINEAR alone)"
+            "--dask: not with two LIBLINEAR configurations (linear:): LIBLINEAR's folds "
+            "run in this process"
         )
 
 
@@ -194,9 +188,9 @@ def training_params(tokens, which: str) -> SvmParams:
     names, no -v, no svmeval options: those go before the first ``--``); for options that
     start with ``linear:``, the :class:`~svmeval.params.LinearParams` of LIBLINEAR's
     training options after it (:func:`svmeval.cli.linear.linear_configuration`)."""
-    from svmeval.cli.linear import PREFIX, linear_configuration
+    if tokens and tokens[0] == LINEAR_PREFIX:
+        from svmeval.cli.linear import linear_configuration
 
-    if tokens and tokens[0] == PREFIX:
         return linear_configuration(tokens[1:], which)
     try:
         found = scan(list(tokens), TRAINING)

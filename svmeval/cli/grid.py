@@ -20,6 +20,7 @@ from svmeval.cli.fold_options import check_fold_options, fold_inputs, fold_sourc
 from svmeval.cli.options import GRID
 from svmeval.cli.preprocess_options import (
     check_grid_preprocessing,
+    is_search,
     preprocessing_flags,
     preprocessing_key,
     scale_spec,
@@ -72,7 +73,7 @@ class GridOptions:
     scale: bool = False  # --scale, --scale-x L,U, --scale-y L,U, --select K: inside the folds
     scale_x: tuple | None = None
     scale_y: tuple | None = None
-    select: int | None = None
+    select: int | tuple[int, ...] | str | None = None
 
 
 #: --results FILE: the format by the file's suffix
@@ -128,7 +129,7 @@ def parse_grid_args(argv: list[str]) -> GridOptions | None:
 def _check(o: GridOptions, given: dict) -> GridOptions:
     from svmeval.workflows.grid import check_criterion, default_criterion
 
-    if o.log2c is None and o.log2g is None and o.log2w is None:
+    if o.log2c is None and o.log2g is None and o.log2w is None and not is_search(o.select):
         raise OptionError("-log2c and -log2g should not be null simultaneously")
     for name, axis, flag in (("C", o.log2c, "-c"), ("gamma", o.log2g, "-g"), ("p", o.log2p, "-p")):
         if name in given and axis is not None:
@@ -221,7 +222,8 @@ def run(o: GridOptions) -> int:
     targets = {t.what: t for t in runner.check_files(COMMAND, o)}
     weight = None if o.log2w is None else o.log2w[0]
     learned = preprocessing_key(o)
-    resume = rules.read_resume(o.resume, criterion, weight, learned) if o.resume else {}
+    sizes = is_search(o.select)
+    resume = rules.read_resume(o.resume, criterion, weight, learned, sizes) if o.resume else {}
     if o.resume and o.out and not _same_file(o.resume, o.out) and os.path.isfile(o.out):
         text = rules.read_out_text(o.out)  # the file appended to: the same preprocessing
         rules.check_learned(o.out, text, rules.parse_out(text), learned)

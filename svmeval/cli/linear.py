@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from svmeval.cli import runner
+from svmeval.cli.options import LINEAR_PREFIX
 from svmeval.errors import OptionError, SvmevalError
 from svmeval.io import output
 from svmeval.io.svm_train_syntax import parse_c_double, parse_c_int, weight_label
@@ -218,7 +219,7 @@ def _search_options(data_file, values, weight, folds, flags) -> LinearOptions:
 
 
 #: the word that starts a LIBLINEAR configuration among svmeval-compare's configurations
-PREFIX = "linear:"
+PREFIX = LINEAR_PREFIX
 
 
 def linear_configuration(tokens, which: str):

@@ -36,6 +36,8 @@ PROGRAMS = {
 
 FORMATS = ("text", "json", "csv")
 TABLE_FORMATS = ("markdown", "latex")  # svmeval-compare's benchmark table, as papers print it
+#: the word that starts a LIBLINEAR configuration among svmeval-compare's configurations
+LINEAR_PREFIX = "linear:"
 HTML = "html"  # one self-contained page (svmeval.report.html), every command
 TESTS = ("corrected", "5x2cv")
 ZERO_DIVISION = {"0": 0.0, "1": 1.0, "nan": float("nan")}

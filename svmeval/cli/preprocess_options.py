@@ -7,7 +7,7 @@ with ``--select`` ends with.
 from __future__ import annotations
 
 from svmeval.cli.option_type import ALL, SVMEVAL, Option
-from svmeval.cli.values import parse_limits
+from svmeval.cli.values import parse_limits, parse_select
 from svmeval.errors import OptionError
 from svmeval.params import INT_MAX, SvmParams
 
@@ -34,7 +34,9 @@ PREPROCESS_OPTIONS = (
         "with --scale or --select: also run the same configuration on the same folds\n"
         "\twith the preprocessing learned on the whole file first (svm-scale of the whole\n"
         "\tfile, as tools/easy.py; fselect.py's ranking of it); report both figures, their\n"
-        "\tdifference and the corrected resampled t-test over the folds",
+        "\tdifference and the corrected resampled t-test over the folds; with --select\n"
+        "\tK1,K2,...: fselect.py's figure (the whole file ranked, the best size by CV)\n"
+        "\tbeside nested CV's (each outer training set ranks and chooses its own)",
         commands=frozenset({SVMEVAL}),
     ),
     Option(
@@ -75,9 +77,11 @@ PREPROCESS_OPTIONS = (
         "keep the K features of highest F-score (LIBSVM's tools/fselect.py), ranked on\n"
         "\teach training fold after any scaling (svmeval's report then says how often\n"
         '\teach feature was kept; --format json: "selected", each fold\'s features;\n'
-        "\tC-SVC, nu-SVC)",
+        "\tC-SVC, nu-SVC). Sizes K1,K2,... (or fselect: fselect.py's list of sizes)\n"
+        "\tare searched: by svmeval-grid with C and gamma, by svmeval --leak",
         range=(1, INT_MAX, None),
         commands=_EVERY,
+        read=parse_select,
     ),
 )
 
@@ -109,11 +113,35 @@ def scale_spec(options):
 
 def preprocessing_key(options) -> str:
     """What a command line's preprocessing options learn inside the folds, as a results
-    store's key and a ``-out`` file's line hold it ("" for none)."""
+    store's key and a ``-out`` file's line hold it ("" for none; sizes searched: ``select``
+    and the list as given)."""
     from svmeval.preprocess import Preprocessing
 
+    if is_search(options.select):
+        learned = Preprocessing.of(scale_spec(options), None)
+        scaled = "" if learned is None else learned.key() + "; "
+        return f"{scaled}select {sizes_text(options.select)}"
     learned = Preprocessing.of(scale_spec(options), options.select)
     return "" if learned is None else learned.key()
+
+
+def is_search(select) -> bool:
+    """Whether ``--select`` gives sizes to search (a list, or fselect), not one K."""
+    return isinstance(select, (tuple, str))
+
+
+def sizes_text(select) -> str:
+    """``--select``'s sizes as the command line gave them."""
+    return select if isinstance(select, str) else ",".join(map(str, select))
+
+
+def refuse_sizes(options, where: str) -> None:
+    """A list of sizes where only one K means something: one line naming what searches it."""
+    if is_search(options.select):
+        raise OptionError(
+            f"--select {sizes_text(options.select)}: sizes are searched by svmeval-grid "
+            f"(or compared by svmeval --leak); {where} takes one K"
+        )
 
 
 def check_preprocessing(options) -> None:
@@ -151,6 +179,8 @@ def check_preprocessing(options) -> None:
         raise OptionError("--scale-y scales regression targets: only with -s 3 or -s 4")
     if options.select and not options.params.is_classification:
         raise OptionError("--select ranks features by F-score over classes: -s 0 or -s 1 only")
+    if not options.leak:
+        refuse_sizes(options, "a cross-validation of one configuration")
 
 
 def with_selection(options, result, report: str) -> str:
@@ -173,6 +203,8 @@ def check_grid_preprocessing(o) -> None:
     if not used:
         return
     named = ", ".join(used)
+    if o.refit is not None and is_search(o.select):  # the refit model needs one K
+        raise OptionError(f"--select {sizes_text(o.select)}: not with --refit (give one K)")
     if o.params.kernel_type == 4:
         raise OptionError(f"{named}: a precomputed kernel (-t 4) has no features to scale")
     if o.scale_y and not o.params.is_regression:
@@ -201,6 +233,7 @@ def check_compare_preprocessing(o) -> None:
         raise OptionError("--scale-y scales regression targets: only with -s 3 or -s 4")
     if o.select and not all(p.is_classification for p in params):
         raise OptionError("--select ranks features by F-score over classes: -s 0 or -s 1 only")
+    refuse_sizes(o, "a comparison")
 
 
 def run_leak(options, dataset, folds: int, sources: dict) -> str:

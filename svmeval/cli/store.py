@@ -142,7 +142,7 @@ def run(o: StoreOptions) -> int:
         listing = {
             "store": store.meta(),
             "data_sets": [] if o.runs else store.datasets(),
-            "configurations": [] if o.runs else store.units(),
+            "configurations": [] if o.runs else [_library_key(u) for u in store.units()],
             "runs": [_with_command(r) for r in store.runs()],
         }
     text = json.dumps(listing, indent=2) + "\n" if o.format == "json" else _text(listing, o.runs)
@@ -247,17 +247,18 @@ def _command_of(run_: dict) -> tuple[list[str] | None, str | None]:
     )
 
 
-_COMMANDS = ("svmeval", "svmeval-grid", "svmeval-compare")
+_COMMANDS = ("svmeval", "svmeval-grid", "svmeval-compare", "svmeval-linear")
 
 
 def _commands() -> dict:
     """Each command a store's run may be exported with, by its program name."""
-    from svmeval.cli import compare, grid, svmeval
+    from svmeval.cli import compare, grid, linear, svmeval
 
     return {
         "svmeval": svmeval.COMMAND,
         "svmeval-grid": grid.COMMAND,
         "svmeval-compare": compare.COMMAND,
+        "svmeval-linear": linear.COMMAND,
     }
 
 
@@ -362,11 +363,24 @@ def export(o: StoreOptions) -> int:
     return status
 
 
+def _library_key(u: dict) -> dict:
+    """A listed configuration with its library's version under its library's name:
+    ``liblinear`` for LIBLINEAR's units, ``libsvm`` for LIBSVM's."""
+    if u.get("kind") != _LIBLINEAR_KIND:
+        return u
+    return {("liblinear" if k == "libsvm" else k): v for k, v in u.items()}
+
+
+#: the kind of a LIBLINEAR cross-validation's units (svmeval.cv.run.linear_store.UNIT_KIND)
+_LIBLINEAR_KIND = "liblinear-cv-fold"
+
+
 def _library(u: dict) -> str:
     """The library and version that computed a configuration's units: LIBLINEAR's for its
     units (kind ``liblinear-cv-fold``), else LIBSVM's."""
-    name = "LIBLINEAR" if u["kind"] == "liblinear-cv-fold" else "LIBSVM"
-    return f"{name} {runner.printable(u['libsvm'])}"
+    if u["kind"] == _LIBLINEAR_KIND:
+        return f"LIBLINEAR {runner.printable(u['liblinear'])}"
+    return f"LIBSVM {runner.printable(u['libsvm'])}"
 
 
 def _check_datasets(run_: dict, number: int) -> None:

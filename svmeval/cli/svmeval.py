@@ -56,7 +56,7 @@ class Options:
     scale: bool = False  # --scale, --scale-x L,U, --scale-y L,U, --select K: inside the folds
     scale_x: tuple | None = None
     scale_y: tuple | None = None
-    select: int | None = None
+    select: int | tuple[int, ...] | str | None = None
     leak: bool = False
     score: str | None = None
     multilabel: bool = False

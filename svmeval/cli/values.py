@@ -123,3 +123,27 @@ def parse_limits(flag: str, text: str) -> tuple[float, float]:
     if not math.isfinite(upper - lower):
         raise OptionError(f"{flag}: {shown(text)}: the range's width is not a finite number")
     return lower, upper
+
+
+def parse_select(flag: str, text: str) -> int | tuple[int, ...] | str:
+    """``--select``: K (an int from 1), distinct sizes ``K1,K2,...`` (a search's axis), or
+    ``fselect`` (fselect.py's own list of sizes, made from the data)."""
+    if text == "fselect":
+        return text
+    if not all(
+        part.lstrip("+").isascii() and part.lstrip("+").isdigit()
+        for part in text.split(",")
+        if part
+    ):
+        raise OptionError(f"option {flag}: {shown(text)} is not K, sizes K1,K2,... or fselect")
+    if "," not in text:
+        return parse_c_int(flag, text, 1, INT_MAX, None)
+    sizes: list[int] = []
+    for part in text.split(","):
+        if not part:
+            raise OptionError(f"option {flag}: {shown(text)} has an empty size")
+        k = parse_c_int(flag, part, 1, INT_MAX, None)
+        if k in sizes:
+            raise OptionError(f"option {flag}: {shown(text)} gives the size {k} twice")
+        sizes.append(k)
+    return tuple(sizes)

@@ -472,6 +472,20 @@ svmeval_predict_rows(svmeval_predict_values_fn predict_values, const void *model
     }
 }
 
+/* LIBSVM's shuffle in svm_cross_validation, drawing from C's rand() as it does: n samples'
+ * indices (one class's where the folds are stratified, else all), for i = 0 .. n-1 swapped with
+ * index i + rand() % (n - i); n draws in LIBSVM's order, one call for the whole loop. */
+void
+svmeval_shuffle(int64_t *index, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        int64_t j = i + rand() % (n - i);
+        int64_t t = index[i];
+        index[i] = index[j];
+        index[j] = t;
+    }
+}
+
 static struct PyModuleDef moduledef = {
     PyModuleDef_HEAD_INIT, "svmeval.cv._kernel",
     "LIBSVM's kernel arithmetic over whole matrices, and its prediction over many rows (C "

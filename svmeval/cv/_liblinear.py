@@ -142,6 +142,7 @@ def _load() -> SimpleNamespace:
         set_print=fn("set_print_string_function", None, [c_library.PRINT]),
         train=fn("train", POINTER(Model), [c_void_p, c_void_p]),
         predict=fn("predict", c_double, [POINTER(Model), c_void_p]),
+        predict_values=fn("predict_values", c_double, [POINTER(Model), c_void_p, c_void_p]),
         free_model=fn("free_and_destroy_model", None, [POINTER(POINTER(Model))]),
         srand=runtime.srand,
         rand=runtime.rand,

@@ -43,6 +43,11 @@ OPENMP_WAIT_VARIABLES = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
 
 _LOAD_LOCK = threading.Lock()
 _C = None  # the loaded library's entry points (a SimpleNamespace), see _c()
+#: LIBSVM's library opened (its file, with svmeval's OpenMP setting), before the bindings'
+#: module is imported: ``(handle, loaded_here, environment)``, see _opened()
+_OPENED = None
+_OPENED_ENTRIES = None  # LIBSVM's entry points on that library, see _entries()
+_RUNTIME = None  # C's srand and rand (c_library.c_runtime()), see _runtime()
 
 #: C's global state (rand(), the print hook, the OpenMP setting): held for a whole run
 _STATE_LOCK = threading.RLock()
@@ -57,15 +62,17 @@ def _mapped_files() -> set[str] | None:
         return None
 
 
-def _load():
-    """Load LIBSVM (and the OpenMP runtime it links) with svmeval's OpenMP spin setting."""
+def _open(load):
+    """``(load(), loaded_here, environment)``: ``load`` run with svmeval's OpenMP spin setting
+    in the environment, for the OpenMP runtime LIBSVM links to read as it is loaded; whether
+    it was loaded by that call, and the wait settings it read."""
     before = _mapped_files()
     user_chose = any(v in os.environ for v in OPENMP_WAIT_VARIABLES)
     applied = {} if user_chose else dict(SHORT_SPIN)
     for key, value in applied.items():
         os.environ[key] = value
     try:
-        svm = _bindings.import_bindings()
+        loaded = load()
     finally:  # libgomp has read its environment: leave the process's as it was
         for key in applied:
             os.environ.pop(key, None)
@@ -79,6 +86,34 @@ def _load():
         applied = {}
     seen = {v: os.environ[v] for v in OPENMP_WAIT_VARIABLES if v in os.environ}
     seen.update(applied)
+    return loaded, loaded_here, seen
+
+
+def _opened():
+    """LIBSVM's library file, the one the official bindings load
+    (:func:`~svmeval.cv.c_library.library_file`), opened without importing them: what a run
+    whose every fold is in a results store needs of LIBSVM (its version, for the store's
+    keys). None where that file is not found (the bindings load the library then)."""
+    global _OPENED
+    if _OPENED is None:
+        with _LOAD_LOCK:
+            if _OPENED is None and _C is None:
+                path = c_library.library_file()
+                try:
+                    _OPENED = None if path is None else _open(lambda: ctypes.CDLL(path))
+                except OSError:  # not a library here: the bindings load theirs as they can
+                    _OPENED = None
+    return _OPENED
+
+
+def _load():
+    """Load LIBSVM (and the OpenMP runtime it links) with svmeval's OpenMP spin setting: the
+    official bindings' module, on the library :func:`_opened` opened where it did (the
+    system's loader gives the bindings that one)."""
+    if _OPENED is not None:
+        svm = _bindings.import_bindings()
+        return _entry_points(svm, _OPENED[1], _OPENED[2])
+    svm, loaded_here, seen = _open(_bindings.import_bindings)
     return _entry_points(svm, loaded_here, seen)
 
 
@@ -90,7 +125,7 @@ def _entry_points(svm, loaded_here: bool, seen: dict):
     c = c_library.entry_points(svm.libsvm)
     # a thread's OpenMP setting before svmeval sets it (1 in a build without OpenMP)
     initial_threads = 1 if c.omp_get_max_threads is None else c.omp_get_max_threads()
-    runtime = c_library.c_runtime()  # the C runtime whose rand() LIBSVM draws folds from
+    runtime = _runtime()  # the C runtime whose rand() LIBSVM draws folds from
     c.svm = svm
     c.srand, c.rand = runtime.srand, runtime.rand
     c.print_stderr = c_library.PRINT(_to_stderr)
@@ -103,8 +138,7 @@ def _entry_points(svm, loaded_here: bool, seen: dict):
     )
     # the C function's own address, for svmeval's loop over rows (svmeval.cv._model)
     c.predict_values_address = ctypes.cast(c.predict_values, c_void_p).value
-    c.set_print(c.print_stderr)  # LIBSVM's default writes to stdout, where only the report goes
-    return c
+    return c  # its print hook set by _c(): LIBSVM's default writes to stdout
 
 
 def _c():
@@ -113,22 +147,56 @@ def _c():
     if _C is None:
         with _LOAD_LOCK:
             if _C is None:
-                _C = _load()
+                c = _load()
+                c.set_print(c.print_null if _hook_quiet[0] else c.print_stderr)  # set_quiet()'s
+                _C = c
                 schedule.note_openmp_environment(_C.openmp.environment)
     return _C
+
+
+def load() -> None:
+    """Load LIBSVM (the bindings' module) in the calling thread, if not yet: a run calls it
+    before its first fold is computed (a run whose folds are all stored never does)."""
+    _c()
+
+
+def _runtime():
+    """C's ``srand`` and ``rand`` (:func:`~svmeval.cv.c_library.c_runtime`: the C library's,
+    which LIBSVM draws from), without loading LIBSVM: a run whose folds are all stored draws
+    them to key its units."""
+    global _RUNTIME
+    if _RUNTIME is None:
+        _RUNTIME = c_library.c_runtime()
+    return _RUNTIME
+
+
+def _entries():
+    """LIBSVM's C entry points (:func:`~svmeval.cv.c_library.entry_points`) for what needs no
+    more than the library itself (its version, svm_check_parameter): on the library
+    :func:`_opened` opened where the bindings' module is not loaded yet, else on theirs."""
+    global _OPENED_ENTRIES
+    if _C is not None:
+        return _C
+    found = _opened()
+    if found is None:
+        return _c()
+    if _OPENED_ENTRIES is None:
+        _OPENED_ENTRIES = c_library.entry_points(found[0])
+    return _OPENED_ENTRIES
 
 
 def libsvm_version() -> int:
     """LIBSVM's own version number (``libsvm_version``: 337 for 3.37), 0 if it has none."""
     try:
-        return int(ctypes.c_int.in_dll(_c().svm.libsvm, "libsvm_version").value)
+        return int(ctypes.c_int.in_dll(_entries().lib, "libsvm_version").value)
     except (AttributeError, ValueError):
         return 0
 
 
 def loaded() -> bool:
-    """Whether LIBSVM has been loaded in this process by svmeval."""
-    return _C is not None
+    """Whether LIBSVM has been loaded in this process by svmeval (opened for its version
+    included)."""
+    return _C is not None or _OPENED is not None
 
 
 def openmp_environment() -> dict | None:
@@ -150,26 +218,45 @@ def c_state(func):
     def holding(*args, **kwargs):
         schedule.wait_abandoned()
         with bounded_waits.hold(_STATE_LOCK):  # WAIT_STEP at a time
-            _c()
-            return func(*args, **kwargs)
+            return func(*args, **kwargs)  # LIBSVM loaded where a fold is computed
 
     return holding
 
 
 def srand(seed: int) -> None:
     """Seed C ``rand()`` as svm-train's process starts (``srand(1)`` is its implicit state)."""
-    _c().srand(seed)
+    _runtime().srand(seed)
 
 
 def rand() -> int:
     """One draw of C ``rand()``, the generator LIBSVM's fold assignment uses."""
-    return _c().rand()
+    return _runtime().rand()
 
 
 def rand_function():
     """C ``rand()`` itself (a ctypes function, :func:`rand` without its lookup at every
     draw): what a loop of many draws calls."""
-    return _c().rand
+    return _runtime().rand
+
+
+_SHUFFLE = None  # svmeval_shuffle of svmeval's C extension, see shuffle()
+
+
+def shuffle(index: np.ndarray) -> None:
+    """LIBSVM's shuffle of the fold assignment on ``index`` (a contiguous int64 array), in
+    place: for i = 0 .. n-1, index i swapped with i + rand() % (n - i), C ``rand()`` drawn n
+    times in one call of svmeval's C extension (``svmeval_shuffle``)."""
+    global _SHUFFLE
+    if index.dtype != np.int64 or not index.flags.c_contiguous or not index.flags.writeable:
+        raise SvmevalError("shuffle() takes a contiguous, writable int64 array")
+    if _SHUFFLE is None:
+        from svmeval.cv import _kernel
+
+        f = ctypes.CDLL(_kernel.__file__).svmeval_shuffle
+        f.restype, f.argtypes = None, [c_void_p, ctypes.c_int64]
+        _SHUFFLE = f
+    if len(index):
+        _SHUFFLE(index.ctypes.data, len(index))
 
 
 def set_omp_threads(n: int) -> None:
@@ -197,6 +284,8 @@ schedule.keep_thread_settings(omp_threads_kept)  # a small run on the caller's t
 
 _thread = threading.local()  # pair_training(): this thread's "Total nSV" lines are dropped
 _quiet = messages.QUIET  # set_quiet()'s, where the message blocks read it
+#: set_quiet()'s last setting (None: never called), the print hook LIBSVM gets as it loads
+_hook_quiet: list = [None]
 
 
 def _to_stderr(message: bytes) -> None:
@@ -229,11 +318,13 @@ def print_message(text: str, label: str = "") -> None:
 
 
 def set_quiet(quiet: bool) -> None:
-    """LIBSVM's training messages: to stderr, or nowhere with -q. Never to stdout."""
-    c = _c()
-    with _STATE_LOCK:
-        _quiet[0] = bool(quiet)
-        c.set_print(c.print_null if quiet else c.print_stderr)
+    """LIBSVM's training messages: to stderr, or nowhere with -q. Never to stdout. (Before
+    LIBSVM is loaded, the setting its loading applies.)"""
+    with _STATE_LOCK, _LOAD_LOCK:
+        _quiet[0] = _hook_quiet[0] = bool(quiet)
+        c = _C
+        if c is not None:
+            c.set_print(c.print_null if quiet else c.print_stderr)
 
 
 def folds_warning(folds: int, l: int) -> str:
@@ -374,6 +465,6 @@ class Parameter:
 def check_parameter(problem: Problem, params: SvmParams) -> None:
     """Raise :class:`ParameterError` with LIBSVM's own message if svm_check_parameter objects."""
     param = Parameter(params)  # kept alive for the call
-    message = _c().check_parameter(problem.address, param.address)
+    message = _entries().check_parameter(problem.address, param.address)
     if message:
         raise ParameterError(message.decode())

@@ -17,12 +17,14 @@ import numpy as np
 
 from svmeval.metrics.classification import ClassificationReport, ConfusionCounts, LazyReport
 from svmeval.metrics.figures import FIGURES, figure_names
-from svmeval.metrics.multilabel import MultilabelReport, evaluate_multilabel
-from svmeval.metrics.probabilities import probability_figures
-from svmeval.metrics.ranking import label_ranking_average_precision
-from svmeval.metrics.regression import RegressionReport, regression_report
-from svmeval.metrics.scores import ClassRanking, class_ranking
 from svmeval.metrics.two_class import positive_and_negative, positive_label
+
+TYPE_CHECKING = False  # as typing's, without importing typing
+
+if TYPE_CHECKING:  # the figures of other kinds' modules, imported where they are computed
+    from svmeval.metrics.multilabel import MultilabelReport
+    from svmeval.metrics.regression import RegressionReport
+    from svmeval.metrics.scores import ClassRanking
 
 __all__ = [
     "COUNT_FIGURES",
@@ -183,6 +185,9 @@ def classification_fold_figures(
             if names is None
             else LazyReport(labels, matrices[i], zero_division)
         )
+        if scores is not None or probabilities is not None:
+            from svmeval.metrics.probabilities import probability_figures
+            from svmeval.metrics.scores import class_ranking
         rank = (
             class_ranking(y_true[rows], scores[rows], score_labels, source=source)
             if scores is not None
@@ -224,6 +229,8 @@ def _counts_figures(labels, matrix, head: tuple, positive, z, names) -> dict:
 
 def regression_fold_figures(y_true, y_pred, fold, n_folds: int) -> list[dict]:
     """Each fold's mean squared error and squared correlation."""
+    from svmeval.metrics.regression import regression_report
+
     return [
         regression_figures(regression_report(y_true[fold == i], y_pred[fold == i]))
         for i in range(n_folds)
@@ -232,6 +239,9 @@ def regression_fold_figures(y_true, y_pred, fold, n_folds: int) -> list[dict]:
 
 def multilabel_fold_figures(Y_true, Y_pred, scores, fold, n_folds: int, z) -> list[dict]:
     """Each fold's multi-label figures (LRAP only with ``scores``)."""
+    from svmeval.metrics.multilabel import evaluate_multilabel
+    from svmeval.metrics.ranking import label_ranking_average_precision
+
     out = []
     for i in range(n_folds):
         rows = fold == i

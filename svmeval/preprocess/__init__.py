@@ -23,8 +23,11 @@ from svmeval.preprocess.scaling import (
 )
 from svmeval.preprocess.selection import (
     EPSILON,
+    FSELECT,
     check_select,
+    check_sizes,
     f_scores,
+    fselect_sizes,
     keep_features,
     ranked,
     select_top,
@@ -32,6 +35,7 @@ from svmeval.preprocess.selection import (
 
 __all__ = [
     "EPSILON",
+    "FSELECT",
     "FittedPreprocessing",
     "Preprocessing",
     "ScaleFactors",
@@ -39,8 +43,10 @@ __all__ = [
     "ScaleLike",
     "as_scale_spec",
     "check_select",
+    "check_sizes",
     "f_scores",
     "fit_scale",
+    "fselect_sizes",
     "g6",
     "keep_features",
     "parse_range",
@@ -76,11 +82,18 @@ class Preprocessing:
 
     def fit(self, indptr, indices, values, y, rows=None) -> FittedPreprocessing:
         """Learn the factors and the features on the CSR rows ``rows`` (None: all)."""
+        learned = self.learn(indptr, indices, values, y, rows, scores=self.select is not None)
+        return learned if self.select is None else learned.keeping(self.select)
+
+    def learn(self, indptr, indices, values, y, rows=None, *, scores=True) -> FittedPreprocessing:
+        """What the rows ``rows`` teach before a size is chosen: the factors and (``scores``)
+        every feature's F-score, no feature dropped yet (:meth:`FittedPreprocessing.keeping`
+        keeps the top K of them: one ranking serves every K)."""
         factors = None
         if self.scale is not None:
             factors = fit_scale(self.scale, indptr, indices, values, y, rows)
-        features = scores = None
-        if self.select is not None:
+        found = None
+        if scores:
             if factors is not None:
                 part = factors.transform(indptr, indices, values, rows)
             else:
@@ -88,9 +101,8 @@ class Preprocessing:
             labels = np.asarray(y, dtype=np.float64)
             if rows is not None:
                 labels = labels[np.asarray(rows, dtype=np.int64)]
-            scores = f_scores(part[0], part[1], part[2], labels)
-            features = select_top(scores, self.select)
-        return FittedPreprocessing(factors, features, scores)
+            found = f_scores(part[0], part[1], part[2], labels)
+        return FittedPreprocessing(factors, None, found)
 
 
 def _subset(indptr, indices, values, rows):
@@ -118,6 +130,12 @@ class FittedPreprocessing:
         if self.features is not None:
             out = keep_features(out[0], out[1], out[2], self.features)
         return out
+
+    def keeping(self, k: int) -> FittedPreprocessing:
+        """The same factors and scores, the top ``k`` features of the ranking kept."""
+        if self.scores is None:
+            raise ValueError("no F-scores to rank")  # pragma: no cover - learn(scores=True)
+        return FittedPreprocessing(self.factors, select_top(self.scores, k), self.scores)
 
     def transform_y(self, y):
         """The targets as svm-scale's ``-y`` writes them (unchanged without it)."""

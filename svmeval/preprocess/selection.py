@@ -23,10 +23,36 @@ import numpy as np
 
 from svmeval.errors import InvalidParameterError
 
-__all__ = ["EPSILON", "check_select", "f_scores", "keep_features", "ranked", "select_top"]
+__all__ = [
+    "EPSILON",
+    "FSELECT",
+    "FSELECT_FLOOR",
+    "check_select",
+    "check_sizes",
+    "f_scores",
+    "fselect_sizes",
+    "keep_features",
+    "ranked",
+    "select_top",
+]
 
 #: fselect.py's ``eps``, added to the within-class scatter
 EPSILON = 1e-12
+
+#: the word for fselect.py's own list of sizes (:func:`fselect_sizes`)
+FSELECT = "fselect"
+
+#: fselect.py's ``feat_num_try``: the features ranked before the first F-score below this
+FSELECT_FLOOR = 1e-20
+
+#: fselect.py tries at most this many sizes
+FSELECT_MAX_SIZES = 8
+
+#: why a search cannot take fselect.py's list of sizes of some data
+EMPTY_FSELECT = (
+    "fselect: fselect.py's list of sizes is empty (fewer than 2 features of the data have "
+    "an F-score of 1e-20 or more)"
+)
 
 
 def check_select(value) -> int | None:
@@ -34,11 +60,66 @@ def check_select(value) -> int | None:
     integer (the features kept)."""
     if value is None:
         return None
+    if isinstance(value, str) or _is_sequence(value):
+        raise InvalidParameterError(
+            "select",
+            f"{value!r}: a list of sizes is searched by grid_search, nested_cv and "
+            "leak_check; give one K here",
+        )
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise InvalidParameterError("select", f"must be a positive integer, got {value!r}")
     if int(value) < 1:
         raise InvalidParameterError("select", f"must be at least 1, got {int(value)}")
     return int(value)
+
+
+def _is_sequence(value) -> bool:
+    return isinstance(value, (list, tuple, np.ndarray, range))
+
+
+def check_sizes(value) -> int | tuple[int, ...] | str | None:
+    """``select=`` as a search takes it: None (no selection), K (one size, as every run takes
+    it), a sequence of distinct sizes K1, K2, ... (a search axis: each size a cell's, in the
+    given order) or :data:`FSELECT` (fselect.py's own list, :func:`fselect_sizes`)."""
+    if isinstance(value, str):
+        if value != FSELECT:
+            raise InvalidParameterError(
+                "select", f"must be K, a list of sizes or {FSELECT!r}, got {value!r}"
+            )
+        return value
+    if not _is_sequence(value):
+        return check_select(value)
+    sizes = tuple(value)
+    if not sizes:
+        raise InvalidParameterError("select", "an empty list of sizes")
+    for k in sizes:
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+            raise InvalidParameterError("select", f"sizes must be positive integers, got {k!r}")
+        if int(k) < 1:
+            raise InvalidParameterError("select", f"sizes must be at least 1, got {int(k)}")
+    sizes = tuple(int(k) for k in sizes)
+    twice = sorted({k for k in sizes if sizes.count(k) > 1})
+    if twice:
+        raise InvalidParameterError("select", f"size {twice[0]} is given twice")
+    return sizes
+
+
+def fselect_sizes(scores: np.ndarray | None) -> tuple[int, ...]:
+    """fselect.py's sizes (``feat_num_try``) from the F-scores ``scores`` (by feature index):
+    n, the features ranked before the first one whose F-score is below 1e-20 (every feature
+    where none is), then n halved (integer division) while above 1: at most the first 8
+    (``n = 50``: 50, 25, 12, 6, 3). Empty where n is 1 or 0, as fselect.py's list is (and
+    where there are no scores)."""
+    if scores is None:
+        return ()
+    ordered = scores[ranked(scores)]
+    below = np.flatnonzero(ordered < FSELECT_FLOOR)
+    n = int(below[0]) if len(below) else len(ordered)
+    sizes = []
+    while n > 1:
+        sizes.append(n)
+        n //= 2
+    return tuple(sizes[:FSELECT_MAX_SIZES])
 
 
 def f_scores(indptr, indices, values, y) -> np.ndarray:

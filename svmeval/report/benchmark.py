@@ -18,7 +18,6 @@ The critical-difference diagram is :func:`svmeval.report.cd_plot.write_cd_diagra
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import math
@@ -252,6 +251,8 @@ def _text(bench, digits: int) -> str:
 
 
 def _csv(bench, digits: int) -> str:
+    import csv  # the CSV format's alone
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(

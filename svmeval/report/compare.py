@@ -5,7 +5,6 @@ Their JSON objects are the results' own ``to_dict()``."""
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import math
@@ -119,6 +118,8 @@ def _bayesian_sentence(c) -> str:
 
 
 def _csv(rows) -> str:
+    import csv  # the CSV format's alone
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(("test", "name", "value"))

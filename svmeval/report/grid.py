@@ -3,7 +3,8 @@ figures with their fold spread as JSON (``--results FILE.json``) or CSV (one row
 figure's columns: pooled value, fold mean, fold sd), and as text grid.py's own lines (each
 cell's ``-out`` line, then the best C, gamma and value). A search of a class weight adds the
 columns ``log2w`` and ``w_label`` (the class) after ``log2p``, and ``w`` (the weight) after
-``p``; a C x gamma grid's columns are unchanged.
+``p``; a search of the number of features adds ``select`` (the size K) after them; a C x
+gamma grid's columns are unchanged.
 
 The JSON object is ``GridResult.to_dict()``."""
 
@@ -26,6 +27,7 @@ def _csv(result) -> str:
     for r in result.cells:
         names.extend(n for n in r.figures if n not in names)
     weighted = result.weight_label is not None
+    sized = result.best.cell.select is not None
     head = [
         "log2c",
         "log2g",
@@ -35,6 +37,7 @@ def _csv(result) -> str:
         "gamma",
         "p",
         *(("w",) if weighted else ()),
+        *(("select",) if sized else ()),
         "resumed",
         "best",
         result.criterion + "_compared",
@@ -53,6 +56,7 @@ def _csv(result) -> str:
             _num(c.gamma),
             _num(c.p),
             *((_num(c.w),) if weighted else ()),
+            *((str(c.select),) if sized else ()),
             str(int(r.resumed)),
             str(int(r is result.best)),
             _num(r.rate),
@@ -78,6 +82,7 @@ def _describe(result) -> tuple[str, str]:
     return f"Grid search on {result.data_name or 'data'}", (
         f"{len(result.cells)} cells, {result.n_folds}-fold CV each, seed {result.seed}; "
         f"criterion {result.criterion}"
+        + ("" if result.best_select is None else f"; best size {result.best_select} features")
     )
 
 

@@ -5,7 +5,9 @@ matplotlib is an optional extra (the ``plot`` extra, :mod:`svmeval._extras`); wi
 One axis ``null``: a line plot over the other. With ``--log2p``: the C x gamma plane of the best
 epsilon. With ``-log2w`` (a class weight, a third axis): C and gamma both searched, two panels,
 the C x gamma plane at the best weight and the criterion over the weight at the best C and
-gamma; one of them searched, the plane of that axis x the weight; the weight alone, a line. The picture is drawn on a :class:`matplotlib.figure.Figure` with the Agg canvas, as
+gamma; one of them searched, the plane of that axis x the weight; the weight alone, a line.
+With sizes searched (``select``, the number of features): one picture, the best size's cells
+as above (its title names the size); the size alone, a line over the sizes. The picture is drawn on a :class:`matplotlib.figure.Figure` with the Agg canvas, as
 :mod:`svmeval.report.plot` draws its sheets: no display, no pyplot, no global backend switched.
 """
 
@@ -49,6 +51,21 @@ def draw_grid(result, *, title: str = ""):
     heading = f"{title}: {name}, {result.n_folds}-fold cross-validation"
     c = best.cell
     searched = [a for a in ("log2c", "log2g") if getattr(c, a) is not None]
+    if c.select is not None and (searched or c.log2w is not None):
+        import dataclasses
+
+        # the best size's cells alone: one picture, the best size's
+        at_k = [r for r in result.cells if r.cell.select == c.select]
+        result = dataclasses.replace(result, cells=at_k)
+        heading += f"\nthe best size's cells, select = {c.select} features"
+    elif c.select is not None:  # the size alone: a line over the sizes
+        fig = Figure(figsize=(7.5, 6), dpi=110)
+        ax = fig.subplots()
+        _line(ax, result, result.cells, label, "select")
+        ax.set_title(f"{heading}\n{_best_label(result, name)}", fontsize=10)
+        fig.tight_layout()
+        keep_labels_inside(fig)
+        return fig
     if c.log2w is not None and len(searched) == 2:
         fig = Figure(figsize=(12.5, 5.6), dpi=110)
         left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": (1.35, 1)})
@@ -90,6 +107,8 @@ def draw_grid(result, *, title: str = ""):
 def _axis_label(result, axis: str) -> str:
     if axis == "log2w":
         return f"log2(w{result.best.cell.w_label}), the weight of class {result.best.cell.w_label}"
+    if axis == "select":
+        return "select: the number of features kept (top F-scores)"
     return {"log2c": "log2(C)", "log2g": "log2(gamma)"}[axis]
 
 
@@ -214,4 +233,6 @@ def _best_label(result, name: str) -> str:
         parts.append(f"p = 2^{c.log2p:g}")
     if c.log2w is not None:
         parts.append(f"w{c.w_label} = 2^{c.log2w:g}")
+    if c.select is not None:
+        parts.append(f"select = {c.select}")
     return f"\u2605 best: {', '.join(parts)}: {name} = {result.best.rate:.6g}"

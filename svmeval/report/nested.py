@@ -47,6 +47,9 @@ def render_nested(result, format: str = "text", digits: int = 4, full: bool = Fa
         if result.weight_label is not None:
             at = COLUMNS.index("p") + 1
             columns = COLUMNS[:at] + WEIGHT_COLUMNS + COLUMNS[at:]
+        if result.folds and result.folds[0].cell.select is not None:  # the sizes searched
+            at = columns.index("p") + 1
+            columns = columns[:at] + ("select",) + columns[at:]
         w.writerow(columns)
         for row in result._nested_object()["folds"]:
             w.writerow([cell(row[k]) for k in columns])

@@ -69,6 +69,12 @@ def render(test, format: str = "text", digits: int = 4) -> str:
             f"({test.design}" + ("; the kernel matrix shared)" if test.shared_kernel else ")")
         )
         return "\n".join(lines) + "\n"
+    if str(getattr(test, "options", "")).startswith("linear:"):  # LIBLINEAR's configuration
+        lines += wrap(
+            "(each permutation's folds are LIBSVM's draw from the permuted labels after "
+            f"srand({test.seed}); LIBLINEAR's train learns each fold after srand({test.seed}))"
+        )
+        return "\n".join(lines) + "\n"
     lines += wrap(
         "(each permutation's folds are LIBSVM's, drawn from the permuted labels after "
         f"srand({test.seed}): svm-train -v {test.n_folds} of a file with those labels"

@@ -77,6 +77,14 @@ def _csv(result) -> str:
     return buf.getvalue()
 
 
+def _own(result) -> str:
+    """The name of the library's own operating point: LIBSVM's, or LIBLINEAR's where the
+    configuration is a LinearParams."""
+    from svmeval.params import LinearParams
+
+    return "LIBLINEAR's own" if isinstance(result.cv.params, LinearParams) else "LIBSVM's own"
+
+
 def _text(result, digits: int) -> str:
     criterion = result._criterion()
     classes = result.cv.classes
@@ -88,7 +96,7 @@ def _text(result, digits: int) -> str:
     source = "probability" if result.score_source == "probabilities" else "decision value"
     rows = [
         [
-            "LIBSVM's own",
+            _own(result),
             f"{result.default_threshold:g}",
             *_cells(result, result.libsvm, digits, cost),
         ],
@@ -137,7 +145,7 @@ def _text(result, digits: int) -> str:
     lines += wrap(
         "(candidate thresholds: the midpoint (a + b) / 2 of every two adjacent distinct CV "
         f"scores, -inf and inf; of equal {criterion.name} values the threshold nearest "
-        f"LIBSVM's own ({result.default_threshold:g}), then the lower. The tuned figures are "
+        f"{_own(result)} ({result.default_threshold:g}), then the lower. The tuned figures are "
         "measured on the scores that chose the threshold: optimistic. The nested ones are "
         "measured on rows the choice never saw.)"
     )
@@ -157,10 +165,10 @@ def _repetitions(result, criterion, digits: int, cost: bool) -> list[str]:
     lines = [""]
     lines += wrap(
         f"Repeated {result.repeat} times (seeds {seeds}), each with its own outer folds: "
-        f"the tuned threshold, and {title} at LIBSVM's own threshold, at the tuned one "
+        f"the tuned threshold, and {title} at {_own(result)} threshold, at the tuned one "
         "and nested"
     )
-    heads = ["repetition", "seed", "threshold", "LIBSVM's own", "tuned", "nested"]
+    heads = ["repetition", "seed", "threshold", _own(result), "tuned", "nested"]
     rows = [
         [
             str(r + 1),
@@ -187,7 +195,7 @@ def _repetitions(result, criterion, digits: int, cost: bool) -> list[str]:
             return f"{s['mean']:g} ± {s['sd']:.3g}"
         return f"{_number(s['mean'], digits)} ± {_number(s['sd'], digits)}"
 
-    labels = {"libsvm": "LIBSVM's own", "tuned": "tuned (optimistic)", "honest": "nested (honest)"}
+    labels = {"libsvm": _own(result), "tuned": "tuned (optimistic)", "honest": "nested (honest)"}
     rows = [[labels[p], *(cell(k, spread[p][k]) for k in keys)] for p in result._POINTS]
     lines += _table(heads, rows)
     return lines
@@ -222,7 +230,7 @@ def operating_points(result) -> list[dict]:
     ``name``, ``fpr``, ``tpr``, ``recall``, ``precision``."""
     out = []
     for name, figures in (
-        (f"LIBSVM's own (threshold {result.default_threshold:g})", result.libsvm),
+        (f"{_own(result)} (threshold {result.default_threshold:g})", result.libsvm),
         (f"tuned {result.criterion} (threshold {result.threshold:.4g})", result.tuned),
         ("nested estimate (per-fold thresholds)", result.honest),
     ):

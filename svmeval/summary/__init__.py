@@ -12,8 +12,12 @@ from dataclasses import replace
 from svmeval._args import checked
 from svmeval.errors import SvmevalError
 from svmeval.summary.core import Summary, spread
-from svmeval.summary.multilabel import score_label_sets, summarize_multilabel
 from svmeval.summary.single import positive_label, summarize_cv, summarize_predictions
+
+TYPE_CHECKING = False  # as typing's, without importing typing
+
+if TYPE_CHECKING:  # imported on first use: a single-label run loads no multi-label summary
+    from svmeval.summary.multilabel import score_label_sets, summarize_multilabel
 
 __all__ = [
     "Summary",
@@ -91,6 +95,7 @@ def summarize(
     from svmeval.cv.collect.results import CVResult, MultilabelCVResult
     from svmeval.errors import ArgumentError, InvalidParameterError
     from svmeval.summary.intervals import check_interval_arguments, classification_intervals
+    from svmeval.summary.multilabel import summarize_multilabel
 
     check_interval_arguments(ci, bootstrap, seed)
     if ci is not None and isinstance(result, MultilabelCVResult):
@@ -170,3 +175,25 @@ def _named(summary: Summary, result) -> Summary:
             for b, label in zip(calibration, labels)
         )
     return replace(summary, classes=result.classes, calibration=calibration)
+
+
+#: the multi-label summary's names, imported on first use
+_LAZY = {
+    "score_label_sets": "svmeval.summary.multilabel",
+    "summarize_multilabel": "svmeval.summary.multilabel",
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

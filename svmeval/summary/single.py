@@ -15,8 +15,6 @@ from svmeval._args import checked
 from svmeval.errors import ArgumentError, SvmevalError
 from svmeval.metrics.classification import ConfusionCounts
 from svmeval.metrics.measures import parse_zero_division
-from svmeval.metrics.probabilities import probability_figures, reliability_bins
-from svmeval.metrics.regression import regression_report
 from svmeval.metrics.run_figures import (
     classification_figures,
     classification_fold_figures,
@@ -28,7 +26,6 @@ from svmeval.metrics.run_figures import (
     regression_figures,
     regression_fold_figures,
 )
-from svmeval.metrics.scores import class_ranking
 from svmeval.summary.core import Summary, spread
 
 __all__ = [
@@ -90,6 +87,10 @@ def summarize_cv(
 ) -> Summary:
     """Every figure of a single-label :class:`~svmeval.cv.CVResult`: pooled, per fold (unless
     ``per_fold`` is False), and per repetition."""
+    from svmeval.metrics.probabilities import probability_figures, reliability_bins
+    from svmeval.metrics.regression import regression_report
+    from svmeval.metrics.scores import class_ranking
+
     z = parse_zero_division(zero_division)
     meta = {
         "mode": "cv",
@@ -187,12 +188,16 @@ def fold_values(result, name: str, *, pos_label=None, zero_division=0.0) -> np.n
         if result.probabilities is not None
         else (result.scores, "decision values")
     )
+    if source == "scores":
+        from svmeval.metrics.scores import class_ranking
     if (
         source != "scores"
         or class_ranking(y_true, scores, result.labels, source=score_source) is None
     ):
         scores = None  # as summarize_cv: no ranking figures where the pooled scores have none
     proba = result.probabilities if result.params.is_classification else None
+    if source == "probabilities":
+        from svmeval.metrics.probabilities import probability_figures
     if source != "probabilities" or not probability_figures(y_true, proba, result.labels, positive):
         proba = None  # as summarize_cv: none where the pooled probabilities have none
     folds = classification_fold_figures(
@@ -253,6 +258,9 @@ def summarize_predictions(
     >>> s.positive, round(s.figures["precision"], 4), round(s.figures["recall"], 4)
     (1.0, 1.0, 0.6667)
     """
+    from svmeval.metrics.regression import regression_report
+    from svmeval.metrics.scores import class_ranking
+
     z = parse_zero_division(zero_division)
     y_true, y_pred = _as_vectors(y_true, y_pred)
     meta = {"mode": "score", **(meta or {})}

@@ -56,7 +56,7 @@ from svmeval.cv.collect.provenance import recorded
 from svmeval.cv.plan.given import FoldAssignment
 from svmeval.errors import SvmevalError
 from svmeval.io.data import DataSource
-from svmeval.params import Configuration
+from svmeval.params import Configuration, LinearParams, SvmParams, linear_configuration
 from svmeval.preprocess import ScaleLike
 from svmeval.stats.rank_tests import clean_level
 from svmeval.store import StoreLike
@@ -70,8 +70,10 @@ def _check_configurations(params: list) -> None:
         raise SvmevalError("a benchmark needs at least two configurations")
     if len({p.is_regression for p in params}) > 1:
         raise SvmevalError("the configurations must all be classifiers or all regressions")
-    if any(p.svm_type == 2 for p in params):
+    if any(not isinstance(p, LinearParams) and p.svm_type == 2 for p in params):
         raise SvmevalError("one-class SVMs (-s 2) cannot be compared")
+    if any(isinstance(p, LinearParams) and p.solver_type == 21 for p in params):
+        raise SvmevalError("one-class SVMs (-s 21) cannot be compared")
 
 
 def _fold_table(
@@ -92,11 +94,28 @@ def _fold_table(
     configuration, repetition-major (the evaluation core runs them all at once); and each
     fold's test samples, in the same order."""
     from svmeval.cv.engine import run_configurations
+    from svmeval.cv.run.linear_folds import linear_seeded
     from svmeval.workflows.compare import _fold_values
 
-    runs = run_configurations(
-        dataset, params, folds, seeds, jobs, client, progress, source, preprocessing
-    )
+    libsvm = [i for i, p in enumerate(params) if not isinstance(p, LinearParams)]
+    runs: list = [None] * len(params)
+    if libsvm:
+        found = run_configurations(
+            dataset,
+            [params[i] for i in libsvm],
+            folds,
+            seeds,
+            jobs,
+            client,
+            progress,
+            source,
+            preprocessing,
+        )
+        for i, r in zip(libsvm, found):
+            runs[i] = r
+    for i, p in enumerate(params):  # LIBLINEAR's: svmeval's folds of each seed, here
+        if runs[i] is None:
+            runs[i] = [linear_seeded(dataset, p, folds, s, source) for s in seeds]
     sizes = [int(v) for run in runs[0] for v in np.bincount(run.fold, minlength=run.n_folds)]
     return [_fold_values(r, criterion, pos_label, zero_division) for r in runs], sizes
 
@@ -145,8 +164,9 @@ def benchmark(
         differ (``Dataset.from_arrays(X, y, name=...)`` names arrays).
     configurations : mapping or sequence
         The configurations, at least two: :class:`SvmParams` or svm-train's options
-        (``"-c 8 -g 0.05"``); a mapping gives them names, a sequence is named by their
-        options.
+        (``"-c 8 -g 0.05"``), or LIBLINEAR's :class:`LinearParams` (trained fold by fold on
+        the same folds, in this process; a store keeps LIBSVM's folds only); a mapping
+        gives them names, a sequence is named by their options (``linear: -s 2``).
     folds : int, default 10
         k of each cross-validation (with ``test="5x2cv"``: 2), the same on every data set.
     groups, given_folds : mapping or sequence, optional
@@ -242,6 +262,7 @@ def benchmark(
         raise SvmevalError(f"rope must be a finite number >= 0, got {rope!r}")
     check_draws(draws)
     checked, criterion = _checked_datasets(datasets, run.folds, params, criterion, pos_label)
+    _check_linear(checked, params)
     preprocessing = [preprocessing_of(scale, select, ds, params) for ds in checked]
     seeds = repetition_seeds(run.seed, run.repeat)
     sources = _fold_sources(checked, groups, given_folds, run.folds, seeds, params[0])
@@ -331,6 +352,17 @@ def _checked_datasets(datasets, folds: int, params: list, criterion, pos_label) 
         if params[0].is_classification:  # each data set named, before any work
             check_pos_label(y, class_code(pos_label, ds.classes), ds.name)
     return checked, criterion
+
+
+def _check_linear(checked: list, params: list) -> None:
+    """LIBLINEAR's ``check_parameter`` of each LIBLINEAR configuration on each data set
+    (and its bindings installed), before any fold."""
+    from svmeval.cv.run.linear_folds import check_linear
+
+    for p in params:
+        if isinstance(p, LinearParams):
+            for ds in checked:
+                check_linear(ds, p)
 
 
 def _per_dataset(value, argument: str, names: list) -> list:
@@ -455,7 +487,8 @@ def _sequence(datasets) -> list:
 
 
 def _configurations(configurations) -> tuple[list, list]:
-    """``(names, SvmParams)`` of a mapping name -> configuration or a sequence of them."""
+    """``(names, configurations)`` of a mapping name -> configuration or a sequence of them:
+    SvmParams (svm-train's options read) and LIBLINEAR's LinearParams as given."""
     from svmeval.cv.plan import checks
 
     if isinstance(configurations, Mapping):
@@ -468,11 +501,20 @@ def _configurations(configurations) -> tuple[list, list]:
             "sequence of configurations (SvmParams or svm-train's options), "
             f"got {type(configurations).__name__}"
         )
-    names, params = [], []
+    names: list = []
+    params: list[SvmParams | LinearParams] = []
     for name, config in items:
-        p = checks.as_params(config, "configuration")
+        p: SvmParams | LinearParams
+        if isinstance(config, LinearParams):
+            config.check()
+            p = config
+        else:
+            p = checks.as_params(config, "configuration")
         if name is None:
-            name = " ".join(config.split()) if isinstance(config, str) else p.flags()
+            if isinstance(config, LinearParams):
+                name = linear_configuration(config)
+            else:
+                name = " ".join(config.split()) if isinstance(config, str) else p.flags()
             name = name or "defaults"
         if not isinstance(name, str):
             raise SvmevalError(f"configuration names must be strings, got {name!r}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -18,12 +18,6 @@ from svmeval._repr import brief_repr
 from svmeval.cv.collect.provenance import Provenance
 from svmeval.errors import SvmevalError
 from svmeval.metrics.figures import FIGURES
-from svmeval.stats.bayesian import (
-    BayesianResult,
-    SignedRankResult,
-    correlated_ttest,
-    signed_rank_test,
-)
 from svmeval.stats.five_by_two import FiveByTwoResult, five_by_two
 from svmeval.stats.rank_tests import (
     FriedmanResult,
@@ -38,6 +32,9 @@ from svmeval.stats.rank_tests import (
 )
 from svmeval.stats.significance import TTestResult, corrected_resampled_ttest
 from svmeval.workflows.verdict import Verdict, benchmark_verdict
+
+if TYPE_CHECKING:  # imported where a rope asks for them: a benchmark without one loads none
+    from svmeval.stats.bayesian import BayesianResult, SignedRankResult
 
 __all__ = ["TESTS", "Benchmark", "DatasetTest", "Pair", "check_draws"]
 
@@ -274,6 +271,8 @@ class Benchmark:
             ttest = corrected_resampled_ttest(d, 1.0 / (self.n_folds - 1))
             p, outcome = ttest.p, self._outcome(ttest.mean, ttest.p)
         if self.rope is not None and len(d) >= 2:
+            from svmeval.stats.bayesian import correlated_ttest
+
             bayes = correlated_ttest(d, self.n_folds, rope=self.rope)
         return DatasetTest(name, len(d), p, outcome, ttest=ttest, five_by_two=fxt, bayesian=bayes)
 
@@ -296,6 +295,8 @@ class Benchmark:
             outcomes = [t.outcome for t in tests]
             signed = None
             if self.rope is not None and len(self.datasets) >= 2:
+                from svmeval.stats.bayesian import signed_rank_test
+
                 signed = signed_rank_test(
                     self.mean[:, a],
                     self.mean[:, b],

@@ -26,7 +26,7 @@ from svmeval.cv.collect.provenance import Provenance, recorded
 from svmeval.cv.plan.given import FoldAssignment, fold_source
 from svmeval.errors import ArgumentError, SvmevalError
 from svmeval.io.data import DataSource
-from svmeval.params import Configuration, LinearParams, SvmParams
+from svmeval.params import Configuration, LinearParams
 from svmeval.preprocess import ScaleLike
 from svmeval.stats.significance import (
     McNemarResult,
@@ -35,6 +35,7 @@ from svmeval.stats.significance import (
     mcnemar,
 )
 from svmeval.store import StoreLike
+from svmeval.workflows.compare_linear import linear_runs, shown
 from svmeval.workflows.mcnemar import mcnemar_files
 from svmeval.workflows.verdict import Verdict, comparison_verdict
 
@@ -301,10 +302,6 @@ def _compare(
     from svmeval.cv.plan import checks
 
     linear = [isinstance(p, LinearParams) for p in (a, b)]
-    if all(linear):
-        raise ArgumentError(
-            "b", "two LIBLINEAR configurations: a comparison takes LIBLINEAR against LIBSVM"
-        )
     run = checks.check_run(
         folds,
         seed,
@@ -321,21 +318,19 @@ def _compare(
             "is learned inside LIBSVM's folds only: not with a LIBLINEAR configuration",
         )
     if any(linear):
-        return _compare_linear(
+        found = linear_runs(
             data,
             (a, b),
             run,
             groups=groups,
             given_folds=given_folds,
             criterion=criterion,
-            confidence_level=confidence_level,
-            rope=rope,
             pos_label=pos_label,
-            zero_division=zero_division,
             jobs=jobs,
             client=client,
             progress=progress,
         )
+        return _tests_of(found, zero_division, confidence_level, rope)
     dataset, (params_a, params_b) = checks.as_dataset_and_params(data, "a comparison", a=a, b=b)
     preprocessing = engine.preprocessing_of(scale, select, dataset, [params_a, params_b])
     pos_label = class_code(pos_label, dataset.classes)
@@ -371,82 +366,26 @@ def _compare(
         zero_division=zero_division,
         confidence=confidence_level,
         data_name=getattr(dataset, "name", ""),
-        options_a=_shown(a, params_a),
-        options_b=_shown(b, params_b),
+        options_a=shown(a, params_a),
+        options_b=shown(b, params_b),
         rope=rope,
     )
 
 
-def _compare_linear(data, configurations, run, *, groups, given_folds, **arguments) -> Comparison:
-    """A LIBSVM configuration against a LIBLINEAR one (either side): the LIBSVM side's
-    cross-validations as :func:`compare` runs them, and on each one's folds the LIBLINEAR
-    side trained fold by fold (:func:`svmeval.cv.run.linear_folds.linear_on_folds`)."""
-    from svmeval.cv import engine
-    from svmeval.cv.plan import checks
-    from svmeval.cv.run.linear_folds import check_linear, linear_on_folds
-
-    side = 0 if isinstance(configurations[1], LinearParams) else 1  # the LIBSVM side
-    name = "ab"[side]
-    linear = configurations[1 - side]
-    linear.check()
-    dataset, (params,) = checks.as_dataset_and_params(
-        data, "a comparison", **{name: configurations[side]}
-    )
-    pos_label = class_code(arguments["pos_label"], dataset.classes)
-    labels = cast(np.ndarray, dataset.y)
-    if linear.solver_type == 21:
-        raise SvmevalError("one-class SVMs (-s 21) cannot be compared")
-    kind = checks.common_kind(labels, (params,))
-    if linear.is_regression != params.is_regression:
-        raise SvmevalError("A and B must both be classifiers or both regressions")
-    figure = checks.check_criterion(
-        arguments["criterion"] or checks.default_criterion(params), kind, (params,)
-    )
-    if params.is_classification:
-        checks.check_pos_label(labels, pos_label)
-    check_linear(dataset, linear)  # LIBLINEAR's check_parameter, before any fold
-    source = fold_source(groups, given_folds, dataset.n_samples)
-    if source is not None and not source.grouped and run.repeat != 1:
-        raise ArgumentError(
-            "repeat", "must be 1 with given_folds: every repetition would have the same folds"
-        )
-    (runs,) = engine.run_configurations(
-        dataset,
-        [params],
-        run.folds,
-        engine.repetition_seeds(run.seed, run.repeat),
-        arguments["jobs"],
-        arguments["client"],
-        arguments["progress"],
-        source,
-    )
-    other = [linear_on_folds(dataset, linear, r) for r in runs]
-    pair = (runs, other) if side == 0 else (other, runs)
-    shown = (_shown(configurations[side], params), _linear_shown(linear))
-    if side == 1:
-        shown = shown[::-1]
+def _tests_of(found, zero_division, confidence, rope) -> Comparison:
+    """:func:`_comparison` of a :class:`~svmeval.workflows.compare_linear.LinearRuns`."""
     return _comparison(
-        *pair,
-        figure,
-        pos_label=pos_label,
-        zero_division=arguments["zero_division"],
-        confidence=arguments["confidence_level"],
-        data_name=getattr(dataset, "name", ""),
-        options_a=shown[0],
-        options_b=shown[1],
-        rope=arguments["rope"],
+        found.runs_a,
+        found.runs_b,
+        found.figure,
+        pos_label=found.pos_label,
+        zero_division=zero_division,
+        confidence=confidence,
+        data_name=found.data_name,
+        options_a=found.options_a,
+        options_b=found.options_b,
+        rope=rope,
     )
-
-
-def _linear_shown(params: LinearParams) -> str:
-    """A LIBLINEAR configuration in reports: ``linear:`` and its train options."""
-    flags = params.flags()
-    return f"linear: {flags}" if flags else "linear:"
-
-
-def _shown(config, params: SvmParams) -> str:
-    """How a configuration is shown in reports: its options as given, or its flags."""
-    return " ".join(config.split()) if isinstance(config, str) else params.flags()
 
 
 def _comparison(

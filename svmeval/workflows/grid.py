@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import ClassVar
@@ -30,12 +30,12 @@ from svmeval.cv.plan.checks import CriterionError, check_criterion, default_crit
 from svmeval.cv.plan.given import FoldAssignment
 from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource
-from svmeval.params import Configuration, SvmParams
+from svmeval.params import Configuration, LinearParams, SvmParams, linear_configuration
 from svmeval.preprocess import ScaleLike
 from svmeval.store import StoreLike
 from svmeval.summary.data import summary_rows
 from svmeval.workflows import grid_rules as rules
-from svmeval.workflows.grid_cells import check_weight_label
+from svmeval.workflows.grid_cells import check_weight_label, preprocessing_parts, search_sizes
 from svmeval.workflows.grid_cells import job_order_checked as _order
 from svmeval.workflows.grid_rules import Cell, cell_params
 
@@ -125,16 +125,23 @@ class GridResult:
     kind: str
     n_folds: int
     seed: int
-    params: SvmParams
+    #: the configuration searched: LIBSVM's, or LIBLINEAR's (a search of C alone)
+    params: SvmParams | LinearParams
     data_name: str = ""
     provenance: Provenance | None = field(default=None, repr=False)
     #: where the folds came from when they are not LIBSVM's: "grouped (N groups)", "given"
     fold_source: str = ""
 
     @property
-    def best_params(self) -> SvmParams:
-        """The full LIBSVM parameters of the best cell (for a final model)."""
+    def best_params(self) -> SvmParams | LinearParams:
+        """The full parameters of the best cell (for a final model): LIBSVM's, or LIBLINEAR's
+        for a search of a LinearParams."""
         return cell_params(self.params, self.best.cell)
+
+    @property
+    def best_select(self) -> int | None:
+        """The best cell's number of features (None where the size was not searched)."""
+        return self.best.cell.select
 
     @property
     def weight_label(self) -> int | None:
@@ -160,7 +167,7 @@ class GridResult:
         criterion as the search compared it), ``resumed`` and ``best``, then the figures of
         that fold; a cell resumed from an ``-out`` file is one row with ``fold`` None.
         A search of a class weight adds ``log2w``, ``w`` and ``w_label`` (the class), None
-        elsewhere."""
+        elsewhere; a search of the number of features adds ``select`` (the size K)."""
         tables.pandas()
         rows = []
         for r in self.cells:
@@ -178,7 +185,9 @@ class GridResult:
             }
             if self.weight_label is not None:
                 cell.update(log2w=c.log2w, w=c.w, w_label=c.w_label)
-            flags = cell_params(self.params, c).flags()
+            if self.best_select is not None:
+                cell.update(select=c.select)
+            flags = _configuration(cell_params(self.params, c))
             if r.summary is None:
                 rows.append(
                     {
@@ -199,14 +208,23 @@ class GridResult:
         return tables.frame(rows)
 
 
+def _configuration(params) -> str:
+    """A cell's configuration in tables: svm-train's flags, or ``linear:`` and LIBLINEAR's."""
+    if isinstance(params, LinearParams):
+        return linear_configuration(params)
+    return params.flags()
+
+
 def _cell_object(r) -> dict:
     c = r.cell
     weight = {} if c.w_label is None else {"log2w": c.log2w, "w": c.w, "w_label": c.w_label}
+    size = {} if c.select is None else {"select": c.select}
     return {
         "log2c": c.log2c,
         "log2g": c.log2g,
         "log2p": c.log2p,
         **weight,
+        **size,
         "C": c.C,
         "gamma": c.gamma,
         "p": c.p,
@@ -221,7 +239,9 @@ def _cell_object(r) -> dict:
 
 
 def _grid_object(result) -> dict:
-    """JSON-friendly: criterion, best cell, every cell with its figures and fold spread."""
+    """JSON-friendly: criterion, best cell, every cell with its figures and fold spread (a
+    search of the number of features: each cell's ``select``, and the sizes searched)."""
+    sizes = sorted({r.cell.select for r in result.cells if r.cell.select is not None})
     return {
         "criterion": result.criterion,
         "greater_is_better": result.greater_is_better,
@@ -229,6 +249,7 @@ def _grid_object(result) -> dict:
         "n_folds": result.n_folds,
         "seed": result.seed,
         **({"fold_source": result.fold_source} if result.fold_source else {}),
+        **({"select_sizes": sizes} if sizes else {}),
         "best": _cell_object(result.best),
         "cells": [_cell_object(r) for r in result.cells],
     }
@@ -281,7 +302,7 @@ def grid_search(
     share: bool | None = None,
     store: StoreLike | None = None,
     scale: ScaleLike = None,
-    select: int | None = None,
+    select: int | Sequence[int] | str | None = None,
 ) -> GridResult:
     """Search C and gamma (and epsilon-SVR's epsilon) as LIBSVM's grid.py does, by any figure.
 
@@ -295,9 +316,11 @@ def grid_search(
     data : Dataset or str or os.PathLike or (X, y)
         The data (a file name is read first; arrays in memory as
         :meth:`Dataset.from_arrays` takes them); one label a sample.
-    params : SvmParams or str, optional
+    params : SvmParams or str or LinearParams, optional
         The other LIBSVM parameters (C, gamma and p are replaced per cell), as
-        :class:`SvmParams` or svm-train's options; default svm-train's.
+        :class:`SvmParams` or svm-train's options; default svm-train's. A
+        :class:`LinearParams` (``-s 0`` or ``-s 2``) is searched by LIBLINEAR's own
+        warm-started search of C (:doc:`/guide/large_data`).
     folds : int, default 5
         k of every cell's k-fold cross-validation (grid.py's ``-v``, default 5). With
         ``groups``: k folds of whole groups; not used with ``given_folds``.
@@ -361,6 +384,12 @@ def grid_search(
         (svm-scale's scaling, fselect.py's top K features): every cell's folds are
         preprocessed on their own training rows (each fold's rows made once for all the
         cells; no kernel is shared between folds). :doc:`/guide/preprocessing`.
+        ``select`` may also be a list of distinct sizes ``[K1, K2, ...]``, searched as an
+        axis with C and gamma (the C x gamma grid for each size in turn, in the list's order;
+        each fold ranks its training rows once for every size; a tie between sizes keeps the
+        first), or ``"fselect"``: fselect.py's own list (the n features of F-score at least
+        1e-20 in the data, then n halved while above 1, at most 8 sizes). A size above the
+        data's features is refused in a list. The best cell's size is ``best.cell.select``.
 
     Returns
     -------
@@ -390,6 +419,11 @@ def grid_search(
     from svmeval.cv import engine
     from svmeval.cv.run.store_session import opened
 
+    if isinstance(params, LinearParams):  # LIBLINEAR's warm-started search of C
+        from svmeval.workflows.grid_linear import check_linear_grid, linear_grid
+
+        check_linear_grid(params, arguments)
+        return linear_grid(arguments, CellResult, GridResult)
     with opened(arguments.pop("store"), "grid_search", (grid_search, dict(arguments))):
         return engine.c_state(_search)(**arguments)
 
@@ -527,10 +561,11 @@ def _checked_grid(
     from svmeval.cv.plan.given import fold_source
 
     source = fold_source(groups, given_folds, dataset.n_samples)
-    order = _order(params, log2c, log2g, log2p, log2w)
+    sizes = search_sizes(select, scale, dataset, params)
+    order = _order(params, log2c, log2g, log2p, log2w, sizes)
     if log2w is not None:
         check_weight_label(dataset, order[0].w_label)
-    shape = rules.check_resume_shape(run.resume, order[0].w_label)
+    shape = rules.check_resume_shape(run.resume, order[0].w_label, sizes is not None)
     if shape:
         raise ArgumentError("resume", shape)
     criterion = criterion or checks.default_criterion(params)
@@ -540,7 +575,8 @@ def _checked_grid(
     problem, base, candidates = _candidates(dataset, params, order)
     from svmeval.cv.run.preprocessed import preprocessing_of
 
-    preprocessing = preprocessing_of(scale, select, dataset, candidates)
+    first = select if sizes is None else sizes[0]
+    preprocessing = preprocessing_of(scale, first, dataset, candidates)
     pos_label = class_code(pos_label, dataset.classes)
     if base.is_classification:  # the summaries of the cells would refuse it, too late
         from svmeval.cv.plan.checks import check_pos_label
@@ -572,19 +608,19 @@ def _checked_grid(
         by_cell=dict(zip(order, candidates)),
         pos_label=pos_label,
         preprocessing=preprocessing,
+        sizes=sizes,
     )
 
 
 def _finisher(grid, cells, todo, pos_label, zero_division, percent, *, on_finish, progress):
-    """The function called with each finished unit (``todo[unit.candidate]``'s): its cell's
-    figure, handed on as a CellResult in the order the cells were scheduled in."""
+    """The function called with each finished cell and its CV result: its cell's figure,
+    handed on as a CellResult in the order the cells were scheduled in."""
     done = 0
 
-    def finish(unit, result) -> None:
+    def finish(cell, result) -> None:
         # the cells come in the order they were scheduled in, each as soon as it and the
         # cells before it are finished (svmeval.cv.run.evaluate.Release)
         nonlocal done
-        cell = todo[unit.candidate]
         if grid.dataset.classes is not None:  # the cell's summary names the user's classes
             result = dataclasses.replace(result, classes=grid.dataset.classes)
         value = criterion_of(
@@ -620,21 +656,27 @@ def _evaluate_cells(
         if on_start:
             on_start()
         cells.start()  # the resumed cells, in their file's order
-        if todo:
+        rankings = None
+        if grid.sizes is not None:
+            from svmeval.cv.run.preprocessed import Rankings
+
+            rankings = Rankings()  # each fold ranked once for every size
+        for part, preprocessing in preprocessing_parts(grid, todo):
             evaluate(
                 grid.dataset,
                 grid.problem,
-                [grid.by_cell[c] for c in todo],
+                [grid.by_cell[c] for c in part],
                 [grid.seed],
                 grid.folds,
                 executor=executor,
-                finish=finish,
-                costs=[_cost(c) for c in todo],
+                finish=lambda unit, result, part=part: finish(part[unit.candidate], result),
+                costs=[_cost(c) for c in part],
                 share=share,
                 memory_mb=kernel_memory,
                 ordered=True,
                 fold_source=grid.fold_source,
-                preprocessing=grid.preprocessing,
+                preprocessing=preprocessing,
+                rankings=rankings,
             )
 
 

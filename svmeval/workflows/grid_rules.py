@@ -25,7 +25,13 @@ multiplies C for that class): the C x gamma grid in grid.py's order for each wei
 (the weights in their range's order), ties needing the same gamma and weight. With a weight
 axis, C and gamma may both be left out (a search of the weight alone); a weight cell's
 ``-out`` line names its class (``log2w1=…``, ``log2w-1=…``), so that its file is never read
-as a C x gamma file (:func:`check_resume_shape`).
+as a C x gamma file (:func:`check_resume_shape`). So is the number of features, fselect.py's
+subset size K (``select``, kept after ranking each training fold by F-score): the grid (and
+any epsilon or weight) for each size in turn, in the sizes' given order, ties needing the same
+size; its ``-out`` lines end their axes with ``select=K``, grid.py's lines show K after the
+other axes (``[local] 5 -7 8 85.1852 (best c=32.0, g=0.0078125, select=8, rate=85.1852)``) and
+the last line gives K after the best C and gamma. A search of sizes with C and gamma both left
+out is a search of the size alone.
 """
 
 from __future__ import annotations
@@ -44,8 +50,8 @@ from svmeval.errors import SvmevalError, show_path
 DEFAULT_LOG2C = (-5, 15, 2)
 DEFAULT_LOG2G = (3, -15, -2)
 
-#: the axes of a cell, in grid.py's order (log2p and log2w are svmeval's own)
-AXES = ("log2c", "log2g", "log2p", "log2w")
+#: the axes of a cell, in grid.py's order (log2p, log2w and select are svmeval's own)
+AXES = ("log2c", "log2g", "log2p", "log2w", "select")
 
 
 def check_range(name: str, r) -> tuple:
@@ -89,7 +95,9 @@ class Cell:
     """One grid point: log2 of C, gamma, (epsilon-SVR) epsilon and the weight of class
     ``w_label`` (svm-train's ``-wLABEL``); None = not searched.
     ``ints``: the axes ("log2c", ...) whose range grid.py holds as ints (its default ranges),
-    which grid.py's lines print as ints; it takes no part in comparisons."""
+    which grid.py's lines print as ints; it takes no part in comparisons. ``select``: the
+    number of features kept (the top K of each training fold's F-score ranking), None where
+    the size is not searched."""
 
     log2c: float | None
     log2g: float | None
@@ -97,11 +105,12 @@ class Cell:
     ints: frozenset = field(default=frozenset(), compare=False, repr=False)
     log2w: float | None = None
     w_label: int | None = None
+    select: int | None = None
 
     def log2_text(self, axis: str) -> str:
-        """The value of ``axis`` as grid.py prints it (``5`` or ``5.0``)."""
+        """The value of ``axis`` as grid.py prints it (``5`` or ``5.0``; a size as an int)."""
         value = getattr(self, axis)
-        return str(int(value)) if axis in self.ints else str(value)
+        return str(int(value)) if axis in self.ints or axis == "select" else str(value)
 
     def key(self, axis: str) -> str:
         """The name of ``axis`` in an ``-out`` line: the axis itself, the weight's with its
@@ -134,7 +143,7 @@ class Cell:
     @property
     def tie(self) -> tuple:
         """What two cells must share for the smaller C to win a tie (grid.py: gamma)."""
-        return (self.log2g, self.log2p, self.log2w)
+        return (self.log2g, self.log2p, self.log2w, self.select)
 
 
 def cell_params(base, cell: Cell):
@@ -152,15 +161,16 @@ def cell_params(base, cell: Cell):
     return replace(base, **changes)
 
 
-def job_order(log2c, log2g, log2p=None, log2w=None) -> list[Cell]:
+def job_order(log2c, log2g, log2p=None, log2w=None, select=None) -> list[Cell]:
     """Every cell in grid.py's job order (``calculate_jobs``), for each epsilon (or class
-    weight) in turn.
+    weight) in turn, for each size of ``select`` (a sequence of ints, None: not searched) in
+    turn.
 
     Each range is ``(begin, end, step)`` or None (not searched); ``log2w`` is
     ``(label, begin, end, step)``. At least one of C and gamma must be searched, as in
-    grid.py, unless a weight is.
+    grid.py, unless a weight or a size is.
     """
-    if log2c is None and log2g is None and log2w is None:
+    if log2c is None and log2g is None and log2w is None and not select:
         raise RangeError("log2c", "log2c and log2g must not both be None")
     label, w_range = (None, None) if log2w is None else (int(log2w[0]), tuple(log2w[1:]))
     ints = frozenset(
@@ -182,8 +192,10 @@ def job_order(log2c, log2g, log2p=None, log2w=None) -> list[Cell]:
         else:
             pairs.extend((c_seq[k], g_seq[j]) for k in range(i))  # more gamma resolution
             j += 1
+    k_seq = list(select) if select else [None]
     return [
-        Cell(_float(c), _float(g), _float(p), ints, _float(w), None if w is None else label)
+        Cell(_float(c), _float(g), _float(p), ints, _float(w), None if w is None else label, k)
+        for k in k_seq
         for w in w_seq
         for p in p_seq
         for c, g in pairs
@@ -419,6 +431,8 @@ _FIELDS = {
 }
 #: a weight cell's field: ``log2w`` and the class (svm-train's ``-wLABEL``), then the value
 _WEIGHT_FIELD = re.compile(rf"(?<![A-Za-z0-9_])log2w([-+]?[0-9]+)=({_NUMBER})")
+#: a size cell's field: ``select=K``
+_SELECT_FIELD = re.compile(r"(?<![A-Za-z0-9_])select=([0-9]+)(?![0-9.eE])")
 
 
 def parse_out(text: str) -> OutCells:
@@ -439,12 +453,14 @@ def parse_out(text: str) -> OutCells:
             continue
         value = {name: (float(m.group(1)) if m else None) for name, m in found.items()}
         weight = _WEIGHT_FIELD.search(line)
+        size = _SELECT_FIELD.search(line)
         cell = Cell(
             value["log2c"],
             value["log2g"],
             value["log2p"],
             log2w=float(weight.group(2)) if weight else None,
             w_label=int(weight.group(1)) if weight else None,
+            select=int(size.group(1)) if size else None,
         )
         cells[cell] = float(rate.group(1))
     cells.head = len(cells) if head is None else head
@@ -486,13 +502,14 @@ def read_out(path: str) -> OutCells:
 
 
 def read_resume(
-    path: str, criterion: str, weight: int | None = None, learned: str = ""
+    path: str, criterion: str, weight: int | None = None, learned: str = "", sizes: bool = False
 ) -> OutCells:
     """The cells of a ``-out`` file to resume a search of ``criterion`` from; a file that
     records another criterion is refused (its values are not comparable), and so is a file
     of another weight axis than the search's (``weight``: the class whose weight it
     searches, None for none; :func:`check_resume_shape`), and one whose cells learned
-    another preprocessing inside the folds (``learned``, "" for none) or none."""
+    another preprocessing inside the folds (``learned``, "" for none) or none, and one whose
+    cells name no size where the search searches sizes (``sizes``), or the reverse."""
     text = read_out_text(path)
     cells = parse_out(text)
     check_learned(path, text, cells, learned)
@@ -503,8 +520,12 @@ def read_resume(
             f"--criterion {criterion} would mix the two (give --criterion "
             f"{recorded}, or another -out file)"
         )
-    problem = check_resume_shape(cells, weight)
+    problem = check_resume_shape(cells, weight, sizes)
     if problem:
+        if any((c.select is not None) != sizes for c in cells):
+            raise SvmevalError(
+                f"{show_path(path)}: {problem} (give the same --select, or another -out file)"
+            )
         label = next(c.w_label for c in cells if c.w_label != weight)
         hint = "without -log2w" if label is None else f"with -log2w {label}"
         raise SvmevalError(
@@ -534,11 +555,17 @@ def _weights_of(label: int | None) -> str:
     )
 
 
-def check_resume_shape(cells, weight: int | None) -> str:
+def check_resume_shape(cells, weight: int | None, sizes: bool = False) -> str:
     """What is wrong with resuming a search of the weight of class ``weight`` (None: a search
     without a weight axis) from ``cells`` ("" where nothing is): a cell of another weight
     axis (a C x gamma cell in a weight search, or the reverse, or another class's weight)
-    would be compared with cells it does not match."""
+    would be compared with cells it does not match; so would a cell of one size in a search
+    without sizes (``sizes`` False), or a cell without a size in a search of sizes."""
+    for cell in cells:
+        if (cell.select is not None) != sizes:
+            had = "of one size each (select=K)" if cell.select is not None else "without a size"
+            now = "of the number of features" if sizes else "without a list of sizes"
+            return f"holds cells {had}; a search {now} cannot take them"
     for cell in cells:
         if cell.w_label != weight:
             return (
@@ -563,7 +590,9 @@ def stdout_line(
     logs = [cell.log2_text(axis) for axis in AXES if getattr(cell, axis) is not None]
     text = f"[{worker}] {' '.join(logs)} {shown_value(value, worker == 'resumed')} (best "
     for axis in AXES:  # the best cell has the same axes
-        if getattr(cell, axis) is not None:
+        if axis == "select" and cell.select is not None:
+            text += f"select={best.select}, "
+        elif getattr(cell, axis) is not None:
             name = f"w{best.w_label}" if axis == "log2w" else axis[-1]
             text += f"{name}={2.0 ** getattr(best, axis)}, "
     return text + f"rate={shown_value(best_value, best_resumed)})"
@@ -571,7 +600,7 @@ def stdout_line(
 
 def last_line(best: Cell, best_value: float, *, resumed: bool = False) -> str:
     """grid.py's last line: the best C and gamma themselves (not their logs), then (searched)
-    epsilon or the class weight, then the rate (``resumed``: the best cell was read from a
-    ``-out`` file)."""
-    values = [v for v in (best.C, best.gamma, best.p, best.w) if v is not None]
+    epsilon or the class weight, then the size K, then the rate (``resumed``: the best cell
+    was read from a ``-out`` file)."""
+    values = [v for v in (best.C, best.gamma, best.p, best.w, best.select) if v is not None]
     return f"{' '.join(map(str, values))} {shown_value(best_value, resumed)}"

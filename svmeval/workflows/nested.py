@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, ClassVar
 
@@ -41,7 +41,7 @@ from svmeval.cv.plan import checks
 from svmeval.cv.plan.given import FoldAssignment
 from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource, rows_of
-from svmeval.params import Configuration, SvmParams
+from svmeval.params import Configuration, LinearParams, SvmParams
 from svmeval.preprocess import ScaleLike
 from svmeval.store import StoreLike
 from svmeval.summary.data import summary_rows
@@ -62,7 +62,7 @@ class OuterFold:
     ``repetition`` (0-based) and ``fold`` (0-based, LIBSVM's fold order) name it; ``seed`` is
     its repetition's C ``srand`` seed; ``cell`` the chosen :class:`~svmeval.workflows.grid.Cell`,
     ``value`` its inner criterion value (a fraction, as every figure), ``rate`` that value as
-    the inner grid compared it (accuracy in percent, as grid.py's), ``params`` the full LIBSVM parameters trained on the
+    the inner grid compared it (accuracy in percent, as grid.py's), ``params`` the full parameters (LIBSVM's, or LIBLINEAR's) trained on the
     outer training set, ``grid`` the whole inner :class:`~svmeval.workflows.grid.GridResult`;
     ``train_rows`` / ``test_rows``: sample indices (input order numbering), training rows in
     LIBSVM's order.
@@ -76,7 +76,7 @@ class OuterFold:
     cell: rules.Cell
     value: float
     rate: float
-    params: SvmParams
+    params: SvmParams | LinearParams
     grid: GridResult
     train_rows: np.ndarray
     test_rows: np.ndarray
@@ -160,7 +160,7 @@ class NestedResult:
         return summarize(self.outer, pos_label=self.pos_label, zero_division=self.zero_division)
 
     def spread(self) -> dict:
-        """Per searched axis (``log2c``, ``log2g``, ``log2p``, ``log2w``) over every outer fold's choice:
+        """Per searched axis (``log2c``, ``log2g``, ``log2p``, ``log2w``, ``select``) over every outer fold's choice:
         ``mean``, ``sd`` (n-1; NaN for one fold), ``min``, ``max`` and ``counts`` (value ->
         number of folds that chose it, values ascending)."""
         out = {}
@@ -202,11 +202,12 @@ class NestedResult:
                 "repetition": f.repetition,
                 "fold": f.fold + 1,
                 "seed": f.seed,
-                **{axis: getattr(f.cell, axis) for axis in AXES if axis != "log2w"},
+                **{axis: getattr(f.cell, axis) for axis in AXES if axis not in _OWN_KEYS},
                 "C": f.cell.C,
                 "gamma": f.cell.gamma,
                 "p": f.cell.p,
                 **_weight_of(f.cell),
+                **({} if f.cell.select is None else {"select": f.cell.select}),
                 "value": tables.finite(f.value),
                 "n_train": len(f.train_rows),
                 "n_test": len(f.test_rows),
@@ -241,8 +242,8 @@ class NestedResult:
     def to_frame(self):
         """A pandas DataFrame, one row per (repetition, outer fold): the columns of a results
         table, the chosen cell (``log2c``, ``log2g``, ``log2p``, ``C``, ``gamma``, ``p``; a
-        search of a class weight adds ``log2w``, ``w`` and ``w_label``),
-        ``inner_value`` (the criterion on the inner folds, a fraction) and the outer fold's
+        search of a class weight adds ``log2w``, ``w`` and ``w_label``, one of the number of
+        features ``select``), ``inner_value`` (the criterion on the inner folds, a fraction) and the outer fold's
         figures; ``configuration`` is the base configuration as given, ``options`` its flags
         (each fold's own C / gamma are its columns)."""
         from svmeval.summary import summarize
@@ -268,6 +269,7 @@ class NestedResult:
                         "gamma": c.gamma,
                         "p": c.p,
                         **_weight_of(c),
+                        **({} if c.select is None else {"select": c.select}),
                         "inner_value": f.value,
                         **figures,
                     }
@@ -301,7 +303,7 @@ def nested_cv(
     share: bool | None = None,
     store: StoreLike | None = None,
     scale: ScaleLike = None,
-    select: int | None = None,
+    select: int | Sequence[int] | str | None = None,
 ) -> NestedResult:
     """Nested cross-validation: an honest estimate of the model :func:`grid_search` tunes.
 
@@ -315,9 +317,10 @@ def nested_cv(
     data : Dataset or str or os.PathLike or (X, y)
         The data (a file name is read first; arrays in memory as
         :meth:`Dataset.from_arrays` takes them); one label a sample.
-    params : SvmParams or str, optional
+    params : SvmParams or str or LinearParams, optional
         The other LIBSVM parameters (C, gamma, p and the searched class weight chosen per
-        outer fold); default svm-train's.
+        outer fold); default svm-train's. A :class:`LinearParams` (``-s 0`` or ``-s 2``) is
+        tuned by LIBLINEAR's own search of C in each outer fold (:doc:`/guide/nested_cv`).
     folds : int, default 5
         The outer folds.
     groups : array-like or str or os.PathLike, optional
@@ -352,7 +355,10 @@ def nested_cv(
         Preprocessing learned inside the folds, as :func:`cross_validate` takes them
         (svm-scale's scaling, fselect.py's top K features): every inner fold on its own
         training rows (inner training rows of the outer training set), and the chosen cell's
-        outer model on the outer training rows (:doc:`/guide/preprocessing`).
+        outer model on the outer training rows (:doc:`/guide/preprocessing`). A list of
+        sizes (or ``"fselect"``, made from each outer training set) is searched by each
+        inner grid with C and gamma, as :func:`grid_search` takes it, and each outer model
+        keeps the size its inner search chose: the honest estimate of selecting the size.
 
     Returns
     -------
@@ -378,6 +384,11 @@ def nested_cv(
     from svmeval.cv import engine
     from svmeval.cv.run.store_session import opened
 
+    if isinstance(params, LinearParams):  # LIBLINEAR's warm-started search inside each fold
+        from svmeval.workflows.nested_linear import check_linear_nested, linear_nested
+
+        check_linear_nested(params, arguments)
+        return linear_nested(arguments, OuterFold, NestedResult)
     with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
         stack.enter_context(
             opened(arguments.pop("store"), "nested_cv", (nested_cv, dict(arguments)))
@@ -464,7 +475,7 @@ def _nested_cv(
         results[0],
         repeats=tuple(engine.repetition(x) for x in results[1:]),
         data_name=getattr(dataset, "name", ""),
-        preprocessing="" if transform is None else transform.key(),
+        preprocessing=_learned(transform, select),
     )
     return NestedResult(
         outer=first,
@@ -485,11 +496,29 @@ def _check_weight_label(dataset, params, log2c, log2g, log2p, log2w) -> None:
     check_weight_label(dataset, _order(params, log2c, log2g, log2p, log2w)[0].w_label)
 
 
+def _learned(transform, select) -> str:
+    """What the outer models learned on their training rows, as the result names it."""
+    from svmeval.preprocess import check_sizes
+
+    learned = "" if transform is None else transform.key()
+    sizes = check_sizes(select)
+    if not isinstance(sizes, (tuple, str)):
+        return learned
+    shown = sizes if isinstance(sizes, str) else ",".join(map(str, sizes))
+    chosen = f"select {shown} (each outer fold's choice)"
+    return f"{learned}; {chosen}" if learned else chosen
+
+
 def _outer_transform(scale, select, dataset, base):
     """The outer models' preprocessing, learned on each outer training set (a
     :class:`~svmeval.cv.run.preprocessed.FoldTransform`), or None; checked before any fold."""
     from svmeval.cv import engine
+    from svmeval.preprocess import check_sizes
 
+    sizes = check_sizes(select)
+    if isinstance(sizes, (tuple, str)):  # each outer fold learns the size its inner search chose
+        engine.preprocessing_of(scale, 1, dataset, [base])  # checked before any fold
+        return None if scale is None else _outer_transform(scale, None, dataset, base)
     preprocessing = engine.preprocessing_of(scale, select, dataset, [base])
     if preprocessing is None:
         return None
@@ -529,7 +558,14 @@ def _outer_fold(
     groups = None if inner_groups is None else inner_groups[train].tolist()
     inner = grid_search(rows_of(dataset, train), params, seed=seed, groups=groups, **grid)
     chosen = inner.best_params
-    plan.run_fold(i, chosen, jobs or available_cores())
+    transform = None
+    if inner.best.cell.select is not None:  # the size the inner search chose, for this fold
+        from svmeval.cv.run.preprocessed import FoldTransform
+        from svmeval.preprocess import Preprocessing, as_scale_spec
+
+        learned = Preprocessing(as_scale_spec(grid["scale"]), inner.best.cell.select)
+        transform = FoldTransform(dataset, learned)
+    plan.run_fold(i, chosen, jobs or available_cores(), transform)
     return OuterFold(
         repetition=r,
         fold=i,
@@ -579,6 +615,10 @@ def chosen_text(result: NestedResult) -> str:
             f"max {s['max']:g} ({counts})"
         )
     return "\n".join(lines) + "\n"
+
+
+#: the axes a chosen cell's object gives only where they were searched (their own keys)
+_OWN_KEYS = ("log2w", "select")
 
 
 def _weight_of(cell: rules.Cell) -> dict:

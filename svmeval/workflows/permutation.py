@@ -23,7 +23,7 @@ import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, cast
 
 import numpy as np
 
@@ -36,7 +36,7 @@ from svmeval.cv.plan.given import FoldAssignment
 from svmeval.errors import ArgumentError, SvmevalError
 from svmeval.io.data import DataSource
 from svmeval.metrics.figures import FIGURES
-from svmeval.params import Configuration
+from svmeval.params import Configuration, LinearParams, linear_configuration
 from svmeval.preprocess import ScaleLike
 from svmeval.store import StoreLike
 
@@ -220,8 +220,10 @@ def permutation_test(
     ----------
     data : Dataset or str or os.PathLike or (X, y)
         The data, as :func:`cross_validate` takes it (one label a sample).
-    params : SvmParams or str, optional
-        The configuration (default svm-train's defaults); no ``-b 1``.
+    params : SvmParams or str or LinearParams, optional
+        The configuration (default svm-train's defaults); no ``-b 1``. A
+        :class:`LinearParams` is LIBLINEAR's, trained fold by fold on each permutation's
+        folds (svmeval's, as for LIBSVM), in this process and without a store.
     folds : int, default 5
         k of each cross-validation.
     groups : array-like or str or os.PathLike, optional
@@ -307,14 +309,24 @@ def _permutation_test(
 
     n_permutations = _check_permutations(permutations)
     run = checks.check_run(folds, seed, jobs=jobs)
+    if isinstance(params, LinearParams):
+        _no_preprocessing(scale, select)
+        return _permutation_linear(
+            data,
+            params,
+            run,
+            n_permutations,
+            groups=groups,
+            given_folds=given_folds,
+            criterion=criterion,
+            pos_label=pos_label,
+            zero_division=zero_division,
+            client=client,
+            progress=progress,
+        )
     dataset, (config,) = checks.as_dataset_and_params(data, "a permutation test", params=params)
     pos_label = class_code(pos_label, dataset.classes)
-    if config.probability:
-        raise ArgumentError(
-            "params", "-b 1 is not supported (its training draws from C rand() fold by fold)"
-        )
-    if config.svm_type == 2:
-        raise ArgumentError("params", "a one-class SVM (-s 2) has no figure to test")
+    _check_config(config)
     criterion = criterion or checks.default_criterion(config)
     y = checks.single_label(dataset, "a permutation test")
     checks.check_criterion(criterion, checks.common_kind(y, [config]), config)
@@ -370,6 +382,97 @@ def _permutation_test(
         shared_kernel=shared,
         design=_design(source, design),
         preprocessing="" if preprocessing is None else preprocessing.key(),
+    )
+
+
+def _check_config(config) -> None:
+    """A LIBSVM configuration a permutation test runs: no -b 1, no one-class SVM."""
+    if config.probability:
+        raise ArgumentError(
+            "params", "-b 1 is not supported (its training draws from C rand() fold by fold)"
+        )
+    if config.svm_type == 2:
+        raise ArgumentError("params", "a one-class SVM (-s 2) has no figure to test")
+
+
+def _no_preprocessing(scale, select) -> None:
+    """scale= and select= are learned inside LIBSVM's folds only, as cross_validate says."""
+    for name, value in (("scale", scale), ("select", select)):
+        if value is not None and value is not False:
+            raise ArgumentError(
+                name, "does not apply to a LinearParams (LIBLINEAR's own cross-validation)"
+            )
+
+
+def _permutation_linear(
+    data,
+    params: LinearParams,
+    run,
+    n_permutations: int,
+    *,
+    groups,
+    given_folds,
+    criterion,
+    pos_label,
+    zero_division,
+    client,
+    progress,
+) -> PermutationTest:
+    """The permutation test of a LIBLINEAR configuration: each permutation's folds svmeval's
+    (LIBSVM's draw from the permuted labels after ``srand(seed)``, or the folds given or
+    grouped), LIBLINEAR trained fold by fold on them
+    (:func:`svmeval.cv.run.linear_folds.linear_seeded`), one after another in this process."""
+    from svmeval.cv.plan import checks
+    from svmeval.cv.plan.given import fold_source
+    from svmeval.cv.run.linear_folds import check_linear, linear_seeded
+    from svmeval.cv.run.permutation import group_orders, permutation_orders
+
+    if client is not None:
+        raise ArgumentError(
+            "client",
+            "does not apply to a LinearParams (LIBLINEAR's folds run in this process)",
+        )
+    params.check()
+    dataset = checks.as_dataset(data, "data")
+    y = checks.single_label(dataset, "a permutation test")
+    dataset = checks.classes_for(dataset, data, [params])
+    y = cast(np.ndarray, dataset.y)
+    pos_label = class_code(pos_label, dataset.classes)
+    if params.solver_type == 21:
+        raise ArgumentError("params", "a one-class SVM (-s 21) has no figure to test")
+    criterion = criterion or checks.default_criterion(params)
+    checks.check_criterion(criterion, checks.common_kind(y, [params]), [params])
+    if params.is_classification:
+        checks.check_pos_label(y, pos_label, None)
+    check_linear(dataset, params)  # LIBLINEAR's check_parameter, before any fold
+    source = fold_source(groups, given_folds, dataset.n_samples)
+    n = dataset.n_samples
+    design = "rows"
+    permuted = permutation_orders(n, n_permutations, run.seed)
+    if source is not None and source.grouped:
+        design, permuted = group_orders(source.codes, y, n_permutations, run.seed)
+    orders = itertools.chain([np.arange(n, dtype=np.int64)], permuted)
+    values = np.empty(n_permutations + 1)
+    n_folds = 0
+    for p, order in enumerate(orders):
+        result = linear_seeded(dataset, params, run.folds, run.seed, source, y=y[order])
+        values[p] = _figure(result, criterion, pos_label, zero_division)
+        if p == 0:
+            n_folds = result.n_folds
+        if progress is not None:
+            progress(p + 1, n_permutations + 1)
+    if math.isnan(values[0]):
+        raise SvmevalError(f"{criterion} is undefined on the data's cross-validation")
+    return PermutationTest(
+        criterion=criterion,
+        observed=float(values[0]),
+        permuted=values[1:].copy(),
+        n_folds=n_folds,
+        seed=run.seed,
+        data_name=dataset.name,
+        options=linear_configuration(params),
+        shared_kernel=False,
+        design=_design(source, design),
     )
 
 

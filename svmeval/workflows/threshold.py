@@ -46,7 +46,7 @@ from svmeval.cv.collect.results import CVResult
 from svmeval.cv.plan.given import FoldAssignment
 from svmeval.errors import ArgumentError, DataFormatError, SvmevalError, show_label
 from svmeval.io.data import DataSource
-from svmeval.params import Configuration
+from svmeval.params import Configuration, LinearParams, SvmParams, linear_configuration
 from svmeval.preprocess import ScaleLike
 from svmeval.store import StoreLike
 from svmeval.workflows.threshold_rules import (
@@ -303,7 +303,7 @@ def _check_classes(dataset, config, criterion: ThresholdCriterion, pos_label):
     from svmeval.cv.plan import checks
     from svmeval.metrics.two_class import positive_label
 
-    if config.svm_type == 2:
+    if not isinstance(config, LinearParams) and config.svm_type == 2:
         raise ArgumentError(
             "params", "a one-class SVM (-s 2) has no classes to move a decision threshold between"
         )
@@ -378,9 +378,11 @@ def tune_threshold(
     ----------
     data : Dataset or str or os.PathLike or (X, y)
         Two-class data, as :func:`cross_validate` takes them.
-    params : SvmParams or str, optional
+    params : SvmParams or str or LinearParams, optional
         A classifier's configuration (C-SVC or nu-SVC); with ``-b 1`` the threshold moves on
-        the positive class's probability, else on its decision value.
+        the positive class's probability, else on its decision value. A LIBLINEAR
+        classifier (:class:`LinearParams`) moves it on LIBLINEAR's decision value, trained
+        fold by fold on svmeval's folds, in this process.
     folds : int, default 5
         The outer folds (those of ``svmeval -v folds``).
     criterion : str, default "f1"
@@ -485,14 +487,31 @@ def _tune(
     run = checks.check_run(
         folds, seed, repeat=repeat, inner_folds=inner_folds, jobs=jobs, client=client
     )
-    dataset, (config,) = checks.as_dataset_and_params(data, "a threshold tuning", params=params)
+    linear = isinstance(params, LinearParams)
+    config: SvmParams | LinearParams
+    if linear:
+        config = _linear_config(params, client)
+        dataset = checks.classes_for(checks.as_dataset(data, "data"), data, [config])
+    else:
+        dataset, (config,) = checks.as_dataset_and_params(data, "a threshold tuning", params=params)
     positive, negative = _check_classes(dataset, config, parsed, pos_label)
-    preprocessing = preprocessing_of(scale, select, dataset, [config])
+    if linear:
+        from svmeval.cv.run.linear_folds import check_linear
+
+        check_linear(dataset, config)  # LIBLINEAR's check_parameter, before any fold
+    if linear:  # learned inside LIBSVM's folds only, as cross_validate says
+        from svmeval.workflows.permutation import _no_preprocessing
+
+        _no_preprocessing(scale, select)
+    preprocessing = None if linear else preprocessing_of(scale, select, dataset, [config])
     if client is not None:  # connected (its workers checked) once every argument is checked
         from svmeval.cv.run import cluster
 
         client = _stack.enter_context(cluster.client_for(client))
-    configuration = given_configuration(params, config)
+    if isinstance(config, LinearParams):
+        configuration = linear_configuration(config)
+    else:
+        configuration = given_configuration(params, config)
     warned = [False]  # LIBSVM's leave-one-out warning: once a run, not once a CV
     from svmeval.cv.plan.given import fold_source
 
@@ -509,6 +528,10 @@ def _tune(
             folds_from = groups_source(source.codes[train])
         else:
             folds_from = None
+        if linear:  # svmeval's folds, LIBLINEAR trained fold by fold on them
+            from svmeval.cv.run.linear_folds import linear_seeded
+
+            return linear_seeded(rows, config, k, s, folds_from)
         result = run_cv(
             rows,
             config,
@@ -532,6 +555,25 @@ def _tune(
     from dataclasses import replace
 
     return replace(repetitions[0], repeat_results=tuple(repetitions[1:]))
+
+
+def _linear_config(params: LinearParams, client) -> LinearParams:
+    """A LIBLINEAR configuration for a threshold tuning: checked, a classifier, here."""
+    if client is not None:
+        raise ArgumentError(
+            "client", "does not apply to a LinearParams (LIBLINEAR's folds run in this process)"
+        )
+    params.check()
+    if params.solver_type == 21:
+        raise ArgumentError(
+            "params",
+            "a one-class SVM (-s 21) has no classes to move a decision threshold between",
+        )
+    if params.is_regression:
+        raise ArgumentError(
+            "params", "a regression (-s 11, -s 12, -s 13) has no decision threshold"
+        )
+    return params
 
 
 class _Count:

@@ -161,3 +161,29 @@ def test_multiclass_decision_values_reproduce_libsvm_votes():
             k += 1
     # svm_predict_values: the first class with the most votes, in LIBSVM's label order
     assert np.array_equal(labels[np.argmax(votes, axis=1)], result.y_pred)
+
+
+@pytest.mark.parametrize("options, stratified", [("-g 0.25", True), ("-s 3 -g 0.25", False)])
+def test_the_folds_draw_from_c_rand_exactly_as_libsvm_does(options, stratified):
+    """The folds (a class's samples shuffled in one C call, or all of them for regression)
+    leave C ``rand()`` where LIBSVM's own svm_cross_validation leaves it, and the predictions
+    are LIBSVM's."""
+    from ctypes import c_double
+
+    from svmeval.cv import _libsvm
+    from svmeval.cv.plan.cv_plan import seeded_folds
+
+    path = data_set("heart_scale")
+    y, x = svmutil.svm_read_problem(path)
+    problem = svmutil.svm_problem(y, x)
+    param = svmutil.svm_parameter(f"{options} -q")
+    target = (c_double * len(y))()
+    _libsvm.srand(5)
+    _libsvm.set_omp_threads(1)  # SVR sums in an OpenMP reduction (conftest.libsvm_cv)
+    libsvm_svm.libsvm.svm_cross_validation(problem, param, 5, target)
+    after_libsvm = [_libsvm.rand() for _ in range(3)]
+    _libsvm.srand(5)
+    seeded_folds(np.array(y), 5, 5, stratified=stratified)
+    assert [_libsvm.rand() for _ in range(3)] == after_libsvm
+    result = cross_validate(read_dataset(path), params_of(options), 5, seed=5)
+    assert np.array_equal(result.y_pred, np.array(target[:]))

@@ -627,7 +627,9 @@ def test_cross_validate_takes_a_linear_configuration(files, name, options, seed)
     path = files[name]
     result = svmeval.cross_validate(str(path), params_of(options), 5, seed=seed)
     np.testing.assert_array_equal(result.y_pred, bindings_cv_seeded(path, options, 5, seed))
-    assert result.seed == seed and result.configuration == params_of(options).flags()
+    # named as LIBLINEAR's (svm-train's -s 2 would be a one-class SVM)
+    flags = params_of(options).flags()
+    assert result.seed == seed and result.configuration == f"linear: {flags}".strip()
 
 
 def test_cross_validate_of_arrays_is_that_of_the_file(files):
@@ -696,8 +698,9 @@ def test_scale_false_asks_nothing_of_a_liblinear_run(files):
 def test_other_runs_refuse_a_linear_configuration_in_words(files):
     import svmeval
 
-    with pytest.raises(svmeval.ParameterError, match="cross_validate only"):
-        svmeval.grid_search(str(files["heart"]), svmeval.LinearParams())
+    with pytest.raises(svmeval.ParameterError, match="not taken by this run") as caught:
+        svmeval.cross_validate_multilabel(str(files["heart"]), svmeval.LinearParams())
+    assert "grid_search" in str(caught.value) and "\n" not in str(caught.value)
 
 
 @pytest.mark.parametrize(

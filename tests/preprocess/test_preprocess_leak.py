@@ -5,6 +5,7 @@ t-test's formula computed here with scipy."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 
 import numpy as np
@@ -124,3 +125,120 @@ def test_the_command_prints_the_report():
     assert max(map(len, lines)) <= 80
     bad = commands.run("svmeval", ["-q", "-v", "5", "--leak", str(path)])
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "--leak" in bad.stderr
+
+
+# --- sizes to choose from: fselect.py's figure beside nested cross-validation's -------------
+def _write_columns(path, tmp_path, labels, rows, keep, k):
+    out = tmp_path / f"top{k}"
+    out.write_text(
+        "".join(
+            f"{label:g}" + "".join(f" {f}:{v!r}" for f, v in sorted(r.items()) if f in keep) + "\n"
+            for label, r in zip(labels, rows)
+        )
+    )
+    return out
+
+
+@pytest.mark.parametrize("repeat", [1, 2])
+def test_fselect_figure_is_the_whole_file_ranking_then_plain_runs(tmp_path, repeat):
+    """The whole-file figure: the test's own ranking of the whole file (fselect.py's formula),
+    each size's columns written out and cross-validated plainly on the same folds, the first
+    of the best rates (fselect.py's est_acc.index(max(est_acc))); the honest one: nested CV
+    with the size searched alone (checked against an explicit outer loop in
+    tests/preprocess/test_preprocess_sizes.py)."""
+    from libsvm.svmutil import svm_read_problem
+
+    from svmeval import nested_cv
+
+    path = data_set("heart_scale")
+    labels, rows = svm_read_problem(str(path))
+    sizes = [10, 2, 5]
+    check = leak_check(str(path), "-c 2 -g 0.1", 5, select=sizes, repeat=repeat)
+    rates, plains = [], []
+    for k in sizes:
+        keep = fselect_top(labels, rows, k)
+        plain = cross_validate(
+            str(_write_columns(path, tmp_path, labels, rows, keep, k)),
+            "-c 2 -g 0.1",
+            5,
+            repeat=repeat,
+            keep_repeats=True,
+        )
+        runs = (plain, *plain.repeat_results)
+        correct = sum(int(np.count_nonzero(r.y_true == r.y_pred)) for r in runs)
+        rates.append(float(f"{100.0 * correct / sum(len(r.y_true) for r in runs):g}"))
+        plains.append(plain)
+    best = rates.index(max(rates))
+    assert list(check.sizes) == sizes and list(check.whole_file_rates) == rates
+    assert check.whole_file_size == sizes[best]
+    np.testing.assert_array_equal(check.whole_file_folds.ravel(), fold_means(plains[best]))
+    nested = nested_cv(
+        str(path),
+        "-c 2 -g 0.1",
+        5,
+        log2c=None,
+        log2g=None,
+        inner_folds=5,
+        select=sizes,
+        repeat=repeat,
+    )
+    want = (nested.outer, *nested.repeat_results)
+    honest = np.array(
+        [np.mean(r.y_pred[r.fold == i] == r.y_true[r.fold == i]) for r in want for i in range(5)]
+    )
+    np.testing.assert_array_equal(check.honest_folds.ravel(), honest)
+    assert list(check.honest_sizes) == [f.cell.select for f in nested.folds]
+    assert check.difference == pytest.approx(honest.mean() - fold_means(plains[best]).mean())
+    got = check.to_dict()
+    assert got["whole_file_size"] == sizes[best] and got["sizes"] == sizes
+
+
+def test_the_command_shows_both_figures_within_80_columns(tmp_path):
+    path = str(data_set("heart_scale"))
+    out = commands.run(
+        "svmeval", ["-q", "-v", "5", "--leak", "--select", "3,8", path], cwd=tmp_path
+    )
+    assert out.returncode == 0, out.stderr
+    check = leak_check(path, None, 5, select=[3, 8])
+    assert out.stdout == render(check)
+    lines = out.stdout.splitlines()
+    assert lines[0] == "Feature selection, sizes 3,8 (accuracy, the mean of 5 folds)"
+    assert any("(what tools/fselect.py reports)" in line for line in lines)
+    assert any("(nested cross-validation)" in line for line in lines)
+    assert all(len(line) <= 80 for line in lines)
+    got = commands.run(
+        "svmeval",
+        ["-q", "-v", "5", "--leak", "--select", "fselect", "--format", "json", path],
+        cwd=tmp_path,
+    )
+    assert got.returncode == 0, got.stderr
+    assert json.loads(got.stdout)["sizes"] == list(
+        leak_check(path, None, 5, select="fselect").sizes
+    )
+
+
+@pytest.mark.parametrize(
+    "value,message",
+    [
+        ("3,3", "svmeval: option --select: '3,3' gives the size 3 twice"),
+        ("0,5", "svmeval: option --select: '0' is out of range"),
+        ("3,99", "svmeval: --select size 99 is more than the data's"),
+    ],
+)
+def test_bad_sizes_in_the_leak_check(tmp_path, value, message):
+    path = str(data_set("heart_scale"))
+    out = commands.run("svmeval", ["-v", "5", "--leak", "--select", value, path], cwd=tmp_path)
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr.startswith(message) and len(out.stderr.splitlines()) == 1
+
+
+def test_sizes_after_scaling_rank_the_scaled_whole_file():
+    """With scaling, each size's whole-file run is the whole file scaled then ranked: the
+    single-K whole-file run (checked against svm-scale's binary above) of that size."""
+    path = str(data_set("parkinsons"))
+    check = leak_check(path, "-c 2 -g 0.1", 5, scale=True, select=[3, 8])
+    for k, rate in zip(check.sizes, check.whole_file_rates):
+        one = leak_check(path, "-c 2 -g 0.1", 5, scale=True, select=k).whole_file
+        correct = np.count_nonzero(one.y_true == one.y_pred)
+        assert rate == float(f"{100.0 * correct / len(one.y_true):g}")
+    assert render(check).startswith("Feature selection, sizes 3,8, after scale -l -1 -u 1 (")

@@ -332,7 +332,7 @@ def test_importing_a_layer_loads_nothing_above_it(package):
 
 
 def test_scoring_loads_no_part_of_the_engine():
-    """``import svmeval.summary`` (to score predictions from anywhere) loads of cv/ only the
+    """``import svmeval.summary`` (to score predictions from anywhere) loads of cv/ at most the
     result types, never LIBSVM nor the C kernel."""
     done = subprocess.run(
         [sys.executable, "-c", LOADED, "svmeval.summary"],
@@ -343,11 +343,11 @@ def test_scoring_loads_no_part_of_the_engine():
         timeout=120,
     )
     loaded = json.loads(done.stdout)
-    assert [m for m in loaded if m.startswith("svmeval.cv")] == [
+    assert {m for m in loaded if m.startswith("svmeval.cv")} <= {
         "svmeval.cv",
         "svmeval.cv.collect",
         "svmeval.cv.collect.results",
-    ]
+    }
     done = subprocess.run(
         [
             sys.executable,

@@ -288,3 +288,199 @@ def test_a_reused_comparison_loads_neither_numpy_ma_nor_scipy(tmp_path):
     assert [
         m for m in modules if m.split(".")[:2] == ["numpy", "ma"] or m.startswith("scipy")
     ] == []
+
+
+#: what a comparison or a benchmark taken whole from its store never needs: LIBSVM's bindings
+#: (and ctypes.util's subprocess, tempfile, shutil they import), the Bayesian tests
+#: (not asked for), the figures of other kinds (multi-label, scores, probabilities,
+#: regression), LIBLINEAR's command line, the CSV writer, logging (nothing set it up), numpy.ma
+#: and SciPy
+NOT_REUSED = (
+    "libsvm",
+    "subprocess",
+    "tempfile",
+    "logging",
+    "csv",
+    "concurrent.futures",
+    "svmeval.cli.linear",
+    "svmeval.stats.bayesian",
+    "svmeval.summary.multilabel",
+    "svmeval.metrics.multilabel",
+    "svmeval.metrics.scores",
+    "svmeval.metrics.ranking",
+    "svmeval.metrics.probabilities",
+    "svmeval.metrics.regression",
+    "numpy.ma",
+    "scipy",
+)
+
+
+def loaded_of(modules: list[str], names) -> list[str]:
+    return [m for m in modules if any(m == n or m.startswith(n + ".") for n in names)]
+
+
+@pytest.mark.parametrize(
+    "sets",
+    [["breast_cancer.scale"], ["breast_cancer.scale", "wine.scale"]],
+    ids=["compare", "benchmark"],
+)
+def test_a_reused_run_loads_none_of_what_only_computing_needs(tmp_path, sets):
+    """svmeval-compare taken whole from its store (compare's report for one data set, the
+    benchmark's for two) prints the computing run's report, byte for byte, without importing
+    LIBSVM's bindings or any module of :data:`NOT_REUSED`; the computing run does load the
+    bindings (what the check would see)."""
+    root = Path(__file__).resolve().parents[2] / "data"
+    args = ["-q", "-v", "5", "--repeat", "3", "--store", str(tmp_path / "runs.db")]
+    args += [str(root / name) for name in sets] + ["--", "-c", "1", "--", "-c", "8"]
+    runs = []
+    for name in ("first", "again"):
+        seen = tmp_path / f"{name}.json"
+        done = subprocess.run(
+            [sys.executable, "-c", COMPARE_RUN, *args],
+            capture_output=True,
+            text=True,
+            env=dict(os.environ, SEEN=str(seen)),
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        runs.append((done.stdout, done.stderr, json.loads(seen.read_text())["modules"]))
+    (first, _, computing), (again, stderr, reused) = runs
+    assert again == first
+    assert f"{30 * len(sets)} units reused, 0 computed" in stderr
+    assert "libsvm.svm" in computing
+    assert loaded_of(reused, NOT_REUSED) == []
+
+
+#: a benchmark through the library in a fresh process, with a store: the LIBSVM version its
+#: provenance records, and whether LIBSVM's bindings were imported
+STORED_BENCHMARK = """
+import json, sys
+from svmeval import benchmark
+b = benchmark(sys.argv[2:], ["-c 1", "-c 8"], folds=5, repeat=2, store=sys.argv[1])
+print(json.dumps([b.provenance.libsvm_version, "libsvm.svm" in sys.modules, b.values.tolist()]))
+"""
+
+
+def test_a_reused_run_records_the_libsvm_version_it_keys_its_units_with(tmp_path):
+    """A run taken whole from its store opens LIBSVM's library for its version (the units'
+    key holds it) without the bindings' module, and its provenance records that version, as
+    the run that computed the units did: the version libsvm-official's package states."""
+    from importlib.metadata import version
+
+    root = Path(__file__).resolve().parents[2] / "data"
+    argv = [sys.executable, "-c", STORED_BENCHMARK, str(tmp_path / "runs.db")]
+    argv += [str(root / "breast_cancer.scale"), str(root / "wine.scale")]
+    seen = [json.loads(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)]
+    seen.append(json.loads(subprocess.run(argv, capture_output=True, text=True, check=True).stdout))
+    expected = ".".join(version("libsvm-official").split(".")[:2])
+    assert [s[:2] for s in seen] == [[expected, True], [expected, False]]
+    assert seen[1][2] == seen[0][2]
+
+
+#: runs a command as its console script does, recording the OpenBLAS setting in the
+#: environment at the moment numpy is imported
+BLAS_AT_NUMPY = """
+import os, runpy, sys
+class Watch:
+    def find_spec(self, name, path=None, target=None):
+        if name == "numpy":
+            sys.stderr.write("at numpy: %r\\n" % os.environ.get("OPENBLAS_THREAD_TIMEOUT"))
+            sys.meta_path.remove(self)
+        return None
+sys.meta_path.insert(0, Watch())
+sys.argv = ["svmeval.cli", *sys.argv[1:]]
+runpy.run_module("svmeval.cli", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.parametrize("user", [None, "20"])
+def test_a_command_lets_openblas_threads_sleep_unless_the_user_set_it(tmp_path, user):
+    """numpy's OpenBLAS reads OPENBLAS_THREAD_TIMEOUT as numpy is imported: a command sets it
+    to 4 before (its threads sleep at once instead of spinning some 0.1 s each), a user's own
+    value is kept; the report is the same."""
+    data = Path(__file__).resolve().parents[2] / "data" / "wine.scale"
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
+    if user is not None:
+        env["OPENBLAS_THREAD_TIMEOUT"] = user
+    args = [
+        "compare",
+        "-q",
+        "-v",
+        "3",
+        "--repeat",
+        "1",
+        str(data),
+        "--",
+        "-c",
+        "1",
+        "--",
+        "-c",
+        "8",
+    ]
+    done = subprocess.run(
+        [sys.executable, "-c", BLAS_AT_NUMPY, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"at numpy: {user or '4'!r}\n" in done.stderr
+    from svmeval import compare, render
+
+    assert done.stdout == render(compare(str(data), "-c 1", "-c 8", folds=3, repeat=1))
+
+
+def test_the_library_sets_no_openblas_setting():
+    """Only the commands own their process: a run through the library leaves the environment
+    as it was."""
+    data = Path(__file__).resolve().parents[2] / "data" / "wine.scale"
+    code = (
+        "import os\n"
+        "from svmeval import compare\n"
+        f"compare({str(data)!r}, '-c 1', '-c 8', folds=3, repeat=1)\n"
+        "print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout == "None\n"
+
+
+def test_a_library_file_that_does_not_open_leaves_loading_to_the_bindings(tmp_path):
+    """Where the file found beside the bindings does not open as a library, LIBSVM is loaded
+    by the bindings' module as before: the version is theirs, and a run computes."""
+    bogus = tmp_path / "clib.cpython-bogus.so"
+    bogus.write_text("not a library")
+    code = (
+        "import ctypes, sys\n"
+        "from svmeval.cv import _libsvm, c_library\n"
+        f"c_library.library_file = lambda package='libsvm': {str(bogus)!r}\n"
+        "version = _libsvm.libsvm_version()\n"
+        "from libsvm import svm\n"
+        "print(version == ctypes.c_int.in_dll(svm.libsvm, 'libsvm_version').value)\n"
+        "from svmeval import cross_validate\n"
+        f"print(len(cross_validate({str(Path(__file__).resolve().parents[2] / 'data' / 'wine.scale')!r}, '-c 1', 3).y_pred))\n"
+    )
+    assert run_python(code).split() == ["True", "178"]
+
+
+#: imports every submodule of a package first, then reads each public name of the package
+NAMES_AFTER_SUBMODULES = """
+import importlib, json, pkgutil, sys
+package = importlib.import_module(sys.argv[1])
+for info in pkgutil.iter_modules(package.__path__):
+    importlib.import_module(f"{sys.argv[1]}.{info.name}")
+print(json.dumps([n for n in package.__all__ if hasattr(getattr(package, n), "__path__")
+                  or type(getattr(package, n)).__name__ == "module"]))
+"""
+
+
+@pytest.mark.parametrize("package", ["svmeval.stats", "svmeval.metrics", "svmeval.summary"])
+def test_a_public_name_is_never_its_submodule(package):
+    """A package's public names loaded on first use stay the objects their modules define
+    when something imported a submodule of the same name first (``svmeval.stats.five_by_two``
+    is the test, not its module)."""
+    out = run_python(NAMES_AFTER_SUBMODULES.replace("sys.argv[1]", repr(package)))
+    assert json.loads(out) == []

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from commands import run
-from conftest import data_set
+from conftest import ROOT, data_set
 
 pytest.importorskip("liblinear.liblinearutil", reason="LIBLINEAR's bindings (the linear extra)")
 
@@ -185,3 +185,107 @@ def test_svmeval_store_lists_liblinear_units_with_liblinears_version(heart, tmp_
     libsvm_version = ctypes.c_int.in_dll(libsvm_module.libsvm, "libsvm_version").value
     assert "linear: -s 2 -v 5 --seed 1: 5 units," in listing
     assert f"LIBLINEAR {version}\n" in listing and f"LIBSVM {libsvm_version}\n" in listing
+
+
+def test_svmeval_store_exports_a_svmeval_linear_run(heart, tmp_path):
+    store = tmp_path / "runs.sqlite"
+    made = run("linear", ["-s", "2", "-v", "5", "--store", str(store), heart])
+    assert made.returncode == 0, made.stderr
+    exported = run("store", ["--export", "1", str(store)])
+    assert exported.returncode == 0, exported.stderr
+    assert exported.stdout == made.stdout
+    accuracy = np.mean(bindings_cv(heart, "-s 2", 5) == svmeval.read_dataset(heart).y)
+    assert exported.stdout.startswith(f"Cross Validation Accuracy = {100 * accuracy:g}%")
+    csv = run("store", ["--export", "1", "--format", "csv", str(store)])
+    assert csv.stdout == run("linear", ["-s", "2", "-v", "5", "--format", "csv", heart]).stdout
+    assert counts(store) == [(0, 5)]  # an export records no run of its own
+    run("store", ["--delete-configuration", "linear: -s 2", str(store)])
+    gone = run("store", ["--export", "1", str(store)])
+    assert (gone.returncode, gone.stdout) == (1, "")
+    assert "5 folds of this run are not in the store" in gone.stderr
+    assert gone.stderr.count("\n") == 1
+
+
+def test_a_python_liblinear_run_is_exported_as_svmeval_linear(heart, tmp_path):
+    store = tmp_path / "runs.sqlite"
+    params = svmeval.LinearParams(solver_type=0, C=4, bias=1)  # C an int: the double 4
+    result = svmeval.cross_validate(heart, params, 4, store=store)
+    np.testing.assert_array_equal(result.y_pred, bindings_cv(heart, "-s 0 -c 4 -B 1", 4))
+    listing = run("store", ["--runs", str(store)]).stdout
+    assert f"as svmeval-linear -v 4 -s 0 -c 4 -B 1 {heart}" in listing.replace("\n      ", " ")
+    exported = run("store", ["--export", "1", str(store)])
+    assert exported.returncode == 0, exported.stderr
+    assert (
+        exported.stdout == run("linear", ["-v", "4", "-s", "0", "-c", "4", "-B", "1", heart]).stdout
+    )
+    # the same configuration with C a float reuses every fold
+    svmeval.cross_validate(
+        heart, svmeval.LinearParams(solver_type=0, C=4.0, bias=1.0), 4, store=store
+    )
+    assert counts(store)[-1] == (4, 0)
+    assert svmeval.to_frame(result)["configuration"].unique().tolist() == ["linear: -s 0 -c 4 -B 1"]
+
+
+def test_a_python_liblinear_run_of_another_seed_is_listed_with_the_reason(heart, tmp_path):
+    store = tmp_path / "runs.sqlite"
+    svmeval.cross_validate(heart, svmeval.LinearParams(solver_type=2), 3, seed=2, store=store)
+    out = run("store", ["--export", "1", str(store)])
+    assert (out.returncode, out.stdout) == (1, "")
+    assert "seed 1 only" in out.stderr and out.stderr.count("\n") == 1
+
+
+def test_svmeval_store_json_names_liblinears_version_liblinear(heart, tmp_path):
+    import json
+
+    from liblinear import liblinear as ll_module
+    from libsvm import svm as libsvm_module
+
+    store = tmp_path / "runs.sqlite"
+    svmeval.cross_validate(heart, svmeval.LinearParams(solver_type=2), 5, store=store)
+    svmeval.cross_validate(heart, "-t 0", 5, store=store)
+    listing = json.loads(run("store", ["--format", "json", str(store)]).stdout)
+    by_kind = {u["kind"]: u for u in listing["configurations"]}
+    linear, libsvm = by_kind["liblinear-cv-fold"], by_kind["cv-fold"]
+    version = ctypes.c_int.in_dll(ll_module.liblinear, "liblinear_version").value
+    libsvm_version = ctypes.c_int.in_dll(libsvm_module.libsvm, "libsvm_version").value
+    assert linear["liblinear"] == str(version) and "libsvm" not in linear
+    assert libsvm["libsvm"] == str(libsvm_version) and "liblinear" not in libsvm
+    assert linear["configuration"] == "linear: -s 2"
+
+
+def test_python_runs_with_liblinear_configurations_are_exported_by_svmeval_compare(heart, tmp_path):
+    """benchmark and compare calls with LinearParams are listed and exported as the
+    svmeval-compare lines (linear: ...) that make them."""
+    wine = str(ROOT / "data" / "wine.scale")
+    store = tmp_path / "runs.sqlite"
+    svmeval.benchmark(
+        [heart, wine], {"a": "-c 1", "b": svmeval.LinearParams(solver_type=2)}, 3, repeat=1,
+        store=store,
+    )  # fmt: skip
+    svmeval.compare(
+        heart, svmeval.LinearParams(solver_type=2), svmeval.LinearParams(solver_type=0), 3,
+        repeat=1, store=store,
+    )  # fmt: skip
+    listing = run("store", ["--runs", str(store)]).stdout.replace("\n      ", " ")
+    bench = ["-v", "3", "--repeat", "1", heart, wine, "--", "-c", "1", "--", "linear:", "-s", "2"]
+    pair = [
+        "-v",
+        "3",
+        "--repeat",
+        "1",
+        heart,
+        "--",
+        "linear:",
+        "-s",
+        "2",
+        "--",
+        "linear:",
+        "-s",
+        "0",
+    ]
+    assert f"as svmeval-compare {' '.join(bench)}" in listing
+    assert f"as svmeval-compare {' '.join(pair)}" in listing
+    for number, argv in (("1", bench), ("2", pair)):
+        exported = run("store", ["--export", number, str(store)])
+        assert exported.returncode == 0, exported.stderr
+        assert exported.stdout == run("compare", argv).stdout

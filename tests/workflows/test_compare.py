@@ -378,9 +378,7 @@ def test_a_criterion_of_the_counts_computes_no_other_figure(small, monkeypatch):
     """Comparing on accuracy reads each fold's confusion counts only: no fold's full report, no
     ranking of its scores (every figure of every fold was computed before to compare one);
     the figures still scikit-learn's."""
-    import svmeval.metrics.run_figures as run_figures
     import svmeval.metrics.scores as scores
-    import svmeval.summary.single as single
     from svmeval.metrics.classification import ConfusionCounts
 
     calls = []
@@ -392,8 +390,8 @@ def test_a_criterion_of_the_counts_computes_no_other_figure(small, monkeypatch):
 
         return call
 
-    for module in (run_figures, scores, single):
-        monkeypatch.setattr(module, "class_ranking", counted("ranking", module.class_ranking))
+    # the summaries and the fold figures import class_ranking from its module where they rank
+    monkeypatch.setattr(scores, "class_ranking", counted("ranking", scores.class_ranking))
     monkeypatch.setattr(ConfusionCounts, "report", counted("report", ConfusionCounts.report))
     c = compare(small, "-c 1", "-c 8", 5, repeat=3)
     assert calls == []
@@ -423,3 +421,15 @@ def test_a_criterion_of_the_probabilities_is_scikit_learns_on_every_fold(small, 
                     else sk_metrics.brier_score_loss(y == 1.0, p[:, positive])
                 )
         assert values == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.parametrize("one_class", ["-s 2", "-s 2 -n 0.3"])
+def test_a_one_class_svm_is_refused_before_any_fold(small, one_class):
+    # LIBSVM's one-class SVM (svm_type 2) predicts inlier/outlier, not the data's classes:
+    # no figure of the labels compares it
+    with pytest.raises(Exception, match=r"one-class SVMs \(-s 2\) cannot be compared"):
+        compare(small, one_class, "-c 1", 3)
+    from svmeval import benchmark
+
+    with pytest.raises(Exception, match=r"one-class SVMs \(-s 2\) cannot be compared"):
+        benchmark([small], {"a": "-c 1", "b": one_class}, 3, repeat=1)

@@ -143,7 +143,6 @@ def test_svmeval_compare_names_liblinear_with_linear_prefix(heart):
 @pytest.mark.parametrize(
     "tail,line",
     [
-        (["linear:", "-s", "2", "--", "linear:"], "both LIBLINEAR's"),
         (["linear:", "-t", "2", "--", "-c", "1"], "-t is not one of LIBLINEAR's"),
         (["linear:", "-s", "8", "--", "-c", "1"], "unknown solver type"),
         (["linear:", "-c", "--", "-c", "1"], "(linear:): option -c needs a value"),
@@ -156,11 +155,6 @@ def test_bad_linear_configurations_are_one_line(heart, tail, line):
     out = run("compare", ["-v", "5", "--repeat", "2", heart, "--", *tail])
     assert out.returncode == 1 and line in out.stderr, out.stderr
     assert len(out.stderr.strip().splitlines()) == 1 and out.stdout == ""
-
-
-def test_two_liblinear_configurations_are_refused_in_words(heart):
-    with pytest.raises(svmeval.ArgumentError, match="LIBLINEAR against LIBSVM"):
-        svmeval.compare(heart, svmeval.LinearParams(), svmeval.LinearParams(C=2.0), 5)
 
 
 @pytest.mark.parametrize(

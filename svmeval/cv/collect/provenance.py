@@ -112,11 +112,9 @@ def note_dataset(dataset) -> None:
 
 def libsvm_version() -> str:
     """The loaded LIBSVM's version (its ``libsvm_version``, 337 -> ``"3.37"``)."""
-    import ctypes
-
     from svmeval.cv import _libsvm
 
-    number = ctypes.c_int.in_dll(_libsvm.library().svm.libsvm, "libsvm_version").value
+    number = _libsvm.libsvm_version()
     return f"{number // 100}.{number % 100:02d}"
 
 

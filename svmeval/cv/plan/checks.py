@@ -37,7 +37,15 @@ from svmeval.errors import (
     show_path,
 )
 from svmeval.io.data import Dataset, checked_dataset
-from svmeval.params import INT_MAX, INT_MIN, ONE_CLASS, PRECOMPUTED, SvmParams
+from svmeval.params import (
+    INT_MAX,
+    INT_MIN,
+    LINEAR_ONE_CLASS,
+    ONE_CLASS,
+    PRECOMPUTED,
+    LinearParams,
+    SvmParams,
+)
 
 #: an argument a run does not take (None is a value: a bad one for a number)
 _ABSENT = object()
@@ -75,8 +83,9 @@ def as_params(params, name: str = "params") -> SvmParams:
             raise OptionError(f"{name} {params!r}: {exc}") from None
     if type(params).__name__ == "LinearParams":
         raise ParameterError(
-            f"{name}: a LinearParams (LIBLINEAR) is taken by cross_validate only; this run "
-            "takes an SvmParams or svm-train's options"
+            f"{name}: a LinearParams (LIBLINEAR) is not taken by this run, which takes an "
+            "SvmParams or svm-train's options (LIBLINEAR's: cross_validate, compare, "
+            "benchmark, grid_search, nested_cv, permutation_test, tune_threshold)"
         )
     if not isinstance(params, SvmParams):
         raise ParameterError(
@@ -185,7 +194,7 @@ def check_pos_label(y, pos_label, data_name: str | None = None) -> None:
 
 
 # --- the kind of a run and the criteria that fit it -------------------------------------------
-def kind_of(y: np.ndarray, params: SvmParams) -> str:
+def kind_of(y: np.ndarray, params: SvmParams | LinearParams) -> str:
     """The figure kind of a run: regression for -s 3 / -s 4, else binary or multiclass."""
     if params.is_regression:
         return "regression"
@@ -194,7 +203,12 @@ def kind_of(y: np.ndarray, params: SvmParams) -> str:
     return "multiclass" if distinct > 2 else "binary"
 
 
-def default_criterion(params: SvmParams) -> str:
+def _is_linear(params) -> bool:
+    """Whether ``params`` is LIBLINEAR's (a :class:`~svmeval.params.LinearParams`)."""
+    return type(params).__name__ == "LinearParams"
+
+
+def default_criterion(params: SvmParams | LinearParams) -> str:
     """accuracy, or mse for -s 3 / -s 4."""
     return "mse" if params.is_regression else "accuracy"
 
@@ -231,6 +245,11 @@ def check_criterion(criterion: str, kind: str | None = None, params=()):
         )
     figure = FIGURES[criterion]
     configurations = (params,) if isinstance(params, SvmParams) else tuple(params)
+    if figure.needs_probabilities and any(_is_linear(p) for p in configurations):
+        raise CriterionError(
+            f"criterion {criterion!r} needs class probabilities, which a LIBLINEAR "
+            "configuration (a LinearParams) does not give here"
+        )
     if figure.needs_probabilities:
         if any(not p.is_classification for p in configurations):
             raise CriterionError(
@@ -250,8 +269,10 @@ def check_criterion(criterion: str, kind: str | None = None, params=()):
 def common_kind(y: np.ndarray, candidates) -> str:
     """The one figure kind of runs of every candidate on labels ``y``: all classifiers or all
     regressions, none one-class (which has no figure to compare)."""
-    if any(p.svm_type == ONE_CLASS for p in candidates):
+    if any(not _is_linear(p) and p.svm_type == ONE_CLASS for p in candidates):
         raise SvmevalError("one-class SVMs (-s 2) cannot be compared")
+    if any(_is_linear(p) and p.solver_type == LINEAR_ONE_CLASS for p in candidates):
+        raise SvmevalError("one-class SVMs (-s 21) cannot be compared")
     if len({p.is_regression for p in candidates}) > 1:
         raise SvmevalError("A and B must both be classifiers or both regressions")
     return kind_of(y, candidates[0])

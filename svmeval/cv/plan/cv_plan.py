@@ -417,7 +417,9 @@ def seeded_folds(y: np.ndarray, folds: int, seed: int, *, stratified: bool, warn
         text = _libsvm.folds_warning(folds, len(y))
         (sys.stderr.write if warn is None else warn)(text)
     _libsvm.srand(seed)
-    return libsvm_folds(y, folds, stratified=stratified, rand=_libsvm.rand_function())
+    return libsvm_folds(
+        y, folds, stratified=stratified, rand=_libsvm.rand_function(), shuffle=_libsvm.shuffle
+    )
 
 
 class FoldByFold:
@@ -446,12 +448,15 @@ class FoldByFold:
     def n_folds(self) -> int:
         return self.assignment.n_folds
 
-    def run_fold(self, i: int, params: SvmParams, omp_threads: int) -> None:
+    def run_fold(self, i: int, params: SvmParams, omp_threads: int, transform=None) -> None:
         """Train fold ``i`` with ``params`` (LIBSVM on ``omp_threads`` threads) and store its
-        test rows' predictions."""
-        self._plan.store(i, self.compute_fold(i, params, omp_threads))
+        test rows' predictions (``transform``: this fold's preprocessing, where it is not the
+        run's: the size its inner search chose)."""
+        self._plan.store(i, self.compute_fold(i, params, omp_threads, transform))
 
-    def compute_fold(self, i: int, params: SvmParams, omp_threads: int) -> FoldOutput:
+    def compute_fold(
+        self, i: int, params: SvmParams, omp_threads: int, transform=None
+    ) -> FoldOutput:
         """Fold ``i``'s test rows as a model of ``params`` trained on its training rows
         predicts them."""
         one = CVPlan(
@@ -460,7 +465,7 @@ class FoldByFold:
             self.assignment,
             self.seed,
             collect=False,
-            transform=self.transform,
+            transform=self.transform if transform is None else transform,
         )
         if params.probability:  # -b 1 training draws from rand(): as a fresh svm-train
             _libsvm.srand(self.seed)

@@ -6,6 +6,7 @@ boundaries as ``svm_cross_validation``, so every prediction can be bit-identical
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import numpy as np
@@ -70,25 +71,34 @@ def check_samples(l: int) -> None:
         raise SvmevalError(f"cross-validation needs at least 2 samples; the data have {l}")
 
 
-def libsvm_folds(y: np.ndarray, folds: int, *, stratified: bool, rand: Callable[[], int]) -> Folds:
+def libsvm_folds(
+    y: np.ndarray,
+    folds: int,
+    *,
+    stratified: bool,
+    rand: Callable[[], int],
+    shuffle: Callable[[np.ndarray], None] | None = None,
+) -> Folds:
     """The folds svm_cross_validation draws, consuming ``rand()`` exactly as it does.
 
     ``stratified``: C-SVC or nu-SVC. LIBSVM stratifies only when ``folds < l``; with
     ``folds > l`` it runs leave-one-out, after a warning of its own that
-    :func:`svmeval.cv.plan.cv_plan.seeded_folds` gives.
+    :func:`svmeval.cv.plan.cv_plan.seeded_folds` gives. ``shuffle``: LIBSVM's shuffle of an
+    int64 array in place, drawing from ``rand`` (one call for a class's samples instead of a
+    call of ``rand`` a sample: :func:`svmeval.cv._libsvm.shuffle`); None: the loop here.
     """
     l = len(y)
     folds = check_folds(folds)
     check_samples(l)
     folds = min(folds, l)
+    if shuffle is None:
+        shuffle = functools.partial(_shuffle, rand=rand)
     if stratified and folds < l:
         labels, start, count, perm = group_classes(y)
-        index = perm.tolist()
+        index = np.array(perm, dtype=np.int64)
         for c in range(len(labels)):
             s, n = int(start[c]), int(count[c])
-            for i in range(n):
-                j = i + rand() % (n - i)
-                index[s + j], index[s + i] = index[s + i], index[s + j]
+            shuffle(index[s : s + n])
         fold_count = [
             sum((i + 1) * int(n) // folds - i * int(n) // folds for n in count)
             for i in range(folds)
@@ -103,9 +113,17 @@ def libsvm_folds(y: np.ndarray, folds: int, *, stratified: bool, rand: Callable[
                 out[pos[i] : pos[i] + end - begin] = index[begin:end]
                 pos[i] += end - begin
         return Folds(out, fold_start, True)
-    perm = list(range(l))
-    for i in range(l):
-        j = i + rand() % (l - i)
-        perm[i], perm[j] = perm[j], perm[i]
+    perm = np.arange(l, dtype=np.int64)
+    shuffle(perm)
     fold_start = np.array([i * l // folds for i in range(folds + 1)], dtype=np.int64)
-    return Folds(np.array(perm, dtype=np.int64), fold_start, False)
+    return Folds(perm, fold_start, False)
+
+
+def _shuffle(index: np.ndarray, *, rand: Callable[[], int]) -> None:
+    """LIBSVM's shuffle of ``index`` in place: for i = 0 .. n-1, swap i and i + rand() % (n - i)."""
+    n = len(index)
+    values = index.tolist()
+    for i in range(n):
+        j = i + rand() % (n - i)
+        values[i], values[j] = values[j], values[i]
+    index[:] = values

@@ -140,6 +140,7 @@ def evaluate(
     warn_folds: bool = True,
     fold_source=None,
     preprocessing=None,
+    rankings=None,
 ) -> None:
     """Cross-validate every candidate on every seed's folds: ``finish(unit, result)`` for each
     (:class:`Unit`, :class:`~svmeval.cv.plan.cv_plan.CVResult`), in the calling thread, any order.
@@ -168,6 +169,8 @@ def evaluate(
     (given folds, or groups kept whole: assigned anew for each seed). ``preprocessing``: a
     :class:`~svmeval.preprocess.Preprocessing` learned on each fold's training rows
     (:mod:`svmeval.cv.run.preprocessed`; no kernel is then shared, each fold's features differ).
+    ``rankings``: a :class:`~svmeval.cv.run.preprocessed.Rankings` that keeps each fold's ranking
+    for the runs of other sizes K on the same folds (None: ranked for this run alone).
     """
     memory = memory_mb or shared_kernel.DEFAULT_MEMORY_MB
     transform = None
@@ -181,6 +184,7 @@ def evaluate(
                 dataset, preprocessing, candidates, folds, share, memory
             ),
             memory_mb=memory,
+            rankings=rankings,
         )
         share = False  # no kernel of the whole data: each fold's rows differ
     costs = list(costs) if costs is not None else [0.0] * len(candidates)
@@ -228,6 +232,7 @@ def evaluate(
     )
     if not units:
         return
+    _libsvm.load()  # here, in the calling thread: a run whose folds are all stored needs none
     try:
         executor.run(batch, finish, FoldCount(batch.total_folds, progress))
     except KeyboardInterrupt:

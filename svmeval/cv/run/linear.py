@@ -22,7 +22,7 @@ import numpy as np
 
 from svmeval.cv import bounded_waits, schedule
 from svmeval.errors import ParameterError, SvmevalError
-from svmeval.params import LinearParams
+from svmeval.params import LinearParams, linear_configuration
 
 if TYPE_CHECKING:
     from svmeval.cv.collect.results import CVResult
@@ -129,7 +129,7 @@ def cross_validate_linear(
         seed=seed,
         folds=plan,
         data_name=dataset.name,
-        configuration=params.flags(),
+        configuration=linear_configuration(params),
         classes=dataset.classes,
     )
 
@@ -186,6 +186,16 @@ _NOT_LIBLINEAR = {
 }
 
 
+_LIBLINEAR_OWN = "does not apply to a LinearParams (LIBLINEAR's own cross-validation)"
+_NOT_LIBLINEAR_WHY = {
+    "client": (
+        "does not apply to a LinearParams: LIBLINEAR's cross-validation is one C call whose "
+        "folds train one after another on this process's rand() (its dual solvers draw "
+        "from it), so it runs here, not on Dask workers"
+    ),
+}
+
+
 def cross_validate_call(call: dict, dataset, data, entry) -> CVResult:
     """cross_validate of a :class:`~svmeval.params.LinearParams`: LIBLINEAR's own
     cross-validation after ``srand(seed)`` (:func:`cross_validate_linear`) for each
@@ -200,9 +210,7 @@ def cross_validate_call(call: dict, dataset, data, entry) -> CVResult:
         if name == "scale" and call[name] is False:
             continue
         if call[name] is not default and call[name] != default:
-            raise ArgumentError(
-                name, "does not apply to a LinearParams (LIBLINEAR's own cross-validation)"
-            )
+            raise ArgumentError(name, _NOT_LIBLINEAR_WHY.get(name, _LIBLINEAR_OWN))
     from svmeval.cv.run.store_session import opened
 
     params = call["params"]

@@ -8,13 +8,20 @@ after ``srand(seed)`` (the run's seed), fold after fold, each on its training ro
 LIBSVM's order (``perm[:begin] + perm[end:]``), with LIBLINEAR's own ``train`` and
 ``predict`` through the library of the official bindings; every test row is predicted by its
 fold's model.
+
+Without a LIBSVM run (:func:`linear_seeded`: a benchmark, a permutation test, two LIBLINEAR
+configurations on given folds), the folds are the ones svmeval draws for LIBSVM: after
+``srand(seed)``, LIBSVM's draw (stratified for LIBLINEAR's classifiers, as for C-SVC), or the
+folds given or grouped; LIBLINEAR then trains them as above.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["check_linear", "linear_on_folds"]
+from svmeval.params import linear_configuration
+
+__all__ = ["check_linear", "linear_fold", "linear_on_folds", "linear_seeded", "seeded_plan"]
 
 
 def check_linear(dataset, params) -> None:
@@ -40,6 +47,119 @@ def linear_on_folds(dataset, params, run):
     :class:`~svmeval.cv.collect.results.CVResult` with ``run``'s folds, seed and labels."""
     from dataclasses import replace
 
+    target = _predict_folds(dataset, params, run.folds, run.seed)
+    return replace(
+        run,
+        y_pred=target,
+        decision_values=None,
+        probabilities=None,
+        scores=None,
+        params=params,
+        configuration=linear_configuration(params),
+        repeat_results=(),
+        repeats=(),
+        provenance=None,
+    )
+
+
+def linear_seeded(dataset, params, folds: int, seed: int, source=None, y=None):
+    """LIBLINEAR's predictions of ``params`` on svmeval's folds of ``dataset`` for ``seed``:
+    LIBSVM's draw after ``srand(seed)`` (stratified for classifiers), or the folds of
+    ``source`` (a :class:`~svmeval.cv.plan.given.FoldSource`); ``y``: the labels to train and
+    test on (a permutation's; None: the data's). A :class:`~svmeval.cv.collect.results.CVResult`
+    whose ``scores`` (classifiers) are LIBLINEAR's decision values: for two classes ``d``
+    towards the model's first class and ``-d`` towards the other, for more each class's
+    one-vs-rest value (NaN for a class a fold's model lacks)."""
+    from svmeval.cv import _liblinear
+    from svmeval.cv.collect.results import CVResult
+    from svmeval.cv.plan.folds import group_classes, libsvm_folds
+
+    y = np.asarray(dataset.y if y is None else y, dtype=np.float64)
+    c = _liblinear.library()
+    classifier = params.is_classification
+    with _liblinear.STATE_LOCK:
+        c.srand(seed)
+        if source is not None:
+            plan = source.folds(y, folds, seed, classifier)
+            source.check_training(y, classifier, plan)
+        else:
+            plan = libsvm_folds(y, folds, stratified=classifier, rand=c.rand)
+    labels = (
+        group_classes(y)[0].astype(np.float64) if classifier else np.array([], dtype=np.float64)
+    )
+    scores = np.full((len(y), len(labels)), np.nan) if classifier else None
+    target = _predict_folds(dataset, params, plan, seed, y, scores, labels)
+    return CVResult(
+        y_true=np.array(y, dtype=np.float64),
+        y_pred=target,
+        fold=plan.fold_of(),
+        decision_values=None,
+        probabilities=None,
+        labels=labels,
+        params=params,
+        n_folds=plan.n_folds,
+        seed=seed,
+        folds=plan,
+        data_name=dataset.name,
+        configuration=linear_configuration(params),
+        classes=dataset.classes,
+        scores=scores,
+    )
+
+
+def seeded_plan(dataset, params, folds: int, seed: int):
+    """svmeval's folds of ``dataset`` for ``seed`` (LIBSVM's draw after ``srand(seed)``,
+    stratified for classifiers), drawn from C ``rand()`` as LIBLINEAR's runs here share it."""
+    from svmeval.cv import _liblinear
+    from svmeval.cv.plan.folds import libsvm_folds
+
+    c = _liblinear.library()
+    with _liblinear.STATE_LOCK:
+        c.srand(seed)
+        return libsvm_folds(
+            np.asarray(dataset.y, dtype=np.float64),
+            folds,
+            stratified=params.is_classification,
+            rand=c.rand,
+        )
+
+
+def linear_fold(dataset, params, train, test, seed: int, target, scores=None, labels=None):
+    """One fold: LIBLINEAR's ``train`` of ``params`` on rows ``train`` (in that order) after
+    ``srand(seed)``, its predictions of rows ``test`` written into ``target`` (and their
+    decision values into ``scores``, columns ``labels``, where given)."""
+    from svmeval.cv.plan.folds import Folds
+
+    one = Folds(
+        perm=np.concatenate((np.asarray(test), np.asarray(train))).astype(np.int64),
+        fold_start=np.array([0, len(test), len(test)], dtype=np.int64),
+        stratified=False,
+    )
+    values = None if scores is None else np.full_like(scores, np.nan)
+    found = _predict_folds(dataset, params, _FirstFold(one), seed, None, values, labels)
+    target[test] = found[test]
+    if scores is not None and values is not None:
+        scores[test] = values[test]
+
+
+class _FirstFold:
+    """The first fold of ``folds`` alone (its training rows: the others, in their order)."""
+
+    def __init__(self, folds):
+        self.folds, self.n_folds = folds, 1
+
+    def train(self, i: int) -> np.ndarray:
+        return self.folds.train(i)
+
+    def test(self, i: int) -> np.ndarray:
+        return self.folds.test(i)
+
+
+def _predict_folds(dataset, params, folds, seed: int, y=None, scores=None, labels=None):
+    """Every row's prediction by its fold's model: LIBLINEAR's ``train`` on the fold's
+    training rows (in :meth:`~svmeval.cv.plan.folds.Folds.train`'s order) after ``srand(seed)``,
+    fold after fold, then ``predict``; ``y`` the labels (None: the data's). ``scores``
+    (rows x ``labels``), where given, receives each test row's decision values."""
     from svmeval.cv import _liblinear, schedule
     from svmeval.cv.collect.provenance import note_liblinear
     from svmeval.cv.run.linear import _address
@@ -48,38 +168,53 @@ def linear_on_folds(dataset, params, run):
     params.check()
     c = _liblinear.library()
     note_liblinear(c.version)
+    if y is not None:
+        from dataclasses import replace
+
+        dataset = replace(dataset, y=np.asarray(y, dtype=np.float64))
     problem = _liblinear.LinearProblem(dataset, params.bias)
     param, kept = _liblinear.make_parameter(params)
-    folds = run.folds
     target = np.empty(problem.n_samples, dtype=np.float64)
+    values = np.zeros(max(len(labels) if labels is not None else 0, 2), dtype=np.float64)
+    out = values.ctypes.data
     schedule.wait_abandoned()  # an interrupted run's call may still be drawing from rand()
     with _liblinear.STATE_LOCK:
         message = c.check_parameter(problem.address, _address(param))
         if message:
             raise ParameterError(message.decode())
         c.set_print(c.print_null)
-        c.srand(run.seed)
+        c.srand(seed)
         for i in range(folds.n_folds):
             sub = problem.subset(folds.train(i))
             model = c.train(sub.address, _address(param))
             try:
+                if scores is None:
+                    for row in folds.test(i):
+                        target[row] = c.predict(model, int(problem.rows[row]))
+                    continue
+                columns, pair = _score_columns(model.contents, labels, params.solver_type)
                 for row in folds.test(i):
-                    target[row] = c.predict(model, int(problem.rows[row]))
+                    target[row] = c.predict_values(model, int(problem.rows[row]), out)
+                    if pair:
+                        scores[row, columns] = (values[0], -values[0])
+                    else:
+                        scores[row, columns] = values[: len(columns)]
             finally:
                 c.free_model(_pointer_to(model))
     del kept
-    return replace(
-        run,
-        y_pred=target,
-        decision_values=None,
-        probabilities=None,
-        scores=None,
-        params=params,
-        configuration=params.flags(),
-        repeat_results=(),
-        repeats=(),
-        provenance=None,
-    )
+    return target
+
+
+def _score_columns(model, labels, solver_type: int) -> tuple[list, bool]:
+    """``(columns, pair)``: the columns of ``labels`` that a fold's model's decision values
+    go to, in the model's class order, and whether it gives one value for two classes
+    (``d`` towards its first class: linear.cpp's ``nr_w`` 1, every solver but
+    Crammer-Singer's)."""
+    nr_class = int(model.nr_class)
+    model_labels = [float(model.label[j]) for j in range(nr_class)]
+    place = {float(v): k for k, v in enumerate(labels)}
+    columns = [place[v] for v in model_labels]
+    return columns, nr_class == 2 and solver_type != 4
 
 
 def _pointer_to(model):

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from svmeval.errors import ParameterError, SvmevalError
-from svmeval.params import LinearParams
+from svmeval.params import LinearParams, linear_configuration
 
 __all__ = ["LinearSearch", "LinearStep", "search_c_linear"]
 
@@ -64,11 +64,21 @@ class LinearSearch:
 
 
 def search_c_linear(
-    dataset, params: LinearParams, folds: int = 5, *, start_C=None, start_p=None
+    dataset,
+    params: LinearParams,
+    folds: int = 5,
+    *,
+    start_C=None,
+    start_p=None,
+    seed: int = 1,
+    keep_scores: bool = False,
 ) -> LinearSearch:
     """LIBLINEAR's ``train -C -v folds`` (``-c start_C``, ``-p start_p`` where given) on
     ``dataset`` (a :class:`~svmeval.io.data.Dataset` or a file name), every C's predictions
-    kept. ``params.solver_type`` must be 0, 2 or 11."""
+    kept. ``params.solver_type`` must be 0, 2 or 11. ``seed``: C ``rand()``'s seed (1:
+    ``train``'s own). ``keep_scores``: each C's result keeps a classifier's decision values
+    as its class scores (two classes: ``d`` towards the model's first class, ``-d`` towards
+    the other; more: each class's one-vs-rest value), for the ranking figures."""
     from svmeval.cv import _liblinear
     from svmeval.cv.plan.folds import check_folds, check_samples, group_classes, libsvm_folds
     from svmeval.io.data import Dataset, read_dataset
@@ -102,9 +112,11 @@ def search_c_linear(
             from svmeval.cv.c_library import write_message
 
             write_message(LEAVE_ONE_OUT)
-        c.srand(1)
+        c.srand(seed)
         plan = libsvm_folds(dataset.y, folds, stratified=False, rand=c.rand)
         search = _Search(c, problem, param, plan, params, labels, dataset)
+        search.seed = seed
+        search.keep_scores = keep_scores
         max_xtx = _max_squared_norm(dataset, params.bias)
         if params.solver_type != 11:
             start = start_C if start_C is not None and start_C > 0 else None
@@ -231,12 +243,18 @@ class _Search:
         self.y = problem.y
         self.steps: list = []
         self.lines: list = []
+        self.seed = 1
+        self.keep_scores = False
+        self.last_dec = np.zeros((0, 1))
 
     def find_c(self, start_C: float, max_C: float, p: float) -> tuple[float, float]:
         c, param = self.c, self.param
         regression = self.params.solver_type == 11
         l = len(self.y)
         target = np.empty(l, dtype=np.float64)
+        keep = self.keep_scores and not regression
+        scores = np.full((l, len(self.labels)), np.nan) if keep else None
+        place = {float(v): k for k, v in enumerate(self.labels)}
         prev_w: list = [None] * self.plan.n_folds
         unchanged = 0
         best_score = math.inf if regression else 0.0
@@ -263,6 +281,12 @@ class _Search:
                 prev_w[i] = w
                 label = np.array(m.label[: m.nr_class], dtype=np.float64) if m.label else None
                 target[self.tests[i]] = self._predict(i, w, m.nr_class, label, regression)
+                if scores is not None and label is not None:
+                    dec = self.last_dec
+                    if m.nr_class == 2:
+                        dec = np.column_stack((dec[:, 0], -dec[:, 0]))
+                    columns = [place[float(v)] for v in label[: dec.shape[1]]]
+                    scores[np.ix_(self.tests[i], columns)] = dec
                 c.free_model(ctypes.byref(model))
             param.init_sol = None
             log2c = math.log(C) / math.log(2.0) if C > 0 else -math.inf
@@ -277,7 +301,10 @@ class _Search:
                 self.lines.append(f"log2c={log2c:7.2f}\trate={100.0 * score:g}\n")
             if better:
                 best_C, best_score = C, score
-            self.steps.append(LinearStep(C, p, score, self._result(target.copy(), C, p)))
+            result = self._result(target.copy(), C, p)
+            if scores is not None:
+                result = replace(result, scores=scores.copy())
+            self.steps.append(LinearStep(C, p, score, result))
             unchanged += 1
             if unchanged == 5:
                 break
@@ -296,6 +323,7 @@ class _Search:
         dec = np.zeros((len(rows), nr_w))
         for where, feature, value in self.terms[i]:
             dec[where] += weights[feature] * value[:, None]
+        self.last_dec = dec
         if regression:
             return dec[:, 0]
         if nr_class == 2:
@@ -315,9 +343,9 @@ class _Search:
             labels=self.labels,
             params=params,
             n_folds=self.plan.n_folds,
-            seed=1,
+            seed=self.seed,
             folds=self.plan,
             data_name=self.dataset.name,
-            configuration=params.flags(),
+            configuration=linear_configuration(params),
             classes=self.dataset.classes,
         )

@@ -104,5 +104,6 @@ class LinearStoreUse:
 
     def _shown(self) -> str:
         """The configuration as the store lists it: LIBLINEAR's, said so."""
-        flags = self.params.flags()
-        return f"linear: {flags}" if flags else "linear:"
+        from svmeval.params import linear_configuration
+
+        return linear_configuration(self.params)

@@ -40,9 +40,14 @@ class FoldTransform:
     (at most :data:`KEEP_FOLDS`, the least recently used dropped first) for the units that
     train on the same fold (same training rows and labels): the cells of a grid."""
 
-    def __init__(self, dataset, preprocessing, *, share_kernels: bool = False, memory_mb=0.0):
+    def __init__(
+        self, dataset, preprocessing, *, share_kernels: bool = False, memory_mb=0.0, rankings=None
+    ):
         self.dataset = dataset
         self.preprocessing = preprocessing
+        #: the folds' rankings shared with the runs of other sizes (:class:`Rankings`, None:
+        #: each fold ranks its rows for this run alone)
+        self.rankings = rankings
         #: whether the units of one fold and one kernel share its matrix (within memory_mb)
         self.share_kernels, self.memory = share_kernels, memory_mb * 2**20
         self._kept: OrderedDict = OrderedDict()  # key -> (problem, fitted, train, y)
@@ -59,7 +64,13 @@ class FoldTransform:
         """The fold's :class:`~svmeval.preprocess.FittedPreprocessing` (training rows
         ``train``, labels ``y`` of every row)."""
         ds = self.dataset
-        return self.preprocessing.fit(ds.indptr, ds.indices, ds.values, y, train)
+        learned = self.preprocessing
+        if self.rankings is None or learned.select is None:
+            return learned.fit(ds.indptr, ds.indices, ds.values, y, train)
+        ranking = self.rankings.get(
+            train, y, lambda: learned.learn(ds.indptr, ds.indices, ds.values, y, train)
+        )
+        return ranking.keeping(learned.select)
 
     def problem(self, train: np.ndarray, y: np.ndarray):
         """``(problem, fitted)``: every row of the data as the fold's preprocessing makes it
@@ -193,6 +204,11 @@ def preprocessing_of(scale, select, dataset, candidates):
             f"{show_path(dataset.name)} has feature index 0: svm-scale and fselect.py start at 1",
         )
     for params in candidates:
+        if type(params).__name__ == "LinearParams":
+            raise ArgumentError(
+                argument,
+                "is learned inside LIBSVM's folds only: not with a LIBLINEAR configuration",
+            )
         if params.kernel_type == PRECOMPUTED:
             raise ArgumentError(argument, "a precomputed kernel (-t 4) has no features to scale")
         scale_y = preprocessing.scale is not None and preprocessing.scale.y is not None
@@ -211,6 +227,44 @@ def selected_features(dataset, y, folds, preprocessing) -> tuple:
         ).features
         for i in range(folds.n_folds)
     )
+
+
+class Rankings:
+    """Each fold's ranking (its scaling factors and every feature's F-score, learned on its
+    training rows), made once and kept for the runs of every size K on the same folds (a
+    search of the number of features): the top K of one ranking is each K's selection. At
+    most ``keep`` folds are kept, the least recently used dropped first."""
+
+    def __init__(self, keep: int = 64):
+        self.keep = keep
+        self._kept: OrderedDict = OrderedDict()  # key -> (ranking, y)
+        self._lock = threading.Lock()
+        self._building: dict = {}
+        #: how many rankings were made (each fold's once while it is kept)
+        self.made = 0
+
+    def get(self, train: np.ndarray, y: np.ndarray, make):
+        """The ranking of the training rows ``train`` (labels ``y``): kept, or ``make()``."""
+        key = (train.tobytes(), id(y))
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None and found[1] is y:
+                self._kept.move_to_end(key)
+                return found[0]
+            building = self._building.setdefault(key, threading.Lock())
+        with building:
+            with self._lock:
+                found = self._kept.get(key)
+                if found is not None and found[1] is y:
+                    return found[0]
+            ranking = make()
+            with self._lock:
+                self.made += 1
+                self._kept[key] = (ranking, y)
+                while len(self._kept) > self.keep:
+                    self._kept.popitem(last=False)
+                self._building.pop(key, None)
+        return ranking
 
 
 class FoldDistances:

@@ -7,9 +7,9 @@ run looks up and writes there: :mod:`svmeval.cv.run.store_use`.
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import queue
+import sys
 import threading
 import time
 
@@ -17,7 +17,8 @@ from svmeval.cv.bounded_waits import flag
 
 __all__ = ["StoreCounts", "current", "missing", "opened", "reuse_only"]
 
-log = logging.getLogger("svmeval.store")
+#: the logger of the run's count line (INFO), where the program has set up logging
+LOGGER = "svmeval.store"
 
 
 class StoreCounts:
@@ -199,7 +200,16 @@ def opened(store, command: str = "", call=None):
         counts.writer.flush()
         if not counts.reuse_only and not store.read_only:
             store.end_run(counts.begin(), counts.reused, counts.computed)
-        log.info("svmeval: %s", counts.line())
+        _log_counts(counts)
     finally:
         if own:
             store.close()
+
+
+def _log_counts(counts) -> None:
+    """The run's count line, at INFO, to :data:`LOGGER`: where the logging package was never
+    imported, nothing was set up to show it (Python's default shows WARNING and above), and
+    it is not imported for it."""
+    logging = sys.modules.get("logging")
+    if logging is not None:
+        logging.getLogger(LOGGER).info("svmeval: %s", counts.line())

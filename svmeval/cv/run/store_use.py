@@ -31,7 +31,6 @@ units, or use another store).
 from __future__ import annotations
 
 import hashlib
-import logging
 import time
 from typing import Any
 
@@ -44,8 +43,6 @@ from svmeval.cv.run.store_session import StoreCounts, current, missing
 __all__ = ["FoldsUnit", "StoreUse", "outer_fold"]
 
 _ARRAYS = ("y_pred", "decision_values", "scores", "probabilities")
-
-log = logging.getLogger("svmeval.store")
 
 
 #: the stored folds a run reads in one query (and holds at once, before they are checked and
@@ -377,10 +374,11 @@ class FoldByFold(cv_plan.FoldByFold):
         super().__init__(problem, params, folds, seed, **kwargs)  # source=, transform=
         self.dataset = dataset
 
-    def run_fold(self, i: int, params, omp_threads: int) -> None:
+    def run_fold(self, i: int, params, omp_threads: int, transform=None) -> None:
         if self.dataset is None:
-            super().run_fold(i, params, omp_threads)
+            super().run_fold(i, params, omp_threads, transform)
             return
+        learned = self.transform if transform is None else transform
         output = outer_fold(
             self.dataset,
             self.problem,
@@ -389,7 +387,7 @@ class FoldByFold(cv_plan.FoldByFold):
             params,
             self.seed,
             i,
-            lambda: self.compute_fold(i, params, omp_threads),
-            None if self.transform is None else self.transform.key(),
+            lambda: self.compute_fold(i, params, omp_threads, transform),
+            None if learned is None else learned.key(),
         )
         self.store(i, output)

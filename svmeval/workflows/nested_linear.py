@@ -1,0 +1,135 @@
+"""Nested cross-validation of a LIBLINEAR configuration (:class:`~svmeval.params.LinearParams`):
+the outer folds svmeval's (LIBSVM's draw after ``srand(seed)``, stratified for classifiers),
+on each outer training set LIBLINEAR's own warm-started search of C (``train -C`` on those
+rows, :mod:`svmeval.workflows.grid_linear`) chooses C by the criterion, and LIBLINEAR's
+``train`` with that C, after ``srand(seed)``, predicts the outer fold's test rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from svmeval.errors import ArgumentError
+from svmeval.params import LinearParams, linear_configuration
+
+__all__ = ["check_linear_nested", "linear_nested"]
+
+#: nested_cv's arguments a LIBLINEAR configuration does not take (grid_search's own are
+#: checked by check_linear_grid)
+_NOT_TAKEN = ("jobs", "kernel_memory", "share")
+
+
+def check_linear_nested(params: LinearParams, arguments: dict) -> None:
+    """Refuse by name, before any data are read, what a LIBLINEAR nested CV does not take."""
+    from svmeval.workflows.grid_linear import check_linear_grid
+
+    check_linear_grid(params, arguments)
+    for name in _NOT_TAKEN:
+        if arguments.get(name) is not None:
+            raise ArgumentError(
+                name, "does not apply to a LinearParams (LIBLINEAR's searches run in turn here)"
+            )
+
+
+def linear_nested(arguments: dict, fold_type, result_type):
+    """nested_cv of a LIBLINEAR configuration (``arguments``: nested_cv's, checked by
+    :func:`check_linear_nested`): a ``result_type`` (NestedResult) of ``fold_type`` folds
+    (OuterFold), the types nested.py defines."""
+    from svmeval._classes import class_code
+    from svmeval.cv import engine
+    from svmeval.cv.collect.results import CVResult
+    from svmeval.cv.plan import checks
+    from svmeval.cv.plan.folds import group_classes
+    from svmeval.cv.run.linear_folds import check_linear, linear_fold, seeded_plan
+    from svmeval.io.data import rows_of
+    from svmeval.workflows.grid import grid_search
+
+    params = arguments["params"]
+    run = checks.check_run(
+        arguments["folds"],
+        arguments["seed"],
+        repeat=arguments["repeat"],
+        inner_folds=arguments["inner_folds"],
+        criterion=arguments["criterion"],
+    )
+    dataset = checks.as_dataset(arguments["data"], "data")
+    y = checks.single_label(dataset, "nested cross-validation")
+    dataset = checks.classes_for(dataset, arguments["data"], [params])
+    y = np.asarray(dataset.y, dtype=np.float64)
+    criterion = arguments["criterion"] or checks.default_criterion(params)
+    figure = checks.check_criterion(criterion, checks.kind_of(y, params), [params])
+    pos_label = class_code(arguments["pos_label"], dataset.classes)
+    zero_division = arguments["zero_division"]
+    if params.is_classification:
+        checks.check_pos_label(y, pos_label)
+    check_linear(dataset, params)
+    classifier = params.is_classification
+    labels = group_classes(y)[0].astype(np.float64) if classifier else np.array([])
+    seeds = engine.repetition_seeds(run.seed, run.repeat)
+    plans = [seeded_plan(dataset, params, run.folds, s) for s in seeds]
+    progress = arguments["progress"]
+    total = sum(p.n_folds for p in plans)
+    results, folds = [], []
+    for r, (seed, plan) in enumerate(zip(seeds, plans)):
+        target = np.full(len(y), np.nan)
+        scores = np.full((len(y), len(labels)), np.nan) if classifier else None
+        for i in range(plan.n_folds):
+            train, test = plan.train(i), plan.test(i)
+            inner = grid_search(
+                rows_of(dataset, train),
+                params,
+                run.inner_folds,
+                criterion=criterion,
+                seed=seed,
+                pos_label=pos_label,
+                zero_division=zero_division,
+            )
+            chosen = inner.best_params
+            linear_fold(dataset, chosen, train, test, seed, target, scores, labels)
+            folds.append(
+                fold_type(
+                    repetition=r,
+                    fold=i,
+                    seed=seed,
+                    cell=inner.best.cell,
+                    value=inner.best.value,
+                    rate=inner.best.rate,
+                    params=chosen,
+                    grid=inner,
+                    train_rows=train,
+                    test_rows=test,
+                )
+            )
+            if progress is not None:
+                progress(len(folds), total)
+        results.append(
+            CVResult(
+                y_true=y.copy(),
+                y_pred=target,
+                fold=plan.fold_of(),
+                decision_values=None,
+                probabilities=None,
+                labels=labels,
+                params=params,
+                n_folds=plan.n_folds,
+                seed=seed,
+                folds=plan,
+                data_name=dataset.name,
+                configuration=linear_configuration(params),
+                classes=dataset.classes,
+                scores=scores,
+            )
+        )
+    first = replace(results[0], repeats=tuple(engine.repetition(x) for x in results[1:]))
+    return result_type(
+        outer=first,
+        folds=tuple(folds),
+        criterion=criterion,
+        greater_is_better=figure.greater_is_better,
+        inner_folds=run.inner_folds,
+        repeat_results=tuple(results[1:]),
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
