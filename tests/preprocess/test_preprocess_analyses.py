@@ -203,3 +203,20 @@ def test_bad_combinations_are_one_line(args, message):
     out = svmeval("-v", 3, *args, LOCAL / "breast_cancer.scale")
     assert (out.returncode, out.stdout) == (1, "")
     assert out.stderr.startswith(message) and out.stderr.count("\n") == 1, out.stderr
+
+
+@pytest.mark.parametrize("run", ["permutation", "threshold"])
+@pytest.mark.parametrize("kwargs", [{"scale": True}, {"select": 3}])
+def test_a_linear_configuration_refuses_preprocessing_by_name(run, kwargs):
+    """LIBLINEAR's folds learn nothing: scale= and select= are refused by name, as
+    cross_validate refuses them, before any fold."""
+    pytest.importorskip("liblinear.liblinearutil", reason="LIBLINEAR's bindings")
+    from svmeval import ArgumentError, LinearParams
+
+    path = str(LOCAL / "breast_cancer.scale")
+    call = permutation_test if run == "permutation" else tune_threshold
+    extra = {"permutations": 2} if run == "permutation" else {}
+    with pytest.raises(ArgumentError) as caught:
+        call(path, LinearParams(solver_type=2), 3, **extra, **kwargs)
+    assert caught.value.argument == next(iter(kwargs))
+    assert "LinearParams" in str(caught.value)

@@ -200,3 +200,11 @@ def test_training_without_cross_validation_writes_the_range_file(tmp_path):
     out = commands.run("svmeval", ["-q", "--scale", str(path), "m"], cwd=tmp_path)
     assert (out.returncode, out.stdout) == (1, "") and out.stderr.count("\n") == 1
     assert not (tmp_path / "m").exists()
+
+
+def test_refit_of_a_sizes_search_is_refused(tmp_path):
+    """--refit trains one model: a --select list of sizes gives no one K to train it with."""
+    out = grid(*RANGES, "--select", "2,3", "--refit", "m", LOCAL / "wine.scale", cwd=tmp_path)
+    assert (out.returncode, out.stdout) == (1, "")
+    assert out.stderr == "svmeval-grid: --select 2,3: not with --refit (give one K)\n"
+    assert not list(tmp_path.iterdir())
