@@ -65,8 +65,8 @@ _LAZY = {
     "CVResult": "svmeval.cv.collect.results",
     "MultilabelCVResult": "svmeval.cv.collect.results",
     "Summary": "svmeval.summary.core",
-    "GridResult": "svmeval.workflows.grid",
-    "CellResult": "svmeval.workflows.grid",
+    "GridResult": "svmeval.workflows.grid_result",
+    "CellResult": "svmeval.workflows.grid_result",
     "NestedResult": "svmeval.workflows.nested",
     "Comparison": "svmeval.workflows.compare",
     "Benchmark": "svmeval.workflows.benchmark",
@@ -149,7 +149,8 @@ if TYPE_CHECKING:  # the real names and signatures, for type checkers: at run ti
     from svmeval.summary.core import Summary
     from svmeval.workflows.benchmark import Benchmark, benchmark
     from svmeval.workflows.compare import Comparison, compare
-    from svmeval.workflows.grid import CellResult, GridResult, grid_search
+    from svmeval.workflows.grid import grid_search
+    from svmeval.workflows.grid_result import CellResult, GridResult
     from svmeval.workflows.mcnemar import mcnemar_files
     from svmeval.workflows.nested import NestedResult, nested_cv
     from svmeval.workflows.permutation import PermutationTest, permutation_test

@@ -1,6 +1,6 @@
 """Reporters: ``render(result, format=...)`` for every result of svmeval.
 
-A :class:`~svmeval.summary.Summary` (any kind), a :class:`~svmeval.workflows.grid.GridResult`, a
+A :class:`~svmeval.summary.Summary` (any kind), a :class:`~svmeval.workflows.grid_result.GridResult`, a
 :class:`~svmeval.workflows.compare.Comparison`, a McNemar result alone or a
 :class:`~svmeval.workflows.nested.NestedResult`, as "text", "json" or "csv"; a
 :class:`~svmeval.workflows.benchmark.Benchmark` also as "markdown" or "latex"; every one of

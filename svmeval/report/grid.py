@@ -1,4 +1,4 @@
-"""The reports of a parameter search (:class:`~svmeval.workflows.grid.GridResult`): every cell's
+"""The reports of a parameter search (:class:`~svmeval.workflows.grid_result.GridResult`): every cell's
 figures with their fold spread as JSON (``--results FILE.json``) or CSV (one row per cell; a
 figure's columns: pooled value, fold mean, fold sd), and as text grid.py's own lines (each
 cell's ``-out`` line, then the best C, gamma and value). A search of a class weight adds the
@@ -69,7 +69,7 @@ def _csv(result) -> str:
 
 
 def render_grid(result, format: str) -> str:
-    """The report of a :class:`~svmeval.workflows.grid.GridResult` in ``format``."""
+    """The report of a :class:`~svmeval.workflows.grid_result.GridResult` in ``format``."""
     if format == "json":
         return json.dumps(result.to_dict(), indent=1) + "\n"
     if format == "csv":

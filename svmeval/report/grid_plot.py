@@ -25,7 +25,7 @@ __all__ = ["draw_grid", "plot_grid"]
 
 
 def plot_grid(result, path: str, *, title: str = "") -> bool:
-    """Draw ``result`` (a :class:`~svmeval.workflows.grid.GridResult`) to the PNG ``path``."""
+    """Draw ``result`` (a :class:`~svmeval.workflows.grid_result.GridResult`) to the PNG ``path``."""
     try:
         fig = draw_grid(result, title=title)
     except PlotUnavailable as exc:

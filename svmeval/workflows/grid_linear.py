@@ -1,7 +1,7 @@
 """A parameter search of a LIBLINEAR configuration (:class:`~svmeval.params.LinearParams`):
 LIBLINEAR's own warm-started search over C (``train -C``, solvers 0 and 2;
 :func:`svmeval.cv.run.linear_search.search_c_linear`), every C's predictions kept, the best C
-chosen by any criterion, as a :class:`~svmeval.workflows.grid.GridResult` over log2 C (gamma
+chosen by any criterion, as a :class:`~svmeval.workflows.grid_result.GridResult` over log2 C (gamma
 absent) that renders as every grid search does.
 
 Its Cs are LIBLINEAR's, not a range: from ``calc_start_C`` (a power of 2 under which the

@@ -48,7 +48,7 @@ from svmeval.summary.data import summary_rows
 from svmeval.workflows import grid_rules as rules
 
 if TYPE_CHECKING:
-    from svmeval.workflows.grid import GridResult
+    from svmeval.workflows.grid_result import GridResult
 
 __all__ = ["NestedResult", "OuterFold", "nested_cv", "chosen_text"]
 
@@ -63,7 +63,7 @@ class OuterFold:
     its repetition's C ``srand`` seed; ``cell`` the chosen :class:`~svmeval.workflows.grid.Cell`,
     ``value`` its inner criterion value (a fraction, as every figure), ``rate`` that value as
     the inner grid compared it (accuracy in percent, as grid.py's), ``params`` the full parameters (LIBSVM's, or LIBLINEAR's) trained on the
-    outer training set, ``grid`` the whole inner :class:`~svmeval.workflows.grid.GridResult`;
+    outer training set, ``grid`` the whole inner :class:`~svmeval.workflows.grid_result.GridResult`;
     ``train_rows`` / ``test_rows``: sample indices (input order numbering), training rows in
     LIBSVM's order.
     """
@@ -143,7 +143,7 @@ class NestedResult:
 
     @property
     def grids(self) -> tuple:
-        """Every inner :class:`~svmeval.workflows.grid.GridResult`, in :attr:`folds`' order."""
+        """Every inner :class:`~svmeval.workflows.grid_result.GridResult`, in :attr:`folds`' order."""
         return tuple(f.grid for f in self.folds)
 
     @property
