@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import cast
 
 import numpy as np
@@ -46,7 +46,7 @@ from svmeval.cv.schedule import run_tasks
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import Dataset, DataSource
 from svmeval.params import Configuration, LinearParams, SvmParams, linear_configuration
-from svmeval.preprocess import ScaleLike
+from svmeval.preprocess import Preprocessing, ScaleLike
 from svmeval.store import StoreLike
 
 
@@ -290,44 +290,46 @@ def run_cv(
     problem, params = prepare(dataset, params, y=y, quiet=quiet, problem=problem)
     if client is not None and y is not None:
         dataset = replace(dataset, y=problem.y)
-    return _repetitions(
-        dataset,
-        problem,
-        params,
-        folds,
-        repetition_seeds(seed, repeat),
-        keep_decision_values,
-        keep_repeats,
-        share,
-        progress,
-        jobs,
-        client,
-        store,
-        warn_folds,
-        fold_source,
-        preprocessing,
+    options = CVOptions(
+        keep_decision_values=keep_decision_values,
+        keep_repeats=keep_repeats,
+        share=share,
+        progress=progress,
+        jobs=jobs,
+        client=client,
+        store=store,
+        warn_folds=warn_folds,
+        fold_source=fold_source,
+        preprocessing=preprocessing,
     )
+    return _repetitions(dataset, problem, params, folds, repetition_seeds(seed, repeat), options)
+
+
+@dataclass(frozen=True)
+class CVOptions:
+    """What :func:`run_cv` passes on beside the data, the configuration and the folds: what
+    each fold keeps, how the folds run (``share``, ``jobs``, ``client``, ``progress``), the
+    run's store, whether LIBSVM's leave-one-out warning is given, the folds' source and the
+    preprocessing learned inside each fold (:func:`run_cv` says what each means)."""
+
+    keep_decision_values: bool = False
+    keep_repeats: bool = False
+    share: bool | None = None
+    progress: Callable[[int, int], None] | None = None
+    jobs: int | None = None
+    client: object = None
+    store: object = None
+    warn_folds: bool = True
+    fold_source: object = None
+    preprocessing: Preprocessing | None = None
 
 
 def _repetitions(
-    dataset,
-    problem,
-    params: SvmParams,
-    folds: int,
-    seeds: list[int],
-    keep_decision_values: bool,
-    keep_repeats: bool,
-    share,
-    progress,
-    jobs,
-    client,
-    store=None,
-    warn_folds: bool = True,
-    fold_source=None,
-    preprocessing=None,
+    dataset, problem, params: SvmParams, folds: int, seeds: list[int], options: CVOptions
 ) -> CVResult:
     """One candidate over every seed's folds: the first repetition's result, with the others'
-    figures (and, with ``keep_repeats``, their results) in repetition order."""
+    figures (and, with ``options.keep_repeats``, their results) in repetition order."""
+    keep_repeats, preprocessing = options.keep_repeats, options.preprocessing
     first, repeats, results = [], [], []
 
     def finish(unit, result: CVResult) -> None:
@@ -338,7 +340,7 @@ def _repetitions(
             if keep_repeats:
                 results.append((unit.repetition, result))
 
-    with executor_for(jobs, client) as executor:
+    with executor_for(options.jobs, options.client) as executor:
         evaluate(
             dataset,
             problem,
@@ -347,12 +349,12 @@ def _repetitions(
             folds,
             executor=executor,
             finish=finish,
-            keep_decision_values=keep_decision_values,
-            share=share,
-            progress=progress,
-            store=store,
-            warn_folds=warn_folds,
-            fold_source=fold_source,
+            keep_decision_values=options.keep_decision_values,
+            share=options.share,
+            progress=options.progress,
+            store=options.store,
+            warn_folds=options.warn_folds,
+            fold_source=options.fold_source,
             preprocessing=preprocessing,
         )
     selected = None
