@@ -11,15 +11,24 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import cast
 
 import numpy as np
 
 from svmeval._args import checked
 from svmeval.cv import _libsvm, _model
 from svmeval.cv.collect.provenance import recorded
-from svmeval.cv.collect.results import CVResult, Repetition, repetition  # noqa: F401
+from svmeval.cv.collect.results import (  # noqa: F401
+    ComparisonRuns,
+    CVResult,
+    Repetition,
+    repetition,
+)
+from svmeval.cv.plan import checks
 from svmeval.cv.plan.checks import (
+    ComparisonArguments,
+    RunArguments,
     check_execution,
     check_folds,
     check_inputs,
@@ -28,7 +37,7 @@ from svmeval.cv.plan.checks import (
 )
 from svmeval.cv.plan.cv_plan import CVPlan, FoldOutput, repetition_seeds  # noqa: F401
 from svmeval.cv.plan.folds import libsvm_folds  # noqa: F401 - where the tests draw LIBSVM's folds
-from svmeval.cv.plan.given import FoldAssignment
+from svmeval.cv.plan.given import FoldAssignment, repeated_fold_source
 from svmeval.cv.run.evaluate import evaluate
 from svmeval.cv.run.executors import executor_for
 from svmeval.cv.run.preprocessed import preprocessing_of, selected_features
@@ -36,8 +45,8 @@ from svmeval.cv.run.store_use import FoldByFold  # noqa: F401 - nested CV's oute
 from svmeval.cv.schedule import run_tasks
 from svmeval.errors import SvmevalError, show_path
 from svmeval.io.data import Dataset, DataSource
-from svmeval.params import Configuration, LinearParams, SvmParams
-from svmeval.preprocess import ScaleLike
+from svmeval.params import Configuration, LinearParams, SvmParams, linear_configuration
+from svmeval.preprocess import Preprocessing, ScaleLike
 from svmeval.store import StoreLike
 
 
@@ -210,10 +219,9 @@ def cross_validate(
     if isinstance(params, LinearParams):  # LIBLINEAR's train -v (the linear extra)
         from svmeval.cv.run.linear import cross_validate_call
 
-        return cross_validate_call(call, checks.as_dataset(data, "data"), data, cross_validate)
+        return cross_validate_call(call, checks.run_data(data, None, [params]), cross_validate)
     params = checks.as_params(params, "params")
-    dataset = checks.as_dataset(data, "data", precomputed=checks.uses_precomputed([params]))
-    data = checks.classes_for(dataset, data, [params])
+    data = checks.run_data(data, None, [params]).dataset
     source = fold_source(groups, given_folds, len(data.y) if data.y is not None else None)
     preprocessing = preprocessing_of(scale, select, data, [params])
     with opened(store, "cross_validate", (cross_validate, call)) as counts:
@@ -282,44 +290,46 @@ def run_cv(
     problem, params = prepare(dataset, params, y=y, quiet=quiet, problem=problem)
     if client is not None and y is not None:
         dataset = replace(dataset, y=problem.y)
-    return _repetitions(
-        dataset,
-        problem,
-        params,
-        folds,
-        repetition_seeds(seed, repeat),
-        keep_decision_values,
-        keep_repeats,
-        share,
-        progress,
-        jobs,
-        client,
-        store,
-        warn_folds,
-        fold_source,
-        preprocessing,
+    options = CVOptions(
+        keep_decision_values=keep_decision_values,
+        keep_repeats=keep_repeats,
+        share=share,
+        progress=progress,
+        jobs=jobs,
+        client=client,
+        store=store,
+        warn_folds=warn_folds,
+        fold_source=fold_source,
+        preprocessing=preprocessing,
     )
+    return _repetitions(dataset, problem, params, folds, repetition_seeds(seed, repeat), options)
+
+
+@dataclass(frozen=True)
+class CVOptions:
+    """What :func:`run_cv` passes on beside the data, the configuration and the folds: what
+    each fold keeps, how the folds run (``share``, ``jobs``, ``client``, ``progress``), the
+    run's store, whether LIBSVM's leave-one-out warning is given, the folds' source and the
+    preprocessing learned inside each fold (:func:`run_cv` says what each means)."""
+
+    keep_decision_values: bool = False
+    keep_repeats: bool = False
+    share: bool | None = None
+    progress: Callable[[int, int], None] | None = None
+    jobs: int | None = None
+    client: object = None
+    store: object = None
+    warn_folds: bool = True
+    fold_source: object = None
+    preprocessing: Preprocessing | None = None
 
 
 def _repetitions(
-    dataset,
-    problem,
-    params: SvmParams,
-    folds: int,
-    seeds: list[int],
-    keep_decision_values: bool,
-    keep_repeats: bool,
-    share,
-    progress,
-    jobs,
-    client,
-    store=None,
-    warn_folds: bool = True,
-    fold_source=None,
-    preprocessing=None,
+    dataset, problem, params: SvmParams, folds: int, seeds: list[int], options: CVOptions
 ) -> CVResult:
     """One candidate over every seed's folds: the first repetition's result, with the others'
-    figures (and, with ``keep_repeats``, their results) in repetition order."""
+    figures (and, with ``options.keep_repeats``, their results) in repetition order."""
+    keep_repeats, preprocessing = options.keep_repeats, options.preprocessing
     first, repeats, results = [], [], []
 
     def finish(unit, result: CVResult) -> None:
@@ -330,7 +340,7 @@ def _repetitions(
             if keep_repeats:
                 results.append((unit.repetition, result))
 
-    with executor_for(jobs, client) as executor:
+    with executor_for(options.jobs, options.client) as executor:
         evaluate(
             dataset,
             problem,
@@ -339,12 +349,12 @@ def _repetitions(
             folds,
             executor=executor,
             finish=finish,
-            keep_decision_values=keep_decision_values,
-            share=share,
-            progress=progress,
-            store=store,
-            warn_folds=warn_folds,
-            fold_source=fold_source,
+            keep_decision_values=options.keep_decision_values,
+            share=options.share,
+            progress=options.progress,
+            store=options.store,
+            warn_folds=options.warn_folds,
+            fold_source=options.fold_source,
             preprocessing=preprocessing,
         )
     selected = None
@@ -508,3 +518,117 @@ def save_model_files(
     for path, text in zip(paths[1:], texts):
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
+
+
+# --- a comparison of two configurations on the same folds ---------------------------------
+def comparison_runs(data, a, b, arguments: ComparisonArguments) -> ComparisonRuns:
+    """A and B cross-validated on the same folds of ``data``, every argument checked first."""
+    from svmeval.cv.run.linear_folds import two_linear_runs
+    from svmeval.errors import ArgumentError
+
+    run = arguments.checked_run()
+    linear = [isinstance(p, LinearParams) for p in (a, b)]
+    scaled = arguments.scale is not None and arguments.scale is not False
+    if any(linear) and (scaled or arguments.select is not None):
+        raise ArgumentError(
+            "scale" if scaled else "select",
+            "is learned inside LIBSVM's folds only: not with a LIBLINEAR configuration",
+        )
+    if all(linear):
+        return two_linear_runs(data, (a, b), run, arguments)
+    if any(linear):
+        return _one_linear(data, (a, b), run, arguments)
+    return _two_libsvm(data, (a, b), run, arguments)
+
+
+def _two_libsvm(data, configurations, run: RunArguments, arguments) -> ComparisonRuns:
+    """Two LIBSVM configurations: the evaluation core's two candidates on R seeds' folds."""
+    a, b = configurations
+    params_a, params_b = checks.as_params(a, "a"), checks.as_params(b, "b")
+    door = checks.run_data(data, "a comparison", [params_a, params_b], arguments.pos_label)
+    dataset, pos_label = door.dataset, door.pos_label
+    preprocessing = preprocessing_of(
+        arguments.scale, arguments.select, dataset, [params_a, params_b]
+    )
+    labels = cast(np.ndarray, dataset.y)  # one label a sample: the door refused others
+    figure = checks.check_criterion(
+        arguments.criterion or checks.default_criterion(params_a),
+        checks.common_kind(labels, (params_a, params_b)),
+        (params_a, params_b),
+    )
+    if params_a.is_classification:  # before any work, not when the folds are summarized
+        checks.check_pos_label(labels, pos_label)
+    source = repeated_fold_source(
+        arguments.groups, arguments.given_folds, dataset.n_samples, run.repeat
+    )
+    runs_a, runs_b = run_configurations(
+        dataset,
+        [params_a, params_b],
+        run.folds,
+        repetition_seeds(run.seed, run.repeat),
+        arguments.jobs,
+        arguments.client,
+        arguments.progress,
+        source,
+        preprocessing,
+    )
+    return ComparisonRuns(
+        runs_a,
+        runs_b,
+        figure,
+        pos_label,
+        getattr(dataset, "name", ""),
+        shown(a, params_a),
+        shown(b, params_b),
+    )
+
+
+def _one_linear(data, configurations, run: RunArguments, arguments) -> ComparisonRuns:
+    """A LIBSVM configuration against a LIBLINEAR one (either side): the LIBSVM side's
+    cross-validations as two LIBSVM configurations run, and on each one's folds the LIBLINEAR
+    side trained fold by fold (:func:`svmeval.cv.run.linear_folds.linear_on_folds`)."""
+    from svmeval.cv.run.linear_folds import check_linear, linear_on_folds
+
+    side = 0 if isinstance(configurations[1], LinearParams) else 1  # the LIBSVM side
+    name = "ab"[side]
+    linear = configurations[1 - side]
+    linear.check()
+    params = checks.as_params(configurations[side], name)
+    door = checks.run_data(data, "a comparison", [params], arguments.pos_label)
+    dataset, pos_label = door.dataset, door.pos_label
+    labels = cast(np.ndarray, dataset.y)
+    if linear.solver_type == 21:
+        raise SvmevalError("one-class SVMs (-s 21) cannot be compared")
+    kind = checks.common_kind(labels, (params,))
+    if linear.is_regression != params.is_regression:
+        raise SvmevalError("A and B must both be classifiers or both regressions")
+    figure = checks.check_criterion(
+        arguments.criterion or checks.default_criterion(params), kind, (params,)
+    )
+    if params.is_classification:
+        checks.check_pos_label(labels, pos_label)
+    check_linear(dataset, linear)  # LIBLINEAR's check_parameter, before any fold
+    source = repeated_fold_source(
+        arguments.groups, arguments.given_folds, dataset.n_samples, run.repeat
+    )
+    (runs,) = run_configurations(
+        dataset,
+        [params],
+        run.folds,
+        repetition_seeds(run.seed, run.repeat),
+        arguments.jobs,
+        arguments.client,
+        arguments.progress,
+        source,
+    )
+    other = [linear_on_folds(dataset, linear, r) for r in runs]
+    pair = (runs, other) if side == 0 else (other, runs)
+    options = (shown(configurations[side], params), linear_configuration(linear))
+    if side == 1:
+        options = options[::-1]
+    return ComparisonRuns(*pair, figure, pos_label, getattr(dataset, "name", ""), *options)
+
+
+def shown(config, params: SvmParams) -> str:
+    """How a configuration is shown in reports: its options as given, or its flags."""
+    return " ".join(config.split()) if isinstance(config, str) else params.flags()

@@ -36,9 +36,10 @@ from typing import Any
 
 import numpy as np
 
-from svmeval.errors import DataFormatError, SvmevalError
+from svmeval.errors import DataFormatError, SvmevalError, show_path
 from svmeval.io._streams import STDIN_NAME
 from svmeval.io.raw import MAX_LINE_BYTES, read_arrays
+from svmeval.io.svm_train_syntax import INT_MAX, INT_MIN
 
 __all__ = [
     "Dataset",
@@ -46,6 +47,7 @@ __all__ = [
     "STDIN_NAME",
     "check_precomputed",
     "checked_dataset",
+    "coded_as_classes",
     "is_xy",
     "read_dataset",
 ]
@@ -449,7 +451,12 @@ def read_dataset(
 
 
 def checked_dataset(
-    data, name: str = "data", *, multilabel: bool = False, precomputed: bool = False
+    data,
+    name: str = "data",
+    *,
+    multilabel: bool = False,
+    precomputed: bool = False,
+    single: str | None = None,
 ) -> Dataset:
     """A run's data argument as a checked :class:`Dataset`, once, at the run's door: read when
     ``data`` is a file name (str or os.PathLike), built by :meth:`Dataset.from_arrays` when it
@@ -457,7 +464,8 @@ def checked_dataset(
     matrix), checked again (:meth:`Dataset.validate`) when it is a Dataset (its arrays may
     have changed since it was built); with ``precomputed`` (a ``-t 4`` configuration) its rows
     checked as a precomputed kernel (:func:`check_precomputed`). What runs behind the door
-    trusts the Dataset it returns. ``name`` names the argument in messages."""
+    trusts the Dataset it returns. ``name`` names the argument in messages; ``single`` (a
+    run's words) refuses multi-label data for a run that takes one label a sample."""
     if isinstance(data, (str, os.PathLike)):
         dataset = read_dataset(os.fspath(data), multilabel=multilabel)
     elif isinstance(data, tuple):
@@ -477,7 +485,34 @@ def checked_dataset(
         )
     if precomputed:
         check_precomputed(dataset)
+    if single is not None and dataset.y is None:
+        raise SvmevalError(
+            f"{show_path(dataset.name)}: multi-label data: {single} takes single-label data"
+        )
     return dataset
+
+
+def coded_as_classes(dataset: Dataset) -> Dataset:
+    """``dataset`` (one label a sample, given as ``(X, y)`` to classifiers: C-SVC, nu-SVC),
+    its labels coded as classes (``classes``) where they are numbers not all whole or beyond a
+    C ``int``: LIBSVM would take each as ``(int)label`` (0.5 and 0.7 as one class 0), so they
+    become their positions among the distinct labels sorted, as text and other labels do. A
+    file's labels and a Dataset's stay LIBSVM's, as svm-train reads them."""
+    y = dataset.y
+    if (
+        y is None
+        or dataset.classes is not None
+        or (np.array_equal(y, np.trunc(y)) and INT_MIN <= y.min() and y.max() <= INT_MAX)
+    ):
+        return dataset
+    from dataclasses import replace
+
+    classes, codes = np.unique(y, return_inverse=True)
+    return replace(
+        dataset,
+        y=codes.astype(np.float64).reshape(-1),
+        classes=tuple(float(v) for v in classes),
+    )
 
 
 def rows_of(dataset, rows: np.ndarray) -> Dataset:

@@ -95,7 +95,7 @@ def _fold_table(
     fold's test samples, in the same order."""
     from svmeval.cv.engine import run_configurations
     from svmeval.cv.run.linear_folds import linear_seeded
-    from svmeval.workflows.compare import _fold_values
+    from svmeval.summary.paired import criterion_values
 
     libsvm = [i for i, p in enumerate(params) if not isinstance(p, LinearParams)]
     runs: list = [None] * len(params)
@@ -117,7 +117,7 @@ def _fold_table(
         if runs[i] is None:
             runs[i] = [linear_seeded(dataset, p, folds, s, source) for s in seeds]
     sizes = [int(v) for run in runs[0] for v in np.bincount(run.fold, minlength=run.n_folds)]
-    return [_fold_values(r, criterion, pos_label, zero_division) for r in runs], sizes
+    return [criterion_values(r, criterion, pos_label, zero_division) for r in runs], sizes
 
 
 @recorded

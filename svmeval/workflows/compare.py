@@ -14,28 +14,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar, cast
+from typing import ClassVar
 
 import numpy as np
 
 from svmeval import _tables as tables
 from svmeval._args import checked
-from svmeval._classes import class_code
 from svmeval._repr import brief_repr
 from svmeval.cv.collect.provenance import Provenance, recorded
-from svmeval.cv.plan.given import FoldAssignment, fold_source
-from svmeval.errors import ArgumentError, SvmevalError
+from svmeval.cv.plan.given import FoldAssignment
 from svmeval.io.data import DataSource
-from svmeval.params import Configuration, LinearParams
+from svmeval.params import Configuration
 from svmeval.preprocess import ScaleLike
-from svmeval.stats.significance import (
-    McNemarResult,
-    TTestResult,
-    corrected_resampled_ttest,
-    mcnemar,
-)
+from svmeval.stats.significance import McNemarResult, TTestResult
 from svmeval.store import StoreLike
-from svmeval.workflows.compare_linear import linear_runs, shown
 from svmeval.workflows.mcnemar import mcnemar_files
 from svmeval.workflows.verdict import Verdict, comparison_verdict
 
@@ -144,17 +136,6 @@ class Comparison:
         return tables.frame(rows)
 
 
-def _fold_values(runs, criterion, pos_label, zero_division) -> np.ndarray:
-    """The criterion on every fold of the runs, repetition-major (what each run's summary gives
-    it, computed alone)."""
-    from svmeval.summary.single import fold_values
-
-    values = [
-        fold_values(r, criterion, pos_label=pos_label, zero_division=zero_division) for r in runs
-    ]
-    return np.concatenate(values) if values else np.array([], dtype=np.float64)
-
-
 @recorded
 @checked
 def compare(
@@ -252,212 +233,67 @@ def compare(
     >>> round(c.mean_a, 4), round(c.ttest.p, 4)
     (0.9613, 0.2254)
     """
+    from svmeval.cv.plan.checks import ComparisonArguments
     from svmeval.cv.run.store_session import opened
 
-    with opened(store, "compare", (compare, dict(locals()))):
-        return _compare(
-            data,
-            a,
-            b,
-            folds,
-            groups=groups,
-            given_folds=given_folds,
-            repeat=repeat,
-            seed=seed,
-            criterion=criterion,
-            confidence_level=confidence_level,
-            rope=rope,
-            pos_label=pos_label,
-            zero_division=zero_division,
-            jobs=jobs,
-            client=client,
-            progress=progress,
-            scale=scale,
-            select=select,
-        )
-
-
-def _compare(
-    data,
-    a,
-    b,
-    folds,
-    *,
-    groups=None,
-    given_folds=None,
-    repeat,
-    seed,
-    criterion,
-    confidence_level,
-    rope,
-    pos_label,
-    zero_division,
-    jobs,
-    client,
-    progress,
-    scale=None,
-    select=None,
-) -> Comparison:
-    from svmeval.cv import engine
-    from svmeval.cv.plan import checks
-
-    linear = [isinstance(p, LinearParams) for p in (a, b)]
-    run = checks.check_run(
-        folds,
-        seed,
+    arguments = ComparisonArguments(
+        folds=folds,
+        groups=groups,
+        given_folds=given_folds,
         repeat=repeat,
-        confidence=confidence_level,
-        jobs=jobs,
-        client=client,
+        seed=seed,
         criterion=criterion,
-    )
-    scaled = scale is not None and scale is not False
-    if any(linear) and (scaled or select is not None):
-        raise ArgumentError(
-            "scale" if scaled else "select",
-            "is learned inside LIBSVM's folds only: not with a LIBLINEAR configuration",
-        )
-    if any(linear):
-        found = linear_runs(
-            data,
-            (a, b),
-            run,
-            groups=groups,
-            given_folds=given_folds,
-            criterion=criterion,
-            pos_label=pos_label,
-            jobs=jobs,
-            client=client,
-            progress=progress,
-        )
-        return _tests_of(found, zero_division, confidence_level, rope)
-    dataset, (params_a, params_b) = checks.as_dataset_and_params(data, "a comparison", a=a, b=b)
-    preprocessing = engine.preprocessing_of(scale, select, dataset, [params_a, params_b])
-    pos_label = class_code(pos_label, dataset.classes)
-    labels = cast(np.ndarray, dataset.y)  # one label a sample: the door refused others
-    figure = checks.check_criterion(
-        criterion or checks.default_criterion(params_a),
-        checks.common_kind(labels, (params_a, params_b)),
-        (params_a, params_b),
-    )
-    if params_a.is_classification:  # before any work, not when the folds are summarized
-        checks.check_pos_label(labels, pos_label)
-    source = fold_source(groups, given_folds, dataset.n_samples)
-    if source is not None and not source.grouped and run.repeat != 1:
-        raise ArgumentError(
-            "repeat", "must be 1 with given_folds: every repetition would have the same folds"
-        )
-    runs_a, runs_b = engine.run_configurations(
-        dataset,
-        [params_a, params_b],
-        run.folds,
-        engine.repetition_seeds(run.seed, run.repeat),
-        jobs,
-        client,
-        progress,
-        source,
-        preprocessing,
-    )
-    return _comparison(
-        runs_a,
-        runs_b,
-        figure,
+        confidence_level=confidence_level,
+        rope=rope,
         pos_label=pos_label,
         zero_division=zero_division,
-        confidence=confidence_level,
-        data_name=getattr(dataset, "name", ""),
-        options_a=shown(a, params_a),
-        options_b=shown(b, params_b),
-        rope=rope,
+        jobs=jobs,
+        client=client,
+        progress=progress,
+        scale=scale,
+        select=select,
     )
+    with opened(store, "compare", (compare, dict(locals()))):
+        return _compare(data, a, b, arguments)
 
 
-def _tests_of(found, zero_division, confidence, rope) -> Comparison:
-    """:func:`_comparison` of a :class:`~svmeval.workflows.compare_linear.LinearRuns`."""
-    return _comparison(
+def _compare(data, a, b, arguments) -> Comparison:
+    """The comparison of ``a`` and ``b`` on ``data`` (``arguments``: a
+    :class:`~svmeval.cv.plan.checks.ComparisonArguments`): the runs from the evaluation
+    core's door, the per-fold values and the tests of B - A from the summary's."""
+    from svmeval.cv.engine import comparison_runs
+    from svmeval.summary.paired import paired_folds
+
+    found = comparison_runs(data, a, b, arguments)
+    paired = paired_folds(
         found.runs_a,
         found.runs_b,
-        found.figure,
+        found.figure.name,
         pos_label=found.pos_label,
-        zero_division=zero_division,
-        confidence=confidence,
+        zero_division=arguments.zero_division,
+        confidence=arguments.confidence_level,
+        rope=arguments.rope,
+    )
+    return Comparison(
         data_name=found.data_name,
+        criterion=found.figure.name,
+        greater_is_better=found.figure.greater_is_better,
+        n_folds=paired.n_folds,
+        repeat=len(found.runs_a),
+        seeds=tuple(r.seed for r in found.runs_a),
+        n_samples=paired.n_samples,
         options_a=found.options_a,
         options_b=found.options_b,
-        rope=rope,
+        folds_a=paired.folds_a,
+        folds_b=paired.folds_b,
+        n_undefined=paired.n_undefined,
+        ttest=paired.ttest,
+        mcnemar=paired.mcnemar,
+        bayesian=paired.bayesian,
+        fold_sizes=paired.fold_sizes,
+        fold_source=paired.fold_source,
+        preprocessing=paired.preprocessing,
     )
-
-
-def _comparison(
-    runs_a: list,
-    runs_b: list,
-    figure,
-    *,
-    pos_label,
-    zero_division,
-    confidence,
-    data_name: str,
-    options_a: str,
-    options_b: str,
-    rope: float | None = None,
-) -> Comparison:
-    """The tests of B - A on the figure of every fold of A's and B's runs (same folds)."""
-    criterion = figure.name
-    folds_a = _fold_values(runs_a, criterion, pos_label, zero_division)
-    folds_b = _fold_values(runs_b, criterion, pos_label, zero_division)
-    defined = ~(np.isnan(folds_a) | np.isnan(folds_b))
-    if np.count_nonzero(defined) < 2:
-        raise SvmevalError(
-            f"{criterion} is undefined on all but {np.count_nonzero(defined)} "
-            "folds: choose another criterion"
-        )
-    first = runs_a[0]
-    source = _fold_source(first)  # the folds' words, from the run before its tests
-    n_folds = first.n_folds  # the folds drawn: leave-one-out when folds exceeds the rows
-    sizes = np.bincount(first.fold, minlength=n_folds)
-    n = len(first.y_true)
-    ratio = float(sizes.mean() / (n - sizes.mean()))  # n_test / n_train = 1 / (k - 1)
-    ttest = corrected_resampled_ttest(
-        folds_b[defined] - folds_a[defined], ratio, confidence=confidence
-    )
-    test = None
-    if not first.params.is_regression:
-        test = mcnemar(first.y_true, first.y_pred, runs_b[0].y_pred)
-    bayesian = None
-    if rope is not None:
-        from svmeval.stats.bayesian import correlated_ttest
-
-        bayesian = correlated_ttest(folds_b[defined] - folds_a[defined], n_folds, rope=float(rope))
-    return Comparison(
-        data_name=data_name,
-        criterion=criterion,
-        greater_is_better=figure.greater_is_better,
-        n_folds=n_folds,
-        repeat=len(runs_a),
-        seeds=tuple(r.seed for r in runs_a),
-        n_samples=n,
-        options_a=options_a,
-        options_b=options_b,
-        folds_a=folds_a,
-        folds_b=folds_b,
-        n_undefined=int(np.count_nonzero(~defined)),
-        ttest=ttest,
-        mcnemar=test,
-        bayesian=bayesian,
-        fold_sizes=tuple(
-            int(v) for run in runs_a for v in np.bincount(run.fold, minlength=run.n_folds)
-        ),
-        fold_source=source,
-        preprocessing=first.preprocessing,
-    )
-
-
-def _fold_source(run) -> str:
-    """:attr:`Comparison.fold_source` of a run's folds."""
-    source = getattr(run.folds, "source", None)
-    if source is None:
-        return ""
-    return f"grouped ({source.n_groups} groups)" if source.grouped else "given"
 
 
 def _comparison_object(c) -> dict:

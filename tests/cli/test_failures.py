@@ -200,7 +200,10 @@ def test_ctrl_c_at_any_moment_exits_130_leaving_nothing(tmp_path, entry):
             continue  # Python's own start-up: its traceback, exit 1
         after = dropped_inside_python(stderr)
         if after is not None:  # dropped by Python before svmeval's handler: a run on no data
-            assert (proc.returncode, after) == (1, "<stdin>: no samples: the file is empty\n")
+            assert (proc.returncode, after) == (
+                1,
+                "svmeval: <stdin>: no samples: the file is empty\n",
+            )
             continue
         if proc.returncode == -signal.SIGINT:  # before Python installed its handler at all
             assert stderr == "", (delay, stderr)

@@ -25,10 +25,11 @@ from svmeval.params import LinearParams, SvmParams, params_flags
 if TYPE_CHECKING:
     from svmeval.cv.collect.provenance import Provenance
     from svmeval.metrics.classification import ConfusionCounts
+    from svmeval.metrics.figures import Figure
     from svmeval.metrics.regression import RegressionReport
     from svmeval.metrics.scores import ClassRanking
 
-__all__ = ["CVResult", "MultilabelCVResult", "Repetition"]
+__all__ = ["CVResult", "ComparisonRuns", "MultilabelCVResult", "Repetition"]
 
 
 @dataclass(frozen=True)
@@ -441,3 +442,18 @@ def _cv_dict(result, names: tuple) -> dict:
     for name in names:
         out[name] = getattr(result, name)
     return tables.plain(out)
+
+
+@dataclass(frozen=True)
+class ComparisonRuns:
+    """What a comparison's tests take: both sides' runs (repetition-major, fold j of
+    repetition r the same samples on both sides), the criterion's figure, the positive class
+    as the runs code it, the data's name and each side's options as shown."""
+
+    runs_a: list
+    runs_b: list
+    figure: Figure
+    pos_label: object
+    data_name: str
+    options_a: str
+    options_b: str

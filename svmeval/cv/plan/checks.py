@@ -26,6 +26,7 @@ from svmeval._args.checks import (  # noqa: F401 - the checks of every argument,
     check_resume,
     check_seed,
 )
+from svmeval._classes import class_code
 from svmeval.cv.collect.provenance import note_dataset
 from svmeval.errors import (
     ArgumentError,
@@ -36,7 +37,7 @@ from svmeval.errors import (
     show_label,
     show_path,
 )
-from svmeval.io.data import Dataset, checked_dataset
+from svmeval.io.data import Dataset, checked_dataset, coded_as_classes
 from svmeval.params import (
     INT_MAX,
     INT_MIN,
@@ -98,7 +99,7 @@ def as_params(params, name: str = "params") -> SvmParams:
 def uses_precomputed(configurations) -> bool:
     """Whether a configuration among ``configurations`` (SvmParams) takes a precomputed kernel
     (``-t 4``): the data set's rows are then checked as one at the door."""
-    return any(p.kernel_type == PRECOMPUTED for p in configurations)
+    return any(not _is_linear(p) and p.kernel_type == PRECOMPUTED for p in configurations)
 
 
 def single_label(dataset: Dataset, what: str) -> np.ndarray:
@@ -325,42 +326,90 @@ def check_run(
     return RunArguments(number, first, times, inner, known)
 
 
+@dataclass(frozen=True)
+class ComparisonArguments:
+    """What a comparison of two configurations was given beside its data and configurations
+    (:func:`~svmeval.workflows.compare.compare`'s keywords, as given): the folds and their
+    seeds, the criterion and the tests' settings, the execution options and the preprocessing
+    learned inside each fold. :meth:`checked_run` checks its numbers in :func:`check_run`'s
+    order."""
+
+    folds: int = 10
+    groups: object = None
+    given_folds: object = None
+    repeat: int = 10
+    seed: int = 1
+    criterion: str | None = None
+    confidence_level: float = 0.95
+    rope: float | None = None
+    pos_label: object = None
+    zero_division: float | str = 0.0
+    jobs: int | None = None
+    client: object = None
+    progress: object = None
+    scale: object = None
+    select: int | None = None
+
+    def checked_run(self) -> RunArguments:
+        """The checked numbers and execution options (:func:`check_run`)."""
+        return check_run(
+            self.folds,
+            self.seed,
+            repeat=self.repeat,
+            confidence=self.confidence_level,
+            jobs=self.jobs,
+            client=self.client,
+            criterion=self.criterion,
+        )
+
+
 def as_dataset_and_params(
     data, what: str, name: str = "data", **params
 ) -> tuple[Dataset, list[SvmParams]]:
     """A run's configurations (each further keyword argument, read by :func:`as_params` under
-    its keyword) and data set (:func:`as_dataset`, named ``name``; a precomputed kernel's rows
-    checked where a configuration is ``-t 4``), then one label per sample
-    (:func:`single_label`: ``what`` names the run)."""
+    its keyword) and data set (:func:`run_data`, named ``name``; a precomputed kernel's rows
+    checked where a configuration is ``-t 4``; one label per sample: ``what`` names the
+    run)."""
     configurations = [as_params(value, key) for key, value in params.items()]
-    dataset = as_dataset(data, name, precomputed=uses_precomputed(configurations))
-    single_label(dataset, what)
-    return classes_for(dataset, data, configurations), configurations
+    return run_data(data, what, configurations, name=name).dataset, configurations
+
+
+@dataclass(frozen=True)
+class RunData:
+    """A run's data as its door gives them: the checked :class:`Dataset` (one label a
+    sample, noted in the run's provenance; ``(X, y)``'s labels coded as classes where the
+    configurations need it: :func:`classes_for`) and ``pos_label`` as the run's labels code
+    it (:func:`~svmeval._classes.class_code`)."""
+
+    dataset: Dataset
+    pos_label: object = None
+
+
+def run_data(data, what: str | None, configurations, pos_label=None, name: str = "data") -> RunData:
+    """A run's data argument checked once for ``configurations`` (SvmParams or LinearParams):
+    read or built (:func:`~svmeval.io.data.checked_dataset`; a precomputed kernel's rows
+    checked where a configuration is ``-t 4``; multi-label data refused where ``what`` names
+    a run that takes one label a sample), ``(X, y)``'s labels coded as classes as
+    :func:`classes_for` codes them, ``pos_label`` coded against its classes, and the data as
+    read noted in the run's provenance."""
+    read = checked_dataset(data, name, precomputed=uses_precomputed(configurations), single=what)
+    dataset = read
+    if isinstance(data, tuple) and _all_classifiers(configurations):  # classes_for's rule
+        dataset = coded_as_classes(read)
+    coded = class_code(pos_label, dataset.classes)
+    note_dataset(read)  # the run's provenance names the data as read
+    return RunData(dataset, coded)
+
+
+def _all_classifiers(configurations) -> bool:
+    """Whether there are configurations and every one is a classifier (C-SVC, nu-SVC)."""
+    return bool(configurations) and all(p.is_classification for p in configurations)
 
 
 def classes_for(dataset: Dataset, data, configurations) -> Dataset:
-    """``dataset``, its labels coded as classes (a :class:`~svmeval.io.data.Dataset`'s
-    ``classes``) where it was given as ``(X, y)``, every configuration is a classifier
-    (C-SVC, nu-SVC) and the labels are numbers not all whole or beyond a C ``int``: LIBSVM
-    would take each as ``(int)label`` (0.5 and 0.7 as one class 0), so they become their
-    positions among the distinct labels sorted, as text and other labels do. A file's labels and a Dataset's
-    stay LIBSVM's, as svm-train reads them. ``data`` passed the door (:func:`as_dataset`):
-    a tuple there is ``(X, y)``."""
-    y = dataset.y
-    if (
-        y is None
-        or dataset.classes is not None
-        or not isinstance(data, tuple)
-        or not configurations
-        or not all(p.is_classification for p in configurations)
-        or (np.array_equal(y, np.trunc(y)) and INT_MIN <= y.min() and y.max() <= INT_MAX)
-    ):
+    """``dataset``, its labels coded as classes (:func:`~svmeval.io.data.coded_as_classes`)
+    where it was given as ``(X, y)`` and every configuration is a classifier (C-SVC,
+    nu-SVC). ``data`` passed the door (:func:`as_dataset`): a tuple there is ``(X, y)``."""
+    if not isinstance(data, tuple) or not _all_classifiers(configurations):
         return dataset
-    from dataclasses import replace
-
-    classes, codes = np.unique(y, return_inverse=True)
-    return replace(
-        dataset,
-        y=codes.astype(np.float64).reshape(-1),
-        classes=tuple(float(v) for v in classes),
-    )
+    return coded_as_classes(dataset)

@@ -409,3 +409,13 @@ def fold_source(groups=None, given_folds=None, n_rows: int | None = None) -> Fol
     if n_rows is not None:
         source.check_rows(n_rows)
     return source
+
+
+def repeated_fold_source(groups, given_folds, n_rows: int, repeat: int) -> FoldSource | None:
+    """:func:`fold_source` of a run of ``repeat`` repetitions: folds given need one."""
+    source = fold_source(groups, given_folds, n_rows)
+    if source is not None and not source.grouped and repeat != 1:
+        raise ArgumentError(
+            "repeat", "must be 1 with given_folds: every repetition would have the same folds"
+        )
+    return source

@@ -27,7 +27,7 @@ from svmeval.params import LinearParams, linear_configuration
 if TYPE_CHECKING:
     from svmeval.cv.collect.results import CVResult
 
-__all__ = ["LinearParams", "cross_validate_linear", "liblinear_version"]
+__all__ = ["LinearParams", "cross_validate_linear", "liblinear_version", "linear_cross_validation"]
 
 
 def liblinear_version() -> int:
@@ -59,10 +59,7 @@ def cross_validate_linear(
     none): the folds are taken from it where it holds them all, else computed and written
     to it (:mod:`svmeval.cv.run.linear_store`).
     """
-    from svmeval.cv import _liblinear
-    from svmeval.cv.collect.provenance import note_dataset, note_liblinear
-    from svmeval.cv.collect.results import CVResult
-    from svmeval.cv.plan.folds import check_folds, check_samples, group_classes, libsvm_folds
+    from svmeval.cv.plan.folds import check_folds
     from svmeval.io.data import Dataset, read_dataset
 
     folds = check_folds(folds)
@@ -71,6 +68,19 @@ def cross_validate_linear(
     params.check()
     if not isinstance(dataset, Dataset):
         dataset = read_dataset(dataset)
+    return linear_cross_validation(dataset, params, folds, seed=seed, quiet=quiet, store=store)
+
+
+def linear_cross_validation(
+    dataset, params: LinearParams, folds: int, *, seed: int = 1, quiet: bool = True, store=None
+):
+    """:func:`cross_validate_linear` of a :class:`~svmeval.io.data.Dataset`, ``folds`` and
+    ``params`` checked (``params.check()``)."""
+    from svmeval.cv import _liblinear
+    from svmeval.cv.collect.provenance import note_dataset, note_liblinear
+    from svmeval.cv.collect.results import CVResult
+    from svmeval.cv.plan.folds import check_samples, group_classes, libsvm_folds
+
     if dataset.y is None:
         raise SvmevalError("LIBLINEAR's cross-validation takes single-label data")
     l = dataset.n_samples
@@ -196,14 +206,15 @@ _NOT_LIBLINEAR_WHY = {
 }
 
 
-def cross_validate_call(call: dict, dataset, data, entry) -> CVResult:
+def cross_validate_call(call: dict, door, entry) -> CVResult:
     """cross_validate of a :class:`~svmeval.params.LinearParams`: LIBLINEAR's own
     cross-validation after ``srand(seed)`` (:func:`cross_validate_linear`) for each
-    repetition; ``call``: cross_validate's arguments, ``entry``: cross_validate itself (the
-    run's provenance names it)."""
+    repetition; ``call``: cross_validate's arguments, ``door``: its data as the run's door
+    gives them (:func:`~svmeval.cv.plan.checks.run_data`), ``entry``: cross_validate itself
+    (the run's provenance names it)."""
     from svmeval.cv.collect.results import repetition
-    from svmeval.cv.plan import checks
     from svmeval.cv.plan.cv_plan import repetition_seeds
+    from svmeval.cv.plan.folds import check_folds
     from svmeval.errors import ArgumentError
 
     for name, default in _NOT_LIBLINEAR.items():
@@ -214,12 +225,13 @@ def cross_validate_call(call: dict, dataset, data, entry) -> CVResult:
     from svmeval.cv.run.store_session import opened
 
     params = call["params"]
-    dataset = checks.classes_for(dataset, data, [params])
     seeds = repetition_seeds(call["seed"], call["repeat"])
     with opened(call["store"], "cross_validate", (entry, call)) as counts:
+        folds = check_folds(call["folds"])
+        params.check()
         runs = [
-            cross_validate_linear(
-                dataset, params, call["folds"], seed=s, quiet=call["quiet"], store=counts
+            linear_cross_validation(
+                door.dataset, params, folds, seed=s, quiet=call["quiet"], store=counts
             )
             for s in seeds
         ]

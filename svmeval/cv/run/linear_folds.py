@@ -17,11 +17,23 @@ folds given or grouped; LIBLINEAR then trains them as above.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 import numpy as np
 
 from svmeval.params import linear_configuration
 
-__all__ = ["check_linear", "linear_fold", "linear_on_folds", "linear_seeded", "seeded_plan"]
+if TYPE_CHECKING:
+    from svmeval.cv.collect.results import ComparisonRuns
+
+__all__ = [
+    "check_linear",
+    "linear_fold",
+    "linear_on_folds",
+    "linear_seeded",
+    "seeded_plan",
+    "two_linear_runs",
+]
 
 
 def check_linear(dataset, params) -> None:
@@ -221,3 +233,60 @@ def _pointer_to(model):
     import ctypes
 
     return ctypes.byref(model)
+
+
+def two_linear_runs(data, configurations, run, arguments) -> ComparisonRuns:
+    """Two LIBLINEAR configurations: each repetition's folds LIBLINEAR's own (``train -v``'s
+    shuffle after ``srand(seed)``, the same for both), each side LIBLINEAR's own
+    cross-validation on them (:func:`svmeval.cv.run.linear.linear_cross_validation`); with
+    ``groups`` or ``given_folds``, those folds, LIBLINEAR trained fold by fold on them
+    (:func:`svmeval.cv.run.linear_folds.linear_seeded`)."""
+    from svmeval.cv.collect.results import ComparisonRuns
+    from svmeval.cv.plan import checks
+    from svmeval.cv.plan.cv_plan import repetition_seeds
+    from svmeval.cv.plan.given import repeated_fold_source
+    from svmeval.cv.run.linear import linear_cross_validation
+    from svmeval.errors import ArgumentError
+
+    if arguments.client is not None:
+        raise ArgumentError(
+            "client",
+            "does not apply to two LIBLINEAR configurations (LIBLINEAR's cross-validation "
+            "runs its folds one after another in this process)",
+        )
+    for params in configurations:
+        params.check()
+    door = checks.run_data(data, "a comparison", configurations, arguments.pos_label)
+    dataset, pos_label = door.dataset, door.pos_label
+    labels = cast(np.ndarray, dataset.y)  # one label a sample: the door refused others
+    kind = checks.common_kind(labels, configurations)
+    a = configurations[0]
+    figure = checks.check_criterion(
+        arguments.criterion or checks.default_criterion(a), kind, configurations
+    )
+    if a.is_classification:
+        checks.check_pos_label(labels, pos_label)
+    for params in configurations:
+        check_linear(dataset, params)  # LIBLINEAR's check_parameter, before any fold
+    source = repeated_fold_source(
+        arguments.groups, arguments.given_folds, dataset.n_samples, run.repeat
+    )
+    seeds = repetition_seeds(run.seed, run.repeat)
+    if source is None:
+        runs = [
+            [linear_cross_validation(dataset, p, run.folds, seed=s) for s in seeds]
+            for p in configurations
+        ]
+    else:
+        runs = [
+            [linear_seeded(dataset, p, run.folds, s, source) for s in seeds] for p in configurations
+        ]
+    return ComparisonRuns(
+        runs[0],
+        runs[1],
+        figure,
+        pos_label,
+        getattr(dataset, "name", ""),
+        linear_configuration(configurations[0]),
+        linear_configuration(configurations[1]),
+    )
