@@ -10,8 +10,10 @@ scipy's t distribution and paired t-test.
 
 from __future__ import annotations
 
+import csv
 import ctypes
 import dataclasses
+import io
 import math
 
 import numpy as np
@@ -172,8 +174,11 @@ def test_svmeval_compare_benchmark_mode_takes_linear_configurations(heart):
     svm = svmeval.cross_validate(path, "-c 1", 3, seed=1)
     pred = on_libsvm_folds(y, x, "-s 2", svm, 1)
     assert lib.values[0, 1] == pytest.approx(accuracies(y, pred, svm.fold, 3), rel=1e-12)
-    mean = f"{np.mean(accuracies(y, pred, svm.fold, 3)):.4f}"
-    assert mean in out.stdout
+    rows = list(csv.DictReader(io.StringIO(out.stdout)))
+    assert rows[0]["dataset"] == path
+    assert float(rows[0]["linear: -s 2"]) == pytest.approx(
+        np.mean(accuracies(y, pred, svm.fold, 3)), rel=1e-12
+    )
 
 
 def test_permutation_test_of_a_liblinear_configuration(heart):
