@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 
 from svmeval.errors import ArgumentError
-from svmeval.params import LinearParams, linear_configuration
+from svmeval.params import LinearParams
 
 __all__ = ["check_linear_nested", "linear_nested"]
 
@@ -39,9 +39,9 @@ def linear_nested(arguments: dict, fold_type, result_type):
     (OuterFold), the types nested.py defines."""
     from svmeval._classes import class_code
     from svmeval.cv import engine
-    from svmeval.cv.collect.results import CVResult
     from svmeval.cv.plan import checks
     from svmeval.cv.plan.folds import group_classes
+    from svmeval.cv.run.linear import linear_result
     from svmeval.cv.run.linear_folds import check_linear, linear_fold, seeded_plan
     from svmeval.io.data import rows_of
     from svmeval.workflows.grid import grid_search
@@ -104,24 +104,7 @@ def linear_nested(arguments: dict, fold_type, result_type):
             )
             if progress is not None:
                 progress(len(folds), total)
-        results.append(
-            CVResult(
-                y_true=y.copy(),
-                y_pred=target,
-                fold=plan.fold_of(),
-                decision_values=None,
-                probabilities=None,
-                labels=labels,
-                params=params,
-                n_folds=plan.n_folds,
-                seed=seed,
-                folds=plan,
-                data_name=dataset.name,
-                configuration=linear_configuration(params),
-                classes=dataset.classes,
-                scores=scores,
-            )
-        )
+        results.append(linear_result(dataset, y, target, plan, labels, params, seed, scores))
     first = replace(results[0], repeats=tuple(engine.repetition(x) for x in results[1:]))
     return result_type(
         outer=first,

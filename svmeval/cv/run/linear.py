@@ -78,7 +78,6 @@ def linear_cross_validation(
     ``params`` checked (``params.check()``)."""
     from svmeval.cv import _liblinear
     from svmeval.cv.collect.provenance import note_dataset, note_liblinear
-    from svmeval.cv.collect.results import CVResult
     from svmeval.cv.plan.folds import check_samples, group_classes, libsvm_folds
 
     if dataset.y is None:
@@ -127,8 +126,17 @@ def linear_cross_validation(
             if use is not None:
                 use.write(target, time.perf_counter() - start)
     del kept
+    return linear_result(dataset, dataset.y, target, plan, labels, params, seed)
+
+
+def linear_result(dataset, y, target, plan, labels, params, seed, scores=None) -> CVResult:
+    """A LIBLINEAR cross-validation of ``dataset`` as a CVResult: ``target`` the prediction
+    of every row of ``y`` on ``plan``'s folds (``scores``: each class's decision value, or
+    None where LIBLINEAR's own cross-validation keeps none)."""
+    from svmeval.cv.collect.results import CVResult
+
     return CVResult(
-        y_true=np.array(dataset.y, dtype=np.float64),
+        y_true=np.array(y, dtype=np.float64),
         y_pred=target,
         fold=plan.fold_of(),
         decision_values=None,
@@ -141,6 +149,7 @@ def linear_cross_validation(
         data_name=dataset.name,
         configuration=linear_configuration(params),
         classes=dataset.classes,
+        scores=scores,
     )
 
 

@@ -83,8 +83,8 @@ def linear_seeded(dataset, params, folds: int, seed: int, source=None, y=None):
     towards the model's first class and ``-d`` towards the other, for more each class's
     one-vs-rest value (NaN for a class a fold's model lacks)."""
     from svmeval.cv import _liblinear
-    from svmeval.cv.collect.results import CVResult
     from svmeval.cv.plan.folds import group_classes, libsvm_folds
+    from svmeval.cv.run.linear import linear_result
 
     y = np.asarray(dataset.y if y is None else y, dtype=np.float64)
     c = _liblinear.library()
@@ -101,22 +101,7 @@ def linear_seeded(dataset, params, folds: int, seed: int, source=None, y=None):
     )
     scores = np.full((len(y), len(labels)), np.nan) if classifier else None
     target = _predict_folds(dataset, params, plan, seed, y, scores, labels)
-    return CVResult(
-        y_true=np.array(y, dtype=np.float64),
-        y_pred=target,
-        fold=plan.fold_of(),
-        decision_values=None,
-        probabilities=None,
-        labels=labels,
-        params=params,
-        n_folds=plan.n_folds,
-        seed=seed,
-        folds=plan,
-        data_name=dataset.name,
-        configuration=linear_configuration(params),
-        classes=dataset.classes,
-        scores=scores,
-    )
+    return linear_result(dataset, y, target, plan, labels, params, seed, scores)
 
 
 def seeded_plan(dataset, params, folds: int, seed: int):
