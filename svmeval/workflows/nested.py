@@ -81,6 +81,23 @@ class OuterFold:
     train_rows: np.ndarray
     test_rows: np.ndarray
 
+    @classmethod
+    def chosen_by(cls, inner: GridResult, repetition, fold, seed, train_rows, test_rows):
+        """The outer fold whose inner grid ``inner`` chose its best cell."""
+        best = inner.best
+        return cls(
+            repetition=repetition,
+            fold=fold,
+            seed=seed,
+            cell=best.cell,
+            value=best.value,
+            rate=best.rate,
+            params=inner.best_params,
+            grid=inner,
+            train_rows=train_rows,
+            test_rows=test_rows,
+        )
+
 
 @dataclass(frozen=True, eq=False)
 class NestedResult:
@@ -566,18 +583,7 @@ def _outer_fold(
         learned = Preprocessing(as_scale_spec(grid["scale"]), inner.best.cell.select)
         transform = FoldTransform(dataset, learned)
     plan.run_fold(i, chosen, jobs or available_cores(), transform)
-    return OuterFold(
-        repetition=r,
-        fold=i,
-        seed=seed,
-        cell=inner.best.cell,
-        value=inner.best.value,
-        rate=inner.best.rate,
-        params=chosen,
-        grid=inner,
-        train_rows=train,
-        test_rows=test,
-    )
+    return OuterFold.chosen_by(inner, r, i, seed, train, test)
 
 
 def chosen_text(result: NestedResult) -> str:

@@ -88,20 +88,7 @@ def linear_nested(arguments: dict, fold_type, result_type):
             )
             chosen = inner.best_params
             linear_fold(dataset, chosen, train, test, seed, target, scores, labels)
-            folds.append(
-                fold_type(
-                    repetition=r,
-                    fold=i,
-                    seed=seed,
-                    cell=inner.best.cell,
-                    value=inner.best.value,
-                    rate=inner.best.rate,
-                    params=chosen,
-                    grid=inner,
-                    train_rows=train,
-                    test_rows=test,
-                )
-            )
+            folds.append(fold_type.chosen_by(inner, r, i, seed, train, test))
             if progress is not None:
                 progress(len(folds), total)
         results.append(linear_result(dataset, y, target, plan, labels, params, seed, scores))
