@@ -13,25 +13,26 @@ LOGGED := >$(PIPLOG) 2>&1 || { cat $(PIPLOG); echo "make: pip failed (its output
 
 .PHONY: demo test quick bench docs wheels clean
 
-$(VENV)/.base: $(DEPS)
-	@echo "Installing svmeval and its dependencies into $(VENV) (pip's log: $(PIPLOG))"
+# the venv itself, with a current pip
+$(VENV)/.venv:
+	@echo "Making the virtual environment $(VENV)"
 	@$(PYTHON) -m venv $(VENV)
 	@$(PIP) --upgrade pip $(LOGGED)
-	@$(PIP) -e . $(LOGGED)
 	@touch $@
 
 # the extras: test (pytest, the oracles), dev (ruff, mypy, pre-commit), plot, dask, frame, docs,
-# linear (LIBLINEAR's bindings)
+# linear (LIBLINEAR's bindings); svmeval itself with them in one pip run (one build of its C
+# extensions)
 # (docs: Python >= 3.11 only; its test fails with a reason there and skips on 3.10)
-$(VENV)/.test: $(VENV)/.base
-	@echo "Installing the test dependencies and extras into $(VENV) (pip's log: $(PIPLOG))"
+$(VENV)/.test: $(DEPS) | $(VENV)/.venv
+	@echo "Installing svmeval, its test dependencies and extras into $(VENV) (pip's log: $(PIPLOG))"
 	@$(PIP) -e '.[test,dev,plot,dask,frame,docs,linear]' $(LOGGED)
 	@touch $@
 
 # the demo's venv: svmeval with the plot extra (matplotlib), so that the README's examples
-# draw their pictures as written
-$(VENV)/.demo: $(VENV)/.base
-	@echo "Installing matplotlib (the plot extra) into $(VENV) (pip's log: $(PIPLOG))"
+# draw their pictures as written (svmeval itself in the same pip run)
+$(VENV)/.demo: $(DEPS) | $(VENV)/.venv
+	@echo "Installing svmeval and matplotlib (the plot extra) into $(VENV) (pip's log: $(PIPLOG))"
 	@$(PIP) -e '.[plot]' $(LOGGED)
 	@touch $@
 
@@ -46,6 +47,12 @@ SVMEVAL_REQUIRE_ORACLES ?= 1
 # them in one process
 JOBS ?= auto
 
+# the tests' environment: the oracles required (above), and Python's bytecode caches written
+# where an environment says not to (PYTHONDONTWRITEBYTECODE=1): else every pytest worker and every
+# command a test starts compiles svmeval's modules and rewrites the tests' asserts once more
+# (collecting the tests: 20 CPU s without the caches, 12 with them)
+TESTENV := SVMEVAL_REQUIRE_ORACLES=$(SVMEVAL_REQUIRE_ORACLES) PYTHONDONTWRITEBYTECODE=
+
 # lint, format, types, then the tests with their coverage (floor: fail_under in pyproject.toml);
 # then, where ../shared is beside the checkout, the tests that reach it (marked shared_data by
 # tests/conftest.py) once more as a clone without it runs them: skipped with their reason, or
@@ -54,11 +61,10 @@ test: $(VENV)/.test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
-	SVMEVAL_REQUIRE_ORACLES=$(SVMEVAL_REQUIRE_ORACLES) $(PY) -m pytest -q -n $(JOBS) --cov
+	$(TESTENV) $(PY) -m pytest -q -n $(JOBS) --cov
 	@if [ -d ../shared ]; then \
 	    echo "The tests that use ../shared, as without it (SVMEVAL_TEST_NO_SHARED=1):"; \
-	    SVMEVAL_TEST_NO_SHARED=1 SVMEVAL_REQUIRE_ORACLES=$(SVMEVAL_REQUIRE_ORACLES) \
-	        $(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider -m shared_data; \
+	    SVMEVAL_TEST_NO_SHARED=1 $(TESTENV) $(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider -m shared_data; \
 	fi
 
 # a few minutes' subset (public API, layers, drop-in outputs, LIBSVM pairs), e.g. on a second
@@ -67,7 +73,7 @@ QUICK := tests/rules/test_public_api.py tests/rules/test_layers.py \
          tests/rules/test_lazy_import.py tests/cli/test_dropin.py tests/cv/test_pairs.py \
          tests/rules/test_versions.py
 quick: $(VENV)/.test
-	SVMEVAL_REQUIRE_ORACLES=$(SVMEVAL_REQUIRE_ORACLES) $(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider $(QUICK)
+	$(TESTENV) $(PY) -m pytest -q -n $(JOBS) -p no:cacheprovider $(QUICK)
 
 # the documentation, offline, warnings as errors: docs/_build/html/index.html
 docs: $(VENV)/.test

@@ -25,6 +25,7 @@ import functools
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -113,6 +114,7 @@ def _module_tree(path: Path) -> ast.Module | None:
         return None
 
 
+@functools.cache  # by the node itself: the parsed trees are kept (_module_of, bindings)
 def _imports_shared(node: ast.AST) -> bool:
     """Whether ``node`` holds an import of a name of :data:`SHARED_NAMES` from this module."""
     return any(
@@ -131,20 +133,22 @@ def reaches_shared(path: Path) -> bool:
     return tree is not None and _imports_shared(tree)
 
 
-def _loads(node: ast.AST) -> set[str]:
-    return {sub.id for sub in ast.walk(node) if isinstance(sub, ast.Name)}
+@functools.cache
+def _loads(node: ast.AST) -> frozenset[str]:
+    return frozenset(sub.id for sub in ast.walk(node) if isinstance(sub, ast.Name))
 
 
-def _binds(node: ast.stmt) -> set[str]:
+@functools.cache
+def _binds(node: ast.stmt) -> frozenset[str]:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return {node.name}
+        return frozenset({node.name})
     if isinstance(node, (ast.Import, ast.ImportFrom)):
-        return {(a.asname or a.name).split(".")[0] for a in node.names}
-    return {
+        return frozenset((a.asname or a.name).split(".")[0] for a in node.names)
+    return frozenset(
         sub.id
         for sub in ast.walk(node)
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del))
-    }
+    )
 
 
 #: (module, attribute) and plain names whose use starts a child process or sends a signal
@@ -155,6 +159,7 @@ PROCESS_ATTRIBUTES = frozenset(
 PROCESS_NAMES = frozenset({"run_process", "Popen", "sigint_when", "signal_when", "send_signal"})
 
 
+@functools.cache
 def _starts_process(node: ast.AST) -> bool:
     """Whether ``node`` starts a child process or sends a signal (see :data:`PROCESS_NAMES`)."""
     for sub in ast.walk(node):
@@ -232,7 +237,7 @@ def shared_bindings(path: Path) -> frozenset[str]:
     return bindings(path, "shared")
 
 
-def _test_node(tree: ast.Module, qualname: list[str]) -> list[ast.AST] | None:
+def _test_node(tree: ast.Module, qualname: Sequence[str]) -> list[ast.AST] | None:
     """The definitions of a test (its class's too), by the names of its item's path."""
     found: list[ast.AST] = []
     body: list[ast.stmt] = tree.body
@@ -262,6 +267,11 @@ def item_does(path: Path, qualname: list[str], fixturenames, kind: str) -> bool:
     """Whether one test of the module at ``path`` does ``kind`` (:data:`KINDS`): its code
     (its class's, its decorators' and parametrization's) or one of its fixtures uses a name
     of :func:`bindings`. A test whose definition is not found counts as doing it."""
+    return _item_does(path, tuple(qualname), frozenset(fixturenames), kind)
+
+
+@functools.cache  # one answer for every parametrization of a test
+def _item_does(path: Path, qualname: tuple[str, ...], fixturenames: frozenset, kind: str) -> bool:
     tainted = bindings(path, kind)
     if not tainted:
         return False
@@ -296,11 +306,28 @@ def item_reaches_shared(path: Path, qualname: list[str], fixturenames) -> bool:
     return "data_file" in fixturenames or item_does(path, qualname, fixturenames, "shared")
 
 
+def pytest_ignore_collect(collection_path, config):
+    """With ``-m shared_data`` and nothing else (the second pass of ``make test``), a file none
+    of whose tests can be marked ``shared_data`` is not collected (no name that reaches
+    ../shared, no ``data_file`` fixture; the package's own modules, whose doctests are never
+    marked): the same tests run, and half the test modules are not imported for nothing."""
+    if config.getoption("markexpr", "") != "shared_data":
+        return None
+    path = Path(str(collection_path))
+    if path.suffix != ".py" or path.name == "conftest.py" or not path.is_file():
+        return None
+    if not (path.name.startswith("test_") and path.parent.is_relative_to(ROOT / "tests")):
+        return True
+    if not shared_bindings(path) and "data_file" not in path.read_text(encoding="utf-8"):
+        return True
+    return None
+
+
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marker
 def pytest_collection_modifyitems(config, items):
     """Mark ``shared_data`` every test that reaches ../shared (:func:`item_reaches_shared`):
     its data or its oracle changes without ../shared; and ``process`` every test that starts
-    a child process or sends a signal (:func:`item_does`)."""
+    a child process or sends a signal (:func:`item_does`); then order the modules (below)."""
     for item in items:
         path = Path(str(item.path))
         if path.name.startswith("test_") and path.parent.is_relative_to(ROOT / "tests"):
@@ -310,6 +337,12 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.shared_data)
             if item_does(path, qualname, fixtures, "process"):
                 item.add_marker(pytest.mark.process)
+    # the module that builds the documentation runs first, then those that start processes,
+    # each whole (its fixtures set up once), the thousands of short in-process tests last: with
+    # two workers taking chunks in this order, neither is left alone with a long test at the end
+    docs = {item.path for item in items if item.get_closest_marker("docs")}
+    process = {item.path for item in items if item.get_closest_marker("process")}
+    items.sort(key=lambda item: (item.path not in docs, item.path not in process))
 
 
 #: the test running now (its set-up, call and teardown), for :func:`_reached`
