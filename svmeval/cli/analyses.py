@@ -79,15 +79,10 @@ def _refuse(flag: str, others) -> None:
 
 def check_linear(options) -> None:
     """svmeval-linear's --permutations and --threshold (``options``: its LinearOptions), as
-    svmeval's: a cross-validation (-v n), its report alone; --seed seeds their folds."""
+    svmeval's: a cross-validation (-v n), its report alone."""
     from svmeval.params import LinearParams
 
     if options.permutations is None and options.threshold is None:
-        if options.seed is not None:
-            raise OptionError(
-                "--seed goes with --permutations or --threshold (their folds; -v n alone is "
-                "LIBLINEAR's own draw, as train -v)"
-            )
         return
     solver = options.values.get("solver_type", 1)
     one_class = solver == 21
@@ -198,7 +193,7 @@ def run_linear(options, dataset, params):
     permutation_test or tune_threshold of the LinearParams ``params``, on svmeval's folds
     (LIBSVM's draw after srand(--seed), as the library runs a LinearParams), the inner
     folds of --threshold n too."""
-    seed = 1 if options.seed is None else options.seed
+    seed = options.seed
     bar = runner.show_bar(
         make_progress(
             enabled=not options.quiet,

@@ -86,8 +86,9 @@ options svmeval adds:
 	f1 (f1:LABEL), mcc, balanced_accuracy or cost:FP,FN, as svmeval
 	--threshold; the folds svmeval's (srand(--seed)), each fold's nested
 	choice on an n-fold CV of its training rows
---seed N : seed C rand() with N before the folds of --permutations and
-	--threshold (default 1)
+--seed N : seed C rand() with N before the folds (default 1, train's own):
+	LIBLINEAR's own draw for -v n and -C (--repeat R: seeds N, N+1, ...),
+	svmeval's folds for --permutations and --threshold
 --help : show this help
 --version : show svmeval's version
 model_file: accepted as train accepts it, and never written (-v trains no
@@ -126,7 +127,7 @@ class LinearOptions:
     repeat: int = 1
     permutations: int | None = None  # --permutations N, --threshold CRITERION, --seed N:
     threshold: str | None = None  # as svmeval declares them (svmeval.cli.options)
-    seed: int | None = None
+    seed: int = 1
 
 
 def parse_linear_args(argv: list[str]) -> LinearOptions | None:
@@ -137,7 +138,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
     weight: list = []
     flags: dict = {"regularize_bias": 1, "quiet": False, "full": False, "format": "text"}
     flags.update(search=False, criterion=None, plot=None, store=None, repeat=1)
-    flags.update(permutations=None, threshold=None, seed=None)
+    flags.update(permutations=None, threshold=None, seed=1)
     folds = None
     files: list[str] = []
     i = 0
@@ -229,7 +230,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
 
 
 def check_linear(o: LinearOptions) -> LinearOptions:
-    """--permutations, --threshold and --seed: what they go with (:mod:`svmeval.cli.analyses`)."""
+    """--permutations and --threshold: what they go with (:mod:`svmeval.cli.analyses`)."""
     from svmeval.cli.analyses import check_linear as check
 
     check(o)
@@ -358,11 +359,15 @@ def run(o: LinearOptions) -> int:
     if o.repeat == 1:
         from svmeval.cv.run.store_session import current
 
-        result = cross_validate_linear(dataset, params, o.nr_fold, quiet=o.quiet, store=current())
+        result = cross_validate_linear(
+            dataset, params, o.nr_fold, seed=o.seed, quiet=o.quiet, store=current()
+        )
     else:
         from svmeval.cv.engine import cross_validate
 
-        result = cross_validate(dataset, params, o.nr_fold, repeat=o.repeat, quiet=o.quiet)
+        result = cross_validate(
+            dataset, params, o.nr_fold, seed=o.seed, repeat=o.repeat, quiet=o.quiet
+        )
     lines = _two_class_lines(o, result)
     if lines is not None:
         text = lines

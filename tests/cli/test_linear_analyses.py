@@ -20,7 +20,9 @@ pytest.importorskip("liblinear.liblinearutil", reason="LIBLINEAR's bindings (the
 sk_metrics = pytest.importorskip("sklearn.metrics")
 
 from test_linear_workflows import (  # noqa: E402
+    LIBC,
     decision_values_on_libsvm_folds,
+    liblinear_cv,
     liblinear_folds,
     ll,
     on_libsvm_folds,
@@ -178,7 +180,6 @@ def test_pictures_of_permutations_and_threshold(heart, tmp_path):
         (["-v", "5", "--threshold", ""], "option --threshold: the value is empty"),
         (["-v", "5", "--threshold", "cost:1"], "--threshold "),
         (["-v", "5", "--threshold", "f1", "--seed", "-1"], "option --seed: '-1' is out of range"),
-        (["-v", "5", "--seed", "3"], "--seed goes with --permutations or --threshold"),
         (["-C", "--permutations", "5"], "--permutations: not with -C"),
         (["-C", "--threshold", "f1"], "--threshold: not with -C"),
         (["-v", "5", "--permutations", "5", "--repeat", "2"], "--permutations: not with --repeat"),
@@ -232,3 +233,24 @@ def test_seeded_folds_are_not_train_vs(heart):
     seeded = sk_metrics.accuracy_score(y, on_libsvm_folds(list(y), x, "-s 0", svm, 1))
     assert got["observed"] == pytest.approx(seeded, rel=1e-12)
     assert not np.array_equal(svm.fold, liblinear_folds(len(y), 4, 1))
+
+
+@pytest.mark.parametrize("seed", [3, 0])
+def test_seed_seeds_liblinears_own_draw_for_v_and_c(heart, seed):
+    """-v n --seed N: LIBLINEAR's own cross_validation after srand(N) (the bindings'), its
+    accuracy line; -C --seed N: the bindings' train -C after srand(N); --repeat R --seed N:
+    the library's cross_validate of seed N, R times."""
+    path, y, x = heart
+    done = run("linear", ["-q", "-v", "5", "--seed", str(seed), path])
+    assert done.returncode == 0, done.stderr
+    pred = liblinear_cv(list(y), x, "-s 1", 5, seed)
+    accuracy = 100.0 * np.count_nonzero(pred == y) / len(y)
+    assert done.stdout.startswith(f"Cross Validation Accuracy = {accuracy:g}%\n")
+    done = run("linear", ["-q", "-C", "-s", "2", "--seed", str(seed), path])
+    LIBC.srand(seed)
+    best_C, _, rate = ll.train(ll.problem(list(y), x), "-C -s 2 -v 5 -q")
+    assert f"Best C = {best_C:g}  CV accuracy = {100.0 * rate:g}%\n" in done.stdout
+    got = _json(["-v", "5", "--seed", str(seed), "--repeat", "2", path])
+    api = svmeval.cross_validate(path, LinearParams(), 5, seed=seed, repeat=2)
+    want = svmeval.summarize(api).to_dict()
+    assert got["figures"] == json.loads(json.dumps(want["figures"]))
