@@ -65,20 +65,43 @@ options svmeval adds:
 --full : svmeval's whole report (per-class table, averages, confusion matrix,
 \tevery figure) for two classes too
 --format FORMAT : the report as text (default), json or csv (-C: text or json)
---criterion NAME : with -C, the best C by this figure too (svmeval-grid's
-\t--criterion names, e.g. macro_f1, mcc)
---plot FILE : with -C, the figures of every C drawn against log2(C) (PNG,
-\tSVG or PDF by the name's suffix; needs matplotlib)
+--criterion NAME : with -C, the best C by this figure too; with
+\t--permutations, the figure tested (svmeval-grid's --criterion names,
+\te.g. macro_f1, mcc)
+--plot FILE : with -C, the figures of every C drawn against log2(C); with
+\t--permutations or --threshold, their picture (PNG, SVG or PDF by the
+\tname's suffix; needs matplotlib)
 --repeat R : repeat the cross-validation R times (seeds 1..R, as svmeval
-	--repeat) and report svmeval's whole report with mean +- sd (-v only)
+	--repeat) and report svmeval's whole report with mean +- sd (-v only;
+	with --threshold, the whole estimate R times)
 --store FILE : keep the folds' results in the results store FILE (SQLite,
 	created if missing) and take them from it when it holds them (-v only)
+--permutations N : permutation test (with -v n): the figure (--criterion,
+	default accuracy, mse for regression) of N permutations of the labels,
+	each cross-validated on svmeval's folds (LIBSVM's draw after
+	srand(--seed)), LIBLINEAR trained fold by fold; p = (1 + #{{permuted at
+	least as good}}) / (N + 1); --plot FILE: the null distribution
+--threshold CRITERION : two-class data (with -v n, a classifier): move the
+	decision threshold on LIBLINEAR's decision values to the best CRITERION:
+	f1 (f1:LABEL), mcc, balanced_accuracy or cost:FP,FN, as svmeval
+	--threshold; the folds svmeval's (srand(--seed)), each fold's nested
+	choice on an n-fold CV of its training rows
+--seed N : seed C rand() with N before the folds (default 1, train's own):
+	LIBLINEAR's own draw for -v n and -C (--repeat R: seeds N, N+1, ...),
+	svmeval's folds for --permutations and --threshold
 --help : show this help
 --version : show svmeval's version
 model_file: accepted as train accepts it, and never written (-v trains no
 model).
 """
 
+#: svmeval's options svmeval-linear takes, read by svmeval's declarations: flag -> field
+SVMEVAL_OPTIONS = {
+    "--repeat": "repeat",
+    "--permutations": "permutations",
+    "--threshold": "threshold",
+    "--seed": "seed",
+}
 #: train's options that take a value: flag -> LinearParams' field
 _VALUED = {"-s": "solver_type", "-c": "C", "-p": "p", "-n": "nu", "-e": "eps", "-B": "bias"}
 _FORMATS = ("text", "json", "csv")
@@ -102,6 +125,9 @@ class LinearOptions:
     solver_given: bool = False
     store: str | None = None
     repeat: int = 1
+    permutations: int | None = None  # --permutations N, --threshold CRITERION, --seed N:
+    threshold: str | None = None  # as svmeval declares them (svmeval.cli.options)
+    seed: int = 1
 
 
 def parse_linear_args(argv: list[str]) -> LinearOptions | None:
@@ -112,6 +138,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
     weight: list = []
     flags: dict = {"regularize_bias": 1, "quiet": False, "full": False, "format": "text"}
     flags.update(search=False, criterion=None, plot=None, store=None, repeat=1)
+    flags.update(permutations=None, threshold=None, seed=1)
     folds = None
     files: list[str] = []
     i = 0
@@ -126,7 +153,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
             flags["search"] = True
             continue
         name, eq, inline = arg.partition("=")
-        takes = name in ("--format", "--criterion", "--plot", "--store", "--repeat")
+        takes = name in ("--format", "--criterion", "--plot", "--store", *SVMEVAL_OPTIONS)
         takes = takes or (not eq and (arg in _VALUED or arg == "-v"))
         takes = takes or (arg[:2] == "-w" and len(arg) > 2)
         if takes:
@@ -149,10 +176,8 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
 
                 check_path(text)  # its suffix, before any work
                 flags["plot"] = text
-            elif name == "--repeat":
-                from svmeval.cli.options import SVMEVAL, options_of
-
-                flags["repeat"] = options_of(SVMEVAL)["--repeat"].value(name, text)
+            elif name in SVMEVAL_OPTIONS:
+                flags[SVMEVAL_OPTIONS[name]] = _svmevals(name, text)
             elif name == "--store":
                 if text == "":
                     raise OptionError("option --store: the value is empty")
@@ -176,24 +201,49 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
     if len(files) > 2:
         raise OptionError(f"one data file and at most one model file, not {len(files)} file names")
     if flags["search"]:
-        return _search_options(files[0], values, weight, folds, flags)
+        return check_linear(_search_options(files[0], values, weight, folds, flags))
     if folds is None:
         raise OptionError(
             "-v n is needed: svmeval-linear reports LIBLINEAR's n-fold cross-validation "
             "(train without -v trains and saves a model)"
         )
-    if flags["criterion"] is not None:
-        raise OptionError("--criterion goes with -C (the best C by that figure)")
-    if flags["plot"] is not None:
-        raise OptionError("--plot goes with -C (the figures of every C)")
-    return LinearOptions(
-        data_file=files[0],
-        values=values,
-        weight=tuple(weight),
-        nr_fold=folds,
-        solver_given="solver_type" in values,
-        **flags,
+    analysis = flags["permutations"] is not None or flags["threshold"] is not None
+    if flags["criterion"] is not None and not analysis:
+        raise OptionError(
+            "--criterion goes with -C (the best C by that figure) or --permutations "
+            "(the figure it tests)"
+        )
+    if flags["plot"] is not None and not analysis:
+        raise OptionError(
+            "--plot goes with -C (the figures of every C), --permutations or --threshold"
+        )
+    return check_linear(
+        LinearOptions(
+            data_file=files[0],
+            values=values,
+            weight=tuple(weight),
+            nr_fold=folds,
+            solver_given="solver_type" in values,
+            **flags,
+        )
     )
+
+
+def check_linear(o: LinearOptions) -> LinearOptions:
+    """--permutations and --threshold: what they go with (:mod:`svmeval.cli.analyses`)."""
+    from svmeval.cli.analyses import check_linear as check
+
+    check(o)
+    return o
+
+
+def _svmevals(flag: str, text: str):
+    """The value of one of svmeval's options, read by svmeval's declaration of it."""
+    from svmeval.cli.options import SVMEVAL, options_of
+
+    if text == "":
+        raise OptionError(f"option {flag}: the value is empty")
+    return options_of(SVMEVAL)[flag].value(flag, text)
 
 
 def _search_options(data_file, values, weight, folds, flags) -> LinearOptions:
@@ -292,6 +342,14 @@ def run(o: LinearOptions) -> int:
     if o.search and not o.solver_given:
         runner.say_on_stderr("Solver not specified. Using -s 2")
     dataset = runner.read_single_label(o.data_file, PROG)
+    if o.permutations is not None or o.threshold is not None:
+        from svmeval.cli import analyses
+
+        result = analyses.run_linear(o, dataset, params)
+        text = runner.render_report(result, o.format)
+        output.write_outputs([(output.resolve(output.STDOUT, "the report"), text)])
+        analyses.draw(result, o.plot, PROG)  # the picture, after the report
+        return 0
     if o.search:
         from svmeval.cli.linear_report import search_report
 
@@ -301,11 +359,15 @@ def run(o: LinearOptions) -> int:
     if o.repeat == 1:
         from svmeval.cv.run.store_session import current
 
-        result = cross_validate_linear(dataset, params, o.nr_fold, quiet=o.quiet, store=current())
+        result = cross_validate_linear(
+            dataset, params, o.nr_fold, seed=o.seed, quiet=o.quiet, store=current()
+        )
     else:
         from svmeval.cv.engine import cross_validate
 
-        result = cross_validate(dataset, params, o.nr_fold, repeat=o.repeat, quiet=o.quiet)
+        result = cross_validate(
+            dataset, params, o.nr_fold, seed=o.seed, repeat=o.repeat, quiet=o.quiet
+        )
     lines = _two_class_lines(o, result)
     if lines is not None:
         text = lines

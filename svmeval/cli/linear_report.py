@@ -41,6 +41,7 @@ def search_report(o, dataset, params) -> str:
         o.nr_fold,
         start_C=o.values.get("C"),
         start_p=o.values.get("p"),
+        seed=o.seed,
     )
     regression = params.solver_type == 11
     figures = [

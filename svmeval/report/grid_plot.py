@@ -3,7 +3,8 @@
 matplotlib is an optional extra (the ``plot`` extra, :mod:`svmeval._extras`); without it
 :func:`plot_grid` writes one line to stderr and returns False, and the search's results stand.
 One axis ``null``: a line plot over the other. With ``--log2p``: the C x gamma plane of the best
-epsilon. With ``-log2w`` (a class weight, a third axis): C and gamma both searched, two panels,
+epsilon. LIBLINEAR's ``-s 11`` search: the log2 C x p plane (p on its linear axis, each p's
+own Cs; a (C, p) the search did not reach is left blank). With ``-log2w`` (a class weight, a third axis): C and gamma both searched, two panels,
 the C x gamma plane at the best weight and the criterion over the weight at the best C and
 gamma; one of them searched, the plane of that axis x the weight; the weight alone, a line.
 With sizes searched (``select``, the number of features): one picture, the best size's cells
@@ -85,7 +86,12 @@ def draw_grid(result, *, title: str = ""):
         return fig
     fig = Figure(figsize=(7.5, 6), dpi=110)
     ax = fig.subplots()
-    if c.log2w is not None:
+    if c.p_value is not None:  # LIBLINEAR's -s 11: C x p, each p's own Cs
+        _plane(fig, ax, result, result.cells, label, "log2c", "p_value")
+        low, high = ax.get_ylim()  # room for the marks at p = 0 and at the largest p
+        ax.set_ylim(low - 0.03 * (high - low), high + 0.03 * (high - low))
+        slice_note = ""
+    elif c.log2w is not None:
         if searched:  # one of C and gamma x the weight
             _plane(fig, ax, result, result.cells, label, searched[0], "log2w")
         else:
@@ -109,6 +115,8 @@ def _axis_label(result, axis: str) -> str:
         return f"log2(w{result.best.cell.w_label}), the weight of class {result.best.cell.w_label}"
     if axis == "select":
         return "select: the number of features kept (top F-scores)"
+    if axis == "p_value":
+        return "p, the SVR's epsilon (LIBLINEAR's values, a linear axis)"
     return {"log2c": "log2(C)", "log2g": "log2(gamma)"}[axis]
 
 
@@ -231,6 +239,8 @@ def _best_label(result, name: str) -> str:
         parts.append(f"gamma = 2^{c.log2g:g}")
     if c.log2p is not None:
         parts.append(f"p = 2^{c.log2p:g}")
+    if c.p_value is not None:
+        parts.append(f"p = {c.p_value:g}")
     if c.log2w is not None:
         parts.append(f"w{c.w_label} = 2^{c.log2w:g}")
     if c.select is not None:

@@ -100,8 +100,8 @@ def grid_search(
     params : SvmParams or str or LinearParams, optional
         The other LIBSVM parameters (C, gamma and p are replaced per cell), as
         :class:`SvmParams` or svm-train's options; default svm-train's. A
-        :class:`LinearParams` (``-s 0`` or ``-s 2``) is searched by LIBLINEAR's own
-        warm-started search of C (:doc:`/guide/large_data`).
+        :class:`LinearParams` (``-s 0`` or ``-s 2``; ``-s 11``: C and p) is searched by
+        LIBLINEAR's own warm-started search (``train -C``; :doc:`/guide/large_data`).
     folds : int, default 5
         k of every cell's k-fold cross-validation (grid.py's ``-v``, default 5). With
         ``groups``: k folds of whole groups; not used with ``given_folds``.

@@ -1,8 +1,18 @@
 """A parameter search of a LIBLINEAR configuration (:class:`~svmeval.params.LinearParams`):
-LIBLINEAR's own warm-started search over C (``train -C``, solvers 0 and 2;
-:func:`svmeval.cv.run.linear_search.search_c_linear`), every C's predictions kept, the best C
-chosen by any criterion, as a :class:`~svmeval.workflows.grid_result.GridResult` over log2 C (gamma
-absent) that renders as every grid search does.
+LIBLINEAR's own warm-started search over C (``train -C``, solvers 0 and 2; C and p together
+for ``-s 11``; :func:`svmeval.cv.run.linear_search.search_c_linear`), every step's predictions
+kept, the best cell chosen by any criterion, as a
+:class:`~svmeval.workflows.grid_result.GridResult` over log2 C (gamma absent; for ``-s 11``
+each cell's p too, on a linear axis: :class:`~svmeval.workflows.grid_rules.Cell`'s
+``p_value``) that renders as every grid search does.
+
+``-s 11``: LIBLINEAR's 20 values of p, largest first (``i * max|y| / 20``, i = 19, ..., 0),
+for each its search over C; the cells in that order. The default criterion is the mean
+squared error, LIBLINEAR's own: its value is LIBLINEAR's (the squared errors summed in row
+order, over l, as ``train -C`` prints it), and of equal values the first cell in LIBLINEAR's
+order wins (the larger p, then the smaller C), as ``find_parameters`` keeps the first
+strictly smaller one. Any other regression figure (r2, mae, ...) chooses among the same
+cells by the same rule.
 
 Its Cs are LIBLINEAR's, not a range: from ``calc_start_C`` (a power of 2 under which the
 solution hardly moves) doubling up to 1024, stopping after five Cs in a row whose weights no
@@ -59,18 +69,17 @@ def check_linear_grid(params: LinearParams, arguments: dict) -> None:
             "does not apply to a LinearParams (LIBLINEAR's search chooses its Cs, as train -C)",
         )
     params.check()
-    if params.solver_type not in SEARCHED or params.solver_type == 11:
+    if params.solver_type not in SEARCHED:
         raise ArgumentError(
             "params",
-            "LIBLINEAR's warm-started search of C takes -s 0 and -s 2 (-s 11, C and p: "
-            "svmeval-linear -C)",
+            "LIBLINEAR's warm-started search takes -s 0 and -s 2 (C) and -s 11 (C and p)",
         )
 
 
 _WHY = {
     "groups": "its search draws LIBLINEAR's own folds",
     "given_folds": "its search draws LIBLINEAR's own folds",
-    "log2p": "LIBLINEAR's search takes -s 0 and -s 2",
+    "log2p": "LIBLINEAR's search chooses its values of p for -s 11, as train -C",
     "log2w": "LIBLINEAR's search chooses C only",
     "resume": "its search is one warm-started run",
     "client": "LIBLINEAR's search runs in this process",
@@ -111,13 +120,17 @@ def linear_grid(arguments: dict, cell_type, grid_type):
         checks.check_pos_label(dataset.y, pos_label)
     search = search_c_linear(dataset, params, run.folds, seed=run.seed, keep_scores=True)
     percent = criterion == "accuracy"
+    svr = params.solver_type == 11
     cells = []
     for k, step in enumerate(search.steps):
         result = step.result
         if dataset.classes is not None:
             result = replace(result, classes=dataset.classes)
-        value = _value(result, criterion, pos_label, zero_division)
-        cell = rules.Cell(log2c=math.log2(step.C), log2g=None)
+        if svr and criterion == "mse":  # LIBLINEAR's own figure, in its own arithmetic
+            value = float(step.score)
+        else:
+            value = _value(result, criterion, pos_label, zero_division)
+        cell = rules.Cell(log2c=math.log2(step.C), log2g=None, p_value=step.p if svr else None)
         cells.append(
             cell_type(
                 cell,

@@ -32,6 +32,12 @@ size; its ``-out`` lines end their axes with ``select=K``, grid.py's lines show 
 other axes (``[local] 5 -7 8 85.1852 (best c=32.0, g=0.0078125, select=8, rate=85.1852)``) and
 the last line gives K after the best C and gamma. A search of sizes with C and gamma both left
 out is a search of the size alone.
+
+LIBLINEAR's search of ``-s 11`` (``train -C``: C and the SVR's p together) has a p axis of
+its own, ``p_value``: p itself on a linear scale, not its log2. LIBLINEAR's 20 values of p
+are evenly spaced, ``i * max|y| / 20`` for i = 19, ..., 0, and p = 0 is one of them, which no
+log2 holds; the value itself keeps each p exact (its ``-out`` line: ``p=0.0``) and ties
+need the same p.
 """
 
 from __future__ import annotations
@@ -50,8 +56,8 @@ from svmeval.errors import SvmevalError, show_path
 DEFAULT_LOG2C = (-5, 15, 2)
 DEFAULT_LOG2G = (3, -15, -2)
 
-#: the axes of a cell, in grid.py's order (log2p, log2w and select are svmeval's own)
-AXES = ("log2c", "log2g", "log2p", "log2w", "select")
+#: the axes of a cell, in grid.py's order (log2p, p_value, log2w and select are svmeval's own)
+AXES = ("log2c", "log2g", "log2p", "p_value", "log2w", "select")
 
 
 def check_range(name: str, r) -> tuple:
@@ -97,7 +103,8 @@ class Cell:
     ``ints``: the axes ("log2c", ...) whose range grid.py holds as ints (its default ranges),
     which grid.py's lines print as ints; it takes no part in comparisons. ``select``: the
     number of features kept (the top K of each training fold's F-score ranking), None where
-    the size is not searched."""
+    the size is not searched. ``p_value``: LIBLINEAR's ``-s 11`` search's p itself (a linear
+    axis: p = 0 is one of its values), None elsewhere; ``p`` gives it."""
 
     log2c: float | None
     log2g: float | None
@@ -106,15 +113,19 @@ class Cell:
     log2w: float | None = None
     w_label: int | None = None
     select: int | None = None
+    p_value: float | None = None
 
     def log2_text(self, axis: str) -> str:
-        """The value of ``axis`` as grid.py prints it (``5`` or ``5.0``; a size as an int)."""
+        """The value of ``axis`` as grid.py prints it (``5`` or ``5.0``; a size as an int;
+        ``p_value``: p itself)."""
         value = getattr(self, axis)
         return str(int(value)) if axis in self.ints or axis == "select" else str(value)
 
     def key(self, axis: str) -> str:
         """The name of ``axis`` in an ``-out`` line: the axis itself, the weight's with its
-        class (``log2w1``, ``log2w-1``)."""
+        class (``log2w1``, ``log2w-1``), ``p`` for ``p_value``."""
+        if axis == "p_value":
+            return "p"
         return f"log2w{self.w_label}" if axis == "log2w" else axis
 
     @property
@@ -132,6 +143,8 @@ class Cell:
 
     @property
     def p(self) -> float | None:
+        if self.p_value is not None:
+            return self.p_value
         return None if self.log2p is None else 2.0**self.log2p
 
     @property
@@ -143,7 +156,7 @@ class Cell:
     @property
     def tie(self) -> tuple:
         """What two cells must share for the smaller C to win a tie (grid.py: gamma)."""
-        return (self.log2g, self.log2p, self.log2w, self.select)
+        return (self.log2g, self.log2p, self.p_value, self.log2w, self.select)
 
 
 def cell_params(base, cell: Cell):
@@ -592,6 +605,8 @@ def stdout_line(
     for axis in AXES:  # the best cell has the same axes
         if axis == "select" and cell.select is not None:
             text += f"select={best.select}, "
+        elif axis == "p_value" and cell.p_value is not None:
+            text += f"p={best.p_value}, "
         elif getattr(cell, axis) is not None:
             name = f"w{best.w_label}" if axis == "log2w" else axis[-1]
             text += f"{name}={2.0 ** getattr(best, axis)}, "

@@ -177,7 +177,8 @@ class NestedResult:
         return summarize(self.outer, pos_label=self.pos_label, zero_division=self.zero_division)
 
     def spread(self) -> dict:
-        """Per searched axis (``log2c``, ``log2g``, ``log2p``, ``log2w``, ``select``) over every outer fold's choice:
+        """Per searched axis (``log2c``, ``log2g``, ``log2p``, ``p`` (LIBLINEAR's ``-s 11``: p
+        itself), ``log2w``, ``select``) over every outer fold's choice:
         ``mean``, ``sd`` (n-1; NaN for one fold), ``min``, ``max`` and ``counts`` (value ->
         number of folds that chose it, values ascending)."""
         out = {}
@@ -187,7 +188,7 @@ class NestedResult:
                 continue
             a = np.array(values, dtype=np.float64)
             uniq, counts = np.unique(a, return_counts=True)
-            out[axis] = {
+            out["p" if axis == "p_value" else axis] = {
                 "mean": float(a.mean()),
                 "sd": float(a.std(ddof=1)) if len(a) > 1 else math.nan,
                 "min": float(a.min()),
@@ -336,8 +337,9 @@ def nested_cv(
         :meth:`Dataset.from_arrays` takes them); one label a sample.
     params : SvmParams or str or LinearParams, optional
         The other LIBSVM parameters (C, gamma, p and the searched class weight chosen per
-        outer fold); default svm-train's. A :class:`LinearParams` (``-s 0`` or ``-s 2``) is
-        tuned by LIBLINEAR's own search of C in each outer fold (:doc:`/guide/nested_cv`).
+        outer fold); default svm-train's. A :class:`LinearParams` (``-s 0`` or ``-s 2``;
+        ``-s 11``: C and p) is tuned by LIBLINEAR's own search in each outer fold
+        (:doc:`/guide/nested_cv`).
     folds : int, default 5
         The outer folds.
     groups : array-like or str or os.PathLike, optional
@@ -624,7 +626,7 @@ def chosen_text(result: NestedResult) -> str:
 
 
 #: the axes a chosen cell's object gives only where they were searched (their own keys)
-_OWN_KEYS = ("log2w", "select")
+_OWN_KEYS = ("log2w", "select", "p_value")
 
 
 def _weight_of(cell: rules.Cell) -> dict:

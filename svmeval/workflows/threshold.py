@@ -610,6 +610,7 @@ def _repetition(
     for i in range(cv.n_folds):
         train, test = cv.folds.train(i), cv.folds.test(i)
         _check_both_classes(y[train], i, positive, negative)
+        _check_test_rows(test, i)
         inner = cv_of(rows_of(dataset, train), run.inner_folds, seed, train)
         t, v = choose_threshold(
             inner.y_true == positive, positive_scores(inner, positive), parsed, default
@@ -636,6 +637,17 @@ def _repetition(
         honest_pred=honest_pred,
         inner_folds=int(run.inner_folds or run.folds),
     )
+
+
+def _check_test_rows(test, fold: int) -> None:
+    """An outer fold must test some rows: its threshold's figures are measured on them (LIBSVM's
+    stratified draw leaves a fold empty where a class has fewer rows than folds)."""
+    if not len(test):
+        raise SvmevalError(
+            f"outer fold {fold + 1} has no test rows (the fold draw left it empty): the nested "
+            "estimate measures each fold's threshold on its test rows (give fewer folds or "
+            "more samples)"
+        )
 
 
 def _check_both_classes(y_train, fold: int, positive: float, negative: float) -> None:

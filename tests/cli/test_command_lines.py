@@ -21,6 +21,7 @@ import pytest
 
 from svmeval.cli.compare import parse_compare_args
 from svmeval.cli.grid import parse_grid_args
+from svmeval.cli.linear import SVMEVAL_OPTIONS, parse_linear_args
 from svmeval.cli.svmeval import parse_args
 from svmeval.errors import OptionError
 
@@ -106,33 +107,52 @@ def digest(path) -> str:
 
 
 # --- every value by svm-train's C rules, in every command ---------------------------------
+C_RULES = [
+    ("--seed", "1_0", "is not an integer"),  # atoi stops at "_": not the whole value
+    ("--seed", " 1", "is not an integer"),
+    ("--seed", "-1", "out of range"),
+    ("--seed", "4294967296", "out of range"),  # beyond srand's unsigned int
+    ("--jobs", "0", "out of range"),
+    ("--jobs", "2.5", "is not an integer"),
+    ("--jobs", "٣", "is not an integer"),  # a non-ASCII digit atoi does not read
+    ("-v", "1", "n must >= 2"),
+    ("-v", "5x", "is not an integer"),
+    ("--pos-label", "1_0", "is not a number"),  # strtod stops at "_"
+    ("--pos-label", "nan", "is not a finite number"),
+    ("--zero-division", "2", "is not one of 0, 1, nan"),
+    ("--dask", "local:abc", "not local or local:N"),
+    ("--dask", "local:-1", "not local or local:N"),
+    ("--dask", "local:0", "at least 1 worker"),
+    ("--dask", "inproc://", "not tcp://HOST:PORT"),
+    ("--dask", "tcp://h:8786/path", "not tcp://HOST:PORT"),
+    ("--dask", "tcp://h:99999", "not tcp://HOST:PORT"),
+]
+
+
 @pytest.mark.parametrize("command", COMMANDS)
-@pytest.mark.parametrize(
-    "flag,value,message",
-    [
-        ("--seed", "1_0", "is not an integer"),  # atoi stops at "_": not the whole value
-        ("--seed", " 1", "is not an integer"),
-        ("--seed", "-1", "out of range"),
-        ("--seed", "4294967296", "out of range"),  # beyond srand's unsigned int
-        ("--jobs", "0", "out of range"),
-        ("--jobs", "2.5", "is not an integer"),
-        ("--jobs", "٣", "is not an integer"),  # a non-ASCII digit atoi does not read
-        ("-v", "1", "n must >= 2"),
-        ("-v", "5x", "is not an integer"),
-        ("--pos-label", "1_0", "is not a number"),  # strtod stops at "_"
-        ("--pos-label", "nan", "is not a finite number"),
-        ("--zero-division", "2", "is not one of 0, 1, nan"),
-        ("--dask", "local:abc", "not local or local:N"),
-        ("--dask", "local:-1", "not local or local:N"),
-        ("--dask", "local:0", "at least 1 worker"),
-        ("--dask", "inproc://", "not tcp://HOST:PORT"),
-        ("--dask", "tcp://h:8786/path", "not tcp://HOST:PORT"),
-        ("--dask", "tcp://h:99999", "not tcp://HOST:PORT"),
-    ],
-)
+@pytest.mark.parametrize("flag,value,message", C_RULES)
 def test_values_are_read_by_c_rules_in_every_command(command, flag, value, message):
     with pytest.raises(OptionError, match=re.escape(message)):
         parse(command, [flag, value])
+
+
+@pytest.mark.parametrize(
+    "flag,value,message",
+    [
+        *[rule for rule in C_RULES if rule[0] in SVMEVAL_OPTIONS or rule[0] == "-v"],
+        ("--permutations", "1_0", "is not an integer"),
+        ("--permutations", "0", "out of range"),
+        ("--permutations", "1e3", "is not an integer"),
+        ("--repeat", "1e1", "is not an integer"),
+    ],
+)
+def test_svmeval_linear_reads_svmevals_options_by_the_same_rules(flag, value, message):
+    """svmeval-linear's options that are svmeval's (--seed, --permutations, --threshold,
+    --repeat) are read by svmeval's declarations: the same refusals."""
+    assert {"--seed", "--permutations", "--threshold", "--repeat"} <= set(SVMEVAL_OPTIONS)
+    analysis = [] if flag in ("--permutations", "-v") else ["--permutations", "3"]
+    with pytest.raises(OptionError, match=re.escape(message)):
+        parse_linear_args(["-v", "2", *analysis, flag, value, "data"])
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from test_command_lines import PARSE, line, option_error, run
 
+from svmeval.cli.linear import SVMEVAL_OPTIONS, parse_linear_args
 from svmeval.cli.options import TABLE, TRAINING, options_of
 from svmeval.errors import OptionError
 
@@ -50,6 +51,16 @@ def test_empty_option_value_refused(command, args):
     flag = args[0].partition("=")[0]
     with pytest.raises(OptionError, match=f"^option {flag}: {MESSAGE}$"):
         PARSE[command](line(command, args, "data"))
+
+
+@pytest.mark.parametrize("flag", sorted(SVMEVAL_OPTIONS))
+@pytest.mark.parametrize("spelling", ["separate", "equals"])
+def test_empty_value_refused_by_svmeval_linear(flag, spelling):
+    """svmeval-linear's options that are svmeval's (--permutations, --threshold, --seed,
+    --repeat): the same rule."""
+    given = [flag, ""] if spelling == "separate" else [f"{flag}="]
+    with pytest.raises(OptionError, match=f"^option {flag}: {MESSAGE}$"):
+        parse_linear_args(["-v", "2", *given, "data"])
 
 
 def test_resume_without_a_value_is_still_its_default_file():

@@ -592,7 +592,8 @@ SEARCH_BAD = [
     ),
     (
         ["-v", "5", "--criterion", "mcc", HEART],
-        "svmeval-linear: --criterion goes with -C (the best C by that figure)",
+        "svmeval-linear: --criterion goes with -C (the best C by that figure) or "
+        "--permutations (the figure it tests)",
     ),
     (
         ["-C", "-s", "0", "--format", "csv", HEART],
@@ -848,7 +849,8 @@ def test_search_picture_file_and_without_matplotlib_one_line(files, tmp_path, mo
         ),
         (
             ["-v", "5", "--plot", "c.png"],
-            "svmeval-linear: --plot goes with -C (the figures of every C)",
+            "svmeval-linear: --plot goes with -C (the figures of every C), --permutations "
+            "or --threshold",
         ),
     ],
 )

@@ -470,9 +470,9 @@ def test_grid_search_names_what_does_not_apply_to_liblinear(heart, kwargs, argum
     assert not (tmp_path / "x.sqlite").exists()
 
 
-@pytest.mark.parametrize("solver", [1, 11])
-def test_grid_search_takes_liblinears_searched_classifiers(heart, solver):
-    with pytest.raises(svmeval.ArgumentError, match="-s 0 and -s 2"):
+@pytest.mark.parametrize("solver", [1, 3, 12, 13])
+def test_grid_search_takes_liblinears_searched_solvers(heart, solver):
+    with pytest.raises(svmeval.ArgumentError, match=r"-s 0 and -s 2 \(C\) and -s 11"):
         svmeval.grid_search(heart[0], LinearParams(solver_type=solver), 5)
 
 

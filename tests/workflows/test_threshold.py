@@ -359,6 +359,25 @@ def test_an_outer_training_set_without_a_class_is_one_typed_error(tmp_path):
     )
 
 
+def test_an_empty_outer_fold_is_one_typed_error(tmp_path):
+    """Two rows a class, three folds: svm.cpp's stratified draw (written out in
+    test_nested) gives one fold no row; the nested estimate cannot measure that fold's
+    threshold, and says so in one line (svmeval and svmeval-linear alike), no traceback."""
+    path = tmp_path / "four"
+    path.write_text("1 1:0.5\n-1 1:0.2\n1 1:0.7\n-1 1:0.1\n")
+    LIBC.srand(1)
+    perm, start = svm_cpp_folds(np.array([1.0, -1.0, 1.0, -1.0]), 3, True)
+    empty = [i for i in range(3) if start[i] == start[i + 1]]
+    assert len(empty) == 1
+    message = f"outer fold {empty[0] + 1} has no test rows"
+    with pytest.raises(SvmevalError, match=message):
+        tune_threshold(str(path), "-t 0", folds=3)
+    for command in ("svmeval", "linear"):
+        done = commands.run(command, ["-q", "-v", "3", "--threshold", "f1", str(path)])
+        assert done.returncode == 1 and done.stdout == "" and "Traceback" not in done.stderr
+        assert done.stderr.count("\n") == 1 and message in done.stderr
+
+
 def test_labels_that_are_not_whole_numbers_are_refused_naming_the_first_line(tmp_path):
     """LIBSVM classifies by (int)label: labels 1.5 and -0.25 are its classes 1 and 0, whose
     scores no label of the data owns. The run is refused at the first such line, in one
