@@ -27,7 +27,7 @@ import contextlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 import numpy as np
 
@@ -46,6 +46,7 @@ from svmeval.preprocess import ScaleLike
 from svmeval.store import StoreLike
 from svmeval.summary.data import summary_rows
 from svmeval.workflows import grid_rules as rules
+from svmeval.workflows.grid_arguments import GridArguments
 
 if TYPE_CHECKING:
     from svmeval.workflows.grid_result import GridResult
@@ -397,47 +398,42 @@ def nested_cv(
     >>> round(result.summary().figures["accuracy"], 4)
     0.9719
     """
-    arguments = dict(locals())
+    call = dict(locals())  # the store's record of the call (svmeval.store.describe_call)
+    del call["store"]
     from svmeval.cv import engine
     from svmeval.cv.run.store_session import opened
 
+    inner = GridArguments(  # every inner search's (each with its repetition's seed)
+        folds=inner_folds,
+        log2c=log2c,
+        log2g=log2g,
+        log2p=log2p,
+        log2w=log2w,
+        criterion=criterion,
+        seed=seed,
+        pos_label=pos_label,
+        zero_division=zero_division,
+        jobs=jobs,
+        client=client,
+        kernel_memory=kernel_memory,
+        share=share,
+        scale=scale,
+        select=select,
+    )
     if isinstance(params, LinearParams):  # LIBLINEAR's warm-started search inside each fold
         from svmeval.workflows.nested_linear import check_linear_nested, linear_nested
 
-        check_linear_nested(params, arguments)
-        return linear_nested(arguments, OuterFold, NestedResult)
+        given = replace(inner, groups=groups, given_folds=given_folds, store=store)
+        check_linear_nested(params, given)
+        return linear_nested(data, params, folds, repeat, progress, inner, OuterFold, NestedResult)
     with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
-        stack.enter_context(
-            opened(arguments.pop("store"), "nested_cv", (nested_cv, dict(arguments)))
-        )
-        return engine.c_state(_nested_cv)(_stack=stack, **arguments)
+        stack.enter_context(opened(store, "nested_cv", (nested_cv, call)))
+        run = engine.c_state(_nested_cv)
+        return run(data, params, folds, groups, given_folds, repeat, progress, inner, stack)
 
 
 def _nested_cv(
-    data,
-    params,
-    folds,
-    *,
-    groups,
-    given_folds,
-    log2c,
-    log2g,
-    log2p,
-    log2w,
-    inner_folds,
-    criterion,
-    seed,
-    repeat,
-    pos_label,
-    zero_division,
-    jobs,
-    client,
-    kernel_memory,
-    share,
-    progress,
-    _stack,
-    scale=None,
-    select=None,
+    data, params, folds, groups, given_folds, repeat, progress, inner: GridArguments, _stack
 ) -> NestedResult:
     from svmeval.cv import engine
     from svmeval.params import given_configuration
@@ -445,27 +441,34 @@ def _nested_cv(
     given = params
 
     run = checks.check_run(
-        folds, seed, repeat=repeat, inner_folds=inner_folds, jobs=jobs, criterion=criterion
+        folds,
+        inner.seed,
+        repeat=repeat,
+        inner_folds=inner.folds,
+        jobs=inner.jobs,
+        criterion=inner.criterion,
     )
     dataset, (params,) = checks.as_dataset_and_params(
         data, "nested cross-validation", params=params
     )
-    pos_label = class_code(pos_label, dataset.classes)
-    folds, inner_folds, seed, repeat = run.folds, run.inner_folds, run.seed, run.repeat
-    if log2w is not None:  # the whole data's classes, before any inner grid
-        _check_weight_label(dataset, params, log2c, log2g, log2p, log2w)
+    pos_label = class_code(inner.pos_label, dataset.classes)
+    folds, seed, repeat = run.folds, run.seed, run.repeat
+    inner_folds = cast(int, run.inner_folds)  # checked: check_run gives it when given
+    if inner.log2w is not None:  # the whole data's classes, before any inner grid
+        _check_weight_label(dataset, params, inner)
     problem, base = engine.prepare(dataset, params)
-    transform = _outer_transform(scale, select, dataset, base)
-    criterion = criterion or checks.default_criterion(base)
+    transform = _outer_transform(inner.scale, inner.select, dataset, base)
+    criterion = inner.criterion or checks.default_criterion(base)
     figure = checks.check_criterion(criterion, checks.kind_of(problem.y, base), base)
+    client = inner.client
     if client is not None:
         from svmeval.cv.run import cluster
 
         client = _stack.enter_context(cluster.client_for(client))
-    grid = dict(log2c=log2c, log2g=log2g, log2p=log2p, log2w=log2w, folds=inner_folds)
-    grid.update(criterion=criterion, pos_label=pos_label, zero_division=zero_division)
-    grid.update(jobs=jobs, kernel_memory=kernel_memory, share=share, client=client)
-    grid.update(scale=scale, select=select)  # every inner fold learns it on its own rows
+    # every inner fold learns the preprocessing on its own rows
+    inner = replace(
+        inner, folds=inner_folds, criterion=criterion, pos_label=pos_label, client=client
+    )
     from svmeval.cv.plan.given import fold_source
 
     source = fold_source(groups, given_folds, dataset.n_samples)
@@ -479,7 +482,7 @@ def _nested_cv(
     for r, (s, plan) in enumerate(zip(seeds, plans)):
         total = total or plan.n_folds * repeat
         for i in range(plan.n_folds):
-            fold = _outer_fold(dataset, params, plan, r, i, s, grid, jobs, inner_groups)
+            fold = _outer_fold(dataset, params, plan, r, i, s, inner, inner_groups)
             fold_results.append(fold)
             done += 1
             if progress is not None:
@@ -492,7 +495,7 @@ def _nested_cv(
         results[0],
         repeats=tuple(engine.repetition(x) for x in results[1:]),
         data_name=getattr(dataset, "name", ""),
-        preprocessing=_learned(transform, select),
+        preprocessing=_learned(transform, inner.select),
     )
     return NestedResult(
         outer=first,
@@ -502,15 +505,16 @@ def _nested_cv(
         inner_folds=inner_folds,
         repeat_results=tuple(results[1:]),
         pos_label=pos_label,
-        zero_division=zero_division,
+        zero_division=cast(float, inner.zero_division),
     )
 
 
-def _check_weight_label(dataset, params, log2c, log2g, log2p, log2w) -> None:
+def _check_weight_label(dataset, params, inner: GridArguments) -> None:
     """The class whose weight the inner grids search: one of the whole data's classes."""
     from svmeval.workflows.grid import _order, check_weight_label
 
-    check_weight_label(dataset, _order(params, log2c, log2g, log2p, log2w)[0].w_label)
+    order = _order(params, inner.log2c, inner.log2g, inner.log2p, inner.log2w)
+    check_weight_label(dataset, order[0].w_label)
 
 
 def _learned(transform, select) -> str:
@@ -562,7 +566,7 @@ def _inner_groups(source, plans, inner_folds: int):
 
 
 def _outer_fold(
-    dataset, params, plan, r: int, i: int, seed: int, grid: dict, jobs, inner_groups=None
+    dataset, params, plan, r: int, i: int, seed: int, inner: GridArguments, inner_groups=None
 ) -> OuterFold:
     """Outer fold ``i`` of ``plan`` (a :class:`~svmeval.cv.engine.FoldByFold`): the inner grid
     on its training rows, the chosen cell trained there (or taken from the run's results
@@ -573,17 +577,18 @@ def _outer_fold(
     folds = plan.assignment
     train, test = folds.train(i), folds.test(i)
     groups = None if inner_groups is None else inner_groups[train].tolist()
-    inner = grid_search(rows_of(dataset, train), params, seed=seed, groups=groups, **grid)
-    chosen = inner.best_params
+    arguments = replace(inner, seed=seed, groups=groups)
+    grid = grid_search(rows_of(dataset, train), params, **arguments.keywords())
+    chosen = grid.best_params
     transform = None
-    if inner.best.cell.select is not None:  # the size the inner search chose, for this fold
+    if grid.best.cell.select is not None:  # the size the inner search chose, for this fold
         from svmeval.cv.run.preprocessed import FoldTransform
         from svmeval.preprocess import Preprocessing, as_scale_spec
 
-        learned = Preprocessing(as_scale_spec(grid["scale"]), inner.best.cell.select)
+        learned = Preprocessing(as_scale_spec(inner.scale), grid.best.cell.select)
         transform = FoldTransform(dataset, learned)
-    plan.run_fold(i, chosen, jobs or available_cores(), transform)
-    return OuterFold.chosen_by(inner, r, i, seed, train, test)
+    plan.run_fold(i, chosen, inner.jobs or available_cores(), transform)
+    return OuterFold.chosen_by(grid, r, i, seed, train, test)
 
 
 def chosen_text(result: NestedResult) -> str:
