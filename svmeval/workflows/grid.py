@@ -285,7 +285,7 @@ def _checked_grid(data, params, a: GridArguments) -> SimpleNamespace:
 
     source = fold_source(a.groups, a.given_folds, dataset.n_samples)
     sizes = search_sizes(a.select, a.scale, dataset, params)
-    order = _order(params, a.log2c, a.log2g, a.log2p, a.log2w, sizes)
+    order = _order(params, a, sizes)
     if a.log2w is not None:
         check_weight_label(dataset, order[0].w_label)
     shape = rules.check_resume_shape(run.resume, order[0].w_label, sizes is not None)

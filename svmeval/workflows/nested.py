@@ -265,8 +265,7 @@ def _check_weight_label(dataset, params, inner: GridArguments) -> None:
     """The class whose weight the inner grids search: one of the whole data's classes."""
     from svmeval.workflows.grid import _order, check_weight_label
 
-    order = _order(params, inner.log2c, inner.log2g, inner.log2p, inner.log2w)
-    check_weight_label(dataset, order[0].w_label)
+    check_weight_label(dataset, _order(params, inner)[0].w_label)
 
 
 def _learned(transform, select) -> str:
