@@ -42,7 +42,7 @@ _LAZY = {
     # runs
     "cross_validate": "svmeval.cv.engine",
     "cross_validate_multilabel": "svmeval.cv.multilabel",
-    "train_and_save": "svmeval.cv.engine",
+    "train_and_save": "svmeval.cv.training",
     "grid_search": "svmeval.workflows.grid",
     "nested_cv": "svmeval.workflows.nested",
     "compare": "svmeval.workflows.compare",
@@ -130,8 +130,9 @@ __all__ = [
 if TYPE_CHECKING:  # the real names and signatures, for type checkers: at run time each
     # name is imported on first use, by __getattr__ (import svmeval loads no numpy)
     from svmeval.cv.collect.results import CVResult, MultilabelCVResult
-    from svmeval.cv.engine import cross_validate, train_and_save
+    from svmeval.cv.engine import cross_validate
     from svmeval.cv.multilabel import cross_validate_multilabel
+    from svmeval.cv.training import train_and_save
     from svmeval.errors import (
         ArgumentError,
         DataFormatError,

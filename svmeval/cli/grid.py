@@ -330,7 +330,8 @@ def _write_after(o: GridOptions, targets: dict, result, dataset) -> None:
             with open(where["--results"], "w", encoding="utf-8") as fh:
                 fh.write(runner.render_report(result, kind))
         if "--refit" in where:
-            from svmeval.cv.engine import preprocessing_of, save_model_files
+            from svmeval.cv.engine import preprocessing_of
+            from svmeval.cv.training import save_model_files
 
             learned = preprocessing_of(scale_spec(o), o.select, dataset, [result.best_params])
             paths = [where["--refit"]] + [where[what] for what, _ in refit_side_files(o)]

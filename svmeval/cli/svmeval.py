@@ -414,9 +414,9 @@ def score_multilabel(options: Options, dataset, predictions_file: str, began: tu
 
 def train(options: Options, dataset) -> int:
     """svm-train without -v: train on the whole file and save the model."""
-    from svmeval.cv import engine
+    from svmeval.cv.training import train_and_save
 
-    engine.train_and_save(
+    train_and_save(
         dataset,
         options.params,
         options.model_file,

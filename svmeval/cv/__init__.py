@@ -4,8 +4,9 @@ Read it as the flow of a run: :mod:`~svmeval.cv.plan` checks the arguments at th
 draws the folds as tasks, :mod:`~svmeval.cv.run` runs them as (candidate, seed, fold) units
 of the evaluation core (:mod:`~svmeval.cv.run.evaluate`) on an executor (threads here, or a
 Dask cluster), and :mod:`~svmeval.cv.collect` holds what a run gives back, a
-:class:`~svmeval.cv.collect.results.CVResult`. :mod:`~svmeval.cv.engine` and
-:mod:`~svmeval.cv.multilabel` are the entries that go through the three; beside them, the
+:class:`~svmeval.cv.collect.results.CVResult`. :mod:`~svmeval.cv.engine`,
+:mod:`~svmeval.cv.multilabel`, :mod:`~svmeval.cv.comparison` and :mod:`~svmeval.cv.training`
+are the entries that go through the three; beside them, the
 core every stage shares: LIBSVM's and LIBLINEAR's C libraries, the threads tasks run on and
 the bounded waits.
 
@@ -19,7 +20,7 @@ _LAZY = {
     "CVResult": "svmeval.cv.collect.results",
     "MultilabelCVResult": "svmeval.cv.collect.results",
     "cross_validate": "svmeval.cv.engine",
-    "train_and_save": "svmeval.cv.engine",
+    "train_and_save": "svmeval.cv.training",
     "cross_validate_multilabel": "svmeval.cv.multilabel",
 }
 

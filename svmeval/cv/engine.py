@@ -1,4 +1,6 @@
-"""Cross-validation as svm-train runs it, and svm-train without ``-v``.
+"""Cross-validation as svm-train runs it (svm-train without ``-v`` is
+:mod:`svmeval.cv.training`'s; two configurations on the same folds,
+:mod:`svmeval.cv.comparison`'s).
 
 :func:`cross_validate` (:func:`run_cv` with the engine's own arguments) is the evaluation core's (:mod:`svmeval.cv.run.evaluate`) one candidate
 over R seeds: LIBSVM's own folds after ``srand(seed)``, each fold's training set in LIBSVM's
@@ -9,15 +11,13 @@ values, probabilities, the fold of each sample. Results do not depend on ``jobs`
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import cast
 
 import numpy as np
 
 from svmeval._args import checked
-from svmeval.cv import _libsvm, _model
+from svmeval.cv import _libsvm
 from svmeval.cv.collect.provenance import recorded
 from svmeval.cv.collect.results import (  # noqa: F401
     ComparisonRuns,
@@ -27,8 +27,6 @@ from svmeval.cv.collect.results import (  # noqa: F401
 )
 from svmeval.cv.plan import checks
 from svmeval.cv.plan.checks import (
-    ComparisonArguments,
-    RunArguments,
     check_execution,
     check_folds,
     check_inputs,
@@ -37,15 +35,13 @@ from svmeval.cv.plan.checks import (
 )
 from svmeval.cv.plan.cv_plan import CVPlan, FoldOutput, repetition_seeds  # noqa: F401
 from svmeval.cv.plan.folds import libsvm_folds  # noqa: F401 - where the tests draw LIBSVM's folds
-from svmeval.cv.plan.given import FoldAssignment, repeated_fold_source
+from svmeval.cv.plan.given import FoldAssignment
 from svmeval.cv.run.evaluate import evaluate
 from svmeval.cv.run.executors import executor_for
 from svmeval.cv.run.preprocessed import preprocessing_of, selected_features
 from svmeval.cv.run.store_use import FoldByFold  # noqa: F401 - nested CV's outer loop, with a store
-from svmeval.cv.schedule import run_tasks
-from svmeval.errors import SvmevalError, show_path
-from svmeval.io.data import Dataset, DataSource
-from svmeval.params import Configuration, LinearParams, SvmParams, linear_configuration
+from svmeval.io.data import DataSource
+from svmeval.params import Configuration, LinearParams, SvmParams
 from svmeval.preprocess import Preprocessing, ScaleLike
 from svmeval.store import StoreLike
 
@@ -210,7 +206,6 @@ def cross_validate(
     0.9684
     """
     call = dict(locals())
-    from svmeval.cv.plan import checks
     from svmeval.cv.plan.given import fold_source
     from svmeval.cv.run.store_session import opened
     from svmeval.params import given_configuration
@@ -414,221 +409,3 @@ def run_configurations(
         key = preprocessing.key()
         runs = [[replace(r, preprocessing=key) for r in rs] for rs in runs]
     return runs
-
-
-@checked
-def train_and_save(
-    data: DataSource,
-    params: Configuration,
-    model_file: str | os.PathLike[str],
-    *,
-    seed: int = 1,
-    quiet: bool = True,
-    scale: ScaleLike = None,
-    select: int | None = None,
-) -> None:
-    """svm-train without ``-v``: train on every sample and save the model file svm-train
-    writes (``svm-predict`` reads it).
-
-    Parameters
-    ----------
-    data : Dataset or str or os.PathLike or (X, y)
-        The training data (a file name is read first; arrays in memory as
-        :meth:`Dataset.from_arrays` takes them).
-    params : SvmParams or str or None
-        The configuration, or svm-train's options; None is svm-train's defaults.
-    model_file : str or os.PathLike
-        Where the model is written.
-    seed : int, default 1
-        C ``srand``'s seed before training (``-b 1`` draws from ``rand()``), as a fresh
-        svm-train.
-    quiet : bool, default True
-        Silence LIBSVM's training messages.
-    scale, select : optional
-        Preprocessing learned on every sample first, as :func:`cross_validate` takes them
-        (svm-scale's scaling, fselect.py's top K features), the model trained on the rows
-        it makes. The model file then comes with what it needs beside it: with ``scale``,
-        ``MODEL.range``, the range file ``svm-scale -s`` writes (``svm-scale -r
-        MODEL.range`` scales the rows the model predicts; with ``-y``, its predictions are
-        scaled targets, the range file's ``y`` lines map them back); with ``select``,
-        ``MODEL.features``, the features kept (one index a line, ascending: the rows the
-        model predicts keep only those, after scaling). All are written, or none.
-
-    Examples
-    --------
-    >>> import pathlib, tempfile
-    >>> from svmeval import train_and_save
-    >>> model = pathlib.Path(tempfile.mkdtemp()) / "breast_cancer.model"
-    >>> train_and_save("data/breast_cancer.scale", "-c 2", model)
-    >>> model.read_text().splitlines()[:2]
-    ['svm_type c_svc', 'kernel_type rbf']
-    """
-    from svmeval.cv.plan import checks
-
-    params = checks.as_params(params)
-    dataset = checks.as_dataset(data, precomputed=checks.uses_precomputed([params]))
-    model_file = os.fspath(model_file)
-    if scale is None and select is None:
-        return save_model_files(dataset, params, [model_file], seed=seed, quiet=quiet)
-    from svmeval.cv.run.preprocessed import side_files
-    from svmeval.io import output
-
-    preprocessing = preprocessing_of(scale, select, dataset, [params])
-    paths = [model_file] + [path for _, path in side_files(model_file, preprocessing)]
-    if len(set(map(os.path.abspath, paths))) < len(paths):  # pragma: no cover - suffixes
-        raise SvmevalError(f"{show_path(model_file)}: its side files would overwrite it")
-    with output.atomic_paths(paths, "the model file") as temporary:
-        save_model_files(
-            dataset, params, temporary, seed=seed, quiet=quiet, preprocessing=preprocessing
-        )
-
-
-@_libsvm.c_state  # C's global state (rand(), the print hook) held for the run
-def save_model_files(
-    dataset,
-    params: SvmParams,
-    paths: list[str],
-    *,
-    seed: int = 1,
-    quiet: bool = True,
-    preprocessing=None,
-) -> None:
-    """The model trained on ``dataset`` saved to ``paths[0]``; with ``preprocessing``
-    (learned on every row first), the texts of its side files
-    (:func:`svmeval.cv.run.preprocessed.side_files`) to the other paths."""
-    seed = check_seed(seed)
-    if isinstance(dataset, Dataset) and dataset.y is None:
-        raise SvmevalError(
-            f"{show_path(dataset.name)}: multi-label data: train_and_save trains on one label a "
-            "sample (cross_validate_multilabel evaluates multi-label data)"
-        )
-    problem, params = prepare(dataset, params, quiet=quiet)
-    texts: list[str] = []
-    if preprocessing is not None:
-        from svmeval.cv.run.preprocessed import side_texts, whole_problem
-
-        problem, fitted = whole_problem(dataset, problem, preprocessing)
-        texts = side_texts(fitted)
-    _libsvm.srand(seed)
-    models = []
-    # trained on a worker thread while the calling thread waits: a Ctrl-C is acted on at once,
-    # not when LIBSVM returns (the training's OpenMP threads as the caller's would be)
-    run_tasks([lambda _share: models.append(_model.Model(problem, params))], jobs=1)
-    models[0].save(paths[0])
-    for path, text in zip(paths[1:], texts):
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-
-
-# --- a comparison of two configurations on the same folds ---------------------------------
-def comparison_runs(data, a, b, arguments: ComparisonArguments) -> ComparisonRuns:
-    """A and B cross-validated on the same folds of ``data``, every argument checked first."""
-    from svmeval.cv.run.linear_folds import two_linear_runs
-    from svmeval.errors import ArgumentError
-
-    run = arguments.checked_run()
-    linear = [isinstance(p, LinearParams) for p in (a, b)]
-    scaled = arguments.scale is not None and arguments.scale is not False
-    if any(linear) and (scaled or arguments.select is not None):
-        raise ArgumentError(
-            "scale" if scaled else "select",
-            "is learned inside LIBSVM's folds only: not with a LIBLINEAR configuration",
-        )
-    if all(linear):
-        return two_linear_runs(data, (a, b), run, arguments)
-    if any(linear):
-        return _one_linear(data, (a, b), run, arguments)
-    return _two_libsvm(data, (a, b), run, arguments)
-
-
-def _two_libsvm(data, configurations, run: RunArguments, arguments) -> ComparisonRuns:
-    """Two LIBSVM configurations: the evaluation core's two candidates on R seeds' folds."""
-    a, b = configurations
-    params_a, params_b = checks.as_params(a, "a"), checks.as_params(b, "b")
-    door = checks.run_data(data, "a comparison", [params_a, params_b], arguments.pos_label)
-    dataset, pos_label = door.dataset, door.pos_label
-    preprocessing = preprocessing_of(
-        arguments.scale, arguments.select, dataset, [params_a, params_b]
-    )
-    labels = cast(np.ndarray, dataset.y)  # one label a sample: the door refused others
-    figure = checks.check_criterion(
-        arguments.criterion or checks.default_criterion(params_a),
-        checks.common_kind(labels, (params_a, params_b)),
-        (params_a, params_b),
-    )
-    if params_a.is_classification:  # before any work, not when the folds are summarized
-        checks.check_pos_label(labels, pos_label)
-    source = repeated_fold_source(
-        arguments.groups, arguments.given_folds, dataset.n_samples, run.repeat
-    )
-    runs_a, runs_b = run_configurations(
-        dataset,
-        [params_a, params_b],
-        run.folds,
-        repetition_seeds(run.seed, run.repeat),
-        arguments.jobs,
-        arguments.client,
-        arguments.progress,
-        source,
-        preprocessing,
-    )
-    return ComparisonRuns(
-        runs_a,
-        runs_b,
-        figure,
-        pos_label,
-        getattr(dataset, "name", ""),
-        shown(a, params_a),
-        shown(b, params_b),
-    )
-
-
-def _one_linear(data, configurations, run: RunArguments, arguments) -> ComparisonRuns:
-    """A LIBSVM configuration against a LIBLINEAR one (either side): the LIBSVM side's
-    cross-validations as two LIBSVM configurations run, and on each one's folds the LIBLINEAR
-    side trained fold by fold (:func:`svmeval.cv.run.linear_folds.linear_on_folds`)."""
-    from svmeval.cv.run.linear_folds import check_linear, linear_on_folds
-
-    side = 0 if isinstance(configurations[1], LinearParams) else 1  # the LIBSVM side
-    name = "ab"[side]
-    linear = configurations[1 - side]
-    linear.check()
-    params = checks.as_params(configurations[side], name)
-    door = checks.run_data(data, "a comparison", [params], arguments.pos_label)
-    dataset, pos_label = door.dataset, door.pos_label
-    labels = cast(np.ndarray, dataset.y)
-    if linear.solver_type == 21:
-        raise SvmevalError("one-class SVMs (-s 21) cannot be compared")
-    kind = checks.common_kind(labels, (params,))
-    if linear.is_regression != params.is_regression:
-        raise SvmevalError("A and B must both be classifiers or both regressions")
-    figure = checks.check_criterion(
-        arguments.criterion or checks.default_criterion(params), kind, (params,)
-    )
-    if params.is_classification:
-        checks.check_pos_label(labels, pos_label)
-    check_linear(dataset, linear)  # LIBLINEAR's check_parameter, before any fold
-    source = repeated_fold_source(
-        arguments.groups, arguments.given_folds, dataset.n_samples, run.repeat
-    )
-    (runs,) = run_configurations(
-        dataset,
-        [params],
-        run.folds,
-        repetition_seeds(run.seed, run.repeat),
-        arguments.jobs,
-        arguments.client,
-        arguments.progress,
-        source,
-    )
-    other = [linear_on_folds(dataset, linear, r) for r in runs]
-    pair = (runs, other) if side == 0 else (other, runs)
-    options = (shown(configurations[side], params), linear_configuration(linear))
-    if side == 1:
-        options = options[::-1]
-    return ComparisonRuns(*pair, figure, pos_label, getattr(dataset, "name", ""), *options)
-
-
-def shown(config, params: SvmParams) -> str:
-    """How a configuration is shown in reports: its options as given, or its flags."""
-    return " ".join(config.split()) if isinstance(config, str) else params.flags()

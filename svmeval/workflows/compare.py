@@ -261,7 +261,7 @@ def _compare(data, a, b, arguments) -> Comparison:
     """The comparison of ``a`` and ``b`` on ``data`` (``arguments``: a
     :class:`~svmeval.cv.plan.checks.ComparisonArguments`): the runs from the evaluation
     core's door, the per-fold values and the tests of B - A from the summary's."""
-    from svmeval.cv.engine import comparison_runs
+    from svmeval.cv.comparison import comparison_runs
     from svmeval.summary.paired import paired_folds
 
     found = comparison_runs(data, a, b, arguments)

@@ -30,6 +30,7 @@ from svmeval.params import Configuration, LinearParams, SvmParams
 from svmeval.preprocess import ScaleLike
 from svmeval.store import StoreLike
 from svmeval.workflows import grid_rules as rules
+from svmeval.workflows.grid_arguments import GridArguments
 from svmeval.workflows.grid_cells import check_weight_label, preprocessing_parts, search_sizes
 from svmeval.workflows.grid_cells import job_order_checked as _order
 from svmeval.workflows.grid_result import CellResult, GridResult
@@ -196,51 +197,8 @@ def grid_search(
     >>> round(grid.best.value, 4), grid.best_params.flags()
     (0.9626, '-g 0.125 -c 2')
     """
-    arguments = dict(locals())
-    from svmeval.cv import engine
-    from svmeval.cv.run.store_session import opened
-
-    if isinstance(params, LinearParams):  # LIBLINEAR's warm-started search of C
-        from svmeval.workflows.grid_linear import check_linear_grid, linear_grid
-
-        check_linear_grid(params, arguments)
-        return linear_grid(arguments, CellResult, GridResult)
-    with opened(arguments.pop("store"), "grid_search", (grid_search, dict(arguments))):
-        return engine.c_state(_search)(**arguments)
-
-
-def _search(
-    data,
-    params,
-    folds,
-    *,
-    groups,
-    given_folds,
-    log2c,
-    log2g,
-    log2p,
-    log2w,
-    criterion,
-    seed,
-    pos_label,
-    zero_division,
-    resume,
-    kernel_memory,
-    share,
-    on_start,
-    on_cell,
-    on_finish,
-    progress,
-    jobs,
-    client,
-    scale=None,
-    select=None,
-) -> GridResult:
-    head = getattr(resume, "head", None)  # an -out file's cells in the file's order
-    grid = _checked_grid(
-        data,
-        params,
-        folds,
+    arguments = GridArguments(
+        folds=folds,
         groups=groups,
         given_folds=given_folds,
         log2c=log2c,
@@ -250,38 +208,50 @@ def _search(
         criterion=criterion,
         seed=seed,
         pos_label=pos_label,
-        resume=resume,
-        kernel_memory=kernel_memory,
+        zero_division=zero_division,
         jobs=jobs,
         client=client,
+        progress=progress,
+        kernel_memory=kernel_memory,
+        resume=resume,
+        on_start=on_start,
+        on_cell=on_cell,
+        on_finish=on_finish,
+        share=share,
+        store=store,
         scale=scale,
         select=select,
     )
+    return _run(data, params, arguments)
+
+
+def _run(data, params, arguments: GridArguments) -> GridResult:
+    """The search behind grid_search's door: LIBLINEAR's own search of C, or the cells run
+    in C's global state with the run's results store open."""
+    from svmeval.cv import engine
+    from svmeval.cv.run.store_session import opened
+
+    if isinstance(params, LinearParams):  # LIBLINEAR's warm-started search of C
+        from svmeval.workflows.grid_linear import check_linear_grid, linear_grid
+
+        check_linear_grid(params, arguments)
+        return linear_grid(data, params, arguments, CellResult, GridResult)
+    call = {"data": data, "params": params, **arguments.keywords()}
+    del call["store"]  # the store's record of the call (svmeval.store.describe_call)
+    with opened(arguments.store, "grid_search", (grid_search, call)):
+        return engine.c_state(_search)(data, params, arguments)
+
+
+def _search(data, params, arguments: GridArguments) -> GridResult:
+    a = arguments
+    head = getattr(a.resume, "head", None)  # an -out file's cells in the file's order
+    grid = _checked_grid(data, params, a)
     percent = grid.criterion == "accuracy"  # grid.py's rates: accuracy in percent
     resumed = {c: CellResult(c, v, resumed=True, percent=percent) for c, v in grid.resume.items()}
-    cells = rules.Cells(grid.order, resumed, grid.figure.greater_is_better, on_cell, head)
+    cells = rules.Cells(grid.order, resumed, grid.figure.greater_is_better, a.on_cell, head)
     todo = cells.todo()
-    finish = _finisher(
-        grid,
-        cells,
-        todo,
-        grid.pos_label,
-        zero_division,
-        percent,
-        on_finish=on_finish,
-        progress=progress,
-    )
-    _evaluate_cells(
-        grid,
-        cells,
-        todo,
-        finish,
-        share=share,
-        kernel_memory=kernel_memory,
-        on_start=on_start,
-        jobs=jobs,
-        client=client,
-    )
+    finish = _finisher(grid, cells, todo, a, percent)
+    _evaluate_cells(grid, cells, todo, finish, a)
     return GridResult(
         criterion=grid.criterion,
         greater_is_better=grid.figure.greater_is_better,
@@ -303,62 +273,34 @@ def _fold_kind(source) -> str:
     return f"grouped ({source.n_groups} groups)" if source.grouped else "given"
 
 
-def _checked_grid(
-    data,
-    params,
-    folds,
-    *,
-    groups=None,
-    given_folds=None,
-    log2c,
-    log2g,
-    log2p,
-    log2w,
-    criterion,
-    seed,
-    pos_label,
-    resume,
-    kernel_memory,
-    jobs,
-    client,
-    scale=None,
-    select=None,
-) -> SimpleNamespace:
+def _checked_grid(data, params, a: GridArguments) -> SimpleNamespace:
     """Every argument of a grid search checked, before any output is created or any fold
     trained: the run's settings, the data, the cells in grid.py's order and their candidates,
     the criterion's figure."""
     from svmeval.cv.plan import checks
 
-    run = checks.check_run(
-        folds,
-        seed,
-        resume=resume,
-        kernel_memory=kernel_memory,
-        jobs=jobs,
-        client=client,
-        criterion=criterion,
-    )
+    run = a.checked_run()
     dataset, (params,) = checks.as_dataset_and_params(data, "the grid search", params=params)
     from svmeval.cv.plan.given import fold_source
 
-    source = fold_source(groups, given_folds, dataset.n_samples)
-    sizes = search_sizes(select, scale, dataset, params)
-    order = _order(params, log2c, log2g, log2p, log2w, sizes)
-    if log2w is not None:
+    source = fold_source(a.groups, a.given_folds, dataset.n_samples)
+    sizes = search_sizes(a.select, a.scale, dataset, params)
+    order = _order(params, a, sizes)
+    if a.log2w is not None:
         check_weight_label(dataset, order[0].w_label)
     shape = rules.check_resume_shape(run.resume, order[0].w_label, sizes is not None)
     if shape:
         raise ArgumentError("resume", shape)
-    criterion = criterion or checks.default_criterion(params)
+    criterion = a.criterion or checks.default_criterion(params)
     checks.check_criterion(criterion)
     kind = checks.kind_of(checks.single_label(dataset, "the grid search"), params)
     figure = checks.check_criterion(criterion, kind, params)
     problem, base, candidates = _candidates(dataset, params, order)
     from svmeval.cv.run.preprocessed import preprocessing_of
 
-    first = select if sizes is None else sizes[0]
-    preprocessing = preprocessing_of(scale, first, dataset, candidates)
-    pos_label = class_code(pos_label, dataset.classes)
+    first = a.select if sizes is None else sizes[0]
+    preprocessing = preprocessing_of(a.scale, first, dataset, candidates)
+    pos_label = class_code(a.pos_label, dataset.classes)
     if base.is_classification:  # the summaries of the cells would refuse it, too late
         from svmeval.cv.plan.checks import check_pos_label
 
@@ -393,10 +335,11 @@ def _checked_grid(
     )
 
 
-def _finisher(grid, cells, todo, pos_label, zero_division, percent, *, on_finish, progress):
+def _finisher(grid, cells, todo, a: GridArguments, percent: bool):
     """The function called with each finished cell and its CV result: its cell's figure,
     handed on as a CellResult in the order the cells were scheduled in."""
     done = 0
+    pos_label, zero_division = grid.pos_label, a.zero_division
 
     def finish(cell, result) -> None:
         # the cells come in the order they were scheduled in, each as soon as it and the
@@ -416,26 +359,24 @@ def _finisher(grid, cells, todo, pos_label, zero_division, percent, *, on_finish
             percent=percent,
         )
         done += 1
-        if on_finish:
-            on_finish(r)
+        if a.on_finish:
+            a.on_finish(r)
         cells.release(r)
-        if progress and not stopping():  # the cells finished before a Ctrl-C are kept
-            progress(done, len(todo), cells.leader.best)
+        if a.progress and not stopping():  # the cells finished before a Ctrl-C are kept
+            a.progress(done, len(todo), cells.leader.best)
 
     return finish
 
 
-def _evaluate_cells(
-    grid, cells, todo, finish, *, share, kernel_memory, on_start, jobs, client
-) -> None:
+def _evaluate_cells(grid, cells, todo, finish, a: GridArguments) -> None:
     """The cells ``todo`` cross-validated on the executor; the resumed ones shown first."""
     from svmeval.cv.run.evaluate import evaluate
     from svmeval.cv.run.executors import executor_for
 
     # a cluster is connected (workers checked) before anything is written, and only for work
-    with executor_for(jobs, client if todo else None) as executor:
-        if on_start:
-            on_start()
+    with executor_for(a.jobs, a.client if todo else None) as executor:
+        if a.on_start:
+            a.on_start()
         cells.start()  # the resumed cells, in their file's order
         rankings = None
         if grid.sizes is not None:
@@ -452,8 +393,8 @@ def _evaluate_cells(
                 executor=executor,
                 finish=lambda unit, result, part=part: finish(part[unit.candidate], result),
                 costs=[_cost(c) for c in part],
-                share=share,
-                memory_mb=kernel_memory,
+                share=a.share,
+                memory_mb=a.kernel_memory,
                 ordered=True,
                 fold_source=grid.fold_source,
                 preprocessing=preprocessing,

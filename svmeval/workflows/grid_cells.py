@@ -10,13 +10,15 @@ from svmeval._args.checks import check_weight_range
 from svmeval.errors import ArgumentError
 from svmeval.params import C_SVC, EPSILON_SVR, SvmParams
 from svmeval.workflows import grid_rules as rules
+from svmeval.workflows.grid_arguments import GridArguments
 
 __all__ = ["check_weight_label", "job_order_checked", "preprocessing_parts", "search_sizes"]
 
 
-def job_order_checked(params: SvmParams, log2c, log2g, log2p, log2w=None, select=None) -> list:
-    """The cells in grid.py's job order, every range checked (``select``: the sizes searched,
-    a tuple of distinct ints, None: not searched)."""
+def job_order_checked(params: SvmParams, arguments: GridArguments, sizes=None) -> list:
+    """The cells of a search of ``arguments``' ranges in grid.py's job order, every range
+    checked (``sizes``: the sizes searched, a tuple of distinct ints, None: not searched)."""
+    log2c, log2g, log2p, log2w = arguments.log2c, arguments.log2g, arguments.log2p, arguments.log2w
     log2c = None if log2c is None else rules.check_range("log2c", log2c)
     log2g = None if log2g is None else rules.check_range("log2g", log2g)
     if log2p is not None:
@@ -25,7 +27,7 @@ def job_order_checked(params: SvmParams, log2c, log2g, log2p, log2w=None, select
             raise ArgumentError("log2p", "searches epsilon-SVR's epsilon: it needs -s 3")
     if log2w is not None:
         log2w = check_weight_range(log2w)
-        label = log2w[0]
+        label = None if log2w is None else log2w[0]
         if params.svm_type != C_SVC:
             raise ArgumentError(
                 "log2w",
@@ -39,7 +41,7 @@ def job_order_checked(params: SvmParams, log2c, log2g, log2p, log2w=None, select
                 f"searches the weight of class {label}, which the configuration fixes too "
                 f"(-w{label} {fixed[0]:g}): leave one of them out",
             )
-    return rules.job_order(log2c, log2g, log2p, log2w, select)
+    return rules.job_order(log2c, log2g, log2p, log2w, sizes)
 
 
 def check_weight_label(dataset, label: int) -> None:

@@ -32,6 +32,7 @@ import numpy as np
 
 from svmeval.errors import ArgumentError
 from svmeval.params import LinearParams
+from svmeval.workflows.grid_arguments import GridArguments
 
 __all__ = ["linear_grid"]
 
@@ -52,18 +53,18 @@ _NOT_TAKEN = {
 }
 
 
-def check_linear_grid(params: LinearParams, arguments: dict) -> None:
+def check_linear_grid(params: LinearParams, arguments: GridArguments) -> None:
     """Refuse, by name, what a LIBLINEAR search does not take, before any data are read."""
     from svmeval.cv.run.linear_search import SEARCHED
     from svmeval.workflows import grid_rules as rules
 
     for name, default in _NOT_TAKEN.items():
-        value = arguments.get(name, default)
+        value = getattr(arguments, name)
         if value is not default and not (name == "scale" and value is False):
             raise ArgumentError(name, f"does not apply to a LinearParams ({_WHY[name]})")
-    if arguments.get("log2g") not in (None, rules.DEFAULT_LOG2G):
+    if arguments.log2g not in (None, rules.DEFAULT_LOG2G):
         raise ArgumentError("log2g", "does not apply to a LinearParams (LIBLINEAR has no gamma)")
-    if arguments.get("log2c") not in (None, rules.DEFAULT_LOG2C):
+    if arguments.log2c not in (None, rules.DEFAULT_LOG2C):
         raise ArgumentError(
             "log2c",
             "does not apply to a LinearParams (LIBLINEAR's search chooses its Cs, as train -C)",
@@ -92,10 +93,10 @@ _WHY = {
 }
 
 
-def linear_grid(arguments: dict, cell_type, grid_type):
-    """grid_search of a LIBLINEAR configuration (``arguments``: grid_search's, checked by
-    :func:`check_linear_grid`): a ``grid_type`` (GridResult) of ``cell_type`` cells
-    (CellResult), the types grid.py defines."""
+def linear_grid(data, params: LinearParams, arguments: GridArguments, cell_type, grid_type):
+    """grid_search of a LIBLINEAR configuration on ``data`` (``arguments``: grid_search's,
+    checked by :func:`check_linear_grid`): a ``grid_type`` (GridResult) of ``cell_type``
+    cells (CellResult), the types grid.py defines."""
     from dataclasses import replace
 
     from svmeval._classes import class_code
@@ -103,12 +104,10 @@ def linear_grid(arguments: dict, cell_type, grid_type):
     from svmeval.cv.run.linear_search import search_c_linear
     from svmeval.workflows import grid_rules as rules
 
-    data, params, folds = arguments["data"], arguments["params"], arguments["folds"]
-    criterion, seed = arguments["criterion"], arguments["seed"]
-    pos_label, zero_division = arguments["pos_label"], arguments["zero_division"]
-    progress = arguments["progress"]
+    criterion, pos_label = arguments.criterion, arguments.pos_label
+    zero_division, progress = arguments.zero_division, arguments.progress
 
-    run = checks.check_run(folds, seed, criterion=criterion)
+    run = checks.check_run(arguments.folds, arguments.seed, criterion=criterion)
     dataset = checks.as_dataset(data, "data")
     y = checks.single_label(dataset, "the grid search")
     dataset = checks.classes_for(dataset, data, [params])

@@ -24,275 +24,27 @@ so :func:`svmeval.summary.summarize` and every reporter take it as they take ``s
 from __future__ import annotations
 
 import contextlib
-import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import replace
+from typing import cast
 
 import numpy as np
 
-from svmeval import _tables as tables
 from svmeval._args import checked
 from svmeval._classes import class_code
-from svmeval._repr import brief_repr
-from svmeval.cv.collect.provenance import Provenance, recorded
-from svmeval.cv.collect.results import CVResult
+from svmeval.cv.collect.provenance import recorded
 from svmeval.cv.plan import checks
 from svmeval.cv.plan.given import FoldAssignment
 from svmeval.errors import ArgumentError
 from svmeval.io.data import DataSource, rows_of
-from svmeval.params import Configuration, LinearParams, SvmParams
+from svmeval.params import Configuration, LinearParams
 from svmeval.preprocess import ScaleLike
 from svmeval.store import StoreLike
-from svmeval.summary.data import summary_rows
 from svmeval.workflows import grid_rules as rules
-
-if TYPE_CHECKING:
-    from svmeval.workflows.grid_result import GridResult
+from svmeval.workflows.grid_arguments import GridArguments
+from svmeval.workflows.nested_result import NestedResult, OuterFold, chosen_text
 
 __all__ = ["NestedResult", "OuterFold", "nested_cv", "chosen_text"]
-
-AXES = rules.AXES
-
-
-@dataclass(frozen=True, eq=False)
-class OuterFold:
-    """One outer fold: what the inner grid chose on its training rows and how it was rated.
-
-    ``repetition`` (0-based) and ``fold`` (0-based, LIBSVM's fold order) name it; ``seed`` is
-    its repetition's C ``srand`` seed; ``cell`` the chosen :class:`~svmeval.workflows.grid.Cell`,
-    ``value`` its inner criterion value (a fraction, as every figure), ``rate`` that value as
-    the inner grid compared it (accuracy in percent, as grid.py's), ``params`` the full parameters (LIBSVM's, or LIBLINEAR's) trained on the
-    outer training set, ``grid`` the whole inner :class:`~svmeval.workflows.grid_result.GridResult`;
-    ``train_rows`` / ``test_rows``: sample indices (input order numbering), training rows in
-    LIBSVM's order.
-    """
-
-    __repr__ = brief_repr
-
-    repetition: int
-    fold: int
-    seed: int
-    cell: rules.Cell
-    value: float
-    rate: float
-    params: SvmParams | LinearParams
-    grid: GridResult
-    train_rows: np.ndarray
-    test_rows: np.ndarray
-
-    @classmethod
-    def chosen_by(cls, inner: GridResult, repetition, fold, seed, train_rows, test_rows):
-        """The outer fold whose inner grid ``inner`` chose its best cell."""
-        best = inner.best
-        return cls(
-            repetition=repetition,
-            fold=fold,
-            seed=seed,
-            cell=best.cell,
-            value=best.value,
-            rate=best.rate,
-            params=inner.best_params,
-            grid=inner,
-            train_rows=train_rows,
-            test_rows=test_rows,
-        )
-
-
-@dataclass(frozen=True, eq=False)
-class NestedResult:
-    """A finished nested cross-validation.
-
-    ``outer``: the first repetition's outer predictions as a :class:`~svmeval.cv.CVResult`
-    (further repetitions' counts and ranking figures in ``outer.repeats``, their whole results
-    in ``repeat_results``); ``folds``: every :class:`OuterFold`, repetition by repetition;
-    ``criterion`` and its direction ``greater_is_better``; ``inner_folds``; ``provenance``: how it
-    was made (``Provenance``).
-
-    Examples
-    --------
-    >>> from svmeval import nested_cv
-    >>> result = nested_cv("data/wine.scale", folds=3, inner_folds=3, log2c=(-1, 3, 2),
-    ...                    log2g=(-5, -1, 2))
-    >>> [fold.cell.log2c for fold in result.folds]
-    [1.0, 1.0, -1.0]
-    >>> result.to_frame().shape  # one row per outer fold
-    (3, 25)
-    """
-
-    #: the view that shows it (svmeval.report._views): its reports, page and pictures
-    __svmeval_view__: ClassVar[str] = "svmeval.report.nested:VIEW"
-
-    __repr__ = brief_repr
-
-    outer: CVResult
-    folds: tuple
-    criterion: str
-    greater_is_better: bool
-    inner_folds: int
-    repeat_results: tuple = ()
-    pos_label: float | None = None
-    zero_division: float = 0.0
-    provenance: Provenance | None = field(default=None, repr=False)
-
-    @property
-    def n_folds(self) -> int:
-        return self.outer.n_folds
-
-    @property
-    def seed(self) -> int:
-        return self.outer.seed
-
-    @property
-    def repeat(self) -> int:
-        """R, the repetitions of the outer cross-validation."""
-        return self.outer.repeat
-
-    @property
-    def n_repeats(self) -> int:
-        """Deprecated name of :attr:`repeat`."""
-        return self.repeat
-
-    @property
-    def weight_label(self) -> int | None:
-        """The class whose weight the inner grids searched (``log2w``'s label), or None."""
-        return self.folds[0].cell.w_label if self.folds else None
-
-    @property
-    def grids(self) -> tuple:
-        """Every inner :class:`~svmeval.workflows.grid_result.GridResult`, in :attr:`folds`' order."""
-        return tuple(f.grid for f in self.folds)
-
-    @property
-    def chosen(self) -> tuple:
-        """Every outer fold's chosen :class:`~svmeval.workflows.grid.Cell`, in :attr:`folds`' order."""
-        return tuple(f.cell for f in self.folds)
-
-    def summary(self):
-        """The outer predictions' :class:`~svmeval.summary.Summary` (svmeval's report of
-        ``svmeval -v K``: first line ``Cross Validation Accuracy = X%`` or svm-train's two
-        regression lines)."""
-        from svmeval.summary import summarize
-
-        return summarize(self.outer, pos_label=self.pos_label, zero_division=self.zero_division)
-
-    def spread(self) -> dict:
-        """Per searched axis (``log2c``, ``log2g``, ``log2p``, ``p`` (LIBLINEAR's ``-s 11``: p
-        itself), ``log2w``, ``select``) over every outer fold's choice:
-        ``mean``, ``sd`` (n-1; NaN for one fold), ``min``, ``max`` and ``counts`` (value ->
-        number of folds that chose it, values ascending)."""
-        out = {}
-        for axis in AXES:
-            values = [getattr(c, axis) for c in self.chosen]
-            if any(v is None for v in values):
-                continue
-            a = np.array(values, dtype=np.float64)
-            uniq, counts = np.unique(a, return_counts=True)
-            out["p" if axis == "p_value" else axis] = {
-                "mean": float(a.mean()),
-                "sd": float(a.std(ddof=1)) if len(a) > 1 else math.nan,
-                "min": float(a.min()),
-                "max": float(a.max()),
-                "counts": {float(u): int(n) for u, n in zip(uniq, counts)},
-            }
-        return out
-
-    def as_dict(self) -> dict:
-        """Deprecated: ``to_dict()["nested"]``."""
-        import warnings
-
-        warnings.warn(
-            "NestedResult.as_dict() is deprecated: use to_dict()['nested']",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return self._nested_object()
-
-    def _chosen_text(self) -> str:
-        """:func:`chosen_text` of this result (for its text report)."""
-        return chosen_text(self)
-
-    def _nested_object(self) -> dict:
-        """JSON-friendly: the outer run's description, every outer fold's choice, the spread
-        (undefined numbers as None)."""
-        folds = [
-            {
-                "repetition": f.repetition,
-                "fold": f.fold + 1,
-                "seed": f.seed,
-                **{axis: getattr(f.cell, axis) for axis in AXES if axis not in _OWN_KEYS},
-                "C": f.cell.C,
-                "gamma": f.cell.gamma,
-                "p": f.cell.p,
-                **_weight_of(f.cell),
-                **({} if f.cell.select is None else {"select": f.cell.select}),
-                "value": tables.finite(f.value),
-                "n_train": len(f.train_rows),
-                "n_test": len(f.test_rows),
-            }
-            for f in self.folds
-        ]
-        spread = {
-            axis: {
-                k: (tables.finite(v) if k != "counts" else {repr(x): n for x, n in v.items()})
-                for k, v in s.items()
-            }
-            for axis, s in self.spread().items()
-        }
-        return {
-            "criterion": self.criterion,
-            "greater_is_better": self.greater_is_better,
-            "n_folds": self.n_folds,
-            "inner_folds": self.inner_folds,
-            "seed": self.seed,
-            "repeat": self.repeat,
-            **({"preprocessing": self.outer.preprocessing} if self.outer.preprocessing else {}),
-            "folds": folds,
-            "spread": spread,
-        }
-
-    def to_dict(self) -> dict:
-        """The JSON report's object: ``"outer"`` (svmeval's report object of the outer
-        predictions) and ``"nested"`` (the outer run's description, every outer fold's choice
-        and inner value, the spread of the choices)."""
-        return tables.plain({"outer": self.summary().to_dict(), "nested": self._nested_object()})
-
-    def to_frame(self):
-        """A pandas DataFrame, one row per (repetition, outer fold): the columns of a results
-        table, the chosen cell (``log2c``, ``log2g``, ``log2p``, ``C``, ``gamma``, ``p``; a
-        search of a class weight adds ``log2w``, ``w`` and ``w_label``, one of the number of
-        features ``select``), ``inner_value`` (the criterion on the inner folds, a fraction) and the outer fold's
-        figures; ``configuration`` is the base configuration as given, ``options`` its flags
-        (each fold's own C / gamma are its columns)."""
-        from svmeval.summary import summarize
-
-        tables.pandas()
-        rows = []
-        for r, run in enumerate([self.outer, *self.repeat_results]):
-            summary = summarize(run, pos_label=self.pos_label, zero_division=self.zero_division)
-            chosen = [f for f in self.folds if f.repetition == r]
-            for f, row in zip(
-                chosen, summary_rows(summary, repetition=r, dataset=self.outer.data_name)
-            ):
-                c = f.cell
-                figures = {k: row.pop(k) for k in list(row) if k not in tables.KEYS}
-                rows.append(
-                    {
-                        **row,
-                        "seed": f.seed,
-                        "log2c": c.log2c,
-                        "log2g": c.log2g,
-                        "log2p": c.log2p,
-                        "C": c.C,
-                        "gamma": c.gamma,
-                        "p": c.p,
-                        **_weight_of(c),
-                        **({} if c.select is None else {"select": c.select}),
-                        "inner_value": f.value,
-                        **figures,
-                    }
-                )
-        return tables.frame(rows)
 
 
 @recorded
@@ -399,47 +151,42 @@ def nested_cv(
     >>> round(result.summary().figures["accuracy"], 4)
     0.9719
     """
-    arguments = dict(locals())
+    call = dict(locals())  # the store's record of the call (svmeval.store.describe_call)
+    del call["store"]
     from svmeval.cv import engine
     from svmeval.cv.run.store_session import opened
 
+    inner = GridArguments(  # every inner search's (each with its repetition's seed)
+        folds=inner_folds,
+        log2c=log2c,
+        log2g=log2g,
+        log2p=log2p,
+        log2w=log2w,
+        criterion=criterion,
+        seed=seed,
+        pos_label=pos_label,
+        zero_division=zero_division,
+        jobs=jobs,
+        client=client,
+        kernel_memory=kernel_memory,
+        share=share,
+        scale=scale,
+        select=select,
+    )
     if isinstance(params, LinearParams):  # LIBLINEAR's warm-started search inside each fold
         from svmeval.workflows.nested_linear import check_linear_nested, linear_nested
 
-        check_linear_nested(params, arguments)
-        return linear_nested(arguments, OuterFold, NestedResult)
+        given = replace(inner, groups=groups, given_folds=given_folds, store=store)
+        check_linear_nested(params, given)
+        return linear_nested(data, params, folds, repeat, progress, inner, OuterFold, NestedResult)
     with contextlib.ExitStack() as stack:  # a cluster connected once for every inner grid
-        stack.enter_context(
-            opened(arguments.pop("store"), "nested_cv", (nested_cv, dict(arguments)))
-        )
-        return engine.c_state(_nested_cv)(_stack=stack, **arguments)
+        stack.enter_context(opened(store, "nested_cv", (nested_cv, call)))
+        run = engine.c_state(_nested_cv)
+        return run(data, params, folds, groups, given_folds, repeat, progress, inner, stack)
 
 
 def _nested_cv(
-    data,
-    params,
-    folds,
-    *,
-    groups,
-    given_folds,
-    log2c,
-    log2g,
-    log2p,
-    log2w,
-    inner_folds,
-    criterion,
-    seed,
-    repeat,
-    pos_label,
-    zero_division,
-    jobs,
-    client,
-    kernel_memory,
-    share,
-    progress,
-    _stack,
-    scale=None,
-    select=None,
+    data, params, folds, groups, given_folds, repeat, progress, inner: GridArguments, _stack
 ) -> NestedResult:
     from svmeval.cv import engine
     from svmeval.params import given_configuration
@@ -447,27 +194,34 @@ def _nested_cv(
     given = params
 
     run = checks.check_run(
-        folds, seed, repeat=repeat, inner_folds=inner_folds, jobs=jobs, criterion=criterion
+        folds,
+        inner.seed,
+        repeat=repeat,
+        inner_folds=inner.folds,
+        jobs=inner.jobs,
+        criterion=inner.criterion,
     )
     dataset, (params,) = checks.as_dataset_and_params(
         data, "nested cross-validation", params=params
     )
-    pos_label = class_code(pos_label, dataset.classes)
-    folds, inner_folds, seed, repeat = run.folds, run.inner_folds, run.seed, run.repeat
-    if log2w is not None:  # the whole data's classes, before any inner grid
-        _check_weight_label(dataset, params, log2c, log2g, log2p, log2w)
+    pos_label = class_code(inner.pos_label, dataset.classes)
+    folds, seed, repeat = run.folds, run.seed, run.repeat
+    inner_folds = cast(int, run.inner_folds)  # checked: check_run gives it when given
+    if inner.log2w is not None:  # the whole data's classes, before any inner grid
+        _check_weight_label(dataset, params, inner)
     problem, base = engine.prepare(dataset, params)
-    transform = _outer_transform(scale, select, dataset, base)
-    criterion = criterion or checks.default_criterion(base)
+    transform = _outer_transform(inner.scale, inner.select, dataset, base)
+    criterion = inner.criterion or checks.default_criterion(base)
     figure = checks.check_criterion(criterion, checks.kind_of(problem.y, base), base)
+    client = inner.client
     if client is not None:
         from svmeval.cv.run import cluster
 
         client = _stack.enter_context(cluster.client_for(client))
-    grid = dict(log2c=log2c, log2g=log2g, log2p=log2p, log2w=log2w, folds=inner_folds)
-    grid.update(criterion=criterion, pos_label=pos_label, zero_division=zero_division)
-    grid.update(jobs=jobs, kernel_memory=kernel_memory, share=share, client=client)
-    grid.update(scale=scale, select=select)  # every inner fold learns it on its own rows
+    # every inner fold learns the preprocessing on its own rows
+    inner = replace(
+        inner, folds=inner_folds, criterion=criterion, pos_label=pos_label, client=client
+    )
     from svmeval.cv.plan.given import fold_source
 
     source = fold_source(groups, given_folds, dataset.n_samples)
@@ -481,7 +235,7 @@ def _nested_cv(
     for r, (s, plan) in enumerate(zip(seeds, plans)):
         total = total or plan.n_folds * repeat
         for i in range(plan.n_folds):
-            fold = _outer_fold(dataset, params, plan, r, i, s, grid, jobs, inner_groups)
+            fold = _outer_fold(dataset, params, plan, r, i, s, inner, inner_groups)
             fold_results.append(fold)
             done += 1
             if progress is not None:
@@ -494,7 +248,7 @@ def _nested_cv(
         results[0],
         repeats=tuple(engine.repetition(x) for x in results[1:]),
         data_name=getattr(dataset, "name", ""),
-        preprocessing=_learned(transform, select),
+        preprocessing=_learned(transform, inner.select),
     )
     return NestedResult(
         outer=first,
@@ -504,15 +258,15 @@ def _nested_cv(
         inner_folds=inner_folds,
         repeat_results=tuple(results[1:]),
         pos_label=pos_label,
-        zero_division=zero_division,
+        zero_division=cast(float, inner.zero_division),
     )
 
 
-def _check_weight_label(dataset, params, log2c, log2g, log2p, log2w) -> None:
+def _check_weight_label(dataset, params, inner: GridArguments) -> None:
     """The class whose weight the inner grids search: one of the whole data's classes."""
     from svmeval.workflows.grid import _order, check_weight_label
 
-    check_weight_label(dataset, _order(params, log2c, log2g, log2p, log2w)[0].w_label)
+    check_weight_label(dataset, _order(params, inner)[0].w_label)
 
 
 def _learned(transform, select) -> str:
@@ -564,7 +318,7 @@ def _inner_groups(source, plans, inner_folds: int):
 
 
 def _outer_fold(
-    dataset, params, plan, r: int, i: int, seed: int, grid: dict, jobs, inner_groups=None
+    dataset, params, plan, r: int, i: int, seed: int, inner: GridArguments, inner_groups=None
 ) -> OuterFold:
     """Outer fold ``i`` of ``plan`` (a :class:`~svmeval.cv.engine.FoldByFold`): the inner grid
     on its training rows, the chosen cell trained there (or taken from the run's results
@@ -575,66 +329,15 @@ def _outer_fold(
     folds = plan.assignment
     train, test = folds.train(i), folds.test(i)
     groups = None if inner_groups is None else inner_groups[train].tolist()
-    inner = grid_search(rows_of(dataset, train), params, seed=seed, groups=groups, **grid)
-    chosen = inner.best_params
+    arguments = replace(inner, seed=seed, groups=groups)
+    grid = grid_search(rows_of(dataset, train), params, **arguments.keywords())
+    chosen = grid.best_params
     transform = None
-    if inner.best.cell.select is not None:  # the size the inner search chose, for this fold
+    if grid.best.cell.select is not None:  # the size the inner search chose, for this fold
         from svmeval.cv.run.preprocessed import FoldTransform
         from svmeval.preprocess import Preprocessing, as_scale_spec
 
-        learned = Preprocessing(as_scale_spec(grid["scale"]), inner.best.cell.select)
+        learned = Preprocessing(as_scale_spec(inner.scale), grid.best.cell.select)
         transform = FoldTransform(dataset, learned)
-    plan.run_fold(i, chosen, jobs or available_cores(), transform)
-    return OuterFold.chosen_by(inner, r, i, seed, train, test)
-
-
-def chosen_text(result: NestedResult) -> str:
-    """Each outer fold's chosen cell and inner value, then the spread of the chosen
-    parameters: the text block that follows the outer report."""
-    axes = [a for a in AXES if all(getattr(c, a) is not None for c in result.chosen)]
-    head = (
-        (["repetition"] if result.repeat > 1 else [])
-        + ["fold"]
-        + [result.chosen[0].key(a) for a in axes]
-        + [f"inner {result.criterion}"]
-    )
-    rows = []
-    for f in result.folds:
-        rows.append(
-            ([str(f.repetition + 1)] if result.repeat > 1 else [])
-            + [str(f.fold + 1)]
-            + [f"{getattr(f.cell, a):g}" for a in axes]
-            + [_show(f.value)]
-        )
-    widths = [max(len(h), *(len(row[k]) for row in rows)) for k, h in enumerate(head)]
-    lines = [
-        f"Nested cross validation: {result.n_folds} outer folds x {result.inner_folds} "
-        f"inner folds, seed {result.seed}"
-        + (f", {result.repeat} repetitions" if result.repeat > 1 else "")
-    ]
-    if result.outer.preprocessing:  # every inner fold and outer model learned it on its rows
-        lines.append(f"Learned on each fold's training rows: {result.outer.preprocessing}")
-    lines.append("  ".join(h.rjust(w) for h, w in zip(head, widths)))
-    lines.extend("  ".join(v.rjust(w) for v, w in zip(row, widths)) for row in rows)
-    for axis, s in result.spread().items():
-        counts = ", ".join(f"{v:g} x{n}" for v, n in s["counts"].items())
-        lines.append(
-            f"{result.chosen[0].key(axis)}: mean {s['mean']:g} sd {_show(s['sd'])} min {s['min']:g} "
-            f"max {s['max']:g} ({counts})"
-        )
-    return "\n".join(lines) + "\n"
-
-
-#: the axes a chosen cell's object gives only where they were searched (their own keys)
-_OWN_KEYS = ("log2w", "select", "p_value")
-
-
-def _weight_of(cell: rules.Cell) -> dict:
-    """A chosen cell's class weight, where the search had one: ``log2w``, ``w``, ``w_label``."""
-    if cell.w_label is None:
-        return {}
-    return {"log2w": cell.log2w, "w": cell.w, "w_label": cell.w_label}
-
-
-def _show(value: float) -> str:
-    return "n/a" if value is None or math.isnan(value) else f"{value:g}"
+    plan.run_fold(i, chosen, inner.jobs or available_cores(), transform)
+    return OuterFold.chosen_by(grid, r, i, seed, train, test)

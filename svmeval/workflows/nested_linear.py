@@ -13,6 +13,7 @@ import numpy as np
 
 from svmeval.errors import ArgumentError
 from svmeval.params import LinearParams
+from svmeval.workflows.grid_arguments import GridArguments
 
 __all__ = ["check_linear_nested", "linear_nested"]
 
@@ -21,22 +22,33 @@ __all__ = ["check_linear_nested", "linear_nested"]
 _NOT_TAKEN = ("jobs", "kernel_memory", "share")
 
 
-def check_linear_nested(params: LinearParams, arguments: dict) -> None:
-    """Refuse by name, before any data are read, what a LIBLINEAR nested CV does not take."""
+def check_linear_nested(params: LinearParams, arguments: GridArguments) -> None:
+    """Refuse by name, before any data are read, what a LIBLINEAR nested CV does not take
+    (``arguments``: its inner searches' and its own groups, folds given and store)."""
     from svmeval.workflows.grid_linear import check_linear_grid
 
     check_linear_grid(params, arguments)
     for name in _NOT_TAKEN:
-        if arguments.get(name) is not None:
+        if getattr(arguments, name) is not None:
             raise ArgumentError(
                 name, "does not apply to a LinearParams (LIBLINEAR's searches run in turn here)"
             )
 
 
-def linear_nested(arguments: dict, fold_type, result_type):
-    """nested_cv of a LIBLINEAR configuration (``arguments``: nested_cv's, checked by
-    :func:`check_linear_nested`): a ``result_type`` (NestedResult) of ``fold_type`` folds
-    (OuterFold), the types nested.py defines."""
+def linear_nested(
+    data,
+    params: LinearParams,
+    folds,
+    repeat,
+    progress,
+    inner: GridArguments,
+    fold_type,
+    result_type,
+):
+    """nested_cv of a LIBLINEAR configuration on ``data`` (``folds`` outer folds, ``repeat``
+    times, ``progress`` as nested_cv takes it; ``inner``: its inner searches' arguments,
+    checked by :func:`check_linear_nested`): a ``result_type`` (NestedResult) of
+    ``fold_type`` folds (OuterFold), the types nested.py defines."""
     from svmeval._classes import class_code
     from svmeval.cv import engine
     from svmeval.cv.plan import checks
@@ -46,22 +58,17 @@ def linear_nested(arguments: dict, fold_type, result_type):
     from svmeval.io.data import rows_of
     from svmeval.workflows.grid import grid_search
 
-    params = arguments["params"]
     run = checks.check_run(
-        arguments["folds"],
-        arguments["seed"],
-        repeat=arguments["repeat"],
-        inner_folds=arguments["inner_folds"],
-        criterion=arguments["criterion"],
+        folds, inner.seed, repeat=repeat, inner_folds=inner.folds, criterion=inner.criterion
     )
-    dataset = checks.as_dataset(arguments["data"], "data")
+    dataset = checks.as_dataset(data, "data")
     y = checks.single_label(dataset, "nested cross-validation")
-    dataset = checks.classes_for(dataset, arguments["data"], [params])
+    dataset = checks.classes_for(dataset, data, [params])
     y = np.asarray(dataset.y, dtype=np.float64)
-    criterion = arguments["criterion"] or checks.default_criterion(params)
+    criterion = inner.criterion or checks.default_criterion(params)
     figure = checks.check_criterion(criterion, checks.kind_of(y, params), [params])
-    pos_label = class_code(arguments["pos_label"], dataset.classes)
-    zero_division = arguments["zero_division"]
+    pos_label = class_code(inner.pos_label, dataset.classes)
+    zero_division = inner.zero_division
     if params.is_classification:
         checks.check_pos_label(y, pos_label)
     check_linear(dataset, params)
@@ -69,15 +76,14 @@ def linear_nested(arguments: dict, fold_type, result_type):
     labels = group_classes(y)[0].astype(np.float64) if classifier else np.array([])
     seeds = engine.repetition_seeds(run.seed, run.repeat)
     plans = [seeded_plan(dataset, params, run.folds, s) for s in seeds]
-    progress = arguments["progress"]
     total = sum(p.n_folds for p in plans)
-    results, folds = [], []
+    results, outer = [], []
     for r, (seed, plan) in enumerate(zip(seeds, plans)):
         target = np.full(len(y), np.nan)
         scores = np.full((len(y), len(labels)), np.nan) if classifier else None
         for i in range(plan.n_folds):
             train, test = plan.train(i), plan.test(i)
-            inner = grid_search(
+            grid = grid_search(
                 rows_of(dataset, train),
                 params,
                 run.inner_folds,
@@ -86,16 +92,16 @@ def linear_nested(arguments: dict, fold_type, result_type):
                 pos_label=pos_label,
                 zero_division=zero_division,
             )
-            chosen = inner.best_params
+            chosen = grid.best_params
             linear_fold(dataset, chosen, train, test, seed, target, scores, labels)
-            folds.append(fold_type.chosen_by(inner, r, i, seed, train, test))
+            outer.append(fold_type.chosen_by(grid, r, i, seed, train, test))
             if progress is not None:
-                progress(len(folds), total)
+                progress(len(outer), total)
         results.append(linear_result(dataset, y, target, plan, labels, params, seed, scores))
     first = replace(results[0], repeats=tuple(engine.repetition(x) for x in results[1:]))
     return result_type(
         outer=first,
-        folds=tuple(folds),
+        folds=tuple(outer),
         criterion=criterion,
         greater_is_better=figure.greater_is_better,
         inner_folds=run.inner_folds,

@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 
 from svmeval.cli.svmeval import Options, parse_args
 from svmeval.cv import _libsvm
-from svmeval.cv.engine import cross_validate, repetition_seeds, run_cv, train_and_save
+from svmeval.cv.engine import cross_validate, repetition_seeds, run_cv
 from svmeval.cv.plan.folds import group_classes, libsvm_folds
+from svmeval.cv.training import train_and_save
 from svmeval.errors import (
     DataFormatError,
     OptionError,

@@ -246,3 +246,32 @@ def test_the_statistical_tests_are_exported_by_svmeval_stats():
         svmeval.stats.__all__
     )
     assert {"friedman", "nemenyi_cd", "wilcoxon", "holm"} <= set(svmeval.stats.__all__)
+
+
+@pytest.mark.parametrize(
+    ("importer", "name", "home"),
+    [
+        ("svmeval.workflows.threshold", "TunedThreshold", "svmeval.workflows.threshold_result"),
+        ("svmeval.workflows.threshold", "positive_scores", "svmeval.workflows.threshold_result"),
+        ("svmeval.workflows.nested", "NestedResult", "svmeval.workflows.nested_result"),
+        ("svmeval.workflows.nested", "OuterFold", "svmeval.workflows.nested_result"),
+        ("svmeval.workflows.nested", "chosen_text", "svmeval.workflows.nested_result"),
+        ("svmeval.workflows.grid_rules", "Cells", "svmeval.workflows.grid_best"),
+        ("svmeval.workflows.grid_rules", "Leader", "svmeval.workflows.grid_best"),
+        ("svmeval.workflows.grid_rules", "accuracy_rate", "svmeval.workflows.grid_best"),
+        ("svmeval.workflows.grid_rules", "choose_best", "svmeval.workflows.grid_best"),
+        ("svmeval", "train_and_save", "svmeval.cv.training"),
+        ("svmeval.cv", "train_and_save", "svmeval.cv.training"),
+    ],
+)
+def test_a_name_moved_to_a_module_of_its_own_is_found_where_its_importers_look(
+    importer, name, home
+):
+    """A result type, a grid's best cell or svm-train without -v moved into a module of its
+    own: the same object where the public API and the other modules import it from, and its
+    module's ``__all__`` names it."""
+    import importlib
+
+    moved = importlib.import_module(home)
+    assert name in moved.__all__
+    assert getattr(importlib.import_module(importer), name) is getattr(moved, name)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from svmeval import SvmParams, cross_validate, read_dataset
-from svmeval.cv.engine import comparison_runs
+from svmeval.cv.comparison import comparison_runs
 from svmeval.cv.plan.checks import ComparisonArguments, run_data
 from svmeval.errors import ArgumentError, SvmevalError
 from svmeval.summary.paired import paired_folds
