@@ -312,9 +312,64 @@ svmeval_kernel_fill(const svmeval_node *const *x, long n, int kernel_type, int d
  *     predicting a test row against a support vector, which is a training row).
  * The dot products take the scattered path and the squared distances the dense one under the
  * conditions svmeval_kernel_fill uses (the same sums, bit for bit, as its comment shows).
+ * Where the rows are dense enough for the dense squared distances, the dot products are dense
+ * too: the sum over every index 0 .. max of dense_i[k] * dense_j[k], in ascending order, whose
+ * terms at an index x_j does not store are +-0 (dot_scattered's sum, bit for bit, as above). Both
+ * dense sums are then taken for BLOCK training rows at once: BLOCK separate sums, each over
+ * the indices in ascending order as alone (the same bits), whose additions the processor
+ * overlaps instead of waiting for each before the next.
  * Returns 0 where memory for the scattered rows cannot be had (nothing is then written).
  */
 #define MIRROR_BLOCK 64
+#define BLOCK 4
+
+/* out[0 .. BLOCK - 1] = the dense dot of a with each of the BLOCK rows from b (dims apart) */
+static void
+dots_dense(const double *a, const double *b, long dims, double *out)
+{
+    const double *b0 = b, *b1 = b + dims, *b2 = b + 2 * dims, *b3 = b + 3 * dims;
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (long k = 0; k < dims; k++) {
+        const double v = a[k];
+        s0 += v * b0[k];
+        s1 += v * b1[k];
+        s2 += v * b2[k];
+        s3 += v * b3[k];
+    }
+    out[0] = s0;
+    out[1] = s1;
+    out[2] = s2;
+    out[3] = s3;
+}
+
+static double
+dot_dense(const double *a, const double *b, long dims)
+{
+    double sum = 0;
+    for (long k = 0; k < dims; k++)
+        sum += a[k] * b[k];
+    return sum;
+}
+
+/* out[0 .. BLOCK - 1] = squared_distance_dense of a to each of the BLOCK rows from b */
+static void
+squared_distances_dense(const double *a, const double *b, long dims, double *out)
+{
+    const double *b0 = b, *b1 = b + dims, *b2 = b + 2 * dims, *b3 = b + 3 * dims;
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (long k = 0; k < dims; k++) {
+        const double v = a[k];
+        double d0 = v - b0[k], d1 = v - b1[k], d2 = v - b2[k], d3 = v - b3[k];
+        s0 += d0 * d0;
+        s1 += d1 * d1;
+        s2 += d2 * d2;
+        s3 += d3 * d3;
+    }
+    out[0] = s0;
+    out[1] = s1;
+    out[2] = s2;
+    out[3] = s3;
+}
 
 int
 svmeval_fold_distances(const svmeval_node *const *x, long n, const long *train, long ntr,
@@ -324,30 +379,7 @@ svmeval_fold_distances(const svmeval_node *const *x, long n, const long *train, 
     long top = 0, stored = 0;
     int finite = scan_rows(x, n, &top, &stored) && top < SCATTER_MAX_INDEX;
     const long dims = top + 1;
-    double *dense = finite ? calloc((size_t)dims, sizeof(double)) : NULL;
-    if (finite && !dense)
-        return 0;
-    for (long a = 0; a < ntr; a++) {
-        const svmeval_node *xi = x[train[a]];
-        const double sq_i = x_square[train[a]];
-        if (dense)
-            scatter(dense, xi);
-        for (long b = a; b < ntr; b++) {
-            const svmeval_node *xj = x[train[b]];
-            double d = dense ? dot_scattered(dense, xj) : dot(xi, xj);
-            dtrain[a * ntr + b] = sq_i + x_square[train[b]] - 2 * d;
-        }
-        if (dense)
-            unscatter(dense, xi);
-    }
-    /* the lower triangle mirrored block by block (each block's reads and writes in cache) */
-    for (long a0 = 0; a0 < ntr; a0 += MIRROR_BLOCK)
-        for (long b0 = 0; b0 <= a0; b0 += MIRROR_BLOCK)
-            for (long a = a0; a < a0 + MIRROR_BLOCK && a < ntr; a++)
-                for (long b = b0; b < b0 + MIRROR_BLOCK && b < a; b++)
-                    dtrain[a * ntr + b] = dtrain[b * ntr + a];
-    free(dense);
-    dense = NULL;
+    double *dense = NULL; /* the training rows scattered, one after the other, then a test row */
     if (finite && n > 0 && top <= DENSE_FACTOR * (stored / n + 1) &&
         (ntr + 1) * dims * (long)sizeof(double) <= DENSE_MAX_BYTES) {
         dense = calloc((size_t)((ntr + 1) * dims), sizeof(double));
@@ -356,18 +388,68 @@ svmeval_fold_distances(const svmeval_node *const *x, long n, const long *train, 
         for (long b = 0; b < ntr; b++)
             scatter(dense + b * dims, x[train[b]]);
     }
-    double *row = dense ? dense + ntr * dims : NULL; /* the test row, scattered */
-    for (long t = 0; t < nte; t++) {
-        const svmeval_node *xi = x[test[t]];
+    double *row = dense ? dense + ntr * dims : NULL; /* a row scattered, alone */
+    if (finite && !row) {
+        row = calloc((size_t)dims, sizeof(double));
+        if (!row)
+            return 0;
+    }
+    double sums[BLOCK];
+    for (long a = 0; a < ntr; a++) {
+        const svmeval_node *xi = x[train[a]];
+        const double sq_i = x_square[train[a]];
+        double *out = dtrain + a * ntr;
+        long b = a;
+        if (dense) {
+            const double *ra = dense + a * dims;
+            for (; b + BLOCK <= ntr; b += BLOCK) {
+                dots_dense(ra, dense + b * dims, dims, sums);
+                for (int m = 0; m < BLOCK; m++)
+                    out[b + m] = sq_i + x_square[train[b + m]] - 2 * sums[m];
+            }
+            for (; b < ntr; b++)
+                out[b] = sq_i + x_square[train[b]] - 2 * dot_dense(ra, dense + b * dims, dims);
+            continue;
+        }
         if (row)
             scatter(row, xi);
-        for (long b = 0; b < ntr; b++)
-            dpred[t * ntr + b] = row ? squared_distance_dense(row, dense + b * dims, dims)
-                                     : squared_distance(xi, x[train[b]]);
+        for (; b < ntr; b++) {
+            const svmeval_node *xj = x[train[b]];
+            double d = row ? dot_scattered(row, xj) : dot(xi, xj);
+            out[b] = sq_i + x_square[train[b]] - 2 * d;
+        }
         if (row)
             unscatter(row, xi);
     }
-    free(dense);
+    /* the lower triangle mirrored block by block (each block's reads and writes in cache) */
+    for (long a0 = 0; a0 < ntr; a0 += MIRROR_BLOCK)
+        for (long b0 = 0; b0 <= a0; b0 += MIRROR_BLOCK)
+            for (long a = a0; a < a0 + MIRROR_BLOCK && a < ntr; a++)
+                for (long b = b0; b < b0 + MIRROR_BLOCK && b < a; b++)
+                    dtrain[a * ntr + b] = dtrain[b * ntr + a];
+    for (long t = 0; t < nte; t++) {
+        const svmeval_node *xi = x[test[t]];
+        double *out = dpred + t * ntr;
+        if (!dense) {
+            for (long b = 0; b < ntr; b++)
+                out[b] = squared_distance(xi, x[train[b]]);
+            continue;
+        }
+        scatter(row, xi);
+        long b = 0;
+        for (; b + BLOCK <= ntr; b += BLOCK) {
+            squared_distances_dense(row, dense + b * dims, dims, sums);
+            for (int m = 0; m < BLOCK; m++)
+                out[b + m] = sums[m];
+        }
+        for (; b < ntr; b++)
+            out[b] = squared_distance_dense(row, dense + b * dims, dims);
+        unscatter(row, xi);
+    }
+    if (dense)
+        free(dense);
+    else
+        free(row);
     return 1;
 }
 

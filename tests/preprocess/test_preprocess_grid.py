@@ -196,3 +196,107 @@ def test_a_plain_out_file_is_not_resumed_with_preprocessing(tmp_path):
     out = _grid(tmp_path, "-out", "plain.out", "-resume", "empty.out", "--scale")
     assert out.returncode == 1 and "plain.out: holds plain cells" in out.stderr, out.stderr
     assert (tmp_path / "plain.out").read_bytes() == before
+
+
+def _fold_oracle(rows_csr, n_features: int, train: np.ndarray, gamma: float) -> tuple:
+    """LIBSVM's RBF values of a fold's scaled rows, computed here: training's
+    exp(-gamma (x_i.x_i + x_j.x_j - 2 x_i.x_j)) of every two training rows and prediction's
+    exp(-gamma ||x_t - x_j||^2) of every test row to every training row, each sum taken in
+    ascending feature order (numpy's elementwise products and sums, IEEE double as C's, no
+    fused multiply-add; the absent features' zero terms change no sum) and exp the C
+    library's (math.exp)."""
+    import math
+
+    indptr, indices, values = rows_csr
+    n = len(indptr) - 1
+    x = np.zeros((n, n_features + 1))
+    for i in range(n):
+        x[i, indices[indptr[i] : indptr[i + 1]]] = values[indptr[i] : indptr[i + 1]]
+    test = np.setdiff1d(np.arange(n), train)
+    a, b, t = x[train], x[train], x[test]
+    dot, square, dist = np.zeros((len(a), len(b))), np.zeros(n), np.zeros((len(t), len(b)))
+    for k in range(x.shape[1]):  # one feature after the other: each sum in LIBSVM's order
+        dot += a[:, k, None] * b[None, :, k]
+        square += x[:, k] * x[:, k]
+        diff = t[:, k, None] - b[None, :, k]
+        dist += diff * diff
+    d_train = (square[train][:, None] + square[train][None, :]) - 2 * dot
+    exp = np.vectorize(lambda v: math.exp(-gamma * v))
+    return exp(d_train), exp(dist), test, d_train, dist
+
+
+@pytest.mark.parametrize("lower", [0.0, -1.0])
+def test_a_refilled_fold_matrix_holds_each_gammas_kernel(lower):
+    """A fold's matrix refilled for the next gamma (and the next, and the first again) holds
+    LIBSVM's RBF values of the fold's scaled rows (computed here) wherever the fold reads it,
+    and is byte for byte the matrix a fresh one of that gamma would be."""
+    from svmeval.cv.run.preprocessed import FoldDistances, FoldKernel, FoldTransform
+    from svmeval.io.data import read_dataset
+    from svmeval.preprocess import Preprocessing, ScaleSpec
+
+    dataset = read_dataset(str(LOCAL / "wine.scale"))
+    n = dataset.n_samples
+    train = np.random.default_rng(5).permutation(n)[: 2 * n // 3].astype(np.int64)
+    transform = FoldTransform(dataset, Preprocessing(ScaleSpec(lower, 1.0)))
+    rows, fitted = transform.problem(train, dataset.y)
+    scaled = fitted.transform(dataset.indptr, dataset.indices, dataset.values)
+    distances = FoldDistances(rows, train)
+    kernel = FoldKernel(distances, 0.5)
+    buffer = kernel.nodes
+    for gamma in (0.03125, 2.0, 0.5):
+        kernel = FoldKernel(distances, gamma, reuse=kernel)
+        assert kernel.nodes is buffer
+        fresh = FoldKernel(distances, gamma)
+        assert kernel.nodes.tobytes() == fresh.nodes.tobytes()
+        k_train, k_pred, test, d_train, d_pred = _fold_oracle(
+            scaled, dataset.n_features, train, gamma
+        )
+        assert np.array_equal(distances.dtrain, d_train)
+        assert np.array_equal(distances.dpred, d_pred)
+        matrix = kernel.nodes.reshape(n, n + 2)
+        serials = train + 1
+        assert np.array_equal(matrix["index"][:, 0], np.zeros(n))
+        assert np.array_equal(matrix["value"][:, 0], np.arange(1, n + 1))
+        assert np.all(matrix["index"][:, n + 1] == -1)
+        for held, kernel_rows, expected in ((train, train, k_train), (test, test, k_pred)):
+            block = matrix[kernel_rows][:, serials]
+            assert np.all(block["index"] == serials[None, :])
+            assert np.array_equal(block["value"], expected), (gamma, held is train)
+
+
+def test_a_fold_matrix_nobody_uses_is_refilled_for_the_next_gamma():
+    """The kernels of one fold share one matrix gamma after gamma once no unit uses the
+    previous one; one still in use is left alone (the next gamma gets a new matrix), and
+    the values are LIBSVM's (computed here) either way."""
+    from svmeval.cv.run.preprocessed import FoldTransform
+    from svmeval.io.data import read_dataset
+    from svmeval.params import SvmParams
+    from svmeval.preprocess import Preprocessing, ScaleSpec
+
+    dataset = read_dataset(str(LOCAL / "wine.scale"))
+    n = dataset.n_samples
+    train = np.arange(0, n, 3, dtype=np.int64)
+    transform = FoldTransform(dataset, Preprocessing(ScaleSpec()), share_kernels=True, memory_mb=64)
+    rows, fitted = transform.problem(train, dataset.y)
+    scaled = fitted.transform(dataset.indptr, dataset.indices, dataset.values)
+
+    def params(gamma):
+        return SvmParams.parse(f"-g {gamma}")
+
+    def check(kernel, gamma):
+        k_train = _fold_oracle(scaled, dataset.n_features, train, gamma)[0]
+        matrix = kernel.nodes.reshape(n, n + 2)
+        assert np.array_equal(matrix[train][:, train + 1]["value"], k_train)
+
+    with transform.kernel(train, dataset.y, rows, params(0.5)) as first:
+        check(first, 0.5)
+        with transform.kernel(train, dataset.y, rows, params(0.5)) as again:
+            assert again is first  # the C values of one gamma share it
+        with transform.kernel(train, dataset.y, rows, params(0.125)) as busy:
+            assert not np.shares_memory(busy.nodes, first.nodes)  # first is still in use
+            check(busy, 0.125)
+    buffers = {id(first.nodes), id(busy.nodes)}
+    for gamma in (2.0, 0.03125, 0.5):
+        with transform.kernel(train, dataset.y, rows, params(gamma)) as kernel:
+            assert id(kernel.nodes) in buffers
+            check(kernel, gamma)

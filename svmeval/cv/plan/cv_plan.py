@@ -177,11 +177,11 @@ class CVPlan:
         if self.transform is not None:
             rows, fitted = self.transform.problem(train, self.problem.y)
             params = self.params
-            kernel = self.transform.kernel(train, self.problem.y, rows, params)
-            if kernel is not None:  # the fold's kernel, shared by the units of this fold
-                rows, params = kernel.cv_problem, kernel.train_params(params)
-            model = _model.Model(rows.subset(train), params)
-            output = self.predict_rows(model, self.folds.test(i), omp_threads, rows)
+            with self.transform.kernel(train, self.problem.y, rows, params) as kernel:
+                if kernel is not None:  # the fold's kernel, shared by the units of this fold
+                    rows, params = kernel.cv_problem, kernel.train_params(params)
+                model = _model.Model(rows.subset(train), params)
+                output = self.predict_rows(model, self.folds.test(i), omp_threads, rows)
             return self.transform.restore(output, fitted)
         problem, params = self.training_source(len(train), self.params)
         model = _model.Model(problem.subset(train), params)

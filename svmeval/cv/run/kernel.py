@@ -116,11 +116,21 @@ def fold_distances(rows: Problem, train: np.ndarray, test: np.ndarray) -> tuple:
     return dtrain, dpred
 
 
-def fold_fill(distances, gamma: float) -> np.ndarray:
+def fold_fill(distances, gamma: float, out: np.ndarray | None = None) -> np.ndarray:
     """One gamma's precomputed-kernel matrix of a fold from its distances
-    (:class:`~svmeval.cv.run.preprocessed.FoldDistances`; ``_kernel.c``'s ``svmeval_fold_fill``)."""
+    (:class:`~svmeval.cv.run.preprocessed.FoldDistances`; ``_kernel.c``'s ``svmeval_fold_fill``).
+
+    ``out``: the matrix of another gamma of the same fold (the same rows, the same training
+    rows), refilled instead of a new one: the fill writes the same nodes whatever gamma is,
+    and no other, so the refilled matrix holds the bits a new one would, its never-written
+    nodes zero in both (fresh pages cost more than the fill itself on large folds)."""
     n = distances.rows.n_samples
-    nodes = np.zeros(n * (n + 2), dtype=NODE)
+    if out is None:
+        nodes = np.zeros(n * (n + 2), dtype=NODE)
+    elif out.dtype != NODE or out.shape != (n * (n + 2),) or not out.flags.c_contiguous:
+        raise ValueError(f"a fold's matrix of {n} rows has {n * (n + 2)} contiguous nodes")
+    else:
+        nodes = out
     train, test = distances.train, distances.test
     by_row = np.argsort(train, kind="stable").astype(np.int64)
     done = _fold_fill(

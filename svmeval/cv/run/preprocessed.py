@@ -14,13 +14,16 @@ the RBF kernel, what does not depend on gamma is computed once per fold for ever
 (:class:`FoldDistances`: the training rows' ``x_square[i] + x_square[j] - 2 dot``, the test
 rows' squared distances to them), and each gamma's matrix is ``exp(-gamma d)`` of it, only
 where a fold reads it (:class:`FoldKernel`: training rows against training rows, test rows
-against training rows).
+against training rows); a fold's matrix that no unit uses any more is refilled for its next
+gamma rather than a new one made.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 
 import numpy as np
@@ -32,6 +35,16 @@ from svmeval.params import PRECOMPUTED, RBF
 #: the folds' problems a run keeps at once (a grid's cells train on the same folds one cell
 #: after another: each fold's rows are made once while its cells run)
 KEEP_FOLDS = 12
+
+
+class _Kept:
+    """A kernel kept for the units of one fold and kernel: ``fold`` its fold's key, ``y``
+    the labels, ``users`` how many units use it now (one when it is made)."""
+
+    __slots__ = ("fold", "kernel", "users", "y")
+
+    def __init__(self, kernel, y, fold):
+        self.kernel, self.y, self.fold, self.users = kernel, y, fold, 1
 
 
 class FoldTransform:
@@ -51,7 +64,7 @@ class FoldTransform:
         #: whether the units of one fold and one kernel share its matrix (within memory_mb)
         self.share_kernels, self.memory = share_kernels, memory_mb * 2**20
         self._kept: OrderedDict = OrderedDict()  # key -> (problem, fitted, train, y)
-        self._kernels: OrderedDict = OrderedDict()  # (key, kernel key) -> (kernel, y)
+        self._kernels: OrderedDict = OrderedDict()  # (key, kernel key) -> _Kept
         self._fold_distances: OrderedDict = OrderedDict()  # key -> (FoldDistances, y)
         self._lock = threading.Lock()
         self._building: dict = {}  # key -> lock: a second unit waits for the first's rows
@@ -95,47 +108,79 @@ class FoldTransform:
                 self._building.pop(key, None)
         return problem, fitted
 
-    def kernel(self, train: np.ndarray, y: np.ndarray, rows, params):
+    @contextmanager
+    def kernel(self, train: np.ndarray, y: np.ndarray, rows, params) -> Iterator:
         """The fold's kernel matrix of ``params`` computed from ``rows`` (the fold's problem,
-        :meth:`problem`), made once and kept for the units of the same fold and kernel
-        (least recently used dropped past the memory budget); None where the units train on
-        the features."""
+        :meth:`problem`), in use for the block's duration: made once and kept for the units
+        of the same fold and kernel (least recently used dropped past the memory budget); None
+        where the units train on the features. An RBF matrix that no unit uses any more is
+        refilled for the fold's next gamma instead of a new one being made
+        (:meth:`FoldKernel.__init__`'s ``reuse``): a grid's cells run gamma by gamma, and a
+        large matrix's fresh pages cost more than its fill."""
         from svmeval.cv.run.kernel import SHAREABLE, SharedKernel, kernel_key
 
         if not self.share_kernels or params.probability or params.kernel_type not in SHAREABLE:
-            return None
-        if params.kernel_type == RBF:  # from the fold's distances, made once for every gamma
-            distances = self._distances(train, y, rows)
-            if distances is not None:
-                key = (train.tobytes(), id(y), kernel_key(params))
-                return self._kept_kernel(key, y, lambda: FoldKernel(distances, params.gamma))
-        key = (train.tobytes(), id(y), kernel_key(params))
-        return self._kept_kernel(key, y, lambda: SharedKernel(rows, params, threads=1))
+            yield None
+            return
+        fold = (train.tobytes(), id(y))
+        key = (*fold, kernel_key(params))
+        distances = self._distances(train, y, rows) if params.kernel_type == RBF else None
+        if distances is not None:  # from the fold's distances, made once for every gamma
+            kept = self._kept_kernel(
+                key, fold, y, lambda reuse: FoldKernel(distances, params.gamma, reuse=reuse)
+            )
+        else:
+            kept = self._kept_kernel(
+                key, fold, y, lambda _: SharedKernel(rows, params, threads=1), refill=False
+            )
+        try:
+            yield kept.kernel
+        finally:
+            with self._lock:
+                kept.users -= 1
 
-    def _kept_kernel(self, key, y, make):
-        """The kernel kept under ``key`` (the fold's and the kernel's), else ``make()``'s,
-        kept (least recently used dropped past the memory budget)."""
+    def _kept_kernel(self, key, fold, y, make, *, refill: bool = True) -> _Kept:
+        """The kernel kept under ``key`` (the fold's and the kernel's), else ``make(reuse)``'s
+        (``reuse``: an unused :class:`FoldKernel` of the same ``fold`` to refill, or None),
+        kept (least recently used dropped past the memory budget); counted as in use."""
         with self._lock:
             found = self._kernels.get(key)
-            if found is not None and found[1] is y:
+            if found is not None and found.y is y:
                 self._kernels.move_to_end(key)
-                return found[0]
+                found.users += 1
+                return found
             building = self._building.setdefault(key, threading.Lock())
         with building:
             with self._lock:
                 found = self._kernels.get(key)
-                if found is not None and found[1] is y:
-                    return found[0]
-            kernel = make()
+                if found is not None and found.y is y:
+                    found.users += 1
+                    return found
+                reuse = self._unused(fold, y) if refill else None
+            kept = _Kept(make(reuse), y, fold)
             with self._lock:
-                self._kernels[key] = (kernel, y)
+                self._kernels[key] = kept
                 while (
                     len(self._kernels) > 1
-                    and sum(k.nbytes for k, _ in self._kernels.values()) > self.memory
+                    and sum(k.kernel.nbytes for k in self._kernels.values()) > self.memory
                 ):
                     self._kernels.popitem(last=False)  # its units hold it while they train
                 self._building.pop(key, None)
-        return kernel
+        return kept
+
+    def _unused(self, fold, y):
+        """The least recently used :class:`FoldKernel` of ``fold`` that no unit uses, taken
+        out of the kept ones (under the lock), or None."""
+        for key, kept in self._kernels.items():
+            if (
+                kept.users == 0
+                and kept.fold == fold
+                and kept.y is y
+                and isinstance(kept.kernel, FoldKernel)
+            ):
+                del self._kernels[key]
+                return kept.kernel
+        return None
 
     def _distances(self, train: np.ndarray, y: np.ndarray, rows):
         """The fold's :class:`FoldDistances` (RBF), made once and kept with its rows
@@ -299,11 +344,20 @@ class FoldKernel:
     rows (``rows``), as :class:`~svmeval.cv.run.kernel.SharedKernel`'s does, with the same values
     bit for bit."""
 
-    def __init__(self, distances: FoldDistances, gamma: float):
+    def __init__(self, distances: FoldDistances, gamma: float, *, reuse: FoldKernel | None = None):
+        """``reuse``: a kernel of another gamma of the same fold (its rows and training rows)
+        that nothing uses any more: its matrix is refilled (the same nodes written, so the
+        same bits as a new matrix) and it must not be used after."""
         from svmeval.cv.run.kernel import fold_fill
 
-        self.nodes = fold_fill(distances, gamma)
         n = distances.rows.n_samples
+        if reuse is not None and not (
+            reuse.n == n and np.array_equal(reuse.train, distances.train)
+        ):
+            raise ValueError("a fold's matrix is refilled only for the same rows and fold")
+        self.n: int = n
+        self.train: np.ndarray = distances.train
+        self.nodes: np.ndarray = fold_fill(distances, gamma, None if reuse is None else reuse.nodes)
         width = (n + 2) * self.nodes.itemsize
         addresses = np.uintp(self.nodes.ctypes.data) + np.arange(n, dtype=np.uintp) * np.uintp(
             width
