@@ -73,6 +73,9 @@ options svmeval adds:
 	--repeat) and report svmeval's whole report with mean +- sd (-v only)
 --store FILE : keep the folds' results in the results store FILE (SQLite,
 	created if missing) and take them from it when it holds them (-v only)
+--dask ADDRESS : run each repetition (-v) or the search (-C) as one task on a
+	Dask cluster: tcp://HOST:PORT of a running scheduler, or local[:N] for N
+	worker processes here; results identical to a local run (the dask extra)
 --help : show this help
 --version : show svmeval's version
 model_file: accepted as train accepts it, and never written (-v trains no
@@ -102,6 +105,7 @@ class LinearOptions:
     solver_given: bool = False
     store: str | None = None
     repeat: int = 1
+    dask: str | None = None
 
 
 def parse_linear_args(argv: list[str]) -> LinearOptions | None:
@@ -111,7 +115,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
     values: dict = {}
     weight: list = []
     flags: dict = {"regularize_bias": 1, "quiet": False, "full": False, "format": "text"}
-    flags.update(search=False, criterion=None, plot=None, store=None, repeat=1)
+    flags.update(search=False, criterion=None, plot=None, store=None, repeat=1, dask=None)
     folds = None
     files: list[str] = []
     i = 0
@@ -126,7 +130,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
             flags["search"] = True
             continue
         name, eq, inline = arg.partition("=")
-        takes = name in ("--format", "--criterion", "--plot", "--store", "--repeat")
+        takes = name in ("--format", "--criterion", "--plot", "--store", "--repeat", "--dask")
         takes = takes or (not eq and (arg in _VALUED or arg == "-v"))
         takes = takes or (arg[:2] == "-w" and len(arg) > 2)
         if takes:
@@ -153,6 +157,10 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
                 from svmeval.cli.options import SVMEVAL, options_of
 
                 flags["repeat"] = options_of(SVMEVAL)["--repeat"].value(name, text)
+            elif name == "--dask":
+                from svmeval.cli.values import parse_dask_address
+
+                flags["dask"] = parse_dask_address(name, text)
             elif name == "--store":
                 if text == "":
                     raise OptionError("option --store: the value is empty")
@@ -298,14 +306,16 @@ def run(o: LinearOptions) -> int:
         text = search_report(o, dataset, params)
         output.write_outputs([(output.resolve(output.STDOUT, "the report"), text)])
         return 0
-    if o.repeat == 1:
+    if o.repeat == 1 and o.dask is None:
         from svmeval.cv.run.store_session import current
 
         result = cross_validate_linear(dataset, params, o.nr_fold, quiet=o.quiet, store=current())
     else:
         from svmeval.cv.engine import cross_validate
 
-        result = cross_validate(dataset, params, o.nr_fold, repeat=o.repeat, quiet=o.quiet)
+        result = cross_validate(
+            dataset, params, o.nr_fold, repeat=o.repeat, quiet=o.quiet, client=o.dask
+        )
     lines = _two_class_lines(o, result)
     if lines is not None:
         text = lines

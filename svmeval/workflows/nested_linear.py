@@ -14,7 +14,7 @@ import numpy as np
 from svmeval.errors import ArgumentError
 from svmeval.params import LinearParams
 
-__all__ = ["check_linear_nested", "linear_nested"]
+__all__ = ["check_linear_nested", "linear_nested", "outer_fold"]
 
 #: nested_cv's arguments a LIBLINEAR configuration does not take (grid_search's own are
 #: checked by check_linear_grid)
@@ -42,9 +42,7 @@ def linear_nested(arguments: dict, fold_type, result_type):
     from svmeval.cv.plan import checks
     from svmeval.cv.plan.folds import group_classes
     from svmeval.cv.run.linear import linear_result
-    from svmeval.cv.run.linear_folds import check_linear, linear_fold, seeded_plan
-    from svmeval.io.data import rows_of
-    from svmeval.workflows.grid import grid_search
+    from svmeval.cv.run.linear_folds import check_linear, seeded_plan
 
     params = arguments["params"]
     run = checks.check_run(
@@ -71,25 +69,30 @@ def linear_nested(arguments: dict, fold_type, result_type):
     plans = [seeded_plan(dataset, params, run.folds, s) for s in seeds]
     progress = arguments["progress"]
     total = sum(p.n_folds for p in plans)
+    inner = (run.inner_folds, criterion, pos_label, zero_division, labels)
+    calls = [
+        (outer_fold, (params, plan.train(i), plan.test(i), seed, inner))
+        for seed, plan in zip(seeds, plans)
+        for i in range(plan.n_folds)
+    ]
+    if arguments["client"] is not None:  # each outer fold one task on the cluster
+        from svmeval.cv.run.linear_cluster import linear_cluster
+
+        with linear_cluster(arguments["client"]) as on:
+            outputs = iter(on.run(dataset, calls, progress))
+    else:
+        outputs = (function(dataset, *args) for function, args in calls)
     results, folds = [], []
     for r, (seed, plan) in enumerate(zip(seeds, plans)):
         target = np.full(len(y), np.nan)
         scores = np.full((len(y), len(labels)), np.nan) if classifier else None
         for i in range(plan.n_folds):
             train, test = plan.train(i), plan.test(i)
-            inner = grid_search(
-                rows_of(dataset, train),
-                params,
-                run.inner_folds,
-                criterion=criterion,
-                seed=seed,
-                pos_label=pos_label,
-                zero_division=zero_division,
-            )
-            chosen = inner.best_params
-            linear_fold(dataset, chosen, train, test, seed, target, scores, labels)
-            folds.append(fold_type.chosen_by(inner, r, i, seed, train, test))
-            if progress is not None:
+            found, target[test], fold_scores = next(outputs)
+            if scores is not None:
+                scores[test] = fold_scores
+            folds.append(fold_type.chosen_by(found, r, i, seed, train, test))
+            if progress is not None and arguments["client"] is None:
                 progress(len(folds), total)
         results.append(linear_result(dataset, y, target, plan, labels, params, seed, scores))
     first = replace(results[0], repeats=tuple(engine.repetition(x) for x in results[1:]))
@@ -103,3 +106,30 @@ def linear_nested(arguments: dict, fold_type, result_type):
         pos_label=pos_label,
         zero_division=zero_division,
     )
+
+
+def outer_fold(dataset, params, train, test, seed: int, inner: tuple) -> tuple:
+    """One outer fold (here, or as one task on a cluster): LIBLINEAR's warm-started search on
+    the rows ``train`` (``inner``: its folds, criterion, positive class and 0/0 value, and
+    the data's classes), then LIBLINEAR's ``train`` of the C it chose on those rows after
+    ``srand(seed)``, its predictions of rows ``test``. Returns ``(the inner GridResult,
+    the test rows' predictions, their decision values or None)``."""
+    from svmeval.cv.run.linear_folds import linear_fold
+    from svmeval.io.data import rows_of
+    from svmeval.workflows.grid import grid_search
+
+    inner_folds, criterion, pos_label, zero_division, labels = inner
+    found = grid_search(
+        rows_of(dataset, train),
+        params,
+        inner_folds,
+        criterion=criterion,
+        seed=seed,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+    n = dataset.n_samples
+    target = np.full(n, np.nan)
+    scores = np.full((n, len(labels)), np.nan) if params.is_classification else None
+    linear_fold(dataset, found.best_params, train, test, seed, target, scores, labels)
+    return found, target[test], None if scores is None else scores[test]

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
+from svmeval.cv.run.linear import check_linear
 from svmeval.params import linear_configuration
 
 if TYPE_CHECKING:
@@ -30,36 +31,23 @@ __all__ = [
     "check_linear",
     "linear_fold",
     "linear_on_folds",
+    "linear_on_folds_of",
     "linear_seeded",
+    "linear_seeded_on",
     "seeded_plan",
     "two_linear_runs",
 ]
 
 
-def check_linear(dataset, params) -> None:
-    """Refuse ``params`` on ``dataset`` as LIBLINEAR's ``check_parameter`` refuses it (a
-    :class:`~svmeval.errors.ParameterError` with its message), before any fold is trained."""
-    from svmeval.cv import _liblinear
-    from svmeval.cv.run.linear import _address
-    from svmeval.errors import ParameterError
-
-    params.check()
-    c = _liblinear.library()
-    problem = _liblinear.LinearProblem(dataset, params.bias)
-    param, kept = _liblinear.make_parameter(params)
-    message = c.check_parameter(problem.address, _address(param))
-    del kept
-    if message:
-        raise ParameterError(message.decode())
-
-
-def linear_on_folds(dataset, params, run):
+def linear_on_folds(dataset, params, run, target=None):
     """LIBLINEAR's predictions of ``params`` (a :class:`~svmeval.params.LinearParams`) on the
     folds of ``run`` (a LIBSVM :class:`~svmeval.cv.collect.results.CVResult` of ``dataset``): a
-    :class:`~svmeval.cv.collect.results.CVResult` with ``run``'s folds, seed and labels."""
+    :class:`~svmeval.cv.collect.results.CVResult` with ``run``'s folds, seed and labels
+    (``target``: those predictions, computed elsewhere)."""
     from dataclasses import replace
 
-    target = _predict_folds(dataset, params, run.folds, run.seed)
+    if target is None:
+        target = _predict_folds(dataset, params, run.folds, run.seed)
     return replace(
         run,
         y_pred=target,
@@ -72,6 +60,18 @@ def linear_on_folds(dataset, params, run):
         repeats=(),
         provenance=None,
     )
+
+
+def linear_on_folds_of(dataset, params, runs: list, client=None) -> list:
+    """:func:`linear_on_folds` of each of ``runs``; with ``client``, each run's folds one
+    task on that cluster (:func:`_predict_folds`)."""
+    if client is None:
+        return [linear_on_folds(dataset, params, r) for r in runs]
+    from svmeval.cv.run.linear_cluster import linear_cluster
+
+    with linear_cluster(client) as on:
+        found = on.run(dataset, [(_predict_folds, (params, r.folds, r.seed)) for r in runs])
+    return [linear_on_folds(dataset, params, r, target) for r, target in zip(runs, found)]
 
 
 def linear_seeded(dataset, params, folds: int, seed: int, source=None, y=None):
@@ -102,6 +102,14 @@ def linear_seeded(dataset, params, folds: int, seed: int, source=None, y=None):
     scores = np.full((len(y), len(labels)), np.nan) if classifier else None
     target = _predict_folds(dataset, params, plan, seed, y, scores, labels)
     return linear_result(dataset, y, target, plan, labels, params, seed, scores)
+
+
+def linear_seeded_on(on_cluster, dataset, params, folds: int, seed: int, source=None):
+    """:func:`linear_seeded` here (``on_cluster`` None), or as one task on ``on_cluster`` (a
+    :class:`~svmeval.cv.run.linear_cluster.LinearCluster`)."""
+    if on_cluster is None:
+        return linear_seeded(dataset, params, folds, seed, source)
+    return on_cluster.run(dataset, [(linear_seeded, (params, folds, seed, source))])[0]
 
 
 def seeded_plan(dataset, params, folds: int, seed: int):
@@ -231,14 +239,7 @@ def two_linear_runs(data, configurations, run, arguments) -> ComparisonRuns:
     from svmeval.cv.plan.cv_plan import repetition_seeds
     from svmeval.cv.plan.given import repeated_fold_source
     from svmeval.cv.run.linear import linear_cross_validation
-    from svmeval.errors import ArgumentError
 
-    if arguments.client is not None:
-        raise ArgumentError(
-            "client",
-            "does not apply to two LIBLINEAR configurations (LIBLINEAR's cross-validation "
-            "runs its folds one after another in this process)",
-        )
     for params in configurations:
         params.check()
     door = checks.run_data(data, "a comparison", configurations, arguments.pos_label)
@@ -257,7 +258,9 @@ def two_linear_runs(data, configurations, run, arguments) -> ComparisonRuns:
         arguments.groups, arguments.given_folds, dataset.n_samples, run.repeat
     )
     seeds = repetition_seeds(run.seed, run.repeat)
-    if source is None:
+    if arguments.client is not None:  # each repetition of each side one task
+        runs = _on_cluster(arguments.client, dataset, configurations, run.folds, seeds, source)
+    elif source is None:
         runs = [
             [linear_cross_validation(dataset, p, run.folds, seed=s) for s in seeds]
             for p in configurations
@@ -275,3 +278,24 @@ def two_linear_runs(data, configurations, run, arguments) -> ComparisonRuns:
         linear_configuration(configurations[0]),
         linear_configuration(configurations[1]),
     )
+
+
+def _on_cluster(client, dataset, configurations, folds: int, seeds: list, source) -> list:
+    """:func:`two_linear_runs`' runs, each repetition of each configuration one task on the
+    cluster of ``client`` (:mod:`svmeval.cv.run.linear_cluster`): LIBLINEAR's own
+    cross-validation, or LIBLINEAR trained fold by fold on ``source``'s folds."""
+    from svmeval.cv.run.linear import linear_cross_validation, linear_target
+    from svmeval.cv.run.linear_cluster import linear_cluster
+
+    function = linear_target if source is None else linear_seeded
+    extra = () if source is None else (source,)
+    calls = [(function, (p, folds, s, *extra)) for p in configurations for s in seeds]
+    with linear_cluster(client) as on:
+        found = on.run(dataset, calls)
+    if source is None:  # the predictions: the result made here, as the local run makes it
+        found = [
+            linear_cross_validation(dataset, p, folds, seed=s, computed=f)
+            for (_, (p, _, s)), f in zip(calls, found)
+        ]
+    n = len(seeds)
+    return [found[k * n : (k + 1) * n] for k in range(len(configurations))]

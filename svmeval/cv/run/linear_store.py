@@ -55,6 +55,11 @@ class LinearStoreUse:
         fields = {**self.common, "fold": int(i)}
         return unit_key(fields), fields
 
+    def holds(self) -> bool:
+        """Whether every fold is stored (nothing decoded or counted)."""
+        keys = [self.key(i)[0] for i in range(self.plan.n_folds)]
+        return len(self.store.rows(keys)) == len(keys)
+
     def find(self) -> np.ndarray | None:
         """Every row's stored prediction (None: a fold is not stored, and all are computed)."""
         plan = self.plan

@@ -185,3 +185,14 @@ def cv_task(
         assignment=assignment,
         transform=transform,
     )
+
+
+def linear_task(token: str, dataset, function, args: tuple):
+    """On a worker: ``function(dataset, *args)``, a LIBLINEAR unit
+    (:mod:`svmeval.cv.run.linear_cluster`), holding C's global state as :func:`cv_task` does
+    (LIBSVM's lock; the LIBLINEAR call takes LIBLINEAR's inside it): no other task of this
+    worker's threads draws from ``rand()`` meanwhile."""
+    from svmeval.cv import _libsvm
+
+    del token  # the run's name: LIBLINEAR's units keep nothing on the worker
+    return _libsvm.c_state(function)(dataset, *args)
