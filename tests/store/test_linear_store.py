@@ -8,6 +8,7 @@ run here); the store's own tables read with sqlite3 (what was written, what was 
 from __future__ import annotations
 
 import ctypes
+import json
 import sqlite3
 
 import numpy as np
@@ -289,3 +290,67 @@ def test_python_runs_with_liblinear_configurations_are_exported_by_svmeval_compa
         exported = run("store", ["--export", number, str(store)])
         assert exported.returncode == 0, exported.stderr
         assert exported.stdout == run("compare", argv).stdout
+
+
+def _versions() -> dict:
+    """Each library's version number as its package's metadata gives it: 2.50.0 -> "250"."""
+    from importlib.metadata import version
+
+    def number(package: str) -> str:
+        major, minor = version(package).split(".")[:2]
+        return str(int(major) * 100 + int(minor))
+
+    return {"libsvm": number("libsvm-official"), "liblinear": number("liblinear-official")}
+
+
+def _libraries(path) -> list[tuple]:
+    with svmeval.open_store(path) as store:
+        return [(r["libsvm"], r["liblinear"]) for r in store.runs()]
+
+
+def test_the_runs_name_the_version_of_the_library_each_used(tmp_path):
+    """A LIBLINEAR run names LIBLINEAR's version (as its units do), a LIBSVM run LIBSVM's,
+    a comparison of one of each both; a run that only reuses names its library too."""
+    wine = str(ROOT / "data" / "wine.scale")
+    store = tmp_path / "runs.sqlite"
+    want = _versions()
+    svmeval.cross_validate(wine, svmeval.LinearParams(solver_type=2), 3, store=store)
+    svmeval.cross_validate(wine, svmeval.LinearParams(solver_type=2), 3, store=store)
+    svmeval.cross_validate(wine, "-t 0", 3, store=store)
+    svmeval.compare(wine, "-t 0", svmeval.LinearParams(), 3, repeat=2, store=store)
+    svmeval.compare(wine, svmeval.LinearParams(), "-c 4", 3, repeat=2, store=store)
+    assert counts(store) == [(0, 3), (3, 0), (0, 3), (3, 3), (0, 6)]
+    linear, libsvm = (None, want["liblinear"]), (want["libsvm"], None)
+    both = (want["libsvm"], want["liblinear"])
+    assert _libraries(store) == [linear, linear, libsvm, both, both]
+    listing = json.loads(run("store", ["--format", "json", str(store)]).stdout)
+    assert [(r["libsvm"], r["liblinear"]) for r in listing["runs"]] == _libraries(store)
+
+
+def test_svmeval_linear_runs_name_liblinears_version(tmp_path):
+    wine = str(ROOT / "data" / "wine.scale")
+    store = tmp_path / "runs.sqlite"
+    out = run("linear", ["-v", "3", "-q", "--store", str(store), wine])
+    assert out.returncode == 0, out.stderr
+    assert _libraries(store) == [(None, _versions()["liblinear"])]
+
+
+@pytest.mark.skipif(sqlite3.sqlite_version_info < (3, 35), reason="DROP COLUMN: SQLite 3.35")
+def test_a_store_of_schema_2_gets_the_liblinear_column_at_its_first_write(tmp_path):
+    """Schema 2's runs had no liblinear: read as None, the column added by the migration
+    before the first write, the old run left as it was."""
+    wine = str(ROOT / "data" / "wine.scale")
+    store = tmp_path / "runs.sqlite"
+    svmeval.cross_validate(wine, "-c 2", 3, store=store)
+    with sqlite3.connect(store) as db:
+        db.execute("ALTER TABLE runs DROP COLUMN liblinear")
+        db.execute("UPDATE meta SET value = '2' WHERE name = 'schema'")
+        db.execute("PRAGMA user_version = 2")
+    db.close()
+    want = _versions()
+    assert _libraries(store) == [(want["libsvm"], None)]
+    svmeval.cross_validate(wine, svmeval.LinearParams(), 3, store=store)
+    assert _libraries(store) == [(want["libsvm"], None), (None, want["liblinear"])]
+    with sqlite3.connect(store) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 3
+    db.close()

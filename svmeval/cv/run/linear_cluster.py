@@ -57,9 +57,11 @@ class LinearCluster:
 
         if not calls:
             return []
+        from svmeval.cv.run.store_session import library_used
 
         note_dataset(dataset)
         note_liblinear(_liblinear.library().version)
+        library_used("liblinear", _liblinear.library().version)
         data = self._data(dataset)
         jobs = [
             cluster.Job(workers.linear_task, data + (function, tuple(args)), k)

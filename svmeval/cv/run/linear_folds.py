@@ -168,11 +168,13 @@ def _predict_folds(dataset, params, folds, seed: int, y=None, scores=None, label
     from svmeval.cv import _liblinear, schedule
     from svmeval.cv.collect.provenance import note_liblinear
     from svmeval.cv.run.linear import _address
+    from svmeval.cv.run.store_session import library_used
     from svmeval.errors import ParameterError
 
     params.check()
     c = _liblinear.library()
     note_liblinear(c.version)
+    library_used("liblinear", c.version)
     if y is not None:
         from dataclasses import replace
 

@@ -33,6 +33,7 @@ class LinearStoreUse:
         from svmeval.store import RESULTS_VERSION
 
         self.counts, self.store, self.plan = counts, counts.store, plan
+        counts.uses("liblinear", version)
         self.params = params
         y = np.ascontiguousarray(dataset.y, dtype="<f8")
         self.common = {
