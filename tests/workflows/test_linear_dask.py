@@ -46,6 +46,16 @@ def _read(path):
     return np.array(y), x
 
 
+def _units_run(client, call) -> int:
+    """How many LIBLINEAR units the cluster's workers ran during ``call()``."""
+    from svmeval.cv.run import workers
+
+    before = client.run(workers.worker_stats)
+    call()
+    after = client.run(workers.worker_stats)
+    return sum(after[w]["liblinear_units"] - before[w]["liblinear_units"] for w in after)
+
+
 def _same(a, b) -> bool:
     """Two results with the same predictions, byte for byte."""
     return np.asarray(a.y_pred).tobytes() == np.asarray(b.y_pred).tobytes()
@@ -58,7 +68,15 @@ def test_cross_validate_on_a_cluster_is_liblinears_own_cross_validation(client, 
 
     params = linear_configuration(options.split(), "a")
     local = svmeval.cross_validate(CANCER, params, 5, repeat=3, keep_repeats=True)
-    remote = svmeval.cross_validate(CANCER, params, 5, repeat=3, keep_repeats=True, client=client)
+    found = []
+    ran = _units_run(
+        client,
+        lambda: found.append(
+            svmeval.cross_validate(CANCER, params, 5, repeat=3, keep_repeats=True, client=client)
+        ),
+    )
+    assert ran == 3  # each repetition one task
+    remote = found[0]
     assert _same(remote, local)
     assert all(_same(r, q) for r, q in zip(remote.repeat_results, local.repeat_results))
     assert [r.seed for r in remote.repeat_results] == [2, 3]
@@ -111,10 +129,16 @@ def test_two_liblinear_configurations_on_groups_on_a_cluster(client):
 def test_a_libsvm_and_a_liblinear_configuration_compared_on_a_cluster(client):
     """The LIBLINEAR side on each LIBSVM run's folds, one task a repetition: the local
     comparison's figures."""
+    from svmeval.cv.run import workers
+
     local = svmeval.compare(CANCER, "-t 0", LinearParams(solver_type=1), 5, repeat=2)
+    before = client.run(workers.worker_stats)
     remote = svmeval.compare(
         CANCER, "-t 0", LinearParams(solver_type=1), 5, repeat=2, client=client
     )
+    after = client.run(workers.worker_stats)
+    ran = sum(after[w]["liblinear_units"] - before[w]["liblinear_units"] for w in after)
+    assert ran == 2  # each repetition's LIBLINEAR side one task on a worker
     assert svmeval.render(remote, format="json") == svmeval.render(local, format="json")
     assert np.asarray(remote.folds_b).tobytes() == np.asarray(local.folds_b).tobytes()
 
@@ -187,7 +211,11 @@ def test_a_store_filled_on_a_cluster_is_reused_here_with_the_same_bytes(client, 
         runs = opened.runs()
     assert [(r["reused"], r["computed"]) for r in runs] == [(0, 10), (10, 0)]
     # a third run on the cluster finds every fold and sends no task
-    svmeval.cross_validate(CANCER, params, 5, repeat=2, store=store, client=client)
+    ran = _units_run(
+        client,
+        lambda: svmeval.cross_validate(CANCER, params, 5, repeat=2, store=store, client=client),
+    )
+    assert ran == 0
     with svmeval.open_store(store) as opened:
         assert (opened.runs()[-1]["reused"], opened.runs()[-1]["computed"]) == (10, 0)
 

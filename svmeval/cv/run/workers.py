@@ -30,7 +30,7 @@ _problems: OrderedDict[str, object] = OrderedDict()  # run token -> LIBSVM probl
 _kernels: OrderedDict[tuple, SharedKernel] = OrderedDict()  # (run token, kernel key) -> kernel
 _kernel_locks: dict = {}
 _quiet_set: list[bool] = []
-_stats = {"problems": 0, "kernels": 0}
+_stats = {"problems": 0, "kernels": 0, "liblinear_units": 0}
 #: problems kept at once by a worker (runs of several clients sharing a cluster)
 KEEP_PROBLEMS = 4
 #: run token -> the run's FoldTransform (preprocessing inside the folds: each fold's rows
@@ -60,7 +60,8 @@ def worker_transform(token: str, dataset, learned: tuple):
 
 
 def worker_stats() -> dict:
-    """What this worker process has built: LIBSVM problems and shared kernels (counts)."""
+    """What this worker process has built or run: LIBSVM problems, shared kernels and
+    LIBLINEAR units (counts)."""
     with _worker_lock:
         return dict(_stats)
 
@@ -195,4 +196,7 @@ def linear_task(token: str, dataset, function, args: tuple):
     from svmeval.cv import _libsvm
 
     del token  # the run's name: LIBLINEAR's units keep nothing on the worker
-    return _libsvm.c_state(function)(dataset, *args)
+    output = _libsvm.c_state(function)(dataset, *args)
+    with _worker_lock:
+        _stats["liblinear_units"] += 1
+    return output
