@@ -117,10 +117,11 @@ def _fold_table(
     linear = [i for i, r in enumerate(runs) if r is None]
     if linear and client is not None:  # each repetition of each one task on the cluster
         from svmeval.cv.run.linear_cluster import linear_cluster
+        from svmeval.cv.run.linear_folds import seeded_on_cluster
 
-        calls = [(linear_seeded, (params[i], folds, s, source)) for i in linear for s in seeds]
+        specs = [(params[i], folds, s, source, None) for i in linear for s in seeds]
         with linear_cluster(client) as on:
-            found = on.run(dataset, calls)
+            found = seeded_on_cluster(on, dataset, specs)
         for k, i in enumerate(linear):
             runs[i] = found[k * len(seeds) : (k + 1) * len(seeds)]
     for i, p in enumerate(params):  # LIBLINEAR's: svmeval's folds of each seed, here
@@ -175,8 +176,8 @@ def benchmark(
     configurations : mapping or sequence
         The configurations, at least two: :class:`SvmParams` or svm-train's options
         (``"-c 8 -g 0.05"``), or LIBLINEAR's :class:`LinearParams` (trained fold by fold on
-        the same folds, each repetition one task with ``client``; a store keeps LIBSVM's
-        folds only); a mapping
+        the same folds, each repetition one task with ``client`` and one unit of a
+        store); a mapping
         gives them names, a sequence is named by their options (``linear: -s 2``).
     folds : int, default 10
         k of each cross-validation (with ``test="5x2cv"``: 2), the same on every data set.

@@ -223,8 +223,8 @@ def permutation_test(
     params : SvmParams or str or LinearParams, optional
         The configuration (default svm-train's defaults); no ``-b 1``. A
         :class:`LinearParams` is LIBLINEAR's, trained fold by fold on each permutation's
-        folds (svmeval's, as for LIBSVM), each permutation one task with ``client``,
-        without a store.
+        folds (svmeval's, as for LIBSVM), each permutation one task with ``client`` and
+        one unit of a store.
     folds : int, default 5
         k of each cross-validation.
     groups : array-like or str or os.PathLike, optional
@@ -452,10 +452,11 @@ def _permutation_linear(
     values = np.empty(n_permutations + 1)
     if client is not None:  # each permutation one task on the cluster
         from svmeval.cv.run.linear_cluster import linear_cluster
+        from svmeval.cv.run.linear_folds import seeded_on_cluster
 
-        calls = [(linear_seeded, (params, run.folds, run.seed, source, y[o])) for o in orders]
+        specs = [(params, run.folds, run.seed, source, y[o]) for o in orders]
         with linear_cluster(client) as on:
-            results = iter(on.run(dataset, calls, progress))
+            results = iter(seeded_on_cluster(on, dataset, specs, progress))
     else:
         results = (
             linear_seeded(dataset, params, run.folds, run.seed, source, y=y[o]) for o in orders

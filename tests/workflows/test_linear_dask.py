@@ -266,3 +266,26 @@ def test_svmeval_linear_refuses_a_bad_dask_address_in_one_line(args, words):
     assert (out.returncode, out.stdout) == (1, "")
     assert words in out.stderr and out.stderr.count("\n") == 1, out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_liblinear_on_svmevals_folds_on_a_cluster_fills_the_store(client, tmp_path):
+    """A benchmark's LIBLINEAR repetitions computed on the cluster are written by the client
+    as a local run writes them: a local run then reuses every fold, and a third run on the
+    cluster sends no LIBLINEAR task."""
+    store = tmp_path / "runs.sqlite"
+    configurations = ["-c 1", LinearParams(solver_type=7)]
+    plain = svmeval.benchmark([CANCER, WINE], configurations, 3, repeat=2)
+    remote = svmeval.benchmark(
+        [CANCER, WINE], configurations, 3, repeat=2, store=store, client=client
+    )
+    again = svmeval.benchmark([CANCER, WINE], configurations, 3, repeat=2, store=store)
+    assert remote.values.tobytes() == plain.values.tobytes() == again.values.tobytes()
+    with svmeval.open_store(store) as opened:
+        assert [(r["reused"], r["computed"]) for r in opened.runs()] == [(0, 24), (24, 0)]
+    ran = _units_run(
+        client,
+        lambda: svmeval.benchmark(
+            [CANCER, WINE], configurations, 3, repeat=2, store=store, client=client
+        ),
+    )
+    assert ran == 0
