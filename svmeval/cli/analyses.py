@@ -192,7 +192,7 @@ def run_linear(options, dataset, params):
     """svmeval-linear's --permutations N or --threshold CRITERION with -v n: the library's
     permutation_test or tune_threshold of the LinearParams ``params``, on svmeval's folds
     (LIBSVM's draw after srand(--seed), as the library runs a LinearParams), the inner
-    folds of --threshold n too."""
+    folds of --threshold n too; with --dask, on the cluster."""
     seed = options.seed
     bar = runner.show_bar(
         make_progress(
@@ -211,6 +211,7 @@ def run_linear(options, dataset, params):
             seed=seed,
             criterion=options.criterion,
             progress=bar,
+            client=options.dask,
         )
     from svmeval.workflows.threshold import tune_threshold
 
@@ -224,6 +225,7 @@ def run_linear(options, dataset, params):
             seed=seed,
             repeat=options.repeat,
             progress=bar,
+            client=options.dask,
         )
 
 

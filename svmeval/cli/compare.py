@@ -135,7 +135,6 @@ def parse_compare_args(argv: list[str]) -> CompareOptions | None:
         given_folds_files=tuple(head.every.get("given_folds", ())),
         **values,
     )
-    _check_linear(o)
     if o.given_folds is not None and "repeat" not in o.given:
         o = replace(o, repeat=1)  # given folds: one cross-validation of each configuration
     check_compare_preprocessing(o)
@@ -148,20 +147,6 @@ def parse_compare_args(argv: list[str]) -> CompareOptions | None:
             raise OptionError(f"{flag}: given more than once for one data file")
     check_fold_options(o)
     return o
-
-
-def _check_linear(o: CompareOptions) -> None:
-    """LIBLINEAR configurations (``linear:``): with LIBSVM's or with each other, on one data
-    file or in a benchmark; not on a Dask cluster when both sides are LIBLINEAR's (its
-    folds run in this process)."""
-    from svmeval.params import LinearParams
-
-    linear = [isinstance(p, LinearParams) for p in o.params]
-    if all(linear) and o.dask is not None:
-        raise OptionError(
-            "--dask: not with two LIBLINEAR configurations (linear:): LIBLINEAR's folds "
-            "run in this process"
-        )
 
 
 def _letter(i: int) -> str:

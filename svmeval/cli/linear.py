@@ -89,6 +89,9 @@ options svmeval adds:
 --seed N : seed C rand() with N before the folds (default 1, train's own):
 	LIBLINEAR's own draw for -v n and -C (--repeat R: seeds N, N+1, ...),
 	svmeval's folds for --permutations and --threshold
+--dask ADDRESS : run each repetition (-v) or the search (-C) as one task on a
+	Dask cluster: tcp://HOST:PORT of a running scheduler, or local[:N] for N
+	worker processes here; results identical to a local run (the dask extra)
 --help : show this help
 --version : show svmeval's version
 model_file: accepted as train accepts it, and never written (-v trains no
@@ -128,6 +131,7 @@ class LinearOptions:
     permutations: int | None = None  # --permutations N, --threshold CRITERION, --seed N:
     threshold: str | None = None  # as svmeval declares them (svmeval.cli.options)
     seed: int = 1
+    dask: str | None = None
 
 
 def parse_linear_args(argv: list[str]) -> LinearOptions | None:
@@ -138,7 +142,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
     weight: list = []
     flags: dict = {"regularize_bias": 1, "quiet": False, "full": False, "format": "text"}
     flags.update(search=False, criterion=None, plot=None, store=None, repeat=1)
-    flags.update(permutations=None, threshold=None, seed=1)
+    flags.update(permutations=None, threshold=None, seed=1, dask=None)
     folds = None
     files: list[str] = []
     i = 0
@@ -153,7 +157,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
             flags["search"] = True
             continue
         name, eq, inline = arg.partition("=")
-        takes = name in ("--format", "--criterion", "--plot", "--store", *SVMEVAL_OPTIONS)
+        takes = name in ("--format", "--criterion", "--plot", "--store", "--dask", *SVMEVAL_OPTIONS)
         takes = takes or (not eq and (arg in _VALUED or arg == "-v"))
         takes = takes or (arg[:2] == "-w" and len(arg) > 2)
         if takes:
@@ -178,6 +182,10 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
                 flags["plot"] = text
             elif name in SVMEVAL_OPTIONS:
                 flags[SVMEVAL_OPTIONS[name]] = _svmevals(name, text)
+            elif name == "--dask":
+                from svmeval.cli.values import parse_dask_address
+
+                flags["dask"] = parse_dask_address(name, text)
             elif name == "--store":
                 if text == "":
                     raise OptionError("option --store: the value is empty")
@@ -356,7 +364,7 @@ def run(o: LinearOptions) -> int:
         text = search_report(o, dataset, params)
         output.write_outputs([(output.resolve(output.STDOUT, "the report"), text)])
         return 0
-    if o.repeat == 1:
+    if o.repeat == 1 and o.dask is None:
         from svmeval.cv.run.store_session import current
 
         result = cross_validate_linear(
@@ -366,7 +374,7 @@ def run(o: LinearOptions) -> int:
         from svmeval.cv.engine import cross_validate
 
         result = cross_validate(
-            dataset, params, o.nr_fold, seed=o.seed, repeat=o.repeat, quiet=o.quiet
+            dataset, params, o.nr_fold, seed=o.seed, repeat=o.repeat, quiet=o.quiet, client=o.dask
         )
     lines = _two_class_lines(o, result)
     if lines is not None:

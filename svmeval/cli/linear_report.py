@@ -35,14 +35,17 @@ def search_report(o, dataset, params) -> str:
     from svmeval.cv.run.linear_search import search_c_linear
     from svmeval.summary import summarize
 
-    search = search_c_linear(
-        dataset,
-        params,
-        o.nr_fold,
-        start_C=o.values.get("C"),
-        start_p=o.values.get("p"),
-        seed=o.seed,
-    )
+    start = (o.values.get("C"), o.values.get("p"))
+    if o.dask is not None:  # the whole search one task on the cluster
+        from svmeval.cv.run.linear_search import search_on
+
+        search = search_on(
+            o.dask, dataset, params, o.nr_fold, seed=o.seed, start=start, keep_scores=False
+        )
+    else:
+        search = search_c_linear(
+            dataset, params, o.nr_fold, start_C=start[0], start_p=start[1], seed=o.seed
+        )
     regression = params.solver_type == 11
     figures = [
         summarize(step.result, per_fold=False, meta={"data_file": o.data_file}).figures

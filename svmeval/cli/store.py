@@ -366,19 +366,20 @@ def export(o: StoreOptions) -> int:
 def _library_key(u: dict) -> dict:
     """A listed configuration with its library's version under its library's name:
     ``liblinear`` for LIBLINEAR's units, ``libsvm`` for LIBSVM's."""
-    if u.get("kind") != _LIBLINEAR_KIND:
+    if u.get("kind") not in _LIBLINEAR_KINDS:
         return u
     return {("liblinear" if k == "libsvm" else k): v for k, v in u.items()}
 
 
-#: the kind of a LIBLINEAR cross-validation's units (svmeval.cv.run.linear_store.UNIT_KIND)
-_LIBLINEAR_KIND = "liblinear-cv-fold"
+#: the kinds of LIBLINEAR's units: its cross-validation's, and its folds on svmeval's
+#: (svmeval.cv.run.linear_store.UNIT_KIND, FOLDS_KIND)
+_LIBLINEAR_KINDS = ("liblinear-cv-fold", "liblinear-fold")
 
 
 def _library(u: dict) -> str:
     """The library and version that computed a configuration's units: LIBLINEAR's for its
-    units (kind ``liblinear-cv-fold``), else LIBSVM's."""
-    if u["kind"] == _LIBLINEAR_KIND:
+    units (kinds ``liblinear-cv-fold`` and ``liblinear-fold``), else LIBSVM's."""
+    if u["kind"] in _LIBLINEAR_KINDS:
         return f"LIBLINEAR {runner.printable(u['liblinear'])}"
     return f"LIBSVM {runner.printable(u['libsvm'])}"
 

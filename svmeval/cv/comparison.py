@@ -6,6 +6,7 @@ side's folds, or LIBLINEAR's two (:mod:`svmeval.cv.run.linear_folds`): a run's e
 
 from __future__ import annotations
 
+import contextlib
 from typing import cast
 
 import numpy as np
@@ -89,7 +90,7 @@ def _one_linear(data, configurations, run: RunArguments, arguments) -> Compariso
     """A LIBSVM configuration against a LIBLINEAR one (either side): the LIBSVM side's
     cross-validations as two LIBSVM configurations run, and on each one's folds the LIBLINEAR
     side trained fold by fold (:func:`svmeval.cv.run.linear_folds.linear_on_folds`)."""
-    from svmeval.cv.run.linear_folds import check_linear, linear_on_folds
+    from svmeval.cv.run.linear_folds import check_linear, linear_on_folds_of
 
     side = 0 if isinstance(configurations[1], LinearParams) else 1  # the LIBSVM side
     name = "ab"[side]
@@ -113,17 +114,23 @@ def _one_linear(data, configurations, run: RunArguments, arguments) -> Compariso
     source = repeated_fold_source(
         arguments.groups, arguments.given_folds, dataset.n_samples, run.repeat
     )
-    (runs,) = run_configurations(
-        dataset,
-        [params],
-        run.folds,
-        repetition_seeds(run.seed, run.repeat),
-        arguments.jobs,
-        arguments.client,
-        arguments.progress,
-        source,
-    )
-    other = [linear_on_folds(dataset, linear, r) for r in runs]
+    with contextlib.ExitStack() as stack:
+        client = arguments.client
+        if client is not None:  # one connection for both sides
+            from svmeval.cv.run import cluster
+
+            client = stack.enter_context(cluster.client_for(client))
+        (runs,) = run_configurations(
+            dataset,
+            [params],
+            run.folds,
+            repetition_seeds(run.seed, run.repeat),
+            arguments.jobs,
+            client,
+            arguments.progress,
+            source,
+        )
+        other = linear_on_folds_of(dataset, linear, runs, client)
     pair = (runs, other) if side == 0 else (other, runs)
     options = (shown(configurations[side], params), linear_configuration(linear))
     if side == 1:

@@ -39,10 +39,10 @@ def list_runs(retry: Retry) -> list[dict]:
     from svmeval.store._schema import has_call
 
     def read(c: sqlite3.Connection) -> list:
-        columns = [*names, "call" if has_call(c) else "NULL"]
+        columns = [*names, *(k if has_call(c, k) else "NULL" for k in ("call", "liblinear"))]
         return c.execute(f"SELECT {', '.join(columns)} FROM runs ORDER BY id").fetchall()
 
-    return [dict(zip((*names, "call"), row)) for row in retry(read)]
+    return [dict(zip((*names, "call", "liblinear"), row)) for row in retry(read)]
 
 
 def list_datasets(retry: Retry) -> list[dict]:

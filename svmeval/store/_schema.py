@@ -10,18 +10,21 @@ units it had not yet written. ``PRAGMA application_id`` marks the file as svmeva
 (:data:`APPLICATION_ID`), ``PRAGMA user_version`` carries the schema's version
 (:data:`SCHEMA_VERSION`).
 
-Schema version 2::
+Schema version 3::
 
     meta   (name TEXT PRIMARY KEY, value TEXT)          format, schema, requires, created, svmeval
     units  (id, key TEXT UNIQUE, kind TEXT, data TEXT, data_name TEXT, configuration TEXT,
             n_folds INT, seed INT, fold INT, fields TEXT, arrays TEXT, payload BLOB,
             digest TEXT, seconds REAL, created TEXT, run INT, svmeval TEXT, libsvm TEXT)
     runs   (id, started TEXT, finished TEXT, command TEXT, cwd TEXT, svmeval TEXT,
-            libsvm TEXT, reused INT, computed INT, call TEXT)
+            libsvm TEXT, reused INT, computed INT, call TEXT, liblinear TEXT)
 
 ``runs.call`` (version 2) is the JSON of a run made by a function of the library: the
 function's name and the arguments a report depends on (:mod:`svmeval.store._calls`); NULL for
 a command's run, whose ``command`` is its command line. Version 1 had no ``call``. A run's
+``libsvm`` and ``liblinear`` (version 3) are the versions of the libraries it trained or
+looked up units of (``libsvm_version``, ``liblinear_version``: 337, 250), NULL for a library
+it did not use; version 2 had no ``liblinear`` and gave LIBSVM's version to every run. A run's
 ``reused`` and ``computed`` are written in the transaction of each unit it writes (and at its
 end): an interrupted or killed run's are those of its last unit written.
 
@@ -79,9 +82,9 @@ __all__ = [
 ]
 
 #: the schema's version (``PRAGMA user_version``)
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: the oldest svmeval that reads each schema version
-REQUIRES = {1: "0.4.0", 2: "0.4.0"}
+REQUIRES = {1: "0.4.0", 2: "0.4.0", 3: "0.4.0"}
 #: ``PRAGMA application_id`` of an svmeval store ("SVME")
 APPLICATION_ID = 0x53564D45
 #: stores up to this size are checked whole on opening (``PRAGMA quick_check``)
@@ -100,11 +103,15 @@ _SCHEMA = (
     "CREATE INDEX units_data ON units (data, configuration)",
     "CREATE TABLE runs (id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT,"
     " command TEXT NOT NULL, cwd TEXT, svmeval TEXT NOT NULL, libsvm TEXT,"
-    " reused INTEGER NOT NULL DEFAULT 0, computed INTEGER NOT NULL DEFAULT 0, call TEXT)",
+    " reused INTEGER NOT NULL DEFAULT 0, computed INTEGER NOT NULL DEFAULT 0, call TEXT,"
+    " liblinear TEXT)",
 )
 
 #: the statements that bring a store of version ``v - 1`` to version ``v``
-_MIGRATIONS = {2: ("ALTER TABLE runs ADD COLUMN call TEXT",)}
+_MIGRATIONS = {
+    2: ("ALTER TABLE runs ADD COLUMN call TEXT",),
+    3: ("ALTER TABLE runs ADD COLUMN liblinear TEXT",),
+}
 
 
 def check_folder(path: str, fail: Callable[[str], StoreError]) -> None:
@@ -243,9 +250,10 @@ def open_file(
     retry(lambda c: c.execute("PRAGMA synchronous = NORMAL"))  # durable across kill -9
 
 
-def has_call(c: sqlite3.Connection) -> bool:
-    """Whether the store's ``runs`` has the ``call`` column (schema version 2 on)."""
-    return any(row[1] == "call" for row in c.execute("PRAGMA table_info(runs)").fetchall())
+def has_call(c: sqlite3.Connection, column: str = "call") -> bool:
+    """Whether the store's ``runs`` has the ``call`` column (schema version 2 on), or
+    ``column`` (``liblinear``: version 3 on)."""
+    return any(row[1] == column for row in c.execute("PRAGMA table_info(runs)").fetchall())
 
 
 def migrate(c: sqlite3.Connection) -> None:

@@ -366,22 +366,40 @@ class Store:
 
     # --- runs -----------------------------------------------------------------------------------
     def begin_run(
-        self, command: str, libsvm: str = "", cwd: str | None = None, call: str | None = None
+        self,
+        command: str,
+        libsvm: str | None = "",
+        cwd: str | None = None,
+        call: str | None = None,
+        liblinear: str | None = None,
     ) -> int:
         """Record a run starting (``command``: its command line or call, ``cwd``: the folder
-        it ran in, ``call``: a library function's call as JSON, :func:`~svmeval.store.describe_call`);
-        returns its id."""
+        it ran in, ``call``: a library function's call as JSON, :func:`~svmeval.store.describe_call`;
+        ``libsvm``, ``liblinear``: the versions of the libraries it uses, None for one it
+        does not); returns its id."""
         self._writable()
 
         def write(c: sqlite3.Connection) -> int:
             cursor = c.execute(
-                "INSERT INTO runs (started, command, cwd, svmeval, libsvm, call)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (now(), command, cwd, __version__, libsvm, call),
+                "INSERT INTO runs (started, command, cwd, svmeval, libsvm, call, liblinear)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (now(), command, cwd, __version__, libsvm, call, liblinear),
             )
             return int(cursor.lastrowid or 0)
 
         return self._retry(write)
+
+    def note_library(self, run: int, library: str, version: str) -> None:
+        """Record that run ``run`` uses ``library`` (``libsvm`` or ``liblinear``) of
+        ``version`` too (a comparison of a LIBSVM and a LIBLINEAR configuration)."""
+        if library not in ("libsvm", "liblinear"):
+            raise StoreError(f"{self.name}: no library {library!r}")
+        self._writable()
+        self._retry(
+            lambda c: c.execute(
+                f"UPDATE runs SET {library} = ? WHERE id = ?", (str(version), int(run))
+            )
+        )
 
     def end_run(self, run: int, reused: int, computed: int) -> None:
         """Record a run's end and its counts of units reused and computed."""
@@ -403,7 +421,10 @@ class Store:
     def runs(self) -> list[dict]:
         """Every run that wrote to the store, oldest first: ``id``, ``started``,
         ``finished`` (None: interrupted), ``command`` (a command line, or the function called),
-        ``cwd`` (the folder it ran in), ``svmeval``, ``libsvm``, ``reused``, ``computed``."""
+        ``cwd`` (the folder it ran in), ``svmeval``, ``libsvm`` and ``liblinear`` (the
+        versions of the libraries it used; None: one it did not use, or a run recorded by
+        a store of schema version 2, whose ``libsvm`` is LIBSVM's version whatever it used),
+        ``reused``, ``computed``, ``call``."""
         if not self._ready(False):
             return []
         return list_runs(self._retry)

@@ -43,6 +43,7 @@ into account, ``p_left`` / ``p_right`` do not (they are P(B - A < -rope), P(B - 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
@@ -113,6 +114,16 @@ def _fold_table(
         )
         for i, r in zip(libsvm, found):
             runs[i] = r
+    linear = [i for i, r in enumerate(runs) if r is None]
+    if linear and client is not None:  # each repetition of each one task on the cluster
+        from svmeval.cv.run.linear_cluster import linear_cluster
+        from svmeval.cv.run.linear_folds import seeded_on_cluster
+
+        specs = [(params[i], folds, s, source, None) for i in linear for s in seeds]
+        with linear_cluster(client) as on:
+            found = seeded_on_cluster(on, dataset, specs)
+        for k, i in enumerate(linear):
+            runs[i] = found[k * len(seeds) : (k + 1) * len(seeds)]
     for i, p in enumerate(params):  # LIBLINEAR's: svmeval's folds of each seed, here
         if runs[i] is None:
             runs[i] = [linear_seeded(dataset, p, folds, s, source) for s in seeds]
@@ -165,7 +176,8 @@ def benchmark(
     configurations : mapping or sequence
         The configurations, at least two: :class:`SvmParams` or svm-train's options
         (``"-c 8 -g 0.05"``), or LIBLINEAR's :class:`LinearParams` (trained fold by fold on
-        the same folds, in this process; a store keeps LIBSVM's folds only); a mapping
+        the same folds, each repetition one task with ``client`` and one unit of a
+        store); a mapping
         gives them names, a sequence is named by their options (``linear: -s 2``).
     folds : int, default 10
         k of each cross-validation (with ``test="5x2cv"``: 2), the same on every data set.
@@ -273,7 +285,8 @@ def benchmark(
     count = _FoldsOfSets(
         progress, [len(params) * len(seeds) * min(run.folds, ds.n_samples) for ds in checked]
     )
-    with opened(store, "benchmark", call):
+    with opened(store, "benchmark", call), contextlib.ExitStack() as stack:
+        client = _connected(stack, client)  # once, for every data set and library
         for i, ds in enumerate(checked):
             fold_values, fold_sizes = table(
                 ds,
@@ -352,6 +365,16 @@ def _checked_datasets(datasets, folds: int, params: list, criterion, pos_label) 
         if params[0].is_classification:  # each data set named, before any work
             check_pos_label(y, class_code(pos_label, ds.classes), ds.name)
     return checked, criterion
+
+
+def _connected(stack, client):
+    """``client`` connected and its workers checked (an address: closed with ``stack``), or
+    None."""
+    if client is None:
+        return None
+    from svmeval.cv.run import cluster
+
+    return stack.enter_context(cluster.client_for(client))
 
 
 def _check_linear(checked: list, params: list) -> None:

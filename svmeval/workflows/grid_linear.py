@@ -43,7 +43,6 @@ _NOT_TAKEN = {
     "log2p": None,
     "log2w": None,
     "resume": None,
-    "client": None,
     "scale": None,
     "select": None,
     "store": None,
@@ -83,7 +82,6 @@ _WHY = {
     "log2p": "LIBLINEAR's search chooses its values of p for -s 11, as train -C",
     "log2w": "LIBLINEAR's search chooses C only",
     "resume": "its search is one warm-started run",
-    "client": "LIBLINEAR's search runs in this process",
     "scale": "preprocessing is learned inside LIBSVM's folds only",
     "select": "preprocessing is learned inside LIBSVM's folds only",
     "store": "LIBLINEAR's search is not kept in a results store",
@@ -117,7 +115,12 @@ def linear_grid(data, params: LinearParams, arguments: GridArguments, cell_type,
     pos_label = class_code(pos_label, dataset.classes)
     if params.is_classification:
         checks.check_pos_label(dataset.y, pos_label)
-    search = search_c_linear(dataset, params, run.folds, seed=run.seed, keep_scores=True)
+    if arguments.client is None:
+        search = search_c_linear(dataset, params, run.folds, seed=run.seed, keep_scores=True)
+    else:  # the whole warm-started search one task on the cluster
+        from svmeval.cv.run.linear_search import search_on
+
+        search = search_on(arguments.client, dataset, params, run.folds, run.seed)
     percent = criterion == "accuracy"
     svr = params.solver_type == 11
     cells = []

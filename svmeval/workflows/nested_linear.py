@@ -15,7 +15,7 @@ from svmeval.errors import ArgumentError
 from svmeval.params import LinearParams
 from svmeval.workflows.grid_arguments import GridArguments
 
-__all__ = ["check_linear_nested", "linear_nested"]
+__all__ = ["check_linear_nested", "linear_nested", "outer_fold"]
 
 #: nested_cv's arguments a LIBLINEAR configuration does not take (grid_search's own are
 #: checked by check_linear_grid)
@@ -54,9 +54,7 @@ def linear_nested(
     from svmeval.cv.plan import checks
     from svmeval.cv.plan.folds import group_classes
     from svmeval.cv.run.linear import linear_result
-    from svmeval.cv.run.linear_folds import check_linear, linear_fold, seeded_plan
-    from svmeval.io.data import rows_of
-    from svmeval.workflows.grid import grid_search
+    from svmeval.cv.run.linear_folds import check_linear, seeded_plan
 
     run = checks.check_run(
         folds, inner.seed, repeat=repeat, inner_folds=inner.folds, criterion=inner.criterion
@@ -77,25 +75,31 @@ def linear_nested(
     seeds = engine.repetition_seeds(run.seed, run.repeat)
     plans = [seeded_plan(dataset, params, run.folds, s) for s in seeds]
     total = sum(p.n_folds for p in plans)
+    settings = (run.inner_folds, criterion, pos_label, zero_division, labels)
+    calls = [
+        (outer_fold, (params, plan.train(i), plan.test(i), seed, settings))
+        for seed, plan in zip(seeds, plans)
+        for i in range(plan.n_folds)
+    ]
+    client = inner.client
+    if client is not None:  # each outer fold one task on the cluster
+        from svmeval.cv.run.linear_cluster import linear_cluster
+
+        with linear_cluster(client) as on:
+            outputs = iter(on.run(dataset, calls, progress))
+    else:
+        outputs = (function(dataset, *args) for function, args in calls)
     results, outer = [], []
     for r, (seed, plan) in enumerate(zip(seeds, plans)):
         target = np.full(len(y), np.nan)
         scores = np.full((len(y), len(labels)), np.nan) if classifier else None
         for i in range(plan.n_folds):
             train, test = plan.train(i), plan.test(i)
-            grid = grid_search(
-                rows_of(dataset, train),
-                params,
-                run.inner_folds,
-                criterion=criterion,
-                seed=seed,
-                pos_label=pos_label,
-                zero_division=zero_division,
-            )
-            chosen = grid.best_params
-            linear_fold(dataset, chosen, train, test, seed, target, scores, labels)
-            outer.append(fold_type.chosen_by(grid, r, i, seed, train, test))
-            if progress is not None:
+            found, target[test], fold_scores = next(outputs)
+            if scores is not None:
+                scores[test] = fold_scores
+            outer.append(fold_type.chosen_by(found, r, i, seed, train, test))
+            if progress is not None and client is None:
                 progress(len(outer), total)
         results.append(linear_result(dataset, y, target, plan, labels, params, seed, scores))
     first = replace(results[0], repeats=tuple(engine.repetition(x) for x in results[1:]))
@@ -109,3 +113,30 @@ def linear_nested(
         pos_label=pos_label,
         zero_division=zero_division,
     )
+
+
+def outer_fold(dataset, params, train, test, seed: int, inner: tuple) -> tuple:
+    """One outer fold (here, or as one task on a cluster): LIBLINEAR's warm-started search on
+    the rows ``train`` (``inner``: its folds, criterion, positive class and 0/0 value, and
+    the data's classes), then LIBLINEAR's ``train`` of the C it chose on those rows after
+    ``srand(seed)``, its predictions of rows ``test``. Returns ``(the inner GridResult,
+    the test rows' predictions, their decision values or None)``."""
+    from svmeval.cv.run.linear_folds import linear_fold
+    from svmeval.io.data import rows_of
+    from svmeval.workflows.grid import grid_search
+
+    inner_folds, criterion, pos_label, zero_division, labels = inner
+    found = grid_search(
+        rows_of(dataset, train),
+        params,
+        inner_folds,
+        criterion=criterion,
+        seed=seed,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+    n = dataset.n_samples
+    target = np.full(n, np.nan)
+    scores = np.full((n, len(labels)), np.nan) if params.is_classification else None
+    linear_fold(dataset, found.best_params, train, test, seed, target, scores, labels)
+    return found, target[test], None if scores is None else scores[test]

@@ -223,7 +223,8 @@ def permutation_test(
     params : SvmParams or str or LinearParams, optional
         The configuration (default svm-train's defaults); no ``-b 1``. A
         :class:`LinearParams` is LIBLINEAR's, trained fold by fold on each permutation's
-        folds (svmeval's, as for LIBSVM), in this process and without a store.
+        folds (svmeval's, as for LIBSVM), each permutation one task with ``client`` and
+        one unit of a store.
     folds : int, default 5
         k of each cross-validation.
     groups : array-like or str or os.PathLike, optional
@@ -421,17 +422,13 @@ def _permutation_linear(
     """The permutation test of a LIBLINEAR configuration: each permutation's folds svmeval's
     (LIBSVM's draw from the permuted labels after ``srand(seed)``, or the folds given or
     grouped), LIBLINEAR trained fold by fold on them
-    (:func:`svmeval.cv.run.linear_folds.linear_seeded`), one after another in this process."""
+    (:func:`svmeval.cv.run.linear_folds.linear_seeded`), one after another in this process
+    or, with ``client``, each permutation one task on that cluster."""
     from svmeval.cv.plan import checks
     from svmeval.cv.plan.given import fold_source
     from svmeval.cv.run.linear_folds import check_linear, linear_seeded
     from svmeval.cv.run.permutation import group_orders, permutation_orders
 
-    if client is not None:
-        raise ArgumentError(
-            "client",
-            "does not apply to a LinearParams (LIBLINEAR's folds run in this process)",
-        )
     params.check()
     dataset = checks.as_dataset(data, "data")
     y = checks.single_label(dataset, "a permutation test")
@@ -453,13 +450,23 @@ def _permutation_linear(
         design, permuted = group_orders(source.codes, y, n_permutations, run.seed)
     orders = itertools.chain([np.arange(n, dtype=np.int64)], permuted)
     values = np.empty(n_permutations + 1)
+    if client is not None:  # each permutation one task on the cluster
+        from svmeval.cv.run.linear_cluster import linear_cluster
+        from svmeval.cv.run.linear_folds import seeded_on_cluster
+
+        specs = [(params, run.folds, run.seed, source, y[o]) for o in orders]
+        with linear_cluster(client) as on:
+            results = iter(seeded_on_cluster(on, dataset, specs, progress))
+    else:
+        results = (
+            linear_seeded(dataset, params, run.folds, run.seed, source, y=y[o]) for o in orders
+        )
     n_folds = 0
-    for p, order in enumerate(orders):
-        result = linear_seeded(dataset, params, run.folds, run.seed, source, y=y[order])
+    for p, result in enumerate(results):
         values[p] = _figure(result, criterion, pos_label, zero_division)
         if p == 0:
             n_folds = result.n_folds
-        if progress is not None:
+        if progress is not None and client is None:
             progress(p + 1, n_permutations + 1)
     if math.isnan(values[0]):
         raise SvmevalError(f"{criterion} is undefined on the data's cross-validation")

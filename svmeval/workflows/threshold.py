@@ -150,7 +150,7 @@ def tune_threshold(
         A classifier's configuration (C-SVC or nu-SVC); with ``-b 1`` the threshold moves on
         the positive class's probability, else on its decision value. A LIBLINEAR
         classifier (:class:`LinearParams`) moves it on LIBLINEAR's decision value, trained
-        fold by fold on svmeval's folds, in this process.
+        fold by fold on svmeval's folds (each cross-validation one task with ``client``).
     folds : int, default 5
         The outer folds (those of ``svmeval -v folds``).
     criterion : str, default "f1"
@@ -258,7 +258,7 @@ def _tune(
     linear = isinstance(params, LinearParams)
     config: SvmParams | LinearParams
     if linear:
-        config = _linear_config(params, client)
+        config = _linear_config(params)
         dataset = checks.classes_for(checks.as_dataset(data, "data"), data, [config])
     else:
         dataset, (config,) = checks.as_dataset_and_params(data, "a threshold tuning", params=params)
@@ -276,6 +276,9 @@ def _tune(
         from svmeval.cv.run import cluster
 
         client = _stack.enter_context(cluster.client_for(client))
+    from svmeval.cv.run.linear_cluster import entered
+
+    on_cluster = entered(_stack, client) if linear else None
     if isinstance(config, LinearParams):
         configuration = linear_configuration(config)
     else:
@@ -297,9 +300,9 @@ def _tune(
         else:
             folds_from = None
         if linear:  # svmeval's folds, LIBLINEAR trained fold by fold on them
-            from svmeval.cv.run.linear_folds import linear_seeded
+            from svmeval.cv.run.linear_folds import linear_seeded_on
 
-            return linear_seeded(rows, config, k, s, folds_from)
+            return linear_seeded_on(on_cluster, rows, config, k, s, folds_from)
         result = run_cv(
             rows,
             config,
@@ -325,12 +328,8 @@ def _tune(
     return replace(repetitions[0], repeat_results=tuple(repetitions[1:]))
 
 
-def _linear_config(params: LinearParams, client) -> LinearParams:
-    """A LIBLINEAR configuration for a threshold tuning: checked, a classifier, here."""
-    if client is not None:
-        raise ArgumentError(
-            "client", "does not apply to a LinearParams (LIBLINEAR's folds run in this process)"
-        )
+def _linear_config(params: LinearParams) -> LinearParams:
+    """A LIBLINEAR configuration for a threshold tuning: checked, a classifier."""
     params.check()
     if params.solver_type == 21:
         raise ArgumentError(

@@ -8,6 +8,7 @@ run here); the store's own tables read with sqlite3 (what was written, what was 
 from __future__ import annotations
 
 import ctypes
+import json
 import sqlite3
 
 import numpy as np
@@ -289,3 +290,142 @@ def test_python_runs_with_liblinear_configurations_are_exported_by_svmeval_compa
         exported = run("store", ["--export", number, str(store)])
         assert exported.returncode == 0, exported.stderr
         assert exported.stdout == run("compare", argv).stdout
+
+
+def _versions() -> dict:
+    """Each library's version number as its package's metadata gives it: 2.50.0 -> "250"."""
+    from importlib.metadata import version
+
+    def number(package: str) -> str:
+        major, minor = version(package).split(".")[:2]
+        return str(int(major) * 100 + int(minor))
+
+    return {"libsvm": number("libsvm-official"), "liblinear": number("liblinear-official")}
+
+
+def _libraries(path) -> list[tuple]:
+    with svmeval.open_store(path) as store:
+        return [(r["libsvm"], r["liblinear"]) for r in store.runs()]
+
+
+def test_the_runs_name_the_version_of_the_library_each_used(tmp_path):
+    """A LIBLINEAR run names LIBLINEAR's version (as its units do), a LIBSVM run LIBSVM's,
+    a comparison of one of each both; a run that only reuses names its library too."""
+    wine = str(ROOT / "data" / "wine.scale")
+    store = tmp_path / "runs.sqlite"
+    want = _versions()
+    svmeval.cross_validate(wine, svmeval.LinearParams(solver_type=2), 3, store=store)
+    svmeval.cross_validate(wine, svmeval.LinearParams(solver_type=2), 3, store=store)
+    svmeval.cross_validate(wine, "-t 0", 3, store=store)
+    svmeval.compare(wine, "-t 0", svmeval.LinearParams(), 3, repeat=2, store=store)
+    svmeval.compare(wine, svmeval.LinearParams(), "-c 4", 3, repeat=2, store=store)
+    # the comparisons' LIBLINEAR sides are stored too: 6 units, reused by the second
+    # (the same folds: LIBSVM's C-SVC draw of the same seeds)
+    assert counts(store) == [(0, 3), (3, 0), (0, 3), (3, 9), (6, 6)]
+    linear, libsvm = (None, want["liblinear"]), (want["libsvm"], None)
+    both = (want["libsvm"], want["liblinear"])
+    assert _libraries(store) == [linear, linear, libsvm, both, both]
+    listing = json.loads(run("store", ["--format", "json", str(store)]).stdout)
+    assert [(r["libsvm"], r["liblinear"]) for r in listing["runs"]] == _libraries(store)
+
+
+def test_svmeval_linear_runs_name_liblinears_version(tmp_path):
+    wine = str(ROOT / "data" / "wine.scale")
+    store = tmp_path / "runs.sqlite"
+    out = run("linear", ["-v", "3", "-q", "--store", str(store), wine])
+    assert out.returncode == 0, out.stderr
+    assert _libraries(store) == [(None, _versions()["liblinear"])]
+
+
+@pytest.mark.skipif(sqlite3.sqlite_version_info < (3, 35), reason="DROP COLUMN: SQLite 3.35")
+def test_a_store_of_schema_2_gets_the_liblinear_column_at_its_first_write(tmp_path):
+    """Schema 2's runs had no liblinear: read as None, the column added by the migration
+    before the first write, the old run left as it was."""
+    wine = str(ROOT / "data" / "wine.scale")
+    store = tmp_path / "runs.sqlite"
+    svmeval.cross_validate(wine, "-c 2", 3, store=store)
+    with sqlite3.connect(store) as db:
+        db.execute("ALTER TABLE runs DROP COLUMN liblinear")
+        db.execute("UPDATE meta SET value = '2' WHERE name = 'schema'")
+        db.execute("PRAGMA user_version = 2")
+    db.close()
+    want = _versions()
+    assert _libraries(store) == [(want["libsvm"], None)]
+    svmeval.cross_validate(wine, svmeval.LinearParams(), 3, store=store)
+    assert _libraries(store) == [(want["libsvm"], None), (None, want["liblinear"])]
+    with sqlite3.connect(store) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 3
+    db.close()
+
+
+def _stored(path, kind: str) -> dict:
+    """(seed, fold) -> the stored predictions of every unit of ``kind``."""
+    with sqlite3.connect(path) as db:
+        rows = db.execute(
+            "SELECT seed, fold, arrays, payload FROM units WHERE kind = ?", (kind,)
+        ).fetchall()
+    db.close()
+    out = {}
+    for seed, fold, arrays, payload in rows:
+        (name, _, shape), *_ = json.loads(arrays)
+        assert name == "y_pred"
+        out[seed, fold] = np.frombuffer(payload[: 8 * shape[0]], dtype="<f8")
+    return out
+
+
+def test_liblinear_on_svmevals_folds_is_stored_and_reused_with_the_same_bytes(tmp_path):
+    """A comparison of a LIBSVM and a LIBLINEAR configuration keeps LIBLINEAR's folds (one
+    unit a repetition, kind liblinear-fold): a second run trains none of them and prints the
+    same bytes; what is stored is what the bindings predict on those folds."""
+    from test_linear_workflows import on_libsvm_folds
+
+    wine = str(ROOT / "data" / "wine.scale")
+    store = tmp_path / "runs.sqlite"
+    args = ["-v", "3", "--repeat", "2", "--format", "json", "--store", str(store), wine]
+    args += ["--", "-t", "0", "--", "linear:", "-s", "3"]
+    first = run("compare", args)
+    assert first.returncode == 0, first.stderr
+    assert "0 units reused, 12 computed" in first.stderr
+    again = run("compare", args)
+    assert (again.returncode, again.stdout) == (0, first.stdout)
+    assert "12 units reused, 0 computed" in again.stderr
+    assert [k for k, _ in units(store)].count("liblinear-fold") == 6
+    stored = _stored(store, "liblinear-fold")
+    y, x = ll.svm_read_problem(wine)
+    y = np.array(y)
+    for seed in (1, 2):
+        svm = svmeval.cross_validate(wine, "-t 0", 3, seed=seed)
+        want = on_libsvm_folds(y, x, "-s 3", svm, seed)
+        for i in range(3):
+            assert stored[seed, i].tobytes() == want[svm.folds.test(i)].tobytes()
+
+
+def test_an_export_of_a_liblinear_side_trains_nothing(tmp_path, monkeypatch):
+    """A benchmark's and a permutation test's LIBLINEAR folds come back from the store: the
+    export's report is the run's, with LIBLINEAR's training refused."""
+    from svmeval.cv.run import linear_folds
+
+    wine = str(ROOT / "data" / "wine.scale")
+    cancer = str(ROOT / "data" / "breast_cancer.scale")
+    store = tmp_path / "runs.sqlite"
+    configurations = {"a": "-c 1", "b": svmeval.LinearParams(solver_type=2)}
+    svmeval.benchmark([cancer, wine], configurations, 3, repeat=2, store=store)
+    line = ["-v", "3", "--repeat", "2", cancer, wine, "--", "-c", "1", "--", "linear:", "-s", "2"]
+    fresh = run("compare", line)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("LIBLINEAR trained during an export")
+
+    monkeypatch.setattr(linear_folds, "_trained_folds", refuse)
+    exported = run("store", ["--export", "1", str(store)])
+    assert (exported.returncode, exported.stdout) == (0, fresh.stdout), exported.stderr
+
+
+def test_permuted_liblinear_folds_are_reused(tmp_path):
+    wine = str(ROOT / "data" / "wine.scale")
+    store = tmp_path / "runs.sqlite"
+    first = svmeval.permutation_test(wine, svmeval.LinearParams(), 3, permutations=4, store=store)
+    again = svmeval.permutation_test(wine, svmeval.LinearParams(), 3, permutations=4, store=store)
+    plain = svmeval.permutation_test(wine, svmeval.LinearParams(), 3, permutations=4)
+    assert again.permuted.tobytes() == first.permuted.tobytes() == plain.permuted.tobytes()
+    assert counts(store) == [(0, 15), (15, 0)]

@@ -361,9 +361,11 @@ def test_a_hostile_call_is_never_a_command_line(folder):
 
 def _schema_1(path: Path) -> None:
     """Make the store at ``path`` the file a store of schema version 1 is: ``runs`` without
-    ``call``, ``user_version`` 1, ``meta.schema`` 1 (the tables otherwise as they were)."""
+    ``call`` (nor ``liblinear``), ``user_version`` 1, ``meta.schema`` 1 (the tables otherwise as
+    they were)."""
     with sqlite3.connect(path) as c:
         c.execute("ALTER TABLE runs DROP COLUMN call")
+        c.execute("ALTER TABLE runs DROP COLUMN liblinear")
         c.execute("UPDATE meta SET value = '1' WHERE name = 'schema'")
         c.execute("PRAGMA user_version = 1")
     c.close()
@@ -396,7 +398,7 @@ def test_a_store_of_schema_1_is_read_as_it_is_and_migrated_at_its_first_write(fo
 
     with svmeval.open_store("runs.db") as store:
         svmeval.cross_validate("wine.scale", "-c 4", folds=3, store=store)
-        assert store.meta()["schema"] == "2"
+        assert store.meta()["schema"] == "3"
         runs = store.runs()
     assert [r["call"] is None for r in runs] == [True, True, False]
     assert counts(folder / "runs.db") == (9, 3)
@@ -404,7 +406,7 @@ def test_a_store_of_schema_1_is_read_as_it_is_and_migrated_at_its_first_write(fo
     fresh = run("svmeval", "-v", "3", "-c", "4", "wine.scale", cwd=folder)
     assert third.returncode == 0 and third.stdout == fresh.stdout
     with sqlite3.connect("runs.db") as c:
-        assert c.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert c.execute("PRAGMA user_version").fetchone()[0] == 3
     c.close()
 
 
@@ -447,7 +449,7 @@ def test_two_processes_migrate_a_store_of_schema_1_at_once(folder):
         _, err = proc.communicate(timeout=LIMIT)
         assert proc.returncode == 0, err
     with svmeval.open_store("runs.db") as store:
-        assert store.meta()["schema"] == "2"
+        assert store.meta()["schema"] == "3"
         runs = store.runs()
     assert counts(folder / "runs.db") == (9, 3)
     assert runs[0]["call"] is None  # written before the store recorded calls

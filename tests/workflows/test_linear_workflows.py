@@ -252,30 +252,11 @@ def test_svmeval_compare_takes_two_linear_configurations(heart):
     assert report["b"]["folds"][:4] == pytest.approx(want, rel=1e-12)
 
 
-def test_svmeval_compare_refuses_dask_with_two_linear_configurations(heart):
-    out = run(
-        "compare",
-        ["-v", "4", "--dask", "local", heart[0], "--", "linear:", "--", "linear:", "-c", "2"],
-    )
-    assert (out.returncode, out.stdout) == (1, "")
-    assert "--dask" in out.stderr and "LIBLINEAR" in out.stderr
-    assert len(out.stderr.strip().splitlines()) == 1
-
-
 @pytest.mark.parametrize(
     "call, argument",
     [
         (lambda p: svmeval.benchmark([p], ["-c 1", LinearParams()], 3, scale=True), "scale"),
         (lambda p: svmeval.benchmark([p], ["-c 1", LinearParams()], 3, select=3), "select"),
-        (
-            lambda p: svmeval.compare(p, LinearParams(), LinearParams(C=2), 3, client="local"),
-            "client",
-        ),
-        (
-            lambda p: svmeval.permutation_test(p, LinearParams(), 3, client="local"),
-            "client",
-        ),
-        (lambda p: svmeval.tune_threshold(p, LinearParams(), 3, client="local"), "client"),
         (lambda p: svmeval.tune_threshold(p, LinearParams(solver_type=11), 3), "params"),
         (lambda p: svmeval.tune_threshold(p, LinearParams(solver_type=21), 3), "params"),
     ],
@@ -458,7 +439,6 @@ def test_grid_search_of_a_linear_configuration_by_another_criterion(heart):
         ({"log2p": (-1, 1, 1)}, "log2p"),
         ({"groups": [0, 1] * 135}, "groups"),
         ({"scale": True}, "scale"),
-        ({"client": "local"}, "client"),
         ({"store": "x.sqlite"}, "store"),
     ],
 )

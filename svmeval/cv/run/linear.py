@@ -27,7 +27,14 @@ from svmeval.params import LinearParams, linear_configuration
 if TYPE_CHECKING:
     from svmeval.cv.collect.results import CVResult
 
-__all__ = ["LinearParams", "cross_validate_linear", "liblinear_version", "linear_cross_validation"]
+__all__ = [
+    "LinearParams",
+    "check_linear",
+    "cross_validate_linear",
+    "liblinear_version",
+    "linear_cross_validation",
+    "linear_target",
+]
 
 
 def liblinear_version() -> int:
@@ -71,11 +78,39 @@ def cross_validate_linear(
     return linear_cross_validation(dataset, params, folds, seed=seed, quiet=quiet, store=store)
 
 
+def check_linear(dataset, params) -> None:
+    """Refuse ``params`` on ``dataset`` as LIBLINEAR's ``check_parameter`` refuses it (a
+    :class:`~svmeval.errors.ParameterError` with its message), before any fold is trained."""
+    from svmeval.cv import _liblinear
+    from svmeval.errors import ParameterError
+
+    params.check()
+    c = _liblinear.library()
+    problem = _liblinear.LinearProblem(dataset, params.bias)
+    param, kept = _liblinear.make_parameter(params)
+    message = c.check_parameter(problem.address, _address(param))
+    del kept
+    if message:
+        raise ParameterError(message.decode())
+
+
 def linear_cross_validation(
-    dataset, params: LinearParams, folds: int, *, seed: int = 1, quiet: bool = True, store=None
+    dataset,
+    params: LinearParams,
+    folds: int,
+    *,
+    seed: int = 1,
+    quiet: bool = True,
+    store=None,
+    computed: tuple | None = None,
+    printer=None,
 ):
     """:func:`cross_validate_linear` of a :class:`~svmeval.io.data.Dataset`, ``folds`` and
-    ``params`` checked (``params.check()``)."""
+    ``params`` checked (``params.check()``). ``computed``: ``(every row's prediction,
+    seconds, LIBLINEAR's messages)`` of this cross-validation, computed elsewhere (on a Dask
+    worker: :func:`linear_target`), taken where the store
+    does not hold its folds (the messages written on stderr unless ``quiet``). ``printer``:
+    LIBLINEAR's print hook where not ``quiet`` (None: stderr)."""
     from svmeval.cv import _liblinear
     from svmeval.cv.collect.provenance import note_dataset, note_liblinear
     from svmeval.cv.plan.folds import check_samples, group_classes, libsvm_folds
@@ -100,7 +135,7 @@ def linear_cross_validation(
         message = c.check_parameter(problem.address, _address(param))
         if message:
             raise ParameterError(message.decode())
-        c.set_print(c.print_null if quiet else c.print_stderr)
+        c.set_print(c.print_null if quiet else printer or c.print_stderr)
         c.srand(seed)  # 1: a fresh train process's rand()
         plan = libsvm_folds(dataset.y, folds, stratified=False, rand=c.rand)
         use = found = None
@@ -117,16 +152,68 @@ def linear_cross_validation(
 
                 missing(store, plan.n_folds)
             start = time.perf_counter()
-            c.srand(seed)
-            _in_helper_thread(
-                c.cross_validation,
-                (problem.address, _address(param), folds, target.ctypes.data_as(_c_double_p())),
-                (problem, param, kept, target),
-            )
+            if computed is not None:
+                target, seconds = np.array(computed[0], dtype=np.float64), float(computed[1])
+                if not quiet and computed[2]:
+                    from svmeval.cv.c_library import write_message
+
+                    write_message(computed[2])
+            else:
+                c.srand(seed)
+                _in_helper_thread(
+                    c.cross_validation,
+                    (problem.address, _address(param), folds, target.ctypes.data_as(_c_double_p())),
+                    (problem, param, kept, target),
+                )
+                seconds = time.perf_counter() - start
             if use is not None:
-                use.write(target, time.perf_counter() - start)
+                use.write(target, seconds)
     del kept
     return linear_result(dataset, dataset.y, target, plan, labels, params, seed)
+
+
+def linear_target(dataset, params, folds: int, seed: int, quiet: bool = True) -> tuple:
+    """On a worker: one repetition of LIBLINEAR's own cross-validation
+    (:func:`~svmeval.cv.run.linear.linear_cross_validation`, ``srand(seed)`` then its
+    ``cross_validation``): ``(every row's prediction, seconds, LIBLINEAR's messages)`` (the
+    messages, kept unless ``quiet``, are the client's to write, as the local run writes
+    them)."""
+    from svmeval.cv import _liblinear
+    from svmeval.cv.c_library import PRINT
+
+    said: list = []
+    printer = PRINT(said.append)
+    start = time.perf_counter()
+    try:
+        result = linear_cross_validation(
+            dataset, params, folds, seed=seed, quiet=quiet, printer=printer
+        )
+    finally:  # the hook never left pointing at a callback about to be freed
+        c = _liblinear.library()
+        with _liblinear.STATE_LOCK:
+            c.set_print(c.print_null)
+    return result.y_pred, time.perf_counter() - start, b"".join(said)
+
+
+def linear_held(dataset, params: LinearParams, folds: int, seed: int, store) -> bool:
+    """Whether the run's store (a :class:`~svmeval.cv.run.store_session.StoreCounts`) holds
+    every fold of LIBLINEAR's cross-validation of ``params`` for ``seed`` (nothing counted,
+    nothing computed)."""
+    from svmeval.cv import _liblinear
+    from svmeval.cv.plan.folds import group_classes, libsvm_folds
+    from svmeval.cv.run.linear_store import LinearStoreUse
+
+    labels = (
+        group_classes(dataset.y)[0].astype(np.float64)
+        if params.is_classification
+        else np.array([], dtype=np.float64)
+    )
+    c = _liblinear.library()
+    with _liblinear.STATE_LOCK:
+        c.srand(seed)
+        plan = libsvm_folds(dataset.y, folds, stratified=False, rand=c.rand)
+    use = LinearStoreUse(store, dataset, params, (folds, seed), c.version, plan, labels)
+    return use.holds()
 
 
 def linear_result(dataset, y, target, plan, labels, params, seed, scores=None) -> CVResult:
@@ -197,7 +284,6 @@ _NOT_LIBLINEAR = {
     "groups": None,
     "given_folds": None,
     "jobs": None,
-    "client": None,
     "progress": None,
     "keep_decision_values": False,
     "scale": None,  # learned inside LIBSVM's folds only (scale=False: none asked, taken)
@@ -206,13 +292,27 @@ _NOT_LIBLINEAR = {
 
 
 _LIBLINEAR_OWN = "does not apply to a LinearParams (LIBLINEAR's own cross-validation)"
-_NOT_LIBLINEAR_WHY = {
-    "client": (
-        "does not apply to a LinearParams: LIBLINEAR's cross-validation is one C call whose "
-        "folds train one after another on this process's rand() (its dual solvers draw "
-        "from it), so it runs here, not on Dask workers"
-    ),
-}
+
+
+def _on_cluster(client, dataset, params, folds: int, seeds: list, counts, quiet=True) -> dict:
+    """seed -> ``(predictions, seconds, messages)`` of each repetition the store does not hold, each
+    computed as one task on the cluster of ``client``
+    (:func:`linear_target`); LIBLINEAR's ``check_parameter``
+    and the store's refusals (read-only, an export) come first, here."""
+    from svmeval.cv.run.linear_cluster import linear_cluster
+    from svmeval.cv.run.store_session import missing
+
+    check_linear(dataset, params)
+    todo = [
+        s for s in seeds if counts is None or not linear_held(dataset, params, folds, s, counts)
+    ]
+    if counts is not None:
+        missing(counts, sum(min(folds, dataset.n_samples) for _ in todo))
+    if not todo:
+        return {}
+    with linear_cluster(client) as on:
+        found = on.run(dataset, [(linear_target, (params, folds, s, quiet)) for s in todo])
+    return dict(zip(todo, found))
 
 
 def cross_validate_call(call: dict, door, entry) -> CVResult:
@@ -230,7 +330,7 @@ def cross_validate_call(call: dict, door, entry) -> CVResult:
         if name == "scale" and call[name] is False:
             continue
         if call[name] is not default and call[name] != default:
-            raise ArgumentError(name, _NOT_LIBLINEAR_WHY.get(name, _LIBLINEAR_OWN))
+            raise ArgumentError(name, _LIBLINEAR_OWN)
     from svmeval.cv.run.store_session import opened
 
     params = call["params"]
@@ -238,9 +338,20 @@ def cross_validate_call(call: dict, door, entry) -> CVResult:
     with opened(call["store"], "cross_validate", (entry, call)) as counts:
         folds = check_folds(call["folds"])
         params.check()
+        computed: dict = {}
+        if call["client"] is not None:  # each repetition one task on the cluster
+            computed = _on_cluster(
+                call["client"], door.dataset, params, folds, seeds, counts, call["quiet"]
+            )
         runs = [
             linear_cross_validation(
-                door.dataset, params, folds, seed=s, quiet=call["quiet"], store=counts
+                door.dataset,
+                params,
+                folds,
+                seed=s,
+                quiet=call["quiet"],
+                store=counts,
+                computed=computed.get(s),
             )
             for s in seeds
         ]

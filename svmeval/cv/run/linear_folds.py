@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
+from svmeval.cv.run.linear import check_linear
 from svmeval.params import linear_configuration
 
 if TYPE_CHECKING:
@@ -30,36 +31,24 @@ __all__ = [
     "check_linear",
     "linear_fold",
     "linear_on_folds",
+    "linear_on_folds_of",
     "linear_seeded",
+    "linear_seeded_on",
+    "seeded_on_cluster",
     "seeded_plan",
     "two_linear_runs",
 ]
 
 
-def check_linear(dataset, params) -> None:
-    """Refuse ``params`` on ``dataset`` as LIBLINEAR's ``check_parameter`` refuses it (a
-    :class:`~svmeval.errors.ParameterError` with its message), before any fold is trained."""
-    from svmeval.cv import _liblinear
-    from svmeval.cv.run.linear import _address
-    from svmeval.errors import ParameterError
-
-    params.check()
-    c = _liblinear.library()
-    problem = _liblinear.LinearProblem(dataset, params.bias)
-    param, kept = _liblinear.make_parameter(params)
-    message = c.check_parameter(problem.address, _address(param))
-    del kept
-    if message:
-        raise ParameterError(message.decode())
-
-
-def linear_on_folds(dataset, params, run):
+def linear_on_folds(dataset, params, run, target=None):
     """LIBLINEAR's predictions of ``params`` (a :class:`~svmeval.params.LinearParams`) on the
     folds of ``run`` (a LIBSVM :class:`~svmeval.cv.collect.results.CVResult` of ``dataset``): a
-    :class:`~svmeval.cv.collect.results.CVResult` with ``run``'s folds, seed and labels."""
+    :class:`~svmeval.cv.collect.results.CVResult` with ``run``'s folds, seed and labels
+    (``target``: those predictions, computed elsewhere)."""
     from dataclasses import replace
 
-    target = _predict_folds(dataset, params, run.folds, run.seed)
+    if target is None:
+        target = _predict_folds(dataset, params, run.folds, run.seed)
     return replace(
         run,
         y_pred=target,
@@ -74,6 +63,18 @@ def linear_on_folds(dataset, params, run):
     )
 
 
+def linear_on_folds_of(dataset, params, runs: list, client=None) -> list:
+    """:func:`linear_on_folds` of each of ``runs``; with ``client``, each run's folds one
+    task on that cluster (:func:`_predict_folds`)."""
+    if client is None:
+        return [linear_on_folds(dataset, params, r) for r in runs]
+    from svmeval.cv.run.linear_cluster import linear_cluster
+
+    with linear_cluster(client) as on:
+        found = _on_plans(on, dataset, [(params, r.folds, r.seed, None, None) for r in runs])
+    return [linear_on_folds(dataset, params, r, target) for r, (target, _) in zip(runs, found)]
+
+
 def linear_seeded(dataset, params, folds: int, seed: int, source=None, y=None):
     """LIBLINEAR's predictions of ``params`` on svmeval's folds of ``dataset`` for ``seed``:
     LIBSVM's draw after ``srand(seed)`` (stratified for classifiers), or the folds of
@@ -82,9 +83,18 @@ def linear_seeded(dataset, params, folds: int, seed: int, source=None, y=None):
     whose ``scores`` (classifiers) are LIBLINEAR's decision values: for two classes ``d``
     towards the model's first class and ``-d`` towards the other, for more each class's
     one-vs-rest value (NaN for a class a fold's model lacks)."""
+    from svmeval.cv.run.linear import linear_result
+
+    plan, y, labels = _seeded_plan(dataset, params, folds, seed, source, y)
+    scores = np.full((len(y), len(labels)), np.nan) if params.is_classification else None
+    target = _predict_folds(dataset, params, plan, seed, y, scores, labels)
+    return linear_result(dataset, y, target, plan, labels, params, seed, scores)
+
+
+def _seeded_plan(dataset, params, folds: int, seed: int, source, y) -> tuple:
+    """``(folds drawn, labels, classes)`` of :func:`linear_seeded`."""
     from svmeval.cv import _liblinear
     from svmeval.cv.plan.folds import group_classes, libsvm_folds
-    from svmeval.cv.run.linear import linear_result
 
     y = np.asarray(dataset.y if y is None else y, dtype=np.float64)
     c = _liblinear.library()
@@ -99,9 +109,76 @@ def linear_seeded(dataset, params, folds: int, seed: int, source=None, y=None):
     labels = (
         group_classes(y)[0].astype(np.float64) if classifier else np.array([], dtype=np.float64)
     )
-    scores = np.full((len(y), len(labels)), np.nan) if classifier else None
-    target = _predict_folds(dataset, params, plan, seed, y, scores, labels)
-    return linear_result(dataset, y, target, plan, labels, params, seed, scores)
+    return plan, y, labels
+
+
+def seeded_on_cluster(on_cluster, dataset, specs: list, progress=None) -> list:
+    """:func:`linear_seeded` of each ``(params, folds, seed, source, y)`` of ``specs``: the
+    folds drawn here, each repetition's training one task on ``on_cluster`` (a
+    :class:`~svmeval.cv.run.linear_cluster.LinearCluster`) unless the run's results store
+    holds it (the store written as the local run writes it); ``progress(done, total)``."""
+    from svmeval.cv.run.linear import linear_result
+
+    items, drawn = [], []
+    for params, folds, seed, source, y in specs:
+        plan, y, labels = _seeded_plan(dataset, params, folds, seed, source, y)
+        items.append((params, plan, seed, y, labels))
+        drawn.append((y, labels))
+    found = _on_plans(on_cluster, dataset, items, progress)
+    return [
+        linear_result(dataset, y, target, item[1], labels, item[0], item[2], scores)
+        for item, (y, labels), (target, scores) in zip(items, drawn, found)
+    ]
+
+
+def linear_seeded_on(on_cluster, dataset, params, folds: int, seed: int, source=None):
+    """:func:`linear_seeded` here (``on_cluster`` None), or on ``on_cluster``
+    (:func:`seeded_on_cluster`)."""
+    if on_cluster is None:
+        return linear_seeded(dataset, params, folds, seed, source)
+    return seeded_on_cluster(on_cluster, dataset, [(params, folds, seed, source, None)])[0]
+
+
+def _on_plans(on_cluster, dataset, items: list, progress=None) -> list:
+    """``(predictions, decision values or None)`` of each ``(params, plan, seed, y,
+    labels)`` of ``items`` (``labels`` None: no decision values kept): from the run's store
+    where it holds them all, else one task each on ``on_cluster`` (:func:`_trained_task`),
+    written to the store as :func:`_predict_folds` writes them."""
+    from svmeval.cv.run.store_session import current
+
+    counts = current()
+    out: list = [None] * len(items)
+    uses, todo, calls = {}, [], []
+    for k, (params, plan, seed, y, labels) in enumerate(items):
+        width = None if labels is None or not params.is_classification else len(labels)
+        if counts is not None:
+            use = _store_use(counts, dataset, params, plan, seed, y, labels, width)
+            target = use.find()
+            if target is not None:
+                out[k] = (target, use.scores)
+                continue
+            uses[k] = use
+        todo.append(k)
+        calls.append((_trained_task, (params, plan, seed, y, width, labels)))
+    shown = None
+    if progress is not None:
+        shown = lambda done, total: progress(done + len(items) - total, len(items))  # noqa: E731
+    for k, (target, scores, seconds) in zip(todo, on_cluster.run(dataset, calls, shown)):
+        out[k] = (target, scores)
+        if k in uses and counts is not None and not (counts.reuse_only or counts.store.read_only):
+            uses[k].write(target, seconds, scores)
+    return out
+
+
+def _trained_task(dataset, params, plan, seed: int, y, width, labels) -> tuple:
+    """On a worker: :func:`_trained_folds` (decision values kept for ``width`` classes, where
+    given): ``(predictions, decision values or None, seconds)``."""
+    import time
+
+    scores = None if width is None else np.full((dataset.n_samples, width), np.nan)
+    start = time.perf_counter()
+    target = _trained_folds(dataset, params, plan, seed, y, scores, labels)
+    return target, scores, time.perf_counter() - start
 
 
 def seeded_plan(dataset, params, folds: int, seed: int):
@@ -153,6 +230,59 @@ class _FirstFold:
 
 
 def _predict_folds(dataset, params, folds, seed: int, y=None, scores=None, labels=None):
+    """:func:`_trained_folds`, taken from the run's results store where it holds them all,
+    else computed and written to it (one unit of work:
+    :class:`~svmeval.cv.run.linear_store.OnFoldsStoreUse`). A store that may only be read,
+    or an export, computes what it lacks and writes nothing (LIBLINEAR's folds on svmeval's
+    were not stored before)."""
+    import time
+
+    from svmeval.cv.run.store_session import current
+
+    counts = current()
+    if counts is None or not hasattr(folds, "perm"):
+        return _trained_folds(dataset, params, folds, seed, y, scores, labels)
+    params.check()
+    width = None if scores is None else scores.shape[1]
+    use = _store_use(counts, dataset, params, folds, seed, y, labels, width)
+    found = use.find()
+    if found is not None:
+        if scores is not None and use.scores is not None:
+            scores[:] = use.scores
+        return found
+    start = time.perf_counter()
+    target = _trained_folds(dataset, params, folds, seed, y, scores, labels)
+    if not counts.reuse_only and not counts.store.read_only:
+        use.write(target, time.perf_counter() - start, scores)
+    return target
+
+
+def _store_use(counts, dataset, params, plan, seed: int, y, labels, width):
+    """The :class:`~svmeval.cv.run.linear_store.OnFoldsStoreUse` of LIBLINEAR on ``plan``
+    (``y``: the labels trained on, None: the data's; ``labels``: the classes, None: the
+    data's)."""
+    from svmeval.cv import _liblinear
+    from svmeval.cv.run.linear_store import OnFoldsStoreUse
+
+    if y is not None:
+        from dataclasses import replace
+
+        dataset = replace(dataset, y=np.asarray(y, dtype=np.float64))
+    classes = labels if labels is not None else _classes(dataset, params)
+    version = _liblinear.library().version
+    return OnFoldsStoreUse(counts, dataset, params, plan, seed, version, classes, width)
+
+
+def _classes(dataset, params) -> np.ndarray:
+    """The classes of ``dataset`` as LIBLINEAR predicts them (none for a regression)."""
+    from svmeval.cv.plan.folds import group_classes
+
+    if not params.is_classification:
+        return np.array([], dtype=np.float64)
+    return group_classes(dataset.y)[0].astype(np.float64)
+
+
+def _trained_folds(dataset, params, folds, seed: int, y=None, scores=None, labels=None):
     """Every row's prediction by its fold's model: LIBLINEAR's ``train`` on the fold's
     training rows (in :meth:`~svmeval.cv.plan.folds.Folds.train`'s order) after ``srand(seed)``,
     fold after fold, then ``predict``; ``y`` the labels (None: the data's). ``scores``
@@ -160,11 +290,13 @@ def _predict_folds(dataset, params, folds, seed: int, y=None, scores=None, label
     from svmeval.cv import _liblinear, schedule
     from svmeval.cv.collect.provenance import note_liblinear
     from svmeval.cv.run.linear import _address
+    from svmeval.cv.run.store_session import library_used
     from svmeval.errors import ParameterError
 
     params.check()
     c = _liblinear.library()
     note_liblinear(c.version)
+    library_used("liblinear", c.version)
     if y is not None:
         from dataclasses import replace
 
@@ -231,14 +363,7 @@ def two_linear_runs(data, configurations, run, arguments) -> ComparisonRuns:
     from svmeval.cv.plan.cv_plan import repetition_seeds
     from svmeval.cv.plan.given import repeated_fold_source
     from svmeval.cv.run.linear import linear_cross_validation
-    from svmeval.errors import ArgumentError
 
-    if arguments.client is not None:
-        raise ArgumentError(
-            "client",
-            "does not apply to two LIBLINEAR configurations (LIBLINEAR's cross-validation "
-            "runs its folds one after another in this process)",
-        )
     for params in configurations:
         params.check()
     door = checks.run_data(data, "a comparison", configurations, arguments.pos_label)
@@ -257,7 +382,9 @@ def two_linear_runs(data, configurations, run, arguments) -> ComparisonRuns:
         arguments.groups, arguments.given_folds, dataset.n_samples, run.repeat
     )
     seeds = repetition_seeds(run.seed, run.repeat)
-    if source is None:
+    if arguments.client is not None:  # each repetition of each side one task
+        runs = _on_cluster(arguments.client, dataset, configurations, run.folds, seeds, source)
+    elif source is None:
         runs = [
             [linear_cross_validation(dataset, p, run.folds, seed=s) for s in seeds]
             for p in configurations
@@ -275,3 +402,26 @@ def two_linear_runs(data, configurations, run, arguments) -> ComparisonRuns:
         linear_configuration(configurations[0]),
         linear_configuration(configurations[1]),
     )
+
+
+def _on_cluster(client, dataset, configurations, folds: int, seeds: list, source) -> list:
+    """:func:`two_linear_runs`' runs, each repetition of each configuration one task on the
+    cluster of ``client`` (:mod:`svmeval.cv.run.linear_cluster`): LIBLINEAR's own
+    cross-validation, or LIBLINEAR trained fold by fold on ``source``'s folds."""
+    from svmeval.cv.run.linear import linear_cross_validation, linear_target
+    from svmeval.cv.run.linear_cluster import linear_cluster
+
+    if source is not None:  # svmeval's folds: drawn here, trained there
+        specs = [(p, folds, s, source, None) for p in configurations for s in seeds]
+        with linear_cluster(client) as on:
+            found = seeded_on_cluster(on, dataset, specs)
+    else:  # LIBLINEAR's own: each repetition's result made here from its predictions
+        calls = [(linear_target, (p, folds, s)) for p in configurations for s in seeds]
+        with linear_cluster(client) as on:
+            found = on.run(dataset, calls)
+        found = [
+            linear_cross_validation(dataset, p, folds, seed=s, computed=f)
+            for (_, (p, _, s)), f in zip(calls, found)
+        ]
+    n = len(seeds)
+    return [found[k * n : (k + 1) * n] for k in range(len(configurations))]

@@ -23,7 +23,7 @@ import numpy as np
 from svmeval.errors import ParameterError, SvmevalError
 from svmeval.params import LinearParams, linear_configuration
 
-__all__ = ["LinearSearch", "LinearStep", "search_c_linear"]
+__all__ = ["LinearSearch", "LinearStep", "linear_search_task", "search_c_linear", "search_on"]
 
 #: the solvers LIBLINEAR's warm-started search takes
 SEARCHED = (0, 2, 11)
@@ -72,13 +72,15 @@ def search_c_linear(
     start_p=None,
     seed: int = 1,
     keep_scores: bool = False,
+    warn: bool = True,
 ) -> LinearSearch:
     """LIBLINEAR's ``train -C -v folds`` (``-c start_C``, ``-p start_p`` where given) on
     ``dataset`` (a :class:`~svmeval.io.data.Dataset` or a file name), every C's predictions
     kept. ``params.solver_type`` must be 0, 2 or 11. ``seed``: C ``rand()``'s seed (1:
     ``train``'s own). ``keep_scores``: each C's result keeps a classifier's decision values
     as its class scores (two classes: ``d`` towards the model's first class, ``-d`` towards
-    the other; more: each class's one-vs-rest value), for the ranking figures."""
+    the other; more: each class's one-vs-rest value), for the ranking figures. ``warn``:
+    LIBLINEAR's leave-one-out warning written on stderr (False: the caller's to give)."""
     from svmeval.cv import _liblinear
     from svmeval.cv.plan.folds import check_folds, check_samples, group_classes, libsvm_folds
     from svmeval.io.data import Dataset, read_dataset
@@ -108,7 +110,7 @@ def search_c_linear(
         if message:
             raise ParameterError(message.decode())
         c.set_print(c.print_null)  # LIBLINEAR silences training during the search
-        if folds > l:  # find_parameters' own warning, on stderr as it writes it
+        if folds > l and warn:  # find_parameters' own warning, on stderr as it writes it
             from svmeval.cv.c_library import write_message
 
             write_message(LEAVE_ONE_OUT)
@@ -136,6 +138,48 @@ def search_c_linear(
         n_folds=plan.n_folds,
         params=params,
     )
+
+
+def linear_search_task(
+    dataset, params, folds: int, seed: int, start=(None, None), keep_scores: bool = True
+):
+    """On a worker: LIBLINEAR's warm-started search over C
+    (:func:`~svmeval.cv.run.linear_search.search_c_linear`; ``start``: its first C and p,
+    None: LIBLINEAR's), its leave-one-out warning left to the client
+    (:func:`search_on`)."""
+    start_C, start_p = start
+    return search_c_linear(
+        dataset,
+        params,
+        folds,
+        start_C=start_C,
+        start_p=start_p,
+        seed=seed,
+        keep_scores=keep_scores,
+        warn=False,
+    )
+
+
+def search_on(client, dataset, params, folds: int, seed: int = 1, **search):
+    """LIBLINEAR's search as one task on the cluster of ``client``
+    (:func:`linear_search_task`; ``search``: its ``start`` and ``keep_scores``): its
+    ``check_parameter`` and its leave-one-out warning here first, as the local search gives
+    them."""
+    from svmeval.cv.run.linear import check_linear
+    from svmeval.cv.run.linear_cluster import linear_cluster
+
+    if params.solver_type not in SEARCHED:  # before the cluster, as the local search
+        raise SvmevalError("Warm-start parameter search only available for -s 0, -s 2 and -s 11")
+    check_linear(dataset, params)
+    if folds > dataset.n_samples:
+        from svmeval.cv.c_library import write_message
+
+        write_message(LEAVE_ONE_OUT)
+    start = search.get("start", (None, None))
+    keep = search.get("keep_scores", True)
+    with linear_cluster(client) as on:
+        (found,) = on.run(dataset, [(linear_search_task, (params, folds, seed, start, keep))])
+    return found
 
 
 def _search_svr(search, dataset, max_xtx, start_C, start_p):

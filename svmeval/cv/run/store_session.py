@@ -15,7 +15,7 @@ import time
 
 from svmeval.cv.bounded_waits import flag
 
-__all__ = ["StoreCounts", "current", "missing", "opened", "reuse_only"]
+__all__ = ["StoreCounts", "current", "library_used", "missing", "opened", "reuse_only"]
 
 #: the logger of the run's count line (INFO), where the program has set up logging
 LOGGER = "svmeval.store"
@@ -31,20 +31,39 @@ class StoreCounts:
         self.computed = 0
         self.run: int | None = None
         self.writer = _Writer()
+        #: library (``libsvm``, ``liblinear``) -> its version, for each the run uses
+        self.libraries: dict[str, str] = {}
+
+    def uses(self, library: str, version: int) -> None:
+        """Note that the run looks up or writes units of ``library`` (``libsvm`` or
+        ``liblinear``, of ``version``): the store's ``runs`` names the version of each
+        library a run uses (one it began before is updated, on the writer's thread)."""
+        if library in self.libraries:
+            return
+        self.libraries[library] = str(version)
+        if self.run is not None:
+            self.writer.submit(self.store.note_library, self.run, library, str(version))
 
     def begin(self) -> int:
         """The run's id in the store's ``runs``, recorded at its first write (a run that
         only reads leaves the file as it was until it ends)."""
         if self.run is None:
-            from svmeval.cv import _libsvm
-
             command, call = self.command, None
             if self.call is not None:
                 from svmeval.store import describe_call
 
                 command, call = describe_call(*self.call)
+            libraries = dict(self.libraries)
+            if not libraries:  # a run that used no library's units: LIBSVM's, as before
+                from svmeval.cv import _libsvm
+
+                libraries["libsvm"] = str(_libsvm.libsvm_version())
             self.run = self.store.begin_run(
-                command, str(_libsvm.libsvm_version()), os.getcwd(), call
+                command,
+                libraries.get("libsvm"),
+                os.getcwd(),
+                call,
+                liblinear=libraries.get("liblinear"),
             )
         return self.run
 
@@ -152,6 +171,15 @@ def missing(counts, n: int) -> None:
         )
         error.folds_missing = n  # type: ignore[attr-defined]  # the export names a changed file
         raise error
+
+
+def library_used(library: str, version: int) -> None:
+    """Note in the results store of the run in progress in this thread, if it has one, that
+    the run uses ``library`` (of ``version``) on folds the store does not keep (LIBLINEAR's
+    on svmeval's folds): its ``runs`` entry names that version (:meth:`StoreCounts.uses`)."""
+    counts = current()
+    if counts is not None:
+        counts.uses(library, version)
 
 
 def current() -> StoreCounts | None:

@@ -69,6 +69,7 @@ class StoreUse:
         from svmeval.store import RESULTS_VERSION
 
         self.counts, self.store = counts, counts.store
+        counts.uses("libsvm", _libsvm.libsvm_version())
         self.problem, self.folds, self.keep_dv = problem, folds, bool(keep_dv)
         y = np.ascontiguousarray(problem.y, dtype="<f8")
         self.common = {

@@ -30,7 +30,7 @@ _problems: OrderedDict[str, object] = OrderedDict()  # run token -> LIBSVM probl
 _kernels: OrderedDict[tuple, SharedKernel] = OrderedDict()  # (run token, kernel key) -> kernel
 _kernel_locks: dict = {}
 _quiet_set: list[bool] = []
-_stats = {"problems": 0, "kernels": 0}
+_stats = {"problems": 0, "kernels": 0, "liblinear_units": 0}
 #: problems kept at once by a worker (runs of several clients sharing a cluster)
 KEEP_PROBLEMS = 4
 #: run token -> the run's FoldTransform (preprocessing inside the folds: each fold's rows
@@ -60,7 +60,8 @@ def worker_transform(token: str, dataset, learned: tuple):
 
 
 def worker_stats() -> dict:
-    """What this worker process has built: LIBSVM problems and shared kernels (counts)."""
+    """What this worker process has built or run: LIBSVM problems, shared kernels and
+    LIBLINEAR units (counts)."""
     with _worker_lock:
         return dict(_stats)
 
@@ -185,3 +186,17 @@ def cv_task(
         assignment=assignment,
         transform=transform,
     )
+
+
+def linear_task(token: str, dataset, function, args: tuple):
+    """On a worker: ``function(dataset, *args)``, a LIBLINEAR unit
+    (:mod:`svmeval.cv.run.linear_cluster`), holding C's global state as :func:`cv_task` does
+    (LIBSVM's lock; the LIBLINEAR call takes LIBLINEAR's inside it): no other task of this
+    worker's threads draws from ``rand()`` meanwhile."""
+    from svmeval.cv import _libsvm
+
+    del token  # the run's name: LIBLINEAR's units keep nothing on the worker
+    output = _libsvm.c_state(function)(dataset, *args)
+    with _worker_lock:
+        _stats["liblinear_units"] += 1
+    return output
