@@ -240,6 +240,19 @@ def test_svmeval_linear_dask_prints_the_local_report(client, args):
     assert (remote.returncode, remote.stdout, remote.stderr) == (0, local.stdout, local.stderr)
 
 
+@pytest.mark.parametrize("analysis", [["--permutations", "4"], ["--threshold", "mcc"]])
+def test_svmeval_linear_dask_runs_permutations_and_thresholds_on_the_cluster(client, analysis):
+    args = ["-q", "-v", "5", "-s", "2", *analysis, CANCER]
+    local = run("linear", args)
+    assert local.returncode == 0, local.stderr
+    remote = []
+    ran = _units_run(
+        client, lambda: remote.append(run("linear", ["--dask", _address(client), *args]))
+    )
+    assert (remote[0].returncode, remote[0].stdout, remote[0].stderr) == (0, local.stdout, "")
+    assert ran > 0  # the cross-validations ran on the workers, not here
+
+
 def test_svmeval_compare_dask_with_two_linear_configurations(client):
     args = ["-v", "4", "--format", "json", CANCER, "--", "linear:", "--", "linear:", "-c", "2"]
     local = run("compare", args)
