@@ -120,10 +120,20 @@ def build_svm_scale(src: Path, work: Path) -> Path:
     libsvm_sources(src, work)
     cc = os.environ.get("CC", "gcc")
     flags = ["-Wall", "-Wconversion", "-O3", "-fPIC"]  # LIBSVM's Makefile
-    try:
-        subprocess.run([cc, *flags, "svm-scale.c", "-o", "svm-scale"], cwd=work, check=True)
-    except (OSError, subprocess.CalledProcessError) as exc:
+    try:  # the compiler's warnings on LIBSVM's code shown only where the build fails
+        subprocess.run(
+            [cc, *flags, "svm-scale.c", "-o", "svm-scale"],
+            cwd=work,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+    except OSError as exc:
         raise BuildError(f"compiling LIBSVM's svm-scale with {cc} failed: {exc}") from exc
+    except subprocess.CalledProcessError as exc:
+        raise BuildError(
+            f"compiling LIBSVM's svm-scale with {cc} failed: {exc}\n{exc.stderr}"
+        ) from exc
     return work / "svm-scale"
 
 
