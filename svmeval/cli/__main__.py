@@ -148,6 +148,7 @@ def _interrupted() -> None:
 #: what a command was doing, by the svmeval module whose frame was innermost (longest prefix)
 _STAGES = (
     ("svmeval.io.data", "reading the data"),
+    ("svmeval.io.dataset", "reading the data"),
     ("svmeval.io._streams", "reading the data"),
     ("svmeval.io", "writing the output"),
     ("svmeval.cv", "cross-validating"),

@@ -384,6 +384,8 @@ def test_ctrl_c_as_a_temporary_file_is_made_leaves_none(tmp_path, where):
     "owner, cls, attr, flags, stage",
     [
         ("svmeval.cv.engine", "CVPlan", "fold_output", [], "cross-validating"),
+        # the rows read, checked as the Dataset they become
+        ("svmeval.io.dataset", "", "_check_rows", [], "reading the data"),
         # two classes without --full: svm-train's lines, from the counts alone
         ("svmeval.metrics.two_class", "", "_ratio", [], "computing the figures"),
         # --full: the summary's figures

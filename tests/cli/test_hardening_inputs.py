@@ -619,7 +619,8 @@ SVM_TRAIN_USAGE_OPTIONS = """\
 
 def test_usage_is_generated_from_the_declarations_with_svm_trains_words():
     from svmeval.cli.options import LONG_OPTIONS, SVM_TRAIN_OPTIONS
-    from svmeval.cli.svmeval import USAGE, SvmParams
+    from svmeval.cli.svmeval import USAGE
+    from svmeval.params import SvmParams
 
     SVMEVAL_OPTIONS = tuple(o for o in LONG_OPTIONS if "svmeval" in o.commands)
 

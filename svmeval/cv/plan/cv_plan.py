@@ -4,49 +4,29 @@
 training set in LIBSVM's order, the same predict call), so predictions are bit-identical to
 LIBSVM's, and keeps what LIBSVM throws away: decision values, class scores, probabilities, the
 fold of each sample. A fold is one task; a task's output never depends on where or when it ran.
+:class:`FoldByFold` runs a plan one fold at a time (nested cross-validation's outer loop),
+:func:`in_order` its folds one after another (``-b 1``).
+
+A fold's output in the run's canonical order is :mod:`~svmeval.cv.plan.fold_output`'s, the folds
+drawn after ``srand(seed)`` and the seeds of repetitions :mod:`~svmeval.cv.plan.seeds`'s, a
+problem with other labels :mod:`~svmeval.cv.plan.relabelled`'s; their names are kept here too.
 """
 
 from __future__ import annotations
 
-import sys
 import threading
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-from svmeval._args.checks import check_folds
 from svmeval.cv import _libsvm, _model, messages
 from svmeval.cv.collect.results import CVResult, Folds
-from svmeval.cv.plan.folds import check_samples, group_classes, libsvm_folds
+from svmeval.cv.plan.fold_output import FoldOutput, libsvm_label_order, pair_map, predict_part
+from svmeval.cv.plan.relabelled import relabelled
+from svmeval.cv.plan.seeds import draw_folds, repetition_seeds, seeded_folds  # noqa: F401
 from svmeval.cv.task import FollowUps, Task
-from svmeval.metrics.ovo import class_scores
 from svmeval.params import SvmParams
-
-
-def libsvm_label_order(y: np.ndarray) -> np.ndarray:
-    """The class order LIBSVM gives a model trained on ``y`` (svm_group_classes)."""
-    labels, _, _, _ = group_classes(y)
-    return labels.astype(np.float64)
-
-
-def _pair_map(model_labels: np.ndarray, labels: np.ndarray):
-    """For each canonical pair (i<j) of ``labels``: the model's pair column and its sign
-    (column -1 and sign NaN where the model lacks a class). Vectorised: k(k-1)/2 pairs."""
-    where = {float(lab): k for k, lab in enumerate(model_labels)}
-    pos = np.array([where.get(float(lab), -1) for lab in labels], dtype=np.int64)
-    i, j = np.triu_indices(len(labels), 1)  # canonical pairs in lexicographic order
-    a, b = pos[i], pos[j]
-    lo, hi = np.minimum(a, b), np.maximum(a, b)
-    m = len(model_labels)
-    cols = lo * (2 * m - lo - 1) // 2 + (hi - lo - 1)  # the model's column of pair (lo, hi)
-    signs = np.where(a < b, 1.0, -1.0)
-    missing = (a < 0) | (b < 0)
-    cols[missing] = -1
-    signs[missing] = np.nan
-    return cols, signs
-
 
 #: the most one-vs-one decision values a fold predicts at once (test rows are predicted in
 #: chunks of rows so that a chunk's n_rows x k(k-1)/2 values stay within this many bytes)
@@ -57,18 +37,6 @@ PREDICT_PART_ROWS = 64
 
 #: the parts a fold's prediction is split into (None: as many as cores)
 PREDICT_PARTS: int | None = None
-
-
-@dataclass(frozen=True, eq=False)
-class FoldOutput:
-    """What one fold's model said about its test rows (``Folds.test(i)``, in that order):
-    the predictions, and where the plan keeps them the decision values (canonical pairs),
-    class scores and probabilities (canonical label order)."""
-
-    y_pred: np.ndarray
-    decision_values: np.ndarray | None = None
-    scores: np.ndarray | None = None
-    probabilities: np.ndarray | None = None
 
 
 class CVPlan:
@@ -252,18 +220,29 @@ class CVPlan:
         chunk = max(1, PREDICT_CHUNK_BYTES // (8 * max(1, self.pairs)))
         for start in range(0, t, chunk):
             part = slice(start, start + chunk)
-            self._predict(
-                model, problem or self.problem, test[part], part, out, omp_threads, cols, signs
+            predict_part(
+                model,
+                problem or self.problem,
+                test[part],
+                part,
+                out,
+                omp_threads,
+                cols,
+                signs,
+                labels=self.labels,
+                classification=self.classification,
+                probability=self.probability,
             )
         return out
 
     def _pair_map(self, model_labels: np.ndarray):
-        """:func:`_pair_map` of a fold's model, once per set of model labels (every fold's
-        model has the same classes but for a class absent from its training rows)."""
+        """:func:`~svmeval.cv.plan.fold_output.pair_map` of a fold's model, once per set of
+        model labels (every fold's model has the same classes but for a class absent from its
+        training rows)."""
         key = model_labels.tobytes()
         found = self._pair_maps.get(key)
         if found is None:
-            found = self._pair_maps[key] = _pair_map(model_labels, self.labels)
+            found = self._pair_maps[key] = pair_map(model_labels, self.labels)
         return found
 
     def output(self, i: int) -> FoldOutput:
@@ -306,46 +285,6 @@ class CVPlan:
             if mine is not None:
                 mine[rows] = getattr(out, name)
 
-    def _predict(
-        self, model, problem, rows, part, out: FoldOutput, omp_threads: int, cols, signs
-    ) -> None:
-        # Prediction runs on one OpenMP thread per row, the rows split among ``omp_threads``
-        # threads instead: an OpenMP team per row costs a barrier per row, and
-        # svm_predict_values sums SVR / one-class kernel terms in an OpenMP reduction whose
-        # order varies with the threads (one thread makes every result reproducible).
-        pred, dec, probs = model.predict_parallel(
-            problem.rows[rows], omp_threads, probability=self.probability
-        )
-        out.y_pred[part] = pred
-        if not self.classification:
-            if out.decision_values is not None:  # always kept: one value a sample
-                out.decision_values[part] = dec
-            return
-        if probs is not None and out.probabilities is not None:
-            where = {float(lab): k for k, lab in enumerate(model.labels)}
-            for c, lab in enumerate(self.labels):
-                k = where.get(float(lab))
-                out.probabilities[part, c] = probs[:, k] if k is not None else 0.0
-        m = len(self.labels)
-        if out.scores is not None and m > 2:  # from the model's own columns, in one C pass
-            where = {float(lab): a for a, lab in enumerate(model.labels)}
-            class_scores(
-                dec,
-                [where.get(float(lab), -1) for lab in self.labels],
-                len(model.labels),
-                out=out.scores[part],
-            )
-        if out.decision_values is None and m > 2:
-            return  # the n x k(k-1)/2 values in canonical order are not wanted
-        if dec.shape[1]:
-            dec = dec[:, np.where(cols < 0, 0, cols)] * signs
-        else:  # a fold with one class: no pair was trained
-            dec = np.full((len(rows), len(cols)), np.nan)
-        if out.decision_values is not None:
-            out.decision_values[part] = dec
-        if out.scores is not None and m == 2:
-            out.scores[part] = np.column_stack((dec[:, 0], -dec[:, 0]))
-
     def result(self) -> CVResult:
         return CVResult(
             y_true=self.problem.y.copy(),
@@ -360,66 +299,6 @@ class CVPlan:
             folds=self.folds,
             scores=self.scores,
         )
-
-
-class Relabelled:
-    """A problem as :class:`CVPlan` uses one, with other labels ``y`` (a permutation of the
-    data's): a fold's training problem takes its rows' labels from ``y``; the rows (features,
-    or a shared kernel's) are the base problem's."""
-
-    def __init__(self, base, y: np.ndarray):
-        self._base = base
-        self.y = y
-
-    @property
-    def n_samples(self) -> int:
-        return len(self.y)
-
-    @property
-    def rows(self) -> np.ndarray:
-        return self._base.rows
-
-    def subset(self, order: np.ndarray, y: np.ndarray | None = None):
-        return self._base.subset(order, self.y[order] if y is None else y)
-
-
-def relabelled(problem, y: np.ndarray | None):
-    """``problem`` with the labels ``y`` (None: its own)."""
-    return problem if y is None else Relabelled(problem, y)
-
-
-def draw_folds(
-    y: np.ndarray, folds: int, seed: int, params: SvmParams, *, warn=None, source=None
-) -> Folds:
-    """The folds svm_cross_validation draws after ``srand(seed)`` (C ``rand()`` left where
-    LIBSVM leaves it: ``-b 1`` training goes on drawing from it); ``warn`` as
-    :func:`seeded_folds`'; ``source``: a :class:`~svmeval.cv.plan.given.FoldSource` whose folds are
-    used instead (C ``rand()`` seeded all the same)."""
-    if source is not None:
-        _libsvm.srand(seed)
-        assignment = source.folds(y, folds, seed, params.is_classification)
-        source.check_training(y, params.is_classification, assignment)
-        return assignment
-    return seeded_folds(y, folds, seed, stratified=params.is_classification, warn=warn)
-
-
-def seeded_folds(y: np.ndarray, folds: int, seed: int, *, stratified: bool, warn=None) -> Folds:
-    """LIBSVM's folds of labels ``y`` after ``srand(seed)`` (:func:`libsvm_folds`).
-
-    With more folds than samples LIBSVM runs leave-one-out and says so first: its own text
-    (:func:`~svmeval.cv._libsvm.folds_warning`, asked before seeding) goes to ``warn`` (a
-    function of one string; None: standard error; False: it is not asked for, a run that
-    gave it already).
-    """
-    folds = check_folds(folds)
-    check_samples(len(y))
-    if folds > len(y) and warn is not False:
-        text = _libsvm.folds_warning(folds, len(y))
-        (sys.stderr.write if warn is None else warn)(text)
-    _libsvm.srand(seed)
-    return libsvm_folds(
-        y, folds, stratified=stratified, rand=_libsvm.rand_function(), shuffle=_libsvm.shuffle
-    )
 
 
 class FoldByFold:
@@ -518,23 +397,3 @@ def in_order(
     else:
         run(plan.tasks)
     return plan.result()
-
-
-def repetition_seeds(seed: int, repeat: int) -> list[int]:
-    """The C ``srand`` seeds of ``repeat`` repetitions starting at ``seed`` (svm-train's folds
-    for the first).
-
-    Repetition r uses ``seed + r`` modulo 2^32 (C ``srand`` takes an unsigned int), skipping a
-    value that seeds ``rand()`` as one already used: glibc's ``srand(0)`` is ``srand(1)``, so
-    ``--seed 0 --repeat 3`` uses 0, 2, 3. Every repetition thus draws different folds.
-    """
-    seeds: list[int] = []
-    used: set[int] = set()
-    s = seed
-    while len(seeds) < repeat:
-        c = s % 2**32
-        if (c or 1) not in used:
-            used.add(c or 1)
-            seeds.append(c)
-        s += 1
-    return seeds
