@@ -211,6 +211,7 @@ def run_linear(options, dataset, params):
             seed=seed,
             criterion=options.criterion,
             progress=bar,
+            jobs=options.jobs,
         )
     from svmeval.workflows.threshold import tune_threshold
 
@@ -224,6 +225,7 @@ def run_linear(options, dataset, params):
             seed=seed,
             repeat=options.repeat,
             progress=bar,
+            jobs=options.jobs,
         )
 
 

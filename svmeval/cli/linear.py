@@ -89,6 +89,10 @@ options svmeval adds:
 --seed N : seed C rand() with N before the folds (default 1, train's own):
 	LIBLINEAR's own draw for -v n and -C (--repeat R: seeds N, N+1, ...),
 	svmeval's folds for --permutations and --threshold
+--jobs N : train N folds at once (default: the number of cores) with -s 0, 2
+	and 11, whose training draws nothing from rand(); the other solvers'
+	folds run one after another in LIBLINEAR's one call. Results are
+	identical for every N; --jobs 1 is LIBLINEAR's own cross_validation
 --help : show this help
 --version : show svmeval's version
 model_file: accepted as train accepts it, and never written (-v trains no
@@ -101,6 +105,7 @@ SVMEVAL_OPTIONS = {
     "--permutations": "permutations",
     "--threshold": "threshold",
     "--seed": "seed",
+    "--jobs": "jobs",
 }
 #: train's options that take a value: flag -> LinearParams' field
 _VALUED = {"-s": "solver_type", "-c": "C", "-p": "p", "-n": "nu", "-e": "eps", "-B": "bias"}
@@ -128,6 +133,7 @@ class LinearOptions:
     permutations: int | None = None  # --permutations N, --threshold CRITERION, --seed N:
     threshold: str | None = None  # as svmeval declares them (svmeval.cli.options)
     seed: int = 1
+    jobs: int | None = None  # --jobs N: the threads the folds of -s 0, 2, 11 train on
 
 
 def parse_linear_args(argv: list[str]) -> LinearOptions | None:
@@ -138,7 +144,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
     weight: list = []
     flags: dict = {"regularize_bias": 1, "quiet": False, "full": False, "format": "text"}
     flags.update(search=False, criterion=None, plot=None, store=None, repeat=1)
-    flags.update(permutations=None, threshold=None, seed=1)
+    flags.update(permutations=None, threshold=None, seed=1, jobs=None)
     folds = None
     files: list[str] = []
     i = 0
@@ -360,13 +366,13 @@ def run(o: LinearOptions) -> int:
         from svmeval.cv.run.store_session import current
 
         result = cross_validate_linear(
-            dataset, params, o.nr_fold, seed=o.seed, quiet=o.quiet, store=current()
+            dataset, params, o.nr_fold, seed=o.seed, quiet=o.quiet, store=current(), jobs=o.jobs
         )
     else:
         from svmeval.cv.engine import cross_validate
 
         result = cross_validate(
-            dataset, params, o.nr_fold, seed=o.seed, repeat=o.repeat, quiet=o.quiet
+            dataset, params, o.nr_fold, seed=o.seed, repeat=o.repeat, quiet=o.quiet, jobs=o.jobs
         )
     lines = _two_class_lines(o, result)
     if lines is not None:

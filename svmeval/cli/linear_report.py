@@ -42,6 +42,7 @@ def search_report(o, dataset, params) -> str:
         start_C=o.values.get("C"),
         start_p=o.values.get("p"),
         seed=o.seed,
+        jobs=o.jobs,
     )
     regression = params.solver_type == 11
     figures = [
