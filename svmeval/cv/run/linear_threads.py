@@ -162,7 +162,7 @@ def each_fold(c, work: Callable[[int], object], sizes: list, *, jobs: int, quiet
     written = [0]
 
     def write_ended(done: int, total: int) -> None:
-        while written[0] < n and tasks[written[0]].out[written[0]] is not None:
+        while written[0] < n and out[written[0]] is not None:  # that fold has ended
             for message in kept[written[0]]:
                 c_library.write_message(message)
             kept[written[0]] = []
