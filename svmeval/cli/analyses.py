@@ -212,6 +212,7 @@ def run_linear(options, dataset, params):
             criterion=options.criterion,
             progress=bar,
             client=options.dask,
+            jobs=options.jobs,
         )
     from svmeval.workflows.threshold import tune_threshold
 
@@ -226,6 +227,7 @@ def run_linear(options, dataset, params):
             repeat=options.repeat,
             progress=bar,
             client=options.dask,
+            jobs=options.jobs,
         )
 
 

@@ -44,7 +44,7 @@ def search_report(o, dataset, params) -> str:
         )
     else:
         search = search_c_linear(
-            dataset, params, o.nr_fold, start_C=start[0], start_p=start[1], seed=o.seed
+            dataset, params, o.nr_fold, start_C=start[0], start_p=start[1], seed=o.seed, jobs=o.jobs
         )
     regression = params.solver_type == 11
     figures = [

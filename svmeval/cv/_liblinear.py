@@ -128,6 +128,13 @@ def _load() -> SimpleNamespace:
         f.argtypes = argtypes
         return f
 
+    from svmeval.cv import _kernel  # svmeval's C loop over many rows' predict_values
+
+    rows = ctypes.CDLL(_kernel.__file__).svmeval_predict_rows
+    rows.restype = None
+    rows.argtypes = [c_void_p, c_void_p, c_void_p, ctypes.c_long, c_void_p, ctypes.c_long, c_void_p]
+    shuffle = ctypes.CDLL(_kernel.__file__).svmeval_shuffle  # the folds' shuffle, rand() inside
+    shuffle.restype, shuffle.argtypes = None, [c_void_p, ctypes.c_int64]
     runtime = c_library.c_runtime()
     c = SimpleNamespace(
         lib=lib,
@@ -144,6 +151,9 @@ def _load() -> SimpleNamespace:
         predict=fn("predict", c_double, [POINTER(Model), c_void_p]),
         predict_values=fn("predict_values", c_double, [POINTER(Model), c_void_p, c_void_p]),
         free_model=fn("free_and_destroy_model", None, [POINTER(POINTER(Model))]),
+        predict_rows=rows,
+        predict_values_address=ctypes.cast(lib["predict_values"], c_void_p).value,
+        shuffle=lambda index: shuffle(index.ctypes.data, len(index)) if len(index) else None,
         srand=runtime.srand,
         rand=runtime.rand,
         print_null=c_library.print_nothing(),

@@ -674,7 +674,6 @@ def test_a_linear_result_s_frame_and_reports_are_scikit_learns(files):
     "keyword,value",
     [
         ("groups", [0, 1] * 135),
-        ("jobs", 2),
         ("keep_decision_values", True),
         ("scale", True),  # learned inside LIBSVM's folds only: never silently left out
         ("scale", (0, 1)),

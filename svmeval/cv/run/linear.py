@@ -7,7 +7,10 @@ cuts fold ``i`` at ``i*l/k``, and each fold's training draws from the same ``ran
 solvers shuffle their coordinates): the folds must run one after another in one C call. Here
 ``rand()`` is seeded with 1, the folds are drawn as LIBLINEAR draws them (to know which fold
 tested each row), ``rand()`` is seeded with 1 again and LIBLINEAR's own ``cross_validation``
-runs on the whole problem: its predictions are ``train -v k``'s, byte for byte. The result is
+runs on the whole problem: its predictions are ``train -v k``'s, byte for byte. The solvers
+whose training draws nothing from ``rand()`` (``-s 0, 2, 11``) train their folds side by side
+instead, on the same folds, with the same predictions (:mod:`svmeval.cv.run.linear_threads`).
+The result is
 a :class:`~svmeval.cv.collect.results.CVResult` whose ``params`` is a :class:`LinearParams`: every
 summary and report takes it as it takes LIBSVM's.
 """
@@ -21,6 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from svmeval.cv import bounded_waits, schedule
+from svmeval.cv.run import linear_threads
 from svmeval.errors import ParameterError, SvmevalError
 from svmeval.params import LinearParams, linear_configuration
 
@@ -52,6 +56,7 @@ def cross_validate_linear(
     seed: int = 1,
     quiet: bool = True,
     store=None,
+    jobs: int | None = None,
 ):
     """LIBLINEAR's ``train -v folds`` on ``dataset`` (a :class:`~svmeval.io.data.Dataset` or a
     file name): its own ``cross_validation`` after ``srand(seed)`` (``train``'s process draws
@@ -64,7 +69,9 @@ def cross_validate_linear(
 
     ``store``: the run's results store (a :class:`~svmeval.cv.run.store_session.StoreCounts`, None:
     none): the folds are taken from it where it holds them all, else computed and written
-    to it (:mod:`svmeval.cv.run.linear_store`).
+    to it (:mod:`svmeval.cv.run.linear_store`). ``jobs``: the threads the folds of the solvers
+    that draw nothing from ``rand()`` (``-s 0, 2, 11``) train on (None: the cores; 1: LIBLINEAR's
+    one C call); the predictions are the same for every ``jobs``.
     """
     from svmeval.cv.plan.folds import check_folds
     from svmeval.io.data import Dataset, read_dataset
@@ -75,7 +82,9 @@ def cross_validate_linear(
     params.check()
     if not isinstance(dataset, Dataset):
         dataset = read_dataset(dataset)
-    return linear_cross_validation(dataset, params, folds, seed=seed, quiet=quiet, store=store)
+    return linear_cross_validation(
+        dataset, params, folds, seed=seed, quiet=quiet, store=store, jobs=jobs
+    )
 
 
 def check_linear(dataset, params) -> None:
@@ -104,13 +113,16 @@ def linear_cross_validation(
     store=None,
     computed: tuple | None = None,
     printer=None,
+    jobs: int | None = None,
 ):
     """:func:`cross_validate_linear` of a :class:`~svmeval.io.data.Dataset`, ``folds`` and
     ``params`` checked (``params.check()``). ``computed``: ``(every row's prediction,
     seconds, LIBLINEAR's messages)`` of this cross-validation, computed elsewhere (on a Dask
     worker: :func:`linear_target`), taken where the store
     does not hold its folds (the messages written on stderr unless ``quiet``). ``printer``:
-    LIBLINEAR's print hook where not ``quiet`` (None: stderr)."""
+    LIBLINEAR's print hook where not ``quiet`` (None: stderr). ``jobs``: the threads the
+    folds of ``-s 0, 2, 11`` train on (None: the cores; :mod:`svmeval.cv.run.linear_threads`;
+    one, LIBLINEAR's own call, with a ``printer``)."""
     from svmeval.cv import _liblinear
     from svmeval.cv.collect.provenance import note_dataset, note_liblinear
     from svmeval.cv.plan.folds import check_samples, group_classes, libsvm_folds
@@ -137,7 +149,7 @@ def linear_cross_validation(
             raise ParameterError(message.decode())
         c.set_print(c.print_null if quiet else printer or c.print_stderr)
         c.srand(seed)  # 1: a fresh train process's rand()
-        plan = libsvm_folds(dataset.y, folds, stratified=False, rand=c.rand)
+        plan = libsvm_folds(dataset.y, folds, stratified=False, rand=c.rand, shuffle=c.shuffle)
         use = found = None
         if store is not None:
             from svmeval.cv.run.linear_store import LinearStoreUse
@@ -159,12 +171,27 @@ def linear_cross_validation(
 
                     write_message(computed[2])
             else:
-                c.srand(seed)
-                _in_helper_thread(
-                    c.cross_validation,
-                    (problem.address, _address(param), folds, target.ctypes.data_as(_c_double_p())),
-                    (problem, param, kept, target),
-                )
+                # -s 0, 2, 11 (no rand() in training): the folds side by side; on a worker
+                # (printer) LIBLINEAR's one call, its messages kept by the printer
+                threads = 1
+                if printer is None:
+                    threads = linear_threads.fold_threads(params.solver_type, jobs, plan.n_folds)
+                if threads > 1:
+                    linear_threads.run_cross_validation(
+                        c, problem, param, plan, folds, target, jobs=threads, quiet=quiet
+                    )
+                else:
+                    c.srand(seed)
+                    _in_helper_thread(
+                        c.cross_validation,
+                        (
+                            problem.address,
+                            _address(param),
+                            folds,
+                            target.ctypes.data_as(_c_double_p()),
+                        ),
+                        (problem, param, kept, target),
+                    )
                 seconds = time.perf_counter() - start
             if use is not None:
                 use.write(target, seconds)
@@ -283,7 +310,6 @@ def _c_double_p():
 _NOT_LIBLINEAR = {
     "groups": None,
     "given_folds": None,
-    "jobs": None,
     "progress": None,
     "keep_decision_values": False,
     "scale": None,  # learned inside LIBSVM's folds only (scale=False: none asked, taken)
@@ -352,6 +378,7 @@ def cross_validate_call(call: dict, door, entry) -> CVResult:
                 quiet=call["quiet"],
                 store=counts,
                 computed=computed.get(s),
+                jobs=call["jobs"],
             )
             for s in seeds
         ]

@@ -20,6 +20,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from svmeval.cv import _liblinear
+from svmeval.cv.run.linear_threads import FoldFit, FoldRunner, each_fold, fold_threads
 from svmeval.errors import ParameterError, SvmevalError
 from svmeval.params import LinearParams, linear_configuration
 
@@ -73,6 +75,7 @@ def search_c_linear(
     seed: int = 1,
     keep_scores: bool = False,
     warn: bool = True,
+    jobs: int | None = None,
 ) -> LinearSearch:
     """LIBLINEAR's ``train -C -v folds`` (``-c start_C``, ``-p start_p`` where given) on
     ``dataset`` (a :class:`~svmeval.io.data.Dataset` or a file name), every C's predictions
@@ -80,8 +83,9 @@ def search_c_linear(
     ``train``'s own). ``keep_scores``: each C's result keeps a classifier's decision values
     as its class scores (two classes: ``d`` towards the model's first class, ``-d`` towards
     the other; more: each class's one-vs-rest value), for the ranking figures. ``warn``:
-    LIBLINEAR's leave-one-out warning written on stderr (False: the caller's to give)."""
-    from svmeval.cv import _liblinear
+    LIBLINEAR's leave-one-out warning written on stderr (False: the caller's to give).
+    ``jobs``: the threads each C's folds train on (None: the cores; the steps are the same
+    for every ``jobs``: :mod:`svmeval.cv.run.linear_threads`)."""
     from svmeval.cv.plan.folds import check_folds, check_samples, group_classes, libsvm_folds
     from svmeval.io.data import Dataset, read_dataset
 
@@ -115,10 +119,11 @@ def search_c_linear(
 
             write_message(LEAVE_ONE_OUT)
         c.srand(seed)
-        plan = libsvm_folds(dataset.y, folds, stratified=False, rand=c.rand)
+        plan = libsvm_folds(dataset.y, folds, stratified=False, rand=c.rand, shuffle=c.shuffle)
         search = _Search(c, problem, param, plan, params, labels, dataset)
         search.seed = seed
         search.keep_scores = keep_scores
+        search.jobs = fold_threads(params.solver_type, jobs, plan.n_folds)
         max_xtx = _max_squared_norm(dataset, params.bias)
         if params.solver_type != 11:
             start = start_C if start_C is not None and start_C > 0 else None
@@ -218,35 +223,6 @@ def _max_squared_norm(dataset, bias: float) -> float:
     return float(acc.max()) if len(acc) else 0.0
 
 
-def _row_terms(dataset, bias: float, rows: np.ndarray) -> list:
-    """The features of ``rows`` by position within the row: for position k, ``(where,
-    feature, value)`` of the rows that have a k-th feature (``where``: their places in
-    ``rows``; ``feature``: its index less 1), the bias feature (index n) after the last."""
-    indptr = np.asarray(dataset.indptr, dtype=np.int64)
-    counts = indptr[rows + 1] - indptr[rows]
-    terms = []
-    for k in range(int(counts.max()) if len(counts) else 0):
-        where = np.flatnonzero(counts > k)
-        at = indptr[rows[where]] + k
-        terms.append(
-            (
-                where,
-                np.asarray(dataset.indices[at], dtype=np.int64) - 1,
-                np.asarray(dataset.values[at], dtype=np.float64),
-            )
-        )
-    if bias >= 0:
-        where = np.arange(len(rows))
-        terms.append(
-            (
-                where,
-                np.full(len(rows), dataset.n_features, dtype=np.int64),
-                np.full(len(rows), bias),
-            )
-        )
-    return terms
-
-
 def _start_c(solver: int, l: int, max_xtx: float, y, p: float) -> float:
     """linear.cpp's calc_start_C."""
     if solver == 0:
@@ -280,19 +256,19 @@ class _Search:
     def __init__(self, c, problem, param, plan, params, labels, dataset):
         self.c, self.problem, self.param, self.plan = c, problem, param, plan
         self.params, self.labels, self.dataset = params, labels, dataset
-        self.subs = [problem.subset(plan.train(i)) for i in range(plan.n_folds)]
-        self.tests = [plan.test(i) for i in range(plan.n_folds)]
-        self.terms = [_row_terms(dataset, params.bias, rows) for rows in self.tests]
+        self.runner = FoldRunner(c, problem, plan)
+        self.tests = self.runner.tests
+        self.sizes = [sub.struct.l for sub in self.runner.subs]
+        self.jobs = 1
         self.fold = plan.fold_of()
         self.y = problem.y
         self.steps: list = []
         self.lines: list = []
         self.seed = 1
         self.keep_scores = False
-        self.last_dec = np.zeros((0, 1))
 
     def find_c(self, start_C: float, max_C: float, p: float) -> tuple[float, float]:
-        c, param = self.c, self.param
+        param = self.param
         regression = self.params.solver_type == 11
         l = len(self.y)
         target = np.empty(l, dtype=np.float64)
@@ -306,32 +282,21 @@ class _Search:
         param.p = p
         while C <= max_C:
             param.C = C
-            for i, sub in enumerate(self.subs):
-                previous = prev_w[i]
-                param.init_sol = (
-                    None
-                    if previous is None
-                    else previous.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
-                )
-                model = c.train(sub.address, ctypes.addressof(param))
-                m = model.contents
-                size = sub.struct.n if m.nr_class == 2 else sub.struct.n * m.nr_class
-                w = np.ctypeslib.as_array(m.w, shape=(size,)).copy()
+            fits = self._fit_folds(param, prev_w)
+            for i, model in enumerate(fits):
+                previous, w, dec = prev_w[i], model.w, model.dec
                 if previous is not None and unchanged >= 0:
                     d = w - previous
-                    norm = math.sqrt(float(np.cumsum(d * d)[-1])) if size else 0.0
+                    norm = math.sqrt(float(np.cumsum(d * d)[-1])) if len(w) else 0.0
                     if norm > 1e-15:
                         unchanged = -1
                 prev_w[i] = w
-                label = np.array(m.label[: m.nr_class], dtype=np.float64) if m.label else None
-                target[self.tests[i]] = self._predict(i, w, m.nr_class, label, regression)
-                if scores is not None and label is not None:
-                    dec = self.last_dec
-                    if m.nr_class == 2:
+                target[self.tests[i]] = model.predictions
+                if scores is not None and model.label is not None:
+                    if model.nr_class == 2:
                         dec = np.column_stack((dec[:, 0], -dec[:, 0]))
-                    columns = [place[float(v)] for v in label[: dec.shape[1]]]
+                    columns = [place[float(v)] for v in model.label[: dec.shape[1]]]
                     scores[np.ix_(self.tests[i], columns)] = dec
-                c.free_model(ctypes.byref(model))
             param.init_sol = None
             log2c = math.log(C) / math.log(2.0) if C > 0 else -math.inf
             if regression:
@@ -357,22 +322,25 @@ class _Search:
             self.lines.append("WARNING: maximum C reached.\n")
         return best_C, best_score
 
-    def _predict(self, i: int, w, nr_class: int, label, regression: bool) -> np.ndarray:
-        """linear.cpp's predict of fold ``i``'s test rows by the model of weights ``w``: each
-        row's decision values summed over its features in their order (w times value, from 0,
-        the bias feature last), then the label of the larger, as predict_values does."""
-        rows = self.tests[i]
-        nr_w = 1 if nr_class == 2 else nr_class
-        weights = w.reshape(-1, nr_w)
-        dec = np.zeros((len(rows), nr_w))
-        for where, feature, value in self.terms[i]:
-            dec[where] += weights[feature] * value[:, None]
-        self.last_dec = dec
-        if regression:
-            return dec[:, 0]
-        if nr_class == 2:
-            return np.where(dec[:, 0] > 0, label[0], label[1])
-        return label[np.argmax(dec, axis=1)]  # the first largest; one class: its label
+    def _fit_folds(self, param, prev_w: list) -> list:
+        """Every fold trained at ``param``'s C and p, each warm-started from its own weights
+        at the C before (``prev_w``), and its test rows predicted: each fold's
+        :class:`~svmeval.cv.run.linear_threads.FoldFit`, in fold order. A fold's training reads only its own weights and
+        draws nothing from ``rand()``: the folds train side by side on ``self.jobs`` threads,
+        each with its own copy of ``param``."""
+        runner = self.runner
+
+        def fold(i: int) -> FoldFit:
+            own = _liblinear.Parameter.from_buffer_copy(param)
+            previous = prev_w[i]
+            own.init_sol = (
+                None
+                if previous is None
+                else previous.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+            )
+            return runner.fit(i, own)
+
+        return each_fold(self.c, fold, self.sizes, jobs=self.jobs, quiet=True)
 
     def _result(self, y_pred, C: float, p: float):
         from svmeval.cv.collect.results import CVResult
