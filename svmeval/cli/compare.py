@@ -24,6 +24,7 @@ from svmeval.cli.options import COMPARE, LINEAR_PREFIX, TABLE_FORMATS, TRAINING
 from svmeval.cli.preprocess_options import check_compare_preprocessing, scale_spec
 from svmeval.cli.scan import MisplacedOption, asks_for_help, scan
 from svmeval.cli.usage import usage_text
+from svmeval.cli.values import check_jobs_or_dask
 from svmeval.errors import OptionError, ParameterError, show_path
 from svmeval.io import output
 from svmeval.params import SvmParams
@@ -116,10 +117,7 @@ def parse_compare_args(argv: list[str]) -> CompareOptions | None:
         raise OptionError("give the data file, then -- A's svm-train options -- B's")
     if not files:
         raise OptionError("give the data file(s) before the first --")
-    if values.get("dask") is not None and values.get("jobs") is not None:
-        raise OptionError(
-            "--jobs sets the local threads; with --dask the cluster's workers run the folds"
-        )
+    check_jobs_or_dask(values.get("jobs"), values.get("dask"))
     configurations = _split(head.rest)
     params = tuple(training_params(c, _letter(i)) for i, c in enumerate(configurations))
     o = CompareOptions(

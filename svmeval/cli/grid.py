@@ -27,7 +27,7 @@ from svmeval.cli.preprocess_options import (
 )
 from svmeval.cli.scan import asks_for_help, scan
 from svmeval.cli.usage import usage_text
-from svmeval.cli.values import GROUP_FOLDS
+from svmeval.cli.values import GROUP_FOLDS, check_jobs_or_dask
 from svmeval.errors import OptionError, ParameterError, SvmevalError, show_path
 from svmeval.io import output
 from svmeval.params import SvmParams
@@ -138,10 +138,7 @@ def _check(o: GridOptions, given: dict) -> GridOptions:
                 if flag == "-p"
                 else f"{flag} is searched: use -log2{flag[1]} (or -log2{flag[1]} null)"
             )
-    if o.dask is not None and o.jobs is not None:
-        raise OptionError(
-            "--jobs sets the local threads; with --dask the cluster's workers run the folds"
-        )
+    check_jobs_or_dask(o.jobs, o.dask)
     if o.results is not None and os.path.splitext(o.results)[1].lower() not in RESULTS:
         raise OptionError(
             f"--results {show_path(o.results)}: the file name must end in .csv, .json or .html"

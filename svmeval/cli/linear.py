@@ -244,9 +244,12 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
 
 
 def check_linear(o: LinearOptions) -> LinearOptions:
-    """--permutations and --threshold: what they go with (:mod:`svmeval.cli.analyses`)."""
+    """--permutations and --threshold: what they go with (:mod:`svmeval.cli.analyses`);
+    --jobs and --dask not together."""
     from svmeval.cli.analyses import check_linear as check
+    from svmeval.cli.values import check_jobs_or_dask
 
+    check_jobs_or_dask(o.jobs, o.dask)
     check(o)
     return o
 

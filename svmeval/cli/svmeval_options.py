@@ -13,7 +13,7 @@ from svmeval.cli.fold_options import check_fold_options
 from svmeval.cli.options import SVMEVAL, TABLE_FORMATS
 from svmeval.cli.preprocess_options import check_preprocessing
 from svmeval.cli.scan import asks_for_help, scan
-from svmeval.cli.values import GROUP_FOLDS
+from svmeval.cli.values import GROUP_FOLDS, check_jobs_or_dask
 from svmeval.errors import OptionError, ParameterError, show_path
 from svmeval.params import SvmParams
 
@@ -149,10 +149,7 @@ def _check(options: Options, positional: list[str]) -> Options:
         raise OptionError("--store keeps the folds of a cross-validation: only with -v k")
     if options.dask is not None and options.multilabel:
         raise OptionError("--dask runs single-label cross-validation; not with --multilabel")
-    if options.dask is not None and options.jobs is not None:
-        raise OptionError(
-            "--jobs sets the local threads; with --dask the cluster's workers run the folds"
-        )
+    check_jobs_or_dask(options.jobs, options.dask)
     return replace(options, data_file=data_file, model_file=model_file or "")
 
 

@@ -72,6 +72,15 @@ def parse_weight_range(flag: str, texts: tuple[str, str]) -> tuple:
     return (label, *parse_log2_range(flag, range_text))
 
 
+def check_jobs_or_dask(jobs, dask) -> None:
+    """--jobs and --dask, given together: one line (the local threads, or the cluster's
+    workers; every command that takes both says it the same way)."""
+    if dask is not None and jobs is not None:
+        raise OptionError(
+            "--jobs sets the local threads; with --dask the cluster's workers run the folds"
+        )
+
+
 def parse_dask_address(flag: str, text: str) -> str:
     """``local[:N]`` (N from 1 to the cores) or a scheduler's ``tcp://HOST:PORT``."""
     from svmeval.cv.run.cluster import ClientError, parse_address

@@ -579,3 +579,23 @@ def test_kernel_memory_0_shares_no_kernel(built, monkeypatch, tmp_path):
     built.clear()
     assert main([*args, "--kernel-memory", "0", str(SMALL)]) == 0
     assert built == []
+
+
+@pytest.mark.parametrize(
+    "parse, argv",
+    [
+        (parse_args, ["-v", "5", "--dask", "local", "--jobs", "2", "DATA"]),
+        (parse_grid_args, ["--dask", "local", "--jobs", "2", "DATA"]),
+        (parse_compare_args, ["--dask", "local", "--jobs", "2", "DATA", "--", "--", "-c", "2"]),
+        (parse_linear_args, ["-v", "5", "--dask", "local", "--jobs", "2", "DATA"]),
+        (parse_linear_args, ["-C", "--jobs", "2", "--dask", "local", "DATA"]),
+    ],
+)
+def test_jobs_and_dask_together_are_refused_alike_by_every_command(parse, argv):
+    """--jobs (this machine's threads) and --dask (a cluster's workers) in one command line:
+    the same line from each command that takes both."""
+    with pytest.raises(OptionError) as refused:
+        parse([str(SMALL) if a == "DATA" else a for a in argv])
+    assert str(refused.value) == (
+        "--jobs sets the local threads; with --dask the cluster's workers run the folds"
+    )
