@@ -327,7 +327,7 @@ def pytest_ignore_collect(collection_path, config):
 def pytest_collection_modifyitems(config, items):
     """Mark ``shared_data`` every test that reaches ../shared (:func:`item_reaches_shared`):
     its data or its oracle changes without ../shared; and ``process`` every test that starts
-    a child process or sends a signal (:func:`item_does`); then order the modules (below)."""
+    a child process or sends a signal (:func:`item_does`)."""
     for item in items:
         path = Path(str(item.path))
         if path.name.startswith("test_") and path.parent.is_relative_to(ROOT / "tests"):
@@ -337,12 +337,6 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.shared_data)
             if item_does(path, qualname, fixtures, "process"):
                 item.add_marker(pytest.mark.process)
-    # the module that builds the documentation runs first, then those that start processes,
-    # each whole (its fixtures set up once), the thousands of short in-process tests last: with
-    # two workers taking chunks in this order, neither is left alone with a long test at the end
-    docs = {item.path for item in items if item.get_closest_marker("docs")}
-    process = {item.path for item in items if item.get_closest_marker("process")}
-    items.sort(key=lambda item: (item.path not in docs, item.path not in process))
 
 
 #: the test running now (its set-up, call and teardown), for :func:`_reached`
