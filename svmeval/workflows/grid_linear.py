@@ -116,7 +116,9 @@ def linear_grid(data, params: LinearParams, arguments: GridArguments, cell_type,
     if params.is_classification:
         checks.check_pos_label(dataset.y, pos_label)
     if arguments.client is None:
-        search = search_c_linear(dataset, params, run.folds, seed=run.seed, keep_scores=True)
+        search = search_c_linear(
+            dataset, params, run.folds, seed=run.seed, keep_scores=True, jobs=arguments.jobs
+        )
     else:  # the whole warm-started search one task on the cluster
         from svmeval.cv.run.linear_search import search_on
 
