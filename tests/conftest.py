@@ -90,7 +90,14 @@ def missing_oracles() -> list[str]:
 
 
 def pytest_configure(config):
-    if REQUIRE_ORACLES:
+    import signal
+
+    # A suite started in the background of a shell (`make test &`, nohup) inherits Ctrl-C
+    # ignored, and so would every command the tests start: the tests of what Ctrl-C does need
+    # Python's own answer to it, in this process (its main thread) and in every child
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if REQUIRE_ORACLES and not hasattr(config, "workerinput"):  # once, in pytest's own process
         missing = missing_oracles()
         if missing:
             raise pytest.UsageError(
