@@ -13,7 +13,14 @@ most :data:`INLINE_ROWS` rows runs on the calling thread, one OpenMP thread, wha
 
 from __future__ import annotations
 
-__all__ = ["INLINE_ROWS", "one_thread", "small_run"]
+import os
+
+__all__ = [
+    "INLINE_ROWS",
+    "machine_cores",
+    "one_thread",
+    "small_run",
+]
 
 # OpenMP: LIBSVM computes each kernel column in an OpenMP loop that ends at a barrier. A second
 # thread pays only where a column takes long against that barrier (a few microseconds, more
@@ -45,3 +52,11 @@ def small_run(n_samples: int, folds: int, nonzeros_per_row: float) -> bool:
     rows than there are, and the folds together train on (k - 1) x n rows."""
     drawn = min(folds, n_samples)
     return one_thread(n_samples, nonzeros_per_row) and (drawn - 1) * n_samples <= INLINE_ROWS
+
+
+def machine_cores() -> int:
+    """The cores this process may use (its CPU affinity)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1

@@ -56,7 +56,7 @@ def test_one_copy_of_libsvms_structures(path):
     are not LIBSVM's, are declared once, in its own module)."""
     if path == PACKAGE / "cv" / "c_library.py":
         assert structures(path) == ["Node", "Problem", "Parameter", "CFUNCTYPE"]
-    elif path == PACKAGE / "cv" / "_liblinear.py":
+    elif path == PACKAGE / "cv" / "liblinear_core.py":
         assert structures(path) == ["Problem", "Parameter", "Model"]
     else:
         assert structures(path) == []
@@ -77,7 +77,7 @@ def test_one_place_finds_and_declares_libsvm(path):
             "_libsvm.py",  # the engine's own C loops over rows (predict_values' address)
             "_model.py",
             "kernel.py",
-            "_liblinear.py",  # LIBLINEAR's library, found by the core's library_file
+            "liblinear_core.py",  # LIBLINEAR's library, found by the core's library_file
         )
 
 
