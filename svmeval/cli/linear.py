@@ -20,12 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from svmeval.cli import runner
+from svmeval.cli.linear_dropin import PROG  # the command's name, the light path's too
 from svmeval.cli.options import LINEAR_PREFIX
 from svmeval.errors import OptionError, SvmevalError
 from svmeval.io import output
 from svmeval.io.liblinear_syntax import is_valued, read_folds, read_option
-
-PROG = "svmeval-linear"
 
 USAGE = f"""\
 Usage: {PROG} [options] training_set_file [model_file]
@@ -399,11 +398,11 @@ def run(o: LinearOptions) -> int:
         text = runner.render_report(summary, o.format, full=o.full)
     output.write_outputs([(output.resolve(output.STDOUT, "the report"), text)])
     if text.startswith("Cross Validation Accuracy") and not o.full and o.repeat == 1:
-        from svmeval.cli.dropin import no_label_one
+        from svmeval.cli.linear_dropin import no_label_one_note
 
-        note = no_label_one(sorted(set(result.y_true.tolist())))
+        note = no_label_one_note(sorted(set(result.y_true.tolist())))
         if note is not None and result.params.is_classification:
-            runner.say_on_stderr(note.replace("svmeval:", f"{PROG}:", 1))
+            runner.say_on_stderr(note)
     return 0
 
 

@@ -17,6 +17,9 @@ import os
 
 __all__ = [
     "INLINE_ROWS",
+    "LINEAR_NS_PER_NONZERO",
+    "LINEAR_START_SAVED",
+    "linear_one_call",
     "machine_cores",
     "one_thread",
     "small_run",
@@ -60,3 +63,34 @@ def machine_cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         return os.cpu_count() or 1
+
+
+# LIBLINEAR's primal Newton solvers (-s 0, 2, 11) draw nothing from rand(): the full path trains
+# their folds on the cores (svmeval.cv.run.linear_threads), after a start that costs more than
+# the light path's (numpy, the full command's modules: 0.163 s against 0.048 s of a whole
+# svmeval-linear -q -s 2 -v 5 of heart_scale, medians of 15 on the 2-core machine). On a9a
+# (451,592 nonzeros, -v 5: the folds train on 1,806,368), -s 2 and -s 0 at C = 1 take about
+# 0.22 s in one call: 120 ns a nonzero of a fold's training rows.
+#: nanoseconds of ``-s 0`` or ``-s 2`` training a nonzero of a fold's rows, at C <= 1 and
+#: ``train``'s tolerance
+LINEAR_NS_PER_NONZERO = 120.0
+#: seconds the full path's start takes more than the light path's (measured 0.115)
+LINEAR_START_SAVED = 0.1
+
+
+def linear_one_call(nonzeros: int, folds: int, cores: int, *, C: float, tighter: bool) -> bool:
+    """Whether a k-fold cross-validation of LIBLINEAR's ``-s 0`` or ``-s 2`` on data of
+    ``nonzeros`` nonzeros (the bias feature's included) ends no later in one call, its folds
+    one after another, than on ``cores`` threads after the full path's longer start: the
+    time the threads could save (the folds' time, but for the rounds of ``cores`` folds left)
+    is at most :data:`LINEAR_START_SAVED`. Only at C <= 1 (the largest of C and C times a
+    class's weight: a larger C takes more Newton steps) and a tolerance no ``tighter`` than
+    ``train``'s default; always on one core."""
+    cores = min(cores, folds)
+    if cores < 2:
+        return True
+    if C > 1 or tighter:
+        return False
+    seconds = nonzeros * (folds - 1) * LINEAR_NS_PER_NONZERO * 1e-9
+    rounds = -(-folds // cores)  # the folds' rounds on the cores
+    return seconds * (1 - rounds / folds) <= LINEAR_START_SAVED

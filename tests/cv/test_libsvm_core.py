@@ -22,7 +22,12 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "svmeval"
 SMALL = ROOT / "data" / "breast_cancer.scale"
 SOURCES = sorted(PACKAGE.rglob("*.py"))
-LIGHT_PATH = [PACKAGE / "cli" / "dropin.py", PACKAGE / "cv" / "run" / "light.py"]
+LIGHT_PATH = [
+    PACKAGE / "cli" / "dropin.py",
+    PACKAGE / "cv" / "run" / "light.py",
+    PACKAGE / "cli" / "linear_dropin.py",
+    PACKAGE / "cv" / "run" / "linear_light.py",
+]
 
 
 def tree(path: Path) -> ast.Module:
@@ -88,7 +93,7 @@ def test_the_light_path_loads_and_writes_nothing_itself(path):
     text = path.read_text(encoding="utf-8")
     for own in ("CDLL", "STDERR_LOCK", "clear_line"):
         assert own not in text, f"{path.name} has its own {own}"
-    if path.name == "light.py":
+    if path.name in ("light.py", "linear_dropin.py", "linear_light.py"):
         assert "sys.stderr" not in text
 
 
