@@ -15,7 +15,7 @@ Served: ``train``'s training options ``-s -c -p -n -e -B -wi -R`` (each once, a 
 label; the value as C reads it), ``-v k`` and ``-q``, a classifier (``-s 0`` to ``7``), one
 data file (not ``-``; a model file name after it, which ``-v`` never writes), with the report
 on a pipe, a terminal or a device; the folds of ``-s 0`` and ``-s 2`` only where training them
-side by side could not make the full command faster (:func:`svmeval.cv.cost.linear_one_call`).
+side by side could not make the full command faster (:func:`svmeval.cv.cost.linear_light`).
 Without ``-q``, LIBLINEAR's messages come on standard error as the full command writes them.
 """
 

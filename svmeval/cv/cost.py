@@ -17,9 +17,10 @@ import os
 
 __all__ = [
     "INLINE_ROWS",
+    "LINEAR_LIGHT_ROWS",
     "LINEAR_NS_PER_NONZERO",
     "LINEAR_START_SAVED",
-    "linear_one_call",
+    "linear_light",
     "machine_cores",
     "one_thread",
     "small_run",
@@ -65,29 +66,41 @@ def machine_cores() -> int:
         return os.cpu_count() or 1
 
 
-# LIBLINEAR's primal Newton solvers (-s 0, 2, 11) draw nothing from rand(): the full path trains
-# their folds on the cores (svmeval.cv.run.linear_threads), after a start that costs more than
-# the light path's (numpy, the full command's modules: 0.163 s against 0.048 s of a whole
-# svmeval-linear -q -s 2 -v 5 of heart_scale, medians of 15 on the 2-core machine). On a9a
-# (451,592 nonzeros, -v 5: the folds train on 1,806,368), -s 2 and -s 0 at C = 1 take about
-# 0.22 s in one call: 120 ns a nonzero of a fold's training rows.
+# svmeval-linear's light path (svmeval.cv.run.linear_light) starts without numpy and the full
+# command's modules: a whole svmeval-linear -q -s 2 -v 5 of heart_scale took 0.041-0.048 s
+# against the full path's 0.13-0.16 (medians of 9 and 15, the 2-core machine). It lays each row
+# out in Python (its nodes, its label, its prediction's count): about 1.4 us a row (a9a, 32,561
+# rows: 0.06-0.07 s saved against the full path's --jobs 1, 0.1 on heart_scale), so it pays up
+# to some 60,000 rows. LIBLINEAR's primal Newton solvers (-s 0, 2, 11) draw nothing from
+# rand(): the full path trains their folds on the cores (svmeval.cv.run.linear_threads). On
+# a9a (451,592 nonzeros, -v 5: the folds train on 1,806,368), -s 2 and -s 0 at C = 1 take
+# 0.15-0.22 s in one call: at most 120 ns a nonzero of a fold's training rows. Measured whole
+# (scripts/bench_linear.py, taking turns), a9a -s 2 -v 5 and -s 0 -v 5 in one call were 0.10
+# and 0.12 s faster than the full path on two threads, -v 10 0.01 s slower.
+#: the rows up to which the light path's work a row leaves it faster than the full path's start
+LINEAR_LIGHT_ROWS = 60_000
 #: nanoseconds of ``-s 0`` or ``-s 2`` training a nonzero of a fold's rows, at C <= 1 and
 #: ``train``'s tolerance
 LINEAR_NS_PER_NONZERO = 120.0
-#: seconds the full path's start takes more than the light path's (measured 0.115)
+#: seconds the full path's start takes more than the light path's (measured 0.09-0.115)
 LINEAR_START_SAVED = 0.1
 
 
-def linear_one_call(nonzeros: int, folds: int, cores: int, *, C: float, tighter: bool) -> bool:
-    """Whether a k-fold cross-validation of LIBLINEAR's ``-s 0`` or ``-s 2`` on data of
-    ``nonzeros`` nonzeros (the bias feature's included) ends no later in one call, its folds
-    one after another, than on ``cores`` threads after the full path's longer start: the
-    time the threads could save (the folds' time, but for the rounds of ``cores`` folds left)
-    is at most :data:`LINEAR_START_SAVED`. Only at C <= 1 (the largest of C and C times a
-    class's weight: a larger C takes more Newton steps) and a tolerance no ``tighter`` than
-    ``train``'s default; always on one core."""
+def linear_light(
+    rows: int, nonzeros: int, folds: int, cores: int, *, threaded: bool, C: float, tighter: bool
+) -> bool:
+    """Whether svmeval-linear's light path, LIBLINEAR's folds one after another in its one
+    call, ends no later than the full path on a k-fold cross-validation of ``rows`` rows and
+    ``nonzeros`` nonzeros (the bias feature's included): at most :data:`LINEAR_LIGHT_ROWS`
+    rows; for a ``threaded`` solver (``-s 0``, ``-s 2``: the full path trains their folds on
+    ``cores`` threads), the time the threads could save (the folds' time, but for the rounds
+    of ``cores`` folds left) at most :data:`LINEAR_START_SAVED`, at C <= 1 (the largest of C
+    and C times a class's weight: a larger C takes more Newton steps) and a tolerance no
+    ``tighter`` than ``train``'s default, or on one core."""
+    if rows > LINEAR_LIGHT_ROWS:
+        return False
     cores = min(cores, folds)
-    if cores < 2:
+    if not threaded or cores < 2:
         return True
     if C > 1 or tighter:
         return False

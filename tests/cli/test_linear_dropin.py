@@ -356,21 +356,23 @@ def test_command_lines_left_to_the_full_command(argv):
 
 def test_threaded_solvers_are_served_only_where_threads_cannot_be_faster(monkeypatch):
     """-s 0 and -s 2 (whose folds the full command trains on the cores): served in one call on
-    one core, and on more only while the time the threads could save (the folds' rounds,
-    at the measured nanoseconds a nonzero) is below the full path's longer start; the dual and
-    L1 solvers (one call in the full command too) always."""
+    one core, and on more only while the time the threads could save is below the full path's
+    longer start (a9a -v 5 on two cores: measured faster light; -v 10, or eight cores: not);
+    the dual and L1 solvers (one call in the full command too) always, up to the rows the
+    light path's work a row pays for."""
     fields = {"C": 1.0, "eps": 0.01}
-    a9a = 451_592  # nonzeros
+    rows, a9a = 32_561, 451_592  # a9a's rows and nonzeros
 
-    def served(solver, nonzeros, folds, cores, **more):
+    def served(solver, nonzeros, folds, cores, n=rows, **more):
         monkeypatch.setattr(linear_light, "machine_cores", lambda: cores)
-        return linear_light.served_alone(solver, nonzeros, folds, {**fields, **more}, ())
+        return linear_light.served_alone(solver, n, nonzeros, folds, {**fields, **more}, ())
 
     assert served(2, a9a, 5, 2) and served(0, a9a, 5, 2)
     assert not served(2, a9a, 10, 2) and not served(2, a9a, 5, 8)
     assert served(2, 10 * a9a, 10, 1)
     assert not served(2, 1000, 5, 2, C=2.0) and not served(0, 1000, 5, 2, eps=0.001)
     assert served(2, 1000, 5, 2, eps=0.1) and served(2, 1000, 5, 2, C=0.5)
-    assert served(1, 100 * a9a, 10, 16) and served(5, 100 * a9a, 10, 16)
+    assert served(1, 10 * a9a, 10, 16) and served(5, 10 * a9a, 10, 16)
+    assert not served(1, 1000, 5, 1, n=200_000)  # the light path's rows cost more than it saves
     monkeypatch.setattr(linear_light, "machine_cores", lambda: 2)
-    assert not linear_light.served_alone(2, 1000, 5, fields, ((1, 2.0),))  # C x weight > 1
+    assert not linear_light.served_alone(2, 100, 1000, 5, fields, ((1, 2.0),))  # C x weight > 1

@@ -15,7 +15,8 @@ structures, its entry points, ``srand`` and the print hooks are the core's
 The full path trains the folds of ``-s 0`` and ``-s 2`` (whose training draws nothing from
 ``rand()``) on every core (:mod:`svmeval.cv.run.linear_threads`); here they run one after
 another in LIBLINEAR's one call. Such a run is served only where the threads could not make
-the full command faster (:func:`served_alone`: the cost model's rule), else the full command runs it.
+the full command faster (:func:`served_alone`: the cost model's rule, which also leaves to it a file of more rows
+than the light path's work a row pays for), else the full command runs it.
 
 :func:`cross_validate_linear_plain` returns None for every call it does not serve (a value
 LIBLINEAR's ``check_parameter`` objects to, labels that are not C ints, fewer than two
@@ -29,7 +30,7 @@ import ctypes
 from ctypes import POINTER, c_double
 
 from svmeval.cv import liblinear_core
-from svmeval.cv.cost import linear_one_call, machine_cores
+from svmeval.cv.cost import linear_light, machine_cores
 from svmeval.cv.run.light import int_labels, rows_of
 from svmeval.errors import SvmevalError
 from svmeval.io.liblinear_syntax import CLASSIFIERS, DEFAULT_EPS, DEFAULTS
@@ -37,16 +38,17 @@ from svmeval.io.liblinear_syntax import CLASSIFIERS, DEFAULT_EPS, DEFAULTS
 __all__ = ["cross_validate_linear_plain", "served_alone"]
 
 
-def served_alone(solver_type: int, nonzeros: int, folds: int, fields: dict, weight) -> bool:
-    """Whether a run of ``solver_type`` is served here, its folds in one call: always for the
-    solvers whose folds stay in one call in the full path too (the dual and L1 solvers);
-    for ``-s 0`` and ``-s 2``, whose folds the full path trains on the cores, by the cost
-    model's :func:`~svmeval.cv.cost.linear_one_call`."""
-    if solver_type not in liblinear_core.THREADED_SOLVERS:
-        return True
+def served_alone(solver_type: int, rows: int, nonzeros: int, folds: int, fields, weight) -> bool:
+    """Whether a run of ``solver_type`` is served here, its folds in one call, by the cost
+    model's :func:`~svmeval.cv.cost.linear_light`: the folds of ``-s 0`` and ``-s 2`` are
+    trained on the cores by the full path (``fields``: ``C`` and ``eps``; ``weight``: the
+    ``-wi`` pairs, whose factors multiply C)."""
+    threaded = solver_type in liblinear_core.THREADED_SOLVERS
     tighter = fields["eps"] < DEFAULT_EPS[solver_type]
     C = fields["C"] * max([1.0, *[factor for _, factor in weight]])
-    return linear_one_call(nonzeros, folds, machine_cores(), C=C, tighter=tighter)
+    return linear_light(
+        rows, nonzeros, folds, machine_cores(), threaded=threaded, C=C, tighter=tighter
+    )
 
 
 def cross_validate_linear_plain(raw, values: dict, weight: tuple, folds: int, *, quiet: bool):
@@ -64,7 +66,7 @@ def cross_validate_linear_plain(raw, values: dict, weight: tuple, folds: int, *,
     bias = p.pop("bias")
     n = raw.n_samples
     nonzeros = len(raw.indices) // 4 + (n if bias >= 0 else 0)
-    if folds > n or not served_alone(p["solver_type"], nonzeros, folds, p, weight):
+    if folds > n or not served_alone(p["solver_type"], n, nonzeros, folds, p, weight):
         return None
     y = int_labels(raw)
     if y is None or len(set(y)) < 2:
