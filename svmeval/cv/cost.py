@@ -68,17 +68,17 @@ def machine_cores() -> int:
 
 # svmeval-linear's light path (svmeval.cv.run.linear_light) starts without numpy and the full
 # command's modules: a whole svmeval-linear -q -s 2 -v 5 of heart_scale took 0.041-0.048 s
-# against the full path's 0.13-0.16 (medians of 9 and 15, the 2-core machine). It lays each row
-# out in Python (its nodes, its label, its prediction's count): about 1.4 us a row (a9a, 32,561
-# rows: 0.06-0.07 s saved against the full path's --jobs 1, 0.1 on heart_scale), so it pays up
-# to some 60,000 rows. LIBLINEAR's primal Newton solvers (-s 0, 2, 11) draw nothing from
-# rand(): the full path trains their folds on the cores (svmeval.cv.run.linear_threads). On
-# a9a (451,592 nonzeros, -v 5: the folds train on 1,806,368), -s 2 and -s 0 at C = 1 take
-# 0.15-0.22 s in one call: at most 120 ns a nonzero of a fold's training rows. Measured whole
-# (scripts/bench_linear.py, taking turns), a9a -s 2 -v 5 and -s 0 -v 5 in one call were 0.10
-# and 0.12 s faster than the full path on two threads, -v 10 0.01 s slower.
+# against the full path's 0.13-0.17 (medians of 7 to 15, the 2-core machine). It handles each
+# row in Python (its label, its prediction, its count; the nodes are laid out in C): about
+# 1 us a row (a9a's 32,561 rows: 0.03 s), so it pays up to some 80,000 rows. LIBLINEAR's primal
+# Newton solvers (-s 0, 2, 11) draw nothing from rand(): the full path trains their folds on the
+# cores (svmeval.cv.run.linear_threads). On a9a (451,592 nonzeros, -v 5: the folds train on
+# 1,806,368), -s 2 and -s 0 at C = 1 take 0.15-0.22 s in one call: at most 120 ns a nonzero of
+# a fold's training rows. Measured whole (scripts/bench_linear.py, taking turns), a9a -s 2 -v 5
+# and -s 0 -v 5 in one call were 0.10 s faster than the full path on two threads, -v 10 0.01 s
+# slower.
 #: the rows up to which the light path's work a row leaves it faster than the full path's start
-LINEAR_LIGHT_ROWS = 60_000
+LINEAR_LIGHT_ROWS = 80_000
 #: nanoseconds of ``-s 0`` or ``-s 2`` training a nonzero of a fold's rows, at C <= 1 and
 #: ``train``'s tolerance
 LINEAR_NS_PER_NONZERO = 120.0

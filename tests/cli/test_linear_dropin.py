@@ -373,6 +373,42 @@ def test_threaded_solvers_are_served_only_where_threads_cannot_be_faster(monkeyp
     assert not served(2, 1000, 5, 2, C=2.0) and not served(0, 1000, 5, 2, eps=0.001)
     assert served(2, 1000, 5, 2, eps=0.1) and served(2, 1000, 5, 2, C=0.5)
     assert served(1, 10 * a9a, 10, 16) and served(5, 10 * a9a, 10, 16)
-    assert not served(1, 1000, 5, 1, n=200_000)  # the light path's rows cost more than it saves
+    assert not served(1, 1000, 5, 1, n=100_000)  # the light path's rows cost more than it saves
     monkeypatch.setattr(linear_light, "machine_cores", lambda: 2)
     assert not linear_light.served_alone(2, 100, 1000, 5, fields, ((1, 2.0),))  # C x weight > 1
+
+
+EMPTY_ROWS = "1 1:0.5 3:1\n-1\n1 2:0.3\n-1 1:-0.2 3:0.1\n1 3:0.9\n-1 2:-1\n1 1:1 2:1\n-1\n"
+
+
+@pytest.mark.parametrize("extra", [None, (4, 1.0), (4, 0.25)])
+def test_rows_are_laid_out_as_train_lays_them(tmp_path, extra):
+    """Each row's nodes, read from its address up to the terminator, are its file line's
+    ``index:value`` pairs (parsed here), then the bias node where one is asked, as LIBLINEAR's
+    train lays out the rows it reads (rows without features included)."""
+    from svmeval.cv.c_library import Node
+    from svmeval.cv.run import light
+    from svmeval.io.raw import read_arrays
+
+    path = tmp_path / "empty_rows"
+    path.write_text(EMPTY_ROWS)
+    nodes, rows = light.rows_of(read_arrays(str(path)), extra)
+    for line, address in zip(EMPTY_ROWS.splitlines(), rows):
+        want = [(int(i), float(v)) for i, v in (p.split(":") for p in line.split()[1:])]
+        want += [extra] if extra else []
+        got = []
+        node = Node.from_address(address)
+        while node.index != -1:
+            got.append((node.index, node.value))
+            node = Node.from_address(ctypes.addressof(node) + ctypes.sizeof(Node))
+        assert got == want
+    assert len(rows) == len(EMPTY_ROWS.splitlines())
+
+
+@pytest.mark.parametrize("options", ["-B 1", "-s 2 -B 2", "-s 0", "-s 3 -B 0"])
+def test_rows_without_features_are_served_as_the_full_command(monkeypatch, tmp_path, options):
+    path = tmp_path / "empty_rows"
+    path.write_text(EMPTY_ROWS)
+    lit, full, served = both(monkeypatch, ["-q", *options.split(), "-v", "2", path], tmp_path)
+    assert served
+    same(lit, full)

@@ -54,35 +54,28 @@ def int_labels(raw) -> list[float] | None:
 
 def rows_of(raw, extra: tuple[int, float] | None = None):
     """``(nodes, rows)``: every row's features, then ``extra`` (a last ``(index, value)`` node
-    of every row: LIBLINEAR's bias feature), then its ``index = -1`` terminator, in one array of
-    ``svm_node`` (LIBLINEAR's ``feature_node`` is the same struct), and the address of each
-    row's first node."""
-    indptr = memoryview(raw.indptr).cast("q")
-    indices = memoryview(raw.indices).cast("i")
-    values = memoryview(raw.values).cast("d")
-    n = len(indptr) - 1
+    of every row: LIBLINEAR's bias feature, index > 0), then its ``index = -1`` terminator, in
+    one array of ``svm_node`` (LIBLINEAR's ``feature_node`` is the same struct), and the
+    address of each row's first node; laid out in C (the core's
+    :func:`~svmeval.cv.c_library.rows_nodes`)."""
+    n = raw.n_samples
     size = ctypes.sizeof(Node)
     if size != 16:  # pragma: no cover - a platform that pads svm_node otherwise
         return None
     more = 1 if extra is None else 2  # nodes a row besides its features
-    memory = bytearray((len(indices) + more * n) * size)
-    index = memoryview(memory).cast("i")  # four ints a node: the index first
-    value = memoryview(memory).cast("d")  # two doubles a node: the value second
-    for i in range(n):
-        s, e = indptr[i], indptr[i + 1]
-        first = s + more * i
-        end = first + e - s
-        if e > s:
-            index[4 * first : 4 * end : 4] = indices[s:e]
-            value[2 * first + 1 : 2 * end + 1 : 2] = values[s:e]
-        if extra is not None:
-            index[4 * end], value[2 * end + 1] = extra
-            end += 1
-        index[4 * end] = -1
-    nodes = (Node * (len(indices) + more * n)).from_buffer(memory)
-    base = ctypes.addressof(nodes)
-    rows = (c_void_p * n)(*[base + (indptr[i] + more * i) * size for i in range(n)])
+    nodes = (Node * (len(raw.indices) // 4 + more * n))()
+    rows = (c_void_p * n)()
+    index, value = extra if extra is not None else (0, 0.0)
+    address = [_address(a) for a in (raw.indptr, raw.indices, raw.values)]
+    c_library.rows_nodes()(
+        *address, n, index, value, ctypes.addressof(nodes), ctypes.addressof(rows)
+    )
     return nodes, rows
+
+
+def _address(data: bytearray):
+    """The address of a bytearray's memory (None where it is empty: nothing is read there)."""
+    return ctypes.addressof((ctypes.c_char * len(data)).from_buffer(data)) if data else None
 
 
 class _Messages:
