@@ -412,3 +412,20 @@ def test_rows_without_features_are_served_as_the_full_command(monkeypatch, tmp_p
     lit, full, served = both(monkeypatch, ["-q", *options.split(), "-v", "2", path], tmp_path)
     assert served
     same(lit, full)
+
+
+def test_an_extension_without_the_layout_leaves_the_call_to_the_full_command(monkeypatch, tmp_path):
+    """An extension built before svmeval_rows_nodes: the light paths serve nothing (no error of
+    their own), the full commands answer."""
+    monkeypatch.setattr(c_library, "rows_nodes", lambda: None)
+    lit, full, served = both(monkeypatch, ["-q", "-v", "5", SMALL], tmp_path)
+    assert not served
+    same(lit, full)
+    assert lit.returncode == 0 and lit.stdout.startswith(b"Cross Validation Accuracy = ")
+    from svmeval.cv.run import light
+    from svmeval.io.raw import read_arrays
+
+    small = read_arrays(str(SMALL))
+    assert light.cross_validate_plain(small, {}, 5) is None  # svmeval's drop-in: the same
+    monkeypatch.undo()
+    assert light.cross_validate_plain(small, {}, 5) is not None

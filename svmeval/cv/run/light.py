@@ -57,19 +57,18 @@ def rows_of(raw, extra: tuple[int, float] | None = None):
     of every row: LIBLINEAR's bias feature, index > 0), then its ``index = -1`` terminator, in
     one array of ``svm_node`` (LIBLINEAR's ``feature_node`` is the same struct), and the
     address of each row's first node; laid out in C (the core's
-    :func:`~svmeval.cv.c_library.rows_nodes`)."""
+    :func:`~svmeval.cv.c_library.rows_nodes`), or None where that function is missing."""
     n = raw.n_samples
     size = ctypes.sizeof(Node)
-    if size != 16:  # pragma: no cover - a platform that pads svm_node otherwise
+    lay_out = c_library.rows_nodes()
+    if size != 16 or lay_out is None:  # pragma: no cover - another padding, an older build
         return None
     more = 1 if extra is None else 2  # nodes a row besides its features
     nodes = (Node * (len(raw.indices) // 4 + more * n))()
     rows = (c_void_p * n)()
     index, value = extra if extra is not None else (0, 0.0)
     address = [_address(a) for a in (raw.indptr, raw.indices, raw.values)]
-    c_library.rows_nodes()(
-        *address, n, index, value, ctypes.addressof(nodes), ctypes.addressof(rows)
-    )
+    lay_out(*address, n, index, value, ctypes.addressof(nodes), ctypes.addressof(rows))
     return nodes, rows
 
 
