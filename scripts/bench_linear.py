@@ -46,10 +46,12 @@ LAUNCH = "import sys; from svmeval_launch import linear_main; sys.exit(linear_ma
 
 
 def timed(line: list[str], env: dict | None = None) -> tuple[float, float, bytes]:
-    """Wall and CPU seconds (user + system, of the child) of one whole process, its stdout."""
+    """Wall and CPU seconds (user + system, of the child) of one whole process, its stdout.
+    The process runs in the system's temporary folder: ``python -c`` puts its working folder
+    first on ``sys.path``, where the checkout's svmeval would shadow a ``--baseline`` tree's."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    done = subprocess.run(line, capture_output=True, check=True, env=env)
+    done = subprocess.run(line, capture_output=True, check=True, env=env, cwd=tempfile.gettempdir())
     wall = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -81,7 +83,7 @@ def main() -> None:
         contenders["before"] = svmeval_linear(args.baseline.resolve())
     with tempfile.TemporaryDirectory() as tmp:
         train = build_liblinear_train(args.source.resolve(), Path(tmp) / "liblinear")
-        data = args.data
+        data = [p.resolve() for p in args.data or ()]
         if not data:
             ijcnn1 = Path(tmp) / "ijcnn1"
             ijcnn1.write_bytes(bz2.decompress((SHARED / "ijcnn1.t.bz2").read_bytes()))

@@ -10,6 +10,17 @@ from dataclasses import asdict, dataclass, fields, replace
 
 from svmeval.errors import ParameterError
 
+# LIBLINEAR train's syntax (its solvers, defaults and option readers): the one every command
+# and svmeval-linear's light path read its options with
+from svmeval.io.liblinear_syntax import (  # noqa: F401 - named here as before
+    CLASSIFIERS,
+    DEFAULT_EPS,
+    LINEAR_ONE_CLASS,
+    REGRESSORS,
+    SOLVERS,
+)
+from svmeval.io.liblinear_syntax import DEFAULTS as LINEAR_DEFAULTS
+
 # svm-train's option syntax (its flags, defaults and C rules): the one parser every command,
 # SvmParams.parse and the drop-in's light path read options with
 from svmeval.io.svm_train_syntax import (  # noqa: F401 - parse_c_*, shown: named here for users
@@ -243,41 +254,6 @@ def params_flags(parameters: dict) -> str:
 
 
 # --- LIBLINEAR's configuration -------------------------------------------------------------
-#: LIBLINEAR 2.50's solvers (``-s``): number -> its name in ``linear.h``
-SOLVERS = {
-    0: "L2R_LR",
-    1: "L2R_L2LOSS_SVC_DUAL",
-    2: "L2R_L2LOSS_SVC",
-    3: "L2R_L1LOSS_SVC_DUAL",
-    4: "MCSVM_CS",
-    5: "L1R_L2LOSS_SVC",
-    6: "L1R_LR",
-    7: "L2R_LR_DUAL",
-    11: "L2R_L2LOSS_SVR",
-    12: "L2R_L2LOSS_SVR_DUAL",
-    13: "L2R_L1LOSS_SVR_DUAL",
-    21: "ONECLASS_SVM",
-}
-CLASSIFIERS = frozenset(range(8))
-REGRESSORS = frozenset((11, 12, 13))
-#: LIBLINEAR's one-class solver (``-s 21``; LIBSVM's one-class SVM is :data:`ONE_CLASS`, 2)
-LINEAR_ONE_CLASS = 21
-
-#: ``train``'s default tolerance ``-e`` per solver (train.c's parse_command_line)
-DEFAULT_EPS = {
-    0: 0.01,
-    2: 0.01,
-    11: 0.0001,
-    1: 0.1,
-    3: 0.1,
-    4: 0.1,
-    7: 0.1,
-    5: 0.01,
-    6: 0.01,
-    12: 0.1,
-    13: 0.1,
-    21: 0.01,
-}
 
 
 @dataclass(frozen=True)
@@ -295,13 +271,13 @@ class LinearParams:
     ('-s 0 -c 4 -B 1', 0.01, True)
     """
 
-    solver_type: int = 1
-    C: float = 1.0
-    p: float = 0.1
-    nu: float = 0.5
+    solver_type: int = LINEAR_DEFAULTS["solver_type"]
+    C: float = LINEAR_DEFAULTS["C"]
+    p: float = LINEAR_DEFAULTS["p"]
+    nu: float = LINEAR_DEFAULTS["nu"]
     eps: float | None = None
-    bias: float = -1.0
-    regularize_bias: int = 1
+    bias: float = LINEAR_DEFAULTS["bias"]
+    regularize_bias: int = LINEAR_DEFAULTS["regularize_bias"]
     weight: tuple = ()
 
     def __post_init__(self) -> None:

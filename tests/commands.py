@@ -46,6 +46,12 @@ COMMANDS = {
     "store": ("svmeval-store", "svmeval.cli.store"),
     "linear": ("svmeval-linear", "svmeval.cli.linear"),
 }
+#: the commands whose drop-in calls the launcher serves light: module -> its light path (the
+#: launcher's own table, which importing the launcher here would make this process a command's)
+LIGHT = {
+    "svmeval.cli.svmeval": "svmeval.cli.dropin",
+    "svmeval.cli.linear": "svmeval.cli.linear_dropin",
+}
 #: the same commands as a child process runs them
 PROCESS = {
     "svmeval": ["-m", "svmeval"],
@@ -318,10 +324,8 @@ def _call(command: str, argv: list[str]) -> int:
     interrupts: list = []
     try:
         status = None
-        if module == "svmeval.cli.svmeval" and sys.stdout is not None:
-            from svmeval.cli.dropin import serve
-
-            status = serve(argv, interrupts)
+        if module in LIGHT and sys.stdout is not None:  # a drop-in call: served light
+            status = __import__(LIGHT[module], fromlist=["serve"]).serve(argv, interrupts)
         if status is None:
             from svmeval.io import output
 

@@ -25,8 +25,9 @@ a Ctrl-C there ends the command the same way. This module imports only ``os``, `
 imports enum, time enough for a Ctrl-C to land in it); everything the command needs (numpy,
 the command's module, later LIBSVM) is imported inside :func:`_run`'s ``try``. A drop-in call
 of ``svmeval`` (svm-train's options, ``-v k``, two classes) is served first by
-:func:`svmeval.cli.dropin.serve`, which imports no numpy; every call it does not serve runs as
-the full command.
+:func:`svmeval.cli.dropin.serve`, one of ``svmeval-linear`` (``train``'s options, ``-v k``, two
+classes) by :func:`svmeval.cli.linear_dropin.serve`, neither of which imports numpy; every
+call they do not serve runs as the full command.
 """
 
 try:  # the first instruction: from here on a Ctrl-C is the command's
@@ -203,6 +204,13 @@ def linear_main() -> None:
     _run("svmeval-linear", "svmeval.cli.linear")
 
 
+#: the commands whose drop-in calls are served light: the command's module -> its light path
+_LIGHT = {
+    "svmeval.cli.svmeval": "svmeval.cli.dropin",
+    "svmeval.cli.linear": "svmeval.cli.linear_dropin",
+}
+
+
 #: OpenBLAS (numpy's BLAS) starts its worker threads as numpy is imported, and each spins
 #: 2**28 processor cycles (about 0.1 s) for work before it sleeps: CPU seconds taken from the
 #: command at every start, one thread a core, where numpy's BLAS is hardly used. 4 (2**4
@@ -242,9 +250,9 @@ def _run(prog: str, module: str) -> None:
         _short_blas_spin()
         closed = _reopen_closed_standard_streams()
         status: int | None = None
-        if module == "svmeval.cli.svmeval" and not closed and sys.stdout is not None:
-            # a drop-in call (svm-train's options, -v k, two classes) is served light
-            from svmeval.cli.dropin import serve
+        if module in _LIGHT and not closed and sys.stdout is not None:
+            # a drop-in call (svm-train's or train's options, -v k, two classes) is served light
+            serve = __import__(_LIGHT[module], fromlist=["serve"]).serve
 
             status = serve(sys.argv[1:], _sigint)
         if status is None:  # every other call: the full command

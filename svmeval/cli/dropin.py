@@ -94,7 +94,7 @@ def parse(argv: list[str]):
     return params, folds, quiet, files[0]
 
 
-def _served_streams(data_file: str) -> bool:
+def served_streams(data_file: str) -> bool:
     """The report goes to a pipe, a terminal or a device; the data file is a regular file of
     at most :data:`MAX_FILE_BYTES`."""
     try:
@@ -114,7 +114,7 @@ def serve(argv: list[str], interrupts=()) -> int | None:
     if parsed is None:
         return None
     params, folds, quiet, data_file = parsed
-    if not _served_streams(data_file):
+    if not served_streams(data_file):
         return None
     from svmeval.errors import SvmevalError
     from svmeval.io.raw import read_arrays
@@ -146,17 +146,23 @@ def serve(argv: list[str], interrupts=()) -> int | None:
         return None
     if interrupts:
         raise KeyboardInterrupt
-    status = _write(accuracy_lines(100.0 * correct / len(y_true), classes).encode())
+    status = write_report(accuracy_lines(100.0 * correct / len(y_true), classes).encode())
     note = no_label_one(labels)
     if note is not None and status == 0:
-        import sys
-
-        try:
-            sys.stderr.write(note + "\n")
-            sys.stderr.flush()
-        except (OSError, ValueError, AttributeError):
-            pass
+        say(note)
     return status
+
+
+def say(line: str) -> None:
+    """One line on standard error (a note beside the report); a closed or full stderr is
+    ignored, as the full command ignores it."""
+    import sys
+
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def no_label_one(labels) -> str | None:
@@ -175,9 +181,9 @@ def no_label_one(labels) -> str | None:
     )
 
 
-def _write(data: bytes) -> int:
+def write_report(data: bytes, prog: str = "svmeval") -> int:
     """The report on standard output (descriptor 1, not a regular file); a reader that went
-    away ends the command quietly with status 1, as the full command."""
+    away ends the command quietly with status 1, as the full command ``prog``."""
     view = memoryview(data)
     try:
         while view:
@@ -189,8 +195,6 @@ def _write(data: bytes) -> int:
         from svmeval.io import output
 
         return runner.fail(
-            runner.error_line(
-                output.cannot_write("standard output", output.reason_of(exc)), "svmeval"
-            )
+            runner.error_line(output.cannot_write("standard output", output.reason_of(exc)), prog)
         )
     return 0

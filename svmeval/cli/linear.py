@@ -20,12 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from svmeval.cli import runner
+from svmeval.cli.linear_dropin import PROG  # the command's name, the light path's too
 from svmeval.cli.options import LINEAR_PREFIX
 from svmeval.errors import OptionError, SvmevalError
 from svmeval.io import output
-from svmeval.io.svm_train_syntax import parse_c_double, parse_c_int, weight_label
-
-PROG = "svmeval-linear"
+from svmeval.io.liblinear_syntax import is_valued, read_folds, read_option
 
 USAGE = f"""\
 Usage: {PROG} [options] training_set_file [model_file]
@@ -110,8 +109,6 @@ SVMEVAL_OPTIONS = {
     "--seed": "seed",
     "--jobs": "jobs",
 }
-#: train's options that take a value: flag -> LinearParams' field
-_VALUED = {"-s": "solver_type", "-c": "C", "-p": "p", "-n": "nu", "-e": "eps", "-B": "bias"}
 _FORMATS = ("text", "json", "csv")
 
 
@@ -164,7 +161,7 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
             continue
         name, eq, inline = arg.partition("=")
         takes = name in ("--format", "--criterion", "--plot", "--store", "--dask", *SVMEVAL_OPTIONS)
-        takes = takes or (not eq and (arg in _VALUED or arg == "-v"))
+        takes = takes or (not eq and (is_valued(arg) or arg == "-v"))
         takes = takes or (arg[:2] == "-w" and len(arg) > 2)
         if takes:
             if eq:
@@ -197,15 +194,9 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
                     raise OptionError("option --store: the value is empty")
                 flags["store"] = text
             elif arg == "-v":
-                folds = parse_c_int("-v", text)
-                if folds < 2:
-                    raise OptionError("n-fold cross validation: n must >= 2")
-            elif arg[:2] == "-w":
-                weight.append((weight_label(arg), parse_c_double(arg, text)))
-            elif arg == "-s":
-                values["solver_type"] = parse_c_int(arg, text)
+                folds = read_folds(text)
             else:
-                values[_VALUED[arg]] = parse_c_double(arg, text)
+                _read_into(values, weight, arg, text)
         elif arg.startswith("-") and arg != "-":
             raise OptionError(f"unknown option: {runner.printable(arg)}")
         else:
@@ -241,6 +232,16 @@ def parse_linear_args(argv: list[str]) -> LinearOptions | None:
             **flags,
         )
     )
+
+
+def _read_into(values: dict, weight: list, flag: str, text: str) -> None:
+    """One of train's training options (train's syntax reads it): its field into ``values``,
+    or its ``(label, factor)`` pair onto ``weight``."""
+    name, value = read_option(flag, text)
+    if name == "weight":
+        weight.append(value)
+    else:
+        values[name] = value
 
 
 def check_linear(o: LinearOptions) -> LinearOptions:
@@ -306,17 +307,12 @@ def linear_configuration(tokens, which: str):
         if arg == "-R":
             regularize_bias = 0
             continue
-        if arg in _VALUED or (arg[:2] == "-w" and len(arg) > 2):
+        if is_valued(arg):
             if i >= len(tokens):
                 raise OptionError(f"{which} options (linear:): option {arg} needs a value")
             text, i = tokens[i], i + 1
             try:
-                if arg[:2] == "-w":
-                    weight.append((weight_label(arg), parse_c_double(arg, text)))
-                elif arg == "-s":
-                    values["solver_type"] = parse_c_int(arg, text)
-                else:
-                    values[_VALUED[arg]] = parse_c_double(arg, text)
+                _read_into(values, weight, arg, text)
             except OptionError as exc:
                 raise OptionError(f"{which} options (linear:): {exc}") from None
             continue
@@ -402,11 +398,11 @@ def run(o: LinearOptions) -> int:
         text = runner.render_report(summary, o.format, full=o.full)
     output.write_outputs([(output.resolve(output.STDOUT, "the report"), text)])
     if text.startswith("Cross Validation Accuracy") and not o.full and o.repeat == 1:
-        from svmeval.cli.dropin import no_label_one
+        from svmeval.cli.linear_dropin import no_label_one_note
 
-        note = no_label_one(sorted(set(result.y_true.tolist())))
+        note = no_label_one_note(sorted(set(result.y_true.tolist())))
         if note is not None and result.params.is_classification:
-            runner.say_on_stderr(note.replace("svmeval:", f"{PROG}:", 1))
+            runner.say_on_stderr(note)
     return 0
 
 

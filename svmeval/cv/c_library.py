@@ -29,6 +29,7 @@ __all__ = [
     "open_library",
     "parameter",
     "print_nothing",
+    "rows_nodes",
     "write_message",
 ]
 
@@ -161,6 +162,29 @@ def print_nothing():
     from svmeval.io.native import extension_path
 
     return ctypes.cast(ctypes.CDLL(extension_path()).svmeval_print_nothing, PRINT)
+
+
+_ROWS: list = []  # svmeval_rows_nodes, declared once
+
+
+def rows_nodes():
+    """``svmeval_rows_nodes(indptr, indices, values, n, extra_index, extra_value, nodes,
+    rows)``, a C function of svmeval's extension: the reader's arrays laid out as ``svm_node``
+    rows (a last ``(extra_index, extra_value)`` node a row where ``extra_index > 0``, then the
+    terminator) into ``nodes``, each row's address into ``rows``; None in an extension built
+    before it (the light paths then leave the call to the full command)."""
+    if not _ROWS:
+        from svmeval.io.native import extension_path
+
+        try:
+            f = ctypes.CDLL(extension_path()).svmeval_rows_nodes
+        except AttributeError:  # pragma: no cover - an extension built from older sources
+            return None
+        f.restype = None
+        f.argtypes = [c_void_p, c_void_p, c_void_p, ctypes.c_int64, c_int, c_double]
+        f.argtypes += [c_void_p, c_void_p]
+        _ROWS.append(f)
+    return _ROWS[0]
 
 
 def write_message(message: bytes, interrupts=()) -> None:

@@ -42,7 +42,6 @@ The calling thread only waits, and never more than a step at a time
 from __future__ import annotations
 
 import contextlib
-import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -55,6 +54,7 @@ from svmeval.cv.cost import (  # noqa: F401 - the cost model, named here as befo
     OPENMP_COLUMN_US,
     VALUE_NS,
     VALUE_NS_PER_NONZERO,
+    machine_cores,
     one_thread,
     small_run,
 )
@@ -76,10 +76,7 @@ def available_cores() -> int:
     limit = getattr(_local, "cores", None)
     if limit:
         return limit
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
+    return machine_cores()
 
 
 def omp_waits_passively(environment) -> bool:

@@ -812,6 +812,38 @@ svmeval_print_nothing(const char *s)
     (void)s;
 }
 
+/* The reader's arrays laid out as LIBSVM's svm_node rows (LIBLINEAR's feature_node is the same
+ * struct), for the light paths (svmeval.cv.run.light, through ctypes): row i's features in
+ * order, then, where extra_index > 0, a last node (extra_index, extra_value) (LIBLINEAR's bias
+ * feature), then its index -1 terminator, the rows one after another in nodes, which holds
+ * nnz + n * (extra_index > 0 ? 2 : 1) nodes (zeroed by the caller: a node's padding and a
+ * terminator's value stay zero); rows[i] is the address of row i's first node. */
+struct svmeval_node {
+    int index;
+    double value;
+};
+
+__attribute__((visibility("default"))) void
+svmeval_rows_nodes(const int64_t *indptr, const int32_t *indices, const double *values, int64_t n,
+                   int32_t extra_index, double extra_value, struct svmeval_node *nodes,
+                   struct svmeval_node **rows)
+{
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; i++) {
+        rows[i] = nodes + k;
+        for (int64_t j = indptr[i]; j < indptr[i + 1]; j++, k++) {
+            nodes[k].index = indices[j];
+            nodes[k].value = values[j];
+        }
+        if (extra_index > 0) {
+            nodes[k].index = extra_index;
+            nodes[k].value = extra_value;
+            k++;
+        }
+        nodes[k++].index = -1;
+    }
+}
+
 static PyMethodDef module_methods[] = {
     {"parse_number", mod_parse_number, METH_O,
      "parse_number(b) -> (value, status): the reader's number conversion (status 0 ok, 1 not a "

@@ -387,7 +387,7 @@ def test_help_fits_80_columns():
 
 
 def test_without_the_bindings_one_line_says_how_to_install(files, monkeypatch):
-    from svmeval.cv import _liblinear, c_library
+    from svmeval.cv import c_library, liblinear_core
 
     real = c_library.library_file
     monkeypatch.setattr(
@@ -395,7 +395,7 @@ def test_without_the_bindings_one_line_says_how_to_install(files, monkeypatch):
         "library_file",
         lambda package="libsvm": None if package == "liblinear" else real(package),
     )
-    monkeypatch.setattr(_liblinear, "_C", [])
+    monkeypatch.setattr(liblinear_core, "_C", [])
     done = run("linear", ["-v", "5", files["heart"]])
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.count("\n") == 1

@@ -38,8 +38,8 @@ def test_one_table_of_svm_trains_options(path):
     """svm-train's flags are listed once, by its syntax (the option table of the commands
     takes each option's field and kind from there; its flags are one per declaration)."""
     expected = 1 if path == PACKAGE / "io" / "svm_train_syntax.py" else 0
-    if path == PACKAGE / "cli" / "linear.py":  # LIBLINEAR's train: another program's flags,
-        expected = 1  # some spelled as svm-train's (-s, -c, -p, -n, -e) with other meanings
+    if path == PACKAGE / "io" / "liblinear_syntax.py":  # LIBLINEAR's train: another program's
+        expected = 1  # flags, some spelled as svm-train's (-s, -c, -p, -n, -e), other meanings
     assert flag_tables(path) == expected
 
 

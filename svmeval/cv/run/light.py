@@ -34,13 +34,13 @@ from svmeval.cv.c_library import PRINT, Node
 from svmeval.cv.cost import small_run
 from svmeval.io.svm_train_syntax import DEFAULTS, INT_MAX, INT_MIN
 
-__all__ = ["DEFAULTS", "cross_validate_plain"]
+__all__ = ["DEFAULTS", "cross_validate_plain", "int_labels", "rows_of"]
 
 SERVED_TYPES = (0, 1)  # C-SVC, nu-SVC
 SERVED_KERNELS = (0, 1, 2, 3)  # linear, polynomial, RBF, sigmoid (not precomputed)
 
 
-def _labels(raw) -> list[float] | None:
+def int_labels(raw) -> list[float] | None:
     """The labels, where each is an integer that fits a C int (LIBSVM's classes)."""
     y = raw.y
     if y is None:
@@ -52,30 +52,29 @@ def _labels(raw) -> list[float] | None:
     return labels
 
 
-def _nodes(raw):
-    """``(nodes, rows)``: every row's features then its ``index = -1`` terminator, in one
-    array of ``svm_node``, and the address of each row's first node."""
-    indptr = memoryview(raw.indptr).cast("q")
-    indices = memoryview(raw.indices).cast("i")
-    values = memoryview(raw.values).cast("d")
-    n = len(indptr) - 1
+def rows_of(raw, extra: tuple[int, float] | None = None):
+    """``(nodes, rows)``: every row's features, then ``extra`` (a last ``(index, value)`` node
+    of every row: LIBLINEAR's bias feature, index > 0), then its ``index = -1`` terminator, in
+    one array of ``svm_node`` (LIBLINEAR's ``feature_node`` is the same struct), and the
+    address of each row's first node; laid out in C (the core's
+    :func:`~svmeval.cv.c_library.rows_nodes`), or None where that function is missing."""
+    n = raw.n_samples
     size = ctypes.sizeof(Node)
-    if size != 16:  # pragma: no cover - a platform that pads svm_node otherwise
+    lay_out = c_library.rows_nodes()
+    if size != 16 or lay_out is None:  # pragma: no cover - another padding, an older build
         return None
-    memory = bytearray((len(indices) + n) * size)
-    index = memoryview(memory).cast("i")  # four ints a node: the index first
-    value = memoryview(memory).cast("d")  # two doubles a node: the value second
-    for i in range(n):
-        s, e = indptr[i], indptr[i + 1]
-        first = s + i
-        if e > s:
-            index[4 * first : 4 * (first + e - s) : 4] = indices[s:e]
-            value[2 * first + 1 : 2 * (first + e - s) + 1 : 2] = values[s:e]
-        index[4 * (first + e - s)] = -1
-    nodes = (Node * (len(indices) + n)).from_buffer(memory)
-    base = ctypes.addressof(nodes)
-    rows = (c_void_p * n)(*[base + (indptr[i] + i) * size for i in range(n)])
+    more = 1 if extra is None else 2  # nodes a row besides its features
+    nodes = (Node * (len(raw.indices) // 4 + more * n))()
+    rows = (c_void_p * n)()
+    index, value = extra if extra is not None else (0, 0.0)
+    address = [_address(a) for a in (raw.indptr, raw.indices, raw.values)]
+    lay_out(*address, n, index, value, ctypes.addressof(nodes), ctypes.addressof(rows))
     return nodes, rows
+
+
+def _address(data: bytearray):
+    """The address of a bytearray's memory (None where it is empty: nothing is read there)."""
+    return ctypes.addressof((ctypes.c_char * len(data)).from_buffer(data)) if data else None
 
 
 class _Messages:
@@ -135,13 +134,13 @@ def cross_validate_plain(
         return None
     if not small_run(n, folds, len(raw.indices) / 4 / n):
         return None
-    y = _labels(raw)
+    y = int_labels(raw)
     if y is None or len(set(y)) < 2:
         return None
     c = c_library.open_library()
     if c is None:
         return None
-    built = _nodes(raw)
+    built = rows_of(raw)
     if built is None:  # pragma: no cover
         return None
     nodes, rows = built

@@ -28,11 +28,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from svmeval.cv import c_library, schedule
+from svmeval.cv.liblinear_core import THREADED_SOLVERS
 
 __all__ = ["THREADED_SOLVERS", "FoldRunner", "each_fold", "fold_threads", "run_cross_validation"]
 
-#: the solvers whose training draws nothing from rand(): their folds train side by side
-THREADED_SOLVERS = (0, 2, 11)
 #: what cross_validation writes on stderr (fprintf) where the folds outnumber the rows
 LEAVE_ONE_OUT = (
     b"WARNING: # folds > # data. Will use # folds = # data instead "
