@@ -344,6 +344,53 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.shared_data)
             if item_does(path, qualname, fixtures, "process"):
                 item.add_marker(pytest.mark.process)
+            if untraced(path, item):
+                item.add_marker(pytest.mark.untraced)
+
+
+#: test modules that run svmeval's code over and over against an oracle (scikit-learn's metric
+#: tests, its estimator checks): ``--cov`` does not trace them (:func:`untraced`)
+UNTRACED_MODULES = frozenset(
+    {
+        "tests/metrics/test_metrics_sklearn.py",
+        "tests/sklearn_contract/test_sklearn_common.py",
+        "tests/metrics/test_multilabel_metrics.py",
+    }
+)
+
+
+def untraced(path: Path, item: pytest.Item) -> bool:
+    """Whether coverage (``make test``'s ``--cov``) leaves ``item``'s call untraced (marked
+    ``untraced``; :func:`pytest_runtest_call`): a test of :data:`UNTRACED_MODULES`, a
+    Hypothesis test (many examples of the same code) or the documentation's build. Tracing is
+    what ``--cov`` costs (Python's tracer on every line: twice the time of these tests); they
+    still run, and the lines they reach the other tests reach too."""
+    if path.relative_to(ROOT).as_posix() in UNTRACED_MODULES:
+        return True
+    if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+        return True
+    return path.name == "test_docs.py" and path.parent.name == "rules"
+
+
+def _untraced(item):
+    """An ``untraced`` test's set-up (its fixtures) and call run with no trace function on
+    their thread: coverage's tracer (``--cov``) is set aside and put back after them
+    (coverage's tracer takes being put back by ``sys.settrace``, as a debugger's is).
+    pytest-cov's own ``no_cover`` leaves a test's data out, but in a pytest-xdist worker its
+    tracer still runs through the test."""
+    tracer = sys.gettrace()
+    if tracer is None or item.get_closest_marker("untraced") is None:
+        yield
+        return
+    sys.settrace(None)
+    try:
+        yield
+    finally:
+        sys.settrace(tracer)
+
+
+pytest_runtest_setup = pytest.hookimpl(hookwrapper=True)(_untraced)
+pytest_runtest_call = pytest.hookimpl(hookwrapper=True)(_untraced)
 
 
 #: the test running now (its set-up, call and teardown), for :func:`_reached`

@@ -9,6 +9,8 @@ numbers, numpy arrays among them), so that a cross-validation that prints only s
 
 from __future__ import annotations
 
+from collections import Counter
+
 from svmeval.errors import ArgumentError, show_label
 
 __all__ = [
@@ -99,22 +101,22 @@ def svm_train_classes(y_true, y_pred, pos_label: float | None = None):
     The counts are those of the confusion matrix (:class:`~svmeval.metrics.ConfusionCounts`)
     and the ratios the same double divisions, so the lines agree with the full report's.
     """
-    y_true = [float(v) for v in y_true]
-    y_pred = [float(v) for v in y_pred]
+    y_true = list(map(float, y_true))
+    y_pred = list(map(float, y_pred))
     if len(y_true) != len(y_pred):
         raise ArgumentError("y_pred", f"{len(y_pred)} predictions for {len(y_true)} samples")
     labels = sorted(set(y_true).union(y_pred))
-    pairs = list(zip(y_true, y_pred))
-    correct = sum(1 for t, p in pairs if t == p)
+    pairs = Counter(zip(y_true, y_pred)).items()  # each (true, predicted) pair, counted
+    correct = sum(k for (t, p), k in pairs if t == p)
     positive, negative = positive_and_negative(labels, pos_label)
     if positive is None:
         return labels, correct, ()
     if pos_label is None:
         positive = 1.0  # the patch's: the samples labelled 1, whether there are any or not
-    tp = sum(1 for t, p in pairs if t == positive and p == positive)
-    fp = sum(1 for t, p in pairs if p == positive and t != positive)
-    fn = sum(1 for t, p in pairs if t == positive and p != positive)
-    tn = len(pairs) - tp - fp - fn
+    tp = sum(k for (t, p), k in pairs if t == positive and p == positive)
+    fp = sum(k for (t, p), k in pairs if p == positive and t != positive)
+    fn = sum(k for (t, p), k in pairs if t == positive and p != positive)
+    tn = len(y_true) - tp - fp - fn
     if pos_label is None:
         return labels, correct, patch_classes(tp, fp, fn, tn)
     return (

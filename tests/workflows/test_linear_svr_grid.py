@@ -60,22 +60,25 @@ def _bindings_search(y, x, k: int, steps) -> list:
     l = len(y)
     perm = _shuffle(l, 1)
     bounds = [i * l // k for i in range(k + 1)]
+    folds = []  # each fold's training problem (the same at every step) and its test rows
+    for i in range(k):
+        begin, end = bounds[i], bounds[i + 1]
+        train, test = perm[:begin] + perm[end:], perm[begin:end]
+        problem = ll.problem([y[r] for r in train], [x[r] for r in train])
+        folds.append((problem, test, [y[r] for r in test], [x[r] for r in test]))
     out, previous, last_p = [], [None] * k, None
     for C, p in steps:
         if p != last_p:
             previous, last_p = [None] * k, p
         pred = np.full(l, np.nan)
-        for i in range(k):
-            begin, end = bounds[i], bounds[i + 1]
-            train = perm[:begin] + perm[end:]
+        for i, (problem, test, y_test, x_test) in enumerate(folds):
             param = ll.parameter(f"-s 11 -c {C!r} -p {p!r} -q")
             if previous[i] is not None:
                 init = (ctypes.c_double * len(previous[i]))(*previous[i])
                 param.init_sol = ctypes.cast(init, ctypes.POINTER(ctypes.c_double))
-            model = ll.train(ll.problem([y[r] for r in train], [x[r] for r in train]), param)
+            model = ll.train(problem, param)
             previous[i] = [model.w[j] for j in range(model.nr_feature)]
-            test = perm[begin:end]
-            pred[test] = ll.predict([y[r] for r in test], [x[r] for r in test], model, "-q")[0]
+            pred[test] = ll.predict(y_test, x_test, model, "-q")[0]
         out.append(pred)
     return out
 

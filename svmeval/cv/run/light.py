@@ -34,7 +34,7 @@ from svmeval.cv.c_library import PRINT, Node
 from svmeval.cv.cost import small_run
 from svmeval.io.svm_train_syntax import DEFAULTS, INT_MAX, INT_MIN
 
-__all__ = ["DEFAULTS", "cross_validate_plain", "int_labels", "rows_of"]
+__all__ = ["DEFAULTS", "c_labels", "cross_validate_plain", "doubles", "int_labels", "rows_of"]
 
 SERVED_TYPES = (0, 1)  # C-SVC, nu-SVC
 SERVED_KERNELS = (0, 1, 2, 3)  # linear, polynomial, RBF, sigmoid (not precomputed)
@@ -46,10 +46,22 @@ def int_labels(raw) -> list[float] | None:
     if y is None:
         return None
     labels: list[float] = memoryview(y).cast("d").tolist()  # type: ignore[assignment]
-    for v in labels:
-        if v != int(v) or not INT_MIN <= v <= INT_MAX:  # NaN, inf: the reader refuses them
-            return None
+    if not labels or not all(map(float.is_integer, labels)):  # whole numbers (not NaN, inf)
+        return None
+    if not (INT_MIN <= min(labels) and max(labels) <= INT_MAX):
+        return None
     return labels
+
+
+def c_labels(raw):
+    """The labels as a C array of doubles (``struct svm_problem``'s and LIBLINEAR's ``y``):
+    the reader's own doubles, copied."""
+    return (c_double * raw.n_samples).from_buffer_copy(raw.y)
+
+
+def doubles(array) -> list[float]:
+    """A C array of doubles (the predictions ``cross_validation`` wrote) as a list."""
+    return memoryview(array).cast("B").cast("d").tolist()  # type: ignore[return-value]
 
 
 def rows_of(raw, extra: tuple[int, float] | None = None):
@@ -144,7 +156,7 @@ def cross_validate_plain(
     if built is None:  # pragma: no cover
         return None
     nodes, rows = built
-    labels = (c_double * n)(*y)
+    labels = c_labels(raw)
     problem = c_library.Problem(n, labels, ctypes.cast(rows, POINTER(POINTER(Node))))
     if p["gamma"] == 0 and raw.max_index > 0:
         p["gamma"] = 1.0 / raw.max_index
@@ -169,4 +181,4 @@ def cross_validate_plain(
     if messages is not None:
         messages.flush()
     del nodes  # the rows point into it until here
-    return y, list(target)
+    return y, doubles(target)

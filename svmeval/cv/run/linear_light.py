@@ -31,7 +31,7 @@ from ctypes import POINTER, c_double
 
 from svmeval.cv import liblinear_core
 from svmeval.cv.cost import linear_light, machine_cores
-from svmeval.cv.run.light import int_labels, rows_of
+from svmeval.cv.run.light import c_labels, doubles, int_labels, rows_of
 from svmeval.errors import SvmevalError
 from svmeval.io.liblinear_syntax import CLASSIFIERS, DEFAULT_EPS, DEFAULTS
 
@@ -80,7 +80,7 @@ def cross_validate_linear_plain(raw, values: dict, weight: tuple, folds: int, *,
     if built is None:  # pragma: no cover
         return None
     nodes, rows = built
-    labels = (c_double * n)(*y)
+    labels = c_labels(raw)
     problem = liblinear_core.Problem(
         n, features, ctypes.cast(labels, POINTER(c_double)), ctypes.addressof(rows), bias
     )
@@ -95,4 +95,4 @@ def cross_validate_linear_plain(raw, values: dict, weight: tuple, folds: int, *,
             ctypes.addressof(problem), ctypes.addressof(parameter), folds, ctypes.addressof(target)
         )
     del nodes  # the rows point into it until here
-    return y, list(target)
+    return y, doubles(target)
