@@ -12,7 +12,7 @@ from conftest import ROOT
 
 #: a test of Ctrl-C in pytest's own process, and one in a command the test starts
 CTRL_C_TESTS = [
-    "tests/cv/test_schedule.py::test_ctrl_c_is_acted_on_within_a_wait_step_every_time",
+    "tests/cv/test_schedule.py::test_every_bounded_wait_is_interrupted_within_the_bound[call]",
     "tests/cli/test_process_owner.py::test_importing_svmeval_sets_nothing",
 ]
 
