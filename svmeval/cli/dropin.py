@@ -114,6 +114,26 @@ def serve(argv: list[str], interrupts=()) -> int | None:
     if parsed is None:
         return None
     params, folds, quiet, data_file = parsed
+    raw = two_class_file(data_file)
+    if raw is None:
+        return None
+    from svmeval.cv.run.light import cross_validate_plain
+
+    def progress():  # the full command's bar (a terminal, without -q), made once served
+        from svmeval.progress import make_progress
+
+        return make_progress(enabled=not quiet, total=min(folds, raw.n_samples))
+
+    done = cross_validate_plain(
+        raw, params, folds, quiet=quiet, progress=progress, interrupts=interrupts
+    )
+    return None if done is None else report(done, interrupts)
+
+
+def two_class_file(data_file: str):
+    """The arrays of ``data_file`` (:class:`svmeval.io.raw.RawArrays`) where a light path
+    serves it: the streams :func:`served_streams` allows, a file the C reader reads, two
+    classes; else None (the full command reads it and says what is wrong, if anything)."""
     if not served_streams(data_file):
         return None
     from svmeval.errors import SvmevalError
@@ -125,29 +145,25 @@ def serve(argv: list[str], interrupts=()) -> int | None:
         return None
     if raw.y is None or len(set(memoryview(raw.y).cast("d").tolist())) != 2:
         return None  # one class, or more: the full report
-    from svmeval.cv.run.light import cross_validate_plain
+    return raw
 
-    def progress():  # the full command's bar (a terminal, without -q), made once served
-        from svmeval.progress import make_progress
 
-        return make_progress(enabled=not quiet, total=min(folds, raw.n_samples))
-
-    done = cross_validate_plain(
-        raw, params, folds, quiet=quiet, progress=progress, interrupts=interrupts
-    )
-    if done is None:
-        return None
+def report(done: tuple, interrupts=(), prog: str = "svmeval") -> int | None:
+    """Write the accuracy line and the per-class lines of a light run's ``(y_true, y_pred)``
+    on standard output, then the no-label-1 note on standard error (in ``prog``'s name), as
+    the full command ``prog`` does; the exit status, or None where the predictions are not of
+    two classes. A Ctrl-C seen (``interrupts``) writes nothing."""
     from svmeval.metrics.two_class import svm_train_classes
     from svmeval.report.svm_train import accuracy_lines
 
     y_true, y_pred = done
     labels, correct, classes = svm_train_classes(y_true, y_pred)
-    if len(labels) != 2:  # pragma: no cover - LIBSVM predicts the training labels
+    if len(labels) != 2:  # pragma: no cover - the library predicts the training labels
         return None
     if interrupts:
         raise KeyboardInterrupt
-    status = write_report(accuracy_lines(100.0 * correct / len(y_true), classes).encode())
-    note = no_label_one(labels)
+    status = write_report(accuracy_lines(100.0 * correct / len(y_true), classes).encode(), prog)
+    note = no_label_one(labels, prog)
     if note is not None and status == 0:
         say(note)
     return status
@@ -165,17 +181,17 @@ def say(line: str) -> None:
         pass
 
 
-def no_label_one(labels) -> str | None:
+def no_label_one(labels, prog: str = "svmeval") -> str | None:
     """The line standard error gets beside svm-train's lines of two-class data that hold no
     label 1 (the patched svm-train's "+1" class, every other label its "-1" class: its +1
-    block is then undefined), or None for other data."""
+    block is then undefined), in the command ``prog``'s name, or None for other data."""
     if len(labels) != 2 or 1.0 in labels:
         return None
     from svmeval.errors import show_label
 
     shown = " and ".join(show_label(v) for v in labels)
     return (
-        f"svmeval: no label 1 in these data (labels {shown}): svm-train's per-class lines "
+        f"{prog}: no label 1 in these data (labels {shown}): svm-train's per-class lines "
         "count label 1 as positive and every other label as negative; --full reports each "
         "label's precision, recall and F1"
     )

@@ -80,45 +80,20 @@ def serve(argv: list[str], interrupts=()) -> int | None:
     if parsed is None:
         return None
     values, weight, folds, quiet, data_file = parsed
-    from svmeval.cli.dropin import served_streams
+    from svmeval.cli.dropin import report, two_class_file
 
-    if not served_streams(data_file):
+    raw = two_class_file(data_file)
+    if raw is None:
         return None
-    from svmeval.errors import SvmevalError
-    from svmeval.io.raw import read_arrays
-
-    try:
-        raw = read_arrays(data_file)
-    except (SvmevalError, OSError):  # the full command says what is wrong with it
-        return None
-    if raw.y is None or len(set(memoryview(raw.y).cast("d").tolist())) != 2:
-        return None  # one class, or more: the full report
     from svmeval.cv.run.linear_light import cross_validate_linear_plain
 
     done = cross_validate_linear_plain(raw, values, weight, folds, quiet=quiet)
-    if done is None:
-        return None
-    from svmeval.cli.dropin import say, write_report
-    from svmeval.metrics.two_class import svm_train_classes
-    from svmeval.report.svm_train import accuracy_lines
-
-    y_true, y_pred = done
-    labels, correct, classes = svm_train_classes(y_true, y_pred)
-    if len(labels) != 2:  # pragma: no cover - two classes, each predicted as itself or the other
-        return None
-    if interrupts:
-        raise KeyboardInterrupt
-    status = write_report(accuracy_lines(100.0 * correct / len(y_true), classes).encode(), PROG)
-    note = no_label_one_note(labels)
-    if note is not None and status == 0:
-        say(note)
-    return status
+    return None if done is None else report(done, interrupts, PROG)
 
 
 def no_label_one_note(labels) -> str | None:
     """svmeval's no-label-1 note (:func:`svmeval.cli.dropin.no_label_one`) in svmeval-linear's
-    words, for two-class data whose ``labels`` (ascending) hold no label 1; else None."""
+    name, for two-class data whose ``labels`` (ascending) hold no label 1; else None."""
     from svmeval.cli.dropin import no_label_one
 
-    note = no_label_one(labels)
-    return None if note is None else note.replace("svmeval:", f"{PROG}:", 1)
+    return no_label_one(labels, PROG)
