@@ -70,7 +70,8 @@ def machine_cores() -> int:
 # command's modules: a whole svmeval-linear -q -s 2 -v 5 of heart_scale took 0.041-0.048 s
 # against the full path's 0.13-0.17 (medians of 7 to 15, the 2-core machine). It handles each
 # row in Python (its label, its prediction, its count; the nodes are laid out in C): about
-# 1 us a row (a9a's 32,561 rows: 0.03 s), so it pays up to some 80,000 rows. LIBLINEAR's primal
+# 1 us a row (a9a's 32,561 rows: 0.03 s; since made C-speed, less than half), so it pays up to
+# some 80,000 rows (the bound kept as measured then). LIBLINEAR's primal
 # Newton solvers (-s 0, 2, 11) draw nothing from rand(): the full path trains their folds on the
 # cores (svmeval.cv.run.linear_threads). On a9a (451,592 nonzeros, -v 5: the folds train on
 # 1,806,368), -s 2 and -s 0 at C = 1 take 0.15-0.22 s in one call: at most 120 ns a nonzero of
